@@ -1,0 +1,381 @@
+"""Types and enum attributes of the `pypto` dialect.
+
+Shapes are lists of dimensions; each dimension is a static extent (`64`), a named
+symbol (`N`, PyPTO's `pl.dynamic("N")`) or unknown (`?`). In Python a dimension is
+`int | str | None` (`None` is `?`); in the IR it is an `IntAttr` (`?` is -1) or a
+`StringAttr`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TypeAlias
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    IndexType,
+    IntAttr,
+    IntegerType,
+    Signedness,
+    StringAttr,
+)
+from xdsl.ir import (
+    Attribute,
+    ParametrizedAttribute,
+    SpacedOpaqueSyntaxAttribute,
+    TypeAttribute,
+)
+from xdsl.irdl import irdl_attr_definition
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
+
+from xdsl.dialects.utils import EnumAttribute
+
+Dim: TypeAlias = int | str | None
+"""One dimension in Python: a static extent, a symbol name, or None for `?`."""
+
+DYNAMIC = -1
+
+
+# --------------------------------------------------------------------------- enums
+
+
+class FuncKind(StrEnum):
+    OPAQUE = "opaque"
+    INLINE = "inline"
+    INCORE = "incore"
+    AIC = "aic"
+    AIV = "aiv"
+    ORCHESTRATION = "orchestration"
+
+
+INCORE_KINDS = frozenset({FuncKind.INCORE, FuncKind.AIC, FuncKind.AIV})
+
+
+class ParamDirection(StrEnum):
+    IN = "in"
+    OUT = "out"
+    INOUT = "inout"
+
+
+class MemorySpace(StrEnum):
+    VEC = "vec"
+    MAT = "mat"
+    LEFT = "left"
+    RIGHT = "right"
+    ACC = "acc"
+    BIAS = "bias"
+
+
+class Level(StrEnum):
+    AIV = "aiv"
+    AIC = "aic"
+    CORE_GROUP = "core_group"
+
+
+class SplitMode(StrEnum):
+    NONE = "none"
+    UP_DOWN = "up_down"
+    LEFT_RIGHT = "left_right"
+
+
+@irdl_attr_definition
+class FuncKindAttr(EnumAttribute[FuncKind], SpacedOpaqueSyntaxAttribute):
+    """`#pypto<kind inline>`"""
+
+    name = "pypto.kind"
+
+
+@irdl_attr_definition
+class ParamDirectionAttr(EnumAttribute[ParamDirection], SpacedOpaqueSyntaxAttribute):
+    """`#pypto<dir out>`"""
+
+    name = "pypto.dir"
+
+
+@irdl_attr_definition
+class MemorySpaceAttr(EnumAttribute[MemorySpace], SpacedOpaqueSyntaxAttribute):
+    """`#pypto<mem vec>`"""
+
+    name = "pypto.mem"
+
+
+@irdl_attr_definition
+class LevelAttr(EnumAttribute[Level], SpacedOpaqueSyntaxAttribute):
+    """`#pypto<level core_group>`"""
+
+    name = "pypto.level"
+
+
+@irdl_attr_definition
+class SplitModeAttr(EnumAttribute[SplitMode], SpacedOpaqueSyntaxAttribute):
+    """`#pypto<split up_down>`"""
+
+    name = "pypto.split"
+
+
+# --------------------------------------------------------------------------- dims
+
+
+def dim_to_attr(dim: Dim) -> IntAttr | StringAttr:
+    if dim is None:
+        return IntAttr(DYNAMIC)
+    if isinstance(dim, str):
+        return StringAttr(dim)
+    return IntAttr(dim)
+
+
+def attr_to_dim(attr: Attribute) -> Dim:
+    if isinstance(attr, StringAttr):
+        return attr.data
+    assert isinstance(attr, IntAttr)
+    return None if attr.data == DYNAMIC else attr.data
+
+
+def format_dim(dim: Dim) -> str:
+    return "?" if dim is None else str(dim)
+
+
+def format_shape(shape: Sequence[Dim]) -> str:
+    return "[" + ", ".join(format_dim(d) for d in shape) + "]"
+
+
+def dims_compatible(a: Dim, b: Dim) -> bool:
+    """Two dims may describe the same extent: equal, or one is unknown."""
+    return a is None or b is None or a == b
+
+
+def join_dims(a: Dim, b: Dim) -> Dim:
+    """The more precise of two compatible dims."""
+    return b if a is None else a
+
+
+def shapes_compatible(a: Sequence[Dim], b: Sequence[Dim]) -> bool:
+    return len(a) == len(b) and all(dims_compatible(x, y) for x, y in zip(a, b))
+
+
+def _parse_shape(parser: AttrParser) -> list[Dim]:
+    def parse_dim() -> Dim:
+        if parser.parse_optional_punctuation("?") is not None:
+            return None
+        if (sym := parser.parse_optional_identifier()) is not None:
+            return sym
+        pos = parser.pos
+        value = parser.parse_integer(allow_boolean=False, allow_negative=False)
+        if value < 0:
+            parser.raise_error("dimension must be non-negative", pos, parser.pos)
+        return value
+
+    return parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parse_dim)
+
+
+_ELEMENT_TYPES: tuple[Attribute, ...] = (
+    Float32Type(),
+    Float16Type(),
+    BFloat16Type(),
+    IntegerType(1),
+    IntegerType(8),
+    IntegerType(16),
+    IntegerType(32),
+    IntegerType(64),
+    IntegerType(8, Signedness.UNSIGNED),
+    IntegerType(16, Signedness.UNSIGNED),
+    IntegerType(32, Signedness.UNSIGNED),
+    IntegerType(64, Signedness.UNSIGNED),
+)
+
+
+def is_element_type(t: Attribute) -> bool:
+    return t in _ELEMENT_TYPES
+
+
+def is_float_type(t: Attribute) -> bool:
+    return isinstance(t, Float32Type | Float16Type | BFloat16Type)
+
+
+def element_byte_width(t: Attribute) -> int:
+    if isinstance(t, Float32Type):
+        return 4
+    if isinstance(t, Float16Type | BFloat16Type):
+        return 2
+    assert isinstance(t, IntegerType)
+    return max(1, t.width.data // 8)
+
+
+def is_scalar_type(t: Attribute) -> bool:
+    """Scalars are builtin `index` or an element type."""
+    return isinstance(t, IndexType) or is_element_type(t)
+
+
+class ShapedTypeMixin:
+    """Shape accessors shared by tensor and tile types (which declare the parameters)."""
+
+    def get_shape(self) -> tuple[Dim, ...]:
+        return tuple(attr_to_dim(d) for d in self.shape.data)
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape.data)
+
+    def symbols(self) -> set[str]:
+        return {d for d in self.get_shape() if isinstance(d, str)}
+
+    def is_static(self) -> bool:
+        return all(isinstance(d, int) for d in self.get_shape())
+
+    def num_elements(self) -> int:
+        count = 1
+        for d in self.get_shape():
+            assert isinstance(d, int), "num_elements needs a static shape"
+            count *= d
+        return count
+
+    def _verify_shape(self, kind: str) -> None:
+        for d in self.shape.data:
+            if isinstance(d, IntAttr) and d.data < DYNAMIC:
+                raise VerifyException(f"{kind} dimension must be non-negative, got {d.data}")
+        if not is_element_type(self.element_type):
+            raise VerifyException(
+                f"{kind} element type must be one of f32, f16, bf16, i1, i8, i16, i32, i64, "
+                f"ui8, ui16, ui32, ui64, got {self.element_type}"
+            )
+
+
+@irdl_attr_definition
+class TensorType(ShapedTypeMixin, ParametrizedAttribute, TypeAttribute):
+    """`!pypto.tensor<[64, N, ?], f32>`: a tensor in global memory (GM)."""
+
+    name = "pypto.tensor"
+    shape: ArrayAttr[IntAttr | StringAttr]
+    element_type: Attribute
+
+    def __init__(self, shape: Iterable[Dim], element_type: Attribute):
+        super().__init__(ArrayAttr(dim_to_attr(d) for d in shape), element_type)
+
+    def verify(self) -> None:
+        self._verify_shape("tensor")
+
+    def with_shape(self, shape: Iterable[Dim]) -> TensorType:
+        return TensorType(shape, self.element_type)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            shape = _parse_shape(parser)
+            parser.parse_punctuation(",")
+            element_type = parser.parse_type()
+        return (ArrayAttr(dim_to_attr(d) for d in shape), element_type)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string(format_shape(self.get_shape()) + ", ")
+            printer.print_attribute(self.element_type)
+
+
+@irdl_attr_definition
+class TileType(ShapedTypeMixin, ParametrizedAttribute, TypeAttribute):
+    """`!pypto.tile<[64, 64], f32, vec>`: a tile in one on-chip buffer."""
+
+    name = "pypto.tile"
+    shape: ArrayAttr[IntAttr | StringAttr]
+    element_type: Attribute
+    memory_space: MemorySpaceAttr
+
+    def __init__(
+        self,
+        shape: Iterable[Dim],
+        element_type: Attribute,
+        memory_space: MemorySpace | MemorySpaceAttr = MemorySpace.VEC,
+    ):
+        if isinstance(memory_space, MemorySpace):
+            memory_space = MemorySpaceAttr(memory_space)
+        super().__init__(ArrayAttr(dim_to_attr(d) for d in shape), element_type, memory_space)
+
+    @property
+    def space(self) -> MemorySpace:
+        return self.memory_space.data
+
+    def verify(self) -> None:
+        self._verify_shape("tile")
+
+    def with_shape(self, shape: Iterable[Dim]) -> TileType:
+        return TileType(shape, self.element_type, self.memory_space)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            shape = _parse_shape(parser)
+            parser.parse_punctuation(",")
+            element_type = parser.parse_type()
+            parser.parse_punctuation(",")
+            space = MemorySpaceAttr(parser.parse_str_enum(MemorySpace))
+        return (ArrayAttr(dim_to_attr(d) for d in shape), element_type, space)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string(format_shape(self.get_shape()) + ", ")
+            printer.print_attribute(self.element_type)
+            printer.print_string(f", {self.space.value}")
+
+
+@irdl_attr_definition
+class TaskIdType(ParametrizedAttribute, TypeAttribute):
+    """`!pypto.task_id`: handle of a launched task, consumed by `deps`."""
+
+    name = "pypto.task_id"
+
+
+ShapedType: TypeAlias = TensorType | TileType
+
+
+def substitute_symbols(t: Attribute, binding: Mapping[str, Dim]) -> Attribute:
+    """Replace bound symbols in a tensor/tile type; other types are returned as is."""
+    if not isinstance(t, TensorType | TileType) or not binding:
+        return t
+    shape = t.get_shape()
+    new_shape = [binding.get(d, d) if isinstance(d, str) else d for d in shape]
+    if new_shape == list(shape):
+        return t
+    return t.with_shape(new_shape)
+
+
+class SymbolBindingError(Exception):
+    """A symbol would be bound to two different extents."""
+
+    def __init__(self, symbol: str, first: Dim, second: Dim):
+        super().__init__(
+            f"symbol '{symbol}' bound to both {format_dim(first)} and {format_dim(second)}"
+        )
+        self.symbol, self.first, self.second = symbol, first, second
+
+
+def bind_shape(
+    formal: Sequence[Dim], actual: Sequence[Dim], binding: dict[str, Dim], strict: bool = True
+) -> bool:
+    """Match an actual shape against a formal one, extending `binding` (symbol -> dim).
+
+    Returns False when the shapes cannot match (rank or a static extent differs). A symbol
+    already bound to another known extent raises SymbolBindingError when `strict`, and
+    is otherwise left with its first binding.
+    """
+    if len(formal) != len(actual):
+        return False
+    for f, a in zip(formal, actual):
+        if isinstance(f, str):
+            if f in binding:
+                bound = binding[f]
+                if not dims_compatible(bound, a):
+                    if strict:
+                        raise SymbolBindingError(f, bound, a)
+                elif bound is None:
+                    binding[f] = a
+            else:
+                binding[f] = a
+        elif not dims_compatible(f, a):
+            return False
+    return True

@@ -1,0 +1,658 @@
+"""Program-structure ops: functions, calls, returns, incore scopes and task submission."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    FlatSymbolRefAttrConstr,
+    FunctionType,
+    IntegerAttr,
+    StringAttr,
+    SymbolNameConstraint,
+    SymbolRefAttr,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    AttrSizedResultSegments,
+    IRDLOperation,
+    irdl_op_definition,
+    lazy_traits_def,
+    opt_prop_def,
+    opt_result_def,
+    prop_def,
+    region_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import (
+    CallableOpInterface,
+    HasParent,
+    IsolatedFromAbove,
+    IsTerminator,
+    Pure,
+    RecursiveMemoryEffect,
+    ReturnLike,
+    SymbolOpInterface,
+    SymbolUserOpInterface,
+)
+from xdsl.utils.exceptions import VerifyException
+
+from pypto_xdsl.analysis.symbols import lookup_symbol
+from pypto_xdsl.dialects.attributes import (
+    INCORE_KINDS,
+    FuncKind,
+    FuncKindAttr,
+    Level,
+    LevelAttr,
+    ParamDirection,
+    ParamDirectionAttr,
+    SplitMode,
+    SplitModeAttr,
+    SymbolBindingError,
+    TaskIdType,
+    TensorType,
+    TileType,
+    bind_shape,
+    substitute_symbols,
+)
+
+# --------------------------------------------------------------------------- pypto.func
+
+
+class FuncOpCallableInterface(CallableOpInterface):
+    @classmethod
+    def get_callable_region(cls, op: Operation) -> Region:
+        assert isinstance(op, FuncOp)
+        return op.body
+
+    @classmethod
+    def get_argument_types(cls, op: Operation) -> tuple[Attribute, ...]:
+        assert isinstance(op, FuncOp)
+        return op.function_type.inputs.data
+
+    @classmethod
+    def get_result_types(cls, op: Operation) -> tuple[Attribute, ...]:
+        assert isinstance(op, FuncOp)
+        return op.function_type.outputs.data
+
+
+_DIRECTIONS = tuple(d.value for d in ParamDirection)
+
+
+@irdl_op_definition
+class FuncOp(IRDLOperation):
+    """A PyPTO function.
+
+    pypto.func [kind] @name([in|out|inout] %arg: T, ...) [-> (R, ...)] [attributes {...}] {
+      ...
+    }
+    """
+
+    name = "pypto.func"
+
+    body = region_def("single_block")
+    sym_name = prop_def(SymbolNameConstraint())
+    function_type = prop_def(FunctionType)
+    kind = prop_def(FuncKindAttr, default_value=FuncKindAttr(FuncKind.OPAQUE))
+    arg_dirs = opt_prop_def(ArrayAttr[ParamDirectionAttr])
+
+    traits = traits_def(IsolatedFromAbove(), SymbolOpInterface(), FuncOpCallableInterface())
+
+    def __init__(
+        self,
+        sym_name: str,
+        input_types: Sequence[Attribute],
+        output_types: Sequence[Attribute],
+        kind: FuncKind = FuncKind.OPAQUE,
+        directions: Sequence[ParamDirection] | None = None,
+        body: Region | None = None,
+    ):
+        if body is None:
+            body = Region(Block(arg_types=input_types))
+        properties: dict[str, Attribute | None] = {
+            "sym_name": StringAttr(sym_name),
+            "function_type": FunctionType.from_lists(input_types, output_types),
+            "kind": FuncKindAttr(kind),
+        }
+        if directions is not None and any(d != ParamDirection.IN for d in directions):
+            properties["arg_dirs"] = ArrayAttr(ParamDirectionAttr(d) for d in directions)
+        super().__init__(properties=properties, regions=[body])
+
+    # ---- accessors
+
+    @property
+    def func_kind(self) -> FuncKind:
+        return self.kind.data
+
+    @property
+    def is_incore(self) -> bool:
+        return self.func_kind in INCORE_KINDS
+
+    @property
+    def directions(self) -> tuple[ParamDirection, ...]:
+        if self.arg_dirs is None:
+            return (ParamDirection.IN,) * len(self.function_type.inputs)
+        return tuple(d.data for d in self.arg_dirs.data)
+
+    def set_directions(self, directions: Sequence[ParamDirection]) -> None:
+        if all(d == ParamDirection.IN for d in directions):
+            self.arg_dirs = None
+        else:
+            self.arg_dirs = ArrayAttr(ParamDirectionAttr(d) for d in directions)
+
+    def set_kind(self, kind: FuncKind) -> None:
+        self.kind = FuncKindAttr(kind)
+
+    @property
+    def args(self) -> tuple[SSAValue, ...]:
+        return self.body.block.args
+
+    def update_function_type(self) -> None:
+        """Recompute the signature from the entry block and the return op."""
+        ret = self.body.block.last_op
+        outputs = ret.operand_types if isinstance(ret, ReturnOp) else ()
+        self.function_type = FunctionType.from_lists(self.body.block.arg_types, outputs)
+
+    # ---- verification
+
+    def verify_(self) -> None:
+        inputs = self.function_type.inputs.data
+        if self.body.block.arg_types != inputs:
+            raise VerifyException(
+                f"entry block argument types {list(self.body.block.arg_types)} do not match "
+                f"the signature of @{self.sym_name.data} {list(inputs)}"
+            )
+        if self.arg_dirs is not None and len(self.arg_dirs) != len(inputs):
+            raise VerifyException(
+                f"@{self.sym_name.data} has {len(inputs)} parameters but "
+                f"{len(self.arg_dirs)} directions"
+            )
+        for i, (direction, t) in enumerate(zip(self.directions, inputs)):
+            if direction != ParamDirection.IN and isinstance(t, TileType | TaskIdType):
+                raise VerifyException(
+                    f"parameter #{i} of @{self.sym_name.data} is {t} and cannot be "
+                    f"'{direction.value}': only tensors and scalars are written through"
+                )
+
+    # ---- custom syntax
+
+    @classmethod
+    def parse(cls, parser: Parser) -> FuncOp:
+        kind = parser.parse_optional_str_enum(FuncKind) or FuncKind.OPAQUE
+        sym_name = parser.parse_symbol_name().data
+        directions: list[ParamDirection] = []
+
+        def parse_param() -> Parser.Argument:
+            keyword = parser.parse_optional_keyword_in(_DIRECTIONS)
+            directions.append(ParamDirection(keyword) if keyword else ParamDirection.IN)
+            return parser.parse_argument()
+
+        args = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parse_param)
+        outputs: list[Attribute] = []
+        if parser.parse_optional_punctuation("->") is not None:
+            if parser.parse_optional_punctuation("(") is not None:
+                if parser.parse_optional_punctuation(")") is None:
+                    outputs = parser.parse_comma_separated_list(
+                        parser.Delimiter.NONE, parser.parse_type
+                    )
+                    parser.parse_punctuation(")")
+            else:
+                outputs = [parser.parse_type()]
+        attributes = parser.parse_optional_attr_dict_with_keyword()
+        body = parser.parse_region(args)
+        op = cls(sym_name, [a.type for a in args], outputs, kind, directions, body)
+        if attributes is not None:
+            op.attributes |= attributes.data
+        return op
+
+    def print(self, printer: Printer) -> None:
+        if self.func_kind != FuncKind.OPAQUE:
+            printer.print_string(f" {self.func_kind.value}")
+        printer.print_string(" ")
+        printer.print_symbol_name(self.sym_name.data)
+
+        def print_param(item: tuple[SSAValue, ParamDirection]) -> None:
+            arg, direction = item
+            if direction != ParamDirection.IN:
+                printer.print_string(f"{direction.value} ")
+            printer.print_block_argument(arg)  # type: ignore[arg-type]
+
+        with printer.in_parens():
+            printer.print_list(zip(self.body.block.args, self.directions), print_param)
+        outputs = self.function_type.outputs.data
+        if outputs:
+            printer.print_string(" -> ")
+            if len(outputs) == 1 and not isinstance(outputs[0], FunctionType):
+                printer.print_attribute(outputs[0])
+            else:
+                with printer.in_parens():
+                    printer.print_list(outputs, printer.print_attribute)
+        if self.attributes:
+            printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
+
+
+@irdl_op_definition
+class ReturnOp(IRDLOperation):
+    """Terminator of `pypto.func`: the function's results."""
+
+    name = "pypto.return"
+    arguments = var_operand_def()
+    traits = traits_def(HasParent(FuncOp), IsTerminator(), ReturnLike(), Pure())
+    assembly_format = "attr-dict ($arguments^ `:` type($arguments))?"
+
+    def __init__(self, *values: SSAValue | Operation):
+        super().__init__(operands=[values])
+
+    def verify_(self) -> None:
+        func = self.parent_op()
+        assert isinstance(func, FuncOp)
+        expected = func.function_type.outputs.data
+        if self.arguments.types != expected:
+            raise VerifyException(
+                f"returns {list(self.arguments.types)} but @{func.sym_name.data} is declared "
+                f"to return {list(expected)}"
+            )
+
+
+# --------------------------------------------------------------------------- call/submit
+
+
+def check_call_signature(
+    op: Operation,
+    callee_name: str,
+    args: Sequence[SSAValue],
+    results: Sequence[Attribute],
+    *,
+    allow_omitted_outputs: bool = False,
+) -> FuncOp:
+    """Verify a call-like op against its callee; return the callee.
+
+    Symbols in the callee's parameter types are bound from the actual argument types
+    (consistently across parameters, except for inline callees whose parameters may bind a
+    shared symbol per site) and substituted into its result types.
+    """
+    callee = lookup_symbol(op, callee_name)
+    if callee is None:
+        raise VerifyException(f"'@{callee_name}' does not refer to a function in this module")
+    if not isinstance(callee, FuncOp):
+        raise VerifyException(f"'@{callee_name}' refers to {callee.name}, not a pypto.func")
+    formals = callee.function_type.inputs.data
+    too_few = len(args) < len(formals)
+    if len(args) > len(formals) or (too_few and not allow_omitted_outputs):
+        raise VerifyException(
+            f"@{callee_name} takes {len(formals)} arguments, got {len(args)}"
+        )
+    if too_few and any(d != ParamDirection.OUT for d in callee.directions[len(args):]):
+        raise VerifyException(
+            f"@{callee_name} takes {len(formals)} arguments, got {len(args)}; only trailing "
+            f"'out' parameters may be omitted"
+        )
+    strict = callee.func_kind != FuncKind.INLINE
+    binding: dict[str, int | str | None] = {}
+    for i, (arg, formal) in enumerate(zip(args, formals)):
+        actual = arg.type
+        if isinstance(formal, TensorType | TileType):
+            mismatch = None
+            if type(actual) is not type(formal):
+                mismatch = "kind"
+            elif actual.element_type != formal.element_type:
+                mismatch = "dtype"
+            elif isinstance(formal, TileType) and actual.space != formal.space:
+                mismatch = "memory space"
+            else:
+                try:
+                    if not bind_shape(formal.get_shape(), actual.get_shape(), binding, strict):
+                        mismatch = "shape"
+                except SymbolBindingError as e:
+                    raise VerifyException(
+                        f"argument #{i} of the call to @{callee_name}: {e} "
+                        f"({actual} passed for {formal})"
+                    ) from e
+            if mismatch is not None:
+                raise VerifyException(
+                    f"argument #{i} of the call to @{callee_name} has type {actual}, "
+                    f"which does not match parameter type {formal} ({mismatch} differs)"
+                )
+        elif actual != formal:
+            raise VerifyException(
+                f"argument #{i} of the call to @{callee_name} has type {actual}, "
+                f"expected {formal}"
+            )
+    expected = [substitute_symbols(t, binding) for t in callee.function_type.outputs.data]
+    if len(expected) != len(results):
+        raise VerifyException(
+            f"@{callee_name} returns {len(expected)} values, but the call has "
+            f"{len(results)} results"
+        )
+    for i, (got, want) in enumerate(zip(results, expected)):
+        if got != want:
+            raise VerifyException(
+                f"result #{i} of the call to @{callee_name} has type {got}, expected {want}"
+            )
+    return callee
+
+
+class CallOpSymbolUser(SymbolUserOpInterface):
+    def verify(self, op: Operation) -> None:
+        assert isinstance(op, CallOp)
+        check_call_signature(op, op.callee.string_value(), op.args, op.res.types)
+
+
+@irdl_op_definition
+class CallOp(IRDLOperation):
+    """A direct call: `%r = pypto.call @f(%a, %b) [dumps(%a : T)] : (A, B) -> R`."""
+
+    name = "pypto.call"
+    callee = prop_def(FlatSymbolRefAttrConstr)
+    args = var_operand_def()
+    dumps = var_operand_def()
+    res = var_result_def()
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(CallOpSymbolUser())
+    assembly_format = (
+        "$callee `(` $args `)` (`dumps` `(` $dumps^ `:` type($dumps) `)`)? attr-dict "
+        "`:` functional-type($args, $res)"
+    )
+
+    def __init__(
+        self,
+        callee: str | SymbolRefAttr,
+        args: Sequence[SSAValue | Operation],
+        result_types: Sequence[Attribute],
+        dumps: Sequence[SSAValue | Operation] = (),
+    ):
+        if isinstance(callee, str):
+            callee = SymbolRefAttr(callee)
+        super().__init__(
+            operands=[args, dumps], result_types=[result_types], properties={"callee": callee}
+        )
+
+
+class SubmitOpSymbolUser(SymbolUserOpInterface):
+    def verify(self, op: Operation) -> None:
+        assert isinstance(op, SubmitOp)
+        check_call_signature(
+            op, op.callee.string_value(), op.args, op.outputs.types, allow_omitted_outputs=True
+        )
+
+
+def _parse_task_ids(parser: Parser, keyword: str) -> list[SSAValue]:
+    if parser.parse_optional_keyword(keyword) is None:
+        return []
+    unresolved = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
+    return [parser.resolve_operand(u, TaskIdType()) for u in unresolved]
+
+
+def _parse_dumps(parser: Parser) -> list[SSAValue]:
+    if parser.parse_optional_keyword("dumps") is None:
+        return []
+    parser.parse_punctuation("(")
+    unresolved = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+    parser.parse_punctuation(":")
+    types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+    parser.parse_punctuation(")")
+    if len(types) != len(unresolved):
+        parser.raise_error(f"dumps lists {len(unresolved)} values but {len(types)} types")
+    return [parser.resolve_operand(u, t) for u, t in zip(unresolved, types)]
+
+
+def _print_task_ids(printer: Printer, keyword: str, values: Sequence[SSAValue]) -> None:
+    if values:
+        printer.print_string(f" {keyword}(")
+        printer.print_list(values, printer.print_operand)
+        printer.print_string(")")
+
+
+def _print_dumps(printer: Printer, values: Sequence[SSAValue]) -> None:
+    if values:
+        printer.print_string(" dumps(")
+        printer.print_list(values, printer.print_operand)
+        printer.print_string(" : ")
+        printer.print_list([v.type for v in values], printer.print_attribute)
+        printer.print_string(")")
+
+
+@irdl_op_definition
+class SubmitOp(IRDLOperation):
+    """Asynchronous task launch of a function.
+
+    %r, %tid = pypto.submit @k(%a) [deps(%t0, ...)] [dumps(%a : T)] : (A) -> (R)
+    The last result is the launched task's `!pypto.task_id`. Trailing `out` parameters of
+    the callee may be omitted (the runtime allocates them).
+    """
+
+    name = "pypto.submit"
+    callee = prop_def(FlatSymbolRefAttrConstr)
+    args = var_operand_def()
+    deps = var_operand_def(TaskIdType)
+    dumps = var_operand_def()
+    outputs = var_result_def()
+    task_id = opt_result_def(TaskIdType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True), AttrSizedResultSegments(as_property=True))
+    traits = traits_def(SubmitOpSymbolUser())
+
+    def __init__(
+        self,
+        callee: str | SymbolRefAttr,
+        args: Sequence[SSAValue | Operation],
+        output_types: Sequence[Attribute],
+        deps: Sequence[SSAValue | Operation] = (),
+        dumps: Sequence[SSAValue | Operation] = (),
+    ):
+        if isinstance(callee, str):
+            callee = SymbolRefAttr(callee)
+        super().__init__(
+            operands=[args, deps, dumps],
+            result_types=[output_types, [TaskIdType()]],
+            properties={"callee": callee},
+        )
+
+    def verify_(self) -> None:
+        if self.task_id is None:
+            raise VerifyException("pypto.submit must produce a !pypto.task_id result")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SubmitOp:
+        callee = parser.parse_symbol_name()
+        unresolved = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
+        deps = _parse_task_ids(parser, "deps")
+        dumps = _parse_dumps(parser)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        fn_type = parser.parse_function_type()
+        if len(fn_type.inputs) != len(unresolved):
+            parser.raise_error(
+                f"pypto.submit has {len(unresolved)} arguments but {len(fn_type.inputs)} types"
+            )
+        args = [parser.resolve_operand(u, t) for u, t in zip(unresolved, fn_type.inputs)]
+        op = cls(callee.data, args, fn_type.outputs.data, deps, dumps)
+        op.attributes |= attributes
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_symbol_name(self.callee.string_value())
+        printer.print_operands(self.args)
+        _print_task_ids(printer, "deps", self.deps)
+        _print_dumps(printer, self.dumps)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(FunctionType.from_lists(self.args.types, self.outputs.types))
+
+
+# --------------------------------------------------------------------------- incore scope
+
+
+@irdl_op_definition
+class YieldOp(IRDLOperation):
+    """Terminator of `pypto.incore_scope`: the values used after the scope."""
+
+    name = "pypto.yield"
+    values = var_operand_def()
+    traits = lazy_traits_def(lambda: (HasParent(IncoreScopeOp), IsTerminator(), ReturnLike(), Pure()))
+    assembly_format = "attr-dict ($values^ `:` type($values))?"
+
+    def __init__(self, *values: SSAValue | Operation):
+        super().__init__(operands=[values])
+
+
+@irdl_op_definition
+class IncoreScopeOp(IRDLOperation):
+    """`with pl.at(level=CORE_GROUP, ...)`: a region run once on a core group.
+
+    %r:2, %tid = pypto.incore_scope [name("k")] [level(core_group)] [split(up_down)]
+                 [slots(2)] [deps(%t0)] [dumps(%x : T)] [-> (A, B)] [task_id] { ...
+      pypto.yield %a, %b : A, B
+    }
+    Not isolated from above: the body reads values defined before the scope.
+    """
+
+    name = "pypto.incore_scope"
+    deps = var_operand_def(TaskIdType)
+    dumps = var_operand_def()
+    outputs = var_result_def()
+    task_id = opt_result_def(TaskIdType)
+    name_hint = opt_prop_def(StringAttr)
+    level = prop_def(LevelAttr, default_value=LevelAttr(Level.CORE_GROUP))
+    split = opt_prop_def(SplitModeAttr)
+    slot_num = opt_prop_def(IntegerAttr)
+    body = region_def("single_block")
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True), AttrSizedResultSegments(as_property=True))
+    traits = traits_def(RecursiveMemoryEffect())
+
+    def __init__(
+        self,
+        output_types: Sequence[Attribute],
+        body: Region,
+        *,
+        name_hint: str | None = None,
+        deps: Sequence[SSAValue | Operation] = (),
+        dumps: Sequence[SSAValue | Operation] = (),
+        with_task_id: bool = False,
+        level: Level = Level.CORE_GROUP,
+        split: SplitMode | None = None,
+        slot_num: int | None = None,
+    ):
+        super().__init__(
+            operands=[deps, dumps],
+            result_types=[output_types, [TaskIdType()] if with_task_id else []],
+            regions=[body],
+            properties={
+                "name_hint": StringAttr(name_hint) if name_hint is not None else None,
+                "level": LevelAttr(level),
+                "split": SplitModeAttr(split) if split is not None else None,
+                "slot_num": IntegerAttr(slot_num, 64) if slot_num is not None else None,
+            },
+        )
+
+    @property
+    def yield_op(self) -> YieldOp:
+        term = self.body.block.last_op
+        assert isinstance(term, YieldOp)
+        return term
+
+    def verify_(self) -> None:
+        term = self.body.block.last_op
+        if not isinstance(term, YieldOp):
+            raise VerifyException("pypto.incore_scope body must end with pypto.yield")
+        if term.values.types != self.outputs.types:
+            raise VerifyException(
+                f"pypto.yield yields {list(term.values.types)} but the scope declares "
+                f"results {list(self.outputs.types)}"
+            )
+        if self.body.block.args:
+            raise VerifyException("pypto.incore_scope body takes no block arguments")
+        parent = self.parent_op()
+        while parent is not None:
+            if isinstance(parent, IncoreScopeOp):
+                raise VerifyException(
+                    "pypto.incore_scope cannot be nested inside another pypto.incore_scope"
+                )
+            if isinstance(parent, FuncOp):
+                if parent.is_incore:
+                    raise VerifyException(
+                        f"pypto.incore_scope inside {parent.func_kind.value} function "
+                        f"@{parent.sym_name.data}: the function already runs on a core"
+                    )
+                break
+            parent = parent.parent_op()
+
+    @classmethod
+    def parse(cls, parser: Parser) -> IncoreScopeOp:
+        name_hint = level = split = slot_num = None
+        if parser.parse_optional_keyword("name") is not None:
+            with parser.in_parens():
+                name_hint = parser.parse_str_literal()
+        if parser.parse_optional_keyword("level") is not None:
+            with parser.in_parens():
+                level = parser.parse_str_enum(Level)
+        if parser.parse_optional_keyword("split") is not None:
+            with parser.in_parens():
+                split = parser.parse_str_enum(SplitMode)
+        if parser.parse_optional_keyword("slots") is not None:
+            with parser.in_parens():
+                slot_num = parser.parse_integer(allow_boolean=False, allow_negative=False)
+        deps = _parse_task_ids(parser, "deps")
+        dumps = _parse_dumps(parser)
+        output_types: list[Attribute] = []
+        if parser.parse_optional_punctuation("->") is not None:
+            output_types = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+        with_task_id = parser.parse_optional_keyword("task_id") is not None
+        attributes = parser.parse_optional_attr_dict_with_keyword()
+        body = parser.parse_region()
+        op = cls(
+            output_types,
+            body,
+            name_hint=name_hint,
+            deps=deps,
+            dumps=dumps,
+            with_task_id=with_task_id,
+            level=level or Level.CORE_GROUP,
+            split=split,
+            slot_num=slot_num,
+        )
+        if attributes is not None:
+            op.attributes |= attributes.data
+        return op
+
+    def print(self, printer: Printer) -> None:
+        if self.name_hint is not None:
+            printer.print_string(" name(")
+            printer.print_string_literal(self.name_hint.data)
+            printer.print_string(")")
+        if self.level.data != Level.CORE_GROUP:
+            printer.print_string(f" level({self.level.data.value})")
+        if self.split is not None:
+            printer.print_string(f" split({self.split.data.value})")
+        if self.slot_num is not None:
+            printer.print_string(f" slots({self.slot_num.value.data})")
+        _print_task_ids(printer, "deps", self.deps)
+        _print_dumps(printer, self.dumps)
+        if self.outputs:
+            printer.print_string(" -> (")
+            printer.print_list(self.outputs.types, printer.print_attribute)
+            printer.print_string(")")
+        if self.task_id is not None:
+            printer.print_string(" task_id")
+        if self.attributes:
+            printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False)
+
+
+def func_ops(module: Operation) -> Iterable[FuncOp]:
+    """The functions directly inside a module, in order."""
+    for op in module.regions[0].block.ops:
+        if isinstance(op, FuncOp):
+            yield op

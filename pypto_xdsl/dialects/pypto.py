@@ -1,0 +1,44 @@
+"""The `pypto` dialect: program structure, tensor and tile op families, and their types."""
+
+from xdsl.ir import Dialect
+
+from pypto_xdsl.dialects import attributes, program
+
+PROGRAM_OPS = [
+    program.FuncOp,
+    program.ReturnOp,
+    program.CallOp,
+    program.SubmitOp,
+    program.IncoreScopeOp,
+    program.YieldOp,
+]
+
+ATTRIBUTES = [
+    attributes.TensorType,
+    attributes.TileType,
+    attributes.TaskIdType,
+    attributes.FuncKindAttr,
+    attributes.ParamDirectionAttr,
+    attributes.MemorySpaceAttr,
+    attributes.LevelAttr,
+    attributes.SplitModeAttr,
+]
+
+
+def _tensor_ops() -> list:
+    try:
+        from pypto_xdsl.dialects import tensor
+    except ImportError:
+        return []
+    return list(tensor.TENSOR_OPS)
+
+
+def _tile_ops() -> list:
+    try:
+        from pypto_xdsl.dialects import tile
+    except ImportError:
+        return []
+    return list(tile.TILE_OPS)
+
+
+Pypto = Dialect("pypto", [*PROGRAM_OPS, *_tensor_ops(), *_tile_ops()], ATTRIBUTES)

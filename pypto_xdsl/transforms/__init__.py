@@ -1,0 +1,40 @@
+"""Passes registered by pypto-opt (lazy factories: a pass module is imported when used)."""
+
+from collections.abc import Callable
+from importlib import import_module
+
+from xdsl.passes import ModulePass
+
+# pass name -> (module under pypto_xdsl.transforms, class name)
+_PASSES: dict[str, tuple[str, str]] = {
+    "inline-functions": ("inline_functions", "InlineFunctionsPass"),
+    "verify-inline-functions-eliminated": (
+        "inline_functions",
+        "VerifyInlineFunctionsEliminatedPass",
+    ),
+    "outline-incore-scopes": ("outline_incore_scopes", "OutlineIncoreScopesPass"),
+    "verify-split-incore-orch": ("outline_incore_scopes", "VerifySplitIncoreOrchPass"),
+    "convert-tensor-to-tile": ("convert_tensor_to_tile", "ConvertTensorToTilePass"),
+    "pypto-default": ("pipelines", "PyptoDefaultPipeline"),
+}
+
+
+def _factory(module: str, cls: str) -> Callable[[], type[ModulePass]]:
+    def load() -> type[ModulePass]:
+        return getattr(import_module(f"pypto_xdsl.transforms.{module}"), cls)
+
+    return load
+
+
+def _available(module: str) -> bool:
+    from importlib.util import find_spec
+
+    return find_spec(f"pypto_xdsl.transforms.{module}") is not None
+
+
+def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    return {
+        name: _factory(module, cls)
+        for name, (module, cls) in _PASSES.items()
+        if _available(module)
+    }
