@@ -1,0 +1,328 @@
+"""Building blocks shared by the tensor and tile op families.
+
+Each op class declares its operand layout through a base class here; the bases provide the
+custom syntax, the builders' type inference and the verifiers. The syntax of every op is
+
+    %r = pypto.<family>.<op> <operands> [attr-dict] : <operand types> [-> <result type>]
+
+where an operand group `%t[%i, %j]` carries `index` offsets whose types are not printed, and
+`-> <result type>` is elided when the result type equals the first printed operand type.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import IndexType
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    operand_def,
+    result_def,
+)
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+from pypto_xdsl.dialects.attributes import (
+    Dim,
+    ShapedType,
+    TensorType,
+    TileType,
+    dims_compatible,
+    format_shape,
+    is_element_type,
+    join_dims,
+)
+from pypto_xdsl.dialects.traits import InferResultTypes
+
+
+def expect_type(value: SSAValue, cls: type | tuple[type, ...], what: str) -> Attribute:
+    if not isinstance(value.type, cls):
+        names = cls.__name__ if isinstance(cls, type) else " or ".join(c.__name__ for c in cls)
+        raise VerifyException(f"{what} must be a {names}, got {value.type}")
+    return value.type
+
+
+def join_shapes(a: Sequence[Dim], b: Sequence[Dim], what: str) -> list[Dim]:
+    if len(a) != len(b):
+        raise VerifyException(f"{what}: rank mismatch, {format_shape(a)} vs {format_shape(b)}")
+    for x, y in zip(a, b):
+        if not dims_compatible(x, y):
+            raise VerifyException(f"{what}: shape mismatch, {format_shape(a)} vs {format_shape(b)}")
+    return [join_dims(x, y) for x, y in zip(a, b)]
+
+
+def join_elementwise(lhs: Attribute, rhs: Attribute, names: tuple[str, str] = ("lhs", "rhs")) -> ShapedType:
+    """Result type of an elementwise op over two tensors or two tiles."""
+    if type(lhs) is not type(rhs) or not isinstance(lhs, TensorType | TileType):
+        raise VerifyException(
+            f"operands '{names[0]}' ({lhs}) and '{names[1]}' ({rhs}) must both be tensors or both tiles"
+        )
+    assert isinstance(rhs, TensorType | TileType)
+    if lhs.element_type != rhs.element_type:
+        raise VerifyException(
+            f"operands '{names[0]}' and '{names[1]}' have different element types "
+            f"{lhs.element_type} and {rhs.element_type}"
+        )
+    if isinstance(lhs, TileType) and isinstance(rhs, TileType) and lhs.space != rhs.space:
+        raise VerifyException(
+            f"operands '{names[0]}' and '{names[1]}' are in different memory spaces "
+            f"{lhs.space.value} and {rhs.space.value}"
+        )
+    shape = join_shapes(lhs.get_shape(), rhs.get_shape(), f"operands '{names[0]}' and '{names[1]}'")
+    return lhs.with_shape(shape)
+
+
+def check_offsets(offsets: Sequence[SSAValue], rank: int, what: str) -> None:
+    if len(offsets) != rank:
+        raise VerifyException(f"{what} has rank {rank} but {len(offsets)} offsets were given")
+    for i, o in enumerate(offsets):
+        if not isinstance(o.type, IndexType):
+            raise VerifyException(f"offset #{i} of {what} must be index, got {o.type}")
+
+
+def check_window(source: ShapedType, window: Sequence[Dim], what: str) -> None:
+    """A static window must fit in the static extents of what it is taken from."""
+    if len(window) != source.rank:
+        raise VerifyException(
+            f"{what}: rank {len(window)} differs from the rank {source.rank} of {source}"
+        )
+    for w, s in zip(window, source.get_shape()):
+        if isinstance(w, int) and isinstance(s, int) and w > s:
+            raise VerifyException(f"{what}: window {format_shape(window)} exceeds {source}")
+
+
+# --------------------------------------------------------------------------- syntax
+
+
+def _parse_operand_group(parser: Parser) -> tuple[UnresolvedOperand, list[UnresolvedOperand]]:
+    value = parser.parse_unresolved_operand()
+    offsets: list[UnresolvedOperand] = []
+    if parser.parse_optional_punctuation("[") is not None:
+        if parser.parse_optional_punctuation("]") is None:
+            offsets = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+            parser.parse_punctuation("]")
+    return value, offsets
+
+
+class PyptoValueOp(InferResultTypes, IRDLOperation):
+    """Base of tensor/tile ops: one result, operands in `OPERANDS` order, optional offsets.
+
+    `OPERANDS` names the single-value operand fields in syntax order; `OFFSETS_AFTER` is the
+    index (into OPERANDS) of the operand followed by `[offsets]`, or None. `KEYWORDS` maps an
+    operand position to a keyword printed before it (`into`). `-> R` is elided when the result
+    type equals the type of operand `RESULT_LIKE`.
+    """
+
+    OPERANDS: ClassVar[tuple[str, ...]] = ()
+    OFFSETS_AFTER: ClassVar[int | None] = None
+    KEYWORDS: ClassVar[dict[int, str]] = {}
+    RESULT_LIKE: ClassVar[int] = 0
+
+    @property
+    def value_operands(self) -> list[SSAValue]:
+        return [getattr(self, name) for name in self.OPERANDS]
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        unresolved: list[UnresolvedOperand] = []
+        offsets: list[UnresolvedOperand] = []
+        for i in range(len(cls.OPERANDS)):
+            if i:
+                if i in cls.KEYWORDS:
+                    parser.parse_keyword(cls.KEYWORDS[i])
+                else:
+                    parser.parse_punctuation(",")
+            if i == cls.OFFSETS_AFTER:
+                value, offsets = _parse_operand_group(parser)
+            else:
+                value = parser.parse_unresolved_operand()
+            unresolved.append(value)
+        properties = cls.parse_properties(parser)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        types: list[Attribute] = []
+        for i in range(len(cls.OPERANDS)):
+            if i == 1 and cls.KEYWORDS.get(1) is None and parser.parse_optional_punctuation(",") is None:
+                # `: T` alone: every operand (and the result) has type T.
+                types = types * len(cls.OPERANDS)
+                break
+            if i:
+                if i in cls.KEYWORDS:
+                    parser.parse_keyword(cls.KEYWORDS[i])
+                elif i > 1:
+                    parser.parse_punctuation(",")
+            types.append(parser.parse_type())
+        if not cls.OPERANDS:
+            result_type = parser.parse_type()
+        elif parser.parse_optional_punctuation("->") is not None:
+            result_type = parser.parse_type()
+        else:
+            result_type = cls.implied_result_type(types)
+        values = [parser.resolve_operand(u, t) for u, t in zip(unresolved, types)]
+        index_values = [parser.resolve_operand(u, IndexType()) for u in offsets]
+        operands: list = list(values)
+        if cls.OFFSETS_AFTER is not None:
+            operands.append(index_values)
+        op = cls.build(operands=operands, result_types=[result_type], properties=properties)
+        op.attributes |= attributes
+        return op
+
+    @classmethod
+    def implied_result_type(cls, operand_types: Sequence[Attribute]) -> Attribute:
+        """The result type the syntax leaves out when no `-> R` is written."""
+        return operand_types[cls.RESULT_LIKE]
+
+    @classmethod
+    def parse_properties(cls, parser: Parser) -> dict[str, Attribute]:
+        return {}
+
+    def print_properties(self, printer: Printer) -> None:
+        pass
+
+    def print(self, printer: Printer) -> None:
+        operands = self.value_operands
+        for i, value in enumerate(operands):
+            printer.print_string(f" {self.KEYWORDS[i]} " if i in self.KEYWORDS else (", " if i else " "))
+            printer.print_operand(value)
+            if i == self.OFFSETS_AFTER:
+                printer.print_string("[")
+                printer.print_list(self.offsets, printer.print_operand)
+                printer.print_string("]")
+        self.print_properties(printer)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" :")
+        result_type = self.results[0].type
+        if len(operands) > 1 and not self.KEYWORDS and all(v.type == result_type for v in operands):
+            printer.print_string(" ")
+            printer.print_attribute(result_type)
+            return
+        for i, value in enumerate(operands):
+            printer.print_string(f" {self.KEYWORDS[i]} " if i in self.KEYWORDS else (", " if i else " "))
+            printer.print_attribute(value.type)
+        if not operands or result_type != self.implied_result_type([v.type for v in operands]):
+            printer.print_string(" -> " if operands else " ")
+            printer.print_attribute(result_type)
+
+
+# --------------------------------------------------------------------------- families
+
+
+class ElementwiseBinaryOp(PyptoValueOp):
+    """`%c = op %a, %b : T`: elementwise over two operands of the same shape and dtype."""
+
+    OPERANDS: ClassVar[tuple[str, ...]] = ("lhs", "rhs")
+    lhs = operand_def(TensorType | TileType)
+    rhs = operand_def(TensorType | TileType)
+    result = result_def(TensorType | TileType)
+
+    def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation):
+        lhs, rhs = SSAValue.get(lhs), SSAValue.get(rhs)
+        super().__init__(operands=[lhs, rhs], result_types=[join_elementwise(lhs.type, rhs.type)])
+
+    def infer_result_types(self) -> Sequence[Attribute]:
+        return (join_elementwise(self.lhs.type, self.rhs.type),)
+
+
+class ElementwiseScalarOp(PyptoValueOp):
+    """`%c = op %a, %s : T, f32`: elementwise with a scalar of the element type."""
+
+    OPERANDS: ClassVar[tuple[str, ...]] = ("lhs", "scalar")
+    lhs = operand_def(TensorType | TileType)
+    scalar = operand_def()
+    result = result_def(TensorType | TileType)
+
+    def __init__(self, lhs: SSAValue | Operation, scalar: SSAValue | Operation):
+        lhs, scalar = SSAValue.get(lhs), SSAValue.get(scalar)
+        super().__init__(operands=[lhs, scalar], result_types=[lhs.type])
+
+    def infer_result_types(self) -> Sequence[Attribute]:
+        shaped = self.lhs.type
+        assert isinstance(shaped, TensorType | TileType)
+        if self.scalar.type != shaped.element_type:
+            raise VerifyException(
+                f"operand 'scalar' has type {self.scalar.type}, expected the element type "
+                f"{shaped.element_type} of 'lhs'"
+            )
+        return (shaped,)
+
+
+class ElementwiseUnaryOp(PyptoValueOp):
+    """`%c = op %a : T`."""
+
+    OPERANDS: ClassVar[tuple[str, ...]] = ("input",)
+    input = operand_def(TensorType | TileType)
+    result = result_def(TensorType | TileType)
+
+    FLOAT_ONLY: ClassVar[bool] = False
+
+    def __init__(self, input: SSAValue | Operation):
+        input = SSAValue.get(input)
+        super().__init__(operands=[input], result_types=[input.type])
+
+    def infer_result_types(self) -> Sequence[Attribute]:
+        t = self.input.type
+        assert isinstance(t, TensorType | TileType)
+        if self.FLOAT_ONLY:
+            from pypto_xdsl.dialects.attributes import is_float_type
+
+            if not is_float_type(t.element_type):
+                raise VerifyException(f"operand 'input' must have a float element type, got {t.element_type}")
+        return (t,)
+
+
+class CastOpBase(PyptoValueOp):
+    """`%c = op %a : A -> B`: same shape (and memory space), new element type."""
+
+    OPERANDS: ClassVar[tuple[str, ...]] = ("input",)
+    input = operand_def(TensorType | TileType)
+    result = result_def(TensorType | TileType)
+
+    def __init__(self, input: SSAValue | Operation, element_type: Attribute):
+        input = SSAValue.get(input)
+        t = input.type
+        assert isinstance(t, TensorType | TileType)
+        if isinstance(t, TileType):
+            result = TileType(t.get_shape(), element_type, t.memory_space)
+        else:
+            result = TensorType(t.get_shape(), element_type)
+        super().__init__(operands=[input], result_types=[result])
+
+    def infer_result_types(self) -> Sequence[Attribute]:
+        t, r = self.input.type, self.result.type
+        if type(t) is not type(r):
+            raise VerifyException(f"result {r} must be of the same kind as operand 'input' {t}")
+        assert isinstance(t, TensorType | TileType) and isinstance(r, TensorType | TileType)
+        if not is_element_type(r.element_type):
+            raise VerifyException(f"cannot cast to {r.element_type}")
+        if isinstance(t, TileType):
+            return (TileType(t.get_shape(), r.element_type, t.memory_space),)
+        return (TensorType(t.get_shape(), r.element_type),)
+
+
+class MatmulOpBase(PyptoValueOp):
+    """`%c = op %a, %b : A, B -> C` with A [M, K], B [K, N], C [M, N]."""
+
+    OPERANDS: ClassVar[tuple[str, ...]] = ("lhs", "rhs")
+    lhs = operand_def(TensorType | TileType)
+    rhs = operand_def(TensorType | TileType)
+    result = result_def(TensorType | TileType)
+
+
+def matmul_shape(lhs: ShapedType, rhs: ShapedType, names: tuple[str, str] = ("lhs", "rhs")) -> list[Dim]:
+    if lhs.rank != 2 or rhs.rank != 2:
+        raise VerifyException(f"operands '{names[0]}' and '{names[1]}' must be 2-D, got {lhs} and {rhs}")
+    m, k1 = lhs.get_shape()
+    k2, n = rhs.get_shape()
+    if not dims_compatible(k1, k2):
+        raise VerifyException(
+            f"contraction dimension mismatch: '{names[0]}' is {lhs} and '{names[1]}' is {rhs}"
+        )
+    if lhs.element_type != rhs.element_type:
+        raise VerifyException(
+            f"operands '{names[0]}' and '{names[1]}' have different element types "
+            f"{lhs.element_type} and {rhs.element_type}"
+        )
+    return [m, n]

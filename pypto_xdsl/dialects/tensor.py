@@ -1,0 +1,413 @@
+"""`pypto.tensor.*`: ops on tensors in global memory (reference semantics).
+
+Whole-tensor compute (`add`, `exp`, `matmul`, ...) reads its operands and produces a new
+tensor; `convert-tensor-to-tile` lowers it to tile ops inside InCore functions.
+`assemble` writes into its destination and returns a value naming the same storage.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import IndexType, IntegerAttr, i64
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import MemoryAllocEffect, MemoryReadEffect, MemoryWriteEffect, Pure
+from xdsl.utils.exceptions import VerifyException
+
+from pypto_xdsl.dialects.attributes import TensorType
+from pypto_xdsl.dialects.common import (
+    CastOpBase,
+    ElementwiseBinaryOp,
+    ElementwiseScalarOp,
+    ElementwiseUnaryOp,
+    MatmulOpBase,
+    PyptoValueOp,
+    check_offsets,
+    check_window,
+    expect_type,
+    matmul_shape,
+)
+from pypto_xdsl.dialects.traits import InferResultTypes, ResultAliasesOperand
+
+_READS = traits_def(MemoryReadEffect(), MemoryAllocEffect())
+
+
+# --------------------------------------------------------------------------- structure
+
+
+@irdl_op_definition
+class CreateOp(InferResultTypes, IRDLOperation):
+    """`%t = pypto.tensor.create(%n) : !pypto.tensor<[?, 128], f32>`: a new GM tensor.
+
+    One `index` operand per `?` dimension gives its extent; symbolic dimensions are bound
+    by the function's parameters.
+    """
+
+    name = "pypto.tensor.create"
+    dynamic_sizes = var_operand_def(IndexType)
+    result = result_def(TensorType)
+    traits = traits_def(MemoryAllocEffect())
+
+    def __init__(self, result_type: TensorType, dynamic_sizes: Sequence[SSAValue | Operation] = ()):
+        super().__init__(operands=[dynamic_sizes], result_types=[result_type])
+
+    def infer_result_types(self) -> Sequence[Attribute]:
+        t = self.result.type
+        assert isinstance(t, TensorType)
+        unknown = sum(d is None for d in t.get_shape())
+        if unknown != len(self.dynamic_sizes):
+            raise VerifyException(
+                f"{t} has {unknown} dynamic dimensions but {len(self.dynamic_sizes)} sizes were given"
+            )
+        return (t,)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CreateOp:
+        sizes = []
+        if parser.parse_optional_punctuation("(") is not None:
+            if parser.parse_optional_punctuation(")") is None:
+                sizes = parser.parse_comma_separated_list(
+                    parser.Delimiter.NONE, lambda: parser.parse_operand()
+                )
+                parser.parse_punctuation(")")
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        result_type = parser.parse_type()
+        op = cls.build(operands=[sizes], result_types=[result_type])
+        op.attributes |= attributes
+        return op
+
+    def print(self, printer: Printer) -> None:
+        if self.dynamic_sizes:
+            printer.print_string("(")
+            printer.print_list(self.dynamic_sizes, printer.print_operand)
+            printer.print_string(")")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+
+@irdl_op_definition
+class SliceOp(PyptoValueOp):
+    """`%v = pypto.tensor.slice %t[%i, %j] : T -> V`: a view of a window of `%t`.
+
+    The window's shape is the result type; the view shares `%t`'s storage.
+    """
+
+    name = "pypto.tensor.slice"
+    OPERANDS: ClassVar[tuple[str, ...]] = ("source",)
+    OFFSETS_AFTER: ClassVar[int | None] = 0
+    source = operand_def(TensorType)
+    offsets = var_operand_def(IndexType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def __init__(
+        self, source: SSAValue | Operation, offsets: Sequence[SSAValue | Operation], result_type: TensorType
+    ):
+        super().__init__(operands=[source, offsets], result_types=[result_type])
+
+    def infer_result_types(self) -> Sequence[Attribute]:
+        src = self.source.type
+        r = self.result.type
+        assert isinstance(src, TensorType) and isinstance(r, TensorType)
+        check_offsets(self.offsets, src.rank, "operand 'source'")
+        if r.element_type != src.element_type:
+            raise VerifyException(
+                f"result element type {r.element_type} differs from the source's {src.element_type}"
+            )
+        check_window(src, r.get_shape(), "slice")
+        return (r,)
+
+
+@irdl_op_definition
+class AssembleOp(PyptoValueOp):
+    """`%r = pypto.tensor.assemble %src into %dst[%i, %j] : S into D`.
+
+    Writes `%src` into the window of `%dst` at the offsets; `%r` names `%dst`'s storage.
+    """
+
+    name = "pypto.tensor.assemble"
+    OPERANDS: ClassVar[tuple[str, ...]] = ("source", "dest")
+    OFFSETS_AFTER: ClassVar[int | None] = 1
+    KEYWORDS: ClassVar[dict[int, str]] = {1: "into"}
+    RESULT_LIKE: ClassVar[int] = 1
+    source = operand_def(TensorType)
+    dest = operand_def(TensorType)
+    offsets = var_operand_def(IndexType)
+    result = result_def(TensorType)
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect(), ResultAliasesOperand(1))
+
+    def __init__(
+        self, source: SSAValue | Operation, dest: SSAValue | Operation, offsets: Sequence[SSAValue | Operation]
+    ):
+        super().__init__(operands=[source, dest, offsets], result_types=[SSAValue.get(dest).type])
+
+    def infer_result_types(self) -> Sequence[Attribute]:
+        src, dst = self.source.type, self.dest.type
+        assert isinstance(src, TensorType) and isinstance(dst, TensorType)
+        check_offsets(self.offsets, dst.rank, "operand 'dest'")
+        if src.element_type != dst.element_type:
+            raise VerifyException(
+                f"operand 'source' has element type {src.element_type} but 'dest' has {dst.element_type}"
+            )
+        check_window(dst, src.get_shape(), "assemble")
+        return (dst,)
+
+
+@irdl_op_definition
+class DimOp(InferResultTypes, IRDLOperation):
+    """`%n = pypto.tensor.dim %t, 0 : T`: the extent of one dimension, as `index`."""
+
+    name = "pypto.tensor.dim"
+    source = operand_def(TensorType)
+    axis = prop_def(IntegerAttr)
+    result = result_def(IndexType)
+    traits = traits_def(Pure())
+
+    def __init__(self, source: SSAValue | Operation, axis: int):
+        super().__init__(
+            operands=[source], result_types=[IndexType()], properties={"axis": IntegerAttr(axis, i64)}
+        )
+
+    def infer_result_types(self) -> Sequence[Attribute]:
+        t = self.source.type
+        assert isinstance(t, TensorType)
+        axis = self.axis.value.data
+        if not 0 <= axis < t.rank:
+            raise VerifyException(f"axis {axis} is out of range for {t}")
+        return (IndexType(),)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DimOp:
+        source = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        axis = parser.parse_integer(allow_boolean=False, allow_negative=False)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        op = cls(parser.resolve_operand(source, t), axis)
+        op.attributes |= attributes
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        printer.print_string(f", {self.axis.value.data}")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.source.type)
+
+
+@irdl_op_definition
+class ReadOp(PyptoValueOp):
+    """`%x = pypto.tensor.read %t[%i, %j] : T`: one element, as a scalar."""
+
+    name = "pypto.tensor.read"
+    OPERANDS: ClassVar[tuple[str, ...]] = ("source",)
+    OFFSETS_AFTER: ClassVar[int | None] = 0
+    source = operand_def(TensorType)
+    offsets = var_operand_def(IndexType)
+    result = result_def()
+    traits = traits_def(MemoryReadEffect())
+
+    def __init__(self, source: SSAValue | Operation, indices: Sequence[SSAValue | Operation]):
+        t = SSAValue.get(source).type
+        assert isinstance(t, TensorType)
+        super().__init__(operands=[source, indices], result_types=[t.element_type])
+
+    @classmethod
+    def implied_result_type(cls, operand_types: Sequence[Attribute]) -> Attribute:
+        t = operand_types[0]
+        return t.element_type if isinstance(t, TensorType) else t
+
+    def infer_result_types(self) -> Sequence[Attribute]:
+        t = self.source.type
+        assert isinstance(t, TensorType)
+        check_offsets(self.offsets, t.rank, "operand 'source'")
+        return (t.element_type,)
+
+
+# --------------------------------------------------------------------------- compute
+
+
+class TensorBinaryOp(ElementwiseBinaryOp):
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = _READS
+
+
+class TensorScalarOp(ElementwiseScalarOp):
+    lhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = _READS
+
+
+class TensorUnaryOp(ElementwiseUnaryOp):
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = _READS
+
+
+@irdl_op_definition
+class AddOp(TensorBinaryOp):
+    name = "pypto.tensor.add"
+
+
+@irdl_op_definition
+class SubOp(TensorBinaryOp):
+    name = "pypto.tensor.sub"
+
+
+@irdl_op_definition
+class MulOp(TensorBinaryOp):
+    name = "pypto.tensor.mul"
+
+
+@irdl_op_definition
+class DivOp(TensorBinaryOp):
+    name = "pypto.tensor.div"
+
+
+@irdl_op_definition
+class MaximumOp(TensorBinaryOp):
+    name = "pypto.tensor.maximum"
+
+
+@irdl_op_definition
+class MinimumOp(TensorBinaryOp):
+    name = "pypto.tensor.minimum"
+
+
+@irdl_op_definition
+class AddsOp(TensorScalarOp):
+    name = "pypto.tensor.adds"
+
+
+@irdl_op_definition
+class SubsOp(TensorScalarOp):
+    name = "pypto.tensor.subs"
+
+
+@irdl_op_definition
+class MulsOp(TensorScalarOp):
+    name = "pypto.tensor.muls"
+
+
+@irdl_op_definition
+class DivsOp(TensorScalarOp):
+    name = "pypto.tensor.divs"
+
+
+@irdl_op_definition
+class ExpOp(TensorUnaryOp):
+    name = "pypto.tensor.exp"
+    FLOAT_ONLY: ClassVar[bool] = True
+
+
+@irdl_op_definition
+class LogOp(TensorUnaryOp):
+    name = "pypto.tensor.log"
+    FLOAT_ONLY: ClassVar[bool] = True
+
+
+@irdl_op_definition
+class SqrtOp(TensorUnaryOp):
+    name = "pypto.tensor.sqrt"
+    FLOAT_ONLY: ClassVar[bool] = True
+
+
+@irdl_op_definition
+class NegOp(TensorUnaryOp):
+    name = "pypto.tensor.neg"
+
+
+@irdl_op_definition
+class AbsOp(TensorUnaryOp):
+    name = "pypto.tensor.abs"
+
+
+@irdl_op_definition
+class ReluOp(TensorUnaryOp):
+    name = "pypto.tensor.relu"
+
+
+@irdl_op_definition
+class RecipOp(TensorUnaryOp):
+    name = "pypto.tensor.recip"
+    FLOAT_ONLY: ClassVar[bool] = True
+
+
+@irdl_op_definition
+class CastOp(CastOpBase):
+    """`%c = pypto.tensor.cast %a : A -> B`: elementwise dtype conversion."""
+
+    name = "pypto.tensor.cast"
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = _READS
+
+
+@irdl_op_definition
+class MatmulOp(MatmulOpBase):
+    """`%c = pypto.tensor.matmul %a, %b : A, B -> C`: [M, K] x [K, N] -> [M, N]."""
+
+    name = "pypto.tensor.matmul"
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = _READS
+
+    def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation):
+        lhs, rhs = SSAValue.get(lhs), SSAValue.get(rhs)
+        result = self._infer(expect_type(lhs, TensorType, "operand 'lhs'"), expect_type(rhs, TensorType, "operand 'rhs'"))
+        super().__init__(operands=[lhs, rhs], result_types=[result])
+
+    @staticmethod
+    def _infer(lhs: Attribute, rhs: Attribute) -> TensorType:
+        assert isinstance(lhs, TensorType) and isinstance(rhs, TensorType)
+        return TensorType(matmul_shape(lhs, rhs), lhs.element_type)
+
+    def infer_result_types(self) -> Sequence[Attribute]:
+        return (self._infer(self.lhs.type, self.rhs.type),)
+
+
+TENSOR_OPS = [
+    CreateOp,
+    SliceOp,
+    AssembleOp,
+    DimOp,
+    ReadOp,
+    AddOp,
+    SubOp,
+    MulOp,
+    DivOp,
+    MaximumOp,
+    MinimumOp,
+    AddsOp,
+    SubsOp,
+    MulsOp,
+    DivsOp,
+    ExpOp,
+    LogOp,
+    SqrtOp,
+    NegOp,
+    AbsOp,
+    ReluOp,
+    RecipOp,
+    CastOp,
+    MatmulOp,
+]
