@@ -8,6 +8,7 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     FlatSymbolRefAttrConstr,
     FunctionType,
+    IndexType,
     IntegerAttr,
     StringAttr,
     SymbolNameConstraint,
@@ -24,6 +25,7 @@ from xdsl.irdl import (
     opt_result_def,
     prop_def,
     region_def,
+    result_def,
     traits_def,
     var_operand_def,
     var_result_def,
@@ -35,6 +37,7 @@ from xdsl.traits import (
     HasParent,
     IsolatedFromAbove,
     IsTerminator,
+    NoTerminator,
     Pure,
     RecursiveMemoryEffect,
     ReturnLike,
@@ -436,9 +439,9 @@ class SubmitOp(IRDLOperation):
     deps = var_operand_def(TaskIdType)
     dumps = var_operand_def()
     outputs = var_result_def()
-    task_id = opt_result_def(TaskIdType)
+    task_id = result_def(TaskIdType)
 
-    irdl_options = (AttrSizedOperandSegments(as_property=True), AttrSizedResultSegments(as_property=True))
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(SubmitOpSymbolUser())
 
     def __init__(
@@ -453,13 +456,9 @@ class SubmitOp(IRDLOperation):
             callee = SymbolRefAttr(callee)
         super().__init__(
             operands=[args, deps, dumps],
-            result_types=[output_types, [TaskIdType()]],
+            result_types=[output_types, TaskIdType()],
             properties={"callee": callee},
         )
-
-    def verify_(self) -> None:
-        if self.task_id is None:
-            raise VerifyException("pypto.submit must produce a !pypto.task_id result")
 
     @classmethod
     def parse(cls, parser: Parser) -> SubmitOp:
@@ -649,6 +648,83 @@ class IncoreScopeOp(IRDLOperation):
             printer.print_op_attributes(self.attributes, print_keyword=True)
         printer.print_string(" ")
         printer.print_region(self.body, print_entry_block_args=False)
+
+
+SPLIT_AIV_EXCLUSIVE_MESSAGE = (
+    "scope combines a function-level split ({split}, pl.split(...)) with pl.split_aiv "
+    "region(s); these are mutually exclusive AIV-split mechanisms. Remove the scope's "
+    "split(...) or the pypto.split_aiv region(s): the function-level split would otherwise "
+    "be silently dropped (the per-region split governs the lanes). To pin a custom "
+    "cross-core slot count, use slots(N), which is orthogonal to splitting."
+)
+
+
+@irdl_op_definition
+class SplitAivOp(IRDLOperation):
+    """`for aiv_id in pl.split_aiv(2, mode=M)`: a region run once per AIV lane.
+
+    pypto.split_aiv up_down (%aiv_id : index) { ... }
+    The block argument is the lane index (0 or 1). The region lives inside a
+    `pypto.incore_scope` (or an InCore function, after outlining) and is kept as is by
+    outline-incore-scopes. It cannot be combined with a `split(...)` on its scope.
+    """
+
+    name = "pypto.split_aiv"
+    mode = prop_def(SplitModeAttr)
+    body = region_def("single_block")
+    traits = traits_def(NoTerminator(), RecursiveMemoryEffect())
+
+    def __init__(self, mode: SplitMode, body: Region | None = None):
+        if body is None:
+            body = Region(Block(arg_types=[IndexType()]))
+        super().__init__(properties={"mode": SplitModeAttr(mode)}, regions=[body])
+
+    @property
+    def lane(self) -> SSAValue:
+        return self.body.block.args[0]
+
+    def verify_(self) -> None:
+        args = self.body.block.args
+        if len(args) != 1 or not isinstance(args[0].type, IndexType):
+            raise VerifyException("pypto.split_aiv body takes exactly one 'index' argument (the lane id)")
+        parent = self.parent_op()
+        while parent is not None:
+            if isinstance(parent, IncoreScopeOp):
+                if parent.split is not None:
+                    raise VerifyException(
+                        SPLIT_AIV_EXCLUSIVE_MESSAGE.format(split=parent.split.data.value)
+                    )
+                return
+            if isinstance(parent, FuncOp):
+                if parent.is_incore:
+                    return
+                break
+            parent = parent.parent_op()
+        raise VerifyException(
+            "pypto.split_aiv must be inside a pypto.incore_scope or an InCore function"
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SplitAivOp:
+        mode = parser.parse_str_enum(SplitMode)
+        parser.parse_punctuation("(")
+        arg = parser.parse_argument()
+        parser.parse_punctuation(")")
+        attributes = parser.parse_optional_attr_dict_with_keyword()
+        body = parser.parse_region([arg])
+        op = cls(mode, body)
+        if attributes is not None:
+            op.attributes |= attributes.data
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.mode.data.value} (")
+        printer.print_block_argument(self.body.block.args[0])
+        printer.print_string(")")
+        if self.attributes:
+            printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
 
 
 def func_ops(module: Operation) -> Iterable[FuncOp]:

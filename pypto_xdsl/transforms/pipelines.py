@@ -1,0 +1,33 @@
+"""Named pipelines: passes that run a fixed sequence of other passes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+# The default strategy, in order; names refer to pypto_xdsl.transforms' registry. Stages that
+# are not part of this checkout yet are skipped.
+DEFAULT_PIPELINE: tuple[str, ...] = (
+    "inline-functions",
+    "outline-incore-scopes",
+)
+
+
+@dataclass(frozen=True)
+class PyptoDefaultPipeline(ModulePass):
+    """`pypto-default`: everything up to codegen-ready IR."""
+
+    name = "pypto-default"
+    stages: ClassVar[tuple[str, ...]] = DEFAULT_PIPELINE
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from pypto_xdsl.transforms import get_all_passes
+
+        available = get_all_passes()
+        for stage in self.stages:
+            if stage in available:
+                available[stage]()().apply(ctx, op)
