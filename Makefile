@@ -42,5 +42,15 @@ filecheck: setup
 demo: setup
 	$(BIN)/python -m pypto_xdsl.tools.demo
 
+# Pass-pipeline fuzzing: generated programs through every registered pass pipeline must verify
+# and keep their meaning (reference interpreter). Time-bounded; prints programs/s and failures;
+# failing programs are written to build/fuzz-failures/.
+FUZZ_CASES ?= 1500
+FUZZ_SECONDS ?= 480
+FUZZ_PASSES ?= auto
+fuzz: setup
+	$(BIN)/python -m pypto_xdsl.interpreter.fuzz --passes '$(FUZZ_PASSES)' --cases $(FUZZ_CASES) \
+	  --time-limit $(FUZZ_SECONDS) --save-failures build/fuzz-failures
+
 clean:
 	rm -rf $(VENV) build *.egg-info

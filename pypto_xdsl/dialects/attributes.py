@@ -166,6 +166,8 @@ def _parse_shape(parser: AttrParser) -> list[Dim]:
         if (sym := parser.parse_optional_identifier()) is not None:
             return sym
         pos = parser.pos
+        if parser._current_token.text.lower().startswith("0x"):  # `[0x40]`, `[0x4]`: not a dim
+            parser.raise_error("dimension must be a decimal integer", pos, parser._current_token.span.end)
         value = parser.parse_integer(allow_boolean=False, allow_negative=False)
         if value < 0:
             parser.raise_error("dimension must be non-negative", pos, parser.pos)

@@ -68,6 +68,10 @@ from pypto_xdsl.dialects.attributes import (
 # --------------------------------------------------------------------------- pypto.func
 
 
+def _types(types: Iterable[Attribute]) -> str:
+    return "(" + ", ".join(str(t) for t in types) + ")"
+
+
 class FuncOpCallableInterface(CallableOpInterface):
     @classmethod
     def get_callable_region(cls, op: Operation) -> Region:
@@ -168,8 +172,8 @@ class FuncOp(IRDLOperation):
         inputs = self.function_type.inputs.data
         if self.body.block.arg_types != inputs:
             raise VerifyException(
-                f"entry block argument types {list(self.body.block.arg_types)} do not match "
-                f"the signature of @{self.sym_name.data} {list(inputs)}"
+                f"entry block argument types {_types(self.body.block.arg_types)} do not match "
+                f"the signature of @{self.sym_name.data} {_types(inputs)}"
             )
         if self.arg_dirs is not None and len(self.arg_dirs) != len(inputs):
             raise VerifyException(
@@ -260,8 +264,8 @@ class ReturnOp(IRDLOperation):
         expected = func.function_type.outputs.data
         if self.arguments.types != expected:
             raise VerifyException(
-                f"returns {list(self.arguments.types)} but @{func.sym_name.data} is declared "
-                f"to return {list(expected)}"
+                f"returns {_types(self.arguments.types)} but @{func.sym_name.data} is declared "
+                f"to return {_types(expected)}"
             )
 
 
@@ -567,8 +571,8 @@ class IncoreScopeOp(IRDLOperation):
             raise VerifyException("pypto.incore_scope body must end with pypto.yield")
         if term.values.types != self.outputs.types:
             raise VerifyException(
-                f"pypto.yield yields {list(term.values.types)} but the scope declares "
-                f"results {list(self.outputs.types)}"
+                f"pypto.yield yields {_types(term.values.types)} but the scope declares "
+                f"results {_types(self.outputs.types)}"
             )
         if self.body.block.args:
             raise VerifyException("pypto.incore_scope body takes no block arguments")

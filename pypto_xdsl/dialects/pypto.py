@@ -11,6 +11,7 @@ PROGRAM_OPS = [
     program.SubmitOp,
     program.IncoreScopeOp,
     program.YieldOp,
+    program.SplitAivOp,
 ]
 
 ATTRIBUTES = [

@@ -79,7 +79,7 @@ class CreateOp(InferResultTypes, IRDLOperation):
         if parser.parse_optional_punctuation("(") is not None:
             if parser.parse_optional_punctuation(")") is None:
                 sizes = parser.parse_comma_separated_list(
-                    parser.Delimiter.NONE, lambda: parser.parse_operand()
+                    parser.Delimiter.NONE, lambda: parser.parse_operand(IndexType())
                 )
                 parser.parse_punctuation(")")
         attributes = parser.parse_optional_attr_dict()

@@ -3,19 +3,150 @@
 from __future__ import annotations
 
 import sys
+import weakref
 from collections.abc import Sequence
+from io import StringIO
+from typing import IO
 
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.parser import Parser
+from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
+from xdsl.utils.lexer import Span
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from pypto_xdsl.dialects import get_all_dialects
 from pypto_xdsl.transforms import get_all_passes
 
 
+class _LocatingParser(Parser):
+    """A parser that remembers where each op starts, for located verifier errors."""
+
+    def __init__(self, *args, spans: weakref.WeakKeyDictionary, line_offset: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._spans = spans
+        self._line_offset = line_offset
+
+    def parse_operation(self) -> Operation:
+        start = self._current_token.span
+        try:
+            op = super().parse_operation()
+        except VerifyException as e:
+            # An invalid type or attribute (e.g. a bad tensor dtype) fails its verifier while
+            # being parsed; report it as a parse error at the op that spells it.
+            raise ParseError(Span(start.start, start.end, start.input), str(e)) from e
+        self._spans[op] = (start, self._line_offset)
+        return op
+
+
+class _OutputBuffer(StringIO):
+    def close(self) -> None:  # xDSLOptMain closes non-stdout streams; keep the text
+        pass
+
+
 class PyptoOptMain(xDSLOptMain):
+    """xdsl-opt with pypto registered and compiler-style errors.
+
+    Malformed input (parse or verifier error, failing pass) prints one diagnostic with a
+    `file:line:col` location to stderr and exits with status 1: no Python traceback and no
+    partial output (output is buffered until every chunk succeeded). With
+    `--verify-diagnostics`/`--parsing-diagnostics` xDSL's own behaviour is kept.
+    """
+
     version_format = "pypto-opt (xdsl {xdsl_version})"
 
     def __init__(self, args: Sequence[str] | None = None):
+        self._op_spans: weakref.WeakKeyDictionary[Operation, tuple[Span, int]] = (
+            weakref.WeakKeyDictionary()
+        )
+        self._chunk_offset = 0
+        self._buffer: _OutputBuffer | None = None
         super().__init__(description="pypto modular optimizer driver", args=args)
+
+    def _register_located_mlir_frontend(self) -> None:
+        """`.mlir` input goes through a parser that records op locations."""
+
+        def parse_mlir(io: IO[bytes]) -> ModuleOp:
+            return _LocatingParser(
+                self.ctx,
+                io.read(),
+                self.get_input_name(),
+                spans=self._op_spans,
+                line_offset=self._chunk_offset,
+            ).parse_module(not self.args.no_implicit_module)
+
+        self.available_frontends["mlir"] = parse_mlir
+
+    def parse_chunk(self, chunk: IO[bytes], file_extension: str, start_offset: int = 0):
+        self._chunk_offset = start_offset
+        return super().parse_chunk(chunk, file_extension, start_offset)
+
+    def _diagnostic_mode(self) -> bool:
+        return bool(self.args.verify_diagnostics or self.args.parsing_diagnostics)
+
+    def prepare_output(self) -> IO[str]:
+        if self._diagnostic_mode():
+            return super().prepare_output()
+        self._buffer = _OutputBuffer()
+        return self._buffer
+
+    def _location_of(self, op: Operation | None) -> str:
+        while op is not None:
+            if (entry := self._op_spans.get(op)) is not None:
+                span, offset = entry
+                loc = Span(span.start, span.end, span.input, offset).get_location()
+                return f"{loc.file}:{loc.line}:{loc.col}"
+            op = op.parent_op()
+        return self.get_input_name()
+
+    def _failing_op(self, module: Operation | None, error: Exception) -> Operation | None:
+        """The op whose own verification raises `error`'s message (verifiers do not say)."""
+        if module is None:
+            return None
+        message = str(error)
+        for op in module.walk():
+            try:
+                op.verify(verify_nested_ops=False)
+            except VerifyException as e:
+                if str(e) == message:
+                    return op
+        return None
+
+    def apply_passes(self, prog: ModuleOp) -> None:
+        self._current_module = prog
+        super().apply_passes(prog)
+
+    def run(self) -> None:
+        self._current_module = None
+        try:
+            super().run()
+        except ParseError as e:
+            loc = e.span.get_location()
+            self._fail(f"{loc.file}:{loc.line}:{loc.col}: error: {e.msg}\n{str(e).rstrip()}")
+        except DiagnosticException as e:
+            op = self._failing_op(self._current_module, e) if isinstance(e, VerifyException) else None
+            where = self._location_of(op)
+            what = f"'{op.name}' op " if op is not None else ""
+            notes = "".join(f"\n{n}" for n in getattr(e, "__notes__", ()))
+            self._fail(f"{where}: error: {what}{e}{notes}")
+        if self._buffer is not None:
+            if self.args.output_file is None:
+                sys.stdout.write(self._buffer.getvalue())
+            else:
+                with open(self.args.output_file, "w") as f:
+                    f.write(self._buffer.getvalue())
+
+    def setup_pipeline(self) -> None:
+        from xdsl.utils.arg_spec import ArgSpecParseError
+
+        try:
+            super().setup_pipeline()
+        except (ValueError, ArgSpecParseError) as e:  # unknown pass, malformed pipeline
+            self._fail(f"pypto-opt: error: {e}")
+
+    def _fail(self, message: str) -> None:
+        print(message, file=sys.stderr)
+        sys.exit(1)
 
     def register_all_dialects(self) -> None:
         # The multiverse already holds pypto when the package's entry point is installed.
@@ -28,6 +159,26 @@ class PyptoOptMain(xDSLOptMain):
         super().register_all_passes()
         for name, factory in get_all_passes().items():
             self.register_pass(name, factory)
+
+    def register_all_frontends(self) -> None:
+        super().register_all_frontends()
+        self._register_located_mlir_frontend()
+
+        def parse_python(io) -> "ModuleOp":  # noqa: F821  (a .py file holding one @pl.program)
+            from xdsl.utils.exceptions import DiagnosticException
+
+            from pypto_xdsl.frontend.errors import ParserError
+            from pypto_xdsl.frontend.program import parse_python_file
+
+            try:
+                return parse_python_file(io.read().decode(), self.get_input_name())
+            except ParserError as e:
+                if self.args.verify_diagnostics:
+                    raise DiagnosticException(str(e)) from None
+                print(e, file=sys.stderr)
+                sys.exit(1)
+
+        self.available_frontends["py"] = parse_python
 
     def register_all_targets(self) -> None:
         super().register_all_targets()

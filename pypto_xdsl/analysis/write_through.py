@@ -1,0 +1,137 @@
+"""Alias lineage: which storage a tensor value names ("write-through" analysis).
+
+Tensors have reference semantics. `pypto.tile.store`, `pypto.tensor.assemble` and
+`pypto.tile.matmul_acc` write into one operand and return an SSA value naming the same
+storage (the `ResultAliasesOperand` trait, see `pypto_xdsl.dialects.traits`). Structured
+control flow forwards that storage:
+
+* `scf.for`: iteration argument `i` starts as init operand `i`, so it names the init's
+  storage; result `i` names it too when the body's `scf.yield` operand `i` still does
+  (the loop writes in place); otherwise the result is fresh storage.
+* `scf.while`: a "before" block argument names its init's storage; the results and the
+  "after" block arguments name whatever the `scf.condition` operands name.
+* `scf.if`: result `i` names a storage when both branches yield values naming it.
+
+`WriteThrough.root(v)` follows these links back to the value that *is* the storage: a
+function parameter, a `pypto.tensor.create`, ..., or, when a boundary predicate is given,
+the first value outside the analysed region (a value an outlined region captures).
+Results are memoised; chains are followed iteratively, so long store chains are cheap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.dialects import scf
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
+
+from pypto_xdsl.dialects.traits import ResultAliasesOperand, aliased_operand
+
+
+def _parent_loop_arg_source(arg: BlockArgument) -> SSAValue | None:
+    """The value a structured-control-flow block argument starts as, if any."""
+    block = arg.block
+    parent = block.parent_op()
+    if isinstance(parent, scf.ForOp):
+        if arg.index == 0:
+            return None  # induction variable
+        return parent.iter_args[arg.index - 1]
+    if isinstance(parent, scf.WhileOp):
+        if block is parent.before_region.blocks.first:
+            return parent.arguments[arg.index]
+        cond = parent.before_region.blocks.first.last_op  # type: ignore[union-attr]
+        if isinstance(cond, scf.ConditionOp):
+            return cond.args[arg.index]
+    return None
+
+
+class WriteThrough:
+    """Memoised storage roots of SSA values.
+
+    `is_boundary(v)` (optional) stops the trace at `v`: used by outlining, where values
+    defined outside the outlined region are the roots (they become parameters).
+    """
+
+    def __init__(self, is_boundary: Callable[[SSAValue], bool] | None = None):
+        self._is_boundary = is_boundary
+        self._roots: dict[SSAValue, SSAValue] = {}
+
+    def root(self, value: SSAValue) -> SSAValue:
+        roots = self._roots
+        path: list[SSAValue] = []
+        v = value
+        while True:
+            known = roots.get(v)
+            if known is not None:
+                v = known
+                break
+            nxt = self._step(v)
+            if nxt is None or nxt is v:
+                break
+            path.append(v)
+            v = nxt
+        roots[value] = v
+        for p in path:
+            roots[p] = v
+        roots[v] = v
+        return v
+
+    def same_storage(self, a: SSAValue, b: SSAValue) -> bool:
+        return self.root(a) is self.root(b)
+
+    # ---- one link of the chain
+
+    def _step(self, v: SSAValue) -> SSAValue | None:
+        if self._is_boundary is not None and self._is_boundary(v):
+            return None
+        if isinstance(v, OpResult):
+            return self._step_result(v.op, v.index)
+        if isinstance(v, BlockArgument):
+            return _parent_loop_arg_source(v)
+        return None
+
+    def _step_result(self, op: Operation, index: int) -> SSAValue | None:
+        if index == 0:
+            src = aliased_operand(op)
+            if src is not None:
+                return src
+        if isinstance(op, scf.ForOp):
+            init = op.iter_args[index]
+            yielded = _yield_operand(op.body.blocks.first, index)
+            if yielded is not None and self.root(yielded) is self.root(init):
+                return init
+            return None
+        if isinstance(op, scf.WhileOp):
+            cond = op.before_region.blocks.first.last_op  # type: ignore[union-attr]
+            if isinstance(cond, scf.ConditionOp):
+                return cond.args[index]
+            return None
+        if isinstance(op, scf.IfOp):
+            if not op.false_region.blocks:
+                return None
+            then_v = _yield_operand(op.true_region.blocks.first, index)
+            else_v = _yield_operand(op.false_region.blocks.first, index)
+            if then_v is None or else_v is None:
+                return None
+            root = self.root(then_v)
+            if root is self.root(else_v) and root is not op.results[index]:
+                return root
+            return None
+        return None
+
+
+def _yield_operand(block: Block | None, index: int) -> SSAValue | None:
+    if block is None:
+        return None
+    term = block.last_op
+    if isinstance(term, scf.YieldOp) and index < len(term.arguments):
+        return term.arguments[index]
+    return None
+
+
+def write_target(op: Operation) -> tuple[int, SSAValue] | None:
+    """`(operand index, operand)` that `op` writes through, if it is a write-through op."""
+    trait = op.get_trait(ResultAliasesOperand)
+    if trait is None:
+        return None
+    return trait.operand_index, op.operands[trait.operand_index]

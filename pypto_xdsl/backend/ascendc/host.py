@@ -1,0 +1,412 @@
+"""Orchestration printer: ACL host code for `pypto.func orchestration` functions.
+
+For an orchestration function `@f` it prints `int run_f(aclrtStream stream, <host params>)`:
+allocate device memory for every tensor parameter and `tensor.create`, copy `in`/`inout`
+parameters in, launch each called kernel in program order with `ACLRT_LAUNCH_KERNEL` on the one
+stream (in-order execution satisfies every data and `deps` dependency), synchronise, copy
+`out`/`inout` parameters back, free. Every ACL call is checked; a failure prints the call
+and the error code and returns it. An optional driver `main()` reads inputs from files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp
+from xdsl.ir import BlockArgument, Operation, SSAValue
+
+from pypto_xdsl.analysis.symbols import lookup_symbol
+from pypto_xdsl.backend.ascendc.cxx import (
+    BackendError,
+    CxxWriter,
+    Expr,
+    Lines,
+    Namer,
+    byte_width,
+    cast_to,
+    ctype,
+    op_error,
+)
+from pypto_xdsl.dialects import program, tensor, tile
+from pypto_xdsl.dialects.attributes import FuncKind, ParamDirection, TensorType, TileType
+
+BLOCK_DIM_ATTR = "pypto.block_dim"
+
+
+def host_ctype(t) -> str:
+    """Host-side element type: ACL has no `half`; f16 data is `aclFloat16` (16-bit storage)."""
+    from xdsl.dialects.builtin import BFloat16Type, Float16Type
+
+    if isinstance(t, Float16Type):
+        return "aclFloat16"
+    if isinstance(t, BFloat16Type):
+        return "uint16_t"
+    return ctype(t)
+
+
+def returned_params(func: program.FuncOp) -> list[int | None]:
+    """For each result of `func`, the index of the tensor parameter it writes through."""
+    ret = func.body.block.last_op
+    if not isinstance(ret, program.ReturnOp):
+        return []
+    out: list[int | None] = []
+    for v in ret.arguments:
+        out.append(_param_index(func, v))
+    return out
+
+
+def _param_index(func: program.FuncOp, value: SSAValue) -> int | None:
+    for _ in range(10000):
+        if isinstance(value, BlockArgument):
+            owner = value.owner.parent_op()
+            if owner is func:
+                return value.index
+            if isinstance(owner, scf.ForOp) and value.index > 0:
+                value = owner.iter_args[value.index - 1]
+                continue
+            return None
+        op = value.owner
+        if isinstance(op, tile.StoreOp):
+            value = op.dest
+        elif isinstance(op, tensor.AssembleOp):
+            value = op.dest if hasattr(op, "dest") else op.operands[1]
+        elif isinstance(op, scf.ForOp):
+            value = op.iter_args[value.index]  # type: ignore[union-attr]
+        elif isinstance(op, scf.IfOp):
+            y = op.true_region.block.last_op
+            value = y.operands[value.index]  # type: ignore[union-attr]
+        elif isinstance(op, program.CallOp | program.SubmitOp):
+            callee = lookup_symbol(op, op.callee)
+            if not isinstance(callee, program.FuncOp):
+                return None
+            idx = returned_params(callee)
+            k = value.index  # type: ignore[union-attr]
+            if k >= len(idx) or idx[k] is None:
+                return None
+            value = op.args[idx[k]]
+        else:
+            return None
+    return None
+
+
+def block_dim(call: Operation, callee: program.FuncOp) -> int:
+    for holder in (call, callee):
+        attr = holder.attributes.get(BLOCK_DIM_ATTR)
+        if attr is not None:
+            if not isinstance(attr, IntegerAttr) or attr.value.data < 1:
+                raise op_error(call, f"'{BLOCK_DIM_ATTR}' must be a positive integer, got {attr}")
+            return attr.value.data
+    return 1
+
+
+@dataclass
+class DeviceTensor:
+    var: str  # device pointer variable
+    type: TensorType
+
+    @property
+    def nbytes(self) -> int:
+        return self.type.num_elements() * byte_width(self.type.element_type)
+
+
+def kernel_signature(func: program.FuncOp) -> list[tuple[str, str]]:
+    """(C++ type on the host side, name) of each kernel parameter, as the launch header has it."""
+    namer = Namer()
+    out = []
+    for k, arg in enumerate(func.args):
+        name = namer.fresh(arg.name_hint or f"arg{k}")
+        out.append(("void*" if isinstance(arg.type, TensorType) else ctype(arg.type), name))
+    return out
+
+
+def param_file_names(func: program.FuncOp) -> list[str]:
+    """File stem of each parameter for the driver's `<dir>/<stem>.bin` files."""
+    used: set[str] = set()
+    names = []
+    for k, arg in enumerate(func.args):
+        base = Namer.sanitize(arg.name_hint) if arg.name_hint else f"arg{k}"
+        name, j = base, 1
+        while name in used:
+            name, j = f"{base}_{j}", j + 1
+        used.add(name)
+        names.append(name)
+    return names
+
+
+class HostPrinter(CxxWriter):
+    """Prints one orchestration function as ACL host code."""
+
+    def __init__(self, func: program.FuncOp):
+        super().__init__(Namer(["stream", "CHECK_ACL", "ret"]))
+        self.func = func
+        self.fn_name = Namer.sanitize(f"run_{func.sym_name.data}")
+        self.device: dict[SSAValue, DeviceTensor] = {}
+        self.alias: dict[SSAValue, SSAValue] = {}
+        self.allocs: list[DeviceTensor] = []
+        self.kernels: list[str] = []
+        self.task_names: dict[SSAValue, str] = {}
+
+    def bind_tensor(self, value: SSAValue, source: SSAValue) -> None:
+        self.alias[value] = self.tensor_root(source)
+
+    def tensor_root(self, value: SSAValue) -> SSAValue:
+        root = self.alias.get(value)
+        if root is None:
+            owner = value.owner
+            op = owner if isinstance(owner, Operation) else owner.parent_op()
+            raise op_error(op, "this tensor value has no device storage")  # type: ignore[arg-type]
+        return root
+
+    # ------------------------------------------------------------------ signature
+
+    def params(self) -> list[tuple[str, str, SSAValue, ParamDirection]]:
+        out = []
+        for k, (arg, direction) in enumerate(zip(self.func.args, self.func.directions)):
+            t = arg.type
+            base = arg.name_hint or f"arg{k}"
+            if isinstance(t, TensorType):
+                if not t.is_static():
+                    raise BackendError(
+                        f"ascendc: cannot lower @{self.func.sym_name.data}: tensor parameter %{base} has a "
+                        "dynamic shape; the host printer needs static shapes"
+                    )
+                c = host_ctype(t.element_type)
+                name = self.namer.fresh(f"{base}_host")
+                const = "const " if direction == ParamDirection.IN else ""
+                out.append((f"{const}{c}*", name, arg, direction))
+            elif isinstance(t, TileType):
+                raise BackendError(f"ascendc: orchestration @{self.func.sym_name.data} cannot take tile parameters")
+            else:
+                c = ctype(t)
+                if c in ("half", "bfloat16_t"):
+                    raise BackendError(
+                        f"ascendc: cannot lower @{self.func.sym_name.data}: {t} scalar parameter %{base} "
+                        "is not supported by the host printer"
+                    )
+                name = self.namer.fresh(base)
+                self.exprs[arg] = Expr(name, c)
+                out.append((c, name, arg, direction))
+        return out
+
+    # ------------------------------------------------------------------ printing
+
+    def print(self) -> tuple[str, str]:
+        """(declaration, definition) of `run_<name>`."""
+        if self.func.func_kind not in (FuncKind.ORCHESTRATION, FuncKind.OPAQUE):
+            raise BackendError(f"ascendc: @{self.func.sym_name.data} is not an orchestration function")
+        params = self.params()
+        sig = ", ".join(["aclrtStream stream"] + [f"{c} {n}" for c, n, _, _ in params])
+        decl = f"int {self.fn_name}({sig});"
+        self.out.depth = 1
+        # device buffers for the parameters, copy-in
+        for c, n, arg, direction in params:
+            t = arg.type
+            if not isinstance(t, TensorType):
+                continue
+            dt = DeviceTensor(self.namer.fresh(f"{arg.name_hint or 'arg'}_dev"), t)
+            self._alloc(dt, arg)
+            if direction != ParamDirection.OUT:
+                self.out.add(
+                    f"CHECK_ACL(aclrtMemcpy({dt.var}, {dt.nbytes}, {n}, {dt.nbytes}, ACL_MEMCPY_HOST_TO_DEVICE));"
+                )
+        for op in self.func.body.block.ops:
+            self.emit_op(op)
+        self.out.add("CHECK_ACL(aclrtSynchronizeStream(stream));")
+        for c, n, arg, direction in params:
+            if isinstance(arg.type, TensorType) and direction != ParamDirection.IN:
+                dt = self.device[arg]
+                self.out.add(
+                    f"CHECK_ACL(aclrtMemcpy({n}, {dt.nbytes}, {dt.var}, {dt.nbytes}, ACL_MEMCPY_DEVICE_TO_HOST));"
+                )
+        for dt in self.allocs:
+            self.out.add(f"CHECK_ACL(aclrtFree({dt.var}));")
+        self.out.add("return 0;")
+        body = "\n".join(self.out.lines)
+        definition = (
+            f"// Orchestration @{self.func.sym_name.data}: device buffers, copy-in, kernel launches in order,\n"
+            f"// synchronisation, copy-out. Returns 0 or the failing ACL error code.\n"
+            f"int {self.fn_name}({sig}) {{\n{body}\n}}\n"
+        )
+        return decl, definition
+
+    def _alloc(self, dt: DeviceTensor, value: SSAValue) -> None:
+        self.out.add(f"void* {dt.var} = nullptr;")
+        self.out.add(f"CHECK_ACL(aclrtMalloc(&{dt.var}, {dt.nbytes}, ACL_MEM_MALLOC_HUGE_FIRST));")
+        self.device[value] = dt
+        self.alias[value] = value
+        self.allocs.append(dt)
+
+    def emit_other(self, op: Operation) -> None:
+        if isinstance(op, program.ReturnOp):
+            for v in op.arguments:
+                root = self.tensor_root(v) if isinstance(v.type, TensorType) else None
+                if root is None or not (isinstance(root, BlockArgument) and root.owner.parent_op() is self.func):
+                    raise op_error(
+                        op, "orchestration functions can only return tensors written through their parameters"
+                    )
+            return
+        if isinstance(op, tensor.CreateOp):
+            t = op.results[0].type
+            assert isinstance(t, TensorType)
+            if not t.is_static():
+                raise op_error(op, f"{t} has a dynamic shape; the host printer needs static shapes")
+            dt = DeviceTensor(self.name_for(op.results[0], "tmp") + "_dev", t)
+            self.namer.used.add(dt.var)
+            self._alloc(dt, op.results[0])
+            return
+        if isinstance(op, program.CallOp | program.SubmitOp):
+            return self._emit_launch(op)
+        super().emit_other(op)
+
+    def _emit_launch(self, op: program.CallOp | program.SubmitOp) -> None:
+        callee = lookup_symbol(op, op.callee)
+        assert isinstance(callee, program.FuncOp)
+        if not callee.is_incore:
+            raise op_error(
+                op, f"@{callee.sym_name.data} has kind '{callee.func_kind.value}'; orchestration code can only "
+                "launch incore kernels (inline or outline it first)"
+            )
+        if len(op.args) != len(callee.args):
+            raise op_error(op, "omitted output arguments are not supported by the host printer")
+        args = []
+        for a in op.args:
+            if isinstance(a.type, TensorType):
+                args.append(self.device[self.tensor_root(a)].var)
+            else:
+                args.append(cast_to(self.expr(a), ctype(a.type)))
+        dim = block_dim(op, callee)
+        name = Namer.sanitize(callee.sym_name.data)
+        if name not in self.kernels:
+            self.kernels.append(name)
+        results = op.outputs if isinstance(op, program.SubmitOp) else op.res
+        for k, idx in enumerate(returned_params(callee)):
+            if k < len(results) and idx is not None:
+                self.alias[results[k]] = self.tensor_root(op.args[idx])
+        if isinstance(op, program.SubmitOp):
+            tid = op.results[-1]
+            tname = self.namer.fresh(tid.name_hint or "task")
+            self.task_names[tid] = tname
+            deps = ", ".join(self.task_names.get(d, "?") for d in op.deps)
+            note = f" after {deps}" if deps else ""
+            self.out.add(f"// task {tname}: @{callee.sym_name.data}{note} (launches on one stream run in order)")
+        self.out.add(f"CHECK_ACL(ACLRT_LAUNCH_KERNEL({name})({dim}, stream, {', '.join(args)}));")
+
+
+_CHECK_MACRO = """#define CHECK_ACL(expr)                                                          \\
+  do {                                                                           \\
+    const int pypto_err_ = static_cast<int>(expr);                               \\
+    if (pypto_err_ != 0) {                                                       \\
+      std::fprintf(stderr, "%s:%d: %s failed with ACL error %d\\n", __FILE__,     \\
+                   __LINE__, #expr, pypto_err_);                                 \\
+      return pypto_err_;                                                         \\
+    }                                                                            \\
+  } while (0)
+"""
+
+
+@dataclass
+class HostProgram:
+    name: str  # orchestration function name
+    fn_name: str
+    header: str
+    source: str
+    kernels: list[str]
+
+
+def print_host(func: program.FuncOp) -> HostProgram:
+    p = HostPrinter(func)
+    decl, definition = p.print()
+    base = Namer.sanitize(func.sym_name.data) + "_orch"
+    header = (
+        f"// Host entry for orchestration @{func.sym_name.data}, generated by pypto-xdsl.\n"
+        "#pragma once\n#include \"acl/acl.h\"\n\n"
+        f"{decl}\n"
+    )
+    includes = "".join(f'#include "aclrtlaunch_{k}.h"\n' for k in p.kernels)
+    source = (
+        f"// ACL host code for orchestration @{func.sym_name.data}, generated by pypto-xdsl. Do not edit.\n"
+        "#include <cstdio>\n\n"
+        "#include \"acl/acl.h\"\n"
+        f"{includes}"
+        f'#include "{base}.h"\n\n'
+        f"{_CHECK_MACRO}\n"
+        f"{definition}"
+    )
+    return HostProgram(func.sym_name.data, p.fn_name, header, source, p.kernels)
+
+
+def print_driver(func: program.FuncOp, host: HostProgram) -> str:
+    """A `main()` that reads inputs from `<in_dir>/<param>.bin`, runs, writes outputs."""
+    lines = Lines(depth=1)
+    p = HostPrinter(func)
+    params = p.params()
+    lines.add("if (argc != 3) {")
+    lines.add('  std::fprintf(stderr, "usage: %s <input-dir> <output-dir>\\n", argv[0]);')
+    lines.add("  return 2;")
+    lines.add("}")
+    lines.add("const std::string in_dir = argv[1], out_dir = argv[2];")
+    call_args = ["stream"]
+    files = param_file_names(func)
+    for (c, n, arg, direction), file in zip(params, files):
+        t = arg.type
+        if isinstance(t, TensorType):
+            elem = host_ctype(t.element_type)
+            count = t.num_elements()
+            lines.add(f"std::vector<{elem}> {n}({count});")
+            if direction != ParamDirection.OUT:
+                lines.add(f'if (!read_file(in_dir + "/{file}.bin", {n}.data(), {count} * sizeof({elem}))) return 3;')
+            call_args.append(f"{n}.data()")
+        else:
+            lines.add(f"{c} {n}{{}};")
+            lines.add(f'if (!read_file(in_dir + "/{file}.bin", &{n}, sizeof({n}))) return 3;')
+            call_args.append(n)
+    lines.add("CHECK_ACL(aclInit(nullptr));")
+    lines.add("CHECK_ACL(aclrtSetDevice(0));")
+    lines.add("aclrtStream stream = nullptr;")
+    lines.add("CHECK_ACL(aclrtCreateStream(&stream));")
+    lines.add(f"CHECK_ACL({host.fn_name}({', '.join(call_args)}));")
+    lines.add("CHECK_ACL(aclrtDestroyStream(stream));")
+    lines.add("CHECK_ACL(aclrtResetDevice(0));")
+    lines.add("CHECK_ACL(aclFinalize());")
+    for (c, n, arg, direction), file in zip(params, files):
+        t = arg.type
+        if isinstance(t, TensorType) and direction != ParamDirection.IN:
+            elem = host_ctype(t.element_type)
+            lines.add(
+                f'if (!write_file(out_dir + "/{file}.bin", {n}.data(), {t.num_elements()} * sizeof({elem}))) return 3;'
+            )
+    lines.add("return 0;")
+    base = Namer.sanitize(func.sym_name.data) + "_orch"
+    return (
+        f"// Driver for orchestration @{func.sym_name.data}, generated by pypto-xdsl.\n"
+        f"// usage: <program> <input-dir> <output-dir>; tensors are raw little-endian <param>.bin files.\n"
+        "#include <cstdio>\n#include <string>\n#include <vector>\n\n"
+        '#include "acl/acl.h"\n'
+        f'#include "{base}.h"\n\n'
+        f"{_CHECK_MACRO}\n"
+        "static bool read_file(const std::string& path, void* data, size_t bytes) {\n"
+        '  std::FILE* f = std::fopen(path.c_str(), "rb");\n'
+        '  if (f == nullptr) { std::fprintf(stderr, "cannot open %s\\n", path.c_str()); return false; }\n'
+        "  const size_t got = std::fread(data, 1, bytes, f);\n"
+        "  const bool extra = std::fgetc(f) != EOF;\n"
+        "  std::fclose(f);\n"
+        "  if (got != bytes || extra) {\n"
+        '    std::fprintf(stderr, "%s: expected exactly %zu bytes\\n", path.c_str(), bytes);\n'
+        "    return false;\n"
+        "  }\n"
+        "  return true;\n"
+        "}\n\n"
+        "static bool write_file(const std::string& path, const void* data, size_t bytes) {\n"
+        '  std::FILE* f = std::fopen(path.c_str(), "wb");\n'
+        '  if (f == nullptr) { std::fprintf(stderr, "cannot write %s\\n", path.c_str()); return false; }\n'
+        "  const bool ok = std::fwrite(data, 1, bytes, f) == bytes;\n"
+        "  std::fclose(f);\n"
+        "  return ok;\n"
+        "}\n\n"
+        "int main(int argc, char** argv) {\n" + "\n".join(lines.lines) + "\n}\n"
+    )
+
+
+def orchestration_funcs(module: ModuleOp) -> list[program.FuncOp]:
+    return [f for f in program.func_ops(module) if f.func_kind == FuncKind.ORCHESTRATION]

@@ -1,0 +1,816 @@
+"""Kernel printer: one Ascend C vector kernel per `pypto.func incore|aiv` with a tile-level body.
+
+Buffer planning (per kernel, static):
+- every `tile.load` result gets a VECIN `TQue` (CopyIn: AllocTensor, DataCopy, EnQue, DeQue;
+  FreeTensor after the tile's last use in its block);
+- a compute result whose only escape is a `tile.store` that is its last use gets a VECOUT
+  `TQue` (CopyOut: EnQue, DeQue, DataCopy, FreeTensor at the store);
+- other compute results get a `TBuf<VECCALC>`; storing such a tile (or a loaded one) goes
+  through a VECOUT staging queue (UB->UB DataCopy first);
+- queues of tiles defined inside a loop get two buffers (double buffering) when the whole
+  plan still fits the 192 KiB Unified Buffer; otherwise one; if one does not fit either, the
+  kernel is rejected with the list of buffers and sizes.
+
+UB layout of a tile [R, C]: rows are padded to 32 bytes (row stride `ld`), except single-row
+and single-column tiles, which are packed. Vector ops run over `R * ld` elements.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import Float16Type, Float32Type, IntegerType
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+
+from pypto_xdsl.backend.ascendc.cxx import (
+    BLOCK_BYTES,
+    MAX_REPEAT,
+    REPEAT_BYTES,
+    UB_BYTES,
+    BackendError,
+    CxxWriter,
+    Expr,
+    Namer,
+    byte_width,
+    cast_to,
+    ctype,
+    op_error,
+)
+from pypto_xdsl.dialects import program, tile
+from pypto_xdsl.dialects.attributes import (
+    MemorySpace,
+    ParamDirection,
+    TensorType,
+    TileType,
+    format_shape,
+    is_float_type,
+)
+
+_BINARY = {
+    tile.AddOp: "Add",
+    tile.SubOp: "Sub",
+    tile.MulOp: "Mul",
+    tile.DivOp: "Div",
+    tile.MaximumOp: "Max",
+    tile.MinimumOp: "Min",
+}
+_UNARY = {
+    tile.ExpOp: "Exp",
+    tile.LogOp: "Ln",
+    tile.SqrtOp: "Sqrt",
+    tile.AbsOp: "Abs",
+    tile.ReluOp: "Relu",
+    tile.RecipOp: "Reciprocal",
+}
+_SUPPORTED_ELEMENTS = (Float32Type, Float16Type, IntegerType)
+
+
+def _round_up(x: int, m: int) -> int:
+    return (x + m - 1) // m * m
+
+
+@dataclass(frozen=True)
+class Layout:
+    """UB layout of a static 2-D (or 1-D, as one row) tile."""
+
+    rows: int
+    cols: int
+    ld: int  # elements between row starts in UB
+    elem_bytes: int
+
+    @property
+    def count(self) -> int:
+        """Elements vector ops process (padding included)."""
+        return self.rows * self.ld if self.rows > 1 else self.cols
+
+    @property
+    def alloc_elems(self) -> int:
+        return _round_up(self.count, BLOCK_BYTES // self.elem_bytes)
+
+    @property
+    def bytes(self) -> int:
+        return self.alloc_elems * self.elem_bytes
+
+
+def tile_layout(t: TileType, op: Operation) -> Layout:
+    if not t.is_static():
+        raise op_error(op, f"tile {t} has a dynamic shape; tiles must be static")
+    shape = t.get_shape()
+    if t.rank == 1:
+        rows, cols = 1, shape[0]
+    elif t.rank == 2:
+        rows, cols = shape
+    else:
+        raise op_error(op, f"tile {t} has rank {t.rank}; only 1-D and 2-D tiles are supported")
+    assert isinstance(rows, int) and isinstance(cols, int)
+    if rows == 0 or cols == 0:
+        raise op_error(op, f"tile {t} is empty")
+    eb = byte_width(t.element_type)
+    per_block = BLOCK_BYTES // eb
+    ld = cols if rows == 1 or cols == 1 else _round_up(cols, per_block)
+    return Layout(rows, cols, ld, eb)
+
+
+@dataclass
+class Buffer:
+    """A statically planned UB buffer: a TQue (VECIN/VECOUT) or a TBuf (VECCALC)."""
+
+    name: str
+    kind: str  # "VECIN", "VECOUT", "VECCALC"
+    bytes: int
+    in_loop: bool
+    what: str  # for messages: the IR value it holds
+    depth: int = 1
+    shared_with: list[str] = field(default_factory=list)
+
+    @property
+    def comment(self) -> str:
+        if not self.shared_with:
+            return self.what
+        names = [self.what.split(" ")[0]] + self.shared_with
+        return ", ".join(names) + " (disjoint live ranges)"
+
+
+@dataclass
+class TileInfo:
+    var: str
+    layout: Layout
+    elem: str
+    buffer: Buffer
+    loaded: bool
+
+
+def _in_loop(op: Operation, func: Operation) -> bool:
+    parent = op.parent_op()
+    while parent is not None and parent is not func:
+        if isinstance(parent, scf.ForOp | scf.WhileOp):
+            return True
+        parent = parent.parent_op()
+    return False
+
+
+def _ancestor_in(op: Operation, block: Block) -> Operation | None:
+    while op is not None and op.parent_block() is not block:
+        op = op.parent_op()  # type: ignore[assignment]
+    return op
+
+
+def _last_use_in_block(value: SSAValue, block: Block) -> Operation | None:
+    last: Operation | None = None
+    last_index = -1
+    order = {o: k for k, o in enumerate(block.ops)}
+    for use in value.uses:
+        anc = _ancestor_in(use.operation, block)
+        if anc is not None and order[anc] > last_index:
+            last, last_index = anc, order[anc]
+    return last
+
+
+class KernelPrinter(CxxWriter):
+    """Prints one incore function as an Ascend C kernel."""
+
+    def __init__(self, func: program.FuncOp):
+        super().__init__(Namer(["pipe", "GM_ADDR", "AscendC"]))
+        self.func = func
+        self.kernel_name = Namer.sanitize(func.sym_name.data)
+        self.namer.used.add(self.kernel_name)
+        self.gm: dict[SSAValue, str] = {}  # tensor param -> GlobalTensor name
+        self.tensor_alias: dict[SSAValue, SSAValue] = {}  # tensor value -> param it names
+        self.tiles: dict[SSAValue, TileInfo] = {}
+        self.buffers: list[Buffer] = []
+        self.direct_store: set[Operation] = set()  # stores whose tile lives in a VECOUT queue
+        self.frees: dict[Operation, list[SSAValue]] = {}  # op -> loaded tiles freed after it
+        self.store_staging: dict[Operation, Buffer] = {}
+        self.scratch: dict[Operation, Buffer] = {}
+        self.loaded_params: set[SSAValue] = set()
+
+    # ------------------------------------------------------------------ entry
+
+    def print(self) -> str:
+        func = self.func
+        if not func.is_incore:
+            raise BackendError(f"ascendc: @{func.sym_name.data} is a {func.func_kind.value} function, not a kernel")
+        if func.func_kind.value == "aic":
+            raise BackendError(
+                f"ascendc: cannot lower @{func.sym_name.data}: cube (aic) kernels are not supported yet"
+            )
+        params = self._params()
+        self._plan(func.body.block)
+        self._share_calc_buffers()
+        self.loaded_params = set()
+        for o in func.walk():
+            if isinstance(o, tile.LoadOp):
+                root = self._static_root(o.source)
+                if root is not None:
+                    self.loaded_params.add(root)
+        self._fit_ub()
+        body_lines = self._body()
+        return self._assemble(params, body_lines)
+
+    # ------------------------------------------------------------------ parameters
+
+    def _params(self) -> list[str]:
+        sig: list[str] = []
+        for k, (arg, direction) in enumerate(zip(self.func.args, self.func.directions)):
+            t = arg.type
+            base = arg.name_hint or f"arg{k}"
+            if isinstance(t, TensorType):
+                if not t.is_static():
+                    raise BackendError(
+                        f"ascendc: cannot lower @{self.func.sym_name.data}: tensor parameter "
+                        f"%{base} has dynamic shape {format_shape(t.get_shape())}; the backend needs static shapes"
+                    )
+                if t.rank > 2:
+                    raise BackendError(
+                        f"ascendc: cannot lower @{self.func.sym_name.data}: tensor parameter %{base} has "
+                        f"rank {t.rank}; only 1-D and 2-D tensors are supported"
+                    )
+                self._check_element(t.element_type, f"tensor parameter %{base}")
+                name = self.namer.fresh(base)
+                self.gm[arg] = self.namer.fresh(f"{name}_gm")
+                self.tensor_alias[arg] = arg
+                self.exprs[arg] = Expr(name, "GM_ADDR")
+                sig.append(f"GM_ADDR {name}")
+            elif isinstance(t, TileType):
+                raise BackendError(
+                    f"ascendc: cannot lower @{self.func.sym_name.data}: parameter %{base} is a tile; "
+                    "kernel parameters must be tensors or scalars"
+                )
+            else:
+                if direction != ParamDirection.IN:
+                    raise BackendError(
+                        f"ascendc: cannot lower @{self.func.sym_name.data}: scalar parameter %{base} is "
+                        f"'{direction.value}'; kernels cannot return scalars"
+                    )
+                c = ctype(t)
+                name = self.namer.fresh(base)
+                self.exprs[arg] = Expr(name, c)
+                sig.append(f"{c} {name}")
+        return sig
+
+    def _check_element(self, t: Attribute, what: str) -> None:
+        if not isinstance(t, _SUPPORTED_ELEMENTS) or (isinstance(t, IntegerType) and t.width.data == 1):
+            raise BackendError(
+                f"ascendc: cannot lower @{self.func.sym_name.data}: {what} has element type {t}; "
+                "supported: f32, f16 and integers"
+            )
+
+    # ------------------------------------------------------------------ planning
+
+    def _new_buffer(self, base: str, kind: str, nbytes: int, op: Operation, what: str) -> Buffer:
+        prefix = {"VECIN": "inQ", "VECOUT": "outQ", "VECCALC": "buf"}[kind]
+        b = Buffer(self.namer.fresh(f"{prefix}_{base}"), kind, nbytes, _in_loop(op, self.func), what)
+        self.buffers.append(b)
+        return b
+
+    def _plan(self, block: Block) -> None:
+        for op in block.ops:
+            for region in op.regions:
+                for inner in region.blocks:
+                    self._plan(inner)
+            for res in op.results:
+                if isinstance(res.type, TileType):
+                    self._plan_tile(op, res)
+            if isinstance(op, tile.StoreOp):
+                self._plan_store(op)
+            if isinstance(op, tile.RowMaxOp | tile.RowSumOp):
+                self._plan_reduction_scratch(op)
+        # Loaded tiles are freed after their last use in the block that defines them.
+        for op in block.ops:
+            for res in op.results:
+                info = self.tiles.get(res)
+                if info is not None and info.loaded:
+                    last = _last_use_in_block(res, block) or op
+                    self.frees.setdefault(last, []).append(res)
+
+    def _plan_tile(self, op: Operation, res: SSAValue) -> None:
+        t = res.type
+        assert isinstance(t, TileType)
+        if t.space != MemorySpace.VEC:
+            raise op_error(
+                op, f"tile {t} is in memory space '{t.space.value}'; only 'vec' (UB) tiles are supported "
+                "(the cube path is not implemented yet)"
+            )
+        self._check_element(t.element_type, f"tile %{res.name_hint or '?'}")
+        layout = tile_layout(t, op)
+        base = res.name_hint or "t"
+        what = f"%{res.name_hint or '?'} {t}"
+        if isinstance(op, tile.LoadOp):
+            buf = self._new_buffer(base, "VECIN", layout.bytes, op, what)
+            loaded = True
+        else:
+            kind = "VECOUT" if self._stores_directly(op, res) else "VECCALC"
+            buf = self._new_buffer(base, kind, layout.bytes, op, what)
+            loaded = False
+        var = self.namer.fresh(base)
+        self.tiles[res] = TileInfo(var, layout, ctype(t.element_type), buf, loaded)
+
+    def _stores_directly(self, op: Operation, res: SSAValue) -> bool:
+        stores = [u.operation for u in res.uses if isinstance(u.operation, tile.StoreOp) and u.index == 0]
+        if len(stores) != 1:
+            return False
+        store = stores[0]
+        block = op.parent_block()
+        if store.parent_block() is not block or block is None:
+            return False
+        if _last_use_in_block(res, block) is not store:
+            return False
+        if sum(1 for u in res.uses if u.operation is store) != 1:
+            return False
+        self.direct_store.add(store)
+        return True
+
+    def _plan_store(self, op: tile.StoreOp) -> None:
+        t = op.tile.type
+        assert isinstance(t, TileType)
+        if op not in self.direct_store:
+            layout = tile_layout(t, op)
+            self.store_staging[op] = self._new_buffer(
+                f"{op.tile.name_hint or 't'}_out", "VECOUT", layout.bytes, op, f"%{op.tile.name_hint or '?'}.out (store staging)"
+            )
+
+    def _plan_reduction_scratch(self, op: tile.RowMaxOp | tile.RowSumOp) -> None:
+        t = op.input.type
+        assert isinstance(t, TileType)
+        layout = tile_layout(t, op)
+        lanes = REPEAT_BYTES // layout.elem_bytes
+        if layout.cols > lanes and layout.rows > 1:
+            self.scratch[op] = self._new_buffer(
+                f"{op.result.name_hint or 'red'}_tmp", "VECCALC", layout.rows * lanes * layout.elem_bytes, op,
+                f"%{op.result.name_hint or '?'}.scratch (two-stage reduction)",
+            )
+
+    def _live_ranges(self) -> dict[int, tuple[int, int]]:
+        """Pre-order position of each op (start) and of the last op nested in it (end)."""
+        spans: dict[int, tuple[int, int]] = {}
+        counter = 0
+
+        def visit(op: Operation) -> None:
+            nonlocal counter
+            start = counter
+            counter += 1
+            for region in op.regions:
+                for block in region.blocks:
+                    for inner in block.ops:
+                        visit(inner)
+            spans[id(op)] = (start, counter - 1)
+
+        for op in self.func.body.block.ops:
+            visit(op)
+        return spans
+
+    def _share_calc_buffers(self) -> None:
+        """Let VECCALC tiles whose live ranges do not overlap share one TBuf.
+
+        A tile is live from its defining op to the end of the last op (in its defining block)
+        that uses it. Ranges touching at one op never share, so no op reads and writes the
+        same buffer.
+        """
+        spans = self._live_ranges()
+        ranges: dict[int, tuple[int, int]] = {}
+        for value, info in self.tiles.items():
+            if info.buffer.kind != "VECCALC":
+                continue
+            op = value.owner
+            assert isinstance(op, Operation)
+            block = op.parent_block()
+            assert block is not None
+            start = spans[id(op)][0]
+            end = start
+            for use in value.uses:
+                anc = _ancestor_in(use.operation, block)
+                if anc is not None:
+                    end = max(end, spans[id(anc)][1])
+            ranges[id(info.buffer)] = (start, end)
+        for op, buf in self.scratch.items():
+            ranges[id(buf)] = spans[id(op)]
+        calc = sorted((b for b in self.buffers if id(b) in ranges), key=lambda b: ranges[id(b)][0])
+        pools: list[tuple[Buffer, int]] = []  # (pool, end of its last member)
+        replace: dict[int, Buffer] = {}
+        for b in calc:
+            start, end = ranges[id(b)]
+            free = [k for k, (_, last) in enumerate(pools) if last < start]
+            if free:
+                # the smallest pool that is big enough, else the biggest one (grown)
+                fits = [k for k in free if pools[k][0].bytes >= b.bytes]
+                k = min(fits, key=lambda k: pools[k][0].bytes) if fits else max(free, key=lambda k: pools[k][0].bytes)
+                pool = pools[k][0]
+                pool.bytes = max(pool.bytes, b.bytes)
+                pool.shared_with.append(b.what.split(" ")[0] if b.what.startswith("%") else b.what)
+                pool.in_loop = pool.in_loop or b.in_loop
+                pools[k] = (pool, end)
+                replace[id(b)] = pool
+            else:
+                pools.append((b, end))
+        if not replace:
+            return
+        for k, (pool, _) in enumerate(pools):
+            if pool.shared_with:
+                pool.name = self.namer.fresh(f"calcBuf{k}")
+        self.buffers = [b for b in self.buffers if id(b) not in replace]
+        for info in self.tiles.values():
+            info.buffer = replace.get(id(info.buffer), info.buffer)
+        for op in list(self.scratch):
+            self.scratch[op] = replace.get(id(self.scratch[op]), self.scratch[op])
+
+    def _fit_ub(self) -> None:
+        for b in self.buffers:
+            b.depth = 2 if b.in_loop and b.kind != "VECCALC" else 1
+        total = sum(b.bytes * b.depth for b in self.buffers)
+        if total > UB_BYTES:
+            for b in self.buffers:
+                b.depth = 1
+            total = sum(b.bytes * b.depth for b in self.buffers)
+        if total > UB_BYTES:
+            listing = ", ".join(f"{b.what} ({b.kind}, {b.bytes} B)" for b in self.buffers)
+            raise BackendError(
+                f"ascendc: cannot lower @{self.func.sym_name.data}: its tiles need {total} bytes of Unified "
+                f"Buffer but a core has {UB_BYTES}: {listing}. Use smaller tiles (loop over the tensor)."
+            )
+        self.ub_bytes = total
+
+    # ------------------------------------------------------------------ tensors
+
+    def bind_tensor(self, value: SSAValue, source: SSAValue) -> None:
+        self.tensor_alias[value] = self.tensor_root(source)
+
+    def tensor_root(self, value: SSAValue) -> SSAValue:
+        root = self.tensor_alias.get(value)
+        if root is None:
+            owner = value.owner
+            op = owner if isinstance(owner, Operation) else owner.parent_op()
+            raise op_error(op, "this tensor value does not name a kernel parameter's storage")  # type: ignore[arg-type]
+        return root
+
+    def _gm_offset(self, tensor_type: TensorType, offsets: list[Expr]) -> tuple[str, int | None]:
+        """Linear element offset (text, constant value if known) of a window origin."""
+        shape = tensor_type.get_shape()
+        strides = [1] * len(shape)
+        for k in range(len(shape) - 2, -1, -1):
+            strides[k] = strides[k + 1] * int(shape[k + 1])  # type: ignore[arg-type]
+        terms: list[str] = []
+        const = 0
+        all_const = True
+        for off, stride in zip(offsets, strides):
+            if off.const_value is not None:
+                const += int(off.const_value) * stride
+                continue
+            all_const = False
+            terms.append(off.text if stride == 1 else f"{off.text} * {stride}")
+        if const:
+            terms.append(str(const))
+        return (" + ".join(terms) if terms else "0"), (const if all_const else None)
+
+    # ------------------------------------------------------------------ body
+
+    def _body(self) -> list[str]:
+        self.out.depth = 1
+        block = self.func.body.block
+        for op in block.ops:
+            self.emit_op(op)
+        return self.out.lines
+
+    def _after(self, op: Operation) -> None:
+        for value in self.frees.get(op, []):
+            info = self.tiles[value]
+            self.out.add(f"{info.buffer.name}.FreeTensor({info.var});")
+
+    def emit_op(self, op: Operation) -> None:
+        super().emit_op(op)
+        self._after(op)
+
+    def emit_other(self, op: Operation) -> None:
+        if isinstance(op, program.ReturnOp):
+            for v in op.arguments:
+                if not isinstance(v.type, TensorType):
+                    raise op_error(op, f"kernels can only return tensors written through parameters, got {v.type}")
+                self.tensor_root(v)
+            return
+        if isinstance(op, tile.LoadOp):
+            return self._emit_load(op)
+        if isinstance(op, tile.StoreOp):
+            return self._emit_store(op)
+        if isinstance(op, tile.GetBlockIdxOp):
+            self.exprs[op.result] = Expr("AscendC::GetBlockIdx()", "int64_t")
+            return
+        if isinstance(op, tile.GetBlockNumOp):
+            self.exprs[op.result] = Expr("AscendC::GetBlockNum()", "int64_t")
+            return
+        if type(op) in _BINARY:
+            a, b = self.tiles[op.operands[0]], self.tiles[op.operands[1]]
+            self._check_same_layout(op, a, b)
+            d = self._def_tile(op.results[0])
+            self.out.add(f"{_BINARY[type(op)]}({d.var}, {a.var}, {b.var}, {d.layout.count});")
+            return
+        if type(op) in _UNARY:
+            a = self.tiles[op.operands[0]]
+            d = self._def_tile(op.results[0])
+            self.out.add(f"{_UNARY[type(op)]}({d.var}, {a.var}, {d.layout.count});")
+            return
+        if isinstance(op, tile.NegOp):
+            a = self.tiles[op.input]
+            d = self._def_tile(op.result)
+            self.out.add(f"Muls({d.var}, {a.var}, static_cast<{d.elem}>(-1), {d.layout.count});")
+            return
+        if isinstance(op, tile.AddsOp | tile.SubsOp | tile.MulsOp | tile.DivsOp):
+            return self._emit_scalar_op(op)
+        if isinstance(op, tile.FullOp):
+            d = self._def_tile(op.result)
+            s = cast_to(self.expr(op.value), d.elem)
+            self.out.add(f"Duplicate({d.var}, {s}, {d.layout.count});")
+            return
+        if isinstance(op, tile.CastOp):
+            return self._emit_cast(op)
+        if isinstance(op, tile.MoveOp):
+            a = self.tiles[op.input]
+            d = self._def_tile(op.result)
+            self.out.add(f"DataCopy({d.var}, {a.var}, {d.layout.alloc_elems});")
+            return
+        if isinstance(op, tile.RowMaxOp | tile.RowSumOp):
+            return self._emit_row_reduce(op)
+        if isinstance(op, tile.RowExpandSubOp | tile.RowExpandMulOp | tile.RowExpandDivOp):
+            return self._emit_row_expand(op)
+        if isinstance(op, tile.MatmulOp | tile.MatmulAccOp):
+            raise op_error(op, "the cube path (matmul on L0A/L0B/L0C) is not implemented yet")
+        if op.name.startswith("pypto.tensor."):
+            raise op_error(
+                op, "tensor-level compute must be converted to tile ops first (convert-tensor-to-tile)"
+            )
+        if isinstance(op, program.CallOp | program.SubmitOp):
+            raise op_error(op, "kernels cannot call functions (inline them first)")
+        super().emit_other(op)
+
+    # ---- tiles
+
+    def _def_tile(self, value: SSAValue) -> TileInfo:
+        info = self.tiles[value]
+        b = info.buffer
+        if b.kind == "VECCALC":
+            self.out.add(f"LocalTensor<{info.elem}> {info.var} = {b.name}.Get<{info.elem}>();")
+        else:
+            self.out.add(f"LocalTensor<{info.elem}> {info.var} = {b.name}.AllocTensor<{info.elem}>();")
+        return info
+
+    def _check_same_layout(self, op: Operation, *infos: TileInfo) -> None:
+        if len({i.layout.ld for i in infos}) != 1:
+            raise op_error(op, "operands have different UB layouts")
+
+    def _copy_params(self, op: Operation, tensor_type: TensorType, layout: Layout) -> tuple[str, int]:
+        """How to move a [R, C] window between GM (row-major tensor) and UB.
+
+        Returns (form, count) where form is 'count', 'params' or 'pad'.
+        """
+        shape = [int(d) for d in tensor_type.get_shape()]  # type: ignore[arg-type]
+        n = shape[-1]
+        rows, cols, eb = layout.rows, layout.cols, layout.elem_bytes
+        if len(shape) == 1:
+            rows_gm = 1
+        else:
+            rows_gm = rows
+        if cols == 1 and rows > 1 and n != 1:
+            raise op_error(op, f"a [{rows}, 1] column window of {tensor_type} is strided; column loads are not supported")
+        contiguous = rows_gm == 1 or cols == n
+        if contiguous and (layout.ld == cols or rows == 1):
+            total = rows * cols
+            return ("count" if (total * eb) % BLOCK_BYTES == 0 else "pad_flat"), total
+        if (cols * eb) % BLOCK_BYTES == 0 and ((n - cols) * eb) % BLOCK_BYTES == 0:
+            return "params", rows * cols
+        return "pad", rows * cols
+
+    def _emit_load(self, op: tile.LoadOp) -> None:
+        src = op.source.type
+        assert isinstance(src, TensorType)
+        root = self.tensor_root(op.source)
+        info = self._def_tile(op.result)
+        offs = [self.expr(o) for o in op.offsets]
+        off_text, _ = self._gm_offset(src, offs)
+        gm = self.gm[root] + (f"[{off_text}]" if off_text != "0" else "")
+        form, count = self._copy_params(op, src, info.layout)
+        lay, elem = info.layout, info.elem
+        n = int(src.get_shape()[-1])  # type: ignore[arg-type]
+        if form == "count":
+            self.out.add(f"DataCopy({info.var}, {gm}, {count});")
+        elif form == "params":
+            blk = lay.cols * lay.elem_bytes // BLOCK_BYTES
+            stride = (n - lay.cols) * lay.elem_bytes // BLOCK_BYTES
+            self._check_u16(op, lay.rows, blk, stride)
+            self.out.add(f"DataCopy({info.var}, {gm}, DataCopyParams({lay.rows}, {blk}, {stride}, 0));")
+        else:
+            if form == "pad_flat":
+                rows, length, gap = 1, count * lay.elem_bytes, 0
+            else:
+                rows, length, gap = lay.rows, lay.cols * lay.elem_bytes, (n - lay.cols) * lay.elem_bytes
+            self.out.add(
+                f"DataCopyPad({info.var}, {gm}, DataCopyExtParams({rows}, {length}, {gap}, 0, 0), "
+                f"DataCopyPadExtParams<{elem}>(false, 0, 0, 0));"
+            )
+        b = info.buffer.name
+        self.out.add(f"{b}.EnQue({info.var});")
+        self.out.add(f"{info.var} = {b}.DeQue<{elem}>();")
+
+    def _check_u16(self, op: Operation, *values: int) -> None:
+        if any(v > 65535 for v in values):
+            raise op_error(op, "the copy is too large for one DataCopy (16-bit block counts)")
+
+    def _emit_store(self, op: tile.StoreOp) -> None:
+        dst = op.dest.type
+        assert isinstance(dst, TensorType)
+        root = self.tensor_root(op.dest)
+        self.tensor_alias[op.result] = root
+        info = self.tiles[op.tile]
+        if op in self.direct_store:
+            var, qname = info.var, info.buffer.name
+            self.out.add(f"{qname}.EnQue({var});")
+            self.out.add(f"{var} = {qname}.DeQue<{info.elem}>();")
+        else:
+            staging = self.store_staging[op]
+            var, qname = self.namer.fresh(f"{info.var}_out"), staging.name
+            self.out.add(f"LocalTensor<{info.elem}> {var} = {qname}.AllocTensor<{info.elem}>();")
+            self.out.add(f"DataCopy({var}, {info.var}, {info.layout.alloc_elems});")
+            self.out.add(f"{qname}.EnQue({var});")
+            self.out.add(f"{var} = {qname}.DeQue<{info.elem}>();")
+        offs = [self.expr(o) for o in op.offsets]
+        off_text, _ = self._gm_offset(dst, offs)
+        gm = self.gm[root] + (f"[{off_text}]" if off_text != "0" else "")
+        form, count = self._copy_params(op, dst, info.layout)
+        lay = info.layout
+        n = int(dst.get_shape()[-1])  # type: ignore[arg-type]
+        if form == "count":
+            self.out.add(f"DataCopy({gm}, {var}, {count});")
+        elif form == "params":
+            blk = lay.cols * lay.elem_bytes // BLOCK_BYTES
+            stride = (n - lay.cols) * lay.elem_bytes // BLOCK_BYTES
+            self._check_u16(op, lay.rows, blk, stride)
+            self.out.add(f"DataCopy({gm}, {var}, DataCopyParams({lay.rows}, {blk}, 0, {stride}));")
+        else:
+            if form == "pad_flat":
+                rows, length, gap = 1, count * lay.elem_bytes, 0
+            else:
+                rows, length, gap = lay.rows, lay.cols * lay.elem_bytes, (n - lay.cols) * lay.elem_bytes
+            self.out.add(f"DataCopyPad({gm}, {var}, DataCopyExtParams({rows}, {length}, 0, {gap}, 0));")
+        self.out.add(f"{qname}.FreeTensor({var});")
+        if root in self.loaded_params:
+            # The tensor is read back in this kernel: order the MTE3 write before later MTE2 reads.
+            self.out.add("SetFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);")
+            self.out.add("WaitFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);")
+
+    def _static_root(self, value: SSAValue) -> SSAValue | None:
+        """Root parameter of a tensor value by walking aliases (before printing binds them)."""
+        seen = 0
+        while seen < 10000:
+            seen += 1
+            if isinstance(value, BlockArgument):
+                owner = value.owner.parent_op()
+                if owner is self.func:
+                    return value
+                if isinstance(owner, scf.ForOp) and value.index > 0:
+                    value = owner.iter_args[value.index - 1]
+                    continue
+                break
+            op = value.owner
+            if isinstance(op, tile.StoreOp):
+                value = op.dest
+                continue
+            if isinstance(op, scf.ForOp):
+                value = op.iter_args[value.index]  # type: ignore[union-attr]
+                continue
+            break
+        return None
+
+    def _emit_scalar_op(self, op: tile.AddsOp | tile.SubsOp | tile.MulsOp | tile.DivsOp) -> None:
+        a = self.tiles[op.lhs]
+        d = self._def_tile(op.result)
+        s = self.expr(op.scalar)
+        n = d.layout.count
+        if isinstance(op, tile.AddsOp):
+            self.out.add(f"Adds({d.var}, {a.var}, {cast_to(s, d.elem)}, {n});")
+        elif isinstance(op, tile.SubsOp):
+            neg = Expr(f"-{s.text}" if s.literal or s.text.isidentifier() else f"-({s.text})", s.ctype)
+            if s.literal and s.text.startswith("-"):
+                neg = Expr(s.text[1:], s.ctype)
+            self.out.add(f"Adds({d.var}, {a.var}, {cast_to(neg, d.elem)}, {n});")
+        elif isinstance(op, tile.MulsOp):
+            self.out.add(f"Muls({d.var}, {a.var}, {cast_to(s, d.elem)}, {n});")
+        else:
+            # Exact division: broadcast the scalar, then divide elementwise.
+            self.out.add(f"Duplicate({d.var}, {cast_to(s, d.elem)}, {n});")
+            self.out.add(f"Div({d.var}, {a.var}, {d.var}, {n});")
+
+    def _emit_cast(self, op: tile.CastOp) -> None:
+        a = self.tiles[op.input]
+        d_layout = tile_layout(op.result.type, op)  # type: ignore[arg-type]
+        if d_layout.ld != a.layout.ld:
+            raise op_error(
+                op, f"casting {op.input.type} to {op.result.type} changes the padded UB row length; "
+                "use a column count that is a multiple of 32 bytes for both types"
+            )
+        d = self._def_tile(op.result)
+        src_t, dst_t = op.input.type.element_type, op.result.type.element_type  # type: ignore[union-attr]
+        mode = "CAST_TRUNC" if is_float_type(src_t) and not is_float_type(dst_t) else "CAST_NONE"
+        self.out.add(f"Cast({d.var}, {a.var}, RoundMode::{mode}, {d.layout.count});")
+
+    def _emit_row_reduce(self, op: tile.RowMaxOp | tile.RowSumOp) -> None:
+        a = self.tiles[op.input]
+        lay = a.layout
+        is_max = isinstance(op, tile.RowMaxOp)
+        lanes = REPEAT_BYTES // lay.elem_bytes
+        d = self._def_tile(op.result)
+        if lay.cols == 1:
+            self.out.add(f"DataCopy({d.var}, {a.var}, {d.layout.alloc_elems});")
+            return
+        if lay.rows > MAX_REPEAT:
+            raise op_error(op, f"{op.input.type} has {lay.rows} rows; row reductions support at most {MAX_REPEAT} rows per tile")
+        rep_stride = lay.ld * lay.elem_bytes // BLOCK_BYTES if lay.rows > 1 else 8
+        if rep_stride > 255:
+            raise op_error(op, f"rows of {op.input.type} are longer than 255 blocks of 32 bytes")
+        whole = "WholeReduceMax" if is_max else "WholeReduceSum"
+        order = ", ReduceOrder::ORDER_ONLY_VALUE" if is_max else ""
+        if lay.cols <= lanes:
+            self.out.add(f"{whole}({d.var}, {a.var}, {lay.cols}, {lay.rows}, 1, 1, {rep_stride}{order});")
+            return
+        if lay.rows == 1:
+            raise op_error(op, f"single-row reduction wider than {lanes} elements is not supported yet")
+        # Two stages: fold the 256-byte column chunks of every row into a [rows, lanes] scratch
+        # tile with level-0 Max/Add (one repeat per row), then reduce the scratch rows.
+        tmp = self.scratch[op]
+        tname = self.namer.fresh(f"{d.var}_tmp")
+        self.out.add(f"LocalTensor<{d.elem}> {tname} = {tmp.name}.Get<{d.elem}>();")
+        chunk_blocks = REPEAT_BYTES // BLOCK_BYTES
+        self.out.add(
+            f"Muls({tname}, {a.var}, static_cast<{d.elem}>(1), {lanes}, {lay.rows}, "
+            f"UnaryRepeatParams(1, 1, {chunk_blocks}, {rep_stride}));"
+        )
+        fold = "Max" if is_max else "Add"
+        for start in range(lanes, lay.cols, lanes):
+            mask = min(lanes, lay.cols - start)
+            self.out.add(
+                f"{fold}({tname}, {tname}, {a.var}[{start}], {mask}, {lay.rows}, "
+                f"BinaryRepeatParams(1, 1, 1, {chunk_blocks}, {chunk_blocks}, {rep_stride}));"
+            )
+        self.out.add(f"{whole}({d.var}, {tname}, {lanes}, {lay.rows}, 1, 1, {chunk_blocks}{order});")
+
+    def _emit_row_expand(self, op: tile.RowExpandSubOp | tile.RowExpandMulOp | tile.RowExpandDivOp) -> None:
+        a, r = self.tiles[op.input], self.tiles[op.row]
+        lay = a.layout
+        d = self._def_tile(op.result)
+        # Scalar reads of the row values need the producing pipe to finish first.
+        event = "MTE2_S" if r.loaded else "V_S"
+        self.out.add(f"SetFlag<HardEvent::{event}>(EVENT_ID0);")
+        self.out.add(f"WaitFlag<HardEvent::{event}>(EVENT_ID0);")
+        row = self.namer.fresh("row")
+        s = self.namer.fresh("row_value")
+        self.out.add(f"for (int32_t {row} = 0; {row} < {lay.rows}; ++{row}) {{")
+        self.out.indent()
+        self.out.add(f"const {d.elem} {s} = {r.var}.GetValue({row});")
+        at = f"[{row} * {lay.ld}]" if lay.rows > 1 else ""
+        if isinstance(op, tile.RowExpandSubOp):
+            self.out.add(f"Adds({d.var}{at}, {a.var}{at}, static_cast<{d.elem}>(-{s}), {lay.cols});")
+        elif isinstance(op, tile.RowExpandMulOp):
+            self.out.add(f"Muls({d.var}{at}, {a.var}{at}, {s}, {lay.cols});")
+        else:
+            self.out.add(f"Duplicate({d.var}{at}, {s}, {lay.cols});")
+            self.out.add(f"Div({d.var}{at}, {a.var}{at}, {d.var}{at}, {lay.cols});")
+        self.out.dedent()
+        self.out.add("}")
+
+    # ------------------------------------------------------------------ assembly
+
+    def _assemble(self, params: list[str], body: list[str]) -> str:
+        f = self.func
+        lines = [
+            f"// Ascend C kernel for @{f.sym_name.data}, generated by pypto-xdsl. Do not edit.",
+            f"// Unified Buffer plan: {self.ub_bytes} of {UB_BYTES} bytes.",
+            '#include "kernel_operator.h"',
+            "",
+            "using namespace AscendC;",
+            "",
+            f'extern "C" __global__ __aicore__ void {self.kernel_name}({", ".join(params)}) {{',
+        ]
+        for arg, gm in self.gm.items():
+            t = arg.type
+            assert isinstance(t, TensorType)
+            c = ctype(t.element_type)
+            lines.append(f"  GlobalTensor<{c}> {gm};")
+            lines.append(f"  {gm}.SetGlobalBuffer((__gm__ {c}*){self.exprs[arg].text}, {t.num_elements()});")
+        if self.buffers:
+            lines.append("  TPipe pipe;")
+            for b in self.buffers:
+                if b.kind == "VECCALC":
+                    lines.append(f"  TBuf<TPosition::VECCALC> {b.name};  // {b.comment}")
+                else:
+                    lines.append(f"  TQue<TPosition::{b.kind}, {b.depth}> {b.name};  // {b.comment}")
+            for b in self.buffers:
+                if b.kind == "VECCALC":
+                    lines.append(f"  pipe.InitBuffer({b.name}, {b.bytes});")
+                else:
+                    lines.append(f"  pipe.InitBuffer({b.name}, {b.depth}, {b.bytes});")
+        lines.append("")
+        lines.extend(body)
+        lines.append("}")
+        return "\n".join(lines) + "\n"
+
+
+def print_kernel(func: program.FuncOp) -> str:
+    """The Ascend C source of one incore function."""
+    return KernelPrinter(func).print()

@@ -1,0 +1,70 @@
+"""Build and run generated code against the CPU simulation headers (`sim/include`).
+
+The headers are pypto-xdsl's own plain-C++ simulation of the Ascend C / ACL subset the
+printers emit; see `include/pypto_sim/core.h`.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+SIM_INCLUDE_DIR = Path(__file__).parent / "include"
+
+
+class SimulationError(RuntimeError):
+    """Building or running the simulated program failed."""
+
+
+@dataclass
+class SimResult:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def copy_headers(out_dir: Path) -> Path:
+    """Copy the simulation headers into `out_dir/sim/include` (self-contained output)."""
+    dest = Path(out_dir) / "sim" / "include"
+    if dest.exists():
+        shutil.rmtree(dest)
+    shutil.copytree(SIM_INCLUDE_DIR, dest)
+    return dest
+
+
+def compiler() -> str | None:
+    return shutil.which("g++") or shutil.which("c++") or shutil.which("clang++")
+
+
+def build(out_dir: Path, exe_name: str = "pypto_main", opt: str = "-O1") -> Path:
+    """Compile kernels/*.cpp and host/*.cpp in `out_dir` with g++ against the simulation."""
+    out_dir = Path(out_dir)
+    cxx = compiler()
+    if cxx is None:
+        raise SimulationError("no C++ compiler (g++) found; install g++ to run the simulation")
+    include = out_dir / "sim" / "include"
+    if not include.exists():
+        include = SIM_INCLUDE_DIR
+    sources = sorted(str(p) for p in (out_dir / "kernels").glob("*.cpp"))
+    sources += sorted(str(p) for p in (out_dir / "host").glob("*.cpp"))
+    if not (out_dir / "host" / "main.cpp").exists():
+        raise SimulationError("nothing to run: the program has no orchestration function (no host/main.cpp)")
+    build_dir = out_dir / "build-sim"
+    build_dir.mkdir(exist_ok=True)
+    exe = build_dir / exe_name
+    cmd = [
+        cxx, "-std=c++17", opt, "-g", "-Wall", "-Wno-unused-variable", "-Werror=return-type",
+        f"-I{include}", f"-I{out_dir / 'sim'}", f"-I{out_dir / 'host'}", *sources, "-o", str(exe),
+    ]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise SimulationError(f"g++ failed ({' '.join(cmd)}):\n{proc.stderr}")
+    return exe
+
+
+def run(exe: Path, in_dir: Path, out_dir: Path, timeout: float = 120.0) -> SimResult:
+    Path(out_dir).mkdir(parents=True, exist_ok=True)
+    proc = subprocess.run([str(exe), str(in_dir), str(out_dir)], capture_output=True, text=True, timeout=timeout)
+    return SimResult(proc.returncode, proc.stdout, proc.stderr)

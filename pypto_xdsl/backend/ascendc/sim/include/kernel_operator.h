@@ -1,0 +1,695 @@
+// pypto-xdsl CPU SIMULATION of the Ascend C kernel API subset (see pypto_sim/core.h).
+// Not the real "kernel_operator.h": only what the pypto-xdsl kernel printer emits, with checks.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+#include "pypto_sim/core.h"
+
+#define __global__
+#define __aicore__
+#define __gm__
+#define GM_ADDR uint8_t*
+
+#if defined(__FLT16_MAX__)
+using half = _Float16;
+#endif
+
+namespace AscendC {
+
+using pypto_sim::fail;
+using pypto_sim::Slot;
+using pypto_sim::SlotState;
+
+enum class TPosition : uint8_t {
+  GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC, LCM = VECCALC, SPM, SHM = SPM,
+  TSCM, C2PIPE2GM, C2PIPE2LOCAL, MAX
+};
+using QuePosition = TPosition;
+
+enum class HardEvent : uint8_t { MTE2_V, V_MTE2, V_MTE3, MTE3_V, V_S, S_V, MTE2_S, MTE3_S, MTE3_MTE2, MTE2_MTE3 };
+enum pipe_t : uint8_t { PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL };
+enum TEventID : int32_t { EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
+enum class ReduceOrder : uint8_t { ORDER_VALUE_INDEX = 0, ORDER_INDEX_VALUE, ORDER_ONLY_VALUE, ORDER_ONLY_INDEX };
+enum class RoundMode : uint8_t { CAST_NONE = 0, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD };
+
+inline int64_t GetBlockIdx() { return pypto_sim::launch_state().block_idx; }
+inline int64_t GetBlockNum() { return pypto_sim::launch_state().block_num; }
+
+// ------------------------------------------------------------------ flags
+
+namespace detail {
+inline const char* event_name(HardEvent e) {
+  static const char* names[] = {"MTE2_V", "V_MTE2", "V_MTE3", "MTE3_V", "V_S", "S_V", "MTE2_S", "MTE3_S", "MTE3_MTE2", "MTE2_MTE3"};
+  return names[static_cast<int>(e)];
+}
+inline int& pending_flags(HardEvent e, int32_t id) {
+  static int table[16][8] = {};
+  if (id < 0 || id > 7) fail("event id %d out of range [0, 7]", id);
+  return table[static_cast<int>(e)][id];
+}
+}  // namespace detail
+
+template <HardEvent event>
+inline void SetFlag(int32_t eventID) {
+  int& n = detail::pending_flags(event, eventID);
+  if (n != 0) fail("SetFlag<HardEvent::%s>(%d) while that flag is already set", detail::event_name(event), eventID);
+  n = 1;
+}
+
+template <HardEvent event>
+inline void WaitFlag(int32_t eventID) {
+  int& n = detail::pending_flags(event, eventID);
+  if (n == 0) fail("WaitFlag<HardEvent::%s>(%d) without a matching SetFlag (deadlock on hardware)", detail::event_name(event), eventID);
+  n = 0;
+  if (event == HardEvent::V_S) ++pypto_sim::vs_epoch();
+}
+
+template <pipe_t pipe>
+inline void PipeBarrier() {
+  if (pipe == PIPE_ALL) ++pypto_sim::vs_epoch();
+}
+
+// ------------------------------------------------------------------ tensors
+
+template <typename T>
+class GlobalTensor {
+ public:
+  void SetGlobalBuffer(__gm__ T* buffer, uint64_t bufferSize) {
+    if (buffer == nullptr) fail("SetGlobalBuffer with a null pointer");
+    ptr_ = buffer;
+    size_ = bufferSize;
+  }
+  GlobalTensor operator[](uint64_t offset) const {
+    if (offset > size_) fail("GlobalTensor offset %llu is past its %llu elements", (unsigned long long)offset, (unsigned long long)size_);
+    GlobalTensor t;
+    t.ptr_ = ptr_ + offset;
+    t.size_ = size_ - offset;
+    return t;
+  }
+  T GetValue(uint64_t i) const { check(i, 1, "GetValue"); return ptr_[i]; }
+  void SetValue(uint64_t i, T v) { check(i, 1, "SetValue"); ptr_[i] = v; }
+  // simulation helpers
+  T* sim_ptr() const { return ptr_; }
+  void check(uint64_t first, uint64_t count, const char* what) const {
+    if (ptr_ == nullptr) fail("%s on a GlobalTensor without SetGlobalBuffer", what);
+    if (first + count > size_) fail("%s touches GM elements [%llu, %llu) of a GlobalTensor with %llu elements", what,
+                                    (unsigned long long)first, (unsigned long long)(first + count), (unsigned long long)size_);
+  }
+
+ private:
+  T* ptr_ = nullptr;
+  uint64_t size_ = 0;
+};
+
+template <typename T>
+class LocalTensor {
+ public:
+  LocalTensor() = default;
+  LocalTensor(T* p, uint32_t size, Slot* slot) : ptr_(p), size_(size), slot_(slot), gen_(slot ? slot->gen : 0) {}
+  LocalTensor operator[](uint32_t offset) const {
+    if (offset > size_) fail("LocalTensor offset %u is past its %u elements", offset, size_);
+    LocalTensor t = *this;
+    t.ptr_ = ptr_ + offset;
+    t.size_ = size_ - offset;
+    return t;
+  }
+  uint32_t GetSize() const { return size_; }
+  T GetValue(uint32_t i) const {
+    check_live("GetValue");
+    if (i >= size_) fail("GetValue(%u) on a LocalTensor of %u elements", i, size_);
+    if (slot_->v_write_epoch >= pypto_sim::vs_epoch())
+      fail("GetValue reads buffer '%s' written by the vector pipe without SetFlag/WaitFlag<HardEvent::V_S>", slot_->owner);
+    return ptr_[i];
+  }
+  void SetValue(uint32_t i, T v) const {
+    check_live("SetValue");
+    if (i >= size_) fail("SetValue(%u) on a LocalTensor of %u elements", i, size_);
+    ptr_[i] = v;
+  }
+
+  // ---- simulation helpers
+  T* sim_ptr() const { return ptr_; }
+  Slot* sim_slot() const { return slot_; }
+  uint32_t sim_gen() const { return gen_; }
+  void check_live(const char* what) const {
+    if (ptr_ == nullptr || slot_ == nullptr) fail("%s on an unallocated LocalTensor", what);
+    if (slot_->gen != gen_ || slot_->state == SlotState::Free)
+      fail("%s uses buffer '%s' after FreeTensor", what, slot_->owner);
+    if (slot_->state == SlotState::Enqueued)
+      fail("%s uses buffer '%s' while it is enqueued (DeQue it first)", what, slot_->owner);
+  }
+  // Vector access: live, 32-byte aligned, in bounds.
+  void check_vec(const char* what, uint64_t elems, bool reads) const {
+    check_live(what);
+    if (pypto_sim::ub_offset(ptr_) % pypto_sim::kBlockBytes != 0)
+      fail("%s: operand in buffer '%s' at UB byte %u is not 32-byte aligned", what, slot_->owner, pypto_sim::ub_offset(ptr_));
+    if (elems > size_) fail("%s: %llu elements exceed the operand's %u elements (buffer '%s')", what,
+                            (unsigned long long)elems, size_, slot_->owner);
+    if (reads && slot_->vecin && slot_->state == SlotState::Allocated)
+      fail("%s reads buffer '%s' loaded by DataCopy before EnQue/DeQue (missing MTE2->V synchronisation)", what, slot_->owner);
+  }
+  void mark_v_write() const { slot_->v_write_epoch = pypto_sim::vs_epoch(); }
+
+ private:
+  T* ptr_ = nullptr;
+  uint32_t size_ = 0;
+  Slot* slot_ = nullptr;
+  uint32_t gen_ = 0;
+};
+
+// ------------------------------------------------------------------ TPipe / TQue / TBuf
+
+class TPipe;
+
+namespace detail {
+struct BufferBase {
+  BufferBase() = default;
+  BufferBase(const BufferBase&) = delete;
+  BufferBase& operator=(const BufferBase&) = delete;
+  ~BufferBase();
+  void check_released() const {
+    for (const Slot& s : slots)
+      if (s.state != SlotState::Free && s.state != SlotState::Calc)
+        fail("kernel ended with buffer '%s' still allocated or enqueued (missing FreeTensor)", s.owner);
+  }
+  std::vector<Slot> slots;
+  TPipe* pipe = nullptr;
+};
+}  // namespace detail
+
+template <TPosition pos, int32_t depth, auto mask = 0>
+class TQue : public detail::BufferBase {
+  static_assert(pos == TPosition::VECIN || pos == TPosition::VECOUT, "the simulation supports VECIN/VECOUT queues");
+
+ public:
+  template <typename T>
+  LocalTensor<T> AllocTensor() {
+    if (slots.empty()) fail("AllocTensor on a queue that was never given buffers by TPipe::InitBuffer");
+    for (Slot& s : slots) {
+      if (s.state == SlotState::Free) {
+        s.state = SlotState::Allocated;
+        s.v_write_epoch = 0;
+        return LocalTensor<T>(reinterpret_cast<T*>(pypto_sim::ub().bytes + s.addr), s.bytes / sizeof(T), &s);
+      }
+    }
+    fail("AllocTensor on queue '%s': all %zu buffers are in use (missing FreeTensor?)", slots[0].owner, slots.size());
+  }
+  template <typename T>
+  bool EnQue(const LocalTensor<T>& t) {
+    Slot* s = own(t, "EnQue");
+    if (s->state == SlotState::Enqueued) fail("EnQue of a buffer of queue '%s' that is already enqueued", s->owner);
+    if (static_cast<int32_t>(fifo_.size()) >= depth) fail("EnQue on queue '%s' beyond its depth %d", s->owner, depth);
+    s->state = SlotState::Enqueued;
+    fifo_.push_back(s);
+    return true;
+  }
+  template <typename T>
+  LocalTensor<T> DeQue() {
+    if (fifo_.empty()) fail("DeQue on empty queue '%s' (no matching EnQue; the hardware would hang)", slots.empty() ? "?" : slots[0].owner);
+    Slot* s = fifo_.front();
+    fifo_.erase(fifo_.begin());
+    s->state = SlotState::Dequeued;
+    return LocalTensor<T>(reinterpret_cast<T*>(pypto_sim::ub().bytes + s->addr), s->bytes / sizeof(T), s);
+  }
+  template <typename T>
+  void FreeTensor(LocalTensor<T>& t) {
+    Slot* s = own(t, "FreeTensor");
+    if (s->state == SlotState::Enqueued) fail("FreeTensor of a buffer of queue '%s' that is still enqueued", s->owner);
+    s->state = SlotState::Free;
+    ++s->gen;
+  }
+
+ private:
+  template <typename T>
+  Slot* own(const LocalTensor<T>& t, const char* what) {
+    Slot* s = t.sim_slot();
+    bool mine = false;
+    for (Slot& x : slots) mine = mine || (&x == s);
+    if (!mine) fail("%s of a tensor that does not belong to queue '%s'", what, slots.empty() ? "?" : slots[0].owner);
+    if (s->state == SlotState::Free || s->gen != t.sim_gen()) fail("%s of a buffer of queue '%s' that is not allocated", what, s->owner);
+    return s;
+  }
+  std::vector<Slot*> fifo_;
+};
+
+template <TPosition pos = TPosition::VECCALC>
+class TBuf : public detail::BufferBase {
+  static_assert(pos == TPosition::VECCALC, "the simulation supports TBuf<TPosition::VECCALC>");
+
+ public:
+  template <typename T>
+  LocalTensor<T> Get() {
+    if (slots.empty()) fail("TBuf::Get on a buffer that was never given memory by TPipe::InitBuffer");
+    return LocalTensor<T>(reinterpret_cast<T*>(pypto_sim::ub().bytes + slots[0].addr), slots[0].bytes / sizeof(T), &slots[0]);
+  }
+};
+
+class TPipe {
+ public:
+  TPipe() {
+    if (pypto_sim::ub().pipe_live) fail("a second TPipe was created while another one is live");
+    pypto_sim::ub().pipe_live = true;
+  }
+  ~TPipe() {
+    for (detail::BufferBase* b : buffers_) {
+      b->check_released();
+      b->slots.clear();
+      b->pipe = nullptr;
+    }
+    pypto_sim::ub().pipe_live = false;
+  }
+  void sim_detach(detail::BufferBase* b) {
+    for (size_t i = 0; i < buffers_.size(); ++i)
+      if (buffers_[i] == b) { buffers_.erase(buffers_.begin() + i); return; }
+  }
+  TPipe(const TPipe&) = delete;
+  TPipe& operator=(const TPipe&) = delete;
+
+  template <TPosition pos, int32_t depth, auto mask>
+  bool InitBuffer(TQue<pos, depth, mask>& que, uint8_t num, uint32_t len) {
+    if (num == 0 || num > depth) fail("InitBuffer(queue, num=%u, ...) with a queue of depth %d", num, depth);
+    return init(que, num, len, pos == TPosition::VECIN, SlotState::Free, pos == TPosition::VECIN ? "VECIN queue" : "VECOUT queue");
+  }
+  template <TPosition pos>
+  bool InitBuffer(TBuf<pos>& buf, uint32_t len) { return init(buf, 1, len, false, SlotState::Calc, "VECCALC TBuf"); }
+
+  void Reset() { fail("TPipe::Reset is not supported by the simulation"); }
+
+ private:
+  bool init(detail::BufferBase& b, uint8_t num, uint32_t len, bool vecin, SlotState st, const char* kind) {
+    if (!b.slots.empty()) fail("InitBuffer called twice on the same queue/buffer");
+    if (len == 0) fail("InitBuffer with 0 bytes");
+    uint32_t aligned = (len + pypto_sim::kBlockBytes - 1) / pypto_sim::kBlockBytes * pypto_sim::kBlockBytes;
+    if (static_cast<uint64_t>(used_) + static_cast<uint64_t>(aligned) * num > pypto_sim::kUbBytes)
+      fail("InitBuffer of %u x %u bytes exceeds the Unified Buffer: %u of %u bytes already used", num, aligned, used_, pypto_sim::kUbBytes);
+    b.slots.resize(num);
+    for (uint8_t i = 0; i < num; ++i) {
+      Slot& s = b.slots[i];
+      s.addr = used_;
+      s.bytes = aligned;
+      s.state = st;
+      s.vecin = vecin;
+      std::snprintf(s.name, sizeof(s.name), "%s #%u slot %u (UB bytes [%u, %u))", kind, count_, i, used_, used_ + aligned);
+      s.owner = s.name;
+      used_ += aligned;
+    }
+    ++count_;
+    b.pipe = this;
+    buffers_.push_back(&b);
+    return true;
+  }
+
+ public:
+  // Simulation helper.
+  uint32_t sim_used_bytes() const { return used_; }
+
+ private:
+  uint32_t used_ = 0;
+  uint32_t count_ = 0;
+  std::vector<detail::BufferBase*> buffers_;
+};
+
+namespace detail {
+inline BufferBase::~BufferBase() {
+  if (pipe != nullptr) {
+    check_released();
+    pipe->sim_detach(this);
+  }
+}
+}  // namespace detail
+
+// ------------------------------------------------------------------ data movement
+
+struct DataCopyParams {
+  uint16_t blockCount = 1;
+  uint16_t blockLen = 0;   // in 32-byte blocks
+  uint16_t srcStride = 0;  // in 32-byte blocks
+  uint16_t dstStride = 0;  // in 32-byte blocks
+  DataCopyParams() = default;
+  DataCopyParams(uint16_t count, uint16_t len, uint16_t src, uint16_t dst) : blockCount(count), blockLen(len), srcStride(src), dstStride(dst) {}
+};
+
+struct DataCopyExtParams {
+  uint16_t blockCount = 1;
+  uint32_t blockLen = 0;   // in bytes
+  uint32_t srcStride = 0;  // GM side in bytes, UB side in 32-byte blocks
+  uint32_t dstStride = 0;
+  uint32_t rsv = 0;
+  DataCopyExtParams() = default;
+  DataCopyExtParams(uint16_t count, uint32_t len, uint32_t src, uint32_t dst, uint32_t r) : blockCount(count), blockLen(len), srcStride(src), dstStride(dst), rsv(r) {}
+};
+
+template <typename T>
+struct DataCopyPadExtParams {
+  bool isPad = false;
+  uint8_t leftPadding = 0;
+  uint8_t rightPadding = 0;
+  T paddingValue = 0;
+  DataCopyPadExtParams() = default;
+  DataCopyPadExtParams(bool pad, uint8_t l, uint8_t r, T v) : isPad(pad), leftPadding(l), rightPadding(r), paddingValue(v) {}
+};
+
+namespace detail {
+template <typename T>
+void check_count_bytes(const char* what, uint64_t count) {
+  if (count == 0) fail("%s with 0 elements", what);
+  if ((count * sizeof(T)) % pypto_sim::kBlockBytes != 0)
+    fail("%s of %llu elements (%llu bytes) is not a whole number of 32-byte blocks: use DataCopyPad", what,
+         (unsigned long long)count, (unsigned long long)(count * sizeof(T)));
+}
+template <typename T>
+void check_copy_in_dst(const LocalTensor<T>& dst, uint64_t elems) {
+  dst.check_vec("DataCopy GM->UB", elems, false);
+}
+template <typename T>
+void check_copy_out_src(const LocalTensor<T>& src, uint64_t elems) {
+  src.check_vec("DataCopy UB->GM", elems, false);
+  Slot* s = src.sim_slot();
+  if (s->state == SlotState::Calc) fail("DataCopy UB->GM from TBuf '%s': needs a VECOUT queue (EnQue/DeQue) for V->MTE3 synchronisation", s->owner);
+  if (s->state != SlotState::Dequeued)
+    fail("DataCopy UB->GM from buffer '%s' that was not EnQue'd and DeQue'd (missing V->MTE3 synchronisation)", s->owner);
+}
+}  // namespace detail
+
+// GM -> UB, count form
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count) {
+  detail::check_count_bytes<T>("DataCopy GM->UB", count);
+  detail::check_copy_in_dst(dst, count);
+  src.check(0, count, "DataCopy GM->UB");
+  std::memcpy(dst.sim_ptr(), src.sim_ptr(), count * sizeof(T));
+}
+
+// UB -> GM, count form
+template <typename T>
+void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count) {
+  detail::check_count_bytes<T>("DataCopy UB->GM", count);
+  detail::check_copy_out_src(src, count);
+  dst.check(0, count, "DataCopy UB->GM");
+  std::memcpy(dst.sim_ptr(), src.sim_ptr(), count * sizeof(T));
+}
+
+// UB -> UB (vector pipe), count form
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count) {
+  detail::check_count_bytes<T>("DataCopy UB->UB", count);
+  src.check_vec("DataCopy UB->UB", count, true);
+  dst.check_vec("DataCopy UB->UB", count, false);
+  std::memmove(dst.sim_ptr(), src.sim_ptr(), count * sizeof(T));
+  dst.mark_v_write();
+}
+
+// GM -> UB, strided blocks
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p) {
+  constexpr uint32_t per = pypto_sim::kBlockBytes / sizeof(T);
+  if (p.blockCount == 0 || p.blockLen == 0) fail("DataCopy GM->UB with blockCount=%u blockLen=%u", p.blockCount, p.blockLen);
+  uint64_t dst_elems = (uint64_t)((p.blockCount - 1) * (p.blockLen + p.dstStride) + p.blockLen) * per;
+  detail::check_copy_in_dst(dst, dst_elems);
+  for (uint32_t i = 0; i < p.blockCount; ++i) {
+    uint64_t s = (uint64_t)i * (p.blockLen + p.srcStride) * per, d = (uint64_t)i * (p.blockLen + p.dstStride) * per;
+    src.check(s, (uint64_t)p.blockLen * per, "DataCopy GM->UB");
+    std::memcpy(dst.sim_ptr() + d, src.sim_ptr() + s, (size_t)p.blockLen * pypto_sim::kBlockBytes);
+  }
+}
+
+// UB -> GM, strided blocks
+template <typename T>
+void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {
+  constexpr uint32_t per = pypto_sim::kBlockBytes / sizeof(T);
+  if (p.blockCount == 0 || p.blockLen == 0) fail("DataCopy UB->GM with blockCount=%u blockLen=%u", p.blockCount, p.blockLen);
+  uint64_t src_elems = (uint64_t)((p.blockCount - 1) * (p.blockLen + p.srcStride) + p.blockLen) * per;
+  detail::check_copy_out_src(src, src_elems);
+  for (uint32_t i = 0; i < p.blockCount; ++i) {
+    uint64_t s = (uint64_t)i * (p.blockLen + p.srcStride) * per, d = (uint64_t)i * (p.blockLen + p.dstStride) * per;
+    dst.check(d, (uint64_t)p.blockLen * per, "DataCopy UB->GM");
+    std::memcpy(dst.sim_ptr() + d, src.sim_ptr() + s, (size_t)p.blockLen * pypto_sim::kBlockBytes);
+  }
+}
+
+// GM -> UB, byte-granular rows; each row lands at a 32-byte aligned UB address.
+template <typename T>
+void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p, const DataCopyPadExtParams<T>& pad) {
+  if (p.blockCount == 0 || p.blockLen == 0) fail("DataCopyPad GM->UB with blockCount=%u blockLen=%u", p.blockCount, p.blockLen);
+  if (p.blockLen % sizeof(T) != 0 || p.srcStride % sizeof(T) != 0) fail("DataCopyPad GM->UB: blockLen/srcStride not a multiple of the element size");
+  if (pad.isPad) fail("DataCopyPad with isPad=true is not supported by the simulation");
+  uint32_t row_ub = (p.blockLen + pypto_sim::kBlockBytes - 1) / pypto_sim::kBlockBytes + p.dstStride;  // in blocks
+  uint64_t dst_bytes = (uint64_t)(p.blockCount - 1) * row_ub * pypto_sim::kBlockBytes + p.blockLen;
+  detail::check_copy_in_dst(dst, (dst_bytes + sizeof(T) - 1) / sizeof(T));
+  for (uint32_t i = 0; i < p.blockCount; ++i) {
+    uint64_t s = (uint64_t)i * (p.blockLen + p.srcStride) / sizeof(T);
+    src.check(s, p.blockLen / sizeof(T), "DataCopyPad GM->UB");
+    std::memcpy(reinterpret_cast<uint8_t*>(dst.sim_ptr()) + (uint64_t)i * row_ub * pypto_sim::kBlockBytes, src.sim_ptr() + s, p.blockLen);
+  }
+}
+
+// UB -> GM, byte-granular rows read from 32-byte aligned UB rows.
+template <typename T>
+void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p) {
+  if (p.blockCount == 0 || p.blockLen == 0) fail("DataCopyPad UB->GM with blockCount=%u blockLen=%u", p.blockCount, p.blockLen);
+  if (p.blockLen % sizeof(T) != 0 || p.dstStride % sizeof(T) != 0) fail("DataCopyPad UB->GM: blockLen/dstStride not a multiple of the element size");
+  uint32_t row_ub = (p.blockLen + pypto_sim::kBlockBytes - 1) / pypto_sim::kBlockBytes + p.srcStride;
+  uint64_t src_bytes = (uint64_t)(p.blockCount - 1) * row_ub * pypto_sim::kBlockBytes + p.blockLen;
+  detail::check_copy_out_src(src, (src_bytes + sizeof(T) - 1) / sizeof(T));
+  for (uint32_t i = 0; i < p.blockCount; ++i) {
+    uint64_t d = (uint64_t)i * (p.blockLen + p.dstStride) / sizeof(T);
+    dst.check(d, p.blockLen / sizeof(T), "DataCopyPad UB->GM");
+    std::memcpy(dst.sim_ptr() + d, reinterpret_cast<const uint8_t*>(src.sim_ptr()) + (uint64_t)i * row_ub * pypto_sim::kBlockBytes, p.blockLen);
+  }
+}
+
+// ------------------------------------------------------------------ vector compute (level 2)
+
+namespace detail {
+template <typename T>
+void check_count(const char* what, int32_t count) {
+  if (count <= 0) fail("%s with count %d", what, count);
+}
+template <typename T, typename F>
+void binary(const char* what, const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b, int32_t count, F f) {
+  check_count<T>(what, count);
+  a.check_vec(what, count, true);
+  b.check_vec(what, count, true);
+  dst.check_vec(what, count, false);
+  T* d = dst.sim_ptr();
+  const T* x = a.sim_ptr();
+  const T* y = b.sim_ptr();
+  for (int32_t i = 0; i < count; ++i) d[i] = f(x[i], y[i]);
+  dst.mark_v_write();
+}
+template <typename T, typename F>
+void unary(const char* what, const LocalTensor<T>& dst, const LocalTensor<T>& a, int32_t count, F f) {
+  check_count<T>(what, count);
+  a.check_vec(what, count, true);
+  dst.check_vec(what, count, false);
+  T* d = dst.sim_ptr();
+  const T* x = a.sim_ptr();
+  for (int32_t i = 0; i < count; ++i) d[i] = f(x[i]);
+  dst.mark_v_write();
+}
+}  // namespace detail
+
+#define PYPTO_SIM_BINARY(NAME, EXPR)                                                                             \
+  template <typename T>                                                                                          \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, const int32_t& count) { \
+    detail::binary(#NAME, dst, src0, src1, count, [](T a, T b) -> T { return EXPR; });                          \
+  }
+PYPTO_SIM_BINARY(Add, a + b)
+PYPTO_SIM_BINARY(Sub, a - b)
+PYPTO_SIM_BINARY(Mul, a * b)
+PYPTO_SIM_BINARY(Div, a / b)
+PYPTO_SIM_BINARY(Max, a > b ? a : b)
+PYPTO_SIM_BINARY(Min, a < b ? a : b)
+#undef PYPTO_SIM_BINARY
+
+#define PYPTO_SIM_SCALAR(NAME, EXPR)                                                                       \
+  template <typename T>                                                                                    \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, const int32_t& count) { \
+    const T s = scalarValue;                                                                               \
+    detail::unary(#NAME, dst, src, count, [s](T a) -> T { return EXPR; });                                 \
+  }
+PYPTO_SIM_SCALAR(Adds, a + s)
+PYPTO_SIM_SCALAR(Muls, a * s)
+PYPTO_SIM_SCALAR(Maxs, a > s ? a : s)
+PYPTO_SIM_SCALAR(Mins, a < s ? a : s)
+#undef PYPTO_SIM_SCALAR
+
+#define PYPTO_SIM_UNARY(NAME, EXPR)                                                           \
+  template <typename T>                                                                       \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) {    \
+    detail::unary(#NAME, dst, src, count, [](T a) -> T { return EXPR; });                     \
+  }
+PYPTO_SIM_UNARY(Exp, static_cast<T>(std::exp(static_cast<float>(a))))
+PYPTO_SIM_UNARY(Ln, static_cast<T>(std::log(static_cast<float>(a))))
+PYPTO_SIM_UNARY(Sqrt, static_cast<T>(std::sqrt(static_cast<float>(a))))
+PYPTO_SIM_UNARY(Abs, a < T(0) ? T(-a) : a)
+PYPTO_SIM_UNARY(Relu, a > T(0) ? a : T(0))
+PYPTO_SIM_UNARY(Reciprocal, static_cast<T>(1.0f / static_cast<float>(a)))
+#undef PYPTO_SIM_UNARY
+
+template <typename T>
+void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, const int32_t& count) {
+  detail::check_count<T>("Duplicate", count);
+  dst.check_vec("Duplicate", count, false);
+  for (int32_t i = 0; i < count; ++i) dst.sim_ptr()[i] = scalarValue;
+  dst.mark_v_write();
+}
+
+template <typename D, typename S>
+void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const RoundMode& mode, const uint32_t count) {
+  if (count == 0) fail("Cast with count 0");
+  src.check_vec("Cast", count, true);
+  dst.check_vec("Cast", count, false);
+  for (uint32_t i = 0; i < count; ++i) {
+    double v = static_cast<double>(src.sim_ptr()[i]);
+    if (std::is_integral<D>::value) {
+      switch (mode) {
+        case RoundMode::CAST_RINT: v = std::nearbyint(v); break;
+        case RoundMode::CAST_FLOOR: v = std::floor(v); break;
+        case RoundMode::CAST_CEIL: v = std::ceil(v); break;
+        case RoundMode::CAST_ROUND: v = std::round(v); break;
+        case RoundMode::CAST_TRUNC: v = std::trunc(v); break;
+        default: fail("Cast to an integer type needs an explicit rounding mode");
+      }
+    }
+    dst.sim_ptr()[i] = static_cast<D>(v);
+  }
+  dst.mark_v_write();
+}
+
+// ------------------------------------------------------------------ vector compute (level 0, continuous mask)
+
+struct BinaryRepeatParams {
+  uint8_t dstBlkStride = 1, src0BlkStride = 1, src1BlkStride = 1;
+  uint8_t dstRepStride = 8, src0RepStride = 8, src1RepStride = 8;
+  BinaryRepeatParams() = default;
+  BinaryRepeatParams(uint8_t db, uint8_t s0b, uint8_t s1b, uint8_t dr, uint8_t s0r, uint8_t s1r)
+      : dstBlkStride(db), src0BlkStride(s0b), src1BlkStride(s1b), dstRepStride(dr), src0RepStride(s0r), src1RepStride(s1r) {}
+};
+
+struct UnaryRepeatParams {
+  uint16_t dstBlkStride = 1, srcBlkStride = 1;
+  uint8_t dstRepStride = 8, srcRepStride = 8;
+  UnaryRepeatParams() = default;
+  UnaryRepeatParams(uint16_t db, uint16_t sb, uint8_t dr, uint8_t sr) : dstBlkStride(db), srcBlkStride(sb), dstRepStride(dr), srcRepStride(sr) {}
+};
+
+namespace detail {
+template <typename T>
+uint64_t l0_index(uint32_t rep, uint32_t e, uint32_t blk, uint32_t repStride) {
+  constexpr uint32_t per = pypto_sim::kBlockBytes / sizeof(T);
+  return (uint64_t)rep * repStride * per + (uint64_t)(e / per) * blk * per + e % per;
+}
+template <typename T>
+void check_l0(const char* what, uint64_t mask, uint8_t repeat) {
+  constexpr uint64_t lanes = pypto_sim::kRepeatBytes / sizeof(T);
+  if (mask == 0 || mask > lanes) fail("%s: mask %llu outside [1, %llu]", what, (unsigned long long)mask, (unsigned long long)lanes);
+  if (repeat == 0) fail("%s with repeatTime 0", what);
+}
+template <typename T>
+uint64_t l0_extent(uint64_t mask, uint8_t repeat, uint32_t blk, uint32_t repStride) {
+  return l0_index<T>(repeat - 1, (uint32_t)mask - 1, blk, repStride) + 1;
+}
+template <typename T, typename F>
+void binary_l0(const char* what, const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b, uint64_t mask,
+               uint8_t repeat, const BinaryRepeatParams& p, F f) {
+  check_l0<T>(what, mask, repeat);
+  a.check_vec(what, l0_extent<T>(mask, repeat, p.src0BlkStride, p.src0RepStride), true);
+  b.check_vec(what, l0_extent<T>(mask, repeat, p.src1BlkStride, p.src1RepStride), true);
+  dst.check_vec(what, l0_extent<T>(mask, repeat, p.dstBlkStride, p.dstRepStride), false);
+  for (uint32_t r = 0; r < repeat; ++r)
+    for (uint32_t e = 0; e < mask; ++e)
+      dst.sim_ptr()[l0_index<T>(r, e, p.dstBlkStride, p.dstRepStride)] =
+          f(a.sim_ptr()[l0_index<T>(r, e, p.src0BlkStride, p.src0RepStride)], b.sim_ptr()[l0_index<T>(r, e, p.src1BlkStride, p.src1RepStride)]);
+  dst.mark_v_write();
+}
+}  // namespace detail
+
+template <typename T>
+void Add(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b, uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams& p) {
+  detail::binary_l0("Add", dst, a, b, mask, repeatTime, p, [](T x, T y) -> T { return x + y; });
+}
+template <typename T>
+void Max(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b, uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams& p) {
+  detail::binary_l0("Max", dst, a, b, mask, repeatTime, p, [](T x, T y) -> T { return x > y ? x : y; });
+}
+
+template <typename T>
+void Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, uint64_t mask, const uint8_t repeatTime, const UnaryRepeatParams& p) {
+  detail::check_l0<T>("Muls", mask, repeatTime);
+  src.check_vec("Muls", detail::l0_extent<T>(mask, repeatTime, p.srcBlkStride, p.srcRepStride), true);
+  dst.check_vec("Muls", detail::l0_extent<T>(mask, repeatTime, p.dstBlkStride, p.dstRepStride), false);
+  for (uint32_t r = 0; r < repeatTime; ++r)
+    for (uint32_t e = 0; e < mask; ++e)
+      dst.sim_ptr()[detail::l0_index<T>(r, e, p.dstBlkStride, p.dstRepStride)] =
+          src.sim_ptr()[detail::l0_index<T>(r, e, p.srcBlkStride, p.srcRepStride)] * scalarValue;
+  dst.mark_v_write();
+}
+
+// ------------------------------------------------------------------ reductions
+
+namespace detail {
+template <typename T, typename F>
+void whole_reduce(const char* what, const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t mask, int32_t repeat,
+                  int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride, bool with_index, F f) {
+  constexpr int32_t lanes = pypto_sim::kRepeatBytes / sizeof(T);
+  if (mask <= 0 || mask > lanes) fail("%s: mask %d outside [1, %d]", what, mask, lanes);
+  if (repeat <= 0 || repeat > (int32_t)pypto_sim::kMaxRepeat) fail("%s: repeatTime %d outside [1, 255]", what, repeat);
+  if (dstRepStride <= 0 || srcBlkStride <= 0 || srcRepStride < 0) fail("%s: invalid strides", what);
+  src.check_vec(what, l0_extent<T>(mask, repeat, srcBlkStride, srcRepStride), true);
+  const int32_t width = with_index ? 2 : 1;
+  dst.check_vec(what, (uint64_t)(repeat - 1) * dstRepStride * width + width, false);
+  for (int32_t r = 0; r < repeat; ++r) {
+    T acc = src.sim_ptr()[l0_index<T>(r, 0, srcBlkStride, srcRepStride)];
+    int32_t idx = 0;
+    for (int32_t e = 1; e < mask; ++e) {
+      T v = src.sim_ptr()[l0_index<T>(r, e, srcBlkStride, srcRepStride)];
+      if (f(acc, v, e, idx)) acc = v;
+    }
+    dst.sim_ptr()[(uint64_t)r * dstRepStride * width] = acc;
+    if (with_index) {
+      uint32_t bits = static_cast<uint32_t>(idx);
+      std::memcpy(&dst.sim_ptr()[(uint64_t)r * dstRepStride * width + 1], &bits, sizeof(T) < 4 ? sizeof(T) : 4);
+    }
+  }
+  dst.mark_v_write();
+}
+}  // namespace detail
+
+template <typename T>
+void WholeReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask, const int32_t repeatTime,
+                    const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride,
+                    ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX) {
+  if (order != ReduceOrder::ORDER_ONLY_VALUE && order != ReduceOrder::ORDER_VALUE_INDEX)
+    fail("WholeReduceMax: the simulation supports ORDER_ONLY_VALUE and ORDER_VALUE_INDEX");
+  detail::whole_reduce("WholeReduceMax", dst, src, mask, repeatTime, dstRepStride, srcBlkStride, srcRepStride,
+                       order == ReduceOrder::ORDER_VALUE_INDEX, [](T acc, T v, int32_t e, int32_t& idx) {
+                         if (v > acc) { idx = e; return true; }
+                         return false;
+                       });
+}
+
+template <typename T>
+void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask, const int32_t repeatTime,
+                    const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride) {
+  // Sum: accumulate through the "replace" callback by writing the running sum.
+  constexpr int32_t lanes = pypto_sim::kRepeatBytes / sizeof(T);
+  if (mask <= 0 || mask > lanes) fail("WholeReduceSum: mask %d outside [1, %d]", mask, lanes);
+  if (repeatTime <= 0 || repeatTime > (int32_t)pypto_sim::kMaxRepeat) fail("WholeReduceSum: repeatTime %d outside [1, 255]", repeatTime);
+  if (dstRepStride <= 0 || srcBlkStride <= 0 || srcRepStride < 0) fail("WholeReduceSum: invalid strides");
+  src.check_vec("WholeReduceSum", detail::l0_extent<T>(mask, repeatTime, srcBlkStride, srcRepStride), true);
+  dst.check_vec("WholeReduceSum", (uint64_t)(repeatTime - 1) * dstRepStride + 1, false);
+  for (int32_t r = 0; r < repeatTime; ++r) {
+    float acc = 0.0f;
+    for (int32_t e = 0; e < mask; ++e) acc += static_cast<float>(src.sim_ptr()[detail::l0_index<T>(r, e, srcBlkStride, srcRepStride)]);
+    dst.sim_ptr()[(uint64_t)r * dstRepStride] = static_cast<T>(acc);
+  }
+  dst.mark_v_write();
+}
+
+}  // namespace AscendC

@@ -1,0 +1,1387 @@
+"""Python AST of a `@pl.program` class -> pypto IR (SSA construction included).
+
+`ModuleBuilder` builds one `builtin.module` holding a `pypto.func` per `@pl.function`.
+`FunctionBuilder` walks one function body statement by statement, keeping an environment
+from Python names to SSA values; rebinding a name just updates the environment, so SSA form
+falls out of the walk:
+
+* `for i in pl.range(...)`: names that exist before the loop, are assigned in its body and
+  read somewhere become `scf.for` iteration arguments; the loop results rebind them.
+* `if c: ... else: ...`: names assigned in a branch that exist afterwards (defined before
+  or in both branches) become `scf.if` results.
+* `with pl.at(...)`: names assigned in the body that are read after the scope (or rebind a
+  name from before it) become `pypto.incore_scope` results.
+
+A name visible only inside a loop, a branch or a scope is recorded as `Undefined`, so a
+later read is a located error rather than a wrong value.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import gc
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import (
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    Signedness,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.utils.exceptions import DiagnosticException, VerifyException
+
+from pypto_xdsl.dialects import attributes as A
+from pypto_xdsl.dialects.attributes import TaskIdType, TensorType, TileType
+from pypto_xdsl.dialects.traits import InferResultTypes, aliased_operand
+from pypto_xdsl.dialects.program import (
+    CallOp,
+    FuncOp,
+    IncoreScopeOp,
+    ReturnOp,
+    SubmitOp,
+    YieldOp,
+)
+from pypto_xdsl.frontend.errors import ParserError, SourceMap
+from pypto_xdsl.frontend.values import Const, FuncRef, Undefined, describe, describe_type
+from pypto_xdsl.language import types as T
+from pypto_xdsl.language.ops import OpStub
+
+Value = Any  # SSAValue | Const | FuncRef | tuple | list | static Python object
+Pos = tuple[int, int]
+
+
+# --------------------------------------------------------------------------- declarations
+
+
+@dataclass
+class FunctionDecl:
+    name: str
+    node: ast.FunctionDef
+    kind: A.FuncKind
+    self_name: str
+    params: list[ast.arg]
+    namespace: dict[str, Any] = field(default_factory=dict)
+    """Globals of the method plus the values of its closure (names of enclosing functions)."""
+    annotations: dict[str, Any] = field(default_factory=dict)
+    """Annotations Python already evaluated (`__annotations__`); strings are evaluated here."""
+    called: bool = False
+    locals: set[str] = field(default_factory=set)
+    """Parameters and every name the body assigns."""
+    last_load: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """Source position of the last read of each name (decides what control flow carries)."""
+
+
+@dataclass
+class ProgramSource:
+    """A parsed `@pl.program` class: its AST, its file and the globals names resolve in."""
+
+    name: str
+    node: ast.ClassDef
+    srcmap: SourceMap
+    globals: dict[str, Any]
+    functions: dict[str, FunctionDecl] = field(default_factory=dict)
+
+    @classmethod
+    def parse(
+        cls,
+        node: ast.ClassDef,
+        srcmap: SourceMap,
+        globals_: dict[str, Any],
+        kinds: dict[str, A.FuncKind],
+        pyfuncs: dict[str, Any] | None = None,
+    ) -> ProgramSource:
+        src = cls(node.name, node, srcmap, globals_)
+        for item in node.body:
+            if isinstance(item, ast.FunctionDef):
+                if item.name not in kinds:
+                    continue  # a plain method, not part of the program
+                if item.name in src.functions:
+                    raise srcmap.error(item, f"duplicate function '{item.name}'")
+                args = item.args
+                if args.vararg or args.kwarg or args.kwonlyargs or args.posonlyargs:
+                    raise srcmap.error(item, f"'{item.name}': only plain parameters are supported")
+                if args.defaults:
+                    raise srcmap.error(args.defaults[0], "parameter defaults are not supported")
+                if not args.args:
+                    raise srcmap.error(item, f"'{item.name}' must take 'self' as first parameter")
+                decl = FunctionDecl(
+                    item.name, item, kinds[item.name], args.args[0].arg, list(args.args[1:]),
+                    dict(globals_),
+                )
+                fn = (pyfuncs or {}).get(item.name)
+                if fn is not None:
+                    decl.namespace.update(_closure_values(fn))
+                    decl.annotations = dict(getattr(fn, "__annotations__", {}) or {})
+                src.functions[item.name] = decl
+            elif isinstance(item, ast.AsyncFunctionDef):
+                raise srcmap.error(item, "async functions are not supported")
+        if not src.functions:
+            raise srcmap.error(node, f"@pl.program class '{node.name}' has no @pl.function methods")
+        # One walk per function: stored names, the last read of each name, and which
+        # functions are referenced (`self.f`); unreferenced functions are entry points.
+        for decl in src.functions.values():
+            decl.locals = {p.arg for p in decl.params}
+            last_load = decl.last_load
+            for sub in ast.walk(decl.node):
+                if isinstance(sub, ast.Name):
+                    if isinstance(sub.ctx, ast.Store):
+                        decl.locals.add(sub.id)
+                    else:
+                        pos = (sub.lineno, sub.col_offset)
+                        if pos > last_load.get(sub.id, (0, 0)):
+                            last_load[sub.id] = pos
+                elif isinstance(sub, ast.AugAssign) and isinstance(sub.target, ast.Name):
+                    pos = (sub.lineno, sub.col_offset)
+                    if pos > last_load.get(sub.target.id, (0, 0)):
+                        last_load[sub.target.id] = pos
+                elif (
+                    isinstance(sub, ast.Attribute)
+                    and isinstance(sub.value, ast.Name)
+                    and sub.value.id == decl.self_name
+                    and sub.attr in src.functions
+                    and sub.attr != decl.name
+                ):
+                    src.functions[sub.attr].called = True
+        return src
+
+
+def _closure_values(fn: Any) -> dict[str, Any]:
+    code, cells = fn.__code__, fn.__closure__ or ()
+    values: dict[str, Any] = {}
+    for name, cell in zip(code.co_freevars, cells):
+        try:
+            values[name] = cell.cell_contents
+        except ValueError:  # an empty cell: the name is not bound yet
+            pass
+    return values
+
+
+# --------------------------------------------------------------------------- type helpers
+
+
+def join_types(a: Attribute, b: Attribute, param: str = "p") -> Attribute | None:
+    """A type describing both `a` and `b`: differing dims become the symbol `<param>_d<i>`.
+
+    A symbol (rather than `?`) keeps call results precise: each call site binds it to its
+    argument's extent.
+    """
+    if a == b:
+        return a
+    if type(a) is not type(b) or not isinstance(a, TensorType | TileType):
+        return None
+    assert isinstance(b, TensorType | TileType)
+    if a.element_type != b.element_type or a.rank != b.rank:
+        return None
+    if isinstance(a, TileType) and a.space != b.space:  # type: ignore[union-attr]
+        return None
+    dims = [x if x == y else f"{param}_d{i}" for i, (x, y) in enumerate(zip(a.get_shape(), b.get_shape()))]
+    return a.with_shape(dims)
+
+
+def types_compatible(formal: Attribute, actual: Attribute) -> bool:
+    if formal == actual:
+        return True
+    if type(formal) is not type(actual) or not isinstance(formal, TensorType | TileType):
+        return False
+    assert isinstance(actual, TensorType | TileType)
+    if formal.element_type != actual.element_type:
+        return False
+    if isinstance(formal, TileType) and formal.space != actual.space:  # type: ignore[union-attr]
+        return False
+    return A.bind_shape(formal.get_shape(), actual.get_shape(), {}, strict=False)
+
+
+def is_scalar_type(t: Attribute) -> bool:
+    return A.is_scalar_type(t)
+
+
+def is_int_like(t: Attribute) -> bool:
+    return isinstance(t, IndexType | IntegerType)
+
+
+# --------------------------------------------------------------------------- module builder
+
+
+class ModuleBuilder:
+    """Builds the module of one program; infers types of unannotated parameters."""
+
+    MAX_ROUNDS = 4
+
+    def __init__(self, source: ProgramSource, overrides: dict[str, list[Attribute]] | None = None):
+        self.source = source
+        self.srcmap = source.srcmap
+        self.overrides = overrides or {}
+        # Parameter types of unannotated parameters, joined over all call sites.
+        self.inferred: dict[str, list[Attribute | None]] = {}
+
+    def build(self) -> ModuleOp:
+        # The IR is a large cyclic object graph built in one go: pausing the cyclic garbage
+        # collector keeps building linear in the program size (a full collection walks the
+        # whole heap, and the number of collections grows with the allocations).
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return self._build()
+        finally:
+            if enabled:
+                gc.enable()
+
+    def _build(self) -> ModuleOp:
+        for _ in range(self.MAX_ROUNDS):
+            self.built: dict[str, FuncOp] = {}
+            self.signatures: dict[str, tuple[list[Attribute], list[Attribute] | None]] = {}
+            self.in_progress: set[str] = set()
+            self.dirty = False
+            try:
+                self._build_round()
+            except ParserError as e:
+                if not self.dirty:
+                    raise
+                # Types learnt in this round changed a signature already used: the error may
+                # come from the stale signature, so rebuild with the joined types.
+                last_error: ParserError | None = e
+            else:
+                last_error = None
+            if not self.dirty:
+                break
+        else:
+            if last_error is not None:
+                raise last_error
+            raise ParserError(
+                "the types of unannotated parameters did not settle; annotate them",
+                self.srcmap.filename,
+            )
+        module = ModuleOp([self.built[name] for name in self.source.functions if name in self.built])
+        try:
+            module.verify()
+        except (VerifyException, DiagnosticException) as e:  # pragma: no cover - defensive
+            raise ParserError(
+                f"internal: the generated IR does not verify: {e}", self.srcmap.filename
+            ) from None
+        return module
+
+    def _build_round(self) -> None:
+        decls = list(self.source.functions.values())
+        # Entry points and fully typed functions first; the rest are typed by their callers.
+        for decl in decls:
+            if decl.name not in self.built and self._untyped_param(decl) is None:
+                self.ensure(decl.name, None, None)
+        for decl in sorted(decls, key=lambda d: d.called):
+            if decl.name not in self.built and decl.kind == A.FuncKind.INLINE and not decl.called:
+                continue  # an untyped Inline helper nobody calls: nothing to expand, omitted
+            if decl.name not in self.built:
+                param = self._untyped_param(decl)
+                assert param is not None
+                raise self.srcmap.error(
+                    param,
+                    f"cannot infer the type of parameter '{param.arg}' of '{decl.name}': "
+                    + (
+                        "it is never called; annotate the parameter "
+                        if not decl.called
+                        else "annotate the parameter "
+                    )
+                    + f"(e.g. pl.Tensor[[64, 64], pl.FP32]), or give types with "
+                    f"{self.source.name}.specialize({decl.name}=[...]) or {self.source.name}.run(inputs)",
+                )
+
+    # ---- signatures
+
+    def _annotation(
+        self, node: ast.expr, what: str, decl: FunctionDecl | None = None, key: str | None = None
+    ) -> Any:
+        if decl is not None and key is not None:
+            value = decl.annotations.get(key, _MISSING)
+            if value is not _MISSING and not isinstance(value, str):
+                return value
+        namespace = decl.namespace if decl is not None else self.source.globals
+        try:
+            value = eval(compile(ast.Expression(node), self.srcmap.filename, "eval"), namespace)
+        except T.TypeError_ as e:
+            raise self.srcmap.error(node, f"invalid type for {what}: {e}") from None
+        except Exception as e:
+            raise self.srcmap.error(node, f"cannot evaluate the annotation of {what}: {e}") from None
+        return value
+
+    def param_specs(self, decl: FunctionDecl) -> list[tuple[Attribute | None, A.ParamDirection]]:
+        specs: list[tuple[Attribute | None, A.ParamDirection]] = []
+        override = self.overrides.get(decl.name)
+        if override is not None and len(override) != len(decl.params):
+            raise ParserError(
+                f"specialize: '{decl.name}' takes {len(decl.params)} parameters, "
+                f"{len(override)} types were given",
+                self.srcmap.filename,
+            )
+        for i, p in enumerate(decl.params):
+            ir: Attribute | None = None
+            direction = A.ParamDirection.IN
+            if p.annotation is not None:
+                value = self._annotation(p.annotation, f"parameter '{p.arg}'", decl, p.arg)
+                try:
+                    spec = T.to_type_spec(value)
+                except T.TypeError_ as e:
+                    raise self.srcmap.error(p.annotation, f"invalid type for parameter '{p.arg}': {e}") from None
+                direction = spec.direction
+                if isinstance(spec, T.TypeSpec):
+                    ir = spec.ir
+            if ir is None and override is not None:
+                ir = override[i]
+            if ir is None:
+                inferred = self.inferred.get(decl.name)
+                if inferred is not None:
+                    ir = inferred[i]
+            specs.append((ir, direction))
+        return specs
+
+    def _untyped_param(self, decl: FunctionDecl) -> ast.arg | None:
+        for p, (ir, _) in zip(decl.params, self.param_specs(decl)):
+            if ir is None:
+                return p
+        return None
+
+    def result_annotation(self, decl: FunctionDecl) -> list[Attribute] | None:
+        node = decl.node.returns
+        if node is None:
+            return None
+        value = self._annotation(node, f"the result of '{decl.name}'", decl, "return")
+        if value is None:
+            return []
+        items = value if isinstance(value, tuple) else getattr(value, "__args__", None)
+        if getattr(value, "__origin__", None) is tuple and items is not None:
+            pass
+        elif isinstance(value, tuple):
+            pass
+        else:
+            items = (value,)
+        result: list[Attribute] = []
+        for item in items:
+            try:
+                spec = T.to_type_spec(item)
+            except T.TypeError_ as e:
+                raise self.srcmap.error(node, f"invalid result type of '{decl.name}': {e}") from None
+            if not isinstance(spec, T.TypeSpec) or spec.direction != A.ParamDirection.IN:
+                raise self.srcmap.error(node, f"invalid result type of '{decl.name}': {item!r}")
+            result.append(spec.ir)
+        return result
+
+    # ---- on-demand building
+
+    def ensure(
+        self, name: str, arg_types: Sequence[Attribute] | None, node: ast.AST | None
+    ) -> tuple[list[Attribute], list[Attribute], FuncOp | None]:
+        """Signature of function `name` (building it if needed): inputs, outputs, op."""
+        decl = self.source.functions[name]
+        if arg_types is not None:
+            self._record_call_types(decl, arg_types, node)
+        if name in self.built:
+            op = self.built[name]
+            return list(op.function_type.inputs.data), list(op.function_type.outputs.data), op
+        specs = self.param_specs(decl)
+        inputs = [ir for ir, _ in specs]
+        if name in self.in_progress:
+            outputs = self.result_annotation(decl)
+            if outputs is None or any(t is None for t in inputs):
+                raise self.srcmap.error(
+                    node, f"recursive call to '{name}': annotate its parameters and result type"
+                )
+            return inputs, outputs, None  # type: ignore[return-value]
+        for p, ir in zip(decl.params, inputs):
+            if ir is None:
+                raise self.srcmap.error(
+                    node or p, f"cannot infer the type of parameter '{p.arg}' of '{name}'; annotate it"
+                )
+        self.in_progress.add(name)
+        try:
+            fb = FunctionBuilder(self, decl, inputs, [d for _, d in specs])  # type: ignore[arg-type]
+            op = fb.build()
+        finally:
+            self.in_progress.discard(name)
+        self.built[name] = op
+        return list(op.function_type.inputs.data), list(op.function_type.outputs.data), op
+
+    def _record_call_types(self, decl: FunctionDecl, arg_types: Sequence[Attribute], node: ast.AST | None) -> None:
+        untyped = [
+            i for i, p in enumerate(decl.params) if p.annotation is None or self._is_untyped_direction(p)
+        ]
+        if not untyped or decl.name in self.overrides:
+            return
+        prev = self.inferred.get(decl.name)
+        new: list[Attribute | None] = list(prev) if prev is not None else [None] * len(decl.params)
+        for i in untyped:
+            if i >= len(arg_types):
+                continue
+            actual = arg_types[i]
+            if new[i] is None:
+                new[i] = actual
+            else:
+                joined = join_types(new[i], actual, decl.params[i].arg)  # type: ignore[arg-type]
+                if joined is None:
+                    raise self.srcmap.error(
+                        node,
+                        f"parameter '{decl.params[i].arg}' of '{decl.name}' receives {actual} here "
+                        f"but {new[i]} at another call site; annotate it",
+                    )
+                new[i] = joined
+        if prev is None or new != prev:
+            self.inferred[decl.name] = new
+            if decl.name in self.built:
+                self.dirty = True
+
+    def _is_untyped_direction(self, p: ast.arg) -> bool:
+        node = p.annotation
+        return (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.slice, ast.Constant)
+            and node.slice.value is Ellipsis
+        )
+
+
+# --------------------------------------------------------------------------- function builder
+
+
+def _assigned_names(stmts: Sequence[ast.stmt]) -> list[str]:
+    """Names stored anywhere in `stmts` (nested blocks included), in first-store order."""
+    seen: dict[str, None] = {}
+    for stmt in stmts:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                seen.setdefault(node.id, None)
+    return list(seen)
+
+
+def _end(node: ast.AST) -> Pos:
+    return (node.end_lineno or 0, node.end_col_offset or 0)  # type: ignore[attr-defined]
+
+
+_BINOP_NAMES = {
+    ast.Add: "add",
+    ast.Sub: "sub",
+    ast.Mult: "mul",
+    ast.Div: "div",
+    ast.FloorDiv: "floordiv",
+    ast.Mod: "mod",
+}
+
+_CMP_NAMES = {ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge", ast.Eq: "eq", ast.NotEq: "ne"}
+
+
+class FunctionBuilder:
+    def __init__(
+        self,
+        mb: ModuleBuilder,
+        decl: FunctionDecl,
+        input_types: list[Attribute],
+        directions: list[A.ParamDirection],
+    ):
+        self.mb = mb
+        self.decl = decl
+        self.srcmap = mb.srcmap
+        self.globals = decl.namespace
+        self.input_types = input_types
+        self.directions = directions
+        self.env: dict[str, Value] = {}
+        self.block: Block = Block(arg_types=input_types)
+        self.locals: set[str] = decl.locals
+        self.last_load: dict[str, Pos] = decl.last_load
+        self.returned: list[SSAValue] | None = None
+        self.in_scope = False
+        # Literals materialised per block (a constant is reused within its block only, so
+        # scope bodies stay self-contained for outlining).
+        self.constants: dict[tuple[int, Attribute], SSAValue] = {}
+
+    def error(self, node: ast.AST | None, message: str) -> ParserError:
+        return self.srcmap.error(node, message)
+
+    # ---- entry
+
+    def build(self) -> FuncOp:
+        decl = self.decl
+        for arg, p in zip(self.block.args, decl.params):
+            self._hint(arg, p.arg)
+            self.env[p.arg] = arg
+        body = decl.node.body
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+            body = body[1:]  # docstring
+        declared = self.mb.result_annotation(decl)
+        for i, stmt in enumerate(body):
+            if isinstance(stmt, ast.Return):
+                if i != len(body) - 1:
+                    raise self.error(body[i + 1], "unreachable code after 'return'")
+                self.returned = self.return_values(stmt, declared)
+            else:
+                self.stmt(stmt)
+        values = self.returned or []
+        if declared is not None:
+            if len(declared) != len(values):
+                raise self.error(
+                    decl.node.returns,
+                    f"'{decl.name}' is declared to return {len(declared)} values but returns {len(values)}",
+                )
+            for i, (want, v) in enumerate(zip(declared, values)):
+                if v.type != want:
+                    raise self.error(
+                        decl.node.returns,
+                        f"result #{i} of '{decl.name}' is declared {want} but the function returns {v.type}",
+                    )
+        self.block.add_op(ReturnOp(*values))
+        return FuncOp(
+            decl.name,
+            self.input_types,
+            [v.type for v in values],
+            decl.kind,
+            self.directions,
+            Region(self.block),
+        )
+
+    def return_values(self, stmt: ast.Return, declared: list[Attribute] | None) -> list[SSAValue]:
+        if stmt.value is None:
+            return []
+        value = self.expr(stmt.value)
+        items = list(value) if isinstance(value, tuple) else [value]
+        out: list[SSAValue] = []
+        for i, item in enumerate(items):
+            if isinstance(item, Const):
+                want = declared[i] if declared is not None and i < len(declared) else None
+                item = self.materialize(item, want if want is not None and is_scalar_type(want) else None, stmt.value)
+            if not isinstance(item, SSAValue):
+                raise self.error(stmt.value, f"cannot return {describe(item)}")
+            out.append(item)
+        return out
+
+    # ---- helpers
+
+    @staticmethod
+    def _hint(value: SSAValue, name: str) -> None:
+        if value.name_hint is None:
+            try:
+                value.name_hint = name
+            except Exception:  # pragma: no cover - names the printer rejects
+                pass
+
+    def emit(self, op: Operation, node: ast.AST | None, verify: bool = True) -> Operation:
+        # The op-specific verifier (operand kinds, shapes, inferred result types) runs here
+        # so errors point at the source; the generic IRDL checks run once on the finished
+        # module (ModuleBuilder.build).
+        if verify and isinstance(op, InferResultTypes):
+            try:
+                op.verify_result_types()
+            except (VerifyException, DiagnosticException) as e:
+                raise self.error(node, f"{op.name}: {e}") from None
+        self.block.add_op(op)
+        return op
+
+    def build_op(self, node: ast.AST, factory: Callable[[], Operation]) -> SSAValue:
+        try:
+            op = factory()
+        except (VerifyException, DiagnosticException) as e:
+            raise self.error(node, str(e)) from None
+        self.emit(op, node)
+        return op.results[0]
+
+    def materialize(self, value: Value, want: Attribute | None, node: ast.AST | None) -> SSAValue:
+        """An SSA value for `value`, converting a literal to type `want` (default by kind)."""
+        if isinstance(value, SSAValue):
+            if want is not None and value.type != want and not types_compatible(want, value.type):
+                raise self.error(node, f"expected {describe_type(want)}, got {describe_type(value.type)}")
+            return value
+        if not isinstance(value, Const):
+            raise self.error(node, f"expected a value, got {describe(value)}")
+        v = value.value
+        if want is None:
+            want = IntegerType(1) if isinstance(v, bool) else IndexType() if isinstance(v, int) else A.Float32Type()
+        if isinstance(want, IndexType | IntegerType):
+            if isinstance(v, float) and not v.is_integer():
+                raise self.error(node, f"cannot use the float {v!r} as {describe_type(want)}")
+            attr = IntegerAttr(int(v), want)
+        elif A.is_float_type(want):
+            attr = FloatAttr(float(v), want)  # type: ignore[arg-type]
+        else:
+            raise self.error(node, f"cannot use the constant {v!r} as {describe_type(want)}")
+        key = (id(self.block), attr)
+        cached = self.constants.get(key)
+        if cached is not None:
+            return cached
+        op = arith.ConstantOp(attr)
+        self.block.add_op(op)
+        self.constants[key] = op.result
+        return op.result
+
+    def index(self, value: Value, node: ast.AST) -> SSAValue:
+        if isinstance(value, Const) and isinstance(value.value, bool):
+            raise self.error(node, "expected an index, got a bool")
+        if isinstance(value, SSAValue) and not isinstance(value.type, IndexType):
+            raise self.error(node, f"expected an index, got {describe_type(value.type)}")
+        return self.materialize(value, IndexType(), node)
+
+    def index_list(self, node: ast.expr, what: str) -> list[SSAValue]:
+        value = self.expr(node)
+        if not isinstance(value, list | tuple):
+            raise self.error(node, f"{what} must be a list, got {describe(value)}")
+        elts = node.elts if isinstance(node, ast.List | ast.Tuple) else [node] * len(value)
+        return [self.index(v, n) for v, n in zip(value, elts)]
+
+    def static_shape(self, node: ast.expr, what: str) -> list[A.Dim]:
+        value = self.expr(node)
+        if not isinstance(value, list | tuple):
+            raise self.error(node, f"{what} must be a list, got {describe(value)}")
+        dims: list[A.Dim] = []
+        for d in value:
+            if isinstance(d, Const) and isinstance(d.value, int) and not isinstance(d.value, bool) and d.value >= 0:
+                dims.append(d.value)
+            elif isinstance(d, T.DynVar):
+                dims.append(d.name)
+            else:
+                raise self.error(node, f"{what} must hold static dimensions (ints or pl.dynamic), got {describe(d)}")
+        return dims
+
+    def dtype_arg(self, node: ast.expr) -> T.DataType:
+        value = self.expr(node)
+        if not isinstance(value, T.DataType):
+            raise self.error(node, f"expected a dtype such as pl.FP32, got {describe(value)}")
+        return value
+
+    def shaped(self, value: Value, node: ast.AST, what: str = "operand") -> SSAValue:
+        if not isinstance(value, SSAValue) or not isinstance(value.type, TensorType | TileType):
+            raise self.error(node, f"{what} must be a tensor or a tile, got {describe(value)}")
+        return value
+
+    # ---- statements
+
+    def stmts(self, body: Sequence[ast.stmt]) -> None:
+        for stmt in body:
+            self.stmt(stmt)
+
+    def stmt(self, node: ast.stmt) -> None:
+        method = getattr(self, f"stmt_{type(node).__name__}", None)
+        if method is None:
+            raise self.error(node, f"unsupported statement '{type(node).__name__}' in a pl.function")
+        method(node)
+
+    def stmt_Pass(self, node: ast.Pass) -> None:
+        pass
+
+    def stmt_Expr(self, node: ast.Expr) -> None:
+        if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            return  # a string used as a comment
+        value = self.expr(node.value)
+        # `pl.store(t, offs, out)` as a statement: later reads of `out` see the written tensor
+        # through the store's result (same storage), so they are ordered after the write.
+        if isinstance(value, SSAValue) and isinstance(value.owner, Operation):
+            target = aliased_operand(value.owner)
+            if target is not None:
+                for name, bound in list(self.env.items()):
+                    if bound is target:
+                        self.env[name] = value
+                        self._hint(value, name)
+
+    def stmt_Return(self, node: ast.Return) -> None:
+        raise self.error(node, "'return' is only supported as the last statement of a function body")
+
+    def stmt_Assign(self, node: ast.Assign) -> None:
+        value = self.expr(node.value)
+        for target in node.targets:
+            self.bind(target, value, node.value)
+
+    def stmt_AnnAssign(self, node: ast.AnnAssign) -> None:
+        if node.value is None:
+            raise self.error(node, "a declaration without a value is not supported")
+        if not isinstance(node.target, ast.Name):
+            raise self.error(node.target, "only a plain name can be annotated")
+        ann = self.mb._annotation(node.annotation, f"'{node.target.id}'", self.decl)
+        try:
+            spec = T.to_type_spec(ann)
+        except T.TypeError_ as e:
+            raise self.error(node.annotation, f"invalid type for '{node.target.id}': {e}") from None
+        if not isinstance(spec, T.TypeSpec):
+            raise self.error(node.annotation, "pl.Out[...]/pl.InOut[...] only apply to parameters")
+        value = self.expr(node.value)
+        if isinstance(value, Const):
+            value = self.materialize(value, spec.ir, node.value)
+        if not isinstance(value, SSAValue):
+            raise self.error(node.value, f"cannot assign {describe(value)} to '{node.target.id}'")
+        if value.type != spec.ir and not types_compatible(spec.ir, value.type):
+            raise self.error(
+                node, f"'{node.target.id}' is annotated {spec.ir} but the value has type {value.type}"
+            )
+        self.bind(node.target, value, node.value)
+
+    def stmt_AugAssign(self, node: ast.AugAssign) -> None:
+        if not isinstance(node.target, ast.Name):
+            raise self.error(node.target, "only a plain name can be updated in place")
+        current = self.load_name(node.target.id, node.target)
+        value = self.binop(node.op, current, self.expr(node.value), node)
+        self.bind(node.target, value, node)
+
+    def bind(self, target: ast.expr, value: Value, node: ast.AST) -> None:
+        if isinstance(target, ast.Name):
+            if value is None:
+                raise self.error(node, f"the expression assigned to '{target.id}' has no value")
+            if isinstance(value, SSAValue):
+                self._hint(value, target.id)
+            self.env[target.id] = value
+        elif isinstance(target, ast.Tuple | ast.List):
+            if not isinstance(value, tuple | list):
+                raise self.error(node, f"cannot unpack {describe(value)} into {len(target.elts)} names")
+            if len(value) != len(target.elts):
+                raise self.error(
+                    node, f"cannot unpack {len(value)} values into {len(target.elts)} names"
+                )
+            for t, v in zip(target.elts, value):
+                self.bind(t, v, node)
+        elif isinstance(target, ast.Subscript):
+            raise self.error(target, "item assignment is not supported; use pl.assemble or pl.store")
+        else:
+            raise self.error(target, f"unsupported assignment target '{type(target).__name__}'")
+
+    # ---- control flow
+
+    def _carried_value(self, name: str, node: ast.AST) -> SSAValue:
+        value = self.env[name]
+        if isinstance(value, Const):
+            value = self.materialize(value, None, node)
+        if not isinstance(value, SSAValue):
+            raise self.error(node, f"'{name}' holds {describe(value)} and cannot change inside control flow")
+        return value
+
+    def _yield_stmt(self, stmt: ast.stmt) -> ast.Assign | None:
+        """`targets = pl.yield_(values)` (PyPTO's explicit loop/branch result), or None."""
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) and len(stmt.targets) == 1:
+            func = stmt.value.func
+            try:
+                callee = self.expr(func) if isinstance(func, ast.Attribute | ast.Name) else None
+            except ParserError:
+                return None
+            if isinstance(callee, OpStub) and callee.op == "yield_":
+                return stmt
+        return None
+
+    def stmt_For(self, node: ast.For) -> None:
+        if node.orelse:
+            raise self.error(node.orelse[0], "'for ... else' is not supported")
+        it = node.iter
+        callee = self.expr(it.func) if isinstance(it, ast.Call) else None
+        if not (callee is builtins.range or (isinstance(callee, OpStub) and callee.op == "range")):
+            raise self.error(it, "loops must iterate over pl.range(...)")
+        assert isinstance(it, ast.Call)
+        init_node = None
+        for kw in it.keywords:
+            if kw.arg != "init_values" or callee is builtins.range:
+                raise self.error(kw, f"pl.range does not accept '{kw.arg}'")
+            init_node = kw.value
+        if not 1 <= len(it.args) <= 3:
+            raise self.error(it, "pl.range takes 1 to 3 arguments (stop | start, stop[, step])")
+        bounds = [self.index(self.expr(a), a) for a in it.args]
+        if len(bounds) == 1:
+            lb, ub, step = self.materialize(Const(0), IndexType(), it), bounds[0], self.materialize(Const(1), IndexType(), it)
+        elif len(bounds) == 2:
+            lb, ub, step = bounds[0], bounds[1], self.materialize(Const(1), IndexType(), it)
+        else:
+            lb, ub, step = bounds
+        # Explicit form: `for i, (a, b) in pl.range(n, init_values=(x, y)):` whose body ends
+        # with `ra, rb = pl.yield_(a2, b2)`; ra, rb name the loop results afterwards.
+        explicit: list[str] = []
+        explicit_inits: list[SSAValue] = []
+        yield_stmt: ast.Assign | None = None
+        body_stmts = list(node.body)
+        if init_node is not None:
+            target = node.target
+            if not (
+                isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(target.elts[0], ast.Name)
+                and isinstance(target.elts[1], ast.Tuple | ast.List)
+                and all(isinstance(e, ast.Name) for e in target.elts[1].elts)
+            ):
+                raise self.error(target, "with init_values the loop target must be 'i, (a, b, ...)'")
+            loop_var = target.elts[0].id
+            explicit = [e.id for e in target.elts[1].elts]  # type: ignore[union-attr]
+            values = self.expr(init_node)
+            values = list(values) if isinstance(values, tuple | list) else [values]
+            if len(values) != len(explicit):
+                raise self.error(init_node, f"init_values has {len(values)} values for {len(explicit)} names")
+            explicit_inits = []
+            for v in values:
+                if isinstance(v, Const):
+                    v = self.materialize(v, None, init_node)
+                if not isinstance(v, SSAValue):
+                    raise self.error(init_node, f"init_values must hold values, got {describe(v)}")
+                explicit_inits.append(v)
+            yield_stmt = self._yield_stmt(body_stmts[-1]) if body_stmts else None
+            if yield_stmt is None:
+                raise self.error(node, "a loop with init_values must end with 'names = pl.yield_(...)'")
+            body_stmts = body_stmts[:-1]
+        else:
+            if not isinstance(node.target, ast.Name):
+                raise self.error(node.target, "the loop variable must be a single name")
+            loop_var = node.target.id
+        assigned = _assigned_names(node.body)
+        yield_targets = _assigned_names([yield_stmt]) if yield_stmt is not None else []
+        carried = [
+            n for n in assigned
+            if n != loop_var and n not in explicit and n not in yield_targets
+            and n in self.env and not isinstance(self.env[n], Undefined) and n in self.last_load
+        ]
+        inits = [*explicit_inits, *[self._carried_value(n, node) for n in carried]]
+        names = [*explicit, *carried]
+        body = Block(arg_types=[IndexType(), *[v.type for v in inits]])
+        self._hint(body.args[0], loop_var)
+        for arg, n in zip(body.args[1:], names):
+            self._hint(arg, n)
+        outer_env, outer_block = self.env, self.block
+        self.env = dict(outer_env)
+        self.env[loop_var] = body.args[0]
+        for n, arg in zip(names, body.args[1:]):
+            self.env[n] = arg
+        self.block = body
+        self.stmts(body_stmts)
+        next_values: list[tuple[str, Value]] = []
+        if yield_stmt is not None:
+            call = yield_stmt.value
+            assert isinstance(call, ast.Call)
+            if call.keywords:
+                raise self.error(call.keywords[0], "pl.yield_ takes positional values only")
+            vals = [v for v, _ in self.call_args(call.args)]
+            if len(vals) != len(explicit):
+                raise self.error(call, f"pl.yield_ yields {len(vals)} values for {len(explicit)} loop-carried names")
+            next_values = [(n, v) for n, v in zip(explicit, vals)]
+        next_values += [(n, self.env[n]) for n in carried]
+        yielded = []
+        for (n, v), init in zip(next_values, inits):
+            if isinstance(v, Undefined):
+                raise self.error(node, f"'{n}' is not defined at the end of the loop body ({v.reason})")
+            v = self.materialize(v, init.type, node) if isinstance(v, Const) else v
+            if not isinstance(v, SSAValue) or v.type != init.type:
+                raise self.error(
+                    node,
+                    f"loop-carried variable '{n}' changes type in the loop: {init.type} before, "
+                    f"{describe(v)} after an iteration",
+                )
+            yielded.append(v)
+        body.add_op(scf.YieldOp(*yielded))
+        self.env, self.block = outer_env, outer_block
+        loop = scf.ForOp(lb, ub, step, inits, Region(body))
+        self.block.add_op(loop)
+        results = list(loop.results)
+        if yield_stmt is not None:
+            explicit_results = results[: len(explicit)]
+            target = yield_stmt.targets[0]
+            self.bind(target, explicit_results[0] if len(explicit_results) == 1 and isinstance(target, ast.Name) else tuple(explicit_results), yield_stmt)
+        for n, res in zip(carried, results[len(explicit):]):
+            self._hint(res, n)
+            self.env[n] = res
+        for n in [loop_var, *explicit, *assigned]:
+            if n in yield_targets or n in carried:
+                continue
+            if n == loop_var or n in explicit or n not in self.env:
+                self.env[n] = Undefined(f"'{n}' is only defined inside the loop at line {node.lineno}")
+
+    def stmt_If(self, node: ast.If) -> None:
+        cond = self.expr(node.test)
+        if isinstance(cond, Const) or (not isinstance(cond, SSAValue) and isinstance(cond, bool | int)):
+            taken = node.body if (cond.value if isinstance(cond, Const) else cond) else node.orelse
+            self.stmts(taken)  # a compile-time condition selects one branch
+            return
+        if not isinstance(cond, SSAValue) or cond.type != IntegerType(1):
+            raise self.error(node.test, f"an 'if' condition must be a comparison (i1), got {describe(cond)}")
+        outer_env, outer_block = self.env, self.block
+        branch_envs: list[dict[str, Value]] = []
+        blocks: list[Block] = []
+        for stmts in (node.body, node.orelse):
+            self.env = dict(outer_env)
+            self.block = Block()
+            self.stmts(stmts)
+            branch_envs.append(self.env)
+            blocks.append(self.block)
+        self.env, self.block = outer_env, outer_block
+        then_env, else_env = branch_envs
+        end = _end(node)
+        results: list[str] = []
+        for n in _assigned_names([*node.body, *node.orelse]):
+            t, e = then_env.get(n), else_env.get(n)
+            if t is None or e is None or isinstance(t, Undefined) or isinstance(e, Undefined):
+                continue
+            if t is e:
+                outer_env[n] = t
+                continue
+            predefined = n in outer_env and not isinstance(outer_env[n], Undefined)
+            if n in self.last_load and (predefined or self.last_load[n] > end):
+                results.append(n)
+        then_vals: list[SSAValue] = []
+        else_vals: list[SSAValue] = []
+        for n in results:
+            t, e = then_env[n], else_env[n]
+            want = t.type if isinstance(t, SSAValue) else e.type if isinstance(e, SSAValue) else None
+            self.block = blocks[0]
+            tv = self.materialize(t, want, node) if isinstance(t, Const) else t
+            self.block = blocks[1]
+            ev = self.materialize(e, want, node) if isinstance(e, Const) else e
+            self.block = outer_block
+            if not isinstance(tv, SSAValue) or not isinstance(ev, SSAValue):
+                raise self.error(node, f"'{n}' must hold a single value in both branches")
+            if tv.type != ev.type:
+                raise self.error(
+                    node, f"'{n}' has type {tv.type} in the 'if' branch but {ev.type} in the 'else' branch"
+                )
+            then_vals.append(tv)
+            else_vals.append(ev)
+        blocks[0].add_op(scf.YieldOp(*then_vals))
+        has_else = bool(node.orelse) or bool(results)
+        if has_else:
+            blocks[1].add_op(scf.YieldOp(*else_vals))
+        op = scf.IfOp(cond, [v.type for v in then_vals], Region(blocks[0]), Region(blocks[1]) if has_else else None)
+        self.block.add_op(op)
+        for n, res in zip(results, op.results):
+            self._hint(res, n)
+            outer_env[n] = res
+        for n in _assigned_names([*node.body, *node.orelse]):
+            if n in results:
+                continue
+            if n not in outer_env or isinstance(outer_env[n], Undefined):
+                outer_env[n] = Undefined(f"'{n}' is only defined in one branch of the 'if' at line {node.lineno}")
+
+    def stmt_With(self, node: ast.With) -> None:
+        if len(node.items) != 1:
+            raise self.error(node, "'with' takes a single pl.at(...)")
+        item = node.items[0]
+        call = item.context_expr
+        callee = self.expr(call.func) if isinstance(call, ast.Call) else None
+        if not (isinstance(callee, OpStub) and callee.op == "at"):
+            raise self.error(call, "only 'with pl.at(...)' is supported")
+        assert isinstance(call, ast.Call)
+        kwargs: dict[str, Any] = {}
+        if call.args:
+            if len(call.args) > 1:
+                raise self.error(call.args[1], "pl.at takes the level as its only positional argument")
+            kwargs["level"] = (self.expr(call.args[0]), call.args[0])
+        for kw in call.keywords:
+            if kw.arg is None:
+                raise self.error(kw, "'**' arguments are not supported")
+            kwargs[kw.arg] = (self.expr(kw.value), kw.value)
+        level = kwargs.pop("level", (T.Level.CORE_GROUP, call))
+        if level[0] != T.Level.CORE_GROUP:
+            raise self.error(level[1], f"only level=pl.Level.CORE_GROUP is supported, got {describe(level[0])}")
+        name_hint = None
+        if "name_hint" in kwargs:
+            v, n = kwargs.pop("name_hint")
+            if not isinstance(v, str) or not v.isidentifier():
+                raise self.error(n, f"name_hint must be an identifier string, got {describe(v)}")
+            name_hint = v
+        deps: list[SSAValue] = []
+        if "deps" in kwargs:
+            v, n = kwargs.pop("deps")
+            if not isinstance(v, list | tuple):
+                raise self.error(n, "deps must be a list of task ids")
+            for d in v:
+                if not isinstance(d, SSAValue) or not isinstance(d.type, TaskIdType):
+                    raise self.error(n, f"deps must hold task ids, got {describe(d)}")
+                deps.append(d)
+        dumps: list[SSAValue] = []
+        if "dumps" in kwargs:
+            v, n = kwargs.pop("dumps")
+            if not isinstance(v, list | tuple) or not all(isinstance(d, SSAValue) for d in v):
+                raise self.error(n, "dumps must be a list of values")
+            dumps = list(v)
+        split = None
+        if "split" in kwargs:
+            v, n = kwargs.pop("split")
+            if not isinstance(v, T.SplitMode):
+                raise self.error(n, f"split must be a pl.SplitMode, got {describe(v)}")
+            split = v.value if v != T.SplitMode.NONE else None
+        if kwargs:
+            key = next(iter(kwargs))
+            raise self.error(kwargs[key][1], f"pl.at does not support '{key}' yet")
+        if self.decl.kind in A.INCORE_KINDS:
+            raise self.error(
+                node, f"pl.at inside {self.decl.kind.value} function '{self.decl.name}': it already runs on a core"
+            )
+        if self.in_scope:
+            raise self.error(node, "pl.at scopes cannot be nested")
+        tid_name = None
+        if item.optional_vars is not None:
+            if not isinstance(item.optional_vars, ast.Name):
+                raise self.error(item.optional_vars, "'as' must name a single variable (the task id)")
+            tid_name = item.optional_vars.id
+        outer_env, outer_block = self.env, self.block
+        self.env = dict(outer_env)
+        self.block = Block()
+        self.in_scope = True
+        try:
+            self.stmts(node.body)
+        finally:
+            self.in_scope = False
+        inner_env, body = self.env, self.block
+        end = _end(node)
+        outputs: list[str] = []
+        for n in _assigned_names(node.body):
+            v = inner_env.get(n)
+            if v is None or isinstance(v, Undefined) or v is outer_env.get(n):
+                continue
+            predefined = n in outer_env and not isinstance(outer_env[n], Undefined)
+            if n in self.last_load and (predefined or self.last_load[n] > end):
+                outputs.append(n)
+        values = []
+        for n in outputs:
+            v = inner_env[n]
+            if isinstance(v, Const):
+                v = self.materialize(v, None, node)
+            if not isinstance(v, SSAValue):
+                raise self.error(node, f"'{n}' holds {describe(v)} and cannot leave the pl.at scope")
+            values.append(v)
+        body.add_op(YieldOp(*values))
+        self.env, self.block = outer_env, outer_block
+        op = IncoreScopeOp(
+            [v.type for v in values],
+            Region(body),
+            name_hint=name_hint,
+            deps=deps,
+            dumps=dumps,
+            with_task_id=tid_name is not None,
+            split=split,
+        )
+        self.block.add_op(op)
+        for n, res in zip(outputs, op.outputs):
+            self._hint(res, n)
+            self.env[n] = res
+        for n in _assigned_names(node.body):
+            if n not in outputs and (n not in self.env or isinstance(self.env[n], Undefined)):
+                self.env[n] = Undefined(f"'{n}' is only defined inside the pl.at scope at line {node.lineno}")
+        if tid_name is not None:
+            assert op.task_id is not None
+            self._hint(op.task_id, tid_name)
+            self.env[tid_name] = op.task_id
+
+    # ---- expressions
+
+    def expr(self, node: ast.expr) -> Value:
+        method = getattr(self, f"expr_{type(node).__name__}", None)
+        if method is None:
+            raise self.error(node, f"unsupported expression '{type(node).__name__}' in a pl.function")
+        return method(node)
+
+    def expr_Constant(self, node: ast.Constant) -> Value:
+        v = node.value
+        if isinstance(v, bool | int | float):
+            return Const(v)
+        if isinstance(v, str) or v is None or v is Ellipsis:
+            return v
+        raise self.error(node, f"unsupported constant {v!r}")
+
+    def load_name(self, name: str, node: ast.AST) -> Value:
+        if name in self.env:
+            value = self.env[name]
+            if isinstance(value, Undefined):
+                raise self.error(node, f"'{name}' is not defined here: {value.reason}")
+            return value
+        if name in self.locals:
+            raise self.error(node, f"'{name}' is used before it is defined")
+        if name in self.globals:
+            obj = self.globals[name]
+        elif hasattr(builtins, name):
+            obj = getattr(builtins, name)
+        else:
+            raise self.error(node, f"name '{name}' is not defined")
+        return self.static_value(obj)
+
+    @staticmethod
+    def static_value(obj: Any) -> Value:
+        if type(obj) in (bool, int, float):
+            return Const(obj)
+        return obj
+
+    def expr_Name(self, node: ast.Name) -> Value:
+        if node.id == self.decl.self_name:
+            return _SELF
+        return self.load_name(node.id, node)
+
+    def expr_Attribute(self, node: ast.Attribute) -> Value:
+        base = self.expr(node.value)
+        if base is _SELF:
+            if node.attr not in self.mb.source.functions:
+                raise self.error(node, f"'{self.mb.source.name}' has no @pl.function '{node.attr}'")
+            return FuncRef(node.attr)
+        if isinstance(base, SSAValue | Const | tuple | list | FuncRef):
+            raise self.error(node, f"{describe(base)} has no attribute '{node.attr}'")
+        try:
+            return self.static_value(getattr(base, node.attr))
+        except AttributeError:
+            raise self.error(node, f"unknown name '{ast.unparse(node)}'") from None
+
+    def expr_List(self, node: ast.List) -> Value:
+        return [self.expr(e) for e in node.elts]
+
+    def expr_Tuple(self, node: ast.Tuple) -> Value:
+        return tuple(self.expr(e) for e in node.elts)
+
+    def expr_Subscript(self, node: ast.Subscript) -> Value:
+        base = self.expr(node.value)
+        if isinstance(base, tuple | list):
+            idx = self.expr(node.slice)
+            if isinstance(idx, Const) and isinstance(idx.value, int):
+                try:
+                    return base[idx.value]
+                except IndexError:
+                    raise self.error(node, f"index {idx.value} is out of range for {describe(base)}") from None
+        raise self.error(node, "subscripts are only supported on tuples (use pl.slice / pl.read on tensors)")
+
+    def expr_UnaryOp(self, node: ast.UnaryOp) -> Value:
+        operand = self.expr(node.operand)
+        if isinstance(operand, Const):
+            try:
+                return Const({ast.USub: lambda v: -v, ast.UAdd: lambda v: +v, ast.Not: lambda v: not v}[type(node.op)](operand.value))
+            except KeyError:
+                raise self.error(node, "unsupported unary operator") from None
+        if isinstance(node.op, ast.UAdd):
+            return operand
+        if isinstance(operand, SSAValue) and isinstance(operand.type, TensorType | TileType) and isinstance(node.op, ast.USub):
+            return self.shaped_op("neg", [operand], node)
+        if isinstance(operand, SSAValue) and isinstance(node.op, ast.USub):
+            if A.is_float_type(operand.type):
+                return self.build_op(node, lambda: arith.NegfOp(operand))
+            zero = self.materialize(Const(0), operand.type, node)
+            return self.build_op(node, lambda: arith.SubiOp(zero, operand))
+        if isinstance(operand, SSAValue) and isinstance(node.op, ast.Not) and operand.type == IntegerType(1):
+            one = self.materialize(Const(True), IntegerType(1), node)
+            return self.build_op(node, lambda: arith.XOrIOp(operand, one))
+        raise self.error(node, f"unsupported unary operator on {describe(operand)}")
+
+    def expr_BinOp(self, node: ast.BinOp) -> Value:
+        return self.binop(node.op, self.expr(node.left), self.expr(node.right), node)
+
+    def binop(self, op: ast.operator, lhs: Value, rhs: Value, node: ast.AST) -> Value:
+        name = _BINOP_NAMES.get(type(op))
+        if name is None:
+            raise self.error(node, f"unsupported operator '{type(op).__name__}'")
+        if isinstance(lhs, Const) and isinstance(rhs, Const):
+            a, b = lhs.value, rhs.value
+            try:
+                return Const({"add": a + b, "sub": a - b, "mul": a * b}[name] if name in ("add", "sub", "mul")
+                             else a / b if name == "div" else a // b if name == "floordiv" else a % b)
+            except ZeroDivisionError:
+                raise self.error(node, "division by zero") from None
+        l_shaped = isinstance(lhs, SSAValue) and isinstance(lhs.type, TensorType | TileType)
+        r_shaped = isinstance(rhs, SSAValue) and isinstance(rhs.type, TensorType | TileType)
+        if l_shaped or r_shaped:
+            if name not in ("add", "sub", "mul", "div"):
+                raise self.error(node, f"operator '{type(op).__name__}' is not defined on tensors and tiles")
+            if not l_shaped:
+                if name in ("add", "mul"):
+                    lhs, rhs = rhs, lhs
+                else:
+                    raise self.error(node, f"a scalar cannot be the left operand of '{name}' on {describe(rhs)}")
+            return self.binary_shaped(name, lhs, rhs, node)
+        return self.scalar_binop(name, lhs, rhs, node)
+
+    def _scalar_pair(self, lhs: Value, rhs: Value, node: ast.AST) -> tuple[SSAValue, SSAValue]:
+        for v in (lhs, rhs):
+            if not isinstance(v, SSAValue | Const):
+                raise self.error(node, f"expected a scalar, got {describe(v)}")
+        if isinstance(lhs, Const):
+            lhs = self.materialize(lhs, rhs.type, node)
+        elif isinstance(rhs, Const):
+            rhs = self.materialize(rhs, lhs.type, node)
+        assert isinstance(lhs, SSAValue) and isinstance(rhs, SSAValue)
+        if lhs.type != rhs.type:
+            raise self.error(node, f"operands have different types {lhs.type} and {rhs.type}")
+        if not is_scalar_type(lhs.type):
+            raise self.error(node, f"expected scalars, got {describe(lhs)}")
+        if isinstance(lhs.type, IntegerType) and lhs.type.signedness.data != Signedness.SIGNLESS:
+            raise self.error(
+                node, f"scalar arithmetic on {lhs.type} is not supported (arith works on signless integers)"
+            )
+        return lhs, rhs
+
+    def scalar_binop(self, name: str, lhs: Value, rhs: Value, node: ast.AST) -> SSAValue:
+        a, b = self._scalar_pair(lhs, rhs, node)
+        t = a.type
+        if A.is_float_type(t):
+            cls = {"add": arith.AddfOp, "sub": arith.SubfOp, "mul": arith.MulfOp, "div": arith.DivfOp}.get(name)
+            if cls is None:
+                raise self.error(node, f"'{name}' is not defined on floats")
+        else:
+            cls = {
+                "add": arith.AddiOp,
+                "sub": arith.SubiOp,
+                "mul": arith.MuliOp,
+                "floordiv": arith.FloorDivSIOp,
+                "mod": arith.RemSIOp,
+            }.get(name)
+            if cls is None:
+                raise self.error(node, "'/' on integers is not supported; use '//'")
+        return self.build_op(node, lambda: cls(a, b))
+
+    def expr_Compare(self, node: ast.Compare) -> Value:
+        if len(node.ops) != 1:
+            raise self.error(node, "chained comparisons are not supported")
+        lhs, rhs = self.expr(node.left), self.expr(node.comparators[0])
+        name = _CMP_NAMES.get(type(node.ops[0]))
+        if name is None:
+            raise self.error(node, "unsupported comparison operator")
+        if isinstance(lhs, Const) and isinstance(rhs, Const):
+            a, b = lhs.value, rhs.value
+            return Const({"lt": a < b, "le": a <= b, "gt": a > b, "ge": a >= b, "eq": a == b, "ne": a != b}[name])
+        a, b = self._scalar_pair(lhs, rhs, node)
+        return self.expr_compare_values(name, a, b, node)
+
+    def expr_compare_values(self, name: str, a: SSAValue, b: SSAValue, node: ast.AST) -> SSAValue:
+        if A.is_float_type(a.type):
+            pred = {"lt": "olt", "le": "ole", "gt": "ogt", "ge": "oge", "eq": "oeq", "ne": "one"}[name]
+            return self.build_op(node, lambda: arith.CmpfOp(a, b, pred))
+        pred = name if name in ("eq", "ne") else "s" + name
+        return self.build_op(node, lambda: arith.CmpiOp(a, b, pred))
+
+    def expr_BoolOp(self, node: ast.BoolOp) -> Value:
+        values = [self.expr(v) for v in node.values]
+        result = values[0]
+        for v, n in zip(values[1:], node.values[1:]):
+            if isinstance(result, Const) and isinstance(v, Const):
+                result = Const(result.value and v.value) if isinstance(node.op, ast.And) else Const(result.value or v.value)
+                continue
+            a = self.materialize(result, IntegerType(1), node)
+            b = self.materialize(v, IntegerType(1), n)
+            cls = arith.AndIOp if isinstance(node.op, ast.And) else arith.OrIOp
+            result = self.build_op(node, lambda: cls(a, b))
+        return result
+
+    def expr_IfExp(self, node: ast.IfExp) -> Value:
+        cond = self.expr(node.test)
+        if isinstance(cond, Const):
+            return self.expr(node.body if cond.value else node.orelse)
+        a, b = self.expr(node.body), self.expr(node.orelse)
+        if isinstance(a, Const) and isinstance(b, SSAValue):
+            a = self.materialize(a, b.type, node)
+        if isinstance(b, Const) and isinstance(a, SSAValue):
+            b = self.materialize(b, a.type, node)
+        c = self.materialize(cond, IntegerType(1), node.test)
+        return self.build_op(node, lambda: arith.SelectOp(c, a, b))
+
+    def expr_Call(self, node: ast.Call) -> Value:
+        callee = self.expr(node.func)
+        if isinstance(callee, FuncRef):
+            return self.call(callee, node)
+        if isinstance(callee, OpStub):
+            from pypto_xdsl.frontend.ops import dispatch
+
+            return dispatch(self, callee, node)
+        if callee is builtins.min or callee is builtins.max:
+            if len(node.args) != 2 or node.keywords:
+                raise self.error(node, f"{callee.__name__} takes two scalars here")
+            lhs, rhs = self.expr(node.args[0]), self.expr(node.args[1])
+            if isinstance(lhs, Const) and isinstance(rhs, Const):
+                return Const(callee(lhs.value, rhs.value))
+            a, b = self._scalar_pair(lhs, rhs, node)
+            # compare + select: plain arith every consumer (interpreter, backend) handles
+            less = self.expr_compare_values("lt", a, b, node)
+            first, second = (a, b) if callee is builtins.min else (b, a)
+            return self.build_op(node, lambda: arith.SelectOp(less, first, second))
+        if isinstance(callee, T.DataType) and len(node.args) == 1:  # pl.FP32(x): scalar cast of a literal
+            v = self.expr(node.args[0])
+            if isinstance(v, Const):
+                return self.materialize(v, callee.to_ir(), node)
+        raise self.error(node.func, f"unknown function '{ast.unparse(node.func)}'")
+
+    # ---- calls
+
+    def call_args(self, nodes: Sequence[ast.expr]) -> list[tuple[Value, ast.expr]]:
+        out = []
+        for a in nodes:
+            if isinstance(a, ast.Starred):
+                v = self.expr(a.value)
+                if not isinstance(v, tuple | list):
+                    raise self.error(a, f"cannot unpack {describe(v)}")
+                out.extend((x, a) for x in v)
+            else:
+                out.append((self.expr(a), a))
+        return out
+
+    def _callee_args(self, name: str, args: list[tuple[Value, ast.expr]], node: ast.AST, submit: bool):
+        decl = self.mb.source.functions[name]
+        nparams = len(decl.params)
+        if len(args) > nparams or (len(args) < nparams and not submit):
+            raise self.error(node, f"'{name}' takes {nparams} arguments, got {len(args)}")
+        specs = self.mb.param_specs(decl)
+        values: list[SSAValue] = []
+        for (v, n), (formal, _) in zip(args, specs):
+            if isinstance(v, Const):
+                v = self.materialize(v, formal if formal is not None and is_scalar_type(formal) else None, n)
+            if not isinstance(v, SSAValue):
+                raise self.error(n, f"cannot pass {describe(v)} to '{name}'")
+            values.append(v)
+        inputs, outputs, _ = self.mb.ensure(name, [v.type for v in values], node)
+        binding: dict[str, A.Dim] = {}
+        strict = decl.kind != A.FuncKind.INLINE
+        for i, (v, formal) in enumerate(zip(values, inputs)):
+            ok = types_compatible(formal, v.type)
+            if ok and isinstance(formal, TensorType | TileType):
+                try:
+                    A.bind_shape(formal.get_shape(), v.type.get_shape(), binding, strict)  # type: ignore[union-attr]
+                except A.SymbolBindingError as e:
+                    raise self.error(args[i][1], f"argument {i} of '{name}': {e}") from None
+            if not ok and not self.mb.dirty:  # a dirty round is rebuilt with joined types
+                raise self.error(
+                    args[i][1],
+                    f"argument {i} of '{name}' ('{decl.params[i].arg}') has type {v.type}, expected {formal}",
+                )
+        return values, [A.substitute_symbols(t, binding) for t in outputs]
+
+    def call(self, ref: FuncRef, node: ast.Call) -> Value:
+        if node.keywords:
+            raise self.error(node.keywords[0], "keyword arguments are not supported in calls")
+        args = self.call_args(node.args)
+        values, outputs = self._callee_args(ref.name, args, node, submit=False)
+        op = CallOp(ref.name, values, outputs)
+        self.block.add_op(op)
+        if not op.results:
+            return None
+        if len(op.results) == 1:
+            return op.results[0]
+        return tuple(op.results)
+
+    def submit(self, node: ast.Call) -> Value:
+        if not node.args:
+            raise self.error(node, "pl.submit takes the function to launch, e.g. pl.submit(self.k, x)")
+        ref = self.expr(node.args[0])
+        if not isinstance(ref, FuncRef):
+            raise self.error(node.args[0], f"pl.submit launches a function of the program (self.f), got {describe(ref)}")
+        deps: list[SSAValue] = []
+        for kw in node.keywords:
+            if kw.arg != "deps":
+                raise self.error(kw, f"pl.submit does not support '{kw.arg}' yet")
+            v = self.expr(kw.value)
+            if not isinstance(v, list | tuple) or not all(
+                isinstance(d, SSAValue) and isinstance(d.type, TaskIdType) for d in v
+            ):
+                raise self.error(kw.value, "deps must be a list of task ids")
+            deps = list(v)
+        args = self.call_args(node.args[1:])
+        values, outputs = self._callee_args(ref.name, args, node, submit=True)
+        op = SubmitOp(ref.name, values, outputs, deps)
+        self.block.add_op(op)
+        assert op.task_id is not None
+        return (*op.outputs, op.task_id)
+
+    # ---- tensor / tile ops (type dispatched)
+
+    def binary_shaped(self, name: str, lhs: SSAValue, rhs: Value, node: ast.AST) -> SSAValue:
+        from pypto_xdsl.frontend.ops import binary
+
+        return binary(self, name, lhs, rhs, node, None)
+
+    def shaped_op(self, name: str, operands: list[SSAValue], node: ast.AST) -> SSAValue:
+        from pypto_xdsl.frontend.ops import unary
+
+        return unary(self, name, operands[0], node, None)
+
+
+_MISSING = object()
+
+
+class _Self:
+    def __repr__(self) -> str:
+        return "self"
+
+
+_SELF = _Self()

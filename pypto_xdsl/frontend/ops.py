@@ -1,0 +1,423 @@
+"""Lowering of `pl.*`, `pl.tensor.*` and `pl.tile.*` calls to pypto ops.
+
+Unified ops (`pl.add`, `pl.exp`, ...) pick the tensor or the tile op from the type of their
+first operand; a scalar second operand selects the scalar variant (`adds`, `muls`, ...).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from xdsl.dialects.builtin import IndexType
+from xdsl.ir import SSAValue
+
+from pypto_xdsl.dialects import tensor as tensor_ops
+from pypto_xdsl.dialects import tile as tile_ops
+from pypto_xdsl.dialects.attributes import TensorType, TileType
+from pypto_xdsl.frontend.values import Const, describe
+from pypto_xdsl.language import types as T
+from pypto_xdsl.language.ops import OpStub
+
+if TYPE_CHECKING:
+    from pypto_xdsl.frontend.builder import FunctionBuilder
+
+BINARY = ("add", "sub", "mul", "div", "maximum", "minimum")
+SCALAR = {"add": "adds", "sub": "subs", "mul": "muls", "div": "divs"}
+UNARY = ("exp", "neg", "abs", "sqrt", "log", "recip", "relu")
+
+_CLASS_NAMES = {
+    "add": "AddOp", "sub": "SubOp", "mul": "MulOp", "div": "DivOp", "maximum": "MaximumOp",
+    "minimum": "MinimumOp", "adds": "AddsOp", "subs": "SubsOp", "muls": "MulsOp", "divs": "DivsOp",
+    "exp": "ExpOp", "neg": "NegOp", "abs": "AbsOp", "sqrt": "SqrtOp", "log": "LogOp",
+    "recip": "RecipOp", "relu": "ReluOp", "matmul": "MatmulOp", "matmul_acc": "MatmulAccOp",
+    "cast": "CastOp", "row_max": "RowMaxOp", "row_sum": "RowSumOp",
+    "row_expand_sub": "RowExpandSubOp", "row_expand_mul": "RowExpandMulOp",
+    "row_expand_div": "RowExpandDivOp",
+}
+
+
+def _family_of(value: SSAValue) -> str:
+    return "tensor" if isinstance(value.type, TensorType) else "tile"
+
+
+def op_class(fb: FunctionBuilder, family: str, name: str, node: ast.AST) -> Any:
+    module = tensor_ops if family == "tensor" else tile_ops
+    cls = getattr(module, _CLASS_NAMES.get(name, ""), None)
+    if cls is None:
+        raise fb.error(node, f"'{name}' is not available on {family}s")
+    return cls
+
+
+def _check_family(fb: FunctionBuilder, value: SSAValue, family: str | None, node: ast.AST, qual: str) -> str:
+    actual = _family_of(value)
+    if family is not None and actual != family:
+        raise fb.error(node, f"{qual} expects a {family}, got {describe(value)}")
+    return actual
+
+
+def binary(fb: FunctionBuilder, name: str, lhs: SSAValue, rhs: Any, node: ast.AST, family: str | None) -> SSAValue:
+    qual = f"pl.{family + '.' if family else ''}{name}"
+    lhs = fb.shaped(lhs, node, f"the first operand of {qual}")
+    fam = _check_family(fb, lhs, family, node, qual)
+    if isinstance(rhs, SSAValue) and isinstance(rhs.type, TensorType | TileType):
+        cls = op_class(fb, fam, name, node)
+        return fb.build_op(node, lambda: cls(lhs, rhs))
+    if name not in SCALAR:
+        raise fb.error(node, f"{qual} takes two {fam}s, got {describe(rhs)} as second operand")
+    return scalar(fb, SCALAR[name], lhs, rhs, node, fam)
+
+
+def scalar(fb: FunctionBuilder, name: str, lhs: SSAValue, rhs: Any, node: ast.AST, family: str | None) -> SSAValue:
+    qual = f"pl.{family + '.' if family else ''}{name}"
+    lhs = fb.shaped(lhs, node, f"the first operand of {qual}")
+    fam = _check_family(fb, lhs, family, node, qual)
+    element = lhs.type.element_type  # type: ignore[union-attr]
+    if not isinstance(rhs, SSAValue | Const):
+        raise fb.error(node, f"the second operand of {qual} must be a scalar, got {describe(rhs)}")
+    s = fb.materialize(rhs, element, node)
+    if s.type != element:
+        raise fb.error(node, f"the scalar operand of {qual} must be {element}, got {s.type}")
+    cls = op_class(fb, fam, name, node)
+    return fb.build_op(node, lambda: cls(lhs, s))
+
+
+def unary(fb: FunctionBuilder, name: str, value: Any, node: ast.AST, family: str | None) -> SSAValue:
+    qual = f"pl.{family + '.' if family else ''}{name}"
+    value = fb.shaped(value, node, f"the operand of {qual}")
+    fam = _check_family(fb, value, family, node, qual)
+    cls = op_class(fb, fam, name, node)
+    return fb.build_op(node, lambda: cls(value))
+
+
+# --------------------------------------------------------------------------- argument binding
+
+
+class Args:
+    """Positional and keyword arguments of one call, bound to parameter names."""
+
+    def __init__(self, fb: FunctionBuilder, node: ast.Call, qual: str, params: list[str], required: int):
+        self.fb, self.node, self.qual = fb, node, qual
+        self.values: dict[str, tuple[Any, ast.expr]] = {}
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            raise fb.error(node, f"{qual} does not take '*' arguments")
+        if len(node.args) > len(params):
+            raise fb.error(node.args[len(params)], f"{qual} takes at most {len(params)} arguments")
+        for p, a in zip(params, node.args):
+            self.values[p] = (fb.expr(a), a)
+        for kw in node.keywords:
+            if kw.arg is None or kw.arg not in params:
+                raise fb.error(kw, f"{qual} has no parameter '{kw.arg}' (parameters: {', '.join(params)})")
+            if kw.arg in self.values:
+                raise fb.error(kw, f"{qual} got two values for '{kw.arg}'")
+            self.values[kw.arg] = (fb.expr(kw.value), kw.value)
+        for p in params[:required]:
+            if p not in self.values:
+                raise fb.error(node, f"{qual} is missing its argument '{p}'")
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.values
+
+    def value(self, name: str) -> Any:
+        return self.values[name][0]
+
+    def node_of(self, name: str) -> ast.expr:
+        return self.values[name][1]
+
+    def shaped(self, name: str) -> SSAValue:
+        return self.fb.shaped(self.value(name), self.node_of(name), f"'{name}' of {self.qual}")
+
+    def tensor(self, name: str) -> SSAValue:
+        v = self.value(name)
+        if not isinstance(v, SSAValue) or not isinstance(v.type, TensorType):
+            raise self.fb.error(self.node_of(name), f"'{name}' of {self.qual} must be a tensor, got {describe(v)}")
+        return v
+
+    def tile(self, name: str) -> SSAValue:
+        v = self.value(name)
+        if not isinstance(v, SSAValue) or not isinstance(v.type, TileType):
+            raise self.fb.error(self.node_of(name), f"'{name}' of {self.qual} must be a tile, got {describe(v)}")
+        return v
+
+    def offsets(self, name: str, rank: int) -> list[SSAValue]:
+        node = self.node_of(name)
+        values = self.fb.index_list(node, f"'{name}' of {self.qual}")
+        if len(values) != rank:
+            raise self.fb.error(node, f"'{name}' of {self.qual} needs {rank} entries, got {len(values)}")
+        return values
+
+    def shape(self, name: str) -> list:
+        return self.fb.static_shape(self.node_of(name), f"'{name}' of {self.qual}")
+
+    def dtype(self, name: str) -> T.DataType:
+        return self.fb.dtype_arg(self.node_of(name))
+
+    def memory(self, name: str, default: T.MemorySpace) -> T.MemorySpace:
+        if name not in self:
+            return default
+        v = self.value(name)
+        if not isinstance(v, T.MemorySpace):
+            raise self.fb.error(self.node_of(name), f"'{name}' must be a pl.Mem member, got {describe(v)}")
+        return v
+
+
+# --------------------------------------------------------------------------- handlers
+
+
+def _binary(name: str, family: str | None):
+    def handle(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
+        a = Args(fb, node, qual, ["lhs", "rhs"], 2)
+        return binary(fb, name, a.value("lhs"), a.value("rhs"), node, family)
+
+    return handle
+
+
+def _scalar(name: str, family: str):
+    def handle(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
+        a = Args(fb, node, qual, ["lhs", "scalar"], 2)
+        return scalar(fb, name, a.value("lhs"), a.value("scalar"), node, family)
+
+    return handle
+
+
+def _unary(name: str, family: str | None):
+    def handle(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
+        a = Args(fb, node, qual, ["input"], 1)
+        return unary(fb, name, a.value("input"), node, family)
+
+    return handle
+
+
+def _load(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
+    a = Args(fb, node, qual, ["tensor", "offsets", "shapes", "target_memory"], 3)
+    src = a.tensor("tensor")
+    offsets = a.offsets("offsets", src.type.rank)  # type: ignore[union-attr]
+    shape = a.shape("shapes")
+    space = a.memory("target_memory", T.MemorySpace.Vec)
+    result = TileType(shape, src.type.element_type, space.value)  # type: ignore[union-attr]
+    return fb.build_op(node, lambda: tile_ops.LoadOp(src, offsets, result))
+
+
+def _store(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
+    a = Args(fb, node, qual, ["tile", "offsets", "output_tensor"], 3)
+    tile = a.tile("tile")
+    dest = a.tensor("output_tensor")
+    offsets = a.offsets("offsets", dest.type.rank)  # type: ignore[union-attr]
+    return fb.build_op(node, lambda: tile_ops.StoreOp(tile, dest, offsets))
+
+
+def _create_tensor(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
+    a = Args(fb, node, qual, ["shape", "dtype"], 2)
+    shape_node = a.node_of("shape")
+    dims_value = a.value("shape")
+    if not isinstance(dims_value, list | tuple):
+        raise fb.error(shape_node, f"'shape' of {qual} must be a list, got {describe(dims_value)}")
+    dims: list = []
+    sizes: list[SSAValue] = []
+    for d in dims_value:
+        if isinstance(d, Const) and type(d.value) is int and d.value >= 0:
+            dims.append(d.value)
+        elif isinstance(d, T.DynVar):
+            dims.append(d.name)
+        elif isinstance(d, SSAValue) and isinstance(d.type, IndexType):
+            dims.append(None)
+            sizes.append(d)
+        else:
+            raise fb.error(shape_node, f"a dimension of {qual} must be an int, pl.dynamic or an index, got {describe(d)}")
+    dtype = a.dtype("dtype")
+    if dtype == T.INDEX:
+        raise fb.error(a.node_of("dtype"), "tensor elements cannot be pl.INDEX")
+    result = TensorType(dims, dtype.to_ir())
+    return fb.build_op(node, lambda: tensor_ops.CreateOp(result, sizes))
+
+
+def _slice(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
+    a = Args(fb, node, qual, ["tensor", "shape", "offsets"], 3)
+    src = a.tensor("tensor")
+    shape = a.shape("shape")
+    offsets = a.offsets("offsets", src.type.rank)  # type: ignore[union-attr]
+    result = TensorType(shape, src.type.element_type)  # type: ignore[union-attr]
+    return fb.build_op(node, lambda: tensor_ops.SliceOp(src, offsets, result))
+
+
+def _assemble(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
+    a = Args(fb, node, qual, ["target", "source", "offsets"], 3)
+    dst = a.tensor("target")
+    src = a.tensor("source")
+    offsets = a.offsets("offsets", dst.type.rank)  # type: ignore[union-attr]
+    return fb.build_op(node, lambda: tensor_ops.AssembleOp(src, dst, offsets))
+
+
+def _read(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
+    a = Args(fb, node, qual, ["tensor", "indices"], 2)
+    src = a.tensor("tensor")
+    indices = a.offsets("indices", src.type.rank)  # type: ignore[union-attr]
+    return fb.build_op(node, lambda: tensor_ops.ReadOp(src, indices))
+
+
+def _dim(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
+    a = Args(fb, node, qual, ["tensor", "axis"], 2)
+    src = a.tensor("tensor")
+    axis = a.value("axis")
+    if not isinstance(axis, Const) or type(axis.value) is not int:
+        raise fb.error(a.node_of("axis"), f"'axis' of {qual} must be an integer literal")
+    rank = src.type.rank  # type: ignore[union-attr]
+    ax = axis.value + rank if axis.value < 0 else axis.value
+    if not 0 <= ax < rank:
+        raise fb.error(a.node_of("axis"), f"axis {axis.value} is out of range for {src.type}")
+    return fb.build_op(node, lambda: tensor_ops.DimOp(src, ax))
+
+
+def _matmul(family: str | None):
+    def handle(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
+        a = Args(fb, node, qual, ["lhs", "rhs"], 2)
+        lhs = a.shaped("lhs")
+        fam = _check_family(fb, lhs, family, node, qual)
+        rhs = a.shaped("rhs")
+        cls = op_class(fb, fam, "matmul", node)
+        return fb.build_op(node, lambda: cls(lhs, rhs))
+
+    return handle
+
+
+def _matmul_acc(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
+    a = Args(fb, node, qual, ["acc", "lhs", "rhs"], 3)
+    acc, lhs, rhs = a.tile("acc"), a.tile("lhs"), a.tile("rhs")
+    return fb.build_op(node, lambda: tile_ops.MatmulAccOp(acc, lhs, rhs))
+
+
+def _cast(family: str | None):
+    def handle(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
+        a = Args(fb, node, qual, ["input", "target_type"], 2)
+        value = a.shaped("input")
+        fam = _check_family(fb, value, family, node, qual)
+        dtype = a.dtype("target_type")
+        cls = op_class(fb, fam, "cast", node)
+        return fb.build_op(node, lambda: cls(value, dtype.to_ir()))
+
+    return handle
+
+
+def _move(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
+    a = Args(fb, node, qual, ["input", "target_memory"], 2)
+    value = a.tile("input")
+    space = a.memory("target_memory", T.MemorySpace.Vec)
+    return fb.build_op(node, lambda: tile_ops.MoveOp(value, space.value))
+
+
+def _full(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
+    a = Args(fb, node, qual, ["shape", "dtype", "value", "target_memory"], 3)
+    shape = a.shape("shape")
+    dtype = a.dtype("dtype")
+    space = a.memory("target_memory", T.MemorySpace.Vec)
+    result = TileType(shape, dtype.to_ir(), space.value)
+    v = fb.materialize(a.value("value"), dtype.to_ir(), a.node_of("value"))
+    return fb.build_op(node, lambda: tile_ops.FullOp(v, result))
+
+
+def _row(name: str):
+    def handle(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
+        a = Args(fb, node, qual, ["input"], 1)
+        value = a.shaped("input")
+        cls = op_class(fb, _family_of(value), name, node)
+        return fb.build_op(node, lambda: cls(value))
+
+    return handle
+
+
+def _row_expand(name: str):
+    def handle(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
+        a = Args(fb, node, qual, ["input", "row"], 2)
+        value, row = a.shaped("input"), a.shaped("row")
+        cls = op_class(fb, _family_of(value), name, node)
+        return fb.build_op(node, lambda: cls(value, row))
+
+    return handle
+
+
+def _block_query(cls_name: str):
+    def handle(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
+        Args(fb, node, qual, [], 0)
+        cls = getattr(tile_ops, cls_name)
+        return fb.build_op(node, lambda: cls())
+
+    return handle
+
+
+def _submit(fb: FunctionBuilder, node: ast.Call, qual: str) -> Any:
+    return fb.submit(node)
+
+
+def _misplaced(what: str):
+    def handle(fb: FunctionBuilder, node: ast.Call, qual: str) -> Any:
+        raise fb.error(node, f"{qual} {what}")
+
+    return handle
+
+
+Handler = Callable[["FunctionBuilder", ast.Call, str], Any]
+
+HANDLERS: dict[tuple[str, str], Handler] = {}
+for _n in BINARY:
+    HANDLERS[("", _n)] = _binary(_n, None)
+    HANDLERS[("tensor", _n)] = _binary(_n, "tensor")
+    HANDLERS[("tile", _n)] = _binary(_n, "tile")
+for _n in SCALAR.values():
+    HANDLERS[("tensor", _n)] = _scalar(_n, "tensor")
+    HANDLERS[("tile", _n)] = _scalar(_n, "tile")
+for _n in UNARY:
+    HANDLERS[("", _n)] = _unary(_n, None)
+    HANDLERS[("tensor", _n)] = _unary(_n, "tensor")
+    HANDLERS[("tile", _n)] = _unary(_n, "tile")
+for _fam in ("", "tile"):
+    HANDLERS[(_fam, "load")] = _load
+    HANDLERS[(_fam, "store")] = _store
+    HANDLERS[(_fam, "full")] = _full
+    HANDLERS[(_fam, "move")] = _move
+    HANDLERS[(_fam, "matmul_acc")] = _matmul_acc
+    HANDLERS[(_fam, "get_block_idx")] = _block_query("GetBlockIdxOp")
+    HANDLERS[(_fam, "get_block_num")] = _block_query("GetBlockNumOp")
+    for _n in ("row_max", "row_sum"):
+        HANDLERS[(_fam, _n)] = _row(_n)
+    for _n in ("row_expand_sub", "row_expand_mul", "row_expand_div"):
+        HANDLERS[(_fam, _n)] = _row_expand(_n)
+for _fam in ("", "tensor"):
+    HANDLERS[(_fam, "slice")] = _slice
+    HANDLERS[(_fam, "assemble")] = _assemble
+    HANDLERS[(_fam, "read")] = _read
+HANDLERS[("", "create_tensor")] = _create_tensor
+HANDLERS[("tensor", "create")] = _create_tensor
+HANDLERS[("tensor", "create_tensor")] = _create_tensor
+HANDLERS[("tensor", "dim")] = _dim
+HANDLERS[("", "matmul")] = _matmul(None)
+HANDLERS[("tensor", "matmul")] = _matmul("tensor")
+HANDLERS[("tile", "matmul")] = _matmul("tile")
+HANDLERS[("", "cast")] = _cast(None)
+HANDLERS[("tensor", "cast")] = _cast("tensor")
+HANDLERS[("tile", "cast")] = _cast("tile")
+HANDLERS[("", "submit")] = _submit
+HANDLERS[("", "range")] = _misplaced("is only allowed as the iterable of a 'for' loop")
+HANDLERS[("", "at")] = _misplaced("is only allowed in a 'with' statement")
+def _yield(fb: FunctionBuilder, node: ast.Call, qual: str) -> Any:
+    """`x = pl.yield_(v)` in a branch: the same as `x = v` (the branch result is `x`).
+
+    The explicit loop form is handled by the `for` statement; elsewhere `pl.yield_` just
+    passes its values through, since rebinding already carries values out of branches.
+    """
+    if node.keywords:
+        raise fb.error(node.keywords[0], f"{qual} takes positional values only")
+    values = [v for v, _ in fb.call_args(node.args)]
+    if not values:
+        raise fb.error(node, f"{qual} needs at least one value")
+    return values[0] if len(values) == 1 else tuple(values)
+
+
+HANDLERS[("", "yield_")] = _yield
+
+
+def dispatch(fb: FunctionBuilder, stub: OpStub, node: ast.Call) -> Any:
+    handler = HANDLERS.get((stub.family, stub.op))
+    if handler is None:
+        raise fb.error(node.func, f"{stub.qualname} is not supported by this compiler")
+    return handler(fb, node, stub.qualname)

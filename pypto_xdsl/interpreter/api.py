@@ -1,0 +1,222 @@
+"""Python API of the reference interpreter.
+
+    from pypto_xdsl.interpreter import run, random_inputs
+    outputs = run(module, "main", inputs)          # inputs are mutated in place (out/inout)
+    outputs = run(module, "main", dims={"N": 128}, seed=0)   # random inputs
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects.builtin import IndexType, IntegerType, ModuleOp
+from xdsl.interpreter import Interpreter
+from xdsl.interpreters.arith import ArithFunctions
+from xdsl.interpreters.builtin import BuiltinFunctions
+from xdsl.interpreters.func import FuncFunctions
+from xdsl.interpreters.scf import ScfFunctions
+from xdsl.ir import Attribute, Operation
+from xdsl.parser import Parser
+
+from pypto_xdsl.dialects.attributes import TaskIdType, TensorType, TileType, format_shape, is_float_type
+from pypto_xdsl.dialects.program import FuncOp
+from pypto_xdsl.interpreter.functions import PyptoFunctions, ShapeChecker, state
+from pypto_xdsl.interpreter.values import (
+    PyptoInterpretationError,
+    TaskId,
+    coerce,
+    numpy_dtype,
+    resolve_shape,
+)
+
+
+def _extra_functions() -> list[Any]:
+    """Implementations of the tensor/tile op families (present once the dialect has them)."""
+    impls: list[Any] = []
+    try:
+        from pypto_xdsl.interpreter.tensor_functions import TensorFunctions
+    except ImportError:
+        pass
+    else:
+        impls.append(TensorFunctions())
+    try:
+        from pypto_xdsl.interpreter.tile_functions import TileFunctions
+    except ImportError:
+        pass
+    else:
+        impls.append(TileFunctions())
+    return impls
+
+
+def make_context() -> Context:
+    """A context with the pypto dialect and the upstream dialects programs mix in."""
+    from xdsl.dialects import get_all_dialects as xdsl_dialects
+
+    from pypto_xdsl.dialects import get_all_dialects
+
+    ctx = Context()
+    for name, factory in xdsl_dialects().items():
+        ctx.register_dialect(name, factory)
+    for name, factory in get_all_dialects().items():
+        if name not in ctx.registered_dialect_names:
+            ctx.register_dialect(name, factory)
+    return ctx
+
+
+_CTX: Context | None = None
+
+
+def parse_module(text: str, ctx: Context | None = None) -> ModuleOp:
+    global _CTX
+    if ctx is None:
+        if _CTX is None:
+            _CTX = make_context()
+        ctx = _CTX
+    return Parser(ctx, text).parse_module()
+
+
+def make_interpreter(
+    module: ModuleOp, *, block_idx: int = 0, block_num: int = 1, check_directions: bool = False
+) -> Interpreter:
+    """An interpreter for `module` with pypto, arith, scf, func and builtin implementations.
+
+    `check_directions` makes a write into the storage of an `in` parameter a diagnostic.
+    """
+    interpreter = Interpreter(module, index_bitwidth=64)
+    interpreter.listeners = (ShapeChecker(interpreter),)
+    for functions in (
+        ArithFunctions(),
+        ScfFunctions(),
+        FuncFunctions(),
+        BuiltinFunctions(),
+        PyptoFunctions(),
+        *_extra_functions(),
+    ):
+        interpreter.register_implementations(functions)
+    st = state(interpreter)
+    st.block_idx, st.block_num = block_idx, block_num
+    st.check_directions = check_directions
+    return interpreter
+
+
+def entry_function(module: ModuleOp, entry: str) -> Operation:
+    for op in module.ops:
+        name = op.properties.get("sym_name") or op.attributes.get("sym_name")
+        if name is not None and getattr(name, "data", None) == entry:
+            return op
+    raise PyptoInterpretationError(f"no function @{entry} in the module")
+
+
+def _input_for(
+    t: Attribute, rng: np.random.Generator, dims: Mapping[str, int], where: str
+) -> Any:
+    if isinstance(t, TensorType | TileType):
+        shape = t.get_shape()
+        unknown = [d for d in shape if isinstance(d, str) and d not in dims]
+        if unknown:
+            raise PyptoInterpretationError(
+                f"{where}: unbound symbol {unknown[0]} in shape {format_shape(shape)} "
+                f"(bind it with dims={{'{unknown[0]}': ...}} or --dim {unknown[0]}=...)"
+            )
+        concrete = resolve_shape(shape, dims, [dims["?"]] * len(shape) if "?" in dims else [])
+        if concrete is None:
+            raise PyptoInterpretationError(
+                f"{where}: shape {format_shape(shape)} has an unknown '?' dim "
+                f"(give a default with dims={{'?': ...}} or --dim '?=...')"
+            )
+        return random_array(concrete, t.element_type, rng)
+    if isinstance(t, IndexType):
+        return int(rng.integers(0, 4))
+    if isinstance(t, IntegerType):
+        if t.width.data == 1:
+            return bool(rng.integers(0, 2))
+        return int(rng.integers(-8, 8)) if t.signedness.data.value != "unsigned" else int(rng.integers(0, 8))
+    if is_float_type(t):
+        return float(np.float32(rng.uniform(-1.0, 1.0)))
+    if isinstance(t, TaskIdType):
+        return TaskId(-1, "input", done=True)
+    raise PyptoInterpretationError(f"{where}: cannot make a random input of type {t}")
+
+
+def random_array(shape: Sequence[int], element_type: Attribute, rng: np.random.Generator) -> np.ndarray:
+    """Uniform values in [-1, 1) for floats, small integers for ints, random bools for i1."""
+    dtype = numpy_dtype(element_type)
+    if dtype == np.bool_:
+        return rng.integers(0, 2, size=shape).astype(np.bool_)
+    if np.issubdtype(dtype, np.integer):
+        lo = 0 if np.issubdtype(dtype, np.unsignedinteger) else -8
+        return rng.integers(lo, 8, size=shape).astype(dtype)
+    return coerce(rng.uniform(-1.0, 1.0, size=shape), element_type)
+
+
+def random_inputs(
+    module: ModuleOp, entry: str, seed: int = 0, dims: Mapping[str, int] | None = None
+) -> list[Any]:
+    """Seeded random arguments for `@entry` (symbols of the shapes bound by `dims`)."""
+    func = entry_function(module, entry)
+    rng = np.random.default_rng(seed)
+    types = func.function_type.inputs.data  # type: ignore[attr-defined]
+    return [
+        _input_for(t, rng, dims or {}, f"argument #{i} of @{entry}") for i, t in enumerate(types)
+    ]
+
+
+def run(
+    module: ModuleOp,
+    entry: str = "main",
+    inputs: Sequence[Any] | None = None,
+    dims: Mapping[str, int] | None = None,
+    *,
+    seed: int = 0,
+    block_idx: int = 0,
+    block_num: int = 1,
+    check_directions: bool = False,
+) -> tuple[Any, ...]:
+    """Run `@entry` and return its results.
+
+    Tensor inputs are numpy arrays and are written in place (reference semantics), so
+    out/inout arguments hold the written values afterwards. Without `inputs`, seeded random
+    inputs are made (`random_inputs`), with symbolic dims bound by `dims`.
+    `block_idx`/`block_num` are what `get_block_idx`/`get_block_num` return;
+    `check_directions` diagnoses writes into `in` parameters.
+    """
+    if inputs is None:
+        inputs = random_inputs(module, entry, seed, dims)
+    func = entry_function(module, entry)
+    interpreter = make_interpreter(
+        module, block_idx=block_idx, block_num=block_num, check_directions=check_directions
+    )
+    prepared = [
+        coerce(np.asarray(a), t.element_type)
+        if isinstance(t, TensorType | TileType) and isinstance(a, list | tuple)
+        else a
+        for a, t in zip(inputs, func.function_type.inputs.data)  # type: ignore[attr-defined]
+    ]
+    with np.errstate(all="ignore"):
+        return tuple(interpreter.call_op(func, tuple(prepared)))
+
+
+def run_spmd(
+    module: ModuleOp,
+    entry: str,
+    inputs: Sequence[Any],
+    num_blocks: int,
+) -> list[tuple[Any, ...]]:
+    """SPMD launch: run `@entry` once per block 0..num_blocks-1 on the same inputs.
+
+    `pypto.tile.get_block_idx` returns the block's index and `get_block_num` returns
+    `num_blocks`; blocks run one after another and share the input tensors.
+    """
+    return [
+        run(module, entry, inputs, block_idx=b, block_num=num_blocks) for b in range(num_blocks)
+    ]
+
+
+def function_directions(module: ModuleOp, entry: str):
+    func = entry_function(module, entry)
+    if isinstance(func, FuncOp):
+        return func.directions
+    return None

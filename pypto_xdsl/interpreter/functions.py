@@ -1,0 +1,310 @@
+"""Interpreter implementations of the pypto program-structure ops, and shared machinery.
+
+Execution is sequential: `pypto.submit` runs its callee to completion before the next op,
+so every dependency of a task is complete when the task starts (the interpreter checks it).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from xdsl.interpreter import (
+    Interpreter,
+    InterpreterFunctions,
+    PythonValues,
+    ReturnedValues,
+    TerminatorValue,
+    impl,
+    impl_callable,
+    impl_terminator,
+    register_impls,
+)
+from xdsl.ir import Attribute, Operation
+from xdsl.utils.exceptions import InterpretationError
+
+from pypto_xdsl.analysis.symbols import lookup_symbol
+from pypto_xdsl.dialects.attributes import (
+    FuncKind,
+    ParamDirection,
+    TaskIdType,
+    TensorType,
+    TileType,
+    format_shape,
+)
+from pypto_xdsl.dialects.program import (
+    CallOp,
+    FuncOp,
+    IncoreScopeOp,
+    ReturnOp,
+    SubmitOp,
+    YieldOp,
+)
+from pypto_xdsl.interpreter.values import (
+    Frame,
+    PyptoInterpretationError,
+    TaskId,
+    numpy_dtype,
+    resolve_shape,
+)
+
+
+@dataclass
+class InterpState:
+    """Per-run state of the pypto interpreter functions."""
+
+    frames: list[Frame] = field(default_factory=list)
+    tasks: list[TaskId] = field(default_factory=list)
+    """Every task launched (submit / incore scope with task id), in launch order."""
+    block_idx: int = 0
+    block_num: int = 1
+    check_directions: bool = False
+    """Diagnose writes into the storage of an `in` parameter of any active function."""
+    global_frame: Frame = field(default_factory=lambda: Frame("<top>"))
+
+    @property
+    def frame(self) -> Frame:
+        return self.frames[-1] if self.frames else self.global_frame
+
+
+def state(interpreter: Interpreter) -> InterpState:
+    return interpreter.get_data(PyptoFunctions, "state", InterpState)
+
+
+def fail(interpreter: Interpreter, op: Operation | None, message: str) -> PyptoInterpretationError:
+    """An error naming `op` and the function being run (raise the returned exception)."""
+    frames = state(interpreter).frames
+    return PyptoInterpretationError(message, op, frames[-1].func if frames else None)
+
+
+def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn numpy/Python errors inside an op implementation into a diagnostic naming the op."""
+
+    @functools.wraps(fn)
+    def wrapper(self: Any, interpreter: Interpreter, op: Operation, args: PythonValues):
+        try:
+            return fn(self, interpreter, op, args)
+        except InterpretationError:
+            raise
+        except (ValueError, IndexError, TypeError, ArithmeticError, KeyError) as e:
+            raise fail(interpreter, op, f"{type(e).__name__}: {e}") from e
+
+    return wrapper
+
+
+def pimpl(op_type: type[Operation]):
+    """`@impl(op_type)` with `guarded` error conversion."""
+
+    def annot(fn: Callable[..., Any]):
+        return impl(op_type)(guarded(fn))
+
+    return annot
+
+
+# --------------------------------------------------------------------------- shape checks
+
+
+def check_value(
+    interpreter: Interpreter,
+    op: Operation | None,
+    what: str,
+    t: Attribute,
+    value: Any,
+    frame: Frame,
+) -> None:
+    """Check a runtime value against its IR type; bind the symbols of its shape in `frame`."""
+    if isinstance(t, TensorType | TileType):
+        kind = "tensor" if isinstance(t, TensorType) else "tile"
+        if not isinstance(value, np.ndarray):
+            raise fail(interpreter, op, f"{what} should be a {kind} array, got {type(value).__name__}")
+        shape = t.get_shape()
+        if value.ndim != len(shape):
+            raise fail(
+                interpreter, op,
+                f"{what} has rank {value.ndim} (shape {list(value.shape)}) but its type {t} "
+                f"has rank {len(shape)}",
+            )
+        for axis, (d, n) in enumerate(zip(shape, value.shape)):
+            if isinstance(d, int):
+                if d != n:
+                    raise fail(
+                        interpreter, op,
+                        f"shape mismatch: {what} has shape {list(value.shape)} but its type is "
+                        f"{t} (dim {axis} should be {d})",
+                    )
+            elif isinstance(d, str):
+                bound = frame.binding.get(d)
+                if bound is None:
+                    frame.binding[d] = n
+                elif bound != n and d not in frame.ambiguous:
+                    if frame.lenient:
+                        frame.ambiguous.add(d)
+                    else:
+                        raise fail(
+                            interpreter, op,
+                            f"shape mismatch: {what} has shape {list(value.shape)} but its type "
+                            f"{t} needs {d} = {bound} (dim {axis} is {n})",
+                        )
+        want = numpy_dtype(t.element_type)
+        if value.dtype != want:
+            raise fail(
+                interpreter, op,
+                f"{what} has dtype {value.dtype} but its type {t} needs {want}",
+            )
+    elif isinstance(t, TaskIdType):
+        if not isinstance(value, TaskId):
+            raise fail(interpreter, op, f"{what} should be a task id, got {type(value).__name__}")
+
+
+class ShapeChecker(Interpreter.Listener):
+    """Checks every tensor/tile result of every op (pypto, scf, ...) against its type."""
+
+    def __init__(self, interpreter: Interpreter):
+        self.interpreter = interpreter
+
+    def did_interpret_op(self, op: Operation, results: PythonValues) -> None:
+        if not op.results:
+            return
+        frame = state(self.interpreter).frame
+        for i, (res, value) in enumerate(zip(op.results, results)):
+            t = res.type
+            if isinstance(t, TensorType | TileType | TaskIdType):
+                check_value(self.interpreter, op, f"result #{i}", t, value, frame)
+
+
+def check_write(interpreter: Interpreter, op: Operation, dest: np.ndarray) -> None:
+    """With `check_directions`, a write must not reach an `in` parameter's storage."""
+    st = state(interpreter)
+    if not st.check_directions:
+        return
+    for frame in reversed(st.frames):
+        for index, array in frame.readonly:
+            if np.shares_memory(dest, array):
+                raise fail(
+                    interpreter, op,
+                    f"writes into the storage of parameter #{index} of @{frame.func}, which is "
+                    f"declared 'in' (direction check)",
+                )
+
+
+def bind_arguments(
+    interpreter: Interpreter, op: Operation, callee: FuncOp, args: Sequence[Any], frame: Frame
+) -> None:
+    for i, (t, value) in enumerate(zip(callee.function_type.inputs.data, args)):
+        check_value(interpreter, op, f"argument #{i} of @{callee.sym_name.data}", t, value, frame)
+
+
+# --------------------------------------------------------------------------- program ops
+
+
+@register_impls
+class PyptoFunctions(InterpreterFunctions):
+    """pypto.func / call / return / submit / incore_scope / yield."""
+
+    @impl_callable(FuncOp)
+    def call_func(self, interpreter: Interpreter, op: FuncOp, args: PythonValues) -> PythonValues:
+        st = state(interpreter)
+        name = op.sym_name.data
+        n_formals = len(op.function_type.inputs)
+        if len(args) != n_formals:
+            raise fail(interpreter, op, f"@{name} takes {n_formals} arguments, got {len(args)}")
+        frame = Frame(name, lenient=op.func_kind == FuncKind.INLINE)
+        caller = st.frames[-1].func if st.frames else None
+        try:
+            bind_arguments(interpreter, op, op, args, frame)
+        except PyptoInterpretationError as e:
+            where = f" (called from @{caller})" if caller else ""
+            raise PyptoInterpretationError(e.detail + where, op, name) from e
+        if st.check_directions:
+            frame.readonly = [
+                (i, a)
+                for i, (a, d) in enumerate(zip(args, op.directions))
+                if d == ParamDirection.IN and isinstance(a, np.ndarray)
+            ]
+        st.frames.append(frame)
+        try:
+            results = interpreter.run_ssacfg_region(op.body, tuple(args), name)
+            for i, (t, value) in enumerate(zip(op.function_type.outputs.data, results)):
+                check_value(interpreter, op, f"result #{i} of @{name}", t, value, frame)
+        finally:
+            st.frames.pop()
+        return results
+
+    @impl_terminator(ReturnOp)
+    def run_return(
+        self, interpreter: Interpreter, op: ReturnOp, args: PythonValues
+    ) -> tuple[TerminatorValue, PythonValues]:
+        return ReturnedValues(args), ()
+
+    def _callee(self, interpreter: Interpreter, op: CallOp | SubmitOp) -> FuncOp:
+        name = op.callee.string_value()
+        callee = lookup_symbol(op, name) if op.parent_op() is not None else None
+        if callee is None:
+            callee = interpreter.get_op_for_symbol(name)
+        if not isinstance(callee, FuncOp):
+            raise fail(interpreter, op, f"'@{name}' is not a pypto.func")
+        return callee
+
+    @impl(CallOp)
+    def run_call(self, interpreter: Interpreter, op: CallOp, args: PythonValues) -> PythonValues:
+        n_args = len(op.args)
+        callee = self._callee(interpreter, op)
+        return interpreter.call_op(callee, tuple(args[:n_args]))
+
+    @impl(SubmitOp)
+    def run_submit(self, interpreter: Interpreter, op: SubmitOp, args: PythonValues) -> PythonValues:
+        st = state(interpreter)
+        n_args = len(op.args)
+        call_args = list(args[:n_args])
+        deps = args[n_args : n_args + len(op.deps)]
+        callee = self._callee(interpreter, op)
+        for i, dep in enumerate(deps):
+            if not isinstance(dep, TaskId) or not dep.done:
+                raise fail(interpreter, op, f"dependency #{i} ({dep}) is not a completed task")
+        formals = callee.function_type.inputs.data
+        if len(call_args) < len(formals):
+            # Trailing `out` parameters omitted: the runtime allocates them.
+            frame = Frame(callee.sym_name.data, lenient=True)
+            bind_arguments(interpreter, op, callee, call_args, frame)
+            for i in range(len(call_args), len(formals)):
+                t = formals[i]
+                if not isinstance(t, TensorType) or callee.directions[i] != ParamDirection.OUT:
+                    raise fail(interpreter, op, f"omitted argument #{i} is not an out tensor")
+                shape = resolve_shape(t.get_shape(), frame.binding)
+                if shape is None:
+                    raise fail(
+                        interpreter, op,
+                        f"cannot allocate omitted out parameter #{i} of "
+                        f"@{callee.sym_name.data}: unbound symbol in {format_shape(t.get_shape())}",
+                    )
+                call_args.append(np.zeros(shape, dtype=numpy_dtype(t.element_type)))
+        results = interpreter.call_op(callee, tuple(call_args))
+        task = TaskId(len(st.tasks), callee.sym_name.data, tuple(deps), done=True)
+        st.tasks.append(task)
+        return (*results, task)
+
+    @impl(IncoreScopeOp)
+    def run_incore_scope(
+        self, interpreter: Interpreter, op: IncoreScopeOp, args: PythonValues
+    ) -> PythonValues:
+        st = state(interpreter)
+        deps = args[: len(op.deps)]
+        for i, dep in enumerate(deps):
+            if not isinstance(dep, TaskId) or not dep.done:
+                raise fail(interpreter, op, f"dependency #{i} ({dep}) is not a completed task")
+        name = op.name_hint.data if op.name_hint is not None else "incore_scope"
+        results = interpreter.run_ssacfg_region(op.body, (), name)
+        if op.task_id is None:
+            return tuple(results)
+        task = TaskId(len(st.tasks), name, tuple(deps), done=True)
+        st.tasks.append(task)
+        return (*results, task)
+
+    @impl_terminator(YieldOp)
+    def run_yield(
+        self, interpreter: Interpreter, op: YieldOp, args: PythonValues
+    ) -> tuple[TerminatorValue, PythonValues]:
+        return ReturnedValues(args), ()

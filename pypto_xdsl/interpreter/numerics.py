@@ -1,0 +1,96 @@
+"""The numpy expression of every elementwise, reduction and matmul op (tensor and tile alike).
+
+docs/semantics.md lists the same expressions; tests/test_interpreter_ops.py checks each op
+against them. Every result is converted back to the carrier dtype of the op's element type
+(`values.coerce`, which also rounds bf16).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from xdsl.ir import Attribute
+
+from pypto_xdsl.interpreter.values import coerce, numpy_dtype
+
+
+def _div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    if np.issubdtype(np.result_type(a, b), np.integer):
+        if np.any(np.asarray(b) == 0):
+            raise ZeroDivisionError("integer division by zero")
+        # C semantics: truncate toward zero
+        q = np.abs(a) // np.abs(b)
+        return np.where((np.asarray(a) < 0) != (np.asarray(b) < 0), -q, q)
+    return np.divide(a, b)
+
+
+BINARY: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+    "add": np.add,
+    "sub": np.subtract,
+    "mul": np.multiply,
+    "div": _div,
+    "maximum": np.maximum,
+    "minimum": np.minimum,
+}
+"""`add sub mul div maximum minimum` and the scalar forms `adds subs muls divs`."""
+
+SCALAR: dict[str, str] = {"adds": "add", "subs": "sub", "muls": "mul", "divs": "div"}
+
+
+def _recip(a: np.ndarray) -> np.ndarray:
+    return _div(np.ones_like(a), a)
+
+
+UNARY: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "exp": np.exp,
+    "log": np.log,
+    "sqrt": np.sqrt,
+    "neg": np.negative,
+    "abs": np.abs,
+    "relu": lambda a: np.maximum(a, np.zeros((), dtype=a.dtype)),
+    "recip": _recip,
+}
+
+
+def binary(name: str, a: np.ndarray, b: np.ndarray, element_type: Attribute) -> np.ndarray:
+    return coerce(np.asarray(BINARY[name](a, b)), element_type)
+
+
+def scalar(name: str, a: np.ndarray, s: object, element_type: Attribute) -> np.ndarray:
+    s_arr = np.asarray(s).astype(numpy_dtype(element_type))
+    return coerce(np.asarray(BINARY[SCALAR[name]](a, s_arr)), element_type)
+
+
+def unary(name: str, a: np.ndarray, element_type: Attribute) -> np.ndarray:
+    return coerce(np.asarray(UNARY[name](a)), element_type)
+
+
+def matmul(a: np.ndarray, b: np.ndarray, element_type: Attribute) -> np.ndarray:
+    """`a @ b`; floats accumulate in float32 (f16/bf16 inputs are widened first)."""
+    if np.issubdtype(a.dtype, np.floating):
+        return coerce(np.matmul(a.astype(np.float32), b.astype(np.float32)), element_type)
+    return coerce(np.matmul(a.astype(np.int64), b.astype(np.int64)), element_type)
+
+
+def cast(a: np.ndarray, element_type: Attribute) -> np.ndarray:
+    """`a.astype(dtype)`: float -> int truncates toward zero, int -> bool is `!= 0`."""
+    return coerce(a, element_type)
+
+
+def row_max(a: np.ndarray, element_type: Attribute) -> np.ndarray:
+    return coerce(np.max(a, axis=-1, keepdims=True), element_type)
+
+
+def row_sum(a: np.ndarray, element_type: Attribute) -> np.ndarray:
+    if np.issubdtype(a.dtype, np.floating):
+        return coerce(np.sum(a.astype(np.float32), axis=-1, keepdims=True), element_type)
+    return coerce(np.sum(a, axis=-1, keepdims=True), element_type)
+
+
+ROW_EXPAND: dict[str, str] = {"row_expand_sub": "sub", "row_expand_mul": "mul", "row_expand_div": "div"}
+
+
+def row_expand(name: str, a: np.ndarray, r: np.ndarray, element_type: Attribute) -> np.ndarray:
+    """`a <op> r` with r of shape [M, 1] broadcast along each row."""
+    return coerce(np.asarray(BINARY[ROW_EXPAND[name]](a, r)), element_type)

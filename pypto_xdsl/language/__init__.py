@@ -1,0 +1,100 @@
+"""The PyPTO DSL surface: `import pypto_xdsl.language as pl`.
+
+Programs are Python classes decorated with `@pl.program` whose methods are decorated with
+`@pl.function(type=pl.FunctionType.InCore)` and friends. The frontend
+(`pypto_xdsl.frontend`) reads their source with `ast` and builds pypto IR; nothing in a
+function body is executed by Python. The objects here are therefore *markers*: types
+(`pl.Tensor[[64, 128], pl.FP32]`), enums, and op stubs (`pl.add`, `pl.load`, ...) the
+frontend recognises by identity. Calling an op stub from ordinary Python raises an error.
+
+See docs/language.md for the reference.
+"""
+
+from __future__ import annotations
+
+from pypto_xdsl.language.types import (
+    BF16,
+    BOOL,
+    CORE_GROUP,
+    FP16,
+    FP32,
+    INDEX,
+    InCore,
+    Inline,
+    INT8,
+    INT16,
+    INT32,
+    INT64,
+    UINT8,
+    UINT16,
+    UINT32,
+    UINT64,
+    DataType,
+    DynVar,
+    FunctionType,
+    InOut,
+    Level,
+    Mem,
+    MemorySpace,
+    Opaque,
+    Orchestration,
+    Out,
+    Scalar,
+    SplitMode,
+    Tensor,
+    Tile,
+    dynamic,
+)
+from pypto_xdsl.language.decorators import function, jit, program
+from pypto_xdsl.language.ops import (
+    abs,
+    add,
+    assemble,
+    at,
+    cast,
+    create_tensor,
+    create_tile,
+    div,
+    exp,
+    full,
+    get_block_idx,
+    get_block_num,
+    load,
+    log,
+    matmul,
+    matmul_acc,
+    maximum,
+    minimum,
+    move,
+    mul,
+    neg,
+    range,
+    read,
+    recip,
+    relu,
+    row_expand_div,
+    row_expand_mul,
+    row_expand_sub,
+    row_max,
+    row_sum,
+    slice,
+    sqrt,
+    store,
+    sub,
+    submit,
+    yield_,
+)
+from pypto_xdsl.language import tensor, tile  # noqa: E402  (namespaces pl.tensor.*, pl.tile.*)
+from pypto_xdsl.frontend.errors import ParserError  # noqa: E402
+
+__all__ = [
+    "BF16", "BOOL", "CORE_GROUP", "InCore", "Inline", "Opaque", "Orchestration", "FP16", "FP32", "INDEX", "INT8", "INT16", "INT32", "INT64", "UINT8",
+    "UINT16", "UINT32", "UINT64", "DataType", "DynVar", "FunctionType", "InOut", "Level", "Mem",
+    "MemorySpace", "Out", "ParserError", "Scalar", "SplitMode", "Tensor", "Tile", "dynamic",
+    "function", "jit", "program", "tensor", "tile",
+    "abs", "add", "assemble", "at", "cast", "create_tensor", "create_tile", "div", "exp", "full",
+    "get_block_idx", "get_block_num", "load", "log", "matmul", "matmul_acc", "maximum",
+    "minimum", "move", "mul", "neg", "range", "read", "recip", "relu", "row_expand_div",
+    "row_expand_mul", "row_expand_sub", "row_max", "row_sum", "slice", "sqrt", "store", "sub",
+    "submit", "yield_",
+]

@@ -1,0 +1,71 @@
+"""Op stubs of the DSL. The frontend recognises them by identity; they never run."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, eq=False)
+class OpStub:
+    """`pl.add`, `pl.tensor.add`, `pl.tile.load`, ...: `family` is "" for type-dispatched ops."""
+
+    family: str
+    op: str
+
+    @property
+    def qualname(self) -> str:
+        return f"pl.{self.family + '.' if self.family else ''}{self.op}"
+
+    def __call__(self, *args: object, **kwargs: object) -> object:
+        raise RuntimeError(
+            f"{self.qualname} can only be used inside a @pl.function of a @pl.program; "
+            "the frontend compiles it, Python does not run it"
+        )
+
+    def __repr__(self) -> str:
+        return self.qualname
+
+
+def _stub(op: str, family: str = "") -> OpStub:
+    return OpStub(family, op)
+
+
+# Type-dispatched ops (tensor or tile by operand type).
+add = _stub("add")
+sub = _stub("sub")
+mul = _stub("mul")
+div = _stub("div")
+maximum = _stub("maximum")
+minimum = _stub("minimum")
+exp = _stub("exp")
+neg = _stub("neg")
+abs = _stub("abs")  # noqa: A001
+sqrt = _stub("sqrt")
+log = _stub("log")
+recip = _stub("recip")
+relu = _stub("relu")
+matmul = _stub("matmul")
+matmul_acc = _stub("matmul_acc")
+cast = _stub("cast")
+row_max = _stub("row_max")
+row_sum = _stub("row_sum")
+row_expand_sub = _stub("row_expand_sub")
+row_expand_mul = _stub("row_expand_mul")
+row_expand_div = _stub("row_expand_div")
+move = _stub("move")
+full = _stub("full")
+get_block_idx = _stub("get_block_idx")
+get_block_num = _stub("get_block_num")
+# Tensor <-> tile and tensor structure.
+load = _stub("load")
+store = _stub("store")
+create_tensor = _stub("create_tensor")
+create_tile = _stub("create_tile")
+slice = _stub("slice")  # noqa: A001
+assemble = _stub("assemble")
+read = _stub("read")
+# Control and program structure.
+range = _stub("range")  # noqa: A001
+at = _stub("at")
+submit = _stub("submit")
+yield_ = _stub("yield_")

@@ -1,0 +1,250 @@
+"""Type and enum markers of the DSL: `pl.Tensor[[64, N], pl.FP32]`, `pl.Out[...]`, ..."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    IndexType,
+    IntegerType,
+    Signedness,
+)
+from xdsl.ir import Attribute
+
+from pypto_xdsl.dialects import attributes as A
+
+# --------------------------------------------------------------------------- dtypes
+
+
+@dataclass(frozen=True)
+class DataType:
+    """An element / scalar type: `pl.FP32`, `pl.INDEX`, ..."""
+
+    name: str
+
+    def to_ir(self) -> Attribute:
+        return _DTYPE_IR[self.name]()
+
+    def __repr__(self) -> str:
+        return f"pl.{self.name}"
+
+
+_DTYPE_IR = {
+    "FP32": Float32Type,
+    "FP16": Float16Type,
+    "BF16": BFloat16Type,
+    "BOOL": lambda: IntegerType(1),
+    "INT8": lambda: IntegerType(8),
+    "INT16": lambda: IntegerType(16),
+    "INT32": lambda: IntegerType(32),
+    "INT64": lambda: IntegerType(64),
+    "UINT8": lambda: IntegerType(8, Signedness.UNSIGNED),
+    "UINT16": lambda: IntegerType(16, Signedness.UNSIGNED),
+    "UINT32": lambda: IntegerType(32, Signedness.UNSIGNED),
+    "UINT64": lambda: IntegerType(64, Signedness.UNSIGNED),
+    "INDEX": IndexType,
+}
+
+FP32 = DataType("FP32")
+FP16 = DataType("FP16")
+BF16 = DataType("BF16")
+BOOL = DataType("BOOL")
+INT8 = DataType("INT8")
+INT16 = DataType("INT16")
+INT32 = DataType("INT32")
+INT64 = DataType("INT64")
+UINT8 = DataType("UINT8")
+UINT16 = DataType("UINT16")
+UINT32 = DataType("UINT32")
+UINT64 = DataType("UINT64")
+INDEX = DataType("INDEX")
+
+
+def dtype_from_ir(t: Attribute) -> DataType | None:
+    for name, factory in _DTYPE_IR.items():
+        if factory() == t:
+            return DataType(name)
+    return None
+
+
+# --------------------------------------------------------------------------- enums
+
+
+class FunctionType(Enum):
+    Opaque = A.FuncKind.OPAQUE
+    Inline = A.FuncKind.INLINE
+    InCore = A.FuncKind.INCORE
+    AIC = A.FuncKind.AIC
+    AIV = A.FuncKind.AIV
+    Orchestration = A.FuncKind.ORCHESTRATION
+
+
+class MemorySpace(Enum):
+    Vec = A.MemorySpace.VEC
+    Mat = A.MemorySpace.MAT
+    Left = A.MemorySpace.LEFT
+    Right = A.MemorySpace.RIGHT
+    Acc = A.MemorySpace.ACC
+    Bias = A.MemorySpace.BIAS
+
+
+Mem = MemorySpace
+
+
+class Level(Enum):
+    AIV = A.Level.AIV
+    AIC = A.Level.AIC
+    CORE_GROUP = A.Level.CORE_GROUP
+
+
+class SplitMode(Enum):
+    NONE = A.SplitMode.NONE
+    UP_DOWN = A.SplitMode.UP_DOWN
+    LEFT_RIGHT = A.SplitMode.LEFT_RIGHT
+
+
+# --------------------------------------------------------------------------- dynamic dims
+
+
+@dataclass(frozen=True)
+class DynVar:
+    """`N = pl.dynamic("N")`: a named symbolic dimension."""
+
+    name: str
+
+    def __repr__(self) -> str:
+        return f"pl.dynamic({self.name!r})"
+
+
+def dynamic(name: str) -> DynVar:
+    if not isinstance(name, str) or not name.isidentifier():
+        raise ValueError(f"pl.dynamic expects an identifier, got {name!r}")
+    return DynVar(name)
+
+
+# --------------------------------------------------------------------------- type specs
+
+
+class TypeError_(Exception):
+    """A malformed type annotation (reported by the frontend as a ParserError)."""
+
+
+def _dims(shape: object) -> list[A.Dim]:
+    if not isinstance(shape, list | tuple):
+        raise TypeError_(f"a shape must be a list of dimensions, got {shape!r}")
+    dims: list[A.Dim] = []
+    for d in shape:
+        if isinstance(d, DynVar):
+            dims.append(d.name)
+        elif isinstance(d, bool) or not isinstance(d, int | None.__class__):
+            raise TypeError_(f"a dimension must be an int or pl.dynamic(...), got {d!r}")
+        elif d is not None and d < 0:
+            raise TypeError_(f"a dimension must be non-negative, got {d}")
+        else:
+            dims.append(d)
+    return dims
+
+
+def _dtype(dtype: object) -> DataType:
+    if not isinstance(dtype, DataType):
+        raise TypeError_(f"expected a dtype such as pl.FP32, got {dtype!r}")
+    return dtype
+
+
+@dataclass(frozen=True)
+class TypeSpec:
+    """A resolved DSL type annotation: its IR type and its parameter direction."""
+
+    ir: Attribute
+    direction: A.ParamDirection = A.ParamDirection.IN
+
+    def __repr__(self) -> str:
+        return f"TypeSpec({self.ir}, {self.direction.value})"
+
+
+class Tensor:
+    """`pl.Tensor[[64, N], pl.FP32]`"""
+
+    def __class_getitem__(cls, item: object) -> TypeSpec:
+        if not isinstance(item, tuple) or len(item) != 2:
+            raise TypeError_("pl.Tensor takes [shape, dtype], e.g. pl.Tensor[[64, 128], pl.FP32]")
+        dtype = _dtype(item[1])
+        if dtype is INDEX or dtype == INDEX:
+            raise TypeError_("tensor elements cannot be pl.INDEX")
+        return TypeSpec(A.TensorType(_dims(item[0]), dtype.to_ir()))
+
+
+class Tile:
+    """`pl.Tile[[64, 64], pl.FP32]` or `pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec]`"""
+
+    def __class_getitem__(cls, item: object) -> TypeSpec:
+        if not isinstance(item, tuple) or len(item) not in (2, 3):
+            raise TypeError_("pl.Tile takes [shape, dtype] or [shape, dtype, memory space]")
+        dtype = _dtype(item[1])
+        if dtype == INDEX:
+            raise TypeError_("tile elements cannot be pl.INDEX")
+        space = A.MemorySpace.VEC
+        if len(item) == 3:
+            if not isinstance(item[2], MemorySpace):
+                raise TypeError_(f"expected a memory space such as pl.Mem.Vec, got {item[2]!r}")
+            space = item[2].value
+        return TypeSpec(A.TileType(_dims(item[0]), dtype.to_ir(), space))
+
+
+class Scalar:
+    """`pl.Scalar[pl.INDEX]`, `pl.Scalar[pl.FP32]`"""
+
+    def __class_getitem__(cls, item: object) -> TypeSpec:
+        return TypeSpec(_dtype(item).to_ir())
+
+
+class Out:
+    """`pl.Out[pl.Tensor[...]]`: a parameter the function writes (direction `out`)."""
+
+    def __class_getitem__(cls, item: object) -> TypeSpec:
+        return _with_direction(item, A.ParamDirection.OUT)
+
+
+class InOut:
+    """`pl.InOut[pl.Tensor[...]]`: a parameter the function reads and writes."""
+
+    def __class_getitem__(cls, item: object) -> TypeSpec:
+        return _with_direction(item, A.ParamDirection.INOUT)
+
+
+@dataclass(frozen=True)
+class UntypedDirection:
+    """`pl.Out[...]` with a literal Ellipsis: direction known, type inferred."""
+
+    direction: A.ParamDirection
+
+
+def _with_direction(item: object, direction: A.ParamDirection) -> TypeSpec | UntypedDirection:
+    if item is Ellipsis:
+        return UntypedDirection(direction)
+    if not isinstance(item, TypeSpec):
+        raise TypeError_(f"pl.{direction.value.capitalize()}[...] expects a type, got {item!r}")
+    if item.direction != A.ParamDirection.IN:
+        raise TypeError_("parameter directions cannot be nested")
+    return TypeSpec(item.ir, direction)
+
+
+def to_type_spec(value: object) -> TypeSpec | UntypedDirection:
+    """Interpret an evaluated annotation."""
+    if isinstance(value, TypeSpec | UntypedDirection):
+        return value
+    if isinstance(value, DataType):  # `x: pl.INDEX` shorthand for a scalar
+        return TypeSpec(value.to_ir())
+    raise TypeError_(f"not a pl type: {value!r}")
+
+
+# Bare names for `from pypto_xdsl.language import InCore` (the seed documents use them).
+Opaque = FunctionType.Opaque
+Inline = FunctionType.Inline
+InCore = FunctionType.InCore
+Orchestration = FunctionType.Orchestration
+CORE_GROUP = Level.CORE_GROUP

@@ -1,0 +1,275 @@
+"""pypto-compile: a PyPTO program (.mlir) -> Ascend C kernels + ACL host code (+ CPU simulation).
+
+    pypto-compile prog.mlir -o out/            # kernels/*.cpp, host/*.cpp, CMakeLists.txt, README.md
+    pypto-compile prog.mlir -o out/ --sim      # ... then build with g++ against the simulation
+                                               # headers, run on seeded random inputs and compare
+                                               # with the reference interpreter when it can run
+
+Exit status: 0 on success, 1 on a compile error (message on stderr, no traceback), 2 when the
+simulated program fails or disagrees with the interpreter.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.parser import Parser
+from xdsl.utils.exceptions import DiagnosticException, ParseError
+
+from pypto_xdsl.backend.ascendc import sim
+from pypto_xdsl.backend.ascendc.emit import EmittedProgram, choose_entry, emit_program
+from pypto_xdsl.backend.ascendc.host import BLOCK_DIM_ATTR
+from pypto_xdsl.dialects.attributes import ParamDirection, TensorType
+
+
+def make_context() -> Context:
+    from xdsl.dialects import get_all_dialects as xdsl_dialects
+
+    from pypto_xdsl.dialects import get_all_dialects
+
+    ctx = Context()
+    for name, factory in xdsl_dialects().items():
+        ctx.register_dialect(name, factory)
+    for name, factory in get_all_dialects().items():
+        if name not in ctx.registered_dialect_names:
+            ctx.register_dialect(name, factory)
+    return ctx
+
+
+def parse_program(text: str, ctx: Context | None = None) -> ModuleOp:
+    module = Parser(ctx or make_context(), text).parse_module()
+    module.verify()
+    return module
+
+
+def apply_pipeline(module: ModuleOp, pipeline: str, ctx: Context | None = None) -> None:
+    """Run a pypto-opt pass pipeline (e.g. 'pypto-default') on `module`; '' runs nothing."""
+    if not pipeline:
+        return
+    from xdsl.passes import PassPipeline
+
+    from pypto_xdsl.transforms import get_all_passes
+
+    available = {name: factory for name, factory in get_all_passes().items()}
+    pipe = PassPipeline.parse_spec(available, pipeline)
+    pipe.apply(ctx or make_context(), module)
+    module.verify()
+
+
+def compile_module(module: ModuleOp, out_dir: Path, entry: str | None = None) -> EmittedProgram:
+    """Write the generated files (and a copy of the simulation headers) under `out_dir`."""
+    program = emit_program(module, entry=entry)
+    out_dir = Path(out_dir)
+    for rel, text in program.files.items():
+        path = out_dir / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    sim.copy_headers(out_dir)
+    return program
+
+
+# --------------------------------------------------------------------------- simulation
+
+
+@dataclass
+class SimulationReport:
+    exe: Path
+    outputs: dict[str, np.ndarray] = field(default_factory=dict)
+    reference: dict[str, np.ndarray] | None = None
+    max_abs_error: float | None = None
+    max_rel_error: float | None = None
+    note: str = ""
+
+
+def _param_files(func) -> list[tuple[str, Any, ParamDirection]]:
+    from pypto_xdsl.backend.ascendc.host import param_file_names
+
+    return [
+        (name, arg.type, d) for name, arg, d in zip(param_file_names(func), func.args, func.directions)
+    ]
+
+
+def write_inputs(func, inputs: Sequence[Any], in_dir: Path) -> None:
+    from pypto_xdsl.interpreter.values import numpy_dtype  # dtype mapping shared with the interpreter
+
+    in_dir.mkdir(parents=True, exist_ok=True)
+    for (name, t, d), value in zip(_param_files(func), inputs):
+        if isinstance(t, TensorType):
+            if d == ParamDirection.OUT:
+                continue
+            np.ascontiguousarray(value, dtype=numpy_dtype(t.element_type)).tofile(in_dir / f"{name}.bin")
+        else:
+            from xdsl.dialects.builtin import IndexType
+
+            dtype = np.int64 if isinstance(t, IndexType) else numpy_dtype(t)
+            np.asarray(value, dtype=dtype).tofile(in_dir / f"{name}.bin")
+
+
+def read_outputs(func, out_dir: Path) -> dict[str, np.ndarray]:
+    from pypto_xdsl.interpreter.values import numpy_dtype
+
+    result = {}
+    for name, t, d in _param_files(func):
+        if isinstance(t, TensorType) and d != ParamDirection.IN:
+            shape = [int(x) for x in t.get_shape()]  # type: ignore[arg-type]
+            result[name] = np.fromfile(out_dir / f"{name}.bin", dtype=numpy_dtype(t.element_type)).reshape(shape)
+    return result
+
+
+def simulate(
+    module: ModuleOp,
+    out_dir: Path,
+    *,
+    entry: str | None = None,
+    inputs: Sequence[Any] | None = None,
+    seed: int = 0,
+    reference_module: ModuleOp | None = None,
+    compare: bool = True,
+) -> SimulationReport:
+    """Compile `module`, build it against the simulation, run on `inputs` (seeded random by default).
+
+    With `compare`, the interpreter runs `reference_module` (default: `module`) on copies of the
+    same inputs and the report carries the max abs/rel error over all out/inout tensors.
+    """
+    out_dir = Path(out_dir)
+    program = compile_module(module, out_dir, entry)
+    func = choose_entry(module, entry)
+    if func is None:
+        raise sim.SimulationError("nothing to run: the program has no orchestration function")
+    if inputs is None:
+        from pypto_xdsl.interpreter.api import random_inputs
+
+        inputs = random_inputs(module, func.sym_name.data, seed)
+    exe = sim.build(out_dir)
+    in_dir, res_dir = out_dir / "sim-run" / "in", out_dir / "sim-run" / "out"
+    write_inputs(func, inputs, in_dir)
+    result = sim.run(exe, in_dir, res_dir)
+    if result.returncode != 0:
+        raise sim.SimulationError(
+            f"the simulated program exited with status {result.returncode}:\n{result.stderr}{result.stdout}"
+        )
+    report = SimulationReport(exe, read_outputs(func, res_dir))
+    spmd = _spmd_launches(module)
+    if compare and spmd:
+        report.note = (
+            f"interpreter comparison skipped: {spmd} runs on several blocks ({BLOCK_DIM_ATTR}) and "
+            "the interpreter runs a pypto.call on one block"
+        )
+    elif compare:
+        try:
+            from pypto_xdsl.interpreter.api import run as interpret
+        except ImportError:  # pragma: no cover - the interpreter ships with the package
+            report.note = "interpreter not available"
+            return report
+        ref_inputs = [np.array(v, copy=True) if isinstance(v, np.ndarray) else v for v in inputs]
+        interpret(reference_module or module, func.sym_name.data, ref_inputs)
+        reference = {}
+        for (name, t, d), value in zip(_param_files(func), ref_inputs):
+            if isinstance(t, TensorType) and d != ParamDirection.IN:
+                reference[name] = np.asarray(value)
+        report.reference = reference
+        abs_err, rel_err = 0.0, 0.0
+        for name, got in report.outputs.items():
+            want = reference[name].astype(np.float64)
+            diff = np.abs(got.astype(np.float64) - want)
+            abs_err = max(abs_err, float(diff.max(initial=0.0)))
+            rel_err = max(rel_err, float((diff / np.maximum(np.abs(want), 1e-30)).max(initial=0.0)))
+        report.max_abs_error, report.max_rel_error = abs_err, rel_err
+    return report
+
+
+def _spmd_launches(module: ModuleOp) -> str | None:
+    from pypto_xdsl.analysis.symbols import lookup_symbol
+    from pypto_xdsl.backend.ascendc.host import block_dim
+    from pypto_xdsl.dialects import program
+
+    for op in module.walk():
+        if isinstance(op, program.CallOp | program.SubmitOp):
+            callee = lookup_symbol(op, op.callee)
+            if isinstance(callee, program.FuncOp) and callee.is_incore and block_dim(op, callee) > 1:
+                return f"@{callee.sym_name.data}"
+    return None
+
+
+# --------------------------------------------------------------------------- CLI
+
+
+def build_arg_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="pypto-compile", description=__doc__.split("\n\n")[0])
+    p.add_argument("input", help="PyPTO program (.mlir)")
+    p.add_argument("-o", "--output", required=True, help="output directory")
+    p.add_argument("--entry", help="orchestration function the driver runs (default: main, else the last)")
+    p.add_argument(
+        "-p", "--passes", default=None,
+        help="pass pipeline to run before printing (default: pypto-default when available; '' for none)",
+    )
+    p.add_argument("--sim", action="store_true", help="build with g++ against the CPU simulation and run")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random inputs of --sim")
+    p.add_argument("--rtol", type=float, default=1e-5, help="--sim: relative tolerance against the interpreter")
+    p.add_argument("--atol", type=float, default=1e-6, help="--sim: absolute tolerance (for values near zero)")
+    return p
+
+
+def default_pipeline() -> str:
+    from pypto_xdsl.transforms import get_all_passes
+
+    return "pypto-default" if "pypto-default" in get_all_passes() else ""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_arg_parser().parse_args(argv)
+    out_dir = Path(args.output)
+    try:
+        ctx = make_context()
+        text = Path(args.input).read_text()
+        module = parse_program(text, ctx)
+        reference = module.clone()
+        apply_pipeline(module, default_pipeline() if args.passes is None else args.passes, ctx)
+        if not args.sim:
+            program = compile_module(module, out_dir, args.entry)
+            print(f"pypto-compile: wrote {len(program.files)} files to {out_dir}/ "
+                  f"({len(program.kernels)} kernels, {len(program.hosts)} orchestration functions)")
+            return 0
+        report = simulate(module, out_dir, entry=args.entry, seed=args.seed, reference_module=reference)
+    except (DiagnosticException, ParseError) as e:
+        print(f"pypto-compile: error: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"pypto-compile: error: {e}", file=sys.stderr)
+        return 1
+    except sim.SimulationError as e:
+        print(f"pypto-compile: simulation failed: {e}", file=sys.stderr)
+        return 2
+    print(f"pypto-compile: wrote {out_dir}/ and built {report.exe}")
+    for name, arr in report.outputs.items():
+        print(f"  output {name}: shape {list(arr.shape)}")
+    if report.max_abs_error is None:
+        print(f"  (no comparison: {report.note})")
+        return 0
+    print(f"  max abs error vs interpreter: {report.max_abs_error:.3g}, max rel error: {report.max_rel_error:.3g}")
+    ok = all(
+        np.allclose(report.outputs[n], report.reference[n], rtol=args.rtol, atol=args.atol, equal_nan=True)  # type: ignore[index]
+        for n in report.outputs
+    )
+    if not ok:
+        print(f"pypto-compile: simulation disagrees with the interpreter (rtol {args.rtol}, atol {args.atol})",
+              file=sys.stderr)
+        return 2
+    print(f"  simulation matches the interpreter (rtol {args.rtol}, atol {args.atol})")
+    return 0
+
+
+def entry_point() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry_point()

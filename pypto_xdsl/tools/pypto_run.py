@@ -1,0 +1,136 @@
+"""pypto-run: execute a pypto program with the reference interpreter.
+
+    pypto-run prog.mlir --entry main --dim N=128            # seeded random inputs
+    pypto-run prog.mlir --input 0=a.npy --input b=b.npy     # .npy inputs by index or name
+    pypto-run prog.mlir --dim N=64 -o out/                  # write results/arguments as .npy
+    pypto-run prog.mlir --blocks 4                          # SPMD launch of 4 blocks
+
+Prints one line per result and per out/inout argument (shape, dtype, checksum, min/max).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from xdsl.utils.exceptions import DiagnosticException, InterpretationError, ParseError, VerifyException
+
+from pypto_xdsl.dialects.attributes import ParamDirection
+from pypto_xdsl.interpreter.api import entry_function, parse_module, random_inputs, run
+from pypto_xdsl.interpreter.values import TaskId
+
+
+def _parse_dim(text: str) -> tuple[str, int]:
+    name, sep, value = text.partition("=")
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got '{text}'")
+    try:
+        return name, int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"dimension {name} must be an integer, got '{value}'") from None
+
+
+def _parse_input(text: str) -> tuple[str, Path]:
+    key, sep, path = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"expected INDEX=FILE.npy or NAME=FILE.npy, got '{text}'")
+    return key, Path(path)
+
+
+def describe(value: Any, full: bool = False) -> str:
+    if isinstance(value, np.ndarray):
+        text = f"{list(value.shape)} {value.dtype}"
+        if value.size:
+            data = value.astype(np.float64)
+            text += (
+                f" sum={data.sum():.6g} min={data.min():.6g} max={data.max():.6g}"
+                f" mean={data.mean():.6g}"
+            )
+        if full:
+            text += "\n" + np.array2string(value, threshold=sys.maxsize)
+        return text
+    if isinstance(value, TaskId):
+        return repr(value)
+    return repr(value)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="pypto-run", description="Run a pypto program with the reference interpreter.")
+    p.add_argument("file", help="input .mlir file ('-' for stdin)")
+    p.add_argument("--entry", default="main", help="function to run (default: main)")
+    p.add_argument("--dim", action="append", type=_parse_dim, default=[], metavar="NAME=N",
+                   help="bind a shape symbol for random inputs ('?=N' sets unknown dims)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default: 0)")
+    p.add_argument("--input", action="append", type=_parse_input, default=[], metavar="ARG=FILE.npy",
+                   help="take argument ARG (index or name) from a .npy file")
+    p.add_argument("--blocks", type=int, default=1, help="SPMD launch: run the entry for blocks 0..N-1")
+    p.add_argument("-o", "--output-dir", type=Path, default=None,
+                   help="write result_<i>.npy and arg_<i>.npy (out/inout arguments) here")
+    p.add_argument("--print-values", action="store_true", help="print whole arrays")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text()
+    except OSError as e:
+        print(f"pypto-run: error: {e}", file=sys.stderr)
+        return 2
+    try:
+        module = parse_module(text)
+        module.verify()
+        func = entry_function(module, args.entry)
+        dims = dict(args.dim)
+        arg_names = [a.name_hint for a in func.body.block.args]  # type: ignore[attr-defined]
+        n_args = len(arg_names)
+        files: dict[int, Path] = {}
+        for key, path in args.input:
+            if key.isdigit():
+                index = int(key)
+            elif key in arg_names:
+                index = arg_names.index(key)
+            else:
+                raise InterpretationError(f"@{args.entry} has no argument '{key}'")
+            if not 0 <= index < n_args:
+                raise InterpretationError(f"@{args.entry} has no argument #{index}")
+            files[index] = path
+        needs_random = len(files) < n_args
+        inputs = list(random_inputs(module, args.entry, args.seed, dims)) if needs_random else [None] * n_args
+        for index, path in files.items():
+            inputs[index] = np.load(path)
+        directions = getattr(func, "directions", (ParamDirection.IN,) * n_args)
+        runs = [
+            run(module, args.entry, inputs, block_idx=b, block_num=args.blocks)
+            for b in range(args.blocks)
+        ]
+    except (ParseError, VerifyException, DiagnosticException, InterpretationError, OSError, ValueError) as e:
+        print(f"pypto-run: error: {e}", file=sys.stderr)
+        return 1
+    results = runs[-1]
+    for i, value in enumerate(results):
+        print(f"result #{i}: {describe(value, args.print_values)}")
+    written = [i for i, d in enumerate(directions) if d != ParamDirection.IN]
+    for i in written:
+        name = f" %{arg_names[i]}" if arg_names[i] else ""
+        print(f"{directions[i].value} argument #{i}{name}: {describe(inputs[i], args.print_values)}")
+    if args.output_dir is not None:
+        args.output_dir.mkdir(parents=True, exist_ok=True)
+        for i, value in enumerate(results):
+            if isinstance(value, np.ndarray):
+                np.save(args.output_dir / f"result_{i}.npy", value)
+        for i in written:
+            np.save(args.output_dir / f"arg_{i}.npy", inputs[i])
+    return 0
+
+
+def entry() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry()

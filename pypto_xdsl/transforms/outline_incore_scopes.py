@@ -1,0 +1,683 @@
+"""outline-incore-scopes: `pypto.incore_scope` regions -> InCore functions + calls.
+
+Each `pypto.incore_scope` in an `opaque` or `orchestration` `pypto.func` becomes a new
+`pypto.func incore @<func>_incore_<k>` (or its `name(...)` hint, see "Naming"), inserted
+after its parent, and a `pypto.call` (or `pypto.submit`) takes the scope's place, inside
+whatever `scf` region held it. An opaque parent becomes `orchestration`. The page
+`docs/passes/outline-incore-scopes.md` describes the behaviour; this docstring summarises.
+
+Inputs: the scope body's free values (`pypto_xdsl.analysis.free_values`), in first-use
+order; `ConstantLike` ops without operands (`arith.constant`) are cloned into the new
+function instead of being passed.
+
+Outputs, in this order:
+1. one per scope result (the yielded values), in yield order; a tensor result that writes
+   through a captured tensor (store/assemble/matmul_acc results, through scf carries, see
+   `pypto_xdsl.analysis.write_through`) returns **that parameter**;
+2. then every captured tensor written inside the body that no result of step 1 already
+   returns, in first-write order (the parameter itself is returned).
+Later uses, in the parent, of a written captured tensor (those the call dominates) read
+the call's result instead, so they are ordered after the write.
+
+Directions: a written tensor parameter that is also read (directly or through an alias)
+is `inout`, `out` if only written; everything else is `in`.
+
+Task ids: a scope with a `task_id` result or `deps(...)` becomes a `pypto.submit` with
+those deps; its task id replaces the scope's.
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseArrayBase,
+    FunctionType,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+    SymbolRefAttr,
+    UnitAttr,
+    i32,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.traits import ConstantLike, SymbolOpInterface
+from xdsl.utils.exceptions import PassFailedException
+
+from pypto_xdsl.analysis.free_values import collect_free_values
+from pypto_xdsl.analysis.symbols import invalidate
+from pypto_xdsl.analysis.write_through import WriteThrough, write_target
+from pypto_xdsl.dialects.attributes import (
+    INCORE_KINDS,
+    FuncKind,
+    FuncKindAttr,
+    Level,
+    ParamDirection,
+    ParamDirectionAttr,
+    SplitMode,
+    SplitModeAttr,
+    TensorType,
+)
+from pypto_xdsl.dialects.program import (
+    SPLIT_AIV_EXCLUSIVE_MESSAGE,
+    CallOp,
+    FuncOp,
+    IncoreScopeOp,
+    ReturnOp,
+    SplitAivOp,
+    SubmitOp,
+    YieldOp,
+)
+
+_LEVEL_KIND = {
+    Level.CORE_GROUP: FuncKind.INCORE,
+    Level.AIC: FuncKind.AIC,
+    Level.AIV: FuncKind.AIV,
+}
+
+# Uses of a tensor that neither read nor write its data: loop carries and yields forward
+# the storage (the analysis follows them), `tensor.dim` reads metadata only.
+_METADATA_OPS = frozenset({"pypto.tensor.dim"})
+
+
+def _is_carry_use(op: Operation, index: int) -> bool:
+    if isinstance(op, YieldOp | scf.YieldOp | scf.WhileOp):
+        return True
+    if isinstance(op, scf.ForOp):
+        return index >= 3
+    if isinstance(op, scf.ConditionOp):
+        return index >= 1
+    return False
+
+
+_CONSTANT_LIKE: dict[type[Operation], bool] = {}
+
+
+def _is_cheap_constant(value: SSAValue) -> bool:
+    """Results of operand-less, region-less `ConstantLike` ops are cloned, not passed."""
+    owner = value.owner
+    if not isinstance(owner, Operation):
+        return False
+    cls = type(owner)
+    const = _CONSTANT_LIKE.get(cls)
+    if const is None:
+        const = _CONSTANT_LIKE[cls] = owner.has_trait(ConstantLike)
+    return const and not owner.operands and not owner.regions
+
+
+# ---- fast builders: `Operation.create` with the properties the typed builders would set
+# (the typed `__init__`s re-check every operand against its constraint, which dominates the
+# cost of outlining thousands of scopes; the module verifier checks the result anyway).
+
+_KIND_ATTRS = {k: FuncKindAttr(k) for k in FuncKind}
+_DIR_ATTRS = {d: ParamDirectionAttr(d) for d in ParamDirection}
+
+
+_SEGMENTS: dict[tuple[int, ...], DenseArrayBase] = {}
+_FUNCTION_TYPES: dict[tuple[tuple[Attribute, ...], tuple[Attribute, ...]], FunctionType] = {}
+_DIRECTION_ARRAYS: dict[tuple[ParamDirection, ...], ArrayAttr] = {}
+
+
+def _segments(*sizes: int) -> DenseArrayBase:
+    seg = _SEGMENTS.get(sizes)
+    if seg is None:
+        seg = _SEGMENTS[sizes] = DenseArrayBase.from_list(i32, sizes)
+    return seg
+
+
+def _function_type(inputs: tuple[Attribute, ...], outputs: tuple[Attribute, ...]) -> FunctionType:
+    key = (inputs, outputs)
+    ft = _FUNCTION_TYPES.get(key)
+    if ft is None:
+        ft = FunctionType.from_lists(inputs, outputs)
+        if len(_FUNCTION_TYPES) < 4096:
+            _FUNCTION_TYPES[key] = ft
+    return ft
+
+
+def _make_func(
+    name: StringAttr,
+    inputs: list[Attribute],
+    outputs: list[Attribute],
+    kind: FuncKind,
+    directions: list[ParamDirection],
+    body: Region,
+) -> FuncOp:
+    properties: dict[str, Attribute] = {
+        "sym_name": name,
+        "function_type": _function_type(tuple(inputs), tuple(outputs)),
+        "kind": _KIND_ATTRS[kind],
+    }
+    if any(d != ParamDirection.IN for d in directions):
+        key = tuple(directions)
+        dirs = _DIRECTION_ARRAYS.get(key)
+        if dirs is None:
+            dirs = _DIRECTION_ARRAYS[key] = ArrayAttr([_DIR_ATTRS[d] for d in directions])
+        properties["arg_dirs"] = dirs
+    return FuncOp.create(properties=properties, regions=[body])
+
+
+def _make_call(
+    name: StringAttr, args: list[SSAValue], out_types: list[Attribute], dumps: list[SSAValue]
+) -> CallOp:
+    return CallOp.create(
+        operands=[*args, *dumps],
+        result_types=out_types,
+        properties={
+            "callee": SymbolRefAttr(name),
+            "operandSegmentSizes": _segments(len(args), len(dumps)),
+        },
+    )
+
+
+def _clone_constant(op: Operation) -> Operation:
+    """Clone an operand-less, region-less constant op (cheaper than `op.clone()`)."""
+    new = type(op).create(
+        result_types=[r.type for r in op.results],
+        properties=dict(op.properties),
+        attributes=dict(op.attributes),
+    )
+    for old, res in zip(op.results, new.results):
+        res.name_hint = old.name_hint
+    return new
+
+
+def _segment_sizes(op: Operation, prop: str) -> tuple[int, ...]:
+    seg = op.properties[prop]
+    assert isinstance(seg, DenseArrayBase)
+    return tuple(seg.get_values())  # type: ignore[arg-type]
+
+
+def _symbol_names(module: ModuleOp) -> set[str]:
+    names: set[str] = set()
+    for op in module.body.block.ops:
+        if op.has_trait(SymbolOpInterface):
+            sym = op.get_attr_or_prop("sym_name")
+            if isinstance(sym, StringAttr):
+                names.add(sym.data)
+    return names
+
+
+def _fail(func: FuncOp, message: str) -> PassFailedException:
+    return PassFailedException(f"outline-incore-scopes: in @{func.sym_name.data}: {message}")
+
+
+# --------------------------------------------------------------------------- naming
+
+
+class _Namer:
+    """Outlined-function names: per-function counter, program-wide reserved set."""
+
+    def __init__(self, reserved: set[str]):
+        self.reserved = reserved
+
+    def _suffixed(self, base: str, local: set[str]) -> str:
+        i = 0
+        while f"{base}_{i}" in local or f"{base}_{i}" in self.reserved:
+            i += 1
+        return f"{base}_{i}"
+
+    def choose(self, func_name: str, hint: str | None, counter: int, local: set[str]) -> str:
+        candidate = hint if hint else f"{func_name}_incore_{counter}"
+        if candidate in local:
+            # In-function collision: my_kernel, my_kernel_0, my_kernel_1, ...
+            name = self._suffixed(candidate, local)
+        elif candidate in self.reserved:
+            # Collision with a symbol from elsewhere: namespace it under this function.
+            name = f"{func_name}_{candidate}"
+            if name in local or name in self.reserved:
+                name = self._suffixed(name, local)
+        else:
+            name = candidate
+        local.add(name)
+        self.reserved.add(name)
+        return name
+
+
+# --------------------------------------------------------------------------- renames
+
+
+class _Renames:
+    """Flat value -> latest-version map with scoped undo (one layer per region entered)."""
+
+    def __init__(self) -> None:
+        self.map: dict[SSAValue, SSAValue] = {}
+        self._undo: list[list[tuple[SSAValue, SSAValue | None]]] = [[]]
+
+    def push(self) -> None:
+        self._undo.append([])
+
+    def pop(self) -> None:
+        for key, old in reversed(self._undo.pop()):
+            if old is None:
+                del self.map[key]
+            else:
+                self.map[key] = old
+
+    def set(self, key: SSAValue, value: SSAValue) -> None:
+        self._undo[-1].append((key, self.map.get(key)))
+        self.map[key] = value
+
+    def resolve(self, value: SSAValue) -> SSAValue:
+        """The latest version of `value` (path-compressed, so chains stay short)."""
+        m = self.map
+        latest = m.get(value)
+        if latest is None:
+            return value
+        path = [value]
+        while latest in m:
+            path.append(latest)
+            latest = m[latest]
+        for v in path[:-1]:  # the last hop already points at `latest`
+            self.set(v, latest)
+        return latest
+
+
+# --------------------------------------------------------------------------- per scope
+
+
+@dataclass
+class _BodyAnalysis:
+    """What one walk of a scope body finds."""
+
+    written: dict[SSAValue, None]  # captured tensors written, first-write order
+    read: set[SSAValue]  # captured tensors read (directly or through an alias)
+    split_aiv_modes: list[SplitMode]
+
+
+class _FunctionOutliner:
+    def __init__(self, module: ModuleOp, func: FuncOp, namer: _Namer, cursor: Operation):
+        self.module = module
+        self.func = func
+        self.func_name = func.sym_name.data
+        self.namer = namer
+        self.cursor = cursor  # outlined functions go after this op
+        self.counter = 0
+        self.local_names: set[str] = set()
+        self.renames = _Renames()
+        self.outlined = 0
+
+    # ---- traversal in program order
+
+    def run(self) -> Operation:
+        self._process_block(self.func.body.block)
+        return self.cursor
+
+    def _process_block(self, block: Block) -> None:
+        op = block.first_op
+        rmap = self.renames.map
+        while op is not None:
+            nxt = op.next_op
+            if isinstance(op, IncoreScopeOp):
+                self._outline(op)
+            else:
+                if rmap:
+                    operands = op.operands
+                    for i, v in enumerate(operands):
+                        if v in rmap:
+                            operands[i] = self.renames.resolve(v)
+                for region in op.regions:
+                    for b in region.blocks:
+                        self.renames.push()
+                        self._process_block(b)
+                        self.renames.pop()
+            op = nxt
+
+    # ---- one scope
+
+    def _analyse(self, scope: IncoreScopeOp) -> tuple[object, _BodyAnalysis, WriteThrough]:
+        written: dict[SSAValue, None] = {}
+        read: set[SSAValue] = set()
+        modes: list[SplitMode] = []
+        defined_ref: list[set[SSAValue]] = []
+        lineage = WriteThrough(is_boundary=lambda v: v not in defined_ref[0])
+
+        def on_op(op: Operation, defined: set[SSAValue]) -> None:
+            if not defined_ref:
+                defined_ref.append(defined)
+            if isinstance(op, SplitAivOp):
+                modes.append(op.mode.data)
+            target = write_target(op)
+            atomic = target is not None and (
+                "atomic" in op.attributes or "atomic" in op.properties
+            )
+            for i, v in enumerate(op.operands):
+                if not isinstance(v.type, TensorType):
+                    continue
+                root = lineage.root(v) if v in defined else v
+                if root in defined:
+                    continue  # storage allocated inside the scope
+                if target is not None and target[0] == i:
+                    written.setdefault(root)
+                    if atomic:
+                        read.add(root)  # read-modify-write
+                elif op.name in _METADATA_OPS or _is_carry_use(op, i):
+                    continue
+                else:
+                    read.add(root)
+
+        renames = self.renames
+        free = collect_free_values(
+            scope.body,
+            remap=renames.resolve if renames.map else None,
+            on_op=on_op,
+        )
+        if not defined_ref:
+            defined_ref.append(free.defined)
+        return free, _BodyAnalysis(written, read, modes), lineage
+
+    def _outline(self, scope: IncoreScopeOp) -> None:
+        func = self.func
+        # The scope's own operands (deps, dumps) see earlier writes too.
+        if self.renames.map:
+            operands = scope.operands
+            for i, v in enumerate(operands):
+                operands[i] = self.renames.resolve(v)
+
+        free, body, lineage = self._analyse(scope)  # type: ignore[misc]
+
+        # Parameters (first-use order) and cloned constants.
+        captured: list[SSAValue] = []
+        constants: list[SSAValue] = []
+        for v in free.values:
+            (constants if _is_cheap_constant(v) else captured).append(v)
+        param_index = {v: i for i, v in enumerate(captured)}
+
+        # Outputs.
+        yield_op = scope.body.block.last_op
+        assert isinstance(yield_op, YieldOp)
+        # Segment-sized accessors decode a property on every access: read them once.
+        n_deps, _ = _segment_sizes(scope, "operandSegmentSizes")
+        n_results, n_tids = _segment_sizes(scope, "resultSegmentSizes")
+        all_operands = scope.operands
+        scope_deps = all_operands[:n_deps]
+        scope_dumps = all_operands[n_deps:]
+        all_results = scope.results
+        scope_results = all_results[:n_results]
+        task_id = all_results[n_results] if n_tids else None
+        out_values: list[tuple[int | None, SSAValue]] = []  # (param index | None, value)
+        covered: dict[SSAValue, int] = {}  # written captured tensor -> output position
+        for y in yield_op.values:
+            idx = None
+            if isinstance(y.type, TensorType):
+                root = lineage.root(y) if y in free.defined else y
+                if root in param_index and root.type == y.type:
+                    idx = param_index[root]
+                    covered.setdefault(root, len(out_values))
+            elif y in param_index:
+                idx = param_index[y]
+            out_values.append((idx, y))
+        for c in body.written:
+            if c in param_index and c not in covered:
+                covered[c] = len(out_values)
+                out_values.append((param_index[c], c))
+
+        directions = []
+        for c in captured:
+            if c in body.written and isinstance(c.type, TensorType):
+                directions.append(ParamDirection.INOUT if c in body.read else ParamDirection.OUT)
+            else:
+                directions.append(ParamDirection.IN)
+
+        # Name.
+        hint = scope.name_hint.data if scope.name_hint is not None else None
+        name = self.namer.choose(self.func_name, hint, self.counter, self.local_names)
+        self.counter += 1
+
+        # Move the body into the new function.
+        block = scope.body.detach_block(0)
+        args = []
+        for i, c in enumerate(captured):
+            arg = block.insert_arg(c.type, i)
+            if c.name_hint:
+                arg.name_hint = c.name_hint
+            args.append(arg)
+            for op, idx in free.uses[c]:
+                op.operands[idx] = arg
+        first = block.first_op
+        for c in constants:
+            clone = _clone_constant(c.owner)  # type: ignore[arg-type]
+            if first is None:
+                block.add_op(clone)
+            else:
+                block.insert_op_before(clone, first)
+            for op, idx in free.uses[c]:
+                op.operands[idx] = clone.results[0]
+        yielded_now = yield_op.operands  # free uses were rewired above
+        returned = [
+            args[idx] if idx is not None else yielded_now[pos]
+            for pos, (idx, _) in enumerate(out_values)
+        ]
+        block.insert_op_before(ReturnOp.create(operands=returned), yield_op)
+        block.erase_op(yield_op)
+
+        kind = _LEVEL_KIND.get(scope.level.data, FuncKind.INCORE)
+        name_attr = StringAttr(name)
+        new_func = _make_func(
+            name_attr,
+            [c.type for c in captured],
+            [v.type for v in returned],
+            kind,
+            directions,
+            Region(block),
+        )
+        self._stamp_attributes(scope, new_func, body)
+        self.module.body.block.insert_op_after(new_func, self.cursor)
+        self.cursor = new_func
+
+        # The call site.
+        call_args = list(captured)
+        dumps: list[SSAValue] = []
+        dump_positions = sorted({param_index[d] for d in scope_dumps if d in param_index})
+        dumps = [captured[i] for i in dump_positions]
+        out_types = [v.type for v in returned]
+        if task_id is not None or scope_deps:
+            call: Operation = SubmitOp(name, call_args, out_types, list(scope_deps), dumps)
+            results = list(call.results[:-1])
+            if task_id is not None:
+                call.results[-1].name_hint = task_id.name_hint
+                task_id.replace_all_uses_with(call.results[-1])
+            else:
+                call.results[-1].name_hint = "tid"
+        else:
+            call = _make_call(name_attr, call_args, out_types, dumps)
+            results = list(call.results)
+        parent_block = scope.parent_block()
+        assert parent_block is not None
+        parent_block.insert_op_before(call, scope)
+        for old, new in zip(scope_results, results):
+            new.name_hint = old.name_hint
+            old.replace_all_uses_with(new)
+        for c, pos in covered.items():
+            if pos >= n_results:
+                results[pos].name_hint = c.name_hint
+            self.renames.set(c, results[pos])
+        parent_block.erase_op(scope)
+        self.outlined += 1
+
+    def _stamp_attributes(self, scope: IncoreScopeOp, func: FuncOp, body: _BodyAnalysis) -> None:
+        attrs: dict[str, Attribute] = {}
+        if scope.split is not None:
+            attrs["split"] = SplitModeAttr(scope.split.data)
+        if scope.slot_num is not None:
+            attrs["slot_num"] = IntegerAttr(scope.slot_num.value.data, 64)
+        if body.split_aiv_modes:
+            attrs["split_aiv"] = UnitAttr()
+            modes = set(body.split_aiv_modes)
+            if len(modes) == 1 and SplitMode.NONE not in modes:
+                attrs["split"] = SplitModeAttr(next(iter(modes)))
+        if attrs:
+            func.attributes |= attrs
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def _scopes_of(func: FuncOp) -> Iterator[IncoreScopeOp]:
+    for op in func.body.walk():
+        if isinstance(op, IncoreScopeOp):
+            yield op
+
+
+def _enclosing_scope(op: Operation, stop: Operation) -> IncoreScopeOp | None:
+    parent = op.parent_op()
+    while parent is not None and parent is not stop:
+        if isinstance(parent, IncoreScopeOp):
+            return parent
+        parent = parent.parent_op()
+    return None
+
+
+def check_outlinable(func: FuncOp) -> list[IncoreScopeOp]:
+    """The scopes of `func`; raise PassFailedException for nested or misplaced scopes, or
+    a scope combining split(...) with pypto.split_aiv regions."""
+    scopes = list(_scopes_of(func))
+    for scope in scopes:
+        if func.func_kind in INCORE_KINDS:
+            raise _fail(
+                func,
+                f"pypto.incore_scope inside {func.func_kind.value} function: an InCore "
+                f"function already runs on a core, so its scopes cannot be outlined "
+                f"(only opaque and orchestration functions hold incore scopes)",
+            )
+        if _enclosing_scope(scope, func) is not None:
+            raise _fail(
+                func,
+                "nested InCore scope detected: InCore scopes must not contain other "
+                "InCore scopes (pypto.incore_scope inside pypto.incore_scope)",
+            )
+        if scope.split is not None and any(isinstance(o, SplitAivOp) for o in scope.body.walk()):
+            raise _fail(func, SPLIT_AIV_EXCLUSIVE_MESSAGE.format(split=scope.split.data.value))
+    return scopes
+
+
+# --------------------------------------------------------------------------- passes
+
+
+@dataclass(frozen=True)
+class OutlineIncoreScopesPass(ModulePass):
+    """Outline every `pypto.incore_scope` of opaque/orchestration functions."""
+
+    name = "outline-incore-scopes"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        # The pass allocates many small objects; Python's cyclic collector would otherwise
+        # rescan the growing heap over and over (it frees nothing here).
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            outline_incore_scopes(op)
+        finally:
+            if enabled:
+                gc.enable()
+
+
+def outline_incore_scopes(module: ModuleOp) -> int:
+    """Outline every scope of `module` (see the module docstring); return how many.
+
+    Raises PassFailedException, before changing anything, for a nested scope, a scope in
+    an InCore-kind function, or a scope combining split(...) with pypto.split_aiv regions.
+    """
+    work: list[FuncOp] = []
+    for func in module.body.block.ops:
+        if not isinstance(func, FuncOp):
+            continue
+        scopes = check_outlinable(func)
+        if scopes and func.func_kind in (FuncKind.OPAQUE, FuncKind.ORCHESTRATION):
+            work.append(func)
+    if not work:
+        return 0
+    namer = _Namer(_symbol_names(module))
+    total = 0
+    for func in work:
+        outliner = _FunctionOutliner(module, func, namer, cursor=func)
+        outliner.run()
+        total += outliner.outlined
+        if outliner.outlined and func.func_kind == FuncKind.OPAQUE:
+            func.set_kind(FuncKind.ORCHESTRATION)
+    invalidate(module)
+    return total
+
+
+# Tensor ops that only describe or move data (no compute): allowed in orchestration code.
+NON_COMPUTE_TENSOR_OPS = frozenset(
+    {
+        "pypto.tensor.create",
+        "pypto.tensor.read",
+        "pypto.tensor.write",
+        "pypto.tensor.slice",
+        "pypto.tensor.assemble",
+        "pypto.tensor.dim",
+        "pypto.tensor.reshape",
+        "pypto.tensor.reinterpret_view",
+        "pypto.tensor.transpose",
+        "pypto.tensor.view",
+    }
+)
+
+
+@dataclass
+class SplitIncoreOrchReport:
+    errors: list[str]
+    warnings: list[str]
+
+
+def check_split_incore_orch(module: ModuleOp) -> SplitIncoreOrchReport:
+    """SplitIncoreOrch + NoNestedInCore over a module (one walk per function).
+
+    Errors: a `pypto.incore_scope` in a function that is not InCore-kind (it should have
+    been outlined), or nested in another scope. Warnings: a tensor compute op left in an
+    orchestration function (it should be inside an InCore function).
+    """
+    errors: list[str] = []
+    warnings: list[str] = []
+    for op in module.walk():
+        if isinstance(op, IncoreScopeOp):
+            func = op.parent_op()
+            while func is not None and not isinstance(func, FuncOp):
+                func = func.parent_op()
+            where = f"@{func.sym_name.data}" if isinstance(func, FuncOp) else "a non-pypto function"
+            if _enclosing_scope(op, module) is not None:
+                errors.append(
+                    f"nested InCore scope detected in {where}: InCore scopes must not contain "
+                    f"other InCore scopes"
+                )
+            elif not (isinstance(func, FuncOp) and func.func_kind == FuncKind.INCORE):
+                errors.append(
+                    f"InCore scope (pypto.incore_scope) found in non-InCore function {where} "
+                    f"(should have been outlined)"
+                )
+        elif op.name.startswith("pypto.tensor.") and op.name not in NON_COMPUTE_TENSOR_OPS:
+            func = op.parent_op()
+            while func is not None and not isinstance(func, FuncOp | IncoreScopeOp):
+                func = func.parent_op()
+            if isinstance(func, FuncOp) and func.func_kind == FuncKind.ORCHESTRATION:
+                warnings.append(
+                    f"compute tensor op '{op.name}' found in orchestration function "
+                    f"@{func.sym_name.data} (should be inside InCore)"
+                )
+    return SplitIncoreOrchReport(errors, warnings)
+
+
+@dataclass(frozen=True)
+class VerifySplitIncoreOrchPass(ModulePass):
+    """Verifier: no incore scope outside InCore functions, none nested (errors);
+    tensor compute ops in orchestration functions are reported as warnings on stderr."""
+
+    name = "verify-split-incore-orch"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        report = check_split_incore_orch(op)
+        for w in report.warnings:
+            print(f"warning: {w}", file=sys.stderr)
+        if report.errors:
+            raise PassFailedException(
+                "verify-split-incore-orch: " + "; ".join(report.errors)
+            )

@@ -1,0 +1,75 @@
+// RUN: pypto-opt %s -t ascendc --split-input-file --verify-diagnostics | filecheck %s
+// Unsupported input is rejected with a message naming the op (or function) and the reason.
+
+pypto.func incore @mm(%a: !pypto.tensor<[16, 16], f16>, %b: !pypto.tensor<[16, 16], f16>) {
+  %c0 = arith.constant 0 : index
+  %ta = pypto.tile.load %a[%c0, %c0] : !pypto.tensor<[16, 16], f16> -> !pypto.tile<[16, 16], f16, vec>
+  %l = pypto.tile.move %ta : !pypto.tile<[16, 16], f16, vec> -> !pypto.tile<[16, 16], f16, left>
+  pypto.return
+}
+// CHECK: ascendc: cannot lower 'pypto.tile.move' in @mm: tile !pypto.tile<[16, 16], f16, left> is in memory space 'left'; only 'vec' (UB) tiles are supported (the cube path is not implemented yet)
+
+// -----
+
+pypto.func incore @tensor_level(%a: !pypto.tensor<[16, 16], f32>, out %o: !pypto.tensor<[16, 16], f32>) -> !pypto.tensor<[16, 16], f32> {
+  %e = pypto.tensor.exp %a : !pypto.tensor<[16, 16], f32>
+  pypto.return %o : !pypto.tensor<[16, 16], f32>
+}
+// CHECK: ascendc: cannot lower 'pypto.tensor.exp' in @tensor_level: tensor-level compute must be converted to tile ops first (convert-tensor-to-tile)
+
+// -----
+
+pypto.func incore @too_big(%a: !pypto.tensor<[256, 256], f32>, out %o: !pypto.tensor<[256, 256], f32>) -> !pypto.tensor<[256, 256], f32> {
+  %c0 = arith.constant 0 : index
+  %t = pypto.tile.load %a[%c0, %c0] : !pypto.tensor<[256, 256], f32> -> !pypto.tile<[256, 256], f32, vec>
+  %e = pypto.tile.exp %t : !pypto.tile<[256, 256], f32, vec>
+  %w = pypto.tile.store %e, %o[%c0, %c0] : !pypto.tile<[256, 256], f32, vec>, !pypto.tensor<[256, 256], f32>
+  pypto.return %w : !pypto.tensor<[256, 256], f32>
+}
+// CHECK: ascendc: cannot lower @too_big: its tiles need 524288 bytes of Unified Buffer but a core has 196608: %t !pypto.tile<[256, 256], f32, vec> (VECIN, 262144 B), %e !pypto.tile<[256, 256], f32, vec> (VECOUT, 262144 B). Use smaller tiles (loop over the tensor).
+
+// -----
+
+pypto.func incore @dyn(%a: !pypto.tensor<[N, 64], f32>) {
+  pypto.return
+}
+// CHECK: ascendc: cannot lower @dyn: tensor parameter %a has dynamic shape [N, 64]; the backend needs static shapes
+
+// -----
+
+pypto.func incore @carried(%a: !pypto.tensor<[8, 64], f32>, out %o: !pypto.tensor<[8, 64], f32>) -> !pypto.tensor<[8, 64], f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %t = pypto.tile.load %a[%c0, %c0] : !pypto.tensor<[8, 64], f32> -> !pypto.tile<[8, 64], f32, vec>
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %t) -> (!pypto.tile<[8, 64], f32, vec>) {
+    %n = pypto.tile.add %acc, %t : !pypto.tile<[8, 64], f32, vec>
+    scf.yield %n : !pypto.tile<[8, 64], f32, vec>
+  }
+  %w = pypto.tile.store %r, %o[%c0, %c0] : !pypto.tile<[8, 64], f32, vec>, !pypto.tensor<[8, 64], f32>
+  pypto.return %w : !pypto.tensor<[8, 64], f32>
+}
+// CHECK: ascendc: cannot lower 'scf.for' in @carried: tile values (!pypto.tile<[8, 64], f32, vec>) cannot be carried through scf regions yet; keep tiles inside one loop iteration or branch
+
+// -----
+
+pypto.func incore @col(%a: !pypto.tensor<[8, 64], f32>) {
+  %c0 = arith.constant 0 : index
+  %t = pypto.tile.load %a[%c0, %c0] : !pypto.tensor<[8, 64], f32> -> !pypto.tile<[8, 1], f32, vec>
+  pypto.return
+}
+// CHECK: ascendc: cannot lower 'pypto.tile.load' in @col: a [8, 1] column window of !pypto.tensor<[8, 64], f32> is strided; column loads are not supported
+
+// -----
+
+pypto.func incore @k(%a: !pypto.tensor<[8, 64], f32>) {
+  pypto.return
+}
+pypto.func @helper(%a: !pypto.tensor<[8, 64], f32>) {
+  pypto.return
+}
+pypto.func orchestration @main(%a: !pypto.tensor<[8, 64], f32>) {
+  pypto.call @helper(%a) : (!pypto.tensor<[8, 64], f32>) -> ()
+  pypto.return
+}
+// CHECK: ascendc: cannot lower 'pypto.call' in @main: @helper has kind 'opaque'; orchestration code can only launch incore kernels (inline or outline it first)

@@ -1,0 +1,98 @@
+// RUN: pypto-opt %s -t ascendc | filecheck %s
+// Row softmax over [64, 128] f32 in 16-row tiles: row_max, row_expand_sub, exp, row_sum, row_expand_div.
+
+pypto.func incore @softmax_kernel(%x: !pypto.tensor<[64, 128], f32>, out %y: !pypto.tensor<[64, 128], f32>) -> !pypto.tensor<[64, 128], f32> {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %r = scf.for %i = %c0 to %c64 step %c16 iter_args(%acc = %y) -> (!pypto.tensor<[64, 128], f32>) {
+    %t = pypto.tile.load %x[%i, %c0] : !pypto.tensor<[64, 128], f32> -> !pypto.tile<[16, 128], f32, vec>
+    %m = pypto.tile.row_max %t : !pypto.tile<[16, 128], f32, vec> -> !pypto.tile<[16, 1], f32, vec>
+    %sh = pypto.tile.row_expand_sub %t, %m : !pypto.tile<[16, 128], f32, vec>, !pypto.tile<[16, 1], f32, vec>
+    %e = pypto.tile.exp %sh : !pypto.tile<[16, 128], f32, vec>
+    %s = pypto.tile.row_sum %e : !pypto.tile<[16, 128], f32, vec> -> !pypto.tile<[16, 1], f32, vec>
+    %p = pypto.tile.row_expand_div %e, %s : !pypto.tile<[16, 128], f32, vec>, !pypto.tile<[16, 1], f32, vec>
+    %w = pypto.tile.store %p, %acc[%i, %c0] : !pypto.tile<[16, 128], f32, vec>, !pypto.tensor<[64, 128], f32>
+    scf.yield %w : !pypto.tensor<[64, 128], f32>
+  }
+  pypto.return %r : !pypto.tensor<[64, 128], f32>
+}
+
+pypto.func orchestration @main(%x: !pypto.tensor<[64, 128], f32>, out %y: !pypto.tensor<[64, 128], f32>) -> !pypto.tensor<[64, 128], f32> {
+  %r = pypto.call @softmax_kernel(%x, %y) : (!pypto.tensor<[64, 128], f32>, !pypto.tensor<[64, 128], f32>) -> !pypto.tensor<[64, 128], f32>
+  pypto.return %r : !pypto.tensor<[64, 128], f32>
+}
+
+// CHECK-LABEL: // ===== file: kernels/softmax_kernel.cpp =====
+// CHECK: // Unified Buffer plan: 53248 of 196608 bytes.
+// CHECK: extern "C" __global__ __aicore__ void softmax_kernel(GM_ADDR x, GM_ADDR y) {
+// CHECK-NEXT: GlobalTensor<float> x_gm;
+// CHECK-NEXT: x_gm.SetGlobalBuffer((__gm__ float*)x, 8192);
+// CHECK-NEXT: GlobalTensor<float> y_gm;
+// CHECK-NEXT: y_gm.SetGlobalBuffer((__gm__ float*)y, 8192);
+// CHECK-NEXT: TPipe pipe;
+// CHECK-NEXT: TQue<TPosition::VECIN, 2> inQ_t;  // %t !pypto.tile<[16, 128], f32, vec>
+// CHECK-NEXT: TBuf<TPosition::VECCALC> calcBuf0;  // %m, %e (disjoint live ranges)
+// CHECK-NEXT: TBuf<TPosition::VECCALC> calcBuf1;  // %m.scratch, %sh, %s (disjoint live ranges)
+// CHECK-NEXT: TBuf<TPosition::VECCALC> buf_s_tmp;  // %s.scratch (two-stage reduction)
+// CHECK-NEXT: TQue<TPosition::VECOUT, 2> outQ_p;  // %p !pypto.tile<[16, 128], f32, vec>
+// CHECK-NEXT: pipe.InitBuffer(inQ_t, 2, 8192);
+// CHECK-NEXT: pipe.InitBuffer(calcBuf0, 8192);
+// CHECK-NEXT: pipe.InitBuffer(calcBuf1, 8192);
+// CHECK-NEXT: pipe.InitBuffer(buf_s_tmp, 4096);
+// CHECK-NEXT: pipe.InitBuffer(outQ_p, 2, 8192);
+// CHECK-EMPTY:
+// CHECK-NEXT: for (int64_t i = 0; i < 64; i += 16) {
+// CHECK-NEXT: LocalTensor<float> t = inQ_t.AllocTensor<float>();
+// CHECK-NEXT: DataCopy(t, x_gm[i * 128], 2048);
+// CHECK-NEXT: inQ_t.EnQue(t);
+// CHECK-NEXT: t = inQ_t.DeQue<float>();
+// CHECK-NEXT: LocalTensor<float> m = calcBuf0.Get<float>();
+// CHECK-NEXT: LocalTensor<float> m_tmp = calcBuf1.Get<float>();
+// CHECK-NEXT: Muls(m_tmp, t, static_cast<float>(1), 64, 16, UnaryRepeatParams(1, 1, 8, 16));
+// CHECK-NEXT: Max(m_tmp, m_tmp, t[64], 64, 16, BinaryRepeatParams(1, 1, 1, 8, 8, 16));
+// CHECK-NEXT: WholeReduceMax(m, m_tmp, 64, 16, 1, 1, 8, ReduceOrder::ORDER_ONLY_VALUE);
+// CHECK-NEXT: LocalTensor<float> sh = calcBuf1.Get<float>();
+// CHECK-NEXT: SetFlag<HardEvent::V_S>(EVENT_ID0);
+// CHECK-NEXT: WaitFlag<HardEvent::V_S>(EVENT_ID0);
+// CHECK-NEXT: for (int32_t row = 0; row < 16; ++row) {
+// CHECK-NEXT: const float row_value = m.GetValue(row);
+// CHECK-NEXT: Adds(sh[row * 128], t[row * 128], static_cast<float>(-row_value), 128);
+// CHECK-NEXT: }
+// CHECK-NEXT: inQ_t.FreeTensor(t);
+// CHECK-NEXT: LocalTensor<float> e = calcBuf0.Get<float>();
+// CHECK-NEXT: Exp(e, sh, 2048);
+// CHECK-NEXT: LocalTensor<float> s = calcBuf1.Get<float>();
+// CHECK-NEXT: LocalTensor<float> s_tmp = buf_s_tmp.Get<float>();
+// CHECK-NEXT: Muls(s_tmp, e, static_cast<float>(1), 64, 16, UnaryRepeatParams(1, 1, 8, 16));
+// CHECK-NEXT: Add(s_tmp, s_tmp, e[64], 64, 16, BinaryRepeatParams(1, 1, 1, 8, 8, 16));
+// CHECK-NEXT: WholeReduceSum(s, s_tmp, 64, 16, 1, 1, 8);
+// CHECK-NEXT: LocalTensor<float> p = outQ_p.AllocTensor<float>();
+// CHECK-NEXT: SetFlag<HardEvent::V_S>(EVENT_ID0);
+// CHECK-NEXT: WaitFlag<HardEvent::V_S>(EVENT_ID0);
+// CHECK-NEXT: for (int32_t row_1 = 0; row_1 < 16; ++row_1) {
+// CHECK-NEXT: const float row_value_1 = s.GetValue(row_1);
+// CHECK-NEXT: Duplicate(p[row_1 * 128], row_value_1, 128);
+// CHECK-NEXT: Div(p[row_1 * 128], e[row_1 * 128], p[row_1 * 128], 128);
+// CHECK-NEXT: }
+// CHECK-NEXT: outQ_p.EnQue(p);
+// CHECK-NEXT: p = outQ_p.DeQue<float>();
+// CHECK-NEXT: DataCopy(y_gm[i * 128], p, 2048);
+// CHECK-NEXT: outQ_p.FreeTensor(p);
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// CHECK-LABEL: // ===== file: sim/aclrtlaunch_softmax_kernel.h =====
+// CHECK-LABEL: // ===== file: host/main_orch.h =====
+// CHECK-LABEL: // ===== file: host/main_orch.cpp =====
+// CHECK: int run_main(aclrtStream stream, const float* x_host, float* y_host) {
+// CHECK: CHECK_ACL(aclrtMalloc(&x_dev, 32768, ACL_MEM_MALLOC_HUGE_FIRST));
+// CHECK: CHECK_ACL(aclrtMemcpy(x_dev, 32768, x_host, 32768, ACL_MEMCPY_HOST_TO_DEVICE));
+// CHECK: CHECK_ACL(aclrtMalloc(&y_dev, 32768, ACL_MEM_MALLOC_HUGE_FIRST));
+// CHECK: CHECK_ACL(ACLRT_LAUNCH_KERNEL(softmax_kernel)(1, stream, x_dev, y_dev));
+// CHECK: CHECK_ACL(aclrtSynchronizeStream(stream));
+// CHECK: CHECK_ACL(aclrtMemcpy(y_host, 32768, y_dev, 32768, ACL_MEMCPY_DEVICE_TO_HOST));
+// CHECK: CHECK_ACL(aclrtFree(x_dev));
+// CHECK: CHECK_ACL(aclrtFree(y_dev));
+// CHECK-LABEL: // ===== file: host/main.cpp =====
+// CHECK-LABEL: // ===== file: CMakeLists.txt =====
+// CHECK-LABEL: // ===== file: README.md =====

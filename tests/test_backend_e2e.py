@@ -1,0 +1,152 @@
+"""End-to-end: compile tile-level programs to Ascend C + ACL host code, build them with g++
+against the CPU simulation, run on random inputs and compare with the reference interpreter
+(on the program before the pass pipeline) and with numpy."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pypto_xdsl.tools.pypto_compile import (
+    apply_pipeline,
+    default_pipeline,
+    parse_program,
+    simulate,
+)
+
+pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is needed to build the simulation")
+
+PROGRAMS = Path(__file__).parent / "filecheck" / "backend"
+RTOL, ATOL = 1e-5, 1e-6
+
+
+def load(name: str):
+    return parse_program((PROGRAMS / f"{name}.mlir").read_text())
+
+
+def compile_and_run(name: str, tmp_path: Path, seed: int = 0, inputs=None):
+    reference = load(name)
+    module = reference.clone()
+    apply_pipeline(module, default_pipeline())
+    return simulate(module, tmp_path / name, seed=seed, inputs=inputs, reference_module=reference)
+
+
+def assert_matches_interpreter(report) -> None:
+    assert report.reference is not None, report.note
+    assert set(report.outputs) == set(report.reference)
+    for name, got in report.outputs.items():
+        np.testing.assert_allclose(got, report.reference[name], rtol=RTOL, atol=ATOL, err_msg=name)
+
+
+def inputs_of(report, tmp_path: Path, name: str, param: str, shape) -> np.ndarray:
+    return np.fromfile(tmp_path / name / "sim-run" / "in" / f"{param}.bin", dtype=np.float32).reshape(shape)
+
+
+def test_elementwise_add(tmp_path):
+    report = compile_and_run("add", tmp_path)
+    assert_matches_interpreter(report)
+    x = inputs_of(report, tmp_path, "add", "x", (64, 128))
+    y = inputs_of(report, tmp_path, "add", "y", (64, 128))
+    np.testing.assert_array_equal(report.outputs["z"], x + y)
+
+
+def test_fused_mul_add_strided_windows(tmp_path):
+    report = compile_and_run("fused", tmp_path, seed=1)
+    assert_matches_interpreter(report)
+    a, b, c = (inputs_of(report, tmp_path, "fused", p, (128, 128)) for p in "abc")
+    np.testing.assert_allclose(report.outputs["d"], a * b + c, rtol=RTOL, atol=ATOL)
+
+
+def test_scalar_and_unary_ops(tmp_path):
+    x = np.random.default_rng(5).uniform(-2, 2, size=(8, 64)).astype(np.float32)
+    alpha = np.float32(0.75)
+    y0, z0 = np.zeros((8, 64), np.float32), np.zeros((8, 64), np.float32)
+    report = compile_and_run("scalar_ops", tmp_path, inputs=[x, float(alpha), y0, z0])
+    assert_matches_interpreter(report)
+    expected_y = np.maximum((((x + alpha) * np.float32(2)) - np.float32(0.5)) / alpha, 0)
+    np.testing.assert_allclose(report.outputs["y"], expected_y, rtol=RTOL, atol=ATOL)
+    ab = np.abs(x)
+    s3 = np.sqrt(ab) + np.exp(-x) + np.float32(0.25) + np.log(ab + 1)
+    expected_z = (np.maximum(s3, x) - np.minimum(s3, x)) / (ab + 1)
+    np.testing.assert_allclose(report.outputs["z"], expected_z, rtol=RTOL, atol=ATOL)
+
+
+def test_row_softmax(tmp_path):
+    report = compile_and_run("softmax", tmp_path, seed=2)
+    assert_matches_interpreter(report)
+    x = inputs_of(report, tmp_path, "softmax", "x", (64, 128))
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(report.outputs["y"], e / e.sum(axis=1, keepdims=True), rtol=RTOL, atol=ATOL)
+
+
+def test_not_32_byte_aligned_shapes(tmp_path):
+    report = compile_and_run("unaligned", tmp_path, seed=3)
+    assert_matches_interpreter(report)
+    x = inputs_of(report, tmp_path, "unaligned", "x", (10, 13))
+    np.testing.assert_allclose(report.outputs["y"], x * np.float32(1.5), rtol=RTOL)
+    np.testing.assert_allclose(report.outputs["s"], x.sum(axis=1, keepdims=True), rtol=RTOL, atol=ATOL)
+    np.testing.assert_array_equal(report.outputs["first"], x[2:3])
+
+
+def test_tensor_larger_than_ub(tmp_path):
+    report = compile_and_run("larger_than_ub", tmp_path, seed=4)
+    assert_matches_interpreter(report)
+    x = inputs_of(report, tmp_path, "larger_than_ub", "x", (1024, 256))
+    assert x.nbytes > 192 * 1024
+    np.testing.assert_allclose(report.outputs["y"], x * x - x, rtol=RTOL, atol=ATOL)
+
+
+def test_orchestration_with_several_kernels_and_deps(tmp_path):
+    report = compile_and_run("orchestration", tmp_path, seed=6)
+    assert_matches_interpreter(report)
+    x = inputs_of(report, tmp_path, "orchestration", "x", (16, 64))
+    y = inputs_of(report, tmp_path, "orchestration", "y", (16, 64))
+    acc = inputs_of(report, tmp_path, "orchestration", "acc", (16, 64))
+    z = np.exp(x + y) * x
+    np.testing.assert_allclose(report.outputs["z"], z, rtol=RTOL, atol=ATOL)
+    expected_acc = acc.copy()
+    for _ in range(3):
+        expected_acc = expected_acc + z * np.float32(0.5)
+    np.testing.assert_allclose(report.outputs["acc"], expected_acc, rtol=RTOL, atol=ATOL)
+
+
+def test_spmd_kernel_over_four_blocks(tmp_path):
+    from pypto_xdsl.interpreter.api import run_spmd
+
+    module = load("spmd")
+    report = simulate(module, tmp_path / "spmd", seed=7)
+    assert "interpreter comparison skipped" in report.note
+    x = inputs_of(report, tmp_path, "spmd", "x", (128, 64))
+    np.testing.assert_array_equal(report.outputs["y"], np.maximum(x, 0) * np.float32(3))
+    # The interpreter runs the kernel once per block, as the launch does.
+    y = np.zeros((128, 64), np.float32)
+    run_spmd(load("spmd"), "spmd_kernel", [x.copy(), y], 4)
+    np.testing.assert_allclose(report.outputs["y"], y, rtol=RTOL)
+
+
+def test_control_flow_loops_branches_and_scalars(tmp_path):
+    x = np.random.default_rng(8).uniform(-1, 1, size=(64, 32)).astype(np.float32)
+    y0, tail0 = np.zeros((64, 32), np.float32), np.zeros((8, 32), np.float32)
+    report = compile_and_run("control_flow", tmp_path, inputs=[x, 8, y0, tail0])
+    assert_matches_interpreter(report)
+    even_block = (np.arange(64) // 8 % 2 == 0)[:, None]
+    np.testing.assert_allclose(report.outputs["y"], np.where(even_block, np.exp(x), np.maximum(x, 0)), rtol=RTOL)
+    # 4 of the 8 row blocks are even, so the scale is 2.5
+    np.testing.assert_array_equal(report.outputs["tail"], x[:8] * np.float32(2.5))
+
+
+def test_f16_i32_and_casts(tmp_path):
+    report = compile_and_run("dtypes", tmp_path, seed=9)
+    assert_matches_interpreter(report)
+    run_in = tmp_path / "dtypes" / "sim-run" / "in"
+    a = np.fromfile(run_in / "a.bin", dtype=np.float16).reshape(16, 32)
+    i = np.fromfile(run_in / "i.bin", dtype=np.int32).reshape(8, 64)
+    j = np.fromfile(run_in / "j.bin", dtype=np.int32).reshape(8, 64)
+    h = (np.exp(a) * np.float16(2)).astype(np.float16) + a
+    np.testing.assert_allclose(report.outputs["h"].astype(np.float32), h.astype(np.float32), rtol=1e-3)
+    np.testing.assert_array_equal(report.outputs["hf"], report.outputs["h"].astype(np.float32))
+    np.testing.assert_array_equal(report.outputs["n"], np.maximum(i * 3, j) - j)
+    np.testing.assert_array_equal(report.outputs["ti"], np.trunc(report.outputs["hf"] * np.float32(2.75)).astype(np.int32))

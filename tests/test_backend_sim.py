@@ -1,0 +1,75 @@
+"""The CPU simulation headers fail loudly on every hardware rule they check.
+
+tests/backend_sim/violations.cpp misuses the Ascend C / ACL subset in one way per mode; each
+mode must stop with exit status 86 and a "pypto-sim error" that names the problem, and the
+correct path ("ok") must run to completion.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from pypto_xdsl.backend.ascendc.sim import SIM_INCLUDE_DIR
+
+pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is needed to build the simulation")
+
+SOURCE = Path(__file__).parent / "backend_sim" / "violations.cpp"
+
+
+@pytest.fixture(scope="module")
+def program(tmp_path_factory) -> Path:
+    exe = tmp_path_factory.mktemp("sim") / "violations"
+    subprocess.run(
+        ["g++", "-std=c++17", "-O0", "-w", f"-I{SIM_INCLUDE_DIR}", str(SOURCE), "-o", str(exe)],
+        check=True,
+        capture_output=True,
+    )
+    return exe
+
+
+def run(program: Path, mode: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(program), mode], capture_output=True, text=True, timeout=60)
+
+
+def test_correct_usage_runs(program):
+    proc = run(program, "ok")
+    assert proc.returncode == 0, proc.stderr
+    # y = exp(x) with x[100] = 1.0
+    assert proc.stdout.strip() == "ok 2.718282"
+
+
+@pytest.mark.parametrize(
+    "mode, message",
+    [
+        ("ub_overflow", "exceeds the Unified Buffer"),
+        ("compute_before_deque", "before EnQue/DeQue (missing MTE2->V synchronisation)"),
+        ("alloc_exhausted", "all 1 buffers are in use (missing FreeTensor?)"),
+        ("dequeue_empty", "DeQue on empty queue"),
+        ("use_while_enqueued", "while it is enqueued"),
+        ("misaligned", "at UB byte 12 is not 32-byte aligned"),
+        ("count_overflow", "512 elements exceed the operand's 256 elements"),
+        ("getvalue_without_sync", "without SetFlag/WaitFlag<HardEvent::V_S>"),
+        ("wait_without_set", "WaitFlag<HardEvent::V_S>(1) without a matching SetFlag"),
+        ("repeat_limit", "repeatTime 300 outside [1, 255]"),
+        ("mask_limit", "mask 65 outside [1, 64]"),
+        ("use_after_free", "after FreeTensor"),
+        ("copy_out_without_queue", "missing V->MTE3 synchronisation"),
+        ("copy_not_whole_blocks", "is not a whole number of 32-byte blocks: use DataCopyPad"),
+        ("gm_out_of_bounds", "of a GlobalTensor with 128 elements"),
+        ("leak", "still allocated or enqueued (missing FreeTensor)"),
+        ("host_pointer_arg", "argument 'x'"),
+        ("memcpy_overflow", "outside any device allocation"),
+        ("finalize_with_leak", "aclFinalize with 2 device allocations not freed"),
+        ("double_free", "not a live device allocation"),
+    ],
+)
+def test_violation_fails_loudly(program, mode, message):
+    proc = run(program, mode)
+    assert proc.returncode == 86, (mode, proc.returncode, proc.stdout, proc.stderr)
+    assert "pypto-sim error" in proc.stderr
+    assert message in proc.stderr
+    assert "ok " not in proc.stdout

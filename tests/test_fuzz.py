@@ -1,0 +1,237 @@
+"""The program generator and the pass-pipeline fuzz harness (a bounded run; `make fuzz` runs many)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from xdsl.context import Context
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import FunctionType, IndexType, ModuleOp
+from xdsl.passes import ModulePass
+
+from pypto_xdsl.dialects import tensor, tile
+from pypto_xdsl.dialects.attributes import FuncKind, ParamDirection, TensorType
+from pypto_xdsl.dialects.program import CallOp, FuncOp, IncoreScopeOp, SubmitOp
+from pypto_xdsl.interpreter import SemanticsMismatch, assert_same_semantics, parse_module, run
+from pypto_xdsl.interpreter.fuzz import auto_pipelines, available_passes, check_case, fuzz_pipeline
+from pypto_xdsl.interpreter.generator import GenConfig, generate_program, programs
+
+SEEDS = range(40)
+
+
+@pytest.fixture(scope="module")
+def generated():
+    return [generate_program(s) for s in SEEDS]
+
+
+def test_generation_is_deterministic():
+    assert str(generate_program(11).module) == str(generate_program(11).module)
+    assert str(generate_program(11).module) != str(generate_program(12).module)
+
+
+def test_generated_programs_verify_round_trip_and_run(generated):
+    for program in generated:
+        program.module.verify()
+        text = str(program.module)
+        reparsed = parse_module(text)
+        reparsed.verify()
+        assert str(reparsed) == text
+        run(program.module, program.entry, dims=program.dims, seed=0)
+
+
+def _features(program) -> set[str]:
+    found: set[str] = set()
+    calls: dict[str, int] = {}
+    module = program.module
+    funcs = {f.sym_name.data: f for f in module.ops if isinstance(f, FuncOp)}
+    for op in module.walk():
+        if isinstance(op, CallOp | SubmitOp):
+            callee = funcs[op.callee.string_value()]
+            calls[callee.sym_name.data] = calls.get(callee.sym_name.data, 0) + 1
+            caller = op.parent_op()
+            while not isinstance(caller, FuncOp):
+                caller = caller.parent_op()
+            if callee.func_kind == FuncKind.INLINE and caller.func_kind == FuncKind.INLINE:
+                found.add("inline chain")
+            if isinstance(op, SubmitOp):
+                found.add("submit")
+                if op.deps:
+                    found.add("submit deps")
+            if any(isinstance(p, IncoreScopeOp) for p in _ancestors(op)):
+                found.add("call inside incore scope")
+        elif isinstance(op, scf.ForOp):
+            found.add("scf.for")
+        elif isinstance(op, scf.IfOp):
+            found.add("scf.if")
+        elif isinstance(op, IncoreScopeOp):
+            found.add("incore_scope")
+            if op.task_id is not None:
+                found.add("scope task id")
+            if any(isinstance(p, scf.ForOp) for p in _ancestors(op)):
+                found.add("incore_scope in loop")
+        elif isinstance(op, tile.StoreOp | tensor.AssembleOp):
+            found.add("write")
+        elif isinstance(op, tile.MatmulAccOp):
+            found.add("matmul_acc")
+        elif isinstance(op, tile.RowMaxOp):
+            found.add("row ops")
+    if any(n >= 2 and funcs[name].func_kind == FuncKind.INLINE for name, n in calls.items()):
+        found.add("several call sites")
+    for f in funcs.values():
+        if any(isinstance(t, TensorType) and t.symbols() for t in f.function_type.inputs.data):
+            found.add("symbolic shapes")
+        if ParamDirection.OUT in f.directions:
+            found.add("out params")
+    return found
+
+
+def _ancestors(op):
+    p = op.parent_op()
+    while p is not None:
+        yield p
+        p = p.parent_op()
+
+
+def test_generator_covers_the_features_the_passes_need(generated):
+    seen: set[str] = set()
+    for program in generated:
+        seen |= _features(program)
+    wanted = {
+        "inline chain", "several call sites", "scf.for", "scf.if", "incore_scope", "scope task id",
+        "incore_scope in loop", "call inside incore scope", "submit", "submit deps", "write",
+        "out params", "symbolic shapes", "matmul_acc", "row ops",
+    }
+    assert wanted <= seen, f"never generated: {sorted(wanted - seen)}"
+
+
+def test_config_switches_features_off():
+    config = GenConfig(incore_scopes=False, tiles=False, submit=False, symbolic=False)
+    for seed in range(15):
+        program = generate_program(seed, config)
+        names = {op.name for op in program.module.walk()}
+        assert not any(n.startswith("pypto.tile.") for n in names)
+        assert "pypto.incore_scope" not in names and "pypto.submit" not in names
+        assert program.dims == {}
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(programs())
+def test_hypothesis_programs_keep_their_meaning_through_a_print_parse_round_trip(program):
+    assert_same_semantics(program.module, str(program.module), program.entry, seeds=(0,), dims=program.dims)
+
+
+def test_fuzz_pipeline_bounded_run_over_every_available_pass():
+    report = fuzz_pipeline("auto", cases=30, seed=1000)
+    assert report.cases == 30
+    assert not report.failures, report.summary()
+    assert len(report.per_pipeline) == len(auto_pipelines())
+
+
+# --------------------------------------------------------------------------- the harness can fail
+
+
+@dataclass(frozen=True)
+class SwapAddSubPass(ModulePass):
+    """A deliberately wrong pass: every tensor/tile add becomes a sub."""
+
+    name = "test-swap-add-sub"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for o in list(op.walk()):
+            for add, sub in ((tensor.AddOp, tensor.SubOp), (tile.AddOp, tile.SubOp)):
+                if isinstance(o, add):
+                    new = sub(o.lhs, o.rhs)
+                    o.result.replace_all_uses_with(new.result)
+                    o.parent_block().insert_op_before(new, o)
+                    o.detach()
+                    o.erase()
+
+
+@dataclass(frozen=True)
+class DropStoresPass(ModulePass):
+    """A deliberately wrong pass: tile.store / tensor.assemble are removed."""
+
+    name = "test-drop-stores"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for o in list(op.walk()):
+            if isinstance(o, tile.StoreOp | tensor.AssembleOp):
+                o.result.replace_all_uses_with(o.dest)
+                o.detach()
+                o.erase()
+
+
+@dataclass(frozen=True)
+class ForgetDirectionsPass(ModulePass):
+    """A deliberately wrong pass: every parameter of every function but @main becomes `in`."""
+
+    name = "test-forget-directions"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for f in op.ops:
+            if isinstance(f, FuncOp) and f.sym_name.data != "main":
+                f.set_directions([ParamDirection.IN] * len(f.directions))
+
+
+@dataclass(frozen=True)
+class BreakSignaturePass(ModulePass):
+    """A deliberately wrong pass: @main claims one more result than it returns."""
+
+    name = "test-break-signature"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for f in op.ops:
+            if isinstance(f, FuncOp) and f.sym_name.data == "main":
+                t = f.function_type
+                f.function_type = FunctionType.from_lists(t.inputs.data, [*t.outputs.data, IndexType()])
+
+
+def _registry():
+    registry = dict(available_passes())
+    registry["test-swap-add-sub"] = lambda: SwapAddSubPass
+    registry["test-drop-stores"] = lambda: DropStoresPass
+    registry["test-forget-directions"] = lambda: ForgetDirectionsPass
+    registry["test-break-signature"] = lambda: BreakSignaturePass
+    return registry
+
+
+def test_fuzz_reports_a_wrong_pass():
+    report = fuzz_pipeline("test-swap-add-sub", cases=15, seed=0, registry=_registry())
+    assert report.failures, "a pass that turns add into sub must be caught"
+    assert all(f.stage == "semantics" for f in report.failures)
+    assert "elements differ" in report.failures[0].message
+    report = fuzz_pipeline("test-drop-stores", cases=15, seed=0, registry=_registry())
+    assert report.failures and all(f.stage == "semantics" for f in report.failures)
+    assert "FAIL seed" in report.summary()
+
+
+def test_fuzz_direction_check_catches_wrong_parameter_directions():
+    report = fuzz_pipeline("test-forget-directions", cases=12, seed=0, registry=_registry())
+    assert report.failures and all("declared 'in' (direction check)" in f.message for f in report.failures)
+    # the numbers are unchanged: without the direction check the wrong pass goes unnoticed
+    report = fuzz_pipeline(
+        "test-forget-directions", cases=12, seed=0, registry=_registry(), check_directions=False
+    )
+    assert not report.failures
+
+
+def test_unknown_passes_invalid_output_and_the_empty_pipeline():
+    with pytest.raises(ValueError, match="Unrecognized passes"):
+        fuzz_pipeline("no-such-pass", cases=1)
+    failure = check_case("test-break-signature", 3, registry=_registry())
+    assert failure is not None and failure.stage == "verify"
+    assert "@main is declared to return" in failure.message
+    assert failure.program.startswith("builtin.module")  # the original program, to reproduce
+    assert check_case("", 3) is None
+
+
+def test_semantics_mismatch_is_raised_for_a_mutated_generated_program():
+    program = generate_program(5)
+    mutated = program.module.clone()
+    SwapAddSubPass().apply(Context(), mutated)
+    if str(mutated) == str(program.module):
+        pytest.skip("program 5 has no add")
+    with pytest.raises(SemanticsMismatch):
+        assert_same_semantics(program.module, mutated, program.entry, seeds=(0, 1, 2), dims=program.dims)
