@@ -150,3 +150,45 @@ def test_f16_i32_and_casts(tmp_path):
     np.testing.assert_array_equal(report.outputs["hf"], report.outputs["h"].astype(np.float32))
     np.testing.assert_array_equal(report.outputs["n"], np.maximum(i * 3, j) - j)
     np.testing.assert_array_equal(report.outputs["ti"], np.trunc(report.outputs["hf"] * np.float32(2.75)).astype(np.int32))
+
+
+@pytest.mark.parametrize("flag", [0, 1])
+def test_tiles_carried_through_loops_and_branches(tmp_path, flag):
+    x = np.random.default_rng(10).uniform(-1, 1, size=(256, 64)).astype(np.float32)
+    outs = [np.zeros((32, 64), np.float32), np.zeros((32, 64), np.float32)]
+    report = compile_and_run("carried_tiles", tmp_path, inputs=[x, flag, *outs])
+    assert_matches_interpreter(report)
+    blocks = x.reshape(8, 32, 64)
+    np.testing.assert_allclose(report.outputs["s"], blocks.sum(axis=0), rtol=RTOL, atol=ATOL)
+    np.testing.assert_array_equal(report.outputs["m"], blocks.max(axis=0) if flag else blocks[-1])
+
+
+def test_slices_assemble_and_dim(tmp_path):
+    report = compile_and_run("slices", tmp_path, seed=11)
+    assert_matches_interpreter(report)
+    run_in = tmp_path / "slices" / "sim-run" / "in"
+    x = np.fromfile(run_in / "x.bin", dtype=np.float32).reshape(32, 96)
+    y = np.fromfile(run_in / "y.bin", dtype=np.float32).reshape(32, 96)
+    y[8:24, 32:96] = np.abs(x[8:24, 32:96])
+    y[24:32] = -x[24:32]
+    np.testing.assert_array_equal(report.outputs["y"], y)
+    np.testing.assert_array_equal(report.outputs["z"], np.concatenate([y[0:16], x[4:20, 0:32]], axis=1))
+
+
+def test_keyword_names_and_single_row_reductions(tmp_path):
+    module = load("keyword_names")
+    report = simulate(module, tmp_path / "kw", seed=12)
+    assert_matches_interpreter(report)
+    x = np.fromfile(tmp_path / "kw" / "sim-run" / "in" / "x.bin", dtype=np.float32).reshape(1, 200)
+    np.testing.assert_allclose(report.outputs["y"], x.sum(axis=1, keepdims=True), rtol=RTOL, atol=ATOL)
+    np.testing.assert_array_equal(report.outputs["z"], x.max(axis=1, keepdims=True))
+    assert (tmp_path / "kw" / "kernels" / "main_kernel.cpp").is_file()
+
+
+def test_matmul_cube_path(tmp_path):
+    report = compile_and_run("matmul", tmp_path, seed=13)
+    assert_matches_interpreter(report)
+    run_in = tmp_path / "matmul" / "sim-run" / "in"
+    a = np.fromfile(run_in / "a.bin", dtype=np.float16).reshape(64, 128)
+    b = np.fromfile(run_in / "b.bin", dtype=np.float16).reshape(128, 64)
+    np.testing.assert_allclose(report.outputs["c"], a.astype(np.float32) @ b.astype(np.float32), rtol=RTOL, atol=ATOL)

@@ -113,3 +113,13 @@ def test_generated_cmake_builds_the_simulation(tmp_path):
     proc = subprocess.run([str(exe), str(tmp_path / "nowhere"), str(tmp_path / "res")], capture_output=True, text=True)
     assert proc.returncode == 3
     assert "cannot open" in proc.stderr
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is needed to build the simulation")
+@pytest.mark.parametrize("example", ["softmax.py", "scopes.py"])
+def test_pypto_compile_python_programs(tmp_path, capsys, example):
+    """The Python DSL examples go through the frontend, the default pipeline and the backend."""
+    rc = compile_main([str(ROOT / "examples" / example), "-o", str(tmp_path / "out"), "--sim"])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert "simulation matches the interpreter" in out

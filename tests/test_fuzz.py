@@ -235,3 +235,30 @@ def test_semantics_mismatch_is_raised_for_a_mutated_generated_program():
         pytest.skip("program 5 has no add")
     with pytest.raises(SemanticsMismatch):
         assert_same_semantics(program.module, mutated, program.entry, seeds=(0, 1, 2), dims=program.dims)
+
+
+def test_reducer_shrinks_a_failing_program_and_keeps_the_failure():
+    from pypto_xdsl.interpreter.fuzz import check_module
+    from pypto_xdsl.interpreter.reduce import failure_signature, reduce_failure
+
+    report = fuzz_pipeline("test-swap-add-sub", cases=10, seed=0, registry=_registry())
+    failure = min(report.failures, key=lambda f: len(f.program))
+    small = reduce_failure(failure.program, failure.pipeline, "main", failure.dims, registry=_registry())
+    assert len(small) < len(failure.program) / 2
+    module = parse_module(small)
+    module.verify()
+    found = check_module(module, failure.pipeline, "main", failure.dims, registry=_registry())
+    assert found is not None and failure_signature(*found) == failure_signature(failure.stage, failure.message)
+    assert "pypto.tensor.add" in small or "pypto.tile.add" in small
+    with pytest.raises(ValueError, match="does not fail"):
+        reduce_failure(failure.program, "", "main", failure.dims)
+
+
+def test_config_shapes():
+    config = GenConfig(rows=(64,), cols=(128,), tile_rows=(16, 32), symbolic=False)
+    program = generate_program(4, config)
+    (main,) = [f for f in program.module.ops if isinstance(f, FuncOp) and f.sym_name.data == "main"]
+    assert main.function_type.inputs.data[0] == TensorType([64, 128], main.function_type.inputs.data[0].element_type)
+    run(program.module, "main", dims=program.dims)
+    with pytest.raises(ValueError, match="must divide"):
+        generate_program(0, GenConfig(rows=(6,), tile_rows=(4,)))

@@ -429,3 +429,25 @@ def test_func_dialect_and_unknown_dims_interoperate():
     assert n == 5 and e.shape == (5, 2)
     with pytest.raises(PyptoInterpretationError, match=r"unknown '\?' dim"):
         run(m, "main")
+
+
+def test_failures_of_upstream_ops_are_diagnostics_naming_the_op():
+    m = module("""
+    pypto.func inline @loop(%a: !pypto.tensor<[4], f32>, %step: index) -> !pypto.tensor<[4], f32> {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %r = scf.for %i = %c0 to %c4 step %step iter_args(%acc = %a) -> (!pypto.tensor<[4], f32>) {
+        %n = pypto.tensor.neg %acc : !pypto.tensor<[4], f32>
+        scf.yield %n : !pypto.tensor<[4], f32>
+      }
+      pypto.return %r : !pypto.tensor<[4], f32>
+    }
+    pypto.func @main(%a: !pypto.tensor<[4], f32>, %step: index) -> !pypto.tensor<[4], f32> {
+      %r = pypto.call @loop(%a, %step) : (!pypto.tensor<[4], f32>, index) -> !pypto.tensor<[4], f32>
+      pypto.return %r : !pypto.tensor<[4], f32>
+    }""")
+    a = np.ones(4, np.float32)
+    (r,) = run(m, "main", [a, 2])
+    np.testing.assert_array_equal(r, a)
+    with pytest.raises(PyptoInterpretationError, match=r"^scf.for in @loop: ValueError: .*zero"):
+        run(m, "main", [a, 0])

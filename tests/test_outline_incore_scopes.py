@@ -394,8 +394,14 @@ def _filecheck_programs() -> list[tuple[str, int, str]]:
 def test_filecheck_programs_keep_their_meaning(name: str, k: int, text: str) -> None:
     from pypto_xdsl.interpreter.testing import assert_same_semantics
 
+    from pypto_xdsl.transforms.pipelines import PyptoDefaultPipeline
+
     before = parse(text)
-    after = outline(before.clone())
+    after = before.clone()
+    # The default pipeline: inline-functions (when present), then outline-incore-scopes.
+    PyptoDefaultPipeline().apply(make_ctx(), after)
+    after.verify()
+    assert not any(isinstance(op, IncoreScopeOp) for op in after.walk())
     entries = [f for f, op in funcs(before).items() if op.func_kind != FuncKind.INLINE]
     for entry in entries:
         assert_same_semantics(before, after, entry=entry, seeds=(0, 1))
@@ -438,3 +444,15 @@ def test_generated_programs_keep_their_meaning(seed: int) -> None:
     outline(after)
     assert check_split_incore_orch(after).errors == []
     assert_same_semantics(program.module, after, entry=program.entry, dims=program.dims, seeds=(0,))
+
+
+def test_write_through_slice_is_a_view() -> None:
+    from pypto_xdsl.dialects.tensor import SliceOp
+
+    dst, src = create_ssa_value(T8), create_ssa_value(TensorType([2], f32))
+    zero = const_index(0)
+    view = SliceOp(dst, [zero.result], TensorType([4], f32))
+    a = AssembleOp(src, view.result, [zero.result])
+    lineage = WriteThrough()
+    assert lineage.root(view.result) is dst
+    assert lineage.root(a.result) is dst

@@ -41,14 +41,17 @@ def collect_free_values(
     *,
     remap: Callable[[SSAValue], SSAValue] | None = None,
     on_op: Callable[[Operation, set[SSAValue]], None] | None = None,
+    defined: set[SSAValue] | None = None,
 ) -> FreeValues:
     """Free values of `region` in first-use order (one pre-order walk).
 
     `remap(v)` may return a replacement for an operand (the operand is rewritten before
     it is classified). `on_op(op, defined)` is called for every op after its operands are
-    classified; `defined` is the set of values defined inside the region so far.
+    classified; `defined` is the set of values defined inside the region so far (pass an
+    empty set as `defined` to share it with an analysis running during the walk).
     """
-    defined: set[SSAValue] = set()
+    if defined is None:
+        defined = set()
     uses: dict[SSAValue, list[tuple[Operation, int]]] = {}
     for block in region.blocks:
         defined.update(block.args)

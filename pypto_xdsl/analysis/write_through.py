@@ -11,6 +11,10 @@ control flow forwards that storage:
 * `scf.while`: a "before" block argument names its init's storage; the results and the
   "after" block arguments name whatever the `scf.condition` operands name.
 * `scf.if`: result `i` names a storage when both branches yield values naming it.
+* `pypto.tensor.slice` is a view: its result names its source's storage (a write into
+  the view writes the source).
+* `pypto.call` / `pypto.submit`: an argument bound to an `out`/`inout` parameter is written
+  through; result `i` names argument `j`'s storage when the callee returns its parameter `j`.
 
 `WriteThrough.root(v)` follows these links back to the value that *is* the storage: a
 function parameter, a `pypto.tensor.create`, ..., or, when a boundary predicate is given,
@@ -25,7 +29,14 @@ from collections.abc import Callable
 from xdsl.dialects import scf
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 
+from pypto_xdsl.analysis.symbols import lookup_symbol
+from pypto_xdsl.dialects.attributes import ParamDirection
 from pypto_xdsl.dialects.traits import ResultAliasesOperand, aliased_operand
+
+
+# Ops whose result is a view sharing the storage of an operand (op name -> operand index).
+# A view does not write; writing *into* a view writes the viewed tensor.
+VIEW_OPS: dict[str, int] = {"pypto.tensor.slice": 0}
 
 
 def _parent_loop_arg_source(arg: BlockArgument) -> SSAValue | None:
@@ -95,6 +106,11 @@ class WriteThrough:
             src = aliased_operand(op)
             if src is not None:
                 return src
+            view_of = VIEW_OPS.get(op.name)
+            if view_of is not None:
+                return op.operands[view_of]
+        if op.name in _CALL_OPS:
+            return _call_result_alias(op, index)
         if isinstance(op, scf.ForOp):
             init = op.iter_args[index]
             yielded = _yield_operand(op.body.blocks.first, index)
@@ -126,6 +142,39 @@ def _yield_operand(block: Block | None, index: int) -> SSAValue | None:
     term = block.last_op
     if isinstance(term, scf.YieldOp) and index < len(term.arguments):
         return term.arguments[index]
+    return None
+
+
+_CALL_OPS = ("pypto.call", "pypto.submit")
+
+
+def callee_directions(op: Operation) -> tuple[ParamDirection, ...] | None:
+    """Directions of the parameters a `pypto.call`/`pypto.submit`'s arguments bind to."""
+    if op.name not in _CALL_OPS:
+        return None
+    from pypto_xdsl.dialects.program import FuncOp
+
+    callee = lookup_symbol(op, op.callee)  # type: ignore[attr-defined]
+    if not isinstance(callee, FuncOp):
+        return None
+    return callee.directions[: len(op.args)]  # type: ignore[attr-defined]
+
+
+def _call_result_alias(op: Operation, index: int) -> SSAValue | None:
+    """The argument whose storage result `index` of a call names, if the callee returns it."""
+    from pypto_xdsl.dialects.program import FuncOp, ReturnOp
+
+    callee = lookup_symbol(op, op.callee)  # type: ignore[attr-defined]
+    if not isinstance(callee, FuncOp):
+        return None
+    ret = callee.body.block.last_op
+    if not isinstance(ret, ReturnOp) or index >= len(ret.arguments):
+        return None
+    root = WriteThrough().root(ret.arguments[index])
+    args = op.args  # type: ignore[attr-defined]
+    if isinstance(root, BlockArgument) and root.block is callee.body.block and root.index < len(args):
+        if callee.directions[root.index] != ParamDirection.IN:
+            return args[root.index]
     return None
 
 

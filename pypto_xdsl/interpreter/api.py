@@ -20,6 +20,7 @@ from xdsl.interpreters.func import FuncFunctions
 from xdsl.interpreters.scf import ScfFunctions
 from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
+from xdsl.utils.exceptions import InterpretationError
 
 from pypto_xdsl.dialects.attributes import TaskIdType, TensorType, TileType, format_shape, is_float_type
 from pypto_xdsl.dialects.program import FuncOp
@@ -129,7 +130,7 @@ def _input_for(
             )
         return random_array(concrete, t.element_type, rng)
     if isinstance(t, IndexType):
-        return int(rng.integers(0, 4))
+        return int(rng.integers(1, 5))
     if isinstance(t, IntegerType):
         if t.width.data == 1:
             return bool(rng.integers(0, 2))
@@ -196,7 +197,14 @@ def run(
         for a, t in zip(inputs, func.function_type.inputs.data)  # type: ignore[attr-defined]
     ]
     with np.errstate(all="ignore"):
-        return tuple(interpreter.call_op(func, tuple(prepared)))
+        try:
+            return tuple(interpreter.call_op(func, tuple(prepared)))
+        except InterpretationError:
+            raise
+        except (ValueError, IndexError, TypeError, ArithmeticError, KeyError, AssertionError) as e:
+            # an op implemented outside pypto (arith, scf, ...) failed: name it
+            st = state(interpreter)
+            raise PyptoInterpretationError(f"{type(e).__name__}: {e}", st.current_op, st.error_func) from e
 
 
 def run_spmd(

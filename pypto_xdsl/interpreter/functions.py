@@ -63,6 +63,9 @@ class InterpState:
     block_num: int = 1
     check_directions: bool = False
     """Diagnose writes into the storage of an `in` parameter of any active function."""
+    current_op: Operation | None = None
+    error_func: str | None = None
+    """The op started last (names the op in diagnostics of foreign-op failures)."""
     global_frame: Frame = field(default_factory=lambda: Frame("<top>"))
 
     @property
@@ -164,6 +167,10 @@ class ShapeChecker(Interpreter.Listener):
 
     def __init__(self, interpreter: Interpreter):
         self.interpreter = interpreter
+        self.state = state(interpreter)
+
+    def will_interpret_op(self, op: Operation, args: PythonValues) -> None:
+        self.state.current_op = op
 
     def did_interpret_op(self, op: Operation, results: PythonValues) -> None:
         if not op.results:
@@ -229,6 +236,10 @@ class PyptoFunctions(InterpreterFunctions):
             results = interpreter.run_ssacfg_region(op.body, tuple(args), name)
             for i, (t, value) in enumerate(zip(op.function_type.outputs.data, results)):
                 check_value(interpreter, op, f"result #{i} of @{name}", t, value, frame)
+        except Exception:
+            if st.error_func is None:
+                st.error_func = name  # innermost function of a failure (for diagnostics)
+            raise
         finally:
             st.frames.pop()
         return results

@@ -7,7 +7,7 @@
 CLI (what `make fuzz` runs):
 
     python -m pypto_xdsl.interpreter.fuzz [--passes P | --passes auto] [--cases N]
-        [--seed S] [--time-limit SECONDS] [--save-failures DIR] [--no-direction-check]
+        [--seed S] [--time-limit SECONDS] [--save-failures DIR [--reduce]] [--no-direction-check]
 
 With `--passes auto` the cases cycle over pipelines built from every registered pypto pass
 (plus `canonicalize,cse` and the empty pipeline, which checks the print/parse round trip).
@@ -20,7 +20,7 @@ import contextlib
 import io
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,7 +29,7 @@ from xdsl.passes import ModulePass, PassPipeline
 
 from pypto_xdsl.interpreter.api import make_context, parse_module
 from pypto_xdsl.interpreter.generator import GenConfig, generate_program
-from pypto_xdsl.interpreter.testing import assert_same_semantics
+from pypto_xdsl.interpreter.testing import SemanticsMismatch, assert_same_semantics
 
 
 def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
@@ -82,6 +82,7 @@ class FuzzFailure:
     """generate / pass / verify / roundtrip / semantics"""
     message: str
     program: str
+    dims: dict[str, int] = field(default_factory=dict)
 
     def __str__(self) -> str:
         first = self.message.strip().splitlines()[0] if self.message.strip() else ""
@@ -110,6 +111,42 @@ class FuzzReport:
         return "\n".join(lines)
 
 
+def check_module(
+    module: ModuleOp,
+    pipeline: str,
+    entry: str = "main",
+    dims: Mapping[str, int] | None = None,
+    *,
+    input_seeds: Sequence[int] = (0, 1),
+    registry: dict[str, Callable[[], type[ModulePass]]] | None = None,
+    check_directions: bool = True,
+) -> tuple[str, str] | None:
+    """Run `pipeline` on a copy of `module`, verify, print/parse and compare semantics.
+
+    Returns None, or (stage, message) with stage one of pass / verify / roundtrip / semantics
+    (or "original" when `module` itself fails to run).
+    """
+    after: ModuleOp = module.clone()
+    stage = "pass"
+    try:
+        with contextlib.redirect_stderr(io.StringIO()):  # pass warnings are not findings
+            PassPipeline.parse_spec(registry or available_passes(), pipeline).apply(make_context(), after)
+        stage = "verify"
+        after.verify()
+        stage = "roundtrip"
+        after = parse_module(str(after))
+        after.verify()
+        stage = "semantics"
+        assert_same_semantics(
+            module, after, entry, input_seeds, dims, check_directions=check_directions
+        )
+    except SemanticsMismatch as e:
+        return stage, f"{type(e).__name__}: {e}"
+    except Exception as e:  # noqa: BLE001 - every exception is a finding
+        return ("original" if stage == "semantics" else stage), f"{type(e).__name__}: {e}"
+    return None
+
+
 def check_case(
     pipeline: str,
     seed: int,
@@ -119,31 +156,18 @@ def check_case(
     registry: dict[str, Callable[[], type[ModulePass]]] | None = None,
     check_directions: bool = True,
 ) -> FuzzFailure | None:
-    """Generate program `seed`, run `pipeline` on a copy, verify, round-trip and compare."""
+    """Generate program `seed` and `check_module` it."""
     try:
         program = generate_program(seed, config)
     except Exception as e:  # noqa: BLE001 - a generator bug is a finding too
         return FuzzFailure(seed, pipeline, "generate", f"{type(e).__name__}: {e}", "")
-    text = str(program.module)
-    after: ModuleOp = program.module.clone()
-    ctx = make_context()
-    stage = "pass"
-    try:
-        with contextlib.redirect_stderr(io.StringIO()):  # pass warnings are not findings
-            PassPipeline.parse_spec(registry or available_passes(), pipeline).apply(ctx, after)
-        stage = "verify"
-        after.verify()
-        stage = "roundtrip"
-        after = parse_module(str(after))
-        after.verify()
-        stage = "semantics"
-        assert_same_semantics(
-            program.module, after, program.entry, input_seeds, program.dims,
-            check_directions=check_directions,
-        )
-    except Exception as e:  # noqa: BLE001 - every exception is a finding
-        return FuzzFailure(seed, pipeline, stage, f"{type(e).__name__}: {e}", text)
-    return None
+    found = check_module(
+        program.module, pipeline, program.entry, program.dims, input_seeds=input_seeds,
+        registry=registry, check_directions=check_directions,
+    )
+    if found is None:
+        return None
+    return FuzzFailure(seed, pipeline, found[0], found[1], str(program.module), program.dims)
 
 
 def fuzz_pipeline(
@@ -194,6 +218,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--time-limit", type=float, default=None, help="seconds")
     parser.add_argument("--save-failures", type=Path, default=None, help="write failing programs here")
+    parser.add_argument("--reduce", action="store_true",
+                        help="with --save-failures: also write a reduced seed<N>.reduced.mlir")
     parser.add_argument("--no-direction-check", action="store_true",
                         help="do not fail on writes into 'in' parameters")
     args = parser.parse_args(argv)
@@ -206,7 +232,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.save_failures.mkdir(parents=True, exist_ok=True)
         for f in report.failures:
             path = args.save_failures / f"seed{f.seed}.mlir"
-            path.write_text(f"// pipeline: {f.pipeline}\n// {f.stage}: {f.message}\n{f.program}")
+            header = f"// pipeline: {f.pipeline}\n// dims: {f.dims}\n// {f.stage}: {f.message.splitlines()[0]}\n"
+            path.write_text(header + f.program + "\n")
+            if args.reduce and f.program:
+                from pypto_xdsl.interpreter.reduce import reduce_failure
+
+                small = reduce_failure(
+                    f.program, f.pipeline, "main", f.dims,
+                    check_directions=not args.no_direction_check,
+                )
+                (args.save_failures / f"seed{f.seed}.reduced.mlir").write_text(header + small + "\n")
         print(f"failing programs written to {args.save_failures}/")
     return 1 if report.failures else 0
 

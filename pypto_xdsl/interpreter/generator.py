@@ -58,6 +58,11 @@ class GenConfig:
     tiles: bool = True
     submit: bool = True
     matmul: bool = True
+    rows: tuple[int, ...] = (4, 8)
+    """Choices of the row extent of the tensors (the value of N when symbolic)."""
+    cols: tuple[int, ...] = (4, 8)
+    tile_rows: tuple[int, ...] = (2, 4)
+    """Row-block sizes of loops and tiles; each must divide every choice of `rows`."""
 
 
 @dataclass
@@ -115,13 +120,14 @@ _TILE_SCALAR = [tile.AddsOp, tile.SubsOp, tile.MulsOp, tile.DivsOp]
 
 
 def _weighted(rng: random.Random, items: Sequence[tuple[object, int]]):
-    total = sum(w for _, w in items)
-    r = rng.uniform(0, total)
-    for item, w in items:
+    """One item, with probability proportional to its weight (weight 0: never)."""
+    live = [(item, w) for item, w in items if w > 0]
+    r = rng.uniform(0, sum(w for _, w in live))
+    for item, w in live:
         r -= w
         if r <= 0:
             return item
-    return items[-1][0]
+    return live[-1][0]
 
 
 class _FuncBuilder:
@@ -475,9 +481,12 @@ class ProgramGenerator:
         self.config = config or GenConfig()
         self._names = 0
         rng = self.rng
-        self.cols = rng.choice([4, 8])
-        self.rows_value = rng.choice([4, 8])
-        self.tile_rows = rng.choice([2, 4])
+        cfg = self.config
+        if any(r % t for r in cfg.rows for t in cfg.tile_rows):
+            raise ValueError(f"every tile_rows {cfg.tile_rows} must divide every rows {cfg.rows}")
+        self.cols = rng.choice(cfg.cols)
+        self.rows_value = rng.choice(cfg.rows)
+        self.tile_rows = rng.choice(cfg.tile_rows)
         symbolic = self.config.symbolic if self.config.symbolic is not None else rng.random() < 0.5
         self.row_dim: int | str = "N" if symbolic else self.rows_value
         self.dims = {"N": self.rows_value} if symbolic else {}

@@ -1,6 +1,7 @@
-"""pypto-compile: a PyPTO program (.mlir) -> Ascend C kernels + ACL host code (+ CPU simulation).
+"""pypto-compile: a PyPTO program (.mlir or .py) -> Ascend C kernels + ACL host code (+ CPU simulation).
 
     pypto-compile prog.mlir -o out/            # kernels/*.cpp, host/*.cpp, CMakeLists.txt, README.md
+    pypto-compile prog.py -o out/              # a Python file holding one @pl.program
     pypto-compile prog.mlir -o out/ --sim      # ... then build with g++ against the simulation
                                                # headers, run on seeded random inputs and compare
                                                # with the reference interpreter when it can run
@@ -48,6 +49,22 @@ def parse_program(text: str, ctx: Context | None = None) -> ModuleOp:
     module = Parser(ctx or make_context(), text).parse_module()
     module.verify()
     return module
+
+
+def load_program(path: Path, ctx: Context | None = None) -> ModuleOp:
+    """Parse and verify a `.mlir` file or a `.py` file holding one `@pl.program`."""
+    text = Path(path).read_text()
+    if Path(path).suffix == ".py":
+        from pypto_xdsl.frontend.errors import ParserError
+        from pypto_xdsl.frontend.program import parse_python_file
+
+        try:
+            module = parse_python_file(text, str(path))
+        except ParserError as e:
+            raise DiagnosticException(str(e)) from None
+        module.verify()
+        return module
+    return parse_program(text, ctx)
 
 
 def apply_pipeline(module: ModuleOp, pipeline: str, ctx: Context | None = None) -> None:
@@ -103,8 +120,7 @@ def write_inputs(func, inputs: Sequence[Any], in_dir: Path) -> None:
     in_dir.mkdir(parents=True, exist_ok=True)
     for (name, t, d), value in zip(_param_files(func), inputs):
         if isinstance(t, TensorType):
-            if d == ParamDirection.OUT:
-                continue
+            # out tensors too: their initial contents are part of the program's input
             np.ascontiguousarray(value, dtype=numpy_dtype(t.element_type)).tofile(in_dir / f"{name}.bin")
         else:
             from xdsl.dialects.builtin import IndexType
@@ -179,9 +195,13 @@ def simulate(
         abs_err, rel_err = 0.0, 0.0
         for name, got in report.outputs.items():
             want = reference[name].astype(np.float64)
-            diff = np.abs(got.astype(np.float64) - want)
-            abs_err = max(abs_err, float(diff.max(initial=0.0)))
-            rel_err = max(rel_err, float((diff / np.maximum(np.abs(want), 1e-30)).max(initial=0.0)))
+            with np.errstate(all="ignore"):
+                diff = np.abs(got.astype(np.float64) - want)
+                # equal values (also equal infinities) and NaN in both count as no error
+                diff[(got == reference[name]) | (np.isnan(got.astype(np.float64)) & np.isnan(want))] = 0.0
+                rel = diff / np.maximum(np.abs(want), 1e-30)
+            abs_err = max(abs_err, float(np.nan_to_num(diff, nan=np.inf).max(initial=0.0)))
+            rel_err = max(rel_err, float(np.nan_to_num(rel, nan=np.inf).max(initial=0.0)))
         report.max_abs_error, report.max_rel_error = abs_err, rel_err
     return report
 
@@ -204,7 +224,7 @@ def _spmd_launches(module: ModuleOp) -> str | None:
 
 def build_arg_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="pypto-compile", description=__doc__.split("\n\n")[0])
-    p.add_argument("input", help="PyPTO program (.mlir)")
+    p.add_argument("input", help="PyPTO program (.mlir, or .py with one @pl.program)")
     p.add_argument("-o", "--output", required=True, help="output directory")
     p.add_argument("--entry", help="orchestration function the driver runs (default: main, else the last)")
     p.add_argument(
@@ -229,8 +249,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     out_dir = Path(args.output)
     try:
         ctx = make_context()
-        text = Path(args.input).read_text()
-        module = parse_program(text, ctx)
+        module = load_program(Path(args.input), ctx)
         reference = module.clone()
         apply_pipeline(module, default_pipeline() if args.passes is None else args.passes, ctx)
         if not args.sim:

@@ -8,17 +8,18 @@ Algorithm (see docs/passes/inline-functions.md):
    of the inline -> inline graph (`a -> b -> a`, `loop -> loop`), a helper whose types use a
    symbol no parameter binds, a helper value whose name hint is an author-written `a__b`,
    and the arguments of every call site outside inline functions.
-3. Each helper reachable from a call site is analysed once, callees first (its fresh-name
-   templates, its symbols, whether it calls other helpers).
+3. Each helper reachable from a call site is analysed once, callees first: its fresh-name
+   templates, its symbols, and its expanded body (a detached copy in which the calls of other
+   helpers whose argument types equal their parameter types are already spliced).
 4. Every call site outside inline functions, in module order, is expanded: the helper's
-   original body is cloned before the call with its block arguments mapped to the actual
+   expanded body is cloned before the call with its block arguments mapped to the actual
    operands, the call's results are replaced by the cloned `pypto.return` operands and the
    call is erased. Types are specialised per site: the symbols of the helper's parameter
    types are bound from the actual argument types and every cloned op's result type is
    substituted and re-inferred (loop carries, branch and scope results follow their
-   operands). Dump selections of the call follow into the spliced body. Calls of other
-   helpers inside the clone are expanded next (pre-order), each with its own argument check
-   against its now concrete operands.
+   operands). Dump selections of the call follow into the spliced body. Helper calls left in
+   the clone (those whose types needed specialising) are expanded next, each with its own
+   argument check against its now concrete operands.
 5. The inline functions are erased.
 
 SSA makes the seed's rebinding machinery unnecessary: a callee "rebinding" a parameter only
@@ -154,20 +155,37 @@ def _type_symbols(t: Attribute) -> set[str]:
 
 
 def _describe_value(v: SSAValue) -> str:
-    return f"%{v.name_hint}" if v.name_hint else f"#{v.index}" if isinstance(v, BlockArgument) else "value"
+    if v.name_hint:
+        return f"%{v.name_hint}"
+    return f"block argument #{v.index}" if isinstance(v, BlockArgument) else "a value"
 
 
 @dataclass
 class HelperPlan:
-    """What the pass learns once about an inline helper before cloning it anywhere."""
+    """What the pass learns once about an inline helper before cloning it anywhere.
+
+    `block` is the helper's *expanded* body: a detached copy in which every call of another
+    helper whose argument types equal that helper's parameter types has been spliced (from
+    that helper's own expanded body, so each helper is expanded once, callees first). Calls
+    whose types need specialising stay calls and are spliced at each final call site, where
+    their operand types are concrete.
+    """
 
     func: FuncOp
+    block: Block
     body_ops: list[Operation]
     ret: ReturnOp
-    renames: list[tuple[SSAValue, str, str]]
+    renames: dict[SSAValue, tuple[str, str, int]]
+    """value of `block` -> (prefix, suffix, k): its fresh name at a site numbered N is
+    `prefix + (N + k) + suffix` (k = 0 for the helper's own values, k > 0 for the values of
+    the k-th spliced nested site in pre-order)."""
+    sites: int
+    """1 + the number of nested sites spliced into `block` (numbers a splice consumes)."""
     calls_helpers: bool
+    """`block` still contains calls of helpers (to splice at each final site)."""
     param_names: list[str]
-    symbols: frozenset[str] = field(default_factory=frozenset)
+    bound_symbols: frozenset[str] = field(default_factory=frozenset)
+    """The symbols the parameter types bind (every symbol the helper uses)."""
     param_symbols: list[tuple[str, ...]] = field(default_factory=list)
     """The symbols of each parameter type, in order."""
 
@@ -175,37 +193,52 @@ class HelperPlan:
     def name(self) -> str:
         return self.func.sym_name.data
 
+    @property
+    def params(self) -> tuple[BlockArgument, ...]:
+        return self.block.args
 
-def analyse_helper(func: FuncOp, inline: dict[str, FuncOp]) -> HelperPlan:
+
+def _callee(op: Operation, inline: dict[str, FuncOp]) -> str | None:
+    if isinstance(op, CallOp):
+        name = op.callee.root_reference.data
+        if name in inline:
+            return name
+    return None
+
+
+def analyse_helper(
+    func: FuncOp, inline: dict[str, FuncOp], plans: dict[str, HelperPlan] | None = None
+) -> HelperPlan:
+    """Analyse a helper once: fresh-name templates, symbols, and its expanded body.
+
+    `plans` holds the plans of the helpers it calls (callee-first order); without them no
+    nested call is expanded here.
+    """
     name = func.sym_name.data
-    ops = list(func.body.block.ops)
-    ret = ops.pop() if ops else None
-    if not isinstance(ret, ReturnOp):
+    last = func.body.block.last_op
+    if not isinstance(last, ReturnOp):
         raise PassFailedException(f"inline function @{name} does not end with pypto.return")
-    renames: list[tuple[SSAValue, str, str]] = []
+    templates: dict[SSAValue, tuple[str, str]] = {}
     symbols: set[str] = set()
-    calls_helpers = False
 
     def note(v: SSAValue) -> None:
         symbols.update(_type_symbols(v.type))
         if v.name_hint is None:
             return
         try:
-            prefix, suffix = fresh_name_parts(v.name_hint)
+            templates[v] = fresh_name_parts(v.name_hint)
         except ReservedNameError as e:
             raise PassFailedException(f"in inline function @{name}: {e}") from e
-        renames.append((v, prefix, suffix))
 
-    for top in ops:
-        for op in top.walk():
-            if isinstance(op, CallOp) and op.callee.root_reference.data in inline:
-                calls_helpers = True
-            for region in op.regions:
-                for block in region.blocks:
-                    for a in block.args:
-                        note(a)
-            for r in op.results:
-                note(r)
+    for op in func.body.walk():
+        if op is func:
+            continue
+        for region in op.regions:
+            for block in region.blocks:
+                for a in block.args:
+                    note(a)
+        for r in op.results:
+            note(r)
     param_symbols: set[str] = set()
     for t in func.function_type.inputs.data:
         param_symbols |= _type_symbols(t)
@@ -219,12 +252,68 @@ def analyse_helper(func: FuncOp, inline: dict[str, FuncOp]) -> HelperPlan:
             f"none of its parameter types binds; inlining would leak {'them' if len(free) > 1 else 'it'} "
             f"into its callers (bind it through a parameter type)"
         )
+
+    # The expanded body: a detached copy with nested exact-typed helper calls spliced.
+    block = Block(arg_types=func.body.block.arg_types)
+    vm: dict[SSAValue, SSAValue] = dict(zip(func.args, block.args))
+    for op in func.body.block.ops:
+        block.add_op(op.clone(vm, clone_name_hints=False))
+    renames: dict[SSAValue, tuple[str, str, int]] = {
+        vm[v]: (prefix, suffix, 0) for v, (prefix, suffix) in templates.items() if v in vm
+    }
+    sites = 1
+    calls_helpers = False
+    nested = [op for op in block.walk() if _callee(op, inline) is not None]
+    for call in nested:
+        assert isinstance(call, CallOp)
+        callee = plans.get(call.callee.root_reference.data) if plans is not None else None
+        formals = tuple(callee.func.function_type.inputs.data) if callee is not None else ()
+        args = call.args
+        if callee is None or tuple(a.type for a in args) != formals:
+            calls_helpers = True  # specialised at each final site
+            continue
+        nvm: dict[SSAValue, SSAValue] = dict(zip(callee.params, args))
+        new_ops = [
+            op.clone(nvm, clone_name_hints=False)
+            if op.regions
+            else op.clone_without_regions(nvm, clone_name_hints=False)
+            for op in callee.body_ops
+        ]
+        if new_ops:
+            Rewriter.insert_op(new_ops, InsertPoint.before(call))
+        for v, (prefix, suffix, k) in callee.renames.items():
+            if (nv := nvm.get(v)) is not None:
+                renames[nv] = (prefix, suffix, sites + k)
+        for res, ret in zip(call.results, (nvm.get(v, v) for v in callee.ret.arguments)):
+            # An unnamed returned value takes the name the call result would have had.
+            if ret not in renames and res in renames:
+                renames[ret] = renames[res]
+            renames.pop(res, None)
+            res.replace_all_uses_with(ret)
+        dumps = list(call.operands[len(args) :])
+        Rewriter.erase_op(call)
+        if dumps:
+            transfer_dumps(dumps, new_ops)
+        calls_helpers = calls_helpers or callee.calls_helpers
+        sites += callee.sites
+    ops = list(block.ops)
+    ret = ops.pop()
+    assert isinstance(ret, ReturnOp)
     param_names = [
         f"#{i} (%{a.name_hint})" if a.name_hint else f"#{i}" for i, a in enumerate(func.args)
     ]
     per_param = [tuple(sorted(_type_symbols(t))) for t in func.function_type.inputs.data]
     return HelperPlan(
-        func, ops, ret, renames, calls_helpers, param_names, frozenset(param_symbols), per_param
+        func,
+        block,
+        ops,
+        ret,
+        renames,
+        sites,
+        calls_helpers,
+        param_names,
+        frozenset(param_symbols),
+        per_param,
     )
 
 
@@ -237,7 +326,8 @@ class SiteBinding:
     specialise: bool
     ambiguous: dict[str, str]
     """symbol -> description of its conflicting extents"""
-    args: tuple[SSAValue, ...] = ()
+    arg_types: tuple[Attribute, ...] = ()
+    """The argument types the binding was computed from."""
 
 
 def _site_error(call: CallOp, caller: str, callee: str, message: str) -> PassFailedException:
@@ -305,7 +395,7 @@ def bind_site(
             substitution[s] = _AMBIGUOUS + s
         else:
             substitution[s] = known[0] if known else None
-    return SiteBinding(substitution, not exact, ambiguous, tuple(args))
+    return SiteBinding(substitution, not exact, ambiguous, tuple(a.type for a in args))
 
 
 # --------------------------------------------------------------------------- cloning
@@ -331,25 +421,38 @@ class _Expander:
     def expand(self, call: CallOp, caller: str) -> list[CallOp]:
         """Splice one call; return the helper calls the splice created (to expand next)."""
         plan = self.plans[call.callee.root_reference.data]
-        site = self.prebound.pop(call, None) or bind_site(call, plan, caller)
+        # Read the operands now: splicing earlier sites may have replaced them (and refined
+        # their types, in which case the binding computed before any change is stale).
+        site = self.prebound.pop(call, None)
+        if site is not None:
+            args = call.operands[: len(site.arg_types)]
+            if tuple(a.type for a in args) != site.arg_types:
+                site = bind_site(call, plan, caller, args)
+        else:
+            args = call.args
+            site = bind_site(call, plan, caller, args)
         n = self.counter
-        self.counter += 1
-        self.sites += 1
-        vm: dict[SSAValue, SSAValue] = dict(zip(plan.func.args, site.args))
+        self.counter += plan.sites
+        self.sites += plan.sites
+        vm: dict[SSAValue, SSAValue] = dict(zip(plan.params, args))
         if site.specialise:
             ctx = _SpecContext(self, plan, site, caller)
             new_ops = [ctx.clone(op, vm) for op in plan.body_ops]
         else:
+            # Every named value of the body gets its fresh name below, so the clones are
+            # made without copying the original hints.
             new_ops = [
-                op.clone(vm) if op.regions else op.clone_without_regions(vm)
+                op.clone(vm, clone_name_hints=False)
+                if op.regions
+                else op.clone_without_regions(vm, clone_name_hints=False)
                 for op in plan.body_ops
             ]
         if new_ops:
             Rewriter.insert_op(new_ops, InsertPoint.before(call))
-        for orig, prefix, suffix in plan.renames:
+        for orig, (prefix, suffix, k) in plan.renames.items():
             v = vm.get(orig)
             if v is not None:
-                v.name_hint = f"{prefix}{n}{suffix}"
+                v.name_hint = f"{prefix}{n + k}{suffix}"
         rets = [vm.get(v, v) for v in plan.ret.arguments]
         refined: list[SSAValue] = []
         for res, new in zip(call.results, rets):
@@ -358,19 +461,14 @@ class _Expander:
             res.replace_all_uses_with(new)
         if refined:
             _propagate_refined_types(refined, self.graph, plan.name, caller)
-        dumps = list(call.operands[len(site.args) :])  # operands are (args..., dumps...)
+        dumps = list(call.operands[len(args) :])  # operands are (args..., dumps...)
         Rewriter.erase_op(call)
         if dumps:
             transfer_dumps(dumps, new_ops)
         if not plan.calls_helpers:
             return []
         inline = self.graph.inline
-        return [
-            op
-            for top in new_ops
-            for op in top.walk()
-            if isinstance(op, CallOp) and op.callee.root_reference.data in inline
-        ]
+        return [op for top in new_ops for op in top.walk() if _callee(op, inline) is not None]
 
     def expand_all(self, call: CallOp, caller: str) -> None:
         stack = [call]
@@ -404,7 +502,7 @@ class _SpecContext:
         return substitute_symbols(t, self.subst)  # type: ignore[arg-type]
 
     def clone(self, op: Operation, vm: dict[SSAValue, SSAValue]) -> Operation:
-        new = op.clone_without_regions(vm)
+        new = op.clone_without_regions(vm, clone_name_hints=False)
         for old_region, new_region in zip(op.regions, new.regions):
             for block in old_region.blocks:
                 arg_types = self.block_arg_types(new, new_region, block)
@@ -414,7 +512,6 @@ class _SpecContext:
                 new_region.add_block(nb)
                 for oa, na in zip(block.args, nb.args):
                     vm[oa] = na
-                    na.name_hint = oa.name_hint
                 for inner in block.ops:
                     nb.add_op(self.clone(inner, vm))
         if isinstance(new, InferResultTypes):
@@ -614,10 +711,9 @@ def _inline_functions(module: builtin.ModuleOp) -> InlineStats:
         )
     top = graph.top_level_calls()
     roots = list(dict.fromkeys(c.callee.root_reference.data for c, _ in top))
-    plans = {
-        name: analyse_helper(graph.inline[name], graph.inline)
-        for name in graph.callee_first_order(roots)
-    }
+    plans: dict[str, HelperPlan] = {}
+    for name in graph.callee_first_order(roots):
+        plans[name] = analyse_helper(graph.inline[name], graph.inline, plans)
     prebound = {
         call: bind_site(call, plans[call.callee.root_reference.data], caller.sym_name.data)
         for call, caller in top
@@ -635,12 +731,20 @@ def _inline_functions(module: builtin.ModuleOp) -> InlineStats:
 
 @dataclass(frozen=True)
 class InlineFunctionsPass(ModulePass):
-    """Splice every inline function at its call sites and remove the inline functions."""
+    """Splice every inline function at its call sites and remove the inline functions.
+
+    With `verify-after` (the default) the InlineFunctionsEliminated property is checked
+    after a run that removed inline functions (a module without any is left untouched).
+    """
 
     name = "inline-functions"
 
+    verify_after: bool = True
+
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        inline_functions(op)
+        stats = inline_functions(op)
+        if self.verify_after and stats.removed:
+            verify_inline_functions_eliminated(op)
 
 
 # --------------------------------------------------------------------------- verifier

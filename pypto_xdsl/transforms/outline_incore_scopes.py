@@ -51,9 +51,9 @@ from xdsl.passes import ModulePass
 from xdsl.traits import ConstantLike, SymbolOpInterface
 from xdsl.utils.exceptions import PassFailedException
 
-from pypto_xdsl.analysis.free_values import collect_free_values
+from pypto_xdsl.analysis.free_values import FreeValues, collect_free_values
 from pypto_xdsl.analysis.symbols import invalidate
-from pypto_xdsl.analysis.write_through import WriteThrough, write_target
+from pypto_xdsl.analysis.write_through import VIEW_OPS, WriteThrough, callee_directions, write_target
 from pypto_xdsl.dialects.attributes import (
     INCORE_KINDS,
     FuncKind,
@@ -306,9 +306,8 @@ class _FunctionOutliner:
 
     # ---- traversal in program order
 
-    def run(self) -> Operation:
+    def run(self) -> None:
         self._process_block(self.func.body.block)
-        return self.cursor
 
     def _process_block(self, block: Block) -> None:
         op = block.first_op
@@ -332,22 +331,23 @@ class _FunctionOutliner:
 
     # ---- one scope
 
-    def _analyse(self, scope: IncoreScopeOp) -> tuple[object, _BodyAnalysis, WriteThrough]:
+    def _analyse(self, scope: IncoreScopeOp) -> tuple[FreeValues, _BodyAnalysis, WriteThrough]:
+        """One walk of the scope body: free values, writes and reads of captured tensors."""
         written: dict[SSAValue, None] = {}
         read: set[SSAValue] = set()
         modes: list[SplitMode] = []
-        defined_ref: list[set[SSAValue]] = []
-        lineage = WriteThrough(is_boundary=lambda v: v not in defined_ref[0])
+        inside: set[SSAValue] = set()  # filled by the walk; values defined in the body
+        # Storage roots stop at the first value defined outside the body (a capture).
+        lineage = WriteThrough(is_boundary=lambda v: v not in inside)
 
         def on_op(op: Operation, defined: set[SSAValue]) -> None:
-            if not defined_ref:
-                defined_ref.append(defined)
             if isinstance(op, SplitAivOp):
                 modes.append(op.mode.data)
             target = write_target(op)
             atomic = target is not None and (
                 "atomic" in op.attributes or "atomic" in op.properties
             )
+            call_dirs = callee_directions(op)
             for i, v in enumerate(op.operands):
                 if not isinstance(v.type, TensorType):
                     continue
@@ -358,8 +358,12 @@ class _FunctionOutliner:
                     written.setdefault(root)
                     if atomic:
                         read.add(root)  # read-modify-write
-                elif op.name in _METADATA_OPS or _is_carry_use(op, i):
-                    continue
+                elif call_dirs is not None and i < len(call_dirs) and call_dirs[i] != ParamDirection.IN:
+                    written.setdefault(root)  # the callee writes through this argument
+                    if call_dirs[i] == ParamDirection.INOUT:
+                        read.add(root)
+                elif op.name in _METADATA_OPS or _is_carry_use(op, i) or VIEW_OPS.get(op.name) == i:
+                    continue  # no data read here (reads through a view count where they happen)
                 else:
                     read.add(root)
 
@@ -368,9 +372,8 @@ class _FunctionOutliner:
             scope.body,
             remap=renames.resolve if renames.map else None,
             on_op=on_op,
+            defined=inside,
         )
-        if not defined_ref:
-            defined_ref.append(free.defined)
         return free, _BodyAnalysis(written, read, modes), lineage
 
     def _outline(self, scope: IncoreScopeOp) -> None:
@@ -381,7 +384,7 @@ class _FunctionOutliner:
             for i, v in enumerate(operands):
                 operands[i] = self.renames.resolve(v)
 
-        free, body, lineage = self._analyse(scope)  # type: ignore[misc]
+        free, body, lineage = self._analyse(scope)
 
         # Parameters (first-use order) and cloned constants.
         captured: list[SSAValue] = []
@@ -474,7 +477,6 @@ class _FunctionOutliner:
 
         # The call site.
         call_args = list(captured)
-        dumps: list[SSAValue] = []
         dump_positions = sorted({param_index[d] for d in scope_dumps if d in param_index})
         dumps = [captured[i] for i in dump_positions]
         out_types = [v.type for v in returned]

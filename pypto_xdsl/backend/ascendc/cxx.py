@@ -25,7 +25,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     Signedness,
 )
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.utils.exceptions import DiagnosticException
 
 from pypto_xdsl.dialects.attributes import TensorType, TileType, element_byte_width
@@ -209,6 +209,13 @@ _CMPI = {
 _CMPF = {"oeq": "==", "one": "!=", "olt": "<", "ole": "<=", "ogt": ">", "oge": ">=", "ueq": "==", "une": "!="}
 
 
+@dataclass(frozen=True)
+class TileSlot:
+    """A tile carried through a region: the region op's result names the carried buffer."""
+
+    result: SSAValue
+
+
 class CxxWriter:
     """Prints blocks of arith/scf (and, through subclasses, pypto) ops as C++ statements."""
 
@@ -229,6 +236,12 @@ class CxxWriter:
 
     def tensor_root(self, value: SSAValue) -> object:
         raise NotImplementedError
+
+    def bind_carried_tile(self, op: Operation, result: SSAValue, arg: SSAValue | None, init: SSAValue | None) -> None:
+        raise op_error(op, "tiles cannot be carried through regions here")
+
+    def assign_carried_tile(self, op: Operation, result: SSAValue, value: SSAValue) -> None:
+        raise op_error(op, "tiles cannot be carried through regions here")
 
     def carried_kind(self, op: Operation, t: Attribute) -> str:
         """'tensor', 'scalar'; raises for anything else (tiles)."""
@@ -358,20 +371,26 @@ class CxxWriter:
         The variable is named after the region's block argument (`hints`) when it has a name
         hint, else after the result.
         """
-        names: list[str | None] = []
+        names: list[str | TileSlot | None] = []
         for k, r in enumerate(results):
-            if self.carried_kind(op, r.type) == "tensor":
+            kind = self.carried_kind(op, r.type)
+            if kind == "tensor":
                 names.append(None)
+            elif kind == "tile":
+                names.append(TileSlot(r))
             else:
                 hint = hints[k] if k < len(hints) and hints[k].name_hint else r
                 names.append(self.name_for(hint, "r"))
         return names
 
-    def _assign_yield(self, op: Operation, targets: Sequence[str | None], yielded: Sequence[SSAValue],
+    def _assign_yield(self, op: Operation, targets: Sequence[str | TileSlot | None], yielded: Sequence[SSAValue],
                       carried: Sequence[SSAValue]) -> None:
         """Assign yielded scalars to `targets`; check yielded tensors alias `carried` ones."""
         pending: list[tuple[str, str]] = []
         for target, value, into in zip(targets, yielded, carried):
+            if isinstance(target, TileSlot):
+                self.assign_carried_tile(op, target.result, value)
+                continue
             if target is None:
                 if self.tensor_root(value) != self.tensor_root(into):
                     raise op_error(
@@ -404,6 +423,8 @@ class CxxWriter:
             if var is None:
                 self.bind_tensor(arg, init)
                 self.bind_tensor(res, init)
+            elif isinstance(var, TileSlot):
+                self.bind_carried_tile(op, res, arg, init)
             else:
                 self.out.add(f"{ctype(res.type)} {var} = {self.expr(init).text};")
                 self.exprs[arg] = Expr(var, ctype(res.type))
@@ -412,13 +433,11 @@ class CxxWriter:
         self.out.add(f"for ({c} {iv_name} = {lb.text}; {iv_name} < {ub.text}; {step_text}) {{")
         self.exprs[iv] = Expr(iv_name, c)
         self.out.indent()
-        self.enter_region(op.body.block)
         for inner in body.ops:
             if isinstance(inner, scf.YieldOp):
                 self._assign_yield(op, vars_, inner.operands, body.args[1:])
             else:
                 self.emit_op(inner)
-        self.exit_region(op.body.block)
         self.out.dedent()
         self.out.add("}")
 
@@ -426,7 +445,9 @@ class CxxWriter:
         cond = self.expr(op.cond)
         vars_ = self._carried_vars(op, op.output)
         for var, res in zip(vars_, op.output):
-            if var is not None:
+            if isinstance(var, TileSlot):
+                self.bind_carried_tile(op, res, None, None)
+            elif var is not None:
                 self.out.add(f"{ctype(res.type)} {var}{{}};")
                 self.exprs[res] = Expr(var, ctype(res.type))
         # Tensor results: both branches must yield the same storage; bind to the then-branch's.
@@ -437,7 +458,6 @@ class CxxWriter:
                 self.out.add("} else {")
             block = region.block
             self.out.indent()
-            self.enter_region(block)
             for inner in block.ops:
                 if isinstance(inner, scf.YieldOp):
                     for var, value, res in zip(vars_, inner.operands, op.output):
@@ -449,16 +469,5 @@ class CxxWriter:
                     self._assign_yield(op, vars_, list(inner.operands), list(op.output))
                 else:
                     self.emit_op(inner)
-            self.exit_region(block)
             self.out.dedent()
         self.out.add("}")
-
-    def enter_region(self, block: Block) -> None:
-        pass
-
-    def exit_region(self, block: Block) -> None:
-        pass
-
-
-def block_arg_index(value: SSAValue) -> int | None:
-    return value.index if isinstance(value, BlockArgument) else None

@@ -14,7 +14,7 @@ from pypto_xdsl.backend.ascendc.host import (
     print_driver,
     print_host,
 )
-from pypto_xdsl.backend.ascendc.kernel import print_kernel
+from pypto_xdsl.backend.ascendc.kernel import kernel_cxx_name, print_kernel
 from pypto_xdsl.dialects import program
 
 
@@ -49,7 +49,7 @@ def choose_entry(module: ModuleOp, entry: str | None) -> program.FuncOp | None:
 
 def launch_header(func: program.FuncOp) -> str:
     """The simulation's stand-in for CANN's generated `aclrtlaunch_<kernel>.h`."""
-    name = Namer.sanitize(func.sym_name.data)
+    name = kernel_cxx_name(func.sym_name.data)
     sig = kernel_signature(func)
     kparams = ", ".join(("uint8_t*" if c == "void*" else c) for c, _ in sig)
     hparams = "".join(f", {c} {n}" for c, n in sig)
@@ -149,7 +149,7 @@ def emit_program(module: ModuleOp, entry: str | None = None, with_sim: bool = Tr
     seen: dict[str, str] = {}
     kfuncs = kernel_funcs(module)
     for f in kfuncs:
-        name = Namer.sanitize(f.sym_name.data)
+        name = kernel_cxx_name(f.sym_name.data)
         if name in seen:
             raise BackendError(f"ascendc: kernels @{seen[name]} and @{f.sym_name.data} map to the same C++ name {name}")
         seen[name] = f.sym_name.data

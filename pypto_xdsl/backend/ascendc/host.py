@@ -29,6 +29,7 @@ from pypto_xdsl.backend.ascendc.cxx import (
     op_error,
 )
 from pypto_xdsl.dialects import program, tensor, tile
+from pypto_xdsl.backend.ascendc.kernel import kernel_cxx_name
 from pypto_xdsl.dialects.attributes import FuncKind, ParamDirection, TensorType, TileType
 
 BLOCK_DIM_ATTR = "pypto.block_dim"
@@ -100,6 +101,42 @@ def block_dim(call: Operation, callee: program.FuncOp) -> int:
     return 1
 
 
+@dataclass(frozen=True)
+class HostView:
+    """A tensor value as a window of device storage (a parameter or a `tensor.create`):
+    element (i, j) is element `offset + i * N + j` of the storage (N its row length)."""
+
+    root: SSAValue
+    shape: tuple[int, ...]
+    offset: str = "0"
+    const: int | None = 0
+
+    @property
+    def whole(self) -> bool:
+        return self.const == 0 and self.shape == tuple(self.root.type.get_shape())  # type: ignore[attr-defined]
+
+    @property
+    def contiguous(self) -> bool:
+        root_shape = self.root.type.get_shape()  # type: ignore[attr-defined]
+        return len(self.shape) < 2 or self.shape[0] == 1 or self.shape[-1] == root_shape[-1]
+
+
+def _linear(shape, offsets: list[Expr]) -> tuple[str, int | None]:
+    strides = [1] * len(shape)
+    for k in range(len(shape) - 2, -1, -1):
+        strides[k] = strides[k + 1] * int(shape[k + 1])
+    terms, const, known = [], 0, True
+    for off, stride in zip(offsets, strides):
+        if off.const_value is not None:
+            const += int(off.const_value) * stride
+        else:
+            known = False
+            terms.append(off.text if stride == 1 else f"{off.text} * {stride}")
+    if const:
+        terms.append(str(const))
+    return (" + ".join(terms) if terms else "0"), (const if known else None)
+
+
 @dataclass
 class DeviceTensor:
     var: str  # device pointer variable
@@ -142,7 +179,8 @@ class HostPrinter(CxxWriter):
         self.func = func
         self.fn_name = Namer.sanitize(f"run_{func.sym_name.data}")
         self.device: dict[SSAValue, DeviceTensor] = {}
-        self.alias: dict[SSAValue, SSAValue] = {}
+        self.alias: dict[SSAValue, HostView] = {}
+        self.view_ptrs: dict[HostView, str] = {}
         self.allocs: list[DeviceTensor] = []
         self.kernels: list[str] = []
         self.task_names: dict[SSAValue, str] = {}
@@ -150,7 +188,7 @@ class HostPrinter(CxxWriter):
     def bind_tensor(self, value: SSAValue, source: SSAValue) -> None:
         self.alias[value] = self.tensor_root(source)
 
-    def tensor_root(self, value: SSAValue) -> SSAValue:
+    def tensor_root(self, value: SSAValue) -> HostView:
         root = self.alias.get(value)
         if root is None:
             owner = value.owner
@@ -206,10 +244,11 @@ class HostPrinter(CxxWriter):
                 continue
             dt = DeviceTensor(self.namer.fresh(f"{arg.name_hint or 'arg'}_dev"), t)
             self._alloc(dt, arg)
-            if direction != ParamDirection.OUT:
-                self.out.add(
-                    f"CHECK_ACL(aclrtMemcpy({dt.var}, {dt.nbytes}, {n}, {dt.nbytes}, ACL_MEMCPY_HOST_TO_DEVICE));"
-                )
+            # `out` parameters are copied in too: tensors have reference semantics, so the parts
+            # a kernel does not write keep the caller's values.
+            self.out.add(
+                f"CHECK_ACL(aclrtMemcpy({dt.var}, {dt.nbytes}, {n}, {dt.nbytes}, ACL_MEMCPY_HOST_TO_DEVICE));"
+            )
         for op in self.func.body.block.ops:
             self.emit_op(op)
         self.out.add("CHECK_ACL(aclrtSynchronizeStream(stream));")
@@ -234,14 +273,17 @@ class HostPrinter(CxxWriter):
         self.out.add(f"void* {dt.var} = nullptr;")
         self.out.add(f"CHECK_ACL(aclrtMalloc(&{dt.var}, {dt.nbytes}, ACL_MEM_MALLOC_HUGE_FIRST));")
         self.device[value] = dt
-        self.alias[value] = value
+        self.alias[value] = HostView(value, tuple(dt.type.get_shape()))  # type: ignore[arg-type]
         self.allocs.append(dt)
 
     def emit_other(self, op: Operation) -> None:
         if isinstance(op, program.ReturnOp):
             for v in op.arguments:
-                root = self.tensor_root(v) if isinstance(v.type, TensorType) else None
-                if root is None or not (isinstance(root, BlockArgument) and root.owner.parent_op() is self.func):
+                view = self.tensor_root(v) if isinstance(v.type, TensorType) else None
+                root = view.root if view is not None else None
+                if view is None or not view.whole or not (
+                    isinstance(root, BlockArgument) and root.owner.parent_op() is self.func
+                ):
                     raise op_error(
                         op, "orchestration functions can only return tensors written through their parameters"
                     )
@@ -257,7 +299,76 @@ class HostPrinter(CxxWriter):
             return
         if isinstance(op, program.CallOp | program.SubmitOp):
             return self._emit_launch(op)
+        if isinstance(op, tensor.SliceOp):
+            return self._emit_slice(op)
+        if isinstance(op, tensor.AssembleOp):
+            return self._emit_assemble(op)
+        if isinstance(op, tensor.DimOp):
+            t = op.source.type
+            assert isinstance(t, TensorType)
+            dim = t.get_shape()[op.axis.value.data]
+            self.exprs[op.result] = Expr(str(dim), "int64_t", literal=True, const_value=dim)
+            return
         super().emit_other(op)
+
+    # ---- views
+
+    def _window(self, view: HostView, offsets: list[Expr], shape) -> HostView:
+        root_type = view.root.type
+        assert isinstance(root_type, TensorType)
+        text, const = _linear(root_type.get_shape(), offsets)
+        if view.const is not None and const is not None:
+            return HostView(view.root, tuple(shape), str(view.const + const), view.const + const)
+        parts = [p for p in (view.offset, text) if p != "0"]
+        return HostView(view.root, tuple(shape), " + ".join(parts) if parts else "0", None)
+
+    def _ptr(self, view: HostView) -> str:
+        """A device pointer expression to the first element of `view`."""
+        if view in self.view_ptrs:
+            return self.view_ptrs[view]
+        dt = self.device[view.root]
+        if view.const == 0:
+            return dt.var
+        eb = byte_width(dt.type.element_type)
+        if view.const is not None:
+            return f"static_cast<uint8_t*>({dt.var}) + {view.const * eb}"
+        return f"static_cast<uint8_t*>({dt.var}) + ({view.offset}) * {eb}"
+
+    def _emit_slice(self, op: tensor.SliceOp) -> None:
+        t = op.result.type
+        assert isinstance(t, TensorType)
+        view = self._window(self.tensor_root(op.source), [self.expr(o) for o in op.offsets], t.get_shape())
+        self.alias[op.result] = view
+        if view.contiguous and view not in self.view_ptrs and view.const != 0:
+            name = self.namer.fresh(f"{op.result.name_hint or 'view'}_dev")
+            self.out.add(f"void* {name} = {self._ptr(view)};  // %{op.result.name_hint or '?'}: {t}")
+            self.view_ptrs[view] = name
+
+    def _emit_assemble(self, op: tensor.AssembleOp) -> None:
+        src, dst = self.tensor_root(op.source), self.tensor_root(op.dest)
+        s_type = op.source.type
+        assert isinstance(s_type, TensorType)
+        window = self._window(dst, [self.expr(o) for o in op.offsets], s_type.get_shape())
+        eb = byte_width(s_type.element_type)
+        shape = [int(d) for d in s_type.get_shape()]  # type: ignore[arg-type]
+        rows, cols = (shape[0], shape[1]) if len(shape) == 2 else (1, shape[0])
+        dpitch = int(dst.root.type.get_shape()[-1]) * eb  # type: ignore[attr-defined]
+        spitch = int(src.root.type.get_shape()[-1]) * eb  # type: ignore[attr-defined]
+        self.out.add(
+            f"CHECK_ACL(aclrtMemcpy2dAsync({self._ptr(window)}, {dpitch}, {self._ptr(src)}, {spitch}, "
+            f"{cols * eb}, {rows}, ACL_MEMCPY_DEVICE_TO_DEVICE, stream));  // %{op.result.name_hint or '?'}"
+        )
+        self.alias[op.result] = dst
+
+    def _kernel_arg(self, op: Operation, value: SSAValue) -> str:
+        view = self.tensor_root(value)
+        if not view.contiguous:
+            raise op_error(
+                op,
+                f"kernel argument {value.type} is a strided window of {view.root.type}; kernels take "
+                "contiguous tensors (pass the whole tensor and offsets, or full-row slices)",
+            )
+        return self._ptr(view)
 
     def _emit_launch(self, op: program.CallOp | program.SubmitOp) -> None:
         callee = lookup_symbol(op, op.callee)
@@ -272,11 +383,11 @@ class HostPrinter(CxxWriter):
         args = []
         for a in op.args:
             if isinstance(a.type, TensorType):
-                args.append(self.device[self.tensor_root(a)].var)
+                args.append(self._kernel_arg(op, a))
             else:
                 args.append(cast_to(self.expr(a), ctype(a.type)))
         dim = block_dim(op, callee)
-        name = Namer.sanitize(callee.sym_name.data)
+        name = kernel_cxx_name(callee.sym_name.data)
         if name not in self.kernels:
             self.kernels.append(name)
         results = op.outputs if isinstance(op, program.SubmitOp) else op.res
@@ -354,8 +465,10 @@ def print_driver(func: program.FuncOp, host: HostProgram) -> str:
             elem = host_ctype(t.element_type)
             count = t.num_elements()
             lines.add(f"std::vector<{elem}> {n}({count});")
-            if direction != ParamDirection.OUT:
-                lines.add(f'if (!read_file(in_dir + "/{file}.bin", {n}.data(), {count} * sizeof({elem}))) return 3;')
+            optional = "true" if direction == ParamDirection.OUT else "false"
+            lines.add(
+                f'if (!read_file(in_dir + "/{file}.bin", {n}.data(), {count} * sizeof({elem}), {optional})) return 3;'
+            )
             call_args.append(f"{n}.data()")
         else:
             lines.add(f"{c} {n}{{}};")
@@ -385,8 +498,11 @@ def print_driver(func: program.FuncOp, host: HostProgram) -> str:
         '#include "acl/acl.h"\n'
         f'#include "{base}.h"\n\n'
         f"{_CHECK_MACRO}\n"
-        "static bool read_file(const std::string& path, void* data, size_t bytes) {\n"
+        "// Reads exactly `bytes` bytes; an optional file (an `out` parameter's initial value) may be\n"
+        "// missing, and the tensor then starts as zeros.\n"
+        "static bool read_file(const std::string& path, void* data, size_t bytes, bool optional = false) {\n"
         '  std::FILE* f = std::fopen(path.c_str(), "rb");\n'
+        "  if (f == nullptr && optional) return true;\n"
         '  if (f == nullptr) { std::fprintf(stderr, "cannot open %s\\n", path.c_str()); return false; }\n'
         "  const size_t got = std::fread(data, 1, bytes, f);\n"
         "  const bool extra = std::fgetc(f) != EOF;\n"

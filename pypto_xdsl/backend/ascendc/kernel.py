@@ -37,7 +37,7 @@ from pypto_xdsl.backend.ascendc.cxx import (
     ctype,
     op_error,
 )
-from pypto_xdsl.dialects import program, tile
+from pypto_xdsl.dialects import program, tensor, tile
 from pypto_xdsl.dialects.attributes import (
     MemorySpace,
     ParamDirection,
@@ -112,6 +112,24 @@ def tile_layout(t: TileType, op: Operation) -> Layout:
     return Layout(rows, cols, ld, eb)
 
 
+# Buffer kind (TPosition) -> on-chip memory and its capacity on A2/A3.
+KIND_MEMORY = {
+    "VECIN": "UB", "VECOUT": "UB", "VECCALC": "UB", "A1": "L1", "B1": "L1", "A2": "L0A", "B2": "L0B", "CO1": "L0C",
+}
+MEMORY_BYTES = {"UB": UB_BYTES, "L1": 512 * 1024, "L0A": 64 * 1024, "L0B": 64 * 1024, "L0C": 128 * 1024}
+CUBE_SPACES = (MemorySpace.MAT, MemorySpace.LEFT, MemorySpace.RIGHT, MemorySpace.ACC)
+
+
+@dataclass(frozen=True)
+class View:
+    """A tensor value as a window of a kernel parameter: element (i, j) of the view is element
+    `offset + i * N + j` of the parameter (row-major, the parameter's row length N)."""
+
+    root: SSAValue
+    offset: str = "0"
+    const: int | None = 0  # the offset when it is a compile-time constant
+
+
 @dataclass
 class Buffer:
     """A statically planned UB buffer: a TQue (VECIN/VECOUT) or a TBuf (VECCALC)."""
@@ -123,6 +141,7 @@ class Buffer:
     what: str  # for messages: the IR value it holds
     depth: int = 1
     shared_with: list[str] = field(default_factory=list)
+    shareable: bool = True
 
     @property
     def comment(self) -> str:
@@ -167,16 +186,23 @@ def _last_use_in_block(value: SSAValue, block: Block) -> Operation | None:
     return last
 
 
+def kernel_cxx_name(name: str) -> str:
+    """The C++ name of a kernel: the function name, unless that is a C++ keyword or `main`."""
+    base = Namer.sanitize(name)
+    probe = Namer()
+    return base if probe.fresh(base) == base else f"{base}_kernel"
+
+
 class KernelPrinter(CxxWriter):
     """Prints one incore function as an Ascend C kernel."""
 
     def __init__(self, func: program.FuncOp):
         super().__init__(Namer(["pipe", "GM_ADDR", "AscendC"]))
         self.func = func
-        self.kernel_name = Namer.sanitize(func.sym_name.data)
+        self.kernel_name = kernel_cxx_name(func.sym_name.data)
         self.namer.used.add(self.kernel_name)
         self.gm: dict[SSAValue, str] = {}  # tensor param -> GlobalTensor name
-        self.tensor_alias: dict[SSAValue, SSAValue] = {}  # tensor value -> param it names
+        self.tensor_alias: dict[SSAValue, View] = {}  # tensor value -> window of a param
         self.tiles: dict[SSAValue, TileInfo] = {}
         self.buffers: list[Buffer] = []
         self.direct_store: set[Operation] = set()  # stores whose tile lives in a VECOUT queue
@@ -191,10 +217,7 @@ class KernelPrinter(CxxWriter):
         func = self.func
         if not func.is_incore:
             raise BackendError(f"ascendc: @{func.sym_name.data} is a {func.func_kind.value} function, not a kernel")
-        if func.func_kind.value == "aic":
-            raise BackendError(
-                f"ascendc: cannot lower @{func.sym_name.data}: cube (aic) kernels are not supported yet"
-            )
+        self.cube = self._uses_cube()
         params = self._params()
         self._plan(func.body.block)
         self._share_calc_buffers()
@@ -207,6 +230,26 @@ class KernelPrinter(CxxWriter):
         self._fit_ub()
         body_lines = self._body()
         return self._assemble(params, body_lines)
+
+    def _uses_cube(self) -> bool:
+        """Cube kernels hold mat/left/right/acc tiles only; vector kernels vec tiles only."""
+        spaces = set()
+        for op in self.func.walk():
+            for r in op.results:
+                if isinstance(r.type, TileType):
+                    spaces.add(r.type.space)
+        cube = bool(spaces & set(CUBE_SPACES))
+        name = self.func.sym_name.data
+        if cube and MemorySpace.VEC in spaces:
+            raise BackendError(
+                f"ascendc: cannot lower @{name}: it mixes vector ('vec') and cube (mat/left/right/acc) tiles; "
+                "mixed AIC/AIV kernels are not supported yet (split it into an aiv and an aic kernel)"
+            )
+        if cube and self.func.func_kind.value == "aiv":
+            raise BackendError(f"ascendc: cannot lower @{name}: an aiv kernel cannot use cube tiles")
+        if not cube and self.func.func_kind.value == "aic":
+            raise BackendError(f"ascendc: cannot lower @{name}: an aic kernel must use cube tiles (mat/left/right/acc)")
+        return cube
 
     # ------------------------------------------------------------------ parameters
 
@@ -229,7 +272,7 @@ class KernelPrinter(CxxWriter):
                 self._check_element(t.element_type, f"tensor parameter %{base}")
                 name = self.namer.fresh(base)
                 self.gm[arg] = self.namer.fresh(f"{name}_gm")
-                self.tensor_alias[arg] = arg
+                self.tensor_alias[arg] = View(arg)
                 self.exprs[arg] = Expr(name, "GM_ADDR")
                 sig.append(f"GM_ADDR {name}")
             elif isinstance(t, TileType):
@@ -259,7 +302,8 @@ class KernelPrinter(CxxWriter):
     # ------------------------------------------------------------------ planning
 
     def _new_buffer(self, base: str, kind: str, nbytes: int, op: Operation, what: str) -> Buffer:
-        prefix = {"VECIN": "inQ", "VECOUT": "outQ", "VECCALC": "buf"}[kind]
+        prefix = {"VECIN": "inQ", "VECOUT": "outQ", "VECCALC": "buf", "A1": "qA1", "B1": "qB1", "A2": "qA2",
+                  "B2": "qB2", "CO1": "qCO1"}[kind]
         b = Buffer(self.namer.fresh(f"{prefix}_{base}"), kind, nbytes, _in_loop(op, self.func), what)
         self.buffers.append(b)
         return b
@@ -287,11 +331,10 @@ class KernelPrinter(CxxWriter):
     def _plan_tile(self, op: Operation, res: SSAValue) -> None:
         t = res.type
         assert isinstance(t, TileType)
+        if t.space in CUBE_SPACES:
+            return self._plan_cube_tile(op, res, t)
         if t.space != MemorySpace.VEC:
-            raise op_error(
-                op, f"tile {t} is in memory space '{t.space.value}'; only 'vec' (UB) tiles are supported "
-                "(the cube path is not implemented yet)"
-            )
+            raise op_error(op, f"tile {t} is in memory space '{t.space.value}', which the backend does not support")
         self._check_element(t.element_type, f"tile %{res.name_hint or '?'}")
         layout = tile_layout(t, op)
         base = res.name_hint or "t"
@@ -299,12 +342,58 @@ class KernelPrinter(CxxWriter):
         if isinstance(op, tile.LoadOp):
             buf = self._new_buffer(base, "VECIN", layout.bytes, op, what)
             loaded = True
+        elif isinstance(op, scf.ForOp | scf.IfOp):
+            # A tile carried through a loop or yielded by a branch: one fixed buffer that the
+            # initial value and every yielded value are copied into.
+            self.carried_kind(op, t)
+            buf = self._new_buffer(base, "VECCALC", layout.bytes, op, what)
+            buf.shareable = False
+            loaded = False
         else:
             kind = "VECOUT" if self._stores_directly(op, res) else "VECCALC"
             buf = self._new_buffer(base, kind, layout.bytes, op, what)
             loaded = False
         var = self.namer.fresh(base)
         self.tiles[res] = TileInfo(var, layout, ctype(t.element_type), buf, loaded)
+
+    def _plan_cube_tile(self, op: Operation, res: SSAValue, t: TileType) -> None:
+        """mat tiles: A1/B1 queues (L1, NZ); left/right: A2/B2 (L0A/L0B); acc: CO1 (L0C)."""
+        shape = t.get_shape()
+        if len(shape) != 2 or not all(isinstance(d, int) and d > 0 and d % 16 == 0 for d in shape):
+            raise op_error(op, f"cube tile {t} must be 2-D with static dims that are multiples of 16")
+        rows, cols = shape  # type: ignore[misc]
+        eb = byte_width(t.element_type)
+        space = t.space
+        if space == MemorySpace.ACC:
+            if not isinstance(t.element_type, Float32Type):
+                raise op_error(op, f"accumulator tile {t} must be f32 (integer matmul is not supported yet)")
+        elif eb != 2 or not is_float_type(t.element_type):
+            raise op_error(op, f"cube operand tile {t} must be f16 or bf16 (f32 and int8 matmul are not supported yet)")
+        layout = Layout(rows, cols, cols, eb)  # type: ignore[arg-type]
+        base = res.name_hint or "t"
+        what = f"%{res.name_hint or '?'} {t}"
+        if isinstance(op, tile.MatmulAccOp | scf.ForOp | scf.IfOp):
+            if isinstance(op, scf.IfOp) or space != MemorySpace.ACC:
+                raise op_error(op, f"cube tile {t} cannot be yielded from a region (only an accumulator carried by scf.for)")
+            return  # aliases the accumulator it updates (bound while printing)
+        if isinstance(op, tile.LoadOp) and space == MemorySpace.MAT:
+            targets = {u.operation.result.type.space for u in res.uses if isinstance(u.operation, tile.MoveOp)}
+            if len(targets) != 1 or len(list(res.uses)) != sum(1 for u in res.uses if isinstance(u.operation, tile.MoveOp)):
+                raise op_error(op, f"mat tile %{res.name_hint or '?'} must only be moved to one of left or right")
+            kind = "A1" if targets == {MemorySpace.LEFT} else "B1"
+            if targets - {MemorySpace.LEFT, MemorySpace.RIGHT}:
+                raise op_error(op, f"mat tile %{res.name_hint or '?'} must be moved to left or right")
+        elif isinstance(op, tile.MoveOp) and space in (MemorySpace.LEFT, MemorySpace.RIGHT):
+            if op.input.type.space != MemorySpace.MAT:  # type: ignore[union-attr]
+                raise op_error(op, "left/right tiles are moved from mat tiles")
+            kind = "A2" if space == MemorySpace.LEFT else "B2"
+        elif isinstance(op, tile.MatmulOp) and space == MemorySpace.ACC:
+            kind = "CO1"
+        else:
+            raise op_error(op, f"producing a {space.value} tile with {op.name} is not supported by the cube path")
+        buf = self._new_buffer(base, kind, rows * cols * eb, op, what)  # type: ignore[operator]
+        var = self.namer.fresh(base)
+        self.tiles[res] = TileInfo(var, layout, ctype(t.element_type), buf, loaded=kind != "CO1")
 
     def _stores_directly(self, op: Operation, res: SSAValue) -> bool:
         stores = [u.operation for u in res.uses if isinstance(u.operation, tile.StoreOp) and u.index == 0]
@@ -324,6 +413,14 @@ class KernelPrinter(CxxWriter):
     def _plan_store(self, op: tile.StoreOp) -> None:
         t = op.tile.type
         assert isinstance(t, TileType)
+        if t.space == MemorySpace.ACC:
+            if not isinstance(op.dest.type.element_type, Float32Type):  # type: ignore[union-attr]
+                raise op_error(op, "an accumulator is stored to an f32 tensor (quantising Fixpipe is not supported yet)")
+            if len(list(op.tile.uses)) != 1:
+                raise op_error(op, "an accumulator tile is stored once, as its last use (the store frees L0C)")
+            return
+        if t.space != MemorySpace.VEC:
+            raise op_error(op, f"storing a {t.space.value} tile is not supported (only vec and acc tiles are stored)")
         if op not in self.direct_store:
             layout = tile_layout(t, op)
             self.store_staging[op] = self._new_buffer(
@@ -335,7 +432,7 @@ class KernelPrinter(CxxWriter):
         assert isinstance(t, TileType)
         layout = tile_layout(t, op)
         lanes = REPEAT_BYTES // layout.elem_bytes
-        if layout.cols > lanes and layout.rows > 1:
+        if layout.cols > lanes:
             self.scratch[op] = self._new_buffer(
                 f"{op.result.name_hint or 'red'}_tmp", "VECCALC", layout.rows * lanes * layout.elem_bytes, op,
                 f"%{op.result.name_hint or '?'}.scratch (two-stage reduction)",
@@ -370,7 +467,7 @@ class KernelPrinter(CxxWriter):
         spans = self._live_ranges()
         ranges: dict[int, tuple[int, int]] = {}
         for value, info in self.tiles.items():
-            if info.buffer.kind != "VECCALC":
+            if info.buffer.kind != "VECCALC" or not info.buffer.shareable:
                 continue
             op = value.owner
             assert isinstance(op, Operation)
@@ -380,7 +477,12 @@ class KernelPrinter(CxxWriter):
             end = start
             for use in value.uses:
                 anc = _ancestor_in(use.operation, block)
-                if anc is not None:
+                if anc is None:
+                    continue
+                if anc is use.operation and isinstance(anc, scf.ForOp) and use.index >= 3:
+                    # the initial value of a carried tile is copied in before the loop starts
+                    end = max(end, spans[id(anc)][0])
+                else:
                     end = max(end, spans[id(anc)][1])
             ranges[id(info.buffer)] = (start, end)
         for op, buf in self.scratch.items():
@@ -415,27 +517,71 @@ class KernelPrinter(CxxWriter):
             self.scratch[op] = replace.get(id(self.scratch[op]), self.scratch[op])
 
     def _fit_ub(self) -> None:
-        for b in self.buffers:
-            b.depth = 2 if b.in_loop and b.kind != "VECCALC" else 1
-        total = sum(b.bytes * b.depth for b in self.buffers)
-        if total > UB_BYTES:
-            for b in self.buffers:
-                b.depth = 1
-            total = sum(b.bytes * b.depth for b in self.buffers)
-        if total > UB_BYTES:
-            listing = ", ".join(f"{b.what} ({b.kind}, {b.bytes} B)" for b in self.buffers)
-            raise BackendError(
-                f"ascendc: cannot lower @{self.func.sym_name.data}: its tiles need {total} bytes of Unified "
-                f"Buffer but a core has {UB_BYTES}: {listing}. Use smaller tiles (loop over the tensor)."
-            )
-        self.ub_bytes = total
+        """Per on-chip memory: double-buffer loop queues when everything fits, else one buffer each."""
+        self.mem_bytes: dict[str, int] = {}
+        for mem, capacity in MEMORY_BYTES.items():
+            bufs = [b for b in self.buffers if KIND_MEMORY[b.kind] == mem]
+            if not bufs:
+                continue
+            for b in bufs:
+                b.depth = 2 if b.in_loop and b.kind not in ("VECCALC", "CO1") else 1
+            total = sum(b.bytes * b.depth for b in bufs)
+            if total > capacity:
+                for b in bufs:
+                    b.depth = 1
+                total = sum(b.bytes * b.depth for b in bufs)
+            if total > capacity:
+                listing = ", ".join(f"{b.what} ({b.kind}, {b.bytes} B)" for b in bufs)
+                name = "Unified Buffer" if mem == "UB" else mem
+                raise BackendError(
+                    f"ascendc: cannot lower @{self.func.sym_name.data}: its tiles need {total} bytes of {name} "
+                    f"but a core has {capacity}: {listing}. Use smaller tiles (loop over the tensor)."
+                )
+            self.mem_bytes[mem] = total
+        self.ub_bytes = self.mem_bytes.get("UB", 0)
+
+    # ------------------------------------------------------------------ carried tiles
+
+    def carried_kind(self, op: Operation, t: Attribute) -> str:
+        if isinstance(t, TileType):
+            if t.space not in (MemorySpace.VEC, MemorySpace.ACC):
+                raise op_error(op, f"tile {t} cannot be carried: only 'vec' and 'acc' tiles are supported")
+            return "tile"
+        return super().carried_kind(op, t)
+
+    def bind_carried_tile(self, op: Operation, result: SSAValue, arg: SSAValue | None, init: SSAValue | None) -> None:
+        if result.type.space == MemorySpace.ACC:  # type: ignore[attr-defined]
+            # The accumulator stays in its CO1 buffer: the loop updates it in place (matmul_acc).
+            if init is None or arg is None:
+                raise op_error(op, "accumulator tiles cannot be yielded from scf.if")
+            if any(u.operation is not op for u in init.uses):
+                raise op_error(op, "an accumulator carried by scf.for cannot be used after the loop starts")
+            self.tiles[result] = self.tiles[arg] = self.tiles[init]
+            return
+        info = self.tiles[result]
+        self.out.add(f"LocalTensor<{info.elem}> {info.var} = {info.buffer.name}.Get<{info.elem}>();")
+        if init is not None:
+            src = self.tiles[init]
+            self.out.add(f"DataCopy({info.var}, {src.var}, {info.layout.alloc_elems});")
+        if arg is not None:
+            self.tiles[arg] = info
+
+    def assign_carried_tile(self, op: Operation, result: SSAValue, value: SSAValue) -> None:
+        info, src = self.tiles[result], self.tiles[value]
+        if src is info:
+            return
+        if result.type.space == MemorySpace.ACC:  # type: ignore[attr-defined]
+            raise op_error(op, "a carried accumulator must be updated in place (yield its matmul_acc result)")
+        if src.buffer.shareable is False and isinstance(value, BlockArgument):
+            raise op_error(op, "yielding one carried tile in place of another (a swap) is not supported")
+        self.out.add(f"DataCopy({info.var}, {src.var}, {info.layout.alloc_elems});")
 
     # ------------------------------------------------------------------ tensors
 
     def bind_tensor(self, value: SSAValue, source: SSAValue) -> None:
         self.tensor_alias[value] = self.tensor_root(source)
 
-    def tensor_root(self, value: SSAValue) -> SSAValue:
+    def tensor_root(self, value: SSAValue) -> View:
         root = self.tensor_alias.get(value)
         if root is None:
             owner = value.owner
@@ -461,6 +607,20 @@ class KernelPrinter(CxxWriter):
         if const:
             terms.append(str(const))
         return (" + ".join(terms) if terms else "0"), (const if all_const else None)
+
+    def _window(self, view: View, offsets: list[Expr]) -> tuple[str, View]:
+        """GlobalTensor expression at a window origin of `view`, and that origin as a view."""
+        root_type = view.root.type
+        assert isinstance(root_type, TensorType)
+        text, const = self._gm_offset(root_type, offsets)
+        if view.const is not None and const is not None:
+            total = view.const + const
+            origin = View(view.root, str(total), total)
+        else:
+            parts = [p for p in (view.offset, text) if p != "0"]
+            origin = View(view.root, " + ".join(parts) if parts else "0", None)
+        gm = self.gm[view.root] + (f"[{origin.offset}]" if origin.offset != "0" else "")
+        return gm, origin
 
     # ------------------------------------------------------------------ body
 
@@ -491,6 +651,12 @@ class KernelPrinter(CxxWriter):
             return self._emit_load(op)
         if isinstance(op, tile.StoreOp):
             return self._emit_store(op)
+        if isinstance(op, tensor.SliceOp):
+            _, origin = self._window(self.tensor_root(op.source), [self.expr(o) for o in op.offsets])
+            self.tensor_alias[op.result] = origin
+            return
+        if isinstance(op, tensor.DimOp):
+            return self._emit_dim(op)
         if isinstance(op, tile.GetBlockIdxOp):
             self.exprs[op.result] = Expr("AscendC::GetBlockIdx()", "int64_t")
             return
@@ -522,6 +688,10 @@ class KernelPrinter(CxxWriter):
             return
         if isinstance(op, tile.CastOp):
             return self._emit_cast(op)
+        if isinstance(op, tile.MoveOp) and op.result.type.space in (MemorySpace.LEFT, MemorySpace.RIGHT):  # type: ignore[union-attr]
+            return self._emit_split(op)
+        if isinstance(op, tile.MatmulOp | tile.MatmulAccOp):
+            return self._emit_mmad(op)
         if isinstance(op, tile.MoveOp):
             a = self.tiles[op.input]
             d = self._def_tile(op.result)
@@ -531,8 +701,6 @@ class KernelPrinter(CxxWriter):
             return self._emit_row_reduce(op)
         if isinstance(op, tile.RowExpandSubOp | tile.RowExpandMulOp | tile.RowExpandDivOp):
             return self._emit_row_expand(op)
-        if isinstance(op, tile.MatmulOp | tile.MatmulAccOp):
-            raise op_error(op, "the cube path (matmul on L0A/L0B/L0C) is not implemented yet")
         if op.name.startswith("pypto.tensor."):
             raise op_error(
                 op, "tensor-level compute must be converted to tile ops first (convert-tensor-to-tile)"
@@ -579,13 +747,13 @@ class KernelPrinter(CxxWriter):
         return "pad", rows * cols
 
     def _emit_load(self, op: tile.LoadOp) -> None:
-        src = op.source.type
+        if op.result.type.space == MemorySpace.MAT:  # type: ignore[union-attr]
+            return self._emit_load_nz(op)
+        view = self.tensor_root(op.source)
+        src = view.root.type
         assert isinstance(src, TensorType)
-        root = self.tensor_root(op.source)
         info = self._def_tile(op.result)
-        offs = [self.expr(o) for o in op.offsets]
-        off_text, _ = self._gm_offset(src, offs)
-        gm = self.gm[root] + (f"[{off_text}]" if off_text != "0" else "")
+        gm, _ = self._window(view, [self.expr(o) for o in op.offsets])
         form, count = self._copy_params(op, src, info.layout)
         lay, elem = info.layout, info.elem
         n = int(src.get_shape()[-1])  # type: ignore[arg-type]
@@ -614,11 +782,13 @@ class KernelPrinter(CxxWriter):
             raise op_error(op, "the copy is too large for one DataCopy (16-bit block counts)")
 
     def _emit_store(self, op: tile.StoreOp) -> None:
-        dst = op.dest.type
+        view = self.tensor_root(op.dest)
+        dst = view.root.type
         assert isinstance(dst, TensorType)
-        root = self.tensor_root(op.dest)
-        self.tensor_alias[op.result] = root
+        self.tensor_alias[op.result] = view
         info = self.tiles[op.tile]
+        if op.tile.type.space == MemorySpace.ACC:  # type: ignore[union-attr]
+            return self._emit_fixpipe(op, view, info)
         if op in self.direct_store:
             var, qname = info.var, info.buffer.name
             self.out.add(f"{qname}.EnQue({var});")
@@ -630,9 +800,7 @@ class KernelPrinter(CxxWriter):
             self.out.add(f"DataCopy({var}, {info.var}, {info.layout.alloc_elems});")
             self.out.add(f"{qname}.EnQue({var});")
             self.out.add(f"{var} = {qname}.DeQue<{info.elem}>();")
-        offs = [self.expr(o) for o in op.offsets]
-        off_text, _ = self._gm_offset(dst, offs)
-        gm = self.gm[root] + (f"[{off_text}]" if off_text != "0" else "")
+        gm, _ = self._window(view, [self.expr(o) for o in op.offsets])
         form, count = self._copy_params(op, dst, info.layout)
         lay = info.layout
         n = int(dst.get_shape()[-1])  # type: ignore[arg-type]
@@ -650,7 +818,7 @@ class KernelPrinter(CxxWriter):
                 rows, length, gap = lay.rows, lay.cols * lay.elem_bytes, (n - lay.cols) * lay.elem_bytes
             self.out.add(f"DataCopyPad({gm}, {var}, DataCopyExtParams({rows}, {length}, 0, {gap}, 0));")
         self.out.add(f"{qname}.FreeTensor({var});")
-        if root in self.loaded_params:
+        if view.root in self.loaded_params:
             # The tensor is read back in this kernel: order the MTE3 write before later MTE2 reads.
             self.out.add("SetFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);")
             self.out.add("WaitFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);")
@@ -672,11 +840,102 @@ class KernelPrinter(CxxWriter):
             if isinstance(op, tile.StoreOp):
                 value = op.dest
                 continue
+            if isinstance(op, tensor.SliceOp):
+                value = op.source
+                continue
             if isinstance(op, scf.ForOp):
                 value = op.iter_args[value.index]  # type: ignore[union-attr]
                 continue
             break
         return None
+
+    # ---- cube
+
+    def _emit_load_nz(self, op: tile.LoadOp) -> None:
+        """GM (ND) -> L1 (NZ fractals of 16 x 16 halves) with an Nd2Nz DataCopy."""
+        view = self.tensor_root(op.source)
+        src = view.root.type
+        assert isinstance(src, TensorType)
+        info = self._def_tile(op.result)
+        gm, _ = self._window(view, [self.expr(o) for o in op.offsets])
+        lay = info.layout
+        p = self.namer.fresh(f"{info.var}_nd2nz")
+        self.out.add(f"Nd2NzParams {p};")
+        for field_, value in (("ndNum", 1), ("nValue", lay.rows), ("dValue", lay.cols), ("srcNdMatrixStride", 0),
+                              ("srcDValue", int(src.get_shape()[-1])), ("dstNzC0Stride", lay.rows),  # type: ignore[arg-type]
+                              ("dstNzNStride", 1), ("dstNzMatrixStride", 0)):
+            self.out.add(f"{p}.{field_} = {value};")
+        self.out.add(f"DataCopy({info.var}, {gm}, {p});")
+        b = info.buffer.name
+        self.out.add(f"{b}.EnQue({info.var});")
+        self.out.add(f"{info.var} = {b}.DeQue<{info.elem}>();")
+
+    def _emit_split(self, op: tile.MoveOp) -> None:
+        """L1 -> L0A (row blocks of fractals) or L0B (transposed fractals) with LoadData."""
+        src, d = self.tiles[op.input], self._def_tile(op.result)
+        rows, cols = d.layout.rows, d.layout.cols
+        left = op.result.type.space == MemorySpace.LEFT  # type: ignore[union-attr]
+        # A [M, K]: for each 16-row block mb, the K/16 fractals at mb, mb + M/16, ... (NZ) go to mb*K/16 ...
+        # B [K, N]: for each 16-row block kb, the N/16 fractals at kb, kb + K/16, ... transposed.
+        outer, inner = rows // 16, cols // 16
+        if inner > 255:
+            raise op_error(op, f"{op.result.type} needs more than 255 LoadData repeats per row block")
+        p = self.namer.fresh(f"{d.var}_load")
+        self.out.add(f"LoadData2DParams {p};")
+        self.out.add(f"{p}.repeatTimes = {inner};")
+        self.out.add(f"{p}.srcStride = {outer};")
+        self.out.add(f"{p}.ifTranspose = {'false' if left else 'true'};")
+        blk = self.namer.fresh("blk")
+        frac = 512 // d.layout.elem_bytes
+        self.out.add(f"for (int32_t {blk} = 0; {blk} < {outer}; ++{blk}) {{")
+        self.out.add(f"  LoadData({d.var}[{blk} * {inner * frac}], {src.var}[{blk} * {frac}], {p});")
+        self.out.add("}")
+        b = d.buffer.name
+        self.out.add(f"{b}.EnQue({d.var});")
+        self.out.add(f"{d.var} = {b}.DeQue<{d.elem}>();")
+
+    def _emit_mmad(self, op: tile.MatmulOp | tile.MatmulAccOp) -> None:
+        a, b = self.tiles[op.lhs], self.tiles[op.rhs]
+        if op.lhs.type.space != MemorySpace.LEFT or op.rhs.type.space != MemorySpace.RIGHT:  # type: ignore[union-attr]
+            raise op_error(op, "matmul takes a 'left' and a 'right' tile (move them from 'mat' first)")
+        if isinstance(op, tile.MatmulAccOp):
+            c = self.tiles[op.acc]
+            self.tiles[op.result] = c
+        else:
+            c = self._def_tile(op.result)
+        m, k, n = a.layout.rows, a.layout.cols, b.layout.cols
+        p = self.namer.fresh(f"{c.var}_mmad")
+        self.out.add(f"MmadParams {p};")
+        self.out.add(f"{p}.m = {m};")
+        self.out.add(f"{p}.n = {n};")
+        self.out.add(f"{p}.k = {k};")
+        self.out.add(f"{p}.cmatrixInitVal = {'false' if isinstance(op, tile.MatmulAccOp) else 'true'};")
+        self.out.add(f"Mmad({c.var}, {a.var}, {b.var}, {p});")
+
+    def _emit_fixpipe(self, op: tile.StoreOp, view: View, info: TileInfo) -> None:
+        """L0C (NZ) -> GM (ND) with Fixpipe, after the M -> FIX hand-over (EnQue/DeQue)."""
+        dst = view.root.type
+        assert isinstance(dst, TensorType)
+        q = info.buffer.name
+        self.out.add(f"{q}.EnQue({info.var});")
+        self.out.add(f"{info.var} = {q}.DeQue<{info.elem}>();")
+        gm, _ = self._window(view, [self.expr(o) for o in op.offsets])
+        p = self.namer.fresh(f"{info.var}_fixpipe")
+        self.out.add(f"FixpipeParamsV220 {p};")
+        self.out.add(f"{p}.nSize = {info.layout.cols};")
+        self.out.add(f"{p}.mSize = {info.layout.rows};")
+        self.out.add(f"{p}.srcStride = {info.layout.rows};")
+        self.out.add(f"{p}.dstStride = {int(dst.get_shape()[-1])};")  # type: ignore[arg-type]
+        self.out.add(f"{p}.ndNum = 1;")
+        self.out.add(f"Fixpipe({gm}, {info.var}, {p});")
+        self.out.add(f"{q}.FreeTensor({info.var});")
+
+    def _emit_dim(self, op: Operation) -> None:
+        assert isinstance(op, tensor.DimOp)
+        t = op.source.type
+        assert isinstance(t, TensorType)
+        dim = t.get_shape()[op.axis.value.data]
+        self.exprs[op.results[0]] = Expr(str(dim), "int64_t", literal=True, const_value=dim)
 
     def _emit_scalar_op(self, op: tile.AddsOp | tile.SubsOp | tile.MulsOp | tile.DivsOp) -> None:
         a = self.tiles[op.lhs]
@@ -729,8 +988,6 @@ class KernelPrinter(CxxWriter):
         if lay.cols <= lanes:
             self.out.add(f"{whole}({d.var}, {a.var}, {lay.cols}, {lay.rows}, 1, 1, {rep_stride}{order});")
             return
-        if lay.rows == 1:
-            raise op_error(op, f"single-row reduction wider than {lanes} elements is not supported yet")
         # Two stages: fold the 256-byte column chunks of every row into a [rows, lanes] scratch
         # tile with level-0 Max/Add (one repeat per row), then reduce the scratch rows.
         tmp = self.scratch[op]
@@ -778,15 +1035,22 @@ class KernelPrinter(CxxWriter):
 
     def _assemble(self, params: list[str], body: list[str]) -> str:
         f = self.func
+        if self.cube:
+            plan = ", ".join(f"{m} {self.mem_bytes[m]} of {MEMORY_BYTES[m]}" for m in self.mem_bytes)
+            plan_line = f"// Cube (AIC) kernel. Buffer plan (bytes): {plan}."
+        else:
+            plan_line = f"// Unified Buffer plan: {self.ub_bytes} of {UB_BYTES} bytes."
         lines = [
             f"// Ascend C kernel for @{f.sym_name.data}, generated by pypto-xdsl. Do not edit.",
-            f"// Unified Buffer plan: {self.ub_bytes} of {UB_BYTES} bytes.",
+            plan_line,
             '#include "kernel_operator.h"',
             "",
             "using namespace AscendC;",
             "",
             f'extern "C" __global__ __aicore__ void {self.kernel_name}({", ".join(params)}) {{',
         ]
+        if self.cube:
+            lines.append("  KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);")
         for arg, gm in self.gm.items():
             t = arg.type
             assert isinstance(t, TensorType)

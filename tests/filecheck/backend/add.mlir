@@ -65,6 +65,7 @@ pypto.func orchestration @main(%x: !pypto.tensor<[64, 128], f32>, %y: !pypto.ten
 // CHECK: CHECK_ACL(aclrtMalloc(&y_dev, 32768, ACL_MEM_MALLOC_HUGE_FIRST));
 // CHECK: CHECK_ACL(aclrtMemcpy(y_dev, 32768, y_host, 32768, ACL_MEMCPY_HOST_TO_DEVICE));
 // CHECK: CHECK_ACL(aclrtMalloc(&z_dev, 32768, ACL_MEM_MALLOC_HUGE_FIRST));
+// CHECK: CHECK_ACL(aclrtMemcpy(z_dev, 32768, z_host, 32768, ACL_MEMCPY_HOST_TO_DEVICE));
 // CHECK: CHECK_ACL(ACLRT_LAUNCH_KERNEL(add_kernel)(1, stream, x_dev, y_dev, z_dev));
 // CHECK: CHECK_ACL(aclrtSynchronizeStream(stream));
 // CHECK: CHECK_ACL(aclrtMemcpy(z_host, 32768, z_dev, 32768, ACL_MEMCPY_DEVICE_TO_HOST));

@@ -113,7 +113,9 @@ pypto.func orchestration @main(%x: !pypto.tensor<[64, 32], f32>, %rows: index, o
 // CHECK: CHECK_ACL(aclrtMalloc(&x_dev, 8192, ACL_MEM_MALLOC_HUGE_FIRST));
 // CHECK: CHECK_ACL(aclrtMemcpy(x_dev, 8192, x_host, 8192, ACL_MEMCPY_HOST_TO_DEVICE));
 // CHECK: CHECK_ACL(aclrtMalloc(&y_dev, 8192, ACL_MEM_MALLOC_HUGE_FIRST));
+// CHECK: CHECK_ACL(aclrtMemcpy(y_dev, 8192, y_host, 8192, ACL_MEMCPY_HOST_TO_DEVICE));
 // CHECK: CHECK_ACL(aclrtMalloc(&tail_dev, 1024, ACL_MEM_MALLOC_HUGE_FIRST));
+// CHECK: CHECK_ACL(aclrtMemcpy(tail_dev, 1024, tail_host, 1024, ACL_MEMCPY_HOST_TO_DEVICE));
 // CHECK: CHECK_ACL(ACLRT_LAUNCH_KERNEL(cf_kernel)(1, stream, x_dev, rows, y_dev, tail_dev));
 // CHECK: CHECK_ACL(aclrtSynchronizeStream(stream));
 // CHECK: CHECK_ACL(aclrtMemcpy(y_host, 8192, y_dev, 8192, ACL_MEMCPY_DEVICE_TO_HOST));

@@ -133,9 +133,13 @@ pypto.func orchestration @main(%a: !pypto.tensor<[16, 32], f16>, %i: !pypto.tens
 // CHECK: CHECK_ACL(aclrtMalloc(&j_dev, 2048, ACL_MEM_MALLOC_HUGE_FIRST));
 // CHECK: CHECK_ACL(aclrtMemcpy(j_dev, 2048, j_host, 2048, ACL_MEMCPY_HOST_TO_DEVICE));
 // CHECK: CHECK_ACL(aclrtMalloc(&h_dev, 1024, ACL_MEM_MALLOC_HUGE_FIRST));
+// CHECK: CHECK_ACL(aclrtMemcpy(h_dev, 1024, h_host, 1024, ACL_MEMCPY_HOST_TO_DEVICE));
 // CHECK: CHECK_ACL(aclrtMalloc(&hf_dev, 2048, ACL_MEM_MALLOC_HUGE_FIRST));
+// CHECK: CHECK_ACL(aclrtMemcpy(hf_dev, 2048, hf_host, 2048, ACL_MEMCPY_HOST_TO_DEVICE));
 // CHECK: CHECK_ACL(aclrtMalloc(&n_dev, 2048, ACL_MEM_MALLOC_HUGE_FIRST));
+// CHECK: CHECK_ACL(aclrtMemcpy(n_dev, 2048, n_host, 2048, ACL_MEMCPY_HOST_TO_DEVICE));
 // CHECK: CHECK_ACL(aclrtMalloc(&ti_dev, 2048, ACL_MEM_MALLOC_HUGE_FIRST));
+// CHECK: CHECK_ACL(aclrtMemcpy(ti_dev, 2048, ti_host, 2048, ACL_MEMCPY_HOST_TO_DEVICE));
 // CHECK: CHECK_ACL(ACLRT_LAUNCH_KERNEL(dtype_kernel)(1, stream, a_dev, i_dev, j_dev, h_dev, hf_dev, n_dev, ti_dev));
 // CHECK: CHECK_ACL(aclrtSynchronizeStream(stream));
 // CHECK: CHECK_ACL(aclrtMemcpy(h_host, 1024, h_dev, 1024, ACL_MEMCPY_DEVICE_TO_HOST));

@@ -42,14 +42,14 @@ pypto.func incore @carried(%a: !pypto.tensor<[8, 64], f32>, out %o: !pypto.tenso
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
   %t = pypto.tile.load %a[%c0, %c0] : !pypto.tensor<[8, 64], f32> -> !pypto.tile<[8, 64], f32, vec>
-  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %t) -> (!pypto.tile<[8, 64], f32, vec>) {
-    %n = pypto.tile.add %acc, %t : !pypto.tile<[8, 64], f32, vec>
-    scf.yield %n : !pypto.tile<[8, 64], f32, vec>
+  %u = pypto.tile.exp %t : !pypto.tile<[8, 64], f32, vec>
+  %r:2 = scf.for %i = %c0 to %c4 step %c1 iter_args(%p = %t, %q = %u) -> (!pypto.tile<[8, 64], f32, vec>, !pypto.tile<[8, 64], f32, vec>) {
+    scf.yield %q, %p : !pypto.tile<[8, 64], f32, vec>, !pypto.tile<[8, 64], f32, vec>
   }
-  %w = pypto.tile.store %r, %o[%c0, %c0] : !pypto.tile<[8, 64], f32, vec>, !pypto.tensor<[8, 64], f32>
+  %w = pypto.tile.store %r#0, %o[%c0, %c0] : !pypto.tile<[8, 64], f32, vec>, !pypto.tensor<[8, 64], f32>
   pypto.return %w : !pypto.tensor<[8, 64], f32>
 }
-// CHECK: ascendc: cannot lower 'scf.for' in @carried: tile values (!pypto.tile<[8, 64], f32, vec>) cannot be carried through scf regions yet; keep tiles inside one loop iteration or branch
+// CHECK: ascendc: cannot lower 'scf.for' in @carried: yielding one carried tile in place of another (a swap) is not supported
 
 // -----
 
@@ -73,3 +73,16 @@ pypto.func orchestration @main(%a: !pypto.tensor<[8, 64], f32>) {
   pypto.return
 }
 // CHECK: ascendc: cannot lower 'pypto.call' in @main: @helper has kind 'opaque'; orchestration code can only launch incore kernels (inline or outline it first)
+
+// -----
+
+pypto.func incore @k2(%a: !pypto.tensor<[8, 32], f32>) {
+  pypto.return
+}
+pypto.func orchestration @main(%a: !pypto.tensor<[8, 64], f32>) {
+  %c0 = arith.constant 0 : index
+  %s = pypto.tensor.slice %a[%c0, %c0] : !pypto.tensor<[8, 64], f32> -> !pypto.tensor<[8, 32], f32>
+  pypto.call @k2(%s) : (!pypto.tensor<[8, 32], f32>) -> ()
+  pypto.return
+}
+// CHECK: ascendc: cannot lower 'pypto.call' in @main: kernel argument !pypto.tensor<[8, 32], f32> is a strided window of !pypto.tensor<[8, 64], f32>; kernels take contiguous tensors (pass the whole tensor and offsets, or full-row slices)

@@ -89,6 +89,7 @@ pypto.func orchestration @main(%a: !pypto.tensor<[128, 128], f32>, %b: !pypto.te
 // CHECK: CHECK_ACL(aclrtMalloc(&c_dev, 65536, ACL_MEM_MALLOC_HUGE_FIRST));
 // CHECK: CHECK_ACL(aclrtMemcpy(c_dev, 65536, c_host, 65536, ACL_MEMCPY_HOST_TO_DEVICE));
 // CHECK: CHECK_ACL(aclrtMalloc(&d_dev, 65536, ACL_MEM_MALLOC_HUGE_FIRST));
+// CHECK: CHECK_ACL(aclrtMemcpy(d_dev, 65536, d_host, 65536, ACL_MEMCPY_HOST_TO_DEVICE));
 // CHECK: CHECK_ACL(ACLRT_LAUNCH_KERNEL(fused_kernel)(1, stream, a_dev, b_dev, c_dev, d_dev));
 // CHECK: CHECK_ACL(aclrtSynchronizeStream(stream));
 // CHECK: CHECK_ACL(aclrtMemcpy(d_host, 65536, d_dev, 65536, ACL_MEMCPY_DEVICE_TO_HOST));

@@ -59,6 +59,7 @@ pypto.func orchestration @main(%x: !pypto.tensor<[1024, 256], f32>, out %y: !pyp
 // CHECK: CHECK_ACL(aclrtMalloc(&x_dev, 1048576, ACL_MEM_MALLOC_HUGE_FIRST));
 // CHECK: CHECK_ACL(aclrtMemcpy(x_dev, 1048576, x_host, 1048576, ACL_MEMCPY_HOST_TO_DEVICE));
 // CHECK: CHECK_ACL(aclrtMalloc(&y_dev, 1048576, ACL_MEM_MALLOC_HUGE_FIRST));
+// CHECK: CHECK_ACL(aclrtMemcpy(y_dev, 1048576, y_host, 1048576, ACL_MEMCPY_HOST_TO_DEVICE));
 // CHECK: CHECK_ACL(ACLRT_LAUNCH_KERNEL(big_kernel)(1, stream, x_dev, y_dev));
 // CHECK: CHECK_ACL(aclrtSynchronizeStream(stream));
 // CHECK: CHECK_ACL(aclrtMemcpy(y_host, 1048576, y_dev, 1048576, ACL_MEMCPY_DEVICE_TO_HOST));

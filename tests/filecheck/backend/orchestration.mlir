@@ -167,6 +167,7 @@ pypto.func orchestration @main(%x: !pypto.tensor<[16, 64], f32>, %y: !pypto.tens
 // CHECK: CHECK_ACL(aclrtMalloc(&y_dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
 // CHECK: CHECK_ACL(aclrtMemcpy(y_dev, 4096, y_host, 4096, ACL_MEMCPY_HOST_TO_DEVICE));
 // CHECK: CHECK_ACL(aclrtMalloc(&z_dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+// CHECK: CHECK_ACL(aclrtMemcpy(z_dev, 4096, z_host, 4096, ACL_MEMCPY_HOST_TO_DEVICE));
 // CHECK: CHECK_ACL(aclrtMalloc(&acc_dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
 // CHECK: CHECK_ACL(aclrtMemcpy(acc_dev, 4096, acc_host, 4096, ACL_MEMCPY_HOST_TO_DEVICE));
 // CHECK: CHECK_ACL(aclrtMalloc(&tmp_dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST));

@@ -131,7 +131,9 @@ pypto.func orchestration @main(%x: !pypto.tensor<[8, 64], f32>, %alpha: f32, out
 // CHECK: CHECK_ACL(aclrtMalloc(&x_dev, 2048, ACL_MEM_MALLOC_HUGE_FIRST));
 // CHECK: CHECK_ACL(aclrtMemcpy(x_dev, 2048, x_host, 2048, ACL_MEMCPY_HOST_TO_DEVICE));
 // CHECK: CHECK_ACL(aclrtMalloc(&y_dev, 2048, ACL_MEM_MALLOC_HUGE_FIRST));
+// CHECK: CHECK_ACL(aclrtMemcpy(y_dev, 2048, y_host, 2048, ACL_MEMCPY_HOST_TO_DEVICE));
 // CHECK: CHECK_ACL(aclrtMalloc(&z_dev, 2048, ACL_MEM_MALLOC_HUGE_FIRST));
+// CHECK: CHECK_ACL(aclrtMemcpy(z_dev, 2048, z_host, 2048, ACL_MEMCPY_HOST_TO_DEVICE));
 // CHECK: CHECK_ACL(ACLRT_LAUNCH_KERNEL(scalar_kernel)(1, stream, x_dev, alpha, y_dev, z_dev));
 // CHECK: CHECK_ACL(aclrtSynchronizeStream(stream));
 // CHECK: CHECK_ACL(aclrtMemcpy(y_host, 2048, y_dev, 2048, ACL_MEMCPY_DEVICE_TO_HOST));

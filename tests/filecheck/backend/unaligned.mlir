@@ -81,8 +81,11 @@ pypto.func orchestration @main(%x: !pypto.tensor<[10, 13], f32>, out %y: !pypto.
 // CHECK: CHECK_ACL(aclrtMalloc(&x_dev, 520, ACL_MEM_MALLOC_HUGE_FIRST));
 // CHECK: CHECK_ACL(aclrtMemcpy(x_dev, 520, x_host, 520, ACL_MEMCPY_HOST_TO_DEVICE));
 // CHECK: CHECK_ACL(aclrtMalloc(&y_dev, 520, ACL_MEM_MALLOC_HUGE_FIRST));
+// CHECK: CHECK_ACL(aclrtMemcpy(y_dev, 520, y_host, 520, ACL_MEMCPY_HOST_TO_DEVICE));
 // CHECK: CHECK_ACL(aclrtMalloc(&s_dev, 40, ACL_MEM_MALLOC_HUGE_FIRST));
+// CHECK: CHECK_ACL(aclrtMemcpy(s_dev, 40, s_host, 40, ACL_MEMCPY_HOST_TO_DEVICE));
 // CHECK: CHECK_ACL(aclrtMalloc(&first_dev, 52, ACL_MEM_MALLOC_HUGE_FIRST));
+// CHECK: CHECK_ACL(aclrtMemcpy(first_dev, 52, first_host, 52, ACL_MEMCPY_HOST_TO_DEVICE));
 // CHECK: CHECK_ACL(ACLRT_LAUNCH_KERNEL(unaligned_kernel)(1, stream, x_dev, y_dev, s_dev, first_dev));
 // CHECK: CHECK_ACL(aclrtSynchronizeStream(stream));
 // CHECK: CHECK_ACL(aclrtMemcpy(y_host, 520, y_dev, 520, ACL_MEMCPY_DEVICE_TO_HOST));

@@ -137,3 +137,20 @@ builtin.module {
   }
 }
 // CHECK: inlining the call to @fixed in @main: argument #0 has type !pypto.tensor<[16, 4], f32>, which does not match parameter #0 (%t) of type !pypto.tensor<[8, 4], f32> (shape differs)
+
+// -----
+
+// The splice refines a `?` result to [16, 4]; the caller returns it from a function whose
+// signature says [?, 4], which cannot take the refined type (and the pass does not change
+// the caller's signature).
+builtin.module {
+  pypto.func inline @dyn(%x: !pypto.tensor<[?, 4], f32>) -> !pypto.tensor<[?, 4], f32> {
+    %e = pypto.tensor.exp %x : !pypto.tensor<[?, 4], f32>
+    pypto.return %e : !pypto.tensor<[?, 4], f32>
+  }
+  pypto.func @main(%a: !pypto.tensor<[16, 4], f32>) -> !pypto.tensor<[?, 4], f32> {
+    %r = pypto.call @dyn(%a) : (!pypto.tensor<[16, 4], f32>) -> !pypto.tensor<[?, 4], f32>
+    pypto.return %r : !pypto.tensor<[?, 4], f32>
+  }
+}
+// CHECK: inlining the call to @dyn in @main: the inlined body gives %e_inline0 the more precise type !pypto.tensor<[16, 4], f32>, which its use by pypto.return cannot take; use the same shapes (or symbols) in the call and in @dyn's signature

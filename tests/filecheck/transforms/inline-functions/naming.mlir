@@ -59,3 +59,33 @@ builtin.module {
 // CHECK-NEXT: %i_inline4 = arith.muli %o_inline3, %o_inline3 : index
 // CHECK-NEXT: %i_inline5 = arith.muli %i_inline4, %i_inline4 : index
 // CHECK-NEXT: %t = arith.addi %i_inline2, %i_inline5 : index
+
+// -----
+
+// @outer's call of @inner has exactly @inner's parameter types, so it is part of @outer's
+// expanded body (site 1 after @outer's site 0); its call of @gen passes [M] for [N] and is
+// spliced at the final site, with the next number (2).
+builtin.module {
+  pypto.func inline @inner(%x: index) -> index {
+    %i = arith.muli %x, %x : index
+    pypto.return %i : index
+  }
+  pypto.func inline @gen(%t: !pypto.tensor<[N], f32>) -> !pypto.tensor<[N], f32> {
+    %e = pypto.tensor.exp %t : !pypto.tensor<[N], f32>
+    pypto.return %e : !pypto.tensor<[N], f32>
+  }
+  pypto.func inline @outer(%x: index, %t: !pypto.tensor<[M], f32>) -> (index, !pypto.tensor<[M], f32>) {
+    %o = arith.addi %x, %x : index
+    %g = pypto.call @gen(%t) : (!pypto.tensor<[M], f32>) -> !pypto.tensor<[M], f32>
+    %p = pypto.call @inner(%o) : (index) -> index
+    pypto.return %p, %g : index, !pypto.tensor<[M], f32>
+  }
+  pypto.func @main(%a: index, %b: !pypto.tensor<[8], f32>) -> (index, !pypto.tensor<[8], f32>) {
+    %r:2 = pypto.call @outer(%a, %b) : (index, !pypto.tensor<[8], f32>) -> (index, !pypto.tensor<[8], f32>)
+    pypto.return %r#0, %r#1 : index, !pypto.tensor<[8], f32>
+  }
+}
+// CHECK:      %o_inline0 = arith.addi %a, %a : index
+// CHECK-NEXT: %e_inline2 = pypto.tensor.exp %b : !pypto.tensor<[8], f32>
+// CHECK-NEXT: %i_inline1 = arith.muli %o_inline0, %o_inline0 : index
+// CHECK-NEXT: pypto.return %i_inline1, %e_inline2 : index, !pypto.tensor<[8], f32>

@@ -16,7 +16,11 @@ builtin.module {
     pypto.return %z : !pypto.tensor<[16], f32>
   }
 }
-// CHECK-NOT: pypto.func inline
-// CHECK-NOT: @helper
-// CHECK:     pypto.func orchestration @main
-// CHECK-NOT: @helper
+// CHECK-NOT:  pypto.func inline
+// CHECK-NOT:  @helper
+// CHECK:      pypto.func orchestration @main(%a: !pypto.tensor<[16], f32>)
+// CHECK-NEXT:   %r_inline0 = pypto.call @[[K:[a-z_0-9]+]](%a)
+// CHECK-NOT:  pypto.incore_scope
+// CHECK:      pypto.func incore @[[K]](
+// CHECK-NEXT:   %y_inline0 = pypto.tensor.add
+// CHECK-NOT:  @helper

@@ -136,3 +136,24 @@ builtin.module {
 // CHECK-NEXT: %e_inline0 = pypto.tile.exp %x_inline0 : !pypto.tile<[16, 64], f32, vec>
 // CHECK-NEXT: %m_inline0 = pypto.tile.row_max %e_inline0 : !pypto.tile<[16, 64], f32, vec>
 // CHECK-NEXT: pypto.return %m_inline0 : !pypto.tile<[16, 1], f32, vec>
+
+// -----
+
+// Sites are bound when they are spliced: the second call's argument was refined to
+// [16, 4] by splicing the first, so the second clone is specialised to [16, 4] as well.
+builtin.module {
+  pypto.func inline @dyn(%x: !pypto.tensor<[?, 4], f32>) -> !pypto.tensor<[?, 4], f32> {
+    %e = pypto.tensor.exp %x : !pypto.tensor<[?, 4], f32>
+    pypto.return %e : !pypto.tensor<[?, 4], f32>
+  }
+  pypto.func @main(%a: !pypto.tensor<[16, 4], f32>) {
+    %r = pypto.call @dyn(%a) : (!pypto.tensor<[16, 4], f32>) -> !pypto.tensor<[?, 4], f32>
+    %s = pypto.call @dyn(%r) : (!pypto.tensor<[?, 4], f32>) -> !pypto.tensor<[?, 4], f32>
+    %t = pypto.tensor.neg %s : !pypto.tensor<[?, 4], f32>
+    pypto.return
+  }
+}
+// CHECK:      pypto.func @main(%a: !pypto.tensor<[16, 4], f32>) {
+// CHECK-NEXT:   %e_inline0 = pypto.tensor.exp %a : !pypto.tensor<[16, 4], f32>
+// CHECK-NEXT:   %e_inline1 = pypto.tensor.exp %e_inline0 : !pypto.tensor<[16, 4], f32>
+// CHECK-NEXT:   %t = pypto.tensor.neg %e_inline1 : !pypto.tensor<[16, 4], f32>

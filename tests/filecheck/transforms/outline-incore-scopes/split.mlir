@@ -1,5 +1,6 @@
 // RUN: pypto-opt %s --split-input-file -p outline-incore-scopes | filecheck %s
 // RUN: pypto-opt %s --split-input-file -p outline-incore-scopes | pypto-opt --split-input-file | filecheck %s
+// RUN: pypto-opt %s --split-input-file -p outline-incore-scopes --print-op-generic | pypto-opt --split-input-file | filecheck %s
 
 // A scope's split(...) and slots(N) are stamped on the outlined function.
 

@@ -207,3 +207,27 @@ builtin.module {
 // CHECK:       pypto.func incore @main_incore_0(%x: !pypto.tensor<[8], f32>, inout %acc: !pypto.tensor<[8], f32>) -> (!pypto.tensor<[8], f32>, !pypto.tensor<[8], f32>) {
 // CHECK:         %l = pypto.tile.store %s, %local[%c0]
 // CHECK-NEXT:    pypto.return %l, %acc
+
+// -----
+
+// Writing into a view (tensor.slice) of a capture writes the capture: 'out'. The view's
+// window type differs from the parameter's, so the assemble result is returned as is,
+// and the written capture is appended as an output.
+
+builtin.module {
+  pypto.func @main(%dst: !pypto.tensor<[16], f32>, %src: !pypto.tensor<[4], f32>) -> !pypto.tensor<[16], f32> {
+    %w = pypto.incore_scope -> (!pypto.tensor<[8], f32>) {
+      %c0 = arith.constant 0 : index
+      %c8 = arith.constant 8 : index
+      %view = pypto.tensor.slice %dst[%c8] : !pypto.tensor<[16], f32> -> !pypto.tensor<[8], f32>
+      %u = pypto.tensor.assemble %src into %view[%c0] : !pypto.tensor<[4], f32> into !pypto.tensor<[8], f32>
+      pypto.yield %u : !pypto.tensor<[8], f32>
+    }
+    pypto.return %dst : !pypto.tensor<[16], f32>
+  }
+}
+// CHECK-LABEL: pypto.func orchestration @main(
+// CHECK-NEXT:    %w, %[[D:.*]] = pypto.call @main_incore_0(%dst, %src) : (!pypto.tensor<[16], f32>, !pypto.tensor<[4], f32>) -> (!pypto.tensor<[8], f32>, !pypto.tensor<[16], f32>)
+// CHECK-NEXT:    pypto.return %[[D]]
+// CHECK:       pypto.func incore @main_incore_0(out %dst: !pypto.tensor<[16], f32>, %src: !pypto.tensor<[4], f32>) -> (!pypto.tensor<[8], f32>, !pypto.tensor<[16], f32>) {
+// CHECK:         pypto.return %u, %dst

@@ -146,11 +146,15 @@ class LocalTensor {
   // Vector access: live, 32-byte aligned, in bounds.
   void check_vec(const char* what, uint64_t elems, bool reads) const {
     check_live(what);
-    if (pypto_sim::ub_offset(ptr_) % pypto_sim::kBlockBytes != 0)
-      fail("%s: operand in buffer '%s' at UB byte %u is not 32-byte aligned", what, slot_->owner, pypto_sim::ub_offset(ptr_));
+    if (slot_->mem != pypto_sim::Mem::UB)
+      fail("%s: operand in buffer '%s' is in %s; vector instructions work on the Unified Buffer", what, slot_->owner,
+           pypto_sim::mem_info(slot_->mem).name);
+    const uint32_t at = pypto_sim::mem_offset(slot_->mem, ptr_);
+    if (at % pypto_sim::kBlockBytes != 0)
+      fail("%s: operand in buffer '%s' at UB byte %u is not 32-byte aligned", what, slot_->owner, at);
     if (elems > size_) fail("%s: %llu elements exceed the operand's %u elements (buffer '%s')", what,
                             (unsigned long long)elems, size_, slot_->owner);
-    if (reads && slot_->vecin && slot_->state == SlotState::Allocated)
+    if (reads && slot_->dma_in && slot_->state == SlotState::Allocated)
       fail("%s reads buffer '%s' loaded by DataCopy before EnQue/DeQue (missing MTE2->V synchronisation)", what, slot_->owner);
   }
   void mark_v_write() const { slot_->v_write_epoch = pypto_sim::vs_epoch(); }
@@ -184,7 +188,9 @@ struct BufferBase {
 
 template <TPosition pos, int32_t depth, auto mask = 0>
 class TQue : public detail::BufferBase {
-  static_assert(pos == TPosition::VECIN || pos == TPosition::VECOUT, "the simulation supports VECIN/VECOUT queues");
+  static_assert(pos == TPosition::VECIN || pos == TPosition::VECOUT || pos == TPosition::A1 || pos == TPosition::A2 ||
+                    pos == TPosition::B1 || pos == TPosition::B2 || pos == TPosition::CO1,
+                "the simulation supports VECIN/VECOUT/A1/A2/B1/B2/CO1 queues");
 
  public:
   template <typename T>
@@ -194,7 +200,7 @@ class TQue : public detail::BufferBase {
       if (s.state == SlotState::Free) {
         s.state = SlotState::Allocated;
         s.v_write_epoch = 0;
-        return LocalTensor<T>(reinterpret_cast<T*>(pypto_sim::ub().bytes + s.addr), s.bytes / sizeof(T), &s);
+        return LocalTensor<T>(reinterpret_cast<T*>(pypto_sim::mem_base(s.mem) + s.addr), s.bytes / sizeof(T), &s);
       }
     }
     fail("AllocTensor on queue '%s': all %zu buffers are in use (missing FreeTensor?)", slots[0].owner, slots.size());
@@ -214,7 +220,7 @@ class TQue : public detail::BufferBase {
     Slot* s = fifo_.front();
     fifo_.erase(fifo_.begin());
     s->state = SlotState::Dequeued;
-    return LocalTensor<T>(reinterpret_cast<T*>(pypto_sim::ub().bytes + s->addr), s->bytes / sizeof(T), s);
+    return LocalTensor<T>(reinterpret_cast<T*>(pypto_sim::mem_base(s->mem) + s->addr), s->bytes / sizeof(T), s);
   }
   template <typename T>
   void FreeTensor(LocalTensor<T>& t) {
@@ -245,15 +251,15 @@ class TBuf : public detail::BufferBase {
   template <typename T>
   LocalTensor<T> Get() {
     if (slots.empty()) fail("TBuf::Get on a buffer that was never given memory by TPipe::InitBuffer");
-    return LocalTensor<T>(reinterpret_cast<T*>(pypto_sim::ub().bytes + slots[0].addr), slots[0].bytes / sizeof(T), &slots[0]);
+    return LocalTensor<T>(reinterpret_cast<T*>(pypto_sim::mem_base(slots[0].mem) + slots[0].addr), slots[0].bytes / sizeof(T), &slots[0]);
   }
 };
 
 class TPipe {
  public:
   TPipe() {
-    if (pypto_sim::ub().pipe_live) fail("a second TPipe was created while another one is live");
-    pypto_sim::ub().pipe_live = true;
+    if (pypto_sim::chip().pipe_live) fail("a second TPipe was created while another one is live");
+    pypto_sim::chip().pipe_live = true;
   }
   ~TPipe() {
     for (detail::BufferBase* b : buffers_) {
@@ -261,7 +267,7 @@ class TPipe {
       b->slots.clear();
       b->pipe = nullptr;
     }
-    pypto_sim::ub().pipe_live = false;
+    pypto_sim::chip().pipe_live = false;
   }
   void sim_detach(detail::BufferBase* b) {
     for (size_t i = 0; i < buffers_.size(); ++i)
@@ -273,28 +279,50 @@ class TPipe {
   template <TPosition pos, int32_t depth, auto mask>
   bool InitBuffer(TQue<pos, depth, mask>& que, uint8_t num, uint32_t len) {
     if (num == 0 || num > depth) fail("InitBuffer(queue, num=%u, ...) with a queue of depth %d", num, depth);
-    return init(que, num, len, pos == TPosition::VECIN, SlotState::Free, pos == TPosition::VECIN ? "VECIN queue" : "VECOUT queue");
+    using pypto_sim::Mem;
+    Mem mem = Mem::UB;
+    const char* kind = "VECOUT queue";
+    switch (pos) {
+      case TPosition::VECIN: kind = "VECIN queue"; break;
+      case TPosition::A1: mem = Mem::L1; kind = "A1 queue"; break;
+      case TPosition::B1: mem = Mem::L1; kind = "B1 queue"; break;
+      case TPosition::A2: mem = Mem::L0A; kind = "A2 queue"; break;
+      case TPosition::B2: mem = Mem::L0B; kind = "B2 queue"; break;
+      case TPosition::CO1: mem = Mem::L0C; kind = "CO1 queue"; break;
+      default: break;
+    }
+    const bool dma_in = pos != TPosition::VECOUT && pos != TPosition::CO1;
+    return init(que, num, len, dma_in, SlotState::Free, kind, mem);
   }
   template <TPosition pos>
-  bool InitBuffer(TBuf<pos>& buf, uint32_t len) { return init(buf, 1, len, false, SlotState::Calc, "VECCALC TBuf"); }
+  bool InitBuffer(TBuf<pos>& buf, uint32_t len) {
+    return init(buf, 1, len, false, SlotState::Calc, "VECCALC TBuf", pypto_sim::Mem::UB);
+  }
 
   void Reset() { fail("TPipe::Reset is not supported by the simulation"); }
 
  private:
-  bool init(detail::BufferBase& b, uint8_t num, uint32_t len, bool vecin, SlotState st, const char* kind) {
+  bool init(detail::BufferBase& b, uint8_t num, uint32_t len, bool dma_in, SlotState st, const char* kind,
+            pypto_sim::Mem mem) {
     if (!b.slots.empty()) fail("InitBuffer called twice on the same queue/buffer");
     if (len == 0) fail("InitBuffer with 0 bytes");
-    uint32_t aligned = (len + pypto_sim::kBlockBytes - 1) / pypto_sim::kBlockBytes * pypto_sim::kBlockBytes;
-    if (static_cast<uint64_t>(used_) + static_cast<uint64_t>(aligned) * num > pypto_sim::kUbBytes)
-      fail("InitBuffer of %u x %u bytes exceeds the Unified Buffer: %u of %u bytes already used", num, aligned, used_, pypto_sim::kUbBytes);
+    const pypto_sim::MemInfo& info = pypto_sim::mem_info(mem);
+    uint32_t& used_ = used[static_cast<int>(mem)];
+    used_ = (used_ + info.align - 1) / info.align * info.align;
+    uint32_t aligned = (len + info.align - 1) / info.align * info.align;
+    if (static_cast<uint64_t>(used_) + static_cast<uint64_t>(aligned) * num > info.capacity)
+      fail("InitBuffer of %u x %u bytes exceeds the %s: %u of %u bytes already used", num, aligned, info.name, used_,
+           info.capacity);
     b.slots.resize(num);
     for (uint8_t i = 0; i < num; ++i) {
       Slot& s = b.slots[i];
       s.addr = used_;
       s.bytes = aligned;
       s.state = st;
-      s.vecin = vecin;
-      std::snprintf(s.name, sizeof(s.name), "%s #%u slot %u (UB bytes [%u, %u))", kind, count_, i, used_, used_ + aligned);
+      s.dma_in = dma_in;
+      s.mem = mem;
+      std::snprintf(s.name, sizeof(s.name), "%s #%u slot %u (%s bytes [%u, %u))", kind, count_, i,
+                    mem == pypto_sim::Mem::UB ? "UB" : info.name, used_, used_ + aligned);
       s.owner = s.name;
       used_ += aligned;
     }
@@ -306,10 +334,10 @@ class TPipe {
 
  public:
   // Simulation helper.
-  uint32_t sim_used_bytes() const { return used_; }
+  uint32_t sim_used_bytes() const { return used[0]; }
 
  private:
-  uint32_t used_ = 0;
+  uint32_t used[static_cast<int>(pypto_sim::Mem::Count)] = {};
   uint32_t count_ = 0;
   std::vector<detail::BufferBase*> buffers_;
 };
@@ -692,4 +720,144 @@ void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const 
   dst.mark_v_write();
 }
 
+// ------------------------------------------------------------------ cube (AIC) path
+// Formats, as this simulation defines them (C0 = 32 bytes / sizeof(T), fractal = 16 x C0):
+//   L1 "NZ" (Nd2Nz DataCopy):  element (r, c) at ((c / C0) * dstNzC0Stride + r * dstNzNStride) * C0 + c % C0
+//   L0A (LoadData, no transpose, per 16-row block): fractal (mb, kb) at (mb * Kb + kb), row-major inside
+//   L0B (LoadData with ifTranspose):                 fractal (kb, nb) at (kb * Nb + nb), transposed inside
+//   L0C (Mmad result, "NZ" with C0 = 16):           element (r, c) at ((c / 16) * M + r) * 16 + c % 16
+// Only 2-byte inputs (half) with m, n, k multiples of 16 are simulated.
+
+#define KERNEL_TASK_TYPE_DEFAULT(type)
+enum KernelMetaType { KERNEL_TYPE_AIV_ONLY, KERNEL_TYPE_AIC_ONLY, KERNEL_TYPE_MIX_AIC_1_2 };
+
+struct Nd2NzParams {
+  uint16_t ndNum = 1, nValue = 0, dValue = 0, srcNdMatrixStride = 0, srcDValue = 0, dstNzC0Stride = 0,
+           dstNzNStride = 1, dstNzMatrixStride = 0;
+};
+
+struct LoadData2DParams {
+  uint16_t startIndex = 0;
+  uint8_t repeatTimes = 1;
+  uint16_t srcStride = 1;
+  uint8_t sid = 0;
+  uint16_t dstGap = 0;
+  bool ifTranspose = false;
+  uint8_t addrMode = 0;
+};
+
+struct MmadParams {
+  uint16_t m = 0, n = 0, k = 0;
+  uint8_t unitFlag = 0;
+  bool cmatrixSource = false;
+  bool cmatrixInitVal = true;
+};
+
+enum class QuantMode_t : uint8_t { NoQuant = 0, F322F16 = 1 };
+
+struct FixpipeParamsV220 {
+  uint16_t nSize = 0, mSize = 0;
+  uint32_t srcStride = 0;  // rows of the L0C source (its M, a multiple of 16)
+  uint32_t dstStride = 0;  // elements between GM rows
+  QuantMode_t quantPre = QuantMode_t::NoQuant;
+  bool reluEn = false;
+  uint16_t ndNum = 1;
+  uint32_t srcNdStride = 0, dstNdStride = 0;
+  uint8_t unitFlag = 0;
+};
+
+namespace detail {
+template <typename T>
+void check_local(const LocalTensor<T>& t, const char* what, pypto_sim::Mem mem, uint64_t elems, bool reads) {
+  t.check_live(what);
+  Slot* s = t.sim_slot();
+  if (s->mem != mem)
+    fail("%s: operand in buffer '%s' is in %s, expected %s", what, s->owner, pypto_sim::mem_info(s->mem).name,
+         pypto_sim::mem_info(mem).name);
+  if (pypto_sim::mem_offset(mem, t.sim_ptr()) % pypto_sim::mem_info(mem).align != 0)
+    fail("%s: operand in buffer '%s' is not %u-byte aligned in %s", what, s->owner, pypto_sim::mem_info(mem).align,
+         pypto_sim::mem_info(mem).name);
+  if (elems > t.GetSize())
+    fail("%s: %llu elements exceed the operand's %u elements (buffer '%s')", what, (unsigned long long)elems,
+         t.GetSize(), s->owner);
+  if (reads && s->dma_in && s->state == SlotState::Allocated)
+    fail("%s reads buffer '%s' before EnQue/DeQue (missing synchronisation with the pipe that filled it)", what, s->owner);
+}
+}  // namespace detail
+
+// GM (ND, row-major) -> L1 (NZ)
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& p) {
+  constexpr uint32_t c0 = pypto_sim::kBlockBytes / sizeof(T);
+  if (p.ndNum != 1) fail("DataCopy Nd2Nz: the simulation supports ndNum = 1");
+  if (p.nValue == 0 || p.dValue == 0 || p.dstNzNStride == 0) fail("DataCopy Nd2Nz with an empty matrix or zero stride");
+  if (p.dstNzC0Stride < p.nValue * p.dstNzNStride) fail("DataCopy Nd2Nz: dstNzC0Stride %u overlaps the %u rows", p.dstNzC0Stride, p.nValue);
+  const uint64_t blocks = (p.dValue + c0 - 1) / c0;
+  detail::check_local(dst, "DataCopy Nd2Nz", pypto_sim::Mem::L1, (blocks - 1) * p.dstNzC0Stride * c0 + (uint64_t)(p.nValue - 1) * p.dstNzNStride * c0 + c0, false);
+  for (uint32_t r = 0; r < p.nValue; ++r) {
+    src.check((uint64_t)r * p.srcDValue, p.dValue, "DataCopy Nd2Nz");
+    for (uint32_t c = 0; c < p.dValue; ++c)
+      dst.sim_ptr()[((c / c0) * p.dstNzC0Stride + (uint64_t)r * p.dstNzNStride) * c0 + c % c0] = src.sim_ptr()[(uint64_t)r * p.srcDValue + c];
+  }
+}
+
+// L1 -> L0A / L0B, one 512-byte fractal per repeat
+template <typename T>
+void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& p) {
+  static_assert(sizeof(T) == 2, "the simulation's LoadData supports 2-byte types");
+  constexpr uint32_t frac = 512 / sizeof(T);
+  if (p.repeatTimes == 0) fail("LoadData with repeatTimes 0");
+  const pypto_sim::Mem dmem = dst.sim_slot() ? dst.sim_slot()->mem : pypto_sim::Mem::UB;
+  if (dmem != pypto_sim::Mem::L0A && dmem != pypto_sim::Mem::L0B) fail("LoadData: the destination must be in L0A or L0B");
+  detail::check_local(src, "LoadData", pypto_sim::Mem::L1, ((uint64_t)p.startIndex + (uint64_t)(p.repeatTimes - 1) * p.srcStride + 1) * frac, true);
+  detail::check_local(dst, "LoadData", dmem, ((uint64_t)(p.repeatTimes - 1) * (1 + p.dstGap) + 1) * frac, false);
+  for (uint32_t i = 0; i < p.repeatTimes; ++i) {
+    const T* s = src.sim_ptr() + ((uint64_t)p.startIndex + (uint64_t)i * p.srcStride) * frac;
+    T* d = dst.sim_ptr() + (uint64_t)i * (1 + p.dstGap) * frac;
+    for (uint32_t r = 0; r < 16; ++r)
+      for (uint32_t c = 0; c < 16; ++c) d[r * 16 + c] = p.ifTranspose ? s[c * 16 + r] : s[r * 16 + c];
+  }
+}
+
+// L0C += / = L0A x L0B
+template <typename D, typename A, typename B>
+void Mmad(const LocalTensor<D>& dst, const LocalTensor<A>& a, const LocalTensor<B>& b, const MmadParams& p) {
+  if (p.m == 0 || p.n == 0 || p.k == 0 || p.m % 16 || p.n % 16 || p.k % 16)
+    fail("Mmad: the simulation supports m, n, k that are positive multiples of 16 (got %u, %u, %u)", p.m, p.n, p.k);
+  if (p.cmatrixSource) fail("Mmad: cmatrixSource (bias table) is not simulated");
+  const uint32_t mb = p.m / 16, nb = p.n / 16, kb = p.k / 16;
+  detail::check_local(a, "Mmad", pypto_sim::Mem::L0A, (uint64_t)p.m * p.k, true);
+  detail::check_local(b, "Mmad", pypto_sim::Mem::L0B, (uint64_t)p.k * p.n, true);
+  detail::check_local(dst, "Mmad", pypto_sim::Mem::L0C, (uint64_t)p.m * p.n, false);
+  for (uint32_t r = 0; r < p.m; ++r)
+    for (uint32_t c = 0; c < p.n; ++c) {
+      float acc = 0.0f;
+      for (uint32_t k = 0; k < p.k; ++k) {
+        const float x = static_cast<float>(a.sim_ptr()[((r / 16) * kb + k / 16) * 256 + (r % 16) * 16 + k % 16]);
+        const float y = static_cast<float>(b.sim_ptr()[((k / 16) * nb + c / 16) * 256 + (c % 16) * 16 + k % 16]);
+        acc += x * y;
+      }
+      D& out = dst.sim_ptr()[((uint64_t)(c / 16) * p.m + r) * 16 + c % 16];
+      out = p.cmatrixInitVal ? static_cast<D>(acc) : static_cast<D>(static_cast<float>(out) + acc);
+    }
+  (void)mb;
+}
+
+// L0C -> GM (ND), NoQuant keeps f32
+template <typename T, typename U>
+void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& p) {
+  static_assert(std::is_same<T, U>::value, "the simulation's Fixpipe supports NoQuant (same types)");
+  if (p.quantPre != QuantMode_t::NoQuant || p.reluEn || p.ndNum != 1) fail("Fixpipe: the simulation supports NoQuant, no ReLU, ndNum = 1");
+  if (p.mSize == 0 || p.nSize == 0 || p.srcStride < p.mSize || p.srcStride % 16) fail("Fixpipe: invalid sizes or srcStride");
+  detail::check_local(src, "Fixpipe", pypto_sim::Mem::L0C, (uint64_t)((p.nSize + 15) / 16) * p.srcStride * 16, false);
+  Slot* s = src.sim_slot();
+  if (s->state != SlotState::Dequeued) fail("Fixpipe from buffer '%s' that was not EnQue'd and DeQue'd (missing M->FIX synchronisation)", s->owner);
+  for (uint32_t r = 0; r < p.mSize; ++r) {
+    dst.check((uint64_t)r * p.dstStride, p.nSize, "Fixpipe");
+    for (uint32_t c = 0; c < p.nSize; ++c)
+      dst.sim_ptr()[(uint64_t)r * p.dstStride + c] = src.sim_ptr()[((uint64_t)(c / 16) * p.srcStride + r) * 16 + c % 16];
+  }
+}
+
 }  // namespace AscendC
+

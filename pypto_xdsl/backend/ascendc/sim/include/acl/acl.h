@@ -117,4 +117,22 @@ inline aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t c
   std::memmove(dst, src, count);
   return ACL_SUCCESS;
 }
+// Streams are synchronous in the simulation: async copies complete before they return.
+inline aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
+                                 aclrtStream stream) {
+  if (stream == nullptr) return ACL_ERROR_INVALID_PARAM;
+  return aclrtMemcpy(dst, destMax, src, count, kind);
+}
+inline aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                                   size_t height, aclrtMemcpyKind kind, aclrtStream stream) {
+  if (!pypto_sim::acl_ready("aclrtMemcpy2dAsync")) return ACL_ERROR_UNINITIALIZE;
+  if (stream == nullptr || dst == nullptr || src == nullptr || width == 0 || height == 0) return ACL_ERROR_INVALID_PARAM;
+  if (width > dpitch || width > spitch) return ACL_ERROR_INVALID_PARAM;
+  for (size_t r = 0; r < height; ++r) {
+    aclError e = aclrtMemcpy(static_cast<uint8_t*>(dst) + r * dpitch, width, static_cast<const uint8_t*>(src) + r * spitch,
+                             width, kind);
+    if (e != ACL_SUCCESS) return e;
+  }
+  return ACL_SUCCESS;
+}
 inline const char* aclGetRecentErrMsg() { return "pypto-sim: see the error code"; }

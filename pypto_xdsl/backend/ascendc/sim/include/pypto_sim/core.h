@@ -49,25 +49,48 @@ inline LaunchState& launch_state() {
   std::exit(86);
 }
 
-// The simulated Unified Buffer of the core currently running (blocks run one after another).
-struct UnifiedBuffer {
-  alignas(64) uint8_t bytes[kUbBytes];
+// The on-chip memories of the core currently running (blocks run one after another).
+enum class Mem : uint8_t { UB = 0, L1, L0A, L0B, L0C, Count };
+
+struct MemInfo {
+  const char* name;
+  uint32_t capacity;
+  uint32_t align;  // start addresses of buffers
+};
+
+inline const MemInfo& mem_info(Mem m) {
+  static const MemInfo table[] = {
+      {"Unified Buffer", kUbBytes, 32}, {"L1", 512 * 1024, 32}, {"L0A", 64 * 1024, 512},
+      {"L0B", 64 * 1024, 512},          {"L0C", 128 * 1024, 64},
+  };
+  return table[static_cast<int>(m)];
+}
+
+struct Chip {
+  uint8_t* base[static_cast<int>(Mem::Count)] = {};
   bool pipe_live = false;  // one TPipe per kernel invocation
 };
 
-inline UnifiedBuffer& ub() {
-  static UnifiedBuffer* u = [] {
-    auto* p = new UnifiedBuffer();
-    std::memset(p->bytes, 0xFF, sizeof(p->bytes));  // NaN pattern: uninitialised reads show up
+inline Chip& chip() {
+  static Chip* c = [] {
+    auto* p = new Chip();
+    for (int m = 0; m < static_cast<int>(Mem::Count); ++m) {
+      const uint32_t cap = mem_info(static_cast<Mem>(m)).capacity;
+      p->base[m] = static_cast<uint8_t*>(std::aligned_alloc(512, cap));
+      std::memset(p->base[m], 0xFF, cap);  // NaN pattern: uninitialised reads show up
+    }
     return p;
   }();
-  return *u;
+  return *c;
 }
 
-inline uint32_t ub_offset(const void* p) {
+inline uint8_t* mem_base(Mem m) { return chip().base[static_cast<int>(m)]; }
+
+inline uint32_t mem_offset(Mem m, const void* p) {
   const uint8_t* b = static_cast<const uint8_t*>(p);
-  if (b < ub().bytes || b >= ub().bytes + kUbBytes) fail("local tensor address %p is outside the UB", p);
-  return static_cast<uint32_t>(b - ub().bytes);
+  if (b < mem_base(m) || b >= mem_base(m) + mem_info(m).capacity)
+    fail("local tensor address %p is outside the %s", p, mem_info(m).name);
+  return static_cast<uint32_t>(b - mem_base(m));
 }
 
 // Synchronisation bookkeeping: vector writes must be followed by a V_S flag before a scalar
@@ -85,7 +108,8 @@ struct Slot {
   uint32_t bytes = 0;
   SlotState state = SlotState::Free;
   uint32_t gen = 0;    // bumped by FreeTensor: stale tensors are detected
-  bool vecin = false;  // belongs to a VECIN queue (data arrives by MTE2)
+  bool dma_in = false;  // filled by another pipe (VECIN, A1, B1, A2, B2): readers must DeQue first
+  Mem mem = Mem::UB;
   uint64_t v_write_epoch = 0;
   const char* owner = "";
   char name[80] = {};
