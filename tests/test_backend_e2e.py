@@ -192,3 +192,12 @@ def test_matmul_cube_path(tmp_path):
     a = np.fromfile(run_in / "a.bin", dtype=np.float16).reshape(64, 128)
     b = np.fromfile(run_in / "b.bin", dtype=np.float16).reshape(128, 64)
     np.testing.assert_allclose(report.outputs["c"], a.astype(np.float32) @ b.astype(np.float32), rtol=RTOL, atol=ATOL)
+
+
+def test_task_ids_carried_through_a_host_loop(tmp_path):
+    report = compile_and_run("task_loop", tmp_path, seed=14)
+    assert_matches_interpreter(report)
+    run_in = tmp_path / "task_loop" / "sim-run" / "in"
+    x = np.fromfile(run_in / "x.bin", dtype=np.float32).reshape(32, 64)
+    y = np.fromfile(run_in / "y.bin", dtype=np.float32).reshape(32, 64)
+    np.testing.assert_array_equal(report.outputs["y"], y + x)

@@ -42,6 +42,12 @@ def test_correct_usage_runs(program):
     assert proc.stdout.strip() == "ok 2.718282"
 
 
+def test_cube_path_runs(program):
+    proc = run(program, "cube_ok")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "ok 1.0 4.0 1.0"
+
+
 @pytest.mark.parametrize(
     "mode, message",
     [
@@ -65,6 +71,11 @@ def test_correct_usage_runs(program):
         ("memcpy_overflow", "outside any device allocation"),
         ("finalize_with_leak", "aclFinalize with 2 device allocations not freed"),
         ("double_free", "not a live device allocation"),
+        ("cube_l0a_overflow", "exceeds the L0A"),
+        ("cube_loaddata_before_deque", "LoadData reads buffer 'A1 queue"),
+        ("cube_mmad_before_deque", "Mmad reads buffer 'A2 queue"),
+        ("cube_fixpipe_without_queue", "missing M->FIX synchronisation"),
+        ("cube_bad_k", "multiples of 16 (got 16, 16, 8)"),
     ],
 )
 def test_violation_fails_loudly(program, mode, message):

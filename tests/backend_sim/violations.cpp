@@ -65,14 +65,107 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y) {
   if (m != "leak") qout.FreeTensor(b);
 }
 
+// Cube path: C[16, 16] = A[16, 16] @ A[16, 16] through L1, L0A/L0B and L0C.
+extern "C" __global__ __aicore__ void kc(GM_ADDR a, GM_ADDR cout) {
+  GlobalTensor<half> ag;
+  GlobalTensor<float> cg;
+  ag.SetGlobalBuffer((__gm__ half*)a, 256);
+  cg.SetGlobalBuffer((__gm__ float*)cout, 256);
+  const std::string& m = g_mode;
+  TPipe pipe;
+  TQue<TPosition::A1, 1> qa1;
+  TQue<TPosition::B1, 1> qb1;
+  TQue<TPosition::A2, 1> qa2;
+  TQue<TPosition::B2, 1> qb2;
+  TQue<TPosition::CO1, 1> qc;
+  if (m == "cube_l0a_overflow") pipe.InitBuffer(qa2, 1, 70000);
+  pipe.InitBuffer(qa1, 1, 512);
+  pipe.InitBuffer(qb1, 1, 512);
+  pipe.InitBuffer(qa2, 1, 512);
+  pipe.InitBuffer(qb2, 1, 512);
+  pipe.InitBuffer(qc, 1, 1024);
+  Nd2NzParams nz;
+  nz.nValue = 16;
+  nz.dValue = 16;
+  nz.srcDValue = 16;
+  nz.dstNzC0Stride = 16;
+  LocalTensor<half> a1 = qa1.AllocTensor<half>();
+  DataCopy(a1, ag, nz);
+  LoadData2DParams lp;
+  if (m == "cube_loaddata_before_deque") {
+    LocalTensor<half> early = qa2.AllocTensor<half>();
+    LoadData(early, a1, lp);
+  }
+  qa1.EnQue(a1);
+  a1 = qa1.DeQue<half>();
+  LocalTensor<half> b1 = qb1.AllocTensor<half>();
+  DataCopy(b1, ag, nz);
+  qb1.EnQue(b1);
+  b1 = qb1.DeQue<half>();
+  LocalTensor<half> a2 = qa2.AllocTensor<half>();
+  LocalTensor<half> b2 = qb2.AllocTensor<half>();
+  LoadData(a2, a1, lp);
+  lp.ifTranspose = true;
+  LoadData(b2, b1, lp);
+  MmadParams mm;
+  mm.m = 16;
+  mm.n = 16;
+  mm.k = m == "cube_bad_k" ? 8 : 16;
+  LocalTensor<float> c = qc.AllocTensor<float>();
+  if (m == "cube_mmad_before_deque") Mmad(c, a2, b2, mm);
+  qa2.EnQue(a2);
+  a2 = qa2.DeQue<half>();
+  qb2.EnQue(b2);
+  b2 = qb2.DeQue<half>();
+  Mmad(c, a2, b2, mm);
+  FixpipeParamsV220 fp;
+  fp.nSize = 16;
+  fp.mSize = 16;
+  fp.srcStride = 16;
+  fp.dstStride = 16;
+  if (m == "cube_fixpipe_without_queue") Fixpipe(cg, c, fp);
+  qc.EnQue(c);
+  c = qc.DeQue<float>();
+  Fixpipe(cg, c, fp);
+  qc.FreeTensor(c);
+  qa1.FreeTensor(a1);
+  qb1.FreeTensor(b1);
+  qa2.FreeTensor(a2);
+  qb2.FreeTensor(b2);
+}
+
 inline uint32_t aclrtlaunch_k(uint32_t blockDim, aclrtStream stream, void* x, void* y) {
   return pypto_sim::launch("k", blockDim, stream, [&] {
     k(static_cast<uint8_t*>(pypto_sim::device_arg("k", "x", x)), static_cast<uint8_t*>(pypto_sim::device_arg("k", "y", y)));
   });
 }
 
+static int run_cube() {
+  half a[256];
+  float c[256];
+  for (int i = 0; i < 256; ++i) a[i] = static_cast<half>((i % 16 == i / 16) ? 1.0f : 0.0f);  // identity
+  a[1] = static_cast<half>(2.0f);
+  aclInit(nullptr);
+  aclrtSetDevice(0);
+  aclrtStream stream = nullptr;
+  aclrtCreateStream(&stream);
+  void *da = nullptr, *dc = nullptr;
+  aclrtMalloc(&da, sizeof(a), ACL_MEM_MALLOC_HUGE_FIRST);
+  aclrtMalloc(&dc, sizeof(c), ACL_MEM_MALLOC_HUGE_FIRST);
+  aclrtMemcpy(da, sizeof(a), a, sizeof(a), ACL_MEMCPY_HOST_TO_DEVICE);
+  pypto_sim::launch("kc", 1, stream, [&] { kc(static_cast<uint8_t*>(da), static_cast<uint8_t*>(dc)); });
+  aclrtMemcpy(c, sizeof(c), dc, sizeof(c), ACL_MEMCPY_DEVICE_TO_HOST);
+  aclrtFree(da);
+  aclrtFree(dc);
+  aclFinalize();
+  // (I + 2 e01)^2 = I + 4 e01
+  std::printf("ok %.1f %.1f %.1f\n", c[0], c[1], c[17]);
+  return 0;
+}
+
 int main(int argc, char** argv) {
   g_mode = argc > 1 ? argv[1] : "ok";
+  if (g_mode.rfind("cube_", 0) == 0) return run_cube();
   float host[256];
   for (int i = 0; i < 256; ++i) host[i] = 0.01f * i;
   aclInit(nullptr);

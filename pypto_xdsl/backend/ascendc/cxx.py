@@ -216,6 +216,13 @@ class TileSlot:
     result: SSAValue
 
 
+@dataclass(frozen=True)
+class NoValue:
+    """A carried value with no C++ representation (a task id: launches on one stream are ordered)."""
+
+    result: SSAValue
+
+
 class CxxWriter:
     """Prints blocks of arith/scf (and, through subclasses, pypto) ops as C++ statements."""
 
@@ -378,16 +385,20 @@ class CxxWriter:
                 names.append(None)
             elif kind == "tile":
                 names.append(TileSlot(r))
+            elif kind == "none":
+                names.append(NoValue(r))
             else:
                 hint = hints[k] if k < len(hints) and hints[k].name_hint else r
                 names.append(self.name_for(hint, "r"))
         return names
 
-    def _assign_yield(self, op: Operation, targets: Sequence[str | TileSlot | None], yielded: Sequence[SSAValue],
+    def _assign_yield(self, op: Operation, targets: Sequence[str | TileSlot | NoValue | None], yielded: Sequence[SSAValue],
                       carried: Sequence[SSAValue]) -> None:
         """Assign yielded scalars to `targets`; check yielded tensors alias `carried` ones."""
         pending: list[tuple[str, str]] = []
         for target, value, into in zip(targets, yielded, carried):
+            if isinstance(target, NoValue):
+                continue
             if isinstance(target, TileSlot):
                 self.assign_carried_tile(op, target.result, value)
                 continue
@@ -425,6 +436,8 @@ class CxxWriter:
                 self.bind_tensor(res, init)
             elif isinstance(var, TileSlot):
                 self.bind_carried_tile(op, res, arg, init)
+            elif isinstance(var, NoValue):
+                continue
             else:
                 self.out.add(f"{ctype(res.type)} {var} = {self.expr(init).text};")
                 self.exprs[arg] = Expr(var, ctype(res.type))
@@ -447,6 +460,8 @@ class CxxWriter:
         for var, res in zip(vars_, op.output):
             if isinstance(var, TileSlot):
                 self.bind_carried_tile(op, res, None, None)
+            elif isinstance(var, NoValue):
+                continue
             elif var is not None:
                 self.out.add(f"{ctype(res.type)} {var}{{}};")
                 self.exprs[res] = Expr(var, ctype(res.type))

@@ -185,6 +185,13 @@ class HostPrinter(CxxWriter):
         self.kernels: list[str] = []
         self.task_names: dict[SSAValue, str] = {}
 
+    def carried_kind(self, op: Operation, t) -> str:
+        from pypto_xdsl.dialects.attributes import TaskIdType
+
+        if isinstance(t, TaskIdType):
+            return "none"  # task ids need no code: launches on one stream run in order
+        return super().carried_kind(op, t)
+
     def bind_tensor(self, value: SSAValue, source: SSAValue) -> None:
         self.alias[value] = self.tensor_root(source)
 
@@ -339,7 +346,8 @@ class HostPrinter(CxxWriter):
         assert isinstance(t, TensorType)
         view = self._window(self.tensor_root(op.source), [self.expr(o) for o in op.offsets], t.get_shape())
         self.alias[op.result] = view
-        if view.contiguous and view not in self.view_ptrs and view.const != 0:
+        launched = any(isinstance(u.operation, program.CallOp | program.SubmitOp) for u in op.result.uses)
+        if launched and view.contiguous and view not in self.view_ptrs and view.const != 0:
             name = self.namer.fresh(f"{op.result.name_hint or 'view'}_dev")
             self.out.add(f"void* {name} = {self._ptr(view)};  // %{op.result.name_hint or '?'}: {t}")
             self.view_ptrs[view] = name
@@ -398,7 +406,7 @@ class HostPrinter(CxxWriter):
             tid = op.results[-1]
             tname = self.namer.fresh(tid.name_hint or "task")
             self.task_names[tid] = tname
-            deps = ", ".join(self.task_names.get(d, "?") for d in op.deps)
+            deps = ", ".join(self.task_names.get(d, f"%{d.name_hint or 'task'}") for d in op.deps)
             note = f" after {deps}" if deps else ""
             self.out.add(f"// task {tname}: @{callee.sym_name.data}{note} (launches on one stream run in order)")
         self.out.add(f"CHECK_ACL(ACLRT_LAUNCH_KERNEL({name})({dim}, stream, {', '.join(args)}));")

@@ -367,8 +367,8 @@ class KernelPrinter(CxxWriter):
         if space == MemorySpace.ACC:
             if not isinstance(t.element_type, Float32Type):
                 raise op_error(op, f"accumulator tile {t} must be f32 (integer matmul is not supported yet)")
-        elif eb != 2 or not is_float_type(t.element_type):
-            raise op_error(op, f"cube operand tile {t} must be f16 or bf16 (f32 and int8 matmul are not supported yet)")
+        elif not isinstance(t.element_type, Float16Type):
+            raise op_error(op, f"cube operand tile {t} must be f16 (bf16, f32 and int8 matmul are not supported yet)")
         layout = Layout(rows, cols, cols, eb)  # type: ignore[arg-type]
         base = res.name_hint or "t"
         what = f"%{res.name_hint or '?'} {t}"

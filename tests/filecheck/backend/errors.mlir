@@ -7,7 +7,7 @@ pypto.func incore @mm(%a: !pypto.tensor<[16, 16], f16>, %b: !pypto.tensor<[16, 1
   %l = pypto.tile.move %ta : !pypto.tile<[16, 16], f16, vec> -> !pypto.tile<[16, 16], f16, left>
   pypto.return
 }
-// CHECK: ascendc: cannot lower 'pypto.tile.move' in @mm: tile !pypto.tile<[16, 16], f16, left> is in memory space 'left'; only 'vec' (UB) tiles are supported (the cube path is not implemented yet)
+// CHECK: ascendc: cannot lower @mm: it mixes vector ('vec') and cube (mat/left/right/acc) tiles; mixed AIC/AIV kernels are not supported yet (split it into an aiv and an aic kernel)
 
 // -----
 
@@ -86,3 +86,23 @@ pypto.func orchestration @main(%a: !pypto.tensor<[8, 64], f32>) {
   pypto.return
 }
 // CHECK: ascendc: cannot lower 'pypto.call' in @main: kernel argument !pypto.tensor<[8, 32], f32> is a strided window of !pypto.tensor<[8, 64], f32>; kernels take contiguous tensors (pass the whole tensor and offsets, or full-row slices)
+
+// -----
+
+pypto.func aic @odd(%a: !pypto.tensor<[24, 16], f16>) {
+  %c0 = arith.constant 0 : index
+  %m = pypto.tile.load %a[%c0, %c0] : !pypto.tensor<[24, 16], f16> -> !pypto.tile<[24, 16], f16, mat>
+  %l = pypto.tile.move %m : !pypto.tile<[24, 16], f16, mat> -> !pypto.tile<[24, 16], f16, left>
+  pypto.return
+}
+// CHECK: ascendc: cannot lower 'pypto.tile.load' in @odd: cube tile !pypto.tile<[24, 16], f16, mat> must be 2-D with static dims that are multiples of 16
+
+// -----
+
+pypto.func aic @f32mat(%a: !pypto.tensor<[16, 16], f32>) {
+  %c0 = arith.constant 0 : index
+  %m = pypto.tile.load %a[%c0, %c0] : !pypto.tensor<[16, 16], f32> -> !pypto.tile<[16, 16], f32, mat>
+  %l = pypto.tile.move %m : !pypto.tile<[16, 16], f32, mat> -> !pypto.tile<[16, 16], f32, left>
+  pypto.return
+}
+// CHECK: ascendc: cannot lower 'pypto.tile.load' in @f32mat: cube operand tile !pypto.tile<[16, 16], f32, mat> must be f16 (bf16, f32 and int8 matmul are not supported yet)

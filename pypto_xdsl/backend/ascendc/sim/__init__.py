@@ -66,5 +66,12 @@ def build(out_dir: Path, exe_name: str = "pypto_main", opt: str = "-O1") -> Path
 
 def run(exe: Path, in_dir: Path, out_dir: Path, timeout: float = 120.0) -> SimResult:
     Path(out_dir).mkdir(parents=True, exist_ok=True)
-    proc = subprocess.run([str(exe), str(in_dir), str(out_dir)], capture_output=True, text=True, timeout=timeout)
+    try:
+        proc = subprocess.run(
+            [str(exe), str(in_dir), str(out_dir)], capture_output=True, text=True, timeout=timeout
+        )
+    except subprocess.TimeoutExpired as e:
+        raise SimulationError(
+            f"{exe} did not finish within {timeout:.0f} s (an endless loop, e.g. a loop step of 0?)"
+        ) from e
     return SimResult(proc.returncode, proc.stdout, proc.stderr)
