@@ -8,7 +8,7 @@ symbol (`N`, PyPTO's `pl.dynamic("N")`) or unknown (`?`). In Python a dimension 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TypeAlias
 
 from xdsl.dialects.builtin import (
@@ -248,6 +248,36 @@ class ShapedTypeMixin:
             )
 
 
+_PARAMETER_CACHE: dict[tuple[type, str], Sequence[Attribute]] = {}
+
+
+def parse_cached_parameters(
+    cls: type, parser: AttrParser, parse: Callable[[AttrParser], Sequence[Attribute]]
+) -> Sequence[Attribute]:
+    """Parse `<...>` type parameters, memoised on their text.
+
+    Large programs spell the same few types thousands of times and type parsing dominates
+    parse time; a body without nested brackets is looked up instead of lexed again (the
+    same skip xDSL's parser performs for unregistered types).
+    """
+    token = parser._current_token  # pyright: ignore[reportPrivateUsage]
+    content = parser.lexer.input.content
+    start = token.span.start
+    end = content.find(">", start)
+    key = content[start : end + 1] if token.text == "<" and end > 0 else ""
+    if key and "<" not in key[1:]:
+        cached = _PARAMETER_CACHE.get((cls, key))
+        if cached is not None:
+            parser.lexer.pos = end + 1
+            parser._parser_state.current_token = parser.lexer.lex()  # pyright: ignore[reportPrivateUsage]
+            return cached
+        params = parse(parser)
+        if len(_PARAMETER_CACHE) < 65536:
+            _PARAMETER_CACHE[(cls, key)] = params
+        return params
+    return parse(parser)
+
+
 @irdl_attr_definition
 class TensorType(ShapedTypeMixin, ParametrizedAttribute, TypeAttribute):
     """`!pypto.tensor<[64, N, ?], f32>`: a tensor in global memory (GM)."""
@@ -267,6 +297,10 @@ class TensorType(ShapedTypeMixin, ParametrizedAttribute, TypeAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        return parse_cached_parameters(cls, parser, cls._parse_parameters)
+
+    @staticmethod
+    def _parse_parameters(parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
             shape = _parse_shape(parser)
             parser.parse_punctuation(",")
@@ -310,6 +344,10 @@ class TileType(ShapedTypeMixin, ParametrizedAttribute, TypeAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        return parse_cached_parameters(cls, parser, cls._parse_parameters)
+
+    @staticmethod
+    def _parse_parameters(parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
             shape = _parse_shape(parser)
             parser.parse_punctuation(",")

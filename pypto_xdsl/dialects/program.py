@@ -365,10 +365,6 @@ class CallOp(IRDLOperation):
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(CallOpSymbolUser())
-    assembly_format = (
-        "$callee `(` $args `)` (`dumps` `(` $dumps^ `:` type($dumps) `)`)? attr-dict "
-        "`:` functional-type($args, $res)"
-    )
 
     def __init__(
         self,
@@ -382,6 +378,37 @@ class CallOp(IRDLOperation):
         super().__init__(
             operands=[args, dumps], result_types=[result_types], properties={"callee": callee}
         )
+
+    # Hand-written rather than declarative: calls dominate large programs, and this parses
+    # about twice as fast as the equivalent assembly format.
+    @classmethod
+    def parse(cls, parser: Parser) -> CallOp:
+        callee = parser.parse_symbol_name()
+        unresolved = parser.parse_op_args_list()
+        dumps = _parse_dumps(parser)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        fn_type = parser.parse_function_type()
+        if len(fn_type.inputs) != len(unresolved):
+            parser.raise_error(
+                f"pypto.call has {len(unresolved)} arguments but {len(fn_type.inputs)} types",
+                pos,
+                parser.pos,
+            )
+        args = [parser.resolve_operand(u, t) for u, t in zip(unresolved, fn_type.inputs)]
+        op = cls(callee.data, args, fn_type.outputs.data, dumps)
+        op.attributes |= attributes
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_symbol_name(self.callee.string_value())
+        printer.print_operands(self.args)
+        _print_dumps(printer, self.dumps)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(FunctionType.from_lists(self.args.types, self.res.types))
 
 
 class SubmitOpSymbolUser(SymbolUserOpInterface):

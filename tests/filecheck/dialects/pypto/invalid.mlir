@@ -274,7 +274,19 @@ pypto.func @g(%x: index) {
   pypto.return
 }
 
-// CHECK: expected 1 operand types but had 2
+// CHECK: dumps lists 2 values but 1 types
+
+// -----
+
+pypto.func @k(%x: index) {
+  pypto.return
+}
+pypto.func @g(%x: index) {
+  pypto.call @k(%x, %x) : (index) -> ()
+  pypto.return
+}
+
+// CHECK: pypto.call has 2 arguments but 1 types
 
 // -----
 
