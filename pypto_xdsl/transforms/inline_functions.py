@@ -29,7 +29,6 @@ the caller's storage because the cloned write ops operate on the caller's values
 
 from __future__ import annotations
 
-import gc
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -42,6 +41,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
+from pypto_xdsl.utils import paused_gc
 from pypto_xdsl.analysis.call_graph import InlineCallGraph, build_inline_call_graph
 from pypto_xdsl.analysis.symbols import invalidate
 from pypto_xdsl.dialects.attributes import (
@@ -679,16 +679,8 @@ class InlineStats:
 
 def inline_functions(module: builtin.ModuleOp) -> InlineStats:
     """Run the inline-functions transformation on `module` (raises PassFailedException)."""
-    # Splicing allocates many objects and frees none that form cycles; Python's cyclic
-    # collector would rescan the growing heap again and again (superlinear time), so it is
-    # paused while the pass runs.
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with paused_gc():
         return _inline_functions(module)
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _inline_functions(module: builtin.ModuleOp) -> InlineStats:

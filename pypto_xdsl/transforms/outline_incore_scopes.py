@@ -28,7 +28,6 @@ those deps; its task id replaces the scope's.
 
 from __future__ import annotations
 
-import gc
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -51,6 +50,7 @@ from xdsl.passes import ModulePass
 from xdsl.traits import ConstantLike, SymbolOpInterface
 from xdsl.utils.exceptions import PassFailedException
 
+from pypto_xdsl.utils import paused_gc
 from pypto_xdsl.analysis.free_values import FreeValues, collect_free_values
 from pypto_xdsl.analysis.symbols import invalidate
 from pypto_xdsl.analysis.write_through import VIEW_OPS, WriteThrough, callee_directions, write_target
@@ -570,15 +570,8 @@ class OutlineIncoreScopesPass(ModulePass):
     name = "outline-incore-scopes"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        # The pass allocates many small objects; Python's cyclic collector would otherwise
-        # rescan the growing heap over and over (it frees nothing here).
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
+        with paused_gc():
             outline_incore_scopes(op)
-        finally:
-            if enabled:
-                gc.enable()
 
 
 def outline_incore_scopes(module: ModuleOp) -> int:
