@@ -292,6 +292,8 @@ def check_call_signature(
     if not isinstance(callee, FuncOp):
         raise VerifyException(f"'@{callee_name}' refers to {callee.name}, not a pypto.func")
     formals = callee.function_type.inputs.data
+    if tuple(a.type for a in args) == formals and tuple(results) == callee.function_type.outputs.data:
+        return callee  # the common case: types match exactly, no symbols to bind
     too_few = len(args) < len(formals)
     if len(args) > len(formals) or (too_few and not allow_omitted_outputs):
         raise VerifyException(
