@@ -256,6 +256,7 @@ class HostPrinter(CxxWriter):
             self.out.add(
                 f"CHECK_ACL(aclrtMemcpy({dt.var}, {dt.nbytes}, {n}, {dt.nbytes}, ACL_MEMCPY_HOST_TO_DEVICE));"
             )
+        self._preallocate_nested_creates()
         for op in self.func.body.block.ops:
             self.emit_op(op)
         self.out.add("CHECK_ACL(aclrtSynchronizeStream(stream));")
@@ -275,6 +276,34 @@ class HostPrinter(CxxWriter):
             f"int {self.fn_name}({sig}) {{\n{body}\n}}\n"
         )
         return decl, definition
+
+    def _alloc_create(self, op: tensor.CreateOp) -> None:
+        t = op.results[0].type
+        assert isinstance(t, TensorType)
+        if not t.is_static():
+            raise op_error(op, f"{t} has a dynamic shape; the host printer needs static shapes")
+        dt = DeviceTensor(self.name_for(op.results[0], "tmp") + "_dev", t)
+        self.namer.used.add(dt.var)
+        self._alloc(dt, op.results[0])
+
+    def _preallocate_nested_creates(self) -> None:
+        """Allocate the `tensor.create`s inside loops and branches once, at function entry.
+
+        A C++ buffer declared inside a loop body would be out of scope where the function
+        frees its buffers, and an allocation per iteration would need a stream synchronisation
+        before each free. Each iteration reuses the buffer, which is correct while no
+        iteration's tensor outlives it (is carried to the next iteration or out of the region).
+        """
+        for op in self.func.walk():
+            if not isinstance(op, tensor.CreateOp) or op.parent_op() is self.func:
+                continue
+            if _escapes_region(op.results[0]):
+                raise op_error(
+                    op,
+                    "a tensor created inside a loop or branch is carried out of it; the host printer "
+                    "allocates such tensors once, so create it before the loop instead",
+                )
+            self._alloc_create(op)
 
     def _alloc(self, dt: DeviceTensor, value: SSAValue) -> None:
         self.out.add(f"void* {dt.var} = nullptr;")
@@ -296,13 +325,8 @@ class HostPrinter(CxxWriter):
                     )
             return
         if isinstance(op, tensor.CreateOp):
-            t = op.results[0].type
-            assert isinstance(t, TensorType)
-            if not t.is_static():
-                raise op_error(op, f"{t} has a dynamic shape; the host printer needs static shapes")
-            dt = DeviceTensor(self.name_for(op.results[0], "tmp") + "_dev", t)
-            self.namer.used.add(dt.var)
-            self._alloc(dt, op.results[0])
+            if op.results[0] not in self.device:
+                self._alloc_create(op)
             return
         if isinstance(op, program.CallOp | program.SubmitOp):
             return self._emit_launch(op)
@@ -534,3 +558,26 @@ def print_driver(func: program.FuncOp, host: HostProgram) -> str:
 
 def orchestration_funcs(module: ModuleOp) -> list[program.FuncOp]:
     return [f for f in program.func_ops(module) if f.func_kind == FuncKind.ORCHESTRATION]
+
+
+def _escapes_region(value: SSAValue) -> bool:
+    """Whether a value, or a write-through alias of it, is yielded out of its region."""
+    from xdsl.dialects import scf
+
+    from pypto_xdsl.dialects.traits import aliased_operand
+
+    pending, seen = [value], set()
+    while pending:
+        v = pending.pop()
+        if v in seen:
+            continue
+        seen.add(v)
+        for use in v.uses:
+            user = use.operation
+            if isinstance(user, scf.YieldOp | scf.ConditionOp | program.YieldOp):
+                return True
+            if isinstance(user, program.CallOp | program.SubmitOp):
+                pending.extend(user.results)  # the callee may return its argument
+            elif aliased_operand(user) is v or user.name == "pypto.tensor.slice":
+                pending.extend(user.results[:1])
+    return False
