@@ -5,12 +5,16 @@
 from Python names to SSA values; rebinding a name just updates the environment, so SSA form
 falls out of the walk:
 
-* `for i in pl.range(...)`: names that exist before the loop, are assigned in its body and
-  read somewhere become `scf.for` iteration arguments; the loop results rebind them.
+* `for i in pl.range(...)` (also `pl.parallel`, `pl.pipeline`) and `while c:`: names that
+  exist before the loop, are assigned in its body and read somewhere become `scf.for`
+  iteration arguments / `scf.while` carried values; the loop results rebind them.
+* `t[a:b] = v` assigns `t` (a `tensor.assemble` / `tile.store` result; see windows.py).
 * `if c: ... else: ...`: names assigned in a branch that exist afterwards (defined before
   or in both branches) become `scf.if` results.
 * `with pl.at(...)`: names assigned in the body that are read after the scope (or rebind a
   name from before it) become `pypto.incore_scope` results.
+* `for lane in pl.split_aiv(...)`: a `pypto.split_aiv` region without results; names it
+  writes in place keep naming their storage, others are undefined after it.
 
 A name visible only inside a loop, a branch or a scope is recorded as `Undefined`, so a
 later read is a located error rather than a wrong value.
@@ -33,11 +37,14 @@ from xdsl.dialects.builtin import (
     IntegerType,
     ModuleOp,
     Signedness,
+    StringAttr,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
 from pypto_xdsl.dialects import attributes as A
+from pypto_xdsl.dialects import tensor as tensor_ops
+from pypto_xdsl.dialects import tile as tile_ops
 from pypto_xdsl.dialects.attributes import TaskIdType, TensorType, TileType
 from pypto_xdsl.dialects.traits import InferResultTypes, aliased_operand
 from pypto_xdsl.dialects.program import (
@@ -45,11 +52,12 @@ from pypto_xdsl.dialects.program import (
     FuncOp,
     IncoreScopeOp,
     ReturnOp,
+    SplitAivOp,
     SubmitOp,
     YieldOp,
 )
 from pypto_xdsl.frontend.errors import ParserError, SourceMap
-from pypto_xdsl.frontend.values import Const, FuncRef, Undefined, describe, describe_type
+from pypto_xdsl.frontend.values import Const, FuncRef, ScopeOption, Undefined, describe, describe_type
 from pypto_xdsl.language import types as T
 from pypto_xdsl.language.ops import OpStub
 
@@ -130,6 +138,9 @@ class ProgramSource:
             decl.locals = {p.arg for p in decl.params}
             last_load = decl.last_load
             for sub in ast.walk(decl.node):
+                stored = _subscript_store_base(sub)
+                if stored is not None:
+                    decl.locals.add(stored)
                 if isinstance(sub, ast.Name):
                     if isinstance(sub.ctx, ast.Store):
                         decl.locals.add(sub.id)
@@ -445,14 +456,38 @@ class ModuleBuilder:
 # --------------------------------------------------------------------------- function builder
 
 
+def _subscript_store_base(node: ast.AST) -> str | None:
+    """`t` for an item assignment `t[...] = v` / `t[...] += v` (it rebinds `t`), else None."""
+    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Name):
+        return node.value.id
+    return None
+
+
 def _assigned_names(stmts: Sequence[ast.stmt]) -> list[str]:
-    """Names stored anywhere in `stmts` (nested blocks included), in first-store order."""
+    """Names stored anywhere in `stmts` (nested blocks included), in first-store order.
+
+    An item assignment `t[a:b] = v` stores `t` (it rebinds `t` to the assembled tensor).
+    """
     seen: dict[str, None] = {}
     for stmt in stmts:
         for node in ast.walk(stmt):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                 seen.setdefault(node.id, None)
+            else:
+                base = _subscript_store_base(node)
+                if base is not None:
+                    seen.setdefault(base, None)
     return list(seen)
+
+
+def _storage_root(value: SSAValue) -> SSAValue:
+    """The value whose storage `value` names, following writes (store, assemble, ...)."""
+    while isinstance(value.owner, Operation):
+        target = aliased_operand(value.owner)
+        if target is None:
+            break
+        value = target
+    return value
 
 
 def _end(node: ast.AST) -> Pos:
@@ -467,6 +502,10 @@ _BINOP_NAMES = {
     ast.FloorDiv: "floordiv",
     ast.Mod: "mod",
 }
+
+LOOP_KINDS = ("range", "parallel", "pipeline")
+LOOP_KIND_ATTR = "pypto.loop_kind"
+"""Discardable attribute of an `scf.for` from `pl.parallel` / `pl.pipeline` (PyPTO's ForKind)."""
 
 _CMP_NAMES = {ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge", ast.Eq: "eq", ast.NotEq: "ne"}
 
@@ -491,6 +530,10 @@ class FunctionBuilder:
         self.last_load: dict[str, Pos] = decl.last_load
         self.returned: list[SSAValue] | None = None
         self.in_scope = False
+        self.scope_split: str | None = None
+        """Inside a `pl.at`: the split mode it was given ("none" for pl.SplitMode.NONE), else None."""
+        self.region_writes: set[str] = set()
+        """Names a pl.split_aiv region of the current scope wrote in place (scope results)."""
         # Literals materialised per block (a constant is reused within its block only, so
         # scope bodies stay self-contained for outlining).
         self.constants: dict[tuple[int, Attribute], SSAValue] = {}
@@ -712,8 +755,13 @@ class FunctionBuilder:
         self.bind(node.target, value, node.value)
 
     def stmt_AugAssign(self, node: ast.AugAssign) -> None:
+        if isinstance(node.target, ast.Subscript):  # `t[a:b] += x`: read the window, write it back
+            current = self.expr_Subscript(node.target)
+            value = self.binop(node.op, current, self.expr(node.value), node)
+            self.bind_window(node.target, value, node)
+            return
         if not isinstance(node.target, ast.Name):
-            raise self.error(node.target, "only a plain name can be updated in place")
+            raise self.error(node.target, "only a plain name or a tensor window can be updated in place")
         current = self.load_name(node.target.id, node.target)
         value = self.binop(node.op, current, self.expr(node.value), node)
         self.bind(node.target, value, node)
@@ -735,9 +783,48 @@ class FunctionBuilder:
             for t, v in zip(target.elts, value):
                 self.bind(t, v, node)
         elif isinstance(target, ast.Subscript):
-            raise self.error(target, "item assignment is not supported; use pl.assemble or pl.store")
+            self.bind_window(target, value, node)
         else:
             raise self.error(target, f"unsupported assignment target '{type(target).__name__}'")
+
+    def bind_window(self, target: ast.Subscript, value: Value, node: ast.AST) -> None:
+        """`t[a:b, c:d] = v`: `tensor.assemble` (tensor `v`) or `tile.store` (tile `v`); rebinds `t`."""
+        from pypto_xdsl.frontend.windows import window
+
+        if not isinstance(target.value, ast.Name):
+            raise self.error(target.value, "item assignment needs a plain name on the left (t[a:b] = v)")
+        name = target.value.id
+        base = self.load_name(name, target.value)
+        if not isinstance(base, SSAValue) or not isinstance(base.type, TensorType):
+            raise self.error(target.value, f"item assignment is only supported on tensors, '{name}' is {describe(base)}")
+        if not isinstance(value, SSAValue) or not isinstance(value.type, TensorType | TileType):
+            raise self.error(
+                node,
+                f"only a tensor or a tile can be assigned to a window of '{name}', got {describe(value)}"
+                " (there is no element write; use pl.full / pl.store for constants)",
+            )
+        offsets, dims = window(self, base, target)
+        if value.type.element_type != base.type.element_type:
+            raise self.error(
+                node, f"cannot assign {describe(value)} to a window of '{name}' ({base.type}): element types differ"
+            )
+        got = value.type.get_shape()
+        if len(got) != len(dims) or not all(A.dims_compatible(w, g) for w, g in zip(dims, got)):
+            raise self.error(
+                node,
+                f"cannot assign {describe(value)} to the window {A.format_shape(dims)}"
+                f" of '{name}'",
+            )
+        if isinstance(value.type, TensorType):
+            result = self.build_op(node, lambda: tensor_ops.AssembleOp(value, base, offsets))
+        else:
+            result = self.build_op(node, lambda: tile_ops.StoreOp(value, base, offsets))
+        # every name of the written storage now sees the write
+        for n, bound in list(self.env.items()):
+            if bound is base:
+                self.env[n] = result
+        self.env[name] = result
+        self._hint(result, name)
 
     # ---- control flow
 
@@ -766,16 +853,24 @@ class FunctionBuilder:
             raise self.error(node.orelse[0], "'for ... else' is not supported")
         it = node.iter
         callee = self.expr(it.func) if isinstance(it, ast.Call) else None
-        if not (callee is builtins.range or (isinstance(callee, OpStub) and callee.op == "range")):
-            raise self.error(it, "loops must iterate over pl.range(...)")
+        if isinstance(callee, OpStub) and callee.family == "" and callee.op == "split_aiv":
+            assert isinstance(it, ast.Call)
+            return self.split_aiv(node, it)
+        if not (
+            callee is builtins.range
+            or (isinstance(callee, OpStub) and callee.family == "" and callee.op in LOOP_KINDS)
+        ):
+            raise self.error(it, "loops must iterate over pl.range(...), pl.parallel(...) or pl.pipeline(...)")
         assert isinstance(it, ast.Call)
+        kind = "range" if callee is builtins.range else callee.op  # type: ignore[union-attr]
+        qual = "range" if callee is builtins.range else f"pl.{kind}"
         init_node = None
         for kw in it.keywords:
             if kw.arg != "init_values" or callee is builtins.range:
-                raise self.error(kw, f"pl.range does not accept '{kw.arg}'")
+                raise self.error(kw, f"{qual} does not accept '{kw.arg}'")
             init_node = kw.value
         if not 1 <= len(it.args) <= 3:
-            raise self.error(it, "pl.range takes 1 to 3 arguments (stop | start, stop[, step])")
+            raise self.error(it, f"{qual} takes 1 to 3 arguments (stop | start, stop[, step])")
         bounds = [self.index(self.expr(a), a) for a in it.args]
         if len(bounds) == 1:
             lb, ub, step = self.materialize(Const(0), IndexType(), it), bounds[0], self.materialize(Const(1), IndexType(), it)
@@ -864,6 +959,8 @@ class FunctionBuilder:
         body.add_op(scf.YieldOp(*yielded))
         self.env, self.block = outer_env, outer_block
         loop = scf.ForOp(lb, ub, step, inits, Region(body))
+        if kind != "range":  # PyPTO's ForKind, kept as a discardable attribute
+            loop.attributes[LOOP_KIND_ATTR] = StringAttr(kind)
         self.block.add_op(loop)
         results = list(loop.results)
         if yield_stmt is not None:
@@ -878,6 +975,140 @@ class FunctionBuilder:
                 continue
             if n == loop_var or n in explicit or n not in self.env:
                 self.env[n] = Undefined(f"'{n}' is only defined inside the loop at line {node.lineno}")
+
+    def split_aiv(self, node: ast.For, it: ast.Call) -> None:
+        """`for aiv_id in pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN):` -> `pypto.split_aiv`.
+
+        The region runs once per AIV lane (`aiv_id` is the lane index) and has no results:
+        its writes go through the tensors' storage, so after it a name rebound inside to a
+        write of its own storage (`out = pl.store(t, offs, out)`) keeps naming that storage;
+        any other name assigned inside is undefined after the region. Outside a `pl.at` in
+        a non-InCore function the region is wrapped in an InCore scope (as PyPTO does).
+        """
+        from pypto_xdsl.frontend.ops import Args
+
+        if node.orelse:
+            raise self.error(node.orelse[0], "'for ... else' is not supported")
+        a = Args(self, it, "pl.split_aiv", ["count", "mode"], 0)
+        if "count" in a:
+            count = a.value("count")
+            if not (isinstance(count, Const) and count.value == 2 and type(count.value) is int):
+                raise self.error(a.node_of("count"), f"pl.split_aiv splits into 2 lanes, got {describe(count)}")
+        if "mode" not in a:
+            raise self.error(it, "pl.split_aiv needs mode=pl.SplitMode.<mode>")
+        mode = a.value("mode")
+        if not isinstance(mode, T.SplitMode):
+            raise self.error(a.node_of("mode"), f"'mode' of pl.split_aiv must be a pl.SplitMode member, got {describe(mode)}")
+        if not isinstance(node.target, ast.Name):
+            raise self.error(node.target, "the lane variable of pl.split_aiv must be a single name")
+        if not self.in_scope and self.decl.kind not in A.INCORE_KINDS:
+            self.scope(node, [node])  # wrapped in an InCore scope; builds the region inside
+            return
+        if self.scope_split is not None:
+            raise self.error(
+                node,
+                f"the enclosing pl.at has a split mode ({self.scope_split}, from pl.split(...) or "
+                "split=) and holds a pl.split_aiv region; these are mutually exclusive AIV-split "
+                "mechanisms (the function-level split would be silently dropped). To pin a "
+                "cross-core slot count, use optimizations=[pl.cross_core_slot(slot_num=N)]",
+            )
+        lane_name = node.target.id
+        region = SplitAivOp(mode.value)
+        block = region.body.block
+        self._hint(block.args[0], lane_name)
+        outer_env, outer_block = self.env, self.block
+        self.env = dict(outer_env)
+        self.env[lane_name] = block.args[0]
+        self.block = block
+        self.stmts(node.body)
+        inner_env = self.env
+        self.env, self.block = outer_env, outer_block
+        self.block.add_op(region)
+        for n in _assigned_names(node.body):
+            inner, outer = inner_env.get(n), outer_env.get(n)
+            if n == lane_name or inner is outer:
+                continue
+            if isinstance(outer, SSAValue) and isinstance(inner, SSAValue) and _storage_root(inner) is _storage_root(outer):
+                self.region_writes.add(n)  # an enclosing scope yields the storage (ordering)
+                continue  # written in place: the name keeps naming the storage
+            self.env[n] = Undefined(f"'{n}' is only defined inside the pl.split_aiv region at line {node.lineno}")
+        self.env[lane_name] = Undefined(f"'{lane_name}' is the lane of the pl.split_aiv region at line {node.lineno}")
+
+    def stmt_While(self, node: ast.While) -> None:
+        """`while cond:` -> `scf.while`; the condition is evaluated in the 'before' region.
+
+        Names carried by the loop are chosen as for `for` loops: defined before the loop,
+        assigned in its body and read somewhere. Both regions see them as block arguments.
+        """
+        if node.orelse:
+            raise self.error(node.orelse[0], "'while ... else' is not supported")
+        assigned = _assigned_names(node.body)
+        carried = [
+            n for n in assigned
+            if n in self.env and not isinstance(self.env[n], Undefined) and n in self.last_load
+        ]
+        inits = [self._carried_value(n, node) for n in carried]
+        types = [v.type for v in inits]
+        before, after = Block(arg_types=types), Block(arg_types=types)
+        for block in (before, after):
+            for arg, n in zip(block.args, carried):
+                self._hint(arg, n)
+        outer_env, outer_block = self.env, self.block
+        # the condition, on the values at the start of each iteration
+        self.env = dict(outer_env)
+        self.env.update(zip(carried, before.args))
+        self.block = before
+        cond = self.expr(node.test)
+        if isinstance(cond, Const) or not isinstance(cond, SSAValue):
+            self.env, self.block = outer_env, outer_block
+            raise self.error(
+                node.test,
+                f"a 'while' condition must be a comparison (i1) computed at run time, got {describe(cond)}",
+            )
+        if cond.type != IntegerType(1):
+            self.env, self.block = outer_env, outer_block
+            raise self.error(node.test, f"a 'while' condition must be a comparison (i1), got {describe(cond)}")
+        before.add_op(scf.ConditionOp(cond, *before.args))
+        # the body
+        self.env = dict(outer_env)
+        self.env.update(zip(carried, after.args))
+        self.block = after
+        self.stmts(node.body)
+        yielded = []
+        for n, init in zip(carried, inits):
+            v = self.env[n]
+            if isinstance(v, Undefined):
+                raise self.error(node, f"'{n}' is not defined at the end of the loop body ({v.reason})")
+            v = self.materialize(v, init.type, node) if isinstance(v, Const) else v
+            if not isinstance(v, SSAValue) or v.type != init.type:
+                raise self.error(
+                    node,
+                    f"loop-carried variable '{n}' changes type in the loop: {init.type} before, "
+                    f"{describe(v)} after an iteration",
+                )
+            yielded.append(v)
+        after.add_op(scf.YieldOp(*yielded))
+        self.env, self.block = outer_env, outer_block
+        loop = scf.WhileOp(inits, types, Region(before), Region(after))
+        self.block.add_op(loop)
+        for n, res in zip(carried, loop.results):
+            self._hint(res, n)
+            self.env[n] = res
+        for n in assigned:
+            if n not in carried and (n not in self.env or isinstance(self.env[n], Undefined)):
+                self.env[n] = Undefined(f"'{n}' is only defined inside the loop at line {node.lineno}")
+
+    def stmt_Break(self, node: ast.Break) -> None:
+        raise self.error(
+            node,
+            "'break' is not supported: loops lower to scf.for / scf.while, which have no early exit; "
+            "put the exit test in a 'while' condition",
+        )
+
+    def stmt_Continue(self, node: ast.Continue) -> None:
+        raise self.error(
+            node, "'continue' is not supported: loops lower to scf.for / scf.while; use 'if' around the rest of the body"
+        )
 
     def stmt_If(self, node: ast.If) -> None:
         cond = self.expr(node.test)
@@ -986,11 +1217,28 @@ class FunctionBuilder:
                 raise self.error(n, "dumps must be a list of values")
             dumps = list(v)
         split = None
+        split_given = "split" in kwargs
         if "split" in kwargs:
             v, n = kwargs.pop("split")
             if not isinstance(v, T.SplitMode):
                 raise self.error(n, f"split must be a pl.SplitMode, got {describe(v)}")
             split = v.value if v != T.SplitMode.NONE else None
+        slot_num = None
+        if "optimizations" in kwargs:  # PyPTO: optimizations=[pl.split(mode), pl.cross_core_slot(slot_num=N)]
+            v, n = kwargs.pop("optimizations")
+            if not isinstance(v, list | tuple) or not all(isinstance(o, ScopeOption) for o in v):
+                raise self.error(n, "optimizations must be a list of pl.split(...) / pl.cross_core_slot(...)")
+            seen_split = False
+            for opt, opt_node in zip(v, n.elts if isinstance(n, ast.List | ast.Tuple) else [n] * len(v)):
+                if opt.split is not None:
+                    if seen_split or "split" in {kw.arg for kw in call.keywords}:
+                        raise self.error(opt_node, "the split mode of the scope is given twice")
+                    seen_split = split_given = True
+                    split = opt.split.value if opt.split != T.SplitMode.NONE else None
+                if opt.slot_num is not None:
+                    if slot_num is not None and slot_num != opt.slot_num:
+                        raise self.error(opt_node, f"conflicting slot counts {slot_num} and {opt.slot_num}")
+                    slot_num = opt.slot_num
         if kwargs:
             key = next(iter(kwargs))
             raise self.error(kwargs[key][1], f"pl.at does not support '{key}' yet")
@@ -1005,20 +1253,43 @@ class FunctionBuilder:
             if not isinstance(item.optional_vars, ast.Name):
                 raise self.error(item.optional_vars, "'as' must name a single variable (the task id)")
             tid_name = item.optional_vars.id
+        self.scope(
+            node, node.body, name_hint=name_hint, deps=deps, dumps=dumps, split=split,
+            slot_num=slot_num, tid_name=tid_name, split_given=split_given,
+        )
+
+    def scope(
+        self,
+        node: ast.stmt,
+        stmts: Sequence[ast.stmt],
+        *,
+        name_hint: str | None = None,
+        deps: Sequence[SSAValue] = (),
+        dumps: Sequence[SSAValue] = (),
+        split: A.SplitMode | None = None,
+        slot_num: int | None = None,
+        tid_name: str | None = None,
+        split_given: bool = False,
+    ) -> None:
+        """A `pypto.incore_scope` holding `stmts` (the body of a `pl.at`, or a synthesised scope)."""
         outer_env, outer_block = self.env, self.block
         self.env = dict(outer_env)
         self.block = Block()
         self.in_scope = True
+        self.scope_split = split.value if split is not None else "none" if split_given else None
+        self.region_writes = set()
         try:
-            self.stmts(node.body)
+            self.stmts(stmts)
         finally:
             self.in_scope = False
+            self.scope_split = None
+        region_writes, self.region_writes = self.region_writes, set()
         inner_env, body = self.env, self.block
         end = _end(node)
         outputs: list[str] = []
-        for n in _assigned_names(node.body):
+        for n in _assigned_names(stmts):
             v = inner_env.get(n)
-            if v is None or isinstance(v, Undefined) or v is outer_env.get(n):
+            if v is None or isinstance(v, Undefined) or (v is outer_env.get(n) and n not in region_writes):
                 continue
             predefined = n in outer_env and not isinstance(outer_env[n], Undefined)
             if n in self.last_load and (predefined or self.last_load[n] > end):
@@ -1041,14 +1312,18 @@ class FunctionBuilder:
             dumps=dumps,
             with_task_id=tid_name is not None,
             split=split,
+            slot_num=slot_num,
         )
         self.block.add_op(op)
         for n, res in zip(outputs, op.outputs):
             self._hint(res, n)
             self.env[n] = res
-        for n in _assigned_names(node.body):
+        for n in _assigned_names(stmts):
             if n not in outputs and (n not in self.env or isinstance(self.env[n], Undefined)):
-                self.env[n] = Undefined(f"'{n}' is only defined inside the pl.at scope at line {node.lineno}")
+                inner = inner_env.get(n)
+                self.env[n] = inner if isinstance(inner, Undefined) else Undefined(
+                    f"'{n}' is only defined inside the pl.at scope at line {node.lineno}"
+                )
         if tid_name is not None:
             assert op.task_id is not None
             self._hint(op.task_id, tid_name)
@@ -1118,14 +1393,36 @@ class FunctionBuilder:
 
     def expr_Subscript(self, node: ast.Subscript) -> Value:
         base = self.expr(node.value)
+        if isinstance(base, SSAValue) and isinstance(base.type, TensorType):
+            # `t[a:b, c:d]`, `t[i]`: a window of the tensor (see frontend/windows.py)
+            from pypto_xdsl.frontend.windows import window
+
+            offsets, dims = window(self, base, node)
+            result = TensorType(dims, base.type.element_type)
+            return self.build_op(node, lambda: tensor_ops.SliceOp(base, offsets, result))
+        if isinstance(base, SSAValue) and isinstance(base.type, TileType):
+            raise self.error(node, f"subscripts are not supported on tiles ({describe(base)}); slice the tensor before pl.load")
+        if isinstance(base, SSAValue | Const | FuncRef):
+            raise self.error(node, f"{describe(base)} cannot be subscripted")
+        idx = self.expr(node.slice)
         if isinstance(base, tuple | list):
-            idx = self.expr(node.slice)
             if isinstance(idx, Const) and isinstance(idx.value, int):
                 try:
-                    return base[idx.value]
+                    return self.static_value(base[idx.value])  # a global list holds raw ints
                 except IndexError:
                     raise self.error(node, f"index {idx.value} is out of range for {describe(base)}") from None
-        raise self.error(node, "subscripts are only supported on tuples (use pl.slice / pl.read on tensors)")
+            raise self.error(node.slice, "a tuple index must be an integer constant")
+        # a static Python object (a module-level list or dict of constants, ...)
+        if isinstance(idx, Const):
+            key = idx.value
+        elif isinstance(idx, SSAValue | tuple | list):
+            raise self.error(node.slice, f"cannot index the compile-time value {base!r} with {describe(idx)}")
+        else:
+            key = idx
+        try:
+            return self.static_value(base[key])
+        except Exception as e:
+            raise self.error(node, f"cannot evaluate '{ast.unparse(node)}': {e}") from None
 
     def expr_UnaryOp(self, node: ast.UnaryOp) -> Value:
         operand = self.expr(node.operand)

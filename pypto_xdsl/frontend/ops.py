@@ -397,8 +397,10 @@ HANDLERS[("", "cast")] = _cast(None)
 HANDLERS[("tensor", "cast")] = _cast("tensor")
 HANDLERS[("tile", "cast")] = _cast("tile")
 HANDLERS[("", "submit")] = _submit
-HANDLERS[("", "range")] = _misplaced("is only allowed as the iterable of a 'for' loop")
+for _n in ("range", "parallel", "pipeline"):
+    HANDLERS[("", _n)] = _misplaced("is only allowed as the iterable of a 'for' loop")
 HANDLERS[("", "at")] = _misplaced("is only allowed in a 'with' statement")
+HANDLERS[("", "split_aiv")] = _misplaced("is only allowed as the iterable of a 'for' loop")
 def _yield(fb: FunctionBuilder, node: ast.Call, qual: str) -> Any:
     """`x = pl.yield_(v)` in a branch: the same as `x = v` (the branch result is `x`).
 
@@ -414,6 +416,38 @@ def _yield(fb: FunctionBuilder, node: ast.Call, qual: str) -> Any:
 
 
 HANDLERS[("", "yield_")] = _yield
+
+
+def _slot_num(a: Args, qual: str) -> int | None:
+    if "slot_num" not in a:
+        return None
+    v = a.value("slot_num")
+    if not isinstance(v, Const) or type(v.value) is not int or v.value < 1:
+        raise a.fb.error(a.node_of("slot_num"), f"'slot_num' of {qual} must be a positive integer constant, got {describe(v)}")
+    return v.value
+
+
+def _split(fb: FunctionBuilder, node: ast.Call, qual: str) -> Any:
+    """`pl.split(mode[, slot_num=N])`: an item of `pl.at(..., optimizations=[...])`."""
+    from pypto_xdsl.frontend.values import ScopeOption
+
+    a = Args(fb, node, qual, ["mode", "slot_num"], 1)
+    mode = a.value("mode")
+    if not isinstance(mode, T.SplitMode):
+        raise fb.error(a.node_of("mode"), f"'mode' of {qual} must be a pl.SplitMode member, got {describe(mode)}")
+    return ScopeOption(ast.unparse(node), mode, _slot_num(a, qual))
+
+
+def _cross_core_slot(fb: FunctionBuilder, node: ast.Call, qual: str) -> Any:
+    """`pl.cross_core_slot(slot_num=N)`: an item of `pl.at(..., optimizations=[...])`."""
+    from pypto_xdsl.frontend.values import ScopeOption
+
+    a = Args(fb, node, qual, ["slot_num"], 1)
+    return ScopeOption(ast.unparse(node), None, _slot_num(a, qual))
+
+
+HANDLERS[("", "split")] = _split
+HANDLERS[("", "cross_core_slot")] = _cross_core_slot
 
 
 def dispatch(fb: FunctionBuilder, stub: OpStub, node: ast.Call) -> Any:

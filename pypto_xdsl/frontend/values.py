@@ -31,6 +31,16 @@ class Undefined:
     reason: str
 
 
+@dataclass(frozen=True)
+class ScopeOption:
+    """`pl.split(mode[, slot_num=])` / `pl.cross_core_slot(slot_num=)`: an item of
+    `pl.at(..., optimizations=[...])`. `split` is the SplitMode member (None: not given)."""
+
+    what: str
+    split: object = None
+    slot_num: int | None = None
+
+
 def describe(value: object) -> str:
     """A short user-facing description of a frontend value."""
     if isinstance(value, SSAValue):
@@ -41,6 +51,8 @@ def describe(value: object) -> str:
         return f"a tuple of {len(value)} values"
     if isinstance(value, list):
         return "a list"
+    if isinstance(value, ScopeOption):
+        return value.what
     if isinstance(value, FuncRef):
         return f"the function '{value.name}'"
     return repr(value)

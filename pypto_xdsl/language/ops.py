@@ -66,6 +66,11 @@ assemble = _stub("assemble")
 read = _stub("read")
 # Control and program structure.
 range = _stub("range")  # noqa: A001
+parallel = _stub("parallel")
+pipeline = _stub("pipeline")
 at = _stub("at")
+split = _stub("split")  # pl.at(..., optimizations=[pl.split(pl.SplitMode.UP_DOWN)])
+split_aiv = _stub("split_aiv")  # for aiv_id in pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN):
+cross_core_slot = _stub("cross_core_slot")  # pl.at(..., optimizations=[pl.cross_core_slot(slot_num=4)])
 submit = _stub("submit")
 yield_ = _stub("yield_")

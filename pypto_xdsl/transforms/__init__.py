@@ -15,6 +15,7 @@ _PASSES: dict[str, tuple[str, str]] = {
     "outline-incore-scopes": ("outline_incore_scopes", "OutlineIncoreScopesPass"),
     "verify-split-incore-orch": ("outline_incore_scopes", "VerifySplitIncoreOrchPass"),
     "convert-tensor-to-tile": ("convert_tensor_to_tile", "ConvertTensorToTilePass"),
+    "verify-convert-tensor-to-tile": ("convert_tensor_to_tile", "VerifyTensorToTilePass"),
     "pypto-default": ("pipelines", "PyptoDefaultPipeline"),
 }
 

@@ -1,0 +1,795 @@
+"""convert-tensor-to-tile: tensor-level compute inside InCore functions -> tiled tile ops.
+
+In every `pypto.func incore` / `aiv` function, tensor-level elementwise ops over static
+shapes (`pypto.tensor.add sub mul div maximum minimum`, `adds subs muls divs`,
+`exp log sqrt neg abs relu recip`, `cast`) are grouped into **fusion groups** and each group
+becomes one loop over row blocks:
+
+    scf.for %row = 0 to <full rows> step R iter_args(<destinations>) {
+      pypto.tile.load of each external tensor input's [R, ...] block
+      the tile ops of the group, in program order
+      pypto.tile.store of every group value that must exist as a tensor
+    }
+    <the same body once more for the M % R tail rows, if any>
+
+A group value that is only used inside the group never exists as a tensor. A group value
+assembled into another tensor (`pypto.tensor.assemble %v into %dst[...]`) is stored straight
+into `%dst` (the assemble is *fused*); any other use outside the group gets a
+`pypto.tensor.create`d tensor that the loop stores into.
+
+Tile sizing: all tiles of one loop iteration (one per loaded input, one per op) must fit half
+of the 192 KiB Unified Buffer (the other half is for double buffering), with rows padded to
+32 bytes; R is the largest row count that fits. A group whose tiles do not fit even for one
+row raises PassFailedException naming the function, the tiles and their sizes.
+
+SPMD: when the function (or every call of it) carries `pypto.block_dim = N > 1` and the
+function's body is a single group, the row blocks are distributed cyclically over the cores
+with `pypto.tile.get_block_idx` / `get_block_num`.
+
+The page `docs/passes/convert-tensor-to-tile.md` describes grouping, ordering and aliasing
+rules; this docstring summarises.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import MemoryEffectKind, get_effects, is_side_effect_free
+from xdsl.utils.exceptions import PassFailedException
+
+from pypto_xdsl.analysis.symbols import invalidate
+from pypto_xdsl.dialects import tensor, tile
+from pypto_xdsl.dialects.attributes import (
+    FuncKind,
+    TensorType,
+    TileType,
+    element_byte_width,
+)
+from pypto_xdsl.dialects.program import CallOp, FuncOp, ReturnOp, SubmitOp
+
+UB_BYTES = 192 * 1024
+"""Unified Buffer capacity of one AI core (A2/A3)."""
+
+BLOCK_DIM_ATTR = "pypto.block_dim"
+
+_CONVERTED_KINDS = frozenset({FuncKind.INCORE, FuncKind.AIV})
+
+_BINARY: dict[type[Operation], type[Operation]] = {
+    tensor.AddOp: tile.AddOp,
+    tensor.SubOp: tile.SubOp,
+    tensor.MulOp: tile.MulOp,
+    tensor.DivOp: tile.DivOp,
+    tensor.MaximumOp: tile.MaximumOp,
+    tensor.MinimumOp: tile.MinimumOp,
+}
+_SCALAR: dict[type[Operation], type[Operation]] = {
+    tensor.AddsOp: tile.AddsOp,
+    tensor.SubsOp: tile.SubsOp,
+    tensor.MulsOp: tile.MulsOp,
+    tensor.DivsOp: tile.DivsOp,
+}
+_UNARY: dict[type[Operation], type[Operation]] = {
+    tensor.ExpOp: tile.ExpOp,
+    tensor.LogOp: tile.LogOp,
+    tensor.SqrtOp: tile.SqrtOp,
+    tensor.NegOp: tile.NegOp,
+    tensor.AbsOp: tile.AbsOp,
+    tensor.ReluOp: tile.ReluOp,
+    tensor.RecipOp: tile.RecipOp,
+}
+ELEMENTWISE_OPS: tuple[type[Operation], ...] = (*_BINARY, *_SCALAR, *_UNARY, tensor.CastOp)
+
+
+def _fail(func: FuncOp, message: str) -> PassFailedException:
+    return PassFailedException(f"convert-tensor-to-tile: in @{func.sym_name.data}: {message}")
+
+
+def _static_shape(t: Attribute) -> tuple[int, ...] | None:
+    if isinstance(t, TensorType) and t.is_static() and t.rank >= 1:
+        return tuple(t.get_shape())  # type: ignore[arg-type]
+    return None
+
+
+def _convertible_shape(op: Operation) -> tuple[int, ...] | None:
+    """The iteration shape of a convertible elementwise op, else None."""
+    if not isinstance(op, ELEMENTWISE_OPS):
+        return None
+    shape = _static_shape(op.results[0].type)
+    if shape is None or any(d == 0 for d in shape):
+        return None
+    for v in op.operands:
+        if isinstance(v.type, TensorType) and _static_shape(v.type) != shape:
+            return None
+    return shape
+
+
+def _may_write(op: Operation) -> bool:
+    effects = get_effects(op)
+    if effects is None:
+        return True
+    return any(e.kind in (MemoryEffectKind.WRITE, MemoryEffectKind.FREE) for e in effects)
+
+
+def _const_index(v: SSAValue) -> int | None:
+    if isinstance(v, OpResult) and isinstance(v.op, arith.ConstantOp):
+        value = v.op.value
+        if isinstance(value, IntegerAttr):
+            return value.value.data
+    return None
+
+
+@dataclass(frozen=True)
+class _Storage:
+    """Where a tensor value lives: a root (function argument or tensor.create) and the
+    constant origin of the window, or an unknown root (None)."""
+
+    root: SSAValue | None
+    origin: tuple[int, ...] | None  # None: not a constant origin
+
+    def distinct_from(self, other: _Storage) -> bool:
+        return self.root is not None and other.root is not None and self.root is not other.root
+
+    def same_window(self, other: _Storage) -> bool:
+        return (
+            self.root is not None
+            and self.root is other.root
+            and self.origin is not None
+            and self.origin == other.origin
+        )
+
+    def disjoint(self, shape: Sequence[int], other: _Storage, other_shape: Sequence[int]) -> bool:
+        """Two constant windows of one storage that share no element."""
+        if self.root is None or self.root is not other.root or self.origin is None or other.origin is None:
+            return False
+        return any(
+            a + n <= b or b + m <= a for a, n, b, m in zip(self.origin, shape, other.origin, other_shape)
+        )
+
+    def independent(self, shape: Sequence[int], other: _Storage, other_shape: Sequence[int]) -> bool:
+        """Reading (or writing) one block by block, interleaved with writing the other block
+        by block at the same positions, gives the same result as one after the other."""
+        return self.distinct_from(other) or self.same_window(other) or self.disjoint(shape, other, other_shape)
+
+
+def _storage(v: SSAValue, visiting: frozenset[SSAValue] = frozenset()) -> _Storage:
+    """Follow views and write-through results back to the storage a tensor value names.
+
+    An `scf.for` carried tensor names its initial value's storage when every iteration
+    yields a value naming that same storage; otherwise (and for anything not understood)
+    the root is unknown."""
+    if v in visiting or len(visiting) > 64:
+        return _Storage(None, None)
+    if isinstance(v, BlockArgument):
+        owner = v.block.parent_op()
+        if isinstance(owner, FuncOp) and v.block is owner.body.blocks[0]:
+            return _Storage(v, (0,) * v.type.rank)  # type: ignore[attr-defined]
+        if isinstance(owner, scf.ForOp) and v.index > 0:
+            init = _storage(owner.iter_args[v.index - 1], visiting | {v})
+            yielded = owner.body.block.last_op
+            if init.root is None or not isinstance(yielded, scf.YieldOp):
+                return _Storage(None, None)
+            out = yielded.operands[v.index - 1]
+            # the yielded value must name the carried storage itself (a cycle back to v)
+            if not _names_storage_of(out, v):
+                return _Storage(None, None)
+            return init
+        return _Storage(None, None)
+    op = v.owner
+    if isinstance(op, (tensor.CreateOp, tensor.MatmulOp, *ELEMENTWISE_OPS)):
+        # fresh storage (compute results become tensor.create'd tensors)
+        return _Storage(v, (0,) * v.type.rank)  # type: ignore[attr-defined]
+    if isinstance(op, tile.StoreOp | tensor.AssembleOp):
+        return _storage(op.dest, visiting | {v})
+    if isinstance(op, tensor.SliceOp):
+        base = _storage(op.source, visiting | {v})
+        offsets = [_const_index(o) for o in op.offsets]
+        if base.origin is None or any(o is None for o in offsets):
+            return _Storage(base.root, None)
+        return _Storage(base.root, tuple(a + b for a, b in zip(base.origin, offsets)))  # type: ignore[operator]
+    if isinstance(op, scf.ForOp) and isinstance(v, OpResult):
+        return _storage(op.body.block.args[1 + v.index], visiting | {v})
+    return _Storage(None, None)
+
+
+def _names_storage_of(v: SSAValue, carried: BlockArgument) -> bool:
+    """`v` is `carried` or a write-through result (store/assemble) chain ending in it."""
+    for _ in range(1000):
+        if v is carried:
+            return True
+        if isinstance(v, OpResult) and isinstance(v.op, tile.StoreOp | tensor.AssembleOp):
+            v = v.op.dest
+            continue
+        return False
+    return False
+
+
+@dataclass(eq=False)
+class _Group:
+    """Elementwise tensor ops of one block over one static shape, fused into one loop."""
+
+    shape: tuple[int, ...]
+    members: list[Operation] = field(default_factory=list)
+    sinks: list[tensor.AssembleOp] = field(default_factory=list)
+    closed: bool = False
+    last: Operation | None = None
+
+    def values(self) -> set[SSAValue]:
+        return {m.results[0] for m in self.members}
+
+    def external_inputs(self) -> list[SSAValue]:
+        """Tensor operands of members (and sources of sinks) that the group does not
+        compute, in first-use order: each is loaded once per block."""
+        computed = self.values()
+        seen: list[SSAValue] = []
+        operands = [v for m in self.members for v in m.operands] + [s.source for s in self.sinks]
+        for v in operands:
+            if isinstance(v.type, TensorType) and v not in computed and v not in seen:
+                seen.append(v)
+        return seen
+
+
+def _uses_in(op: Operation) -> Iterable[SSAValue]:
+    yield from op.operands
+    for region in op.regions:
+        for inner in region.walk():
+            yield from inner.operands
+
+
+class _BlockGrouper:
+    """Scans one block in order and forms fusion groups (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.groups: list[_Group] = []  # in closing order
+        self.open: list[_Group] = []
+        self.owner: dict[SSAValue, _Group] = {}  # member results and sink results
+
+    def close(self, g: _Group) -> None:
+        if not g.closed:
+            g.closed = True
+            self.open.remove(g)
+            self.groups.append(g)
+
+    def close_all(self, keep: _Group | None = None) -> None:
+        for g in list(self.open):
+            if g is not keep:
+                self.close(g)
+
+    def _open_owner(self, v: SSAValue) -> _Group | None:
+        g = self.owner.get(v)
+        return g if g is not None and not g.closed else None
+
+    def scan(self, block: Block) -> list[_Group]:
+        for op in block.ops:
+            shape = _convertible_shape(op)
+            if shape is not None:
+                self._add_member(op, shape)
+            elif isinstance(op, tensor.AssembleOp) and self._try_sink(op):
+                pass
+            elif isinstance(op, tensor.AssembleOp) and self._try_copy(op):
+                pass
+            else:
+                self._other(op)
+        self.close_all()
+        return self.groups
+
+    def _add_member(self, op: Operation, shape: tuple[int, ...]) -> None:
+        # A group that already stores into a destination accepts only further sinks.
+        for g in list(self.open):
+            if g.sinks:
+                self.close(g)
+        joined: list[_Group] = []
+        for v in op.operands:
+            g = self._open_owner(v)
+            if g is not None and g.shape == shape and g not in joined:
+                joined.append(g)
+        for v in op.operands:
+            g = self._open_owner(v)
+            if g is not None and g.shape != shape:
+                self.close(g)
+        if joined:
+            target = joined[0]
+            for other in joined[1:]:
+                self._merge(target, other)
+        else:
+            target = _Group(shape)
+            self.open.append(target)
+        target.members.append(op)
+        target.last = op
+        self.owner[op.results[0]] = target
+
+    def _merge(self, target: _Group, other: _Group) -> None:
+        """Fold open group `other` (no sinks) into `target`."""
+        assert not other.sinks
+        target.members.extend(other.members)
+        target.members.sort(key=lambda m: m.parent_block().get_operation_index(m))  # type: ignore[union-attr]
+        for m in other.members:
+            self.owner[m.results[0]] = target
+        self.open.remove(other)
+
+    def _try_sink(self, op: tensor.AssembleOp) -> bool:
+        g = self._open_owner(op.source)
+        if g is None or op.source not in g.values():
+            return False
+        dst_shape = _static_shape(op.dest.type)
+        if dst_shape is None or len(dst_shape) != len(g.shape):
+            return False
+        if op.dest in g.values() or any(self.owner.get(o) is g for o in op.offsets):
+            return False
+        if self.owner.get(op.dest) is g and op.dest not in {s.result for s in g.sinks}:
+            return False
+        dst = _sink_storage(op)
+        # Reads of the group happen block by block before the store of the same block:
+        # fine when they read exactly the written window, a disjoint one or other storage.
+        for v in g.external_inputs():
+            if not _storage(v).independent(_static_shape(v.type) or (), dst, g.shape):
+                return False
+        for other in g.sinks:
+            if not _sink_storage(other).independent(g.shape, dst, g.shape):
+                return False
+        # The store is a write: other open groups are closed before it, except those over
+        # the same shape whose reads are independent of it, which join this loop (they may
+        # compute what a later assemble stores).
+        for h in list(self.open):
+            if h is g:
+                continue
+            if h.shape == g.shape and all(
+                _storage(v).independent(_static_shape(v.type) or (), dst, g.shape) for v in h.external_inputs()
+            ):
+                self._merge(g, h)
+            else:
+                self.close(h)
+        g.sinks.append(op)
+        g.last = op
+        self.owner[op.result] = g
+        return True
+
+    def _try_copy(self, op: tensor.AssembleOp) -> bool:
+        """An assemble of a tensor that no open group computes: a copy loop of its own
+        (load the source's blocks, store them into the window)."""
+        shape = _static_shape(op.source.type)
+        dst_shape = _static_shape(op.dest.type)
+        if shape is None or dst_shape is None or len(shape) != len(dst_shape) or 0 in shape:
+            return False
+        src, dst = _storage(op.source), _sink_storage(op)
+        if not src.independent(shape, dst, shape):
+            return False
+        self._other(op)  # closes the groups it reads from or could disturb
+        g = _Group(shape, sinks=[op], closed=True, last=op)
+        self.groups.append(g)
+        return True
+
+    def _other(self, op: Operation) -> None:
+        if not is_side_effect_free(op):
+            for g in list(self.open):
+                if g.sinks:
+                    self.close(g)
+        for v in _uses_in(op):
+            g = self._open_owner(v)
+            if g is not None:
+                self.close(g)
+        if _may_write(op):
+            self.close_all()
+
+
+def _sink_storage(op: tensor.AssembleOp) -> _Storage:
+    dst = _storage(op.dest)
+    offsets = [_const_index(o) for o in op.offsets]
+    if dst.origin is not None and all(o is not None for o in offsets):
+        return _Storage(dst.root, tuple(a + b for a, b in zip(dst.origin, offsets)))  # type: ignore[operator]
+    return _Storage(dst.root, None)
+
+
+# --------------------------------------------------------------------------- sizing
+
+
+def _unit_bytes(shape: Sequence[int], element_type: Attribute) -> int:
+    """UB bytes of one row ([1, ...] block) of a tile; rows padded to 32 bytes."""
+    w = element_byte_width(element_type)
+    if len(shape) == 1:
+        return w
+    inner = 1
+    for d in shape[1:-1]:
+        inner *= d
+    return inner * (-(-shape[-1] * w // 32) * 32)
+
+
+@dataclass
+class _Plan:
+    rows: int  # rows (elements for rank 1) per block
+    tiles: list[tuple[str, Attribute]]  # (description, element type) of each tile
+
+
+def _describe(v: SSAValue, prefix: str) -> str:
+    return f"%{v.name_hint}" if v.name_hint else prefix
+
+
+def _plan(func: FuncOp, g: _Group, budget: int, ub_bytes: int, double_buffer: bool = True) -> _Plan:
+    tiles: list[tuple[str, Attribute]] = []
+    for i, v in enumerate(g.external_inputs()):
+        tiles.append((f"load of {_describe(v, f'input #{i}')}", v.type.element_type))  # type: ignore[attr-defined]
+    for m in g.members:
+        r = m.results[0]
+        tiles.append((f"{m.name.replace('pypto.tensor.', 'pypto.tile.')} {_describe(r, 'result')}",
+                      r.type.element_type))  # type: ignore[attr-defined]
+    units = [_unit_bytes(g.shape, t) for _, t in tiles]
+    per_row = sum(units)
+    rows = budget // per_row if per_row else g.shape[0]
+    if rows == 0:
+        one_row = [1, *g.shape[1:]]
+        listing = ", ".join(
+            f"{name} {TileType(one_row, t)} ({u} B)" for (name, t), u in zip(tiles, units)
+        )
+        what = "one row" if len(g.shape) > 1 else "one element"
+        raise _fail(
+            func,
+            f"the tiles of the elementwise ops over {TensorType(g.shape, tiles[0][1])} need {per_row} bytes "
+            f"for {what} but a {'double-buffered ' if double_buffer else ''}tile set may use {budget} of the "
+            f"{ub_bytes} bytes of Unified Buffer: {listing}",
+        )
+    return _Plan(_block_rows(g.shape, rows, tiles), tiles)
+
+
+def _block_rows(shape: Sequence[int], max_rows: int, tiles: list[tuple[str, Attribute]]) -> int:
+    """Rows per block: as few blocks as `max_rows` allows, preferring a block size that
+    divides the extent (no tail), else balanced blocks. Rank-1 blocks are whole 32-byte
+    multiples of every tile's element width when possible."""
+    total = shape[0]
+    align = 32 // min(element_byte_width(t) for _, t in tiles) if len(shape) == 1 else 1
+    if max_rows >= total:
+        return total
+    if max_rows >= align:
+        max_rows -= max_rows % align
+    blocks = -(-total // max_rows)
+    for n in range(blocks, 2 * blocks + 1):
+        if total % n == 0 and (total // n) % align == 0 and total // n <= max_rows:
+            return total // n
+    balanced = -(-total // blocks)
+    balanced += -balanced % align
+    return min(balanced, max_rows)
+
+
+# --------------------------------------------------------------------------- rewriting
+
+
+
+
+def _tile_op(m: Operation, operands: dict[SSAValue, SSAValue], shape: Sequence[int]) -> Operation:
+    get = lambda v: operands.get(v, v)  # noqa: E731  (scalars are used as they are)
+    if type(m) in _BINARY:
+        return _BINARY[type(m)](get(m.operands[0]), get(m.operands[1]))
+    if type(m) in _SCALAR:
+        return _SCALAR[type(m)](get(m.operands[0]), m.operands[1])
+    if type(m) in _UNARY:
+        return _UNARY[type(m)](get(m.operands[0]))
+    assert isinstance(m, tensor.CastOp)
+    return tile.CastOp(get(m.input), m.result.type.element_type)  # type: ignore[attr-defined]
+
+
+class _GroupRewriter:
+    def __init__(self, func: FuncOp, g: _Group, plan: _Plan, spmd: bool):
+        self.func, self.g, self.plan, self.spmd = func, g, plan, spmd
+        self.consts: dict[int, SSAValue] = {}
+        assert g.last is not None
+        self.at = InsertPoint.before(g.last)
+
+    def _index(self, value: int) -> SSAValue:
+        """An index constant, inserted before the group's loop (so it dominates its body)."""
+        if value not in self.consts:
+            assert self.g.last is not None
+            for prev in self.g.last.parent_block().ops:  # type: ignore[union-attr]
+                if prev is self.g.last:
+                    break
+                if (
+                    isinstance(prev, arith.ConstantOp)
+                    and isinstance(prev.result.type, IndexType)
+                    and _const_index(prev.result) == value
+                ):
+                    self.consts[value] = prev.result
+                    return prev.result
+            c = arith.ConstantOp(IntegerAttr(value, IndexType()))
+            c.result.name_hint = f"c{value}"
+            Rewriter.insert_op(c, self.at)
+            self.consts[value] = c.result
+        return self.consts[value]
+
+    def rewrite(self) -> None:
+        g = self.g
+        assert g.last is not None
+        at = InsertPoint.before(g.last)
+        # Group values needed as tensors: any use outside the members (sinks aside).
+        members = set(g.members)
+        materialize: list[SSAValue] = []
+        for m in g.members:
+            r = m.results[0]
+            if any(u.operation not in members and u.operation not in g.sinks for u in r.uses):
+                materialize.append(r)
+        if not materialize and not g.sinks:
+            self._erase_members()
+            return
+        # Carries: the tensors the loop writes (a tensor.create per materialized value, the
+        # destination of every sink; a sink into an earlier sink's result shares its carry).
+        # Stores: (value, carry index, window offsets or None for a whole materialized tensor).
+        inits: list[SSAValue] = []
+        stores: list[tuple[SSAValue, int, Sequence[SSAValue] | None]] = []
+        for r in materialize:
+            create = tensor.CreateOp(r.type)  # type: ignore[arg-type]
+            create.result.name_hint = r.name_hint
+            Rewriter.insert_op(create, at)
+            stores.append((r, len(inits), None))
+            inits.append(create.result)
+        sink_carry: dict[SSAValue, int] = {}
+        for sink in g.sinks:
+            carry = sink_carry.get(sink.dest)
+            if carry is None:
+                carry = len(inits)
+                inits.append(sink.dest)
+            sink_carry[sink.result] = carry
+            stores.append((sink.source, carry, list(sink.offsets)))
+        rows, total = self.plan.rows, g.shape[0]
+        full_blocks, tail = divmod(total, rows)
+        current = inits
+        if self.spmd and full_blocks > 0:
+            current = self._spmd_loop(at, stores, inits, rows, full_blocks)
+            if tail:
+                current = self._spmd_tail(at, stores, current, full_blocks * rows, tail, full_blocks)
+        else:
+            if full_blocks > 1:
+                current = self._loop(at, stores, inits, rows, full_blocks * rows)
+            elif full_blocks == 1:
+                current = self._body(at, stores, inits, self._index(0), rows)
+            if tail:
+                current = self._body(at, stores, current, self._index(full_blocks * rows), tail)
+        for value, carry, offsets in stores:
+            if offsets is None:
+                for use in list(value.uses):
+                    if use.operation not in members and use.operation not in g.sinks:
+                        use.operation.operands[use.index] = current[carry]
+        for sink in reversed(g.sinks):
+            sink.result.replace_all_uses_with(current[sink_carry[sink.result]])
+            Rewriter.erase_op(sink)
+        self._erase_members()
+
+    def _erase_members(self) -> None:
+        for m in reversed(self.g.members):
+            Rewriter.erase_op(m)
+
+    def _loop(self, at: InsertPoint, stores, inits, rows: int, end: int) -> list[SSAValue]:
+        body = Block(arg_types=[IndexType(), *(v.type for v in inits)])
+        body.args[0].name_hint = "row"
+        for arg, init in zip(body.args[1:], inits):
+            arg.name_hint = init.name_hint
+        loop = scf.ForOp(self._index(0), self._index(end), self._index(rows), inits, body)
+        inner_at = InsertPoint.at_end(body)
+        stored = self._body(inner_at, stores, list(body.args[1:]), body.args[0], rows)
+        Rewriter.insert_op(scf.YieldOp(*stored), inner_at)
+        # Inserted last: constants made while building the body go before it.
+        Rewriter.insert_op(loop, at)
+        for r, init in zip(loop.results, inits):
+            r.name_hint = init.name_hint
+        return list(loop.results)
+
+    def _spmd_loop(self, at: InsertPoint, stores, inits, rows: int, nblocks: int) -> list[SSAValue]:
+        idx, num = tile.GetBlockIdxOp(), tile.GetBlockNumOp()
+        idx.result.name_hint, num.result.name_hint = "block_idx", "block_num"
+        Rewriter.insert_op([idx, num], at)
+        self.block_idx, self.block_num = idx.result, num.result
+        body = Block(arg_types=[IndexType(), *(v.type for v in inits)])
+        body.args[0].name_hint = "blk"
+        for arg, init in zip(body.args[1:], inits):
+            arg.name_hint = init.name_hint
+        loop = scf.ForOp(idx.result, self._index(nblocks), num.result, inits, body)
+        inner_at = InsertPoint.at_end(body)
+        row = arith.MuliOp(body.args[0], self._index(rows))
+        row.result.name_hint = "row"
+        Rewriter.insert_op(row, inner_at)
+        stored = self._body(inner_at, stores, list(body.args[1:]), row.result, rows)
+        Rewriter.insert_op(scf.YieldOp(*stored), inner_at)
+        Rewriter.insert_op(loop, at)
+        for r, init in zip(loop.results, inits):
+            r.name_hint = init.name_hint
+        return list(loop.results)
+
+    def _spmd_tail(self, at: InsertPoint, stores, current, start: int, tail: int, nblocks: int) -> list[SSAValue]:
+        """The tail block runs on core `nblocks % block_num` (the next one in the cycle)."""
+        owner = arith.RemSIOp(self._index(nblocks), self.block_num)
+        is_owner = arith.CmpiOp(self.block_idx, owner.result, "eq")
+        owner.result.name_hint, is_owner.result.name_hint = "tail_core", "on_tail_core"
+        Rewriter.insert_op([owner, is_owner], at)
+        then_block, else_block = Block(), Block()
+        inner_at = InsertPoint.at_end(then_block)
+        stored = self._body(inner_at, stores, current, self._index(start), tail)
+        Rewriter.insert_op(scf.YieldOp(*stored), inner_at)
+        else_block.add_op(scf.YieldOp(*current))
+        branch = scf.IfOp(is_owner.result, [v.type for v in current], [then_block], [else_block])
+        Rewriter.insert_op(branch, at)
+        for r, v in zip(branch.results, current):
+            r.name_hint = v.name_hint
+        return list(branch.results)
+
+    def _body(
+        self,
+        at: InsertPoint,
+        stores: Sequence[tuple[SSAValue, int, Sequence[SSAValue] | None]],
+        carries: Sequence[SSAValue],
+        row: SSAValue,
+        rows: int,
+    ) -> list[SSAValue]:
+        """Loads, tile ops and stores of one [rows, ...] block starting at `row`; returns the
+        carried tensors after the stores."""
+        g = self.g
+        shape = [rows, *g.shape[1:]]
+        zero = self._index(0) if len(shape) > 1 else None
+        offsets = [row, *([zero] * (len(shape) - 1))]
+        tiles: dict[SSAValue, SSAValue] = {}
+        for v in g.external_inputs():
+            load = tile.LoadOp(v, offsets, TileType(shape, v.type.element_type))  # type: ignore[attr-defined]
+            load.result.name_hint = f"{v.name_hint}_tile" if v.name_hint else None
+            Rewriter.insert_op(load, at)
+            tiles[v] = load.result
+        for m in g.members:
+            t = _tile_op(m, tiles, shape)
+            t.results[0].name_hint = f"{m.results[0].name_hint}_tile" if m.results[0].name_hint else None
+            Rewriter.insert_op(t, at)
+            tiles[m.results[0]] = t.results[0]
+        current = list(carries)
+        for value, carry, sink_offsets in stores:
+            if sink_offsets is None:
+                where = offsets
+            else:
+                where = list(sink_offsets)
+                base, start = _const_index(where[0]), _const_index(row)
+                if base == 0:
+                    where[0] = row
+                elif start == 0:
+                    pass
+                elif base is not None and start is not None:
+                    where[0] = self._index(base + start)
+                else:
+                    add = arith.AddiOp(where[0], row)
+                    add.result.name_hint = "dst_row"
+                    Rewriter.insert_op(add, at)
+                    where[0] = add.result
+            target = current[carry]
+            store = tile.StoreOp(tiles[value], target, where)
+            store.result.name_hint = target.name_hint
+            Rewriter.insert_op(store, at)
+            current[carry] = store.result
+        return current
+
+
+# --------------------------------------------------------------------------- the pass
+
+
+def _blocks(op: Operation) -> Iterable[Block]:
+    for region in op.regions:
+        for block in region.blocks:
+            yield block
+            for inner in list(block.ops):
+                yield from _blocks(inner)
+
+
+def _launch_block_dim(module: ModuleOp, func: FuncOp) -> int:
+    """N when the function is launched on N cores (`pypto.block_dim`), else 1."""
+    attr = func.attributes.get(BLOCK_DIM_ATTR)
+    if isinstance(attr, IntegerAttr):
+        return attr.value.data
+    dims: set[int] = set()
+    name = func.sym_name.data
+    for op in module.walk():
+        if isinstance(op, CallOp | SubmitOp) and op.callee.root_reference.data == name:
+            a = op.attributes.get(BLOCK_DIM_ATTR)
+            dims.add(a.value.data if isinstance(a, IntegerAttr) else 1)
+    return dims.pop() if len(dims) == 1 else 1
+
+
+@dataclass(frozen=True)
+class ConvertTensorToTilePass(ModulePass):
+    """`convert-tensor-to-tile`: see the module docstring and docs/passes/convert-tensor-to-tile.md.
+
+    Options: `ub-bytes` (Unified Buffer capacity, default 196608) and `double-buffer`
+    (default true: a tile set may use half of it).
+    """
+
+    name = "convert-tensor-to-tile"
+
+    ub_bytes: int = UB_BYTES
+    double_buffer: bool = True
+
+    KINDS: ClassVar[frozenset[FuncKind]] = _CONVERTED_KINDS
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        budget = self.ub_bytes // 2 if self.double_buffer else self.ub_bytes
+        work: list[tuple[FuncOp, _Group, _Plan, bool]] = []
+        # Analyse and size everything first, so a failure leaves the module unchanged.
+        for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
+            if func.func_kind not in self.KINDS:
+                continue
+            groups: list[_Group] = []
+            for block in _blocks(func):
+                groups.extend(_BlockGrouper().scan(block))
+            spmd = _launch_block_dim(op, func) > 1 and self._single_group_body(func, groups)
+            for g in groups:
+                work.append((func, g, _plan(func, g, budget, self.ub_bytes, self.double_buffer), spmd))
+        for func, g, plan, spmd in work:
+            _GroupRewriter(func, g, plan, spmd).rewrite()
+        if work:
+            invalidate(op)
+
+    @staticmethod
+    def _single_group_body(func: FuncOp, groups: list[_Group]) -> bool:
+        """True when splitting the group's rows across cores cannot race: one group, at the
+        function's top level, storing only into parameters, and nothing else in the body
+        touches memory."""
+        if len(groups) != 1:
+            return False
+        g = groups[0]
+        entry = func.body.blocks[0]
+        if g.last is None or g.last.parent_block() is not entry or not g.sinks:
+            return False
+        members = set(g.members) | set(g.sinks)
+        for o in entry.ops:
+            if o in members or isinstance(o, ReturnOp) or is_side_effect_free(o):
+                continue
+            return False
+        for m in g.members:
+            if any(u.operation not in members for u in m.results[0].uses):
+                return False
+        return True
+
+
+# --------------------------------------------------------------------------- verifier
+
+_KEPT_TENSOR_OPS = (tensor.CreateOp, tensor.SliceOp, tensor.DimOp, tensor.ReadOp)
+
+
+def _why_not_converted(op: Operation) -> str:
+    if isinstance(op, ELEMENTWISE_OPS):
+        return "its shape is not static" if _convertible_shape(op) is None else "it was not converted"
+    if isinstance(op, tensor.AssembleOp):
+        if _static_shape(op.source.type) is None or _static_shape(op.dest.type) is None:
+            return "its shapes are not static"
+        shape = _static_shape(op.source.type) or ()
+        if not _storage(op.source).independent(shape, _sink_storage(op), shape):
+            return "its source and destination may overlap"
+        return "it was not converted"
+    if isinstance(op, tensor.MatmulOp):
+        return "tensor-level matmul is not converted (write the cube path with tile ops)"
+    return "the op has no tile-level lowering"
+
+
+def check_tensor_to_tile(module: ModuleOp, kinds: Iterable[FuncKind] = _CONVERTED_KINDS) -> list[str]:
+    """Tensor-level compute left in InCore (`incore`/`aiv`) functions, one message per op."""
+    kinds = frozenset(kinds)
+    problems: list[str] = []
+    for func in module.walk():
+        if not isinstance(func, FuncOp) or func.func_kind not in kinds:
+            continue
+        for op in func.walk():
+            if op.name.startswith("pypto.tensor.") and not isinstance(op, _KEPT_TENSOR_OPS):
+                what = f"%{op.results[0].name_hint}" if op.results and op.results[0].name_hint else "a result"
+                problems.append(f"@{func.sym_name.data}: '{op.name}' ({what}) is left: {_why_not_converted(op)}")
+    return problems
+
+
+@dataclass(frozen=True)
+class VerifyTensorToTilePass(ModulePass):
+    """`verify-convert-tensor-to-tile`: no tensor-level compute left in incore/aiv functions
+    (what `convert-tensor-to-tile` establishes for everything it supports)."""
+
+    name = "verify-convert-tensor-to-tile"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        problems = check_tensor_to_tile(op)
+        if problems:
+            raise PassFailedException(
+                "verify-convert-tensor-to-tile: tensor-level compute left in InCore functions:\n  "
+                + "\n  ".join(problems)
+            )

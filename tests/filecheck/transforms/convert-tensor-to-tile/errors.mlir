@@ -1,0 +1,33 @@
+// RUN: pypto-opt %s --split-input-file --verify-diagnostics -p convert-tensor-to-tile | filecheck %s
+// RUN: pypto-opt %s --split-input-file --verify-diagnostics -p 'convert-tensor-to-tile{double-buffer=false}' | filecheck %s --check-prefix=SINGLE
+
+// One row of each of the three [*, 16384] f32 tiles is 64 KiB: 192 KiB for one row, more
+// than half of the UB. Without double buffering it fits exactly.
+
+builtin.module {
+  pypto.func incore @wide(%a: !pypto.tensor<[4, 16384], f32>, %b: !pypto.tensor<[4, 16384], f32>, out %o: !pypto.tensor<[4, 16384], f32>) -> !pypto.tensor<[4, 16384], f32> {
+    %c0 = arith.constant 0 : index
+    %x = pypto.tensor.add %a, %b : !pypto.tensor<[4, 16384], f32>
+    %w = pypto.tensor.assemble %x into %o[%c0, %c0] : !pypto.tensor<[4, 16384], f32> into !pypto.tensor<[4, 16384], f32>
+    pypto.return %w : !pypto.tensor<[4, 16384], f32>
+  }
+}
+
+// CHECK: convert-tensor-to-tile: in @wide: the tiles of the elementwise ops over !pypto.tensor<[4, 16384], f32> need 196608 bytes for one row but a double-buffered tile set may use 98304 of the 196608 bytes of Unified Buffer: load of %a !pypto.tile<[1, 16384], f32, vec> (65536 B), load of %b !pypto.tile<[1, 16384], f32, vec> (65536 B), pypto.tile.add %x !pypto.tile<[1, 16384], f32, vec> (65536 B)
+// SINGLE: pypto.tile.add %a_tile, %b_tile : !pypto.tile<[1, 16384], f32, vec>
+
+// -----
+
+// f16 rows are padded to 32 bytes: [2, 50000] f16 -> 100000 B per tile row; 2 tiles.
+
+builtin.module {
+  pypto.func aiv @wide_f16(%a: !pypto.tensor<[2, 50000], f16>, out %o: !pypto.tensor<[2, 50000], f16>) -> !pypto.tensor<[2, 50000], f16> {
+    %c0 = arith.constant 0 : index
+    %x = pypto.tensor.exp %a : !pypto.tensor<[2, 50000], f16>
+    %w = pypto.tensor.assemble %x into %o[%c0, %c0] : !pypto.tensor<[2, 50000], f16> into !pypto.tensor<[2, 50000], f16>
+    pypto.return %w : !pypto.tensor<[2, 50000], f16>
+  }
+}
+
+// CHECK: convert-tensor-to-tile: in @wide_f16: the tiles of the elementwise ops over !pypto.tensor<[2, 50000], f16> need 200000 bytes for one row but a double-buffered tile set may use 98304 of the 196608 bytes of Unified Buffer: load of %a !pypto.tile<[1, 50000], f16, vec> (100000 B), pypto.tile.exp %x !pypto.tile<[1, 50000], f16, vec> (100000 B)
+// SINGLE: convert-tensor-to-tile: in @wide_f16: {{.*}} need 200000 bytes for one row but a tile set may use 196608 of the 196608 bytes
