@@ -24,7 +24,7 @@ STATEMENTS_PER_FUNCTION = 200
 def _orchestration_body(k: int, lines: list[str]) -> int:
     """Roughly STATEMENTS_PER_FUNCTION statements; returns the count."""
     count = 0
-    lines.append(f"    @pl.function")
+    lines.append("    @pl.function")
     lines.append(f"    def f{k}(self, x: pl.Tensor[[64, 64], pl.FP32], n: pl.Scalar[pl.INDEX]) -> pl.Tensor[[64, 64], pl.FP32]:")
     lines.append("        y = x + 1.0")
     lines.append("        m = n * 2")

@@ -6,16 +6,21 @@ from pathlib import Path
 
 import pytest
 from xdsl.dialects import test as xdsl_test
+from xdsl.dialects.builtin import Float16Type, Float32Type
 from xdsl.ir import Operation
 
 from pypto_xdsl.backend.ascendc.cxx import BackendError, Namer, float_literal
 from pypto_xdsl.backend.ascendc.emit import emit_program
-from pypto_xdsl.backend.ascendc.kernel import KIND_MEMORY, MEMORY_BYTES, KernelPrinter, tile_layout
-from pypto_xdsl.dialects.traits import aliased_operand
+from pypto_xdsl.backend.ascendc.kernel import (
+    KIND_MEMORY,
+    MEMORY_BYTES,
+    KernelPrinter,
+    tile_layout,
+)
 from pypto_xdsl.dialects import program
 from pypto_xdsl.dialects.attributes import TileType
+from pypto_xdsl.dialects.traits import aliased_operand
 from pypto_xdsl.tools.pypto_compile import parse_program
-from xdsl.dialects.builtin import Float16Type, Float32Type
 
 PROGRAMS = Path(__file__).parent / "filecheck" / "backend"
 SAMPLES = sorted(p.stem for p in PROGRAMS.glob("*.mlir") if p.stem != "errors")

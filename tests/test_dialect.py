@@ -14,7 +14,6 @@ from xdsl.context import Context
 from xdsl.dialects import arith, builtin, func, scf
 from xdsl.dialects.builtin import (
     Float16Type,
-    Float32Type,
     IndexType,
     IntegerType,
     ModuleOp,

@@ -10,7 +10,13 @@ from xdsl.dialects.builtin import Float32Type, IndexType, IntegerType
 import pypto_xdsl.language as pl
 from pypto_xdsl.dialects import tensor as tensor_ops
 from pypto_xdsl.dialects import tile as tile_ops
-from pypto_xdsl.dialects.attributes import FuncKind, MemorySpace, ParamDirection, TensorType, TileType
+from pypto_xdsl.dialects.attributes import (
+    FuncKind,
+    MemorySpace,
+    ParamDirection,
+    TensorType,
+    TileType,
+)
 from pypto_xdsl.dialects.program import CallOp, FuncOp, IncoreScopeOp, SubmitOp
 from pypto_xdsl.frontend import ParserError
 

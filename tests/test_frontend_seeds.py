@@ -18,7 +18,9 @@ import importlib.util
 import pytest
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
+from xdsl.transforms.common_subexpression_elimination import (
+    CommonSubexpressionElimination,
+)
 
 import pypto_xdsl.language as pl
 from pypto_xdsl.dialects.attributes import FuncKind, ParamDirection

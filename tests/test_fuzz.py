@@ -14,8 +14,18 @@ from xdsl.passes import ModulePass
 from pypto_xdsl.dialects import tensor, tile
 from pypto_xdsl.dialects.attributes import FuncKind, ParamDirection, TensorType
 from pypto_xdsl.dialects.program import CallOp, FuncOp, IncoreScopeOp, SubmitOp
-from pypto_xdsl.interpreter import SemanticsMismatch, assert_same_semantics, parse_module, run
-from pypto_xdsl.interpreter.fuzz import auto_pipelines, available_passes, check_case, fuzz_pipeline
+from pypto_xdsl.interpreter import (
+    SemanticsMismatch,
+    assert_same_semantics,
+    parse_module,
+    run,
+)
+from pypto_xdsl.interpreter.fuzz import (
+    auto_pipelines,
+    available_passes,
+    check_case,
+    fuzz_pipeline,
+)
 from pypto_xdsl.interpreter.generator import GenConfig, generate_program, programs
 
 SEEDS = range(40)

@@ -17,7 +17,13 @@ from xdsl.utils.test_value import create_ssa_value
 from pypto_xdsl.analysis.free_values import collect_free_values
 from pypto_xdsl.analysis.write_through import WriteThrough, write_target
 from pypto_xdsl.dialects import get_all_dialects
-from pypto_xdsl.dialects.attributes import FuncKind, MemorySpace, ParamDirection, TensorType, TileType
+from pypto_xdsl.dialects.attributes import (
+    FuncKind,
+    MemorySpace,
+    ParamDirection,
+    TensorType,
+    TileType,
+)
 from pypto_xdsl.dialects.program import (
     CallOp,
     FuncOp,
@@ -393,7 +399,6 @@ def _filecheck_programs() -> list[tuple[str, int, str]]:
 @pytest.mark.parametrize(("name", "k", "text"), _filecheck_programs(), ids=lambda x: str(x)[:20] if isinstance(x, str) else x)
 def test_filecheck_programs_keep_their_meaning(name: str, k: int, text: str) -> None:
     from pypto_xdsl.interpreter.testing import assert_same_semantics
-
     from pypto_xdsl.transforms.pipelines import PyptoDefaultPipeline
 
     before = parse(text)

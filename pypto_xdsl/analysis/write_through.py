@@ -33,7 +33,6 @@ from pypto_xdsl.analysis.symbols import lookup_symbol
 from pypto_xdsl.dialects.attributes import ParamDirection
 from pypto_xdsl.dialects.traits import ResultAliasesOperand, aliased_operand
 
-
 # Ops whose result is a view sharing the storage of an operand (op name -> operand index).
 # A view does not write; writing *into* a view writes the viewed tensor.
 VIEW_OPS: dict[str, int] = {"pypto.tensor.slice": 0}

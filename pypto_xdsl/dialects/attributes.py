@@ -22,6 +22,7 @@ from xdsl.dialects.builtin import (
     Signedness,
     StringAttr,
 )
+from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import (
     Attribute,
     ParametrizedAttribute,
@@ -33,8 +34,6 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
-
-from xdsl.dialects.utils import EnumAttribute
 
 Dim: TypeAlias = int | str | None
 """One dimension in Python: a static extent, a symbol name, or None for `?`."""

@@ -12,11 +12,23 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import Float32Type, IndexType, i32
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.irdl import irdl_op_definition, operand_def, result_def, traits_def, var_operand_def
+from xdsl.irdl import (
+    irdl_op_definition,
+    operand_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
 from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
-from pypto_xdsl.dialects.attributes import MemorySpace, TensorType, TileType, dims_compatible, is_float_type
+from pypto_xdsl.dialects.attributes import (
+    MemorySpace,
+    TensorType,
+    TileType,
+    dims_compatible,
+    is_float_type,
+)
 from pypto_xdsl.dialects.common import (
     CastOpBase,
     ElementwiseBinaryOp,

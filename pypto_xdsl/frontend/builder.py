@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import ast
 import builtins
-import gc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,7 +45,6 @@ from pypto_xdsl.dialects import attributes as A
 from pypto_xdsl.dialects import tensor as tensor_ops
 from pypto_xdsl.dialects import tile as tile_ops
 from pypto_xdsl.dialects.attributes import TaskIdType, TensorType, TileType
-from pypto_xdsl.dialects.traits import InferResultTypes, aliased_operand
 from pypto_xdsl.dialects.program import (
     CallOp,
     FuncOp,
@@ -56,10 +54,19 @@ from pypto_xdsl.dialects.program import (
     SubmitOp,
     YieldOp,
 )
+from pypto_xdsl.dialects.traits import InferResultTypes, aliased_operand
 from pypto_xdsl.frontend.errors import ParserError, SourceMap
-from pypto_xdsl.frontend.values import Const, FuncRef, ScopeOption, Undefined, describe, describe_type
+from pypto_xdsl.frontend.values import (
+    Const,
+    FuncRef,
+    ScopeOption,
+    Undefined,
+    describe,
+    describe_type,
+)
 from pypto_xdsl.language import types as T
 from pypto_xdsl.language.ops import OpStub
+from pypto_xdsl.utils import paused_gc
 
 Value = Any  # SSAValue | Const | FuncRef | tuple | list | static Python object
 Pos = tuple[int, int]
@@ -233,16 +240,8 @@ class ModuleBuilder:
         self.inferred: dict[str, list[Attribute | None]] = {}
 
     def build(self) -> ModuleOp:
-        # The IR is a large cyclic object graph built in one go: pausing the cyclic garbage
-        # collector keeps building linear in the program size (a full collection walks the
-        # whole heap, and the number of collections grows with the allocations).
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
+        with paused_gc():
             return self._build()
-        finally:
-            if enabled:
-                gc.enable()
 
     def _build(self) -> ModuleOp:
         for _ in range(self.MAX_ROUNDS):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import gc
 import linecache
 import sys
 from collections.abc import Mapping, Sequence
@@ -19,6 +18,7 @@ from pypto_xdsl.dialects import attributes as A
 from pypto_xdsl.frontend.builder import ModuleBuilder, ProgramSource
 from pypto_xdsl.frontend.errors import ParserError, SourceMap
 from pypto_xdsl.language import types as T
+from pypto_xdsl.utils import paused_gc
 
 
 def _kinds_of(cls: type) -> dict[str, A.FuncKind]:
@@ -274,13 +274,8 @@ def apply_passes(module: ModuleOp, passes: Sequence[str]) -> None:
 
 def load_programs(text: str, filename: str) -> list[Program]:
     """Execute a Python file and return the `@pl.program`s it defines at top level."""
-    enabled = gc.isenabled()
-    gc.disable()  # parsing builds large object graphs; see ModuleBuilder.build
-    try:
+    with paused_gc():  # parsing builds large object graphs
         return _load_programs(text, filename)
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _load_programs(text: str, filename: str) -> list[Program]:

@@ -22,7 +22,13 @@ from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import InterpretationError
 
-from pypto_xdsl.dialects.attributes import TaskIdType, TensorType, TileType, format_shape, is_float_type
+from pypto_xdsl.dialects.attributes import (
+    TaskIdType,
+    TensorType,
+    TileType,
+    format_shape,
+    is_float_type,
+)
 from pypto_xdsl.dialects.program import FuncOp
 from pypto_xdsl.interpreter.functions import PyptoFunctions, ShapeChecker, state
 from pypto_xdsl.interpreter.values import (

@@ -27,7 +27,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import Float16Type, Float32Type, FloatAttr, IndexType, ModuleOp, f32
+from xdsl.dialects.builtin import (
+    Float16Type,
+    Float32Type,
+    FloatAttr,
+    IndexType,
+    ModuleOp,
+    f32,
+)
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from pypto_xdsl.dialects import tensor, tile
@@ -40,7 +47,13 @@ from pypto_xdsl.dialects.attributes import (
     bind_shape,
     substitute_symbols,
 )
-from pypto_xdsl.dialects.program import CallOp, FuncOp, IncoreScopeOp, ReturnOp, SubmitOp
+from pypto_xdsl.dialects.program import (
+    CallOp,
+    FuncOp,
+    IncoreScopeOp,
+    ReturnOp,
+    SubmitOp,
+)
 from pypto_xdsl.dialects.program import YieldOp as PyptoYieldOp
 
 

@@ -5,7 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, register_impls
+from xdsl.interpreter import (
+    Interpreter,
+    InterpreterFunctions,
+    PythonValues,
+    register_impls,
+)
 from xdsl.ir import Attribute, Operation
 
 from pypto_xdsl.dialects import tensor

@@ -12,39 +12,8 @@ See docs/language.md for the reference.
 
 from __future__ import annotations
 
-from pypto_xdsl.language.types import (
-    BF16,
-    BOOL,
-    CORE_GROUP,
-    FP16,
-    FP32,
-    INDEX,
-    InCore,
-    Inline,
-    INT8,
-    INT16,
-    INT32,
-    INT64,
-    UINT8,
-    UINT16,
-    UINT32,
-    UINT64,
-    DataType,
-    DynVar,
-    FunctionType,
-    InOut,
-    Level,
-    Mem,
-    MemorySpace,
-    Opaque,
-    Orchestration,
-    Out,
-    Scalar,
-    SplitMode,
-    Tensor,
-    Tile,
-    dynamic,
-)
+from pypto_xdsl.frontend.errors import ParserError  # noqa: E402
+from pypto_xdsl.language import tensor, tile  # noqa: E402  (namespaces pl.tensor.*, pl.tile.*)
 from pypto_xdsl.language.decorators import function, jit, program
 from pypto_xdsl.language.ops import (
     abs,
@@ -89,8 +58,39 @@ from pypto_xdsl.language.ops import (
     submit,
     yield_,
 )
-from pypto_xdsl.language import tensor, tile  # noqa: E402  (namespaces pl.tensor.*, pl.tile.*)
-from pypto_xdsl.frontend.errors import ParserError  # noqa: E402
+from pypto_xdsl.language.types import (
+    BF16,
+    BOOL,
+    CORE_GROUP,
+    FP16,
+    FP32,
+    INDEX,
+    INT8,
+    INT16,
+    INT32,
+    INT64,
+    UINT8,
+    UINT16,
+    UINT32,
+    UINT64,
+    DataType,
+    DynVar,
+    FunctionType,
+    InCore,
+    Inline,
+    InOut,
+    Level,
+    Mem,
+    MemorySpace,
+    Opaque,
+    Orchestration,
+    Out,
+    Scalar,
+    SplitMode,
+    Tensor,
+    Tile,
+    dynamic,
+)
 
 __all__ = [
     "BF16", "BOOL", "CORE_GROUP", "InCore", "Inline", "Opaque", "Orchestration", "FP16", "FP32", "INDEX", "INT8", "INT16", "INT32", "INT64", "UINT8",

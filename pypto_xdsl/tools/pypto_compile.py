@@ -115,7 +115,9 @@ def _param_files(func) -> list[tuple[str, Any, ParamDirection]]:
 
 
 def write_inputs(func, inputs: Sequence[Any], in_dir: Path) -> None:
-    from pypto_xdsl.interpreter.values import numpy_dtype  # dtype mapping shared with the interpreter
+    from pypto_xdsl.interpreter.values import (
+        numpy_dtype,  # dtype mapping shared with the interpreter
+    )
 
     in_dir.mkdir(parents=True, exist_ok=True)
     for (name, t, d), value in zip(_param_files(func), inputs):
@@ -156,7 +158,7 @@ def simulate(
     same inputs and the report carries the max abs/rel error over all out/inout tensors.
     """
     out_dir = Path(out_dir)
-    program = compile_module(module, out_dir, entry)
+    compile_module(module, out_dir, entry)
     func = choose_entry(module, entry)
     if func is None:
         raise sim.SimulationError("nothing to run: the program has no orchestration function")

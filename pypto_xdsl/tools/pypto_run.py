@@ -17,7 +17,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from xdsl.utils.exceptions import DiagnosticException, InterpretationError, ParseError, VerifyException
+from xdsl.utils.exceptions import (
+    DiagnosticException,
+    InterpretationError,
+    ParseError,
+    VerifyException,
+)
 
 from pypto_xdsl.dialects.attributes import ParamDirection
 from pypto_xdsl.interpreter.api import entry_function, parse_module, random_inputs, run

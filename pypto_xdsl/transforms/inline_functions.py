@@ -41,7 +41,6 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
-from pypto_xdsl.utils import paused_gc
 from pypto_xdsl.analysis.call_graph import InlineCallGraph, build_inline_call_graph
 from pypto_xdsl.analysis.symbols import invalidate
 from pypto_xdsl.dialects.attributes import (
@@ -64,6 +63,7 @@ from pypto_xdsl.dialects.program import (
     func_ops,
 )
 from pypto_xdsl.dialects.traits import InferResultTypes, aliased_operand
+from pypto_xdsl.utils import paused_gc
 
 # --------------------------------------------------------------------------- names
 

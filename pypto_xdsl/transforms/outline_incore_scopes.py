@@ -50,10 +50,14 @@ from xdsl.passes import ModulePass
 from xdsl.traits import ConstantLike, SymbolOpInterface
 from xdsl.utils.exceptions import PassFailedException
 
-from pypto_xdsl.utils import paused_gc
 from pypto_xdsl.analysis.free_values import FreeValues, collect_free_values
 from pypto_xdsl.analysis.symbols import invalidate
-from pypto_xdsl.analysis.write_through import VIEW_OPS, WriteThrough, callee_directions, write_target
+from pypto_xdsl.analysis.write_through import (
+    VIEW_OPS,
+    WriteThrough,
+    callee_directions,
+    write_target,
+)
 from pypto_xdsl.dialects.attributes import (
     INCORE_KINDS,
     FuncKind,
@@ -75,6 +79,7 @@ from pypto_xdsl.dialects.program import (
     SubmitOp,
     YieldOp,
 )
+from pypto_xdsl.utils import paused_gc
 
 _LEVEL_KIND = {
     Level.CORE_GROUP: FuncKind.INCORE,
@@ -377,7 +382,6 @@ class _FunctionOutliner:
         return free, _BodyAnalysis(written, read, modes), lineage
 
     def _outline(self, scope: IncoreScopeOp) -> None:
-        func = self.func
         # The scope's own operands (deps, dumps) see earlier writes too.
         if self.renames.map:
             operands = scope.operands

@@ -28,9 +28,14 @@ from pypto_xdsl.backend.ascendc.cxx import (
     ctype,
     op_error,
 )
-from pypto_xdsl.dialects import program, tensor, tile
 from pypto_xdsl.backend.ascendc.kernel import kernel_cxx_name
-from pypto_xdsl.dialects.attributes import FuncKind, ParamDirection, TensorType, TileType
+from pypto_xdsl.dialects import program, tensor, tile
+from pypto_xdsl.dialects.attributes import (
+    FuncKind,
+    ParamDirection,
+    TensorType,
+    TileType,
+)
 
 BLOCK_DIM_ATTR = "pypto.block_dim"
 
