@@ -45,15 +45,15 @@ def test_pypto_compile_writes_the_project(tmp_path, capsys):
 def test_pypto_compile_reports_errors_without_traceback(tmp_path):
     bad = tmp_path / "bad.mlir"
     bad.write_text(
-        "pypto.func incore @k(%a: !pypto.tensor<[8, 8], f32>) {\n"
-        "  %e = pypto.tensor.exp %a : !pypto.tensor<[8, 8], f32>\n"
-        "  pypto.return\n}\n"
+        "pypto.func incore @k(%a: !pypto.tensor<[8, 8], f32>) -> !pypto.tensor<[8, 8], f32> {\n"
+        "  %e = pypto.tensor.matmul %a, %a : !pypto.tensor<[8, 8], f32>, !pypto.tensor<[8, 8], f32> -> !pypto.tensor<[8, 8], f32>\n"
+        "  pypto.return %e : !pypto.tensor<[8, 8], f32>\n}\n"
     )
     proc = subprocess.run(
         [str(BIN / "pypto-compile"), str(bad), "-o", str(tmp_path / "out")], capture_output=True, text=True
     )
     assert proc.returncode == 1
-    assert "pypto-compile: error: ascendc: cannot lower 'pypto.tensor.exp' in @k" in proc.stderr
+    assert "pypto-compile: error: ascendc: cannot lower 'pypto.tensor.matmul' in @k" in proc.stderr
     assert "Traceback" not in proc.stderr
 
 

@@ -316,7 +316,7 @@ def test_non_aligned_shape_with_a_tail_block():
     # of 4 rows balanced to 4 -> 9 full blocks and a tail of 1 row.
     before, after = convert(text, "convert-tensor-to-tile{ub-bytes=2048}")
     k = kernel(after)
-    (loop,) = ops_of(k, scf.ForOp)
+    assert len(ops_of(k, scf.ForOp)) == 1
     shapes = sorted({o.result.type.get_shape() for o in ops_of(k, tile.LoadOp)})
     assert shapes == [(1, 13), (4, 13)]
     assert_same_semantics(before, after, "main", seeds=(0, 1, 2))
@@ -563,7 +563,7 @@ def test_assemble_of_a_parameter_window_becomes_a_copy_loop():
     before, after = convert(text, "convert-tensor-to-tile{ub-bytes=8192}")
     k = kernel(after)
     assert ops_of(k, tensor.AssembleOp) == []
-    (loop,) = ops_of(k, scf.ForOp)
+    assert len(ops_of(k, scf.ForOp)) == 1
     (load,) = ops_of(k, tile.LoadOp)
     assert load.result.type.get_shape() == (16, 48)  # 4096 / 192 B per row = 21 -> 16 divides 32
     assert_same_semantics(before, after, "main", seeds=(0, 1))
@@ -730,7 +730,7 @@ def random_kernel(seed: int) -> str:
 
     for _ in range(int(rng.integers(4, 14))):
         kind = rng.choice(["binary", "binary", "scalar", "unary", "assemble", "slice", "store", "read"])
-        pick = lambda: values[int(rng.integers(len(values)))]  # noqa: E731
+        pick = lambda: values[int(rng.integers(len(values)))]
         off = "%c0" if rng.random() < 0.5 else "%cR"
         v = fresh()
         if kind == "binary":
@@ -784,3 +784,10 @@ ELEMENTWISE = tuple(
     getattr(tensor, c) for c in ("AddOp", "SubOp", "MulOp", "MaximumOp", "MinimumOp", "AddsOp", "SubsOp", "MulsOp",
                                  "NegOp", "AbsOp", "ReluOp")
 )
+
+
+@pytest.mark.parametrize("seed", [3, 7, 11])
+def test_running_the_pass_twice_changes_nothing_more(seed):
+    _before, once = convert(random_kernel(seed), "convert-tensor-to-tile{ub-bytes=4096}")
+    _before, twice = convert(random_kernel(seed), "convert-tensor-to-tile{ub-bytes=4096},convert-tensor-to-tile{ub-bytes=4096}")
+    assert str(once) == str(twice)

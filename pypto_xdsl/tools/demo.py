@@ -19,7 +19,6 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_EXAMPLE = ROOT / "examples" / "fused_softmax.mlir"
-PIPELINE = ("inline-functions", "outline-incore-scopes")
 
 
 def make_context() -> Context:
@@ -39,6 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     args = arg_parser.parse_args(argv)
 
     from pypto_xdsl.transforms import get_all_passes
+    from pypto_xdsl.transforms.pipelines import DEFAULT_PIPELINE
 
     ctx = make_context()
     source = Path(args.input).read_text()
@@ -53,10 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     original = module.clone()
 
     available = get_all_passes()
-    for name in PIPELINE:
-        if name not in available:
-            banner(f"{name}: not available yet, skipped")
-            continue
+    for name in DEFAULT_PIPELINE:
         available[name]()().apply(ctx, module)
         module.verify()
         banner(f"after {name}")
@@ -68,21 +65,15 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def check_semantics(before: ModuleOp, after: ModuleOp) -> None:
-    try:
-        from pypto_xdsl.interpreter.testing import assert_same_semantics
-    except ImportError:
-        banner("interpreter not available yet: semantic check skipped")
-        return
+    from pypto_xdsl.interpreter.testing import assert_same_semantics
+
     assert_same_semantics(before, after, "main", seeds=(0, 1, 2))
     banner("interpreter: the pipeline preserved the program's results (3 random inputs)")
 
 
 def compile_backend(module: ModuleOp, out_dir: Path) -> None:
-    try:
-        from pypto_xdsl.backend.ascendc.demo import run_demo_backend
-    except ImportError:
-        banner("Ascend C backend not available yet: lowering skipped")
-        return
+    from pypto_xdsl.backend.ascendc.demo import run_demo_backend
+
     run_demo_backend(module, out_dir)
 
 

@@ -271,10 +271,8 @@ class _BlockGrouper:
             shape = _convertible_shape(op)
             if shape is not None:
                 self._add_member(op, shape)
-            elif isinstance(op, tensor.AssembleOp) and self._try_sink(op):
-                pass
-            elif isinstance(op, tensor.AssembleOp) and self._try_copy(op):
-                pass
+            elif isinstance(op, tensor.AssembleOp) and (self._try_sink(op) or self._try_copy(op)):
+                pass  # fused into a group's loop, or a copy loop of its own
             else:
                 self._other(op)
         self.close_all()
@@ -462,7 +460,7 @@ def _block_rows(shape: Sequence[int], max_rows: int, tiles: list[tuple[str, Attr
 
 
 def _tile_op(m: Operation, operands: dict[SSAValue, SSAValue], shape: Sequence[int]) -> Operation:
-    get = lambda v: operands.get(v, v)  # noqa: E731  (scalars are used as they are)
+    get = lambda v: operands.get(v, v)
     if type(m) in _BINARY:
         return _BINARY[type(m)](get(m.operands[0]), get(m.operands[1]))
     if type(m) in _SCALAR:

@@ -9,11 +9,11 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-# The default strategy, in order; names refer to pypto_xdsl.transforms' registry. Stages that
-# are not part of this checkout yet are skipped.
+# The default strategy, in order; names refer to pypto_xdsl.transforms' registry.
 DEFAULT_PIPELINE: tuple[str, ...] = (
     "inline-functions",
     "outline-incore-scopes",
+    "convert-tensor-to-tile",
 )
 
 
@@ -29,5 +29,4 @@ class PyptoDefaultPipeline(ModulePass):
 
         available = get_all_passes()
         for stage in self.stages:
-            if stage in available:
-                available[stage]()().apply(ctx, op)
+            available[stage]()().apply(ctx, op)

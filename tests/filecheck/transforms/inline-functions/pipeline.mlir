@@ -22,5 +22,6 @@ builtin.module {
 // CHECK-NEXT:   %r_inline0 = pypto.call @[[K:[a-z_0-9]+]](%a)
 // CHECK-NOT:  pypto.incore_scope
 // CHECK:      pypto.func incore @[[K]](
-// CHECK-NEXT:   %y_inline0 = pypto.tensor.add
+// CHECK-NEXT:   %y_inline0 = pypto.tensor.create
+// CHECK:        %y_inline0_tile = pypto.tile.add
 // CHECK-NOT:  @helper
