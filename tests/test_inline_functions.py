@@ -7,12 +7,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from xdsl.context import Context
 from xdsl.dialects import builtin
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import PassFailedException
 
 from pypto_xdsl.analysis.call_graph import build_inline_call_graph
+from pypto_xdsl.dialects import make_context
 from pypto_xdsl.dialects.program import CallOp, FuncOp, func_ops
 from pypto_xdsl.transforms.inline_functions import (
     InlineFunctionsPass,
@@ -25,22 +25,7 @@ from pypto_xdsl.transforms.inline_functions import (
     verify_inline_functions_eliminated,
 )
 
-
-def _ctx() -> Context:
-    from xdsl.dialects import get_all_dialects as xdsl_dialects
-
-    from pypto_xdsl.dialects import get_all_dialects
-
-    ctx = Context()
-    for name, factory in xdsl_dialects().items():
-        ctx.register_dialect(name, factory)
-    for name, factory in get_all_dialects().items():
-        if name not in ctx.registered_dialect_names:
-            ctx.register_dialect(name, factory)
-    return ctx
-
-
-CTX = _ctx()
+CTX = make_context()
 
 
 def parse(text: str) -> builtin.ModuleOp:

@@ -6,7 +6,6 @@ import importlib.util
 from pathlib import Path
 
 import pytest
-from xdsl.context import Context
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType, ModuleOp, f32, i1
 from xdsl.ir import Block, Region
@@ -16,7 +15,7 @@ from xdsl.utils.test_value import create_ssa_value
 
 from pypto_xdsl.analysis.free_values import collect_free_values
 from pypto_xdsl.analysis.write_through import WriteThrough, write_target
-from pypto_xdsl.dialects import get_all_dialects
+from pypto_xdsl.dialects import make_context
 from pypto_xdsl.dialects.attributes import (
     FuncKind,
     MemorySpace,
@@ -46,26 +45,14 @@ T8 = TensorType([8], f32)
 TILE8 = TileType([8], f32, MemorySpace.VEC)
 
 
-def make_ctx() -> Context:
-    ctx = Context()
-    for name, factory in get_all_dialects().items():
-        ctx.register_dialect(name, factory)
-    from xdsl.dialects import get_all_dialects as xdsl_dialects
-
-    for name, factory in xdsl_dialects().items():
-        if name not in ctx.registered_dialect_names:
-            ctx.register_dialect(name, factory)
-    return ctx
-
-
 def parse(text: str) -> ModuleOp:
-    module = Parser(make_ctx(), text).parse_module()
+    module = Parser(make_context(), text).parse_module()
     module.verify()
     return module
 
 
 def outline(module: ModuleOp) -> ModuleOp:
-    OutlineIncoreScopesPass().apply(make_ctx(), module)
+    OutlineIncoreScopesPass().apply(make_context(), module)
     module.verify()
     return module
 
@@ -237,12 +224,12 @@ def test_outline_is_idempotent_and_report_is_clean() -> None:
 def test_verifier_pass_fails_on_remaining_scope() -> None:
     module = parse(STORE_PROGRAM)
     with pytest.raises(PassFailedException, match="found in non-InCore function @main"):
-        VerifySplitIncoreOrchPass().apply(make_ctx(), module)
+        VerifySplitIncoreOrchPass().apply(make_context(), module)
 
 
 def test_verifier_pass_warns_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
     module = outline(parse(STORE_PROGRAM))
-    VerifySplitIncoreOrchPass().apply(make_ctx(), module)
+    VerifySplitIncoreOrchPass().apply(make_context(), module)
     err = capsys.readouterr().err
     assert "warning: compute tensor op 'pypto.tensor.exp'" in err
 
@@ -275,7 +262,7 @@ def test_pass_rejects_nested_scopes_before_changing_anything() -> None:
     module = _scope_module(FuncKind.OPAQUE, nested=True)
     before = str(module)
     with pytest.raises(PassFailedException, match=r"in @f: nested InCore scope detected"):
-        OutlineIncoreScopesPass().apply(make_ctx(), module)
+        OutlineIncoreScopesPass().apply(make_context(), module)
     assert str(module) == before
 
 
@@ -283,12 +270,12 @@ def test_pass_rejects_nested_scopes_before_changing_anything() -> None:
 def test_pass_rejects_scopes_in_incore_functions(kind: FuncKind) -> None:
     module = _scope_module(kind)
     with pytest.raises(PassFailedException, match=rf"in @f: pypto.incore_scope inside {kind.value} function"):
-        OutlineIncoreScopesPass().apply(make_ctx(), module)
+        OutlineIncoreScopesPass().apply(make_context(), module)
 
 
 def test_inline_functions_scopes_are_left_for_inlining() -> None:
     module = _scope_module(FuncKind.INLINE)
-    OutlineIncoreScopesPass().apply(make_ctx(), module)
+    OutlineIncoreScopesPass().apply(make_context(), module)
     assert any(isinstance(op, IncoreScopeOp) for op in module.walk())
     assert check_split_incore_orch(module).errors
 
@@ -305,7 +292,7 @@ def test_split_with_split_aiv_region_rejected() -> None:
     with pytest.raises(Exception, match="mutually exclusive AIV-split mechanisms"):
         module.verify()
     with pytest.raises(PassFailedException, match="mutually exclusive AIV-split mechanisms"):
-        OutlineIncoreScopesPass().apply(make_ctx(), module)
+        OutlineIncoreScopesPass().apply(make_context(), module)
 
 
 def test_task_id_scope_becomes_submit_feeding_deps() -> None:
@@ -338,7 +325,7 @@ def test_default_pipeline_runs_outline_after_inline() -> None:
     if "inline-functions" in DEFAULT_PIPELINE:
         assert DEFAULT_PIPELINE.index("inline-functions") < DEFAULT_PIPELINE.index("outline-incore-scopes")
     module = parse(STORE_PROGRAM)
-    PyptoDefaultPipeline().apply(make_ctx(), module)
+    PyptoDefaultPipeline().apply(make_context(), module)
     module.verify()
     assert "main_incore_0" in funcs(module)
     assert not any(isinstance(op, IncoreScopeOp) for op in module.walk())
@@ -404,7 +391,7 @@ def test_filecheck_programs_keep_their_meaning(name: str, k: int, text: str) -> 
     before = parse(text)
     after = before.clone()
     # The default pipeline: inline-functions (when present), then outline-incore-scopes.
-    PyptoDefaultPipeline().apply(make_ctx(), after)
+    PyptoDefaultPipeline().apply(make_context(), after)
     after.verify()
     assert not any(isinstance(op, IncoreScopeOp) for op in after.walk())
     entries = [f for f, op in funcs(before).items() if op.func_kind != FuncKind.INLINE]
@@ -445,7 +432,7 @@ def test_generated_programs_keep_their_meaning(seed: int) -> None:
     after = program.module.clone()
     passes = get_all_passes()
     if "inline-functions" in passes:
-        passes["inline-functions"]()().apply(make_ctx(), after)
+        passes["inline-functions"]()().apply(make_context(), after)
     outline(after)
     assert check_split_incore_orch(after).errors == []
     assert_same_semantics(program.module, after, entry=program.entry, dims=program.dims, seeds=(0,))

@@ -2,6 +2,7 @@
 
 from collections.abc import Callable
 
+from xdsl.context import Context
 from xdsl.ir import Dialect
 
 
@@ -12,3 +13,16 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
         return Pypto
 
     return {"pypto": get_pypto}
+
+
+def make_context() -> Context:
+    """A context with the pypto dialect and every upstream xDSL dialect (lazily loaded)."""
+    from xdsl.dialects import get_all_dialects as xdsl_dialects
+
+    ctx = Context()
+    for name, factory in xdsl_dialects().items():
+        ctx.register_dialect(name, factory)
+    for name, factory in get_all_dialects().items():
+        if name not in ctx.registered_dialect_names:
+            ctx.register_dialect(name, factory)
+    return ctx

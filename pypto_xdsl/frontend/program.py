@@ -254,15 +254,11 @@ def _type_of_input(x: Any) -> Attribute:
 
 def apply_passes(module: ModuleOp, passes: Sequence[str]) -> None:
     """Run registered passes (by pypto-opt name) on `module` in place."""
-    from xdsl.context import Context
-
-    from pypto_xdsl.dialects import get_all_dialects
+    from pypto_xdsl.dialects import make_context
     from pypto_xdsl.transforms import get_all_passes
 
     available = get_all_passes()
-    ctx = Context()
-    for name, factory in get_all_dialects().items():
-        ctx.register_dialect(name, factory)
+    ctx = make_context()
     for p in passes:
         if p not in available:
             raise NotImplementedError(f"pass '{p}' is not available in this build")

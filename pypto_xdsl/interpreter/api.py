@@ -22,6 +22,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import InterpretationError
 
+from pypto_xdsl.dialects import make_context
 from pypto_xdsl.dialects.attributes import (
     TaskIdType,
     TensorType,
@@ -56,21 +57,6 @@ def _extra_functions() -> list[Any]:
     else:
         impls.append(TileFunctions())
     return impls
-
-
-def make_context() -> Context:
-    """A context with the pypto dialect and the upstream dialects programs mix in."""
-    from xdsl.dialects import get_all_dialects as xdsl_dialects
-
-    from pypto_xdsl.dialects import get_all_dialects
-
-    ctx = Context()
-    for name, factory in xdsl_dialects().items():
-        ctx.register_dialect(name, factory)
-    for name, factory in get_all_dialects().items():
-        if name not in ctx.registered_dialect_names:
-            ctx.register_dialect(name, factory)
-    return ctx
 
 
 _CTX: Context | None = None

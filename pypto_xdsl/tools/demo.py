@@ -12,19 +12,12 @@ import argparse
 import sys
 from pathlib import Path
 
-from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_EXAMPLE = ROOT / "examples" / "fused_softmax.mlir"
-
-
-def make_context() -> Context:
-    from pypto_xdsl.tools.pypto_opt import PyptoOptMain
-
-    return PyptoOptMain(args=[]).ctx
 
 
 def banner(title: str) -> None:
@@ -37,6 +30,7 @@ def main(argv: list[str] | None = None) -> int:
     arg_parser.add_argument("-o", "--output", default=str(ROOT / "out" / "demo"))
     args = arg_parser.parse_args(argv)
 
+    from pypto_xdsl.dialects import make_context
     from pypto_xdsl.transforms import get_all_passes
     from pypto_xdsl.transforms.pipelines import DEFAULT_PIPELINE
 

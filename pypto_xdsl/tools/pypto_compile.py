@@ -28,21 +28,8 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 from pypto_xdsl.backend.ascendc import sim
 from pypto_xdsl.backend.ascendc.emit import EmittedProgram, choose_entry, emit_program
 from pypto_xdsl.backend.ascendc.host import BLOCK_DIM_ATTR
+from pypto_xdsl.dialects import make_context
 from pypto_xdsl.dialects.attributes import ParamDirection, TensorType
-
-
-def make_context() -> Context:
-    from xdsl.dialects import get_all_dialects as xdsl_dialects
-
-    from pypto_xdsl.dialects import get_all_dialects
-
-    ctx = Context()
-    for name, factory in xdsl_dialects().items():
-        ctx.register_dialect(name, factory)
-    for name, factory in get_all_dialects().items():
-        if name not in ctx.registered_dialect_names:
-            ctx.register_dialect(name, factory)
-    return ctx
 
 
 def parse_program(text: str, ctx: Context | None = None) -> ModuleOp:
