@@ -418,3 +418,28 @@ def bind_shape(
         elif not dims_compatible(f, a):
             return False
     return True
+
+
+def argument_mismatch(
+    formal: Attribute, actual: Attribute, binding: dict[str, Dim], strict: bool = True
+) -> str | None:
+    """Why a value of type `actual` cannot be passed for a parameter of type `formal`.
+
+    Returns None when it can (binding the formal's shape symbols into `binding`), otherwise
+    what differs: "kind", "dtype", "memory space", "rank", "shape" or "type". A symbol bound to
+    two extents raises SymbolBindingError when `strict`.
+    """
+    if not isinstance(formal, TensorType | TileType):
+        return None if actual == formal else "type"
+    if type(actual) is not type(formal):
+        return "kind"
+    assert isinstance(actual, TensorType | TileType)
+    if actual.element_type != formal.element_type:
+        return "dtype"
+    if isinstance(formal, TileType) and isinstance(actual, TileType) and actual.space != formal.space:
+        return "memory space"
+    if actual.rank != formal.rank:
+        return "rank"
+    if not bind_shape(formal.get_shape(), actual.get_shape(), binding, strict):
+        return "shape"
+    return None

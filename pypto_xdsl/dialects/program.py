@@ -59,9 +59,8 @@ from pypto_xdsl.dialects.attributes import (
     SplitModeAttr,
     SymbolBindingError,
     TaskIdType,
-    TensorType,
     TileType,
-    bind_shape,
+    argument_mismatch,
     substitute_symbols,
 )
 
@@ -308,32 +307,20 @@ def check_call_signature(
     binding: dict[str, int | str | None] = {}
     for i, (arg, formal) in enumerate(zip(args, formals)):
         actual = arg.type
-        if isinstance(formal, TensorType | TileType):
-            mismatch = None
-            if type(actual) is not type(formal):
-                mismatch = "kind"
-            elif actual.element_type != formal.element_type:
-                mismatch = "dtype"
-            elif isinstance(formal, TileType) and actual.space != formal.space:
-                mismatch = "memory space"
-            else:
-                try:
-                    if not bind_shape(formal.get_shape(), actual.get_shape(), binding, strict):
-                        mismatch = "shape"
-                except SymbolBindingError as e:
-                    raise VerifyException(
-                        f"argument #{i} of the call to @{callee_name}: {e} "
-                        f"({actual} passed for {formal})"
-                    ) from e
-            if mismatch is not None:
-                raise VerifyException(
-                    f"argument #{i} of the call to @{callee_name} has type {actual}, "
-                    f"which does not match parameter type {formal} ({mismatch} differs)"
-                )
-        elif actual != formal:
+        try:
+            mismatch = argument_mismatch(formal, actual, binding, strict)
+        except SymbolBindingError as e:
+            raise VerifyException(
+                f"argument #{i} of the call to @{callee_name}: {e} ({actual} passed for {formal})"
+            ) from e
+        if mismatch == "type":
+            raise VerifyException(
+                f"argument #{i} of the call to @{callee_name} has type {actual}, expected {formal}"
+            )
+        if mismatch is not None:
             raise VerifyException(
                 f"argument #{i} of the call to @{callee_name} has type {actual}, "
-                f"expected {formal}"
+                f"which does not match parameter type {formal} ({mismatch} differs)"
             )
     expected = [substitute_symbols(t, binding) for t in callee.function_type.outputs.data]
     if len(expected) != len(results):

@@ -49,6 +49,7 @@ from pypto_xdsl.dialects.attributes import (
     SymbolBindingError,
     TensorType,
     TileType,
+    argument_mismatch,
     bind_shape,
     format_dim,
     substitute_symbols,
@@ -353,27 +354,12 @@ def bind_site(
                 extents.setdefault(s, []).append((s, i))
             continue
         exact = False
-        mismatch: str | None = None
         local: dict[str, Dim] = {}
-        if isinstance(formal, TensorType | TileType):
-            if type(actual) is not type(formal):
-                mismatch = "kind differs"
-            elif actual.element_type != formal.element_type:
-                mismatch = "dtype differs"
-            elif isinstance(formal, TileType) and actual.space != formal.space:
-                mismatch = "memory space differs"
-            else:
-                try:
-                    if not bind_shape(formal.get_shape(), actual.get_shape(), local, strict=True):
-                        mismatch = (
-                            "rank differs"
-                            if len(formal.get_shape()) != len(actual.get_shape())
-                            else "shape differs"
-                        )
-                except SymbolBindingError as e:
-                    mismatch = f"shape differs: {e}"
-        else:
-            mismatch = "type differs"
+        try:
+            reason = argument_mismatch(formal, actual, local)
+            mismatch = None if reason is None else f"{reason} differs"
+        except SymbolBindingError as e:
+            mismatch = f"shape differs: {e}"
         if mismatch is not None:
             raise _site_error(
                 call,

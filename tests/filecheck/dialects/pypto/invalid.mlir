@@ -189,7 +189,7 @@ pypto.func @g(%x: !pypto.tensor<[8], f32>) {
   pypto.return
 }
 
-// CHECK: Operation does not verify: argument #0 of the call to @f has type !pypto.tensor<[8], f32>, which does not match parameter type !pypto.tensor<[8, 4], f32> (shape differs)
+// CHECK: Operation does not verify: argument #0 of the call to @f has type !pypto.tensor<[8], f32>, which does not match parameter type !pypto.tensor<[8, 4], f32> (rank differs)
 
 // -----
 
