@@ -106,13 +106,7 @@ def int_literal(value: int, t: Attribute) -> str:
 
 
 _CPP_KEYWORDS = frozenset(
-    """alignas alignof and and_eq asm auto bitand bitor bool break case catch char char16_t char32_t
-    class compl const constexpr const_cast continue decltype default delete do double dynamic_cast
-    else enum explicit export extern false float for friend goto if inline int long mutable namespace
-    new noexcept not not_eq nullptr operator or or_eq private protected public register
-    reinterpret_cast return short signed sizeof static static_assert static_cast struct switch
-    template this thread_local throw true try typedef typeid typename union unsigned using virtual
-    void volatile wchar_t while xor xor_eq main half pipe""".split()
+    ["alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch", "char", "char16_t", "char32_t", "class", "compl", "const", "constexpr", "const_cast", "continue", "decltype", "default", "delete", "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register", "reinterpret_cast", "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq", "main", "half", "pipe"]
 )
 
 
@@ -351,7 +345,9 @@ class CxxWriter:
             self.emit_for(op)
         elif isinstance(op, scf.IfOp):
             self.emit_if(op)
-        elif isinstance(op, scf.YieldOp):
+        elif isinstance(op, scf.WhileOp):
+            self.emit_while(op)
+        elif isinstance(op, scf.YieldOp | scf.ConditionOp):
             raise op_error(op, "unexpected scf.yield")
         else:
             self.emit_other(op)
@@ -485,4 +481,66 @@ class CxxWriter:
                 else:
                     self.emit_op(inner)
             self.out.dedent()
+        self.out.add("}")
+
+    def emit_while(self, op: scf.WhileOp) -> None:
+        """`scf.while` as `while (true) { before; results = forwarded; if (!cond) break; after; carried = yielded; }`.
+
+        The carried values (the `before` block's arguments) and the values `scf.condition`
+        forwards (the loop's results, which are also the `after` block's arguments) are two
+        sets of C++ variables. Tensors must keep naming the carried storage (as for scf.for);
+        tiles cannot be carried through a while loop.
+        """
+        before, after = op.before_region.block, op.after_region.block
+        cond_op = before.last_op
+        assert isinstance(cond_op, scf.ConditionOp)
+        for v in (*op.arguments, *op.res):
+            if isinstance(v.type, TileType):
+                raise op_error(
+                    op, f"tile values ({v.type}) cannot be carried through scf.while; keep tiles inside one "
+                    "iteration (or use scf.for)"
+                )
+        carried = self._carried_vars(op, before.args, before.args)
+        for var, init, arg in zip(carried, op.arguments, before.args):
+            if var is None:
+                self.bind_tensor(arg, init)
+            elif isinstance(var, NoValue):
+                continue
+            else:
+                c = ctype(arg.type)
+                self.out.add(f"{c} {var} = {cast_to(self.expr(init), c)};")
+                self.exprs[arg] = Expr(var, c)  # type: ignore[arg-type]
+        forwarded = self._carried_vars(op, op.res, after.args)
+        for var, res, arg in zip(forwarded, op.res, after.args):
+            if var is None or isinstance(var, NoValue):
+                continue
+            c = ctype(res.type)
+            self.out.add(f"{c} {var}{{}};")
+            self.exprs[res] = self.exprs[arg] = Expr(var, c)  # type: ignore[arg-type]
+        carried_roots = [self.tensor_root(a) for a, v in zip(before.args, carried) if v is None]
+        self.out.add("while (true) {")
+        self.out.indent()
+        for inner in before.ops:
+            if inner is not cond_op:
+                self.emit_op(inner)
+                continue
+            for var, value, res, arg in zip(forwarded, cond_op.args, op.res, after.args):
+                if var is None:
+                    if self.tensor_root(value) not in carried_roots:
+                        raise op_error(
+                            op, "a tensor forwarded by scf.condition must name the storage of one of the "
+                            "loop's carried tensors"
+                        )
+                    self.bind_tensor(res, value)
+                    self.bind_tensor(arg, value)
+            self._assign_yield(op, forwarded, list(cond_op.args), list(op.res))
+            cond = self.expr(cond_op.condition)
+            test = f"!{cond.text}" if cond.text.isidentifier() else f"!({cond.text})"
+            self.out.add(f"if ({test}) break;")
+        for inner in after.ops:
+            if isinstance(inner, scf.YieldOp):
+                self._assign_yield(op, carried, list(inner.operands), list(before.args))
+            else:
+                self.emit_op(inner)
+        self.out.dedent()
         self.out.add("}")

@@ -28,7 +28,11 @@ from pypto_xdsl.backend.ascendc.cxx import (
     ctype,
     op_error,
 )
-from pypto_xdsl.backend.ascendc.kernel import kernel_cxx_name
+from pypto_xdsl.backend.ascendc.kernel import (
+    kernel_cxx_name,
+    returned_locals,
+    workspace_bytes,
+)
 from pypto_xdsl.dialects import program, tensor, tile
 from pypto_xdsl.dialects.attributes import (
     FuncKind,
@@ -71,6 +75,12 @@ def _param_index(func: program.FuncOp, value: SSAValue) -> int | None:
             if isinstance(owner, scf.ForOp) and value.index > 0:
                 value = owner.iter_args[value.index - 1]
                 continue
+            if isinstance(owner, scf.WhileOp):
+                if value.owner is owner.before_region.block:
+                    value = owner.arguments[value.index]
+                else:
+                    value = owner.before_region.block.last_op.args[value.index]  # type: ignore[union-attr]
+                continue
             return None
         op = value.owner
         if isinstance(op, tile.StoreOp):
@@ -79,6 +89,8 @@ def _param_index(func: program.FuncOp, value: SSAValue) -> int | None:
             value = op.dest if hasattr(op, "dest") else op.operands[1]
         elif isinstance(op, scf.ForOp):
             value = op.iter_args[value.index]  # type: ignore[union-attr]
+        elif isinstance(op, scf.WhileOp):
+            value = op.before_region.block.last_op.args[value.index]  # type: ignore[union-attr]
         elif isinstance(op, scf.IfOp):
             y = op.true_region.block.last_op
             value = y.operands[value.index]  # type: ignore[union-attr]
@@ -159,6 +171,8 @@ def kernel_signature(func: program.FuncOp) -> list[tuple[str, str]]:
     for k, arg in enumerate(func.args):
         name = namer.fresh(arg.name_hint or f"arg{k}")
         out.append(("void*" if isinstance(arg.type, TensorType) else ctype(arg.type), name))
+    if workspace_bytes(func):
+        out.append(("void*", namer.fresh("workspace")))  # kernel-local tensors (see kernel.workspace_plan)
     return out
 
 
@@ -189,6 +203,7 @@ class HostPrinter(CxxWriter):
         self.allocs: list[DeviceTensor] = []
         self.kernels: list[str] = []
         self.task_names: dict[SSAValue, str] = {}
+        self.workspaces: dict[Operation, str] = {}  # launch -> its workspace device pointer
 
     def carried_kind(self, op: Operation, t) -> str:
         from pypto_xdsl.dialects.attributes import TaskIdType
@@ -262,6 +277,7 @@ class HostPrinter(CxxWriter):
                 f"CHECK_ACL(aclrtMemcpy({dt.var}, {dt.nbytes}, {n}, {dt.nbytes}, ACL_MEMCPY_HOST_TO_DEVICE));"
             )
         self._preallocate_nested_creates()
+        self._allocate_workspaces()
         for op in self.func.body.block.ops:
             self.emit_op(op)
         self.out.add("CHECK_ACL(aclrtSynchronizeStream(stream));")
@@ -309,6 +325,29 @@ class HostPrinter(CxxWriter):
                     "allocates such tensors once, so create it before the loop instead",
                 )
             self._alloc_create(op)
+
+    def _allocate_workspaces(self) -> None:
+        """One device workspace per launch of a kernel with kernel-local tensors, allocated at
+        function entry (a launch in a loop reuses it: launches on the one stream run in order)
+        and sized for every block of the launch."""
+        for op in self.func.walk():
+            if not isinstance(op, program.CallOp | program.SubmitOp):
+                continue
+            callee = lookup_symbol(op, op.callee)
+            if not isinstance(callee, program.FuncOp) or not callee.is_incore:
+                continue
+            per_block = workspace_bytes(callee)
+            if not per_block:
+                continue
+            dim = block_dim(op, callee)
+            var = self.namer.fresh(f"{kernel_cxx_name(callee.sym_name.data)}_ws_dev")
+            self.out.add(
+                f"void* {var} = nullptr;  // workspace of @{callee.sym_name.data}: kernel-local tensors, "
+                f"{dim} block(s) x {per_block} bytes"
+            )
+            self.out.add(f"CHECK_ACL(aclrtMalloc(&{var}, {dim * per_block}, ACL_MEM_MALLOC_HUGE_FIRST));")
+            self.allocs.append(DeviceTensor(var, None))  # type: ignore[arg-type]
+            self.workspaces[op] = var
 
     def _alloc(self, dt: DeviceTensor, value: SSAValue) -> None:
         self.out.add(f"void* {dt.var} = nullptr;")
@@ -397,6 +436,28 @@ class HostPrinter(CxxWriter):
         )
         self.alias[op.result] = dst
 
+    def _bind_returned_local(self, op: Operation, callee: program.FuncOp, result: SSAValue, offset: int, dim: int) -> None:
+        """A kernel result that is one of its kernel-local tensors: a view of the launch's workspace."""
+        what = f"@{callee.sym_name.data} returns the kernel-local tensor %{result.name_hint or '?'} {result.type}"
+        if dim != 1:
+            raise op_error(op, f"{what} but is launched on {dim} blocks, each with its own copy; write it into an out parameter")
+        if _escapes_region(result):
+            raise op_error(
+                op, f"{what}, which lives in the launch's workspace; the workspace is reused by every iteration, "
+                "so the result cannot be carried out of the loop or branch (write it into an out parameter)",
+            )
+        var = self.namer.fresh(f"{result.name_hint or 'result'}_dev")
+        ws = self.workspaces[op]
+        ptr = f"static_cast<uint8_t*>({ws}) + {offset}" if offset else ws
+        self.out.add(
+            f"void* {var} = {ptr};  "
+            f"// %{result.name_hint or '?'}: kernel-local tensor of @{callee.sym_name.data}, in its workspace"
+        )
+        t = result.type
+        assert isinstance(t, TensorType)
+        self.device[result] = DeviceTensor(var, t)
+        self.alias[result] = HostView(result, tuple(t.get_shape()))  # type: ignore[arg-type]
+
     def _kernel_arg(self, op: Operation, value: SSAValue) -> str:
         view = self.tensor_root(value)
         if not view.contiguous:
@@ -423,14 +484,19 @@ class HostPrinter(CxxWriter):
                 args.append(self._kernel_arg(op, a))
             else:
                 args.append(cast_to(self.expr(a), ctype(a.type)))
+        if op in self.workspaces:
+            args.append(self.workspaces[op])
         dim = block_dim(op, callee)
         name = kernel_cxx_name(callee.sym_name.data)
         if name not in self.kernels:
             self.kernels.append(name)
         results = op.outputs if isinstance(op, program.SubmitOp) else op.res
+        locals_ = returned_locals(callee)
         for k, idx in enumerate(returned_params(callee)):
             if k < len(results) and idx is not None:
                 self.alias[results[k]] = self.tensor_root(op.args[idx])
+            elif k < len(results) and k < len(locals_) and locals_[k] is not None:
+                self._bind_returned_local(op, callee, results[k], locals_[k].offset, dim)  # type: ignore[union-attr]
         if isinstance(op, program.SubmitOp):
             tid = op.results[-1]
             tname = self.namer.fresh(tid.name_hint or "task")

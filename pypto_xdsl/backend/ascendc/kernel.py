@@ -11,6 +11,10 @@ Buffer planning (per kernel, static):
   plan still fits the 192 KiB Unified Buffer; otherwise one; if one does not fit either, the
   kernel is rejected with the list of buffers and sizes.
 
+Kernel-local tensors (`pypto.tensor.create` in a kernel) live in GM at fixed offsets of a
+per-block workspace that the host allocates per launch and passes as a trailing
+`GM_ADDR workspace` argument (`workspace_plan`).
+
 UB layout of a tile [R, C]: rows are padded to 32 bytes (row stride `ld`), except single-row
 and single-column tiles, which are packed. Vector ops run over `R * ld` elements.
 """
@@ -193,6 +197,102 @@ def kernel_cxx_name(name: str) -> str:
     return base if probe.fresh(base) == base else f"{base}_kernel"
 
 
+WORKSPACE_ALIGN = 512  # bytes; every kernel-local tensor starts on a 512-byte boundary of the workspace
+
+
+@dataclass(frozen=True)
+class WorkspaceSlot:
+    """A kernel-local GM tensor (`pypto.tensor.create` in a kernel) at a fixed byte offset of
+    the launch's workspace (per block)."""
+
+    value: SSAValue
+    offset: int
+    bytes: int
+
+
+def workspace_plan(func: program.FuncOp) -> tuple[list[WorkspaceSlot], int]:
+    """Kernel-local tensors of `func` and the workspace bytes one block needs.
+
+    Every `pypto.tensor.create` in the kernel (at any depth) gets its own 512-byte aligned
+    slot; one inside a loop reuses its slot in every iteration. Each block of a launch has its
+    own part of the workspace, `bytes` apart.
+    """
+    slots: list[WorkspaceSlot] = []
+    offset = 0
+    for op in func.walk():
+        if not isinstance(op, tensor.CreateOp):
+            continue
+        t = op.result.type
+        assert isinstance(t, TensorType)
+        if not t.is_static():
+            raise op_error(op, f"kernel-local tensor {t} has a dynamic shape; the workspace is planned statically")
+        if t.rank > 2:
+            raise op_error(op, f"kernel-local tensor {t} has rank {t.rank}; only 1-D and 2-D tensors are supported")
+        nbytes = t.num_elements() * byte_width(t.element_type)
+        if nbytes == 0:
+            raise op_error(op, f"kernel-local tensor {t} is empty")
+        slots.append(WorkspaceSlot(op.result, offset, nbytes))
+        offset += _round_up(nbytes, WORKSPACE_ALIGN)
+    return slots, offset
+
+
+def storage_root(func: program.FuncOp, value: SSAValue) -> SSAValue | None:
+    """The kernel parameter or kernel-local `tensor.create` a tensor value of `func` names the
+    storage of (through stores, slices, loop carries and scf.while), or None if unknown."""
+    for _ in range(10000):
+        if isinstance(value, BlockArgument):
+            owner = value.owner.parent_op()
+            if owner is func:
+                return value
+            if isinstance(owner, scf.ForOp) and value.index > 0:
+                value = owner.iter_args[value.index - 1]
+                continue
+            if isinstance(owner, scf.WhileOp) and value.owner is owner.before_region.block:
+                value = owner.arguments[value.index]
+                continue
+            if isinstance(owner, scf.WhileOp):
+                cond = owner.before_region.block.last_op
+                assert isinstance(cond, scf.ConditionOp)
+                value = cond.args[value.index]
+                continue
+            return None
+        op = value.owner
+        if isinstance(op, tensor.CreateOp):
+            return value
+        if isinstance(op, tile.StoreOp):
+            value = op.dest
+        elif isinstance(op, tensor.SliceOp):
+            value = op.source
+        elif isinstance(op, scf.ForOp):
+            value = op.iter_args[value.index]  # type: ignore[union-attr]
+        elif isinstance(op, scf.WhileOp):
+            cond = op.before_region.block.last_op
+            assert isinstance(cond, scf.ConditionOp)
+            value = cond.args[value.index]  # type: ignore[union-attr]
+        else:
+            return None
+    return None
+
+
+def returned_locals(func: program.FuncOp) -> list[WorkspaceSlot | None]:
+    """For each result of kernel `func`, the workspace slot of the whole kernel-local tensor it
+    returns (the host reads it from the launch's workspace), else None."""
+    ret = func.body.block.last_op
+    if not isinstance(ret, program.ReturnOp):
+        return []
+    slots = {s.value: s for s in workspace_plan(func)[0]}
+    out: list[WorkspaceSlot | None] = []
+    for v in ret.arguments:
+        root = storage_root(func, v) if isinstance(v.type, TensorType) else None
+        out.append(slots.get(root) if root is not None and root.type == v.type else None)  # type: ignore[arg-type]
+    return out
+
+
+def workspace_bytes(func: program.FuncOp) -> int:
+    """Workspace bytes per block that a launch of kernel `func` must provide (0: none)."""
+    return workspace_plan(func)[1]
+
+
 class KernelPrinter(CxxWriter):
     """Prints one incore function as an Ascend C kernel."""
 
@@ -290,6 +390,19 @@ class KernelPrinter(CxxWriter):
                 name = self.namer.fresh(base)
                 self.exprs[arg] = Expr(name, c)
                 sig.append(f"{c} {name}")
+        self.ws_slots, self.ws_bytes = workspace_plan(self.func)
+        self.ws_param = None
+        for slot in self.ws_slots:
+            t = slot.value.type
+            assert isinstance(t, TensorType)
+            self._check_element(t.element_type, f"kernel-local tensor %{slot.value.name_hint or '?'}")
+        if self.ws_bytes:
+            self.ws_param = self.namer.fresh("workspace")
+            self.ws_block = self.namer.fresh("block_ws")
+            sig.append(f"GM_ADDR {self.ws_param}")
+            for slot in self.ws_slots:
+                name = self.namer.fresh(f"{slot.value.name_hint or 'local'}_gm")
+                self.gm[slot.value] = name
         return sig
 
     def _check_element(self, t: Attribute, what: str) -> None:
@@ -645,7 +758,16 @@ class KernelPrinter(CxxWriter):
             for v in op.arguments:
                 if not isinstance(v.type, TensorType):
                     raise op_error(op, f"kernels can only return tensors written through parameters, got {v.type}")
-                self.tensor_root(v)
+                view = self.tensor_root(v)
+                root = view.root
+                if isinstance(root, BlockArgument) and root.owner.parent_op() is self.func:
+                    continue
+                if view.const != 0 or root.type != v.type:
+                    raise op_error(
+                        op,
+                        f"the kernel returns a window of the kernel-local tensor %{root.name_hint or '?'} {root.type}; "
+                        "only a whole kernel-local tensor can be returned (the host reads it from the workspace)",
+                    )
             return
         if isinstance(op, tile.LoadOp):
             return self._emit_load(op)
@@ -657,6 +779,10 @@ class KernelPrinter(CxxWriter):
             return
         if isinstance(op, tensor.DimOp):
             return self._emit_dim(op)
+        if isinstance(op, tensor.CreateOp):
+            # storage planned in the workspace; the GlobalTensor is set up at kernel entry
+            self.tensor_alias[op.result] = View(op.result)
+            return
         if isinstance(op, tile.GetBlockIdxOp):
             self.exprs[op.result] = Expr("AscendC::GetBlockIdx()", "int64_t")
             return
@@ -824,30 +950,8 @@ class KernelPrinter(CxxWriter):
             self.out.add("WaitFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);")
 
     def _static_root(self, value: SSAValue) -> SSAValue | None:
-        """Root parameter of a tensor value by walking aliases (before printing binds them)."""
-        seen = 0
-        while seen < 10000:
-            seen += 1
-            if isinstance(value, BlockArgument):
-                owner = value.owner.parent_op()
-                if owner is self.func:
-                    return value
-                if isinstance(owner, scf.ForOp) and value.index > 0:
-                    value = owner.iter_args[value.index - 1]
-                    continue
-                break
-            op = value.owner
-            if isinstance(op, tile.StoreOp):
-                value = op.dest
-                continue
-            if isinstance(op, tensor.SliceOp):
-                value = op.source
-                continue
-            if isinstance(op, scf.ForOp):
-                value = op.iter_args[value.index]  # type: ignore[union-attr]
-                continue
-            break
-        return None
+        """Root parameter (or kernel-local tensor) of a tensor value, walking aliases."""
+        return storage_root(self.func, value)
 
     # ---- cube
 
@@ -1052,11 +1156,29 @@ class KernelPrinter(CxxWriter):
         if self.cube:
             lines.append("  KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);")
         for arg, gm in self.gm.items():
+            if arg not in self.exprs:
+                continue  # a kernel-local tensor: below
             t = arg.type
             assert isinstance(t, TensorType)
             c = ctype(t.element_type)
             lines.append(f"  GlobalTensor<{c}> {gm};")
             lines.append(f"  {gm}.SetGlobalBuffer((__gm__ {c}*){self.exprs[arg].text}, {t.num_elements()});")
+        if self.ws_bytes:
+            lines.append(
+                f"  // Kernel-local GM tensors: {self.ws_bytes} bytes of workspace per block, this block's part."
+            )
+            lines.append(f"  GM_ADDR {self.ws_block} = {self.ws_param} + AscendC::GetBlockIdx() * {self.ws_bytes};")
+            for slot in self.ws_slots:
+                t = slot.value.type
+                assert isinstance(t, TensorType)
+                c = ctype(t.element_type)
+                gm = self.gm[slot.value]
+                where = f"{self.ws_block} + {slot.offset}" if slot.offset else self.ws_block
+                lines.append(
+                    f"  GlobalTensor<{c}> {gm};  // %{slot.value.name_hint or '?'} {t}, "
+                    f"workspace bytes [{slot.offset}, {slot.offset + slot.bytes})"
+                )
+                lines.append(f"  {gm}.SetGlobalBuffer((__gm__ {c}*)({where}), {t.num_elements()});")
         if self.buffers:
             lines.append("  TPipe pipe;")
             for b in self.buffers:

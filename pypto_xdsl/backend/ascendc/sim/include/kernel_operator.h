@@ -81,6 +81,14 @@ class GlobalTensor {
  public:
   void SetGlobalBuffer(__gm__ T* buffer, uint64_t bufferSize) {
     if (buffer == nullptr) fail("SetGlobalBuffer with a null pointer");
+    // Inside a launch every GM buffer is device memory: a GlobalTensor reaching past its allocation
+    // (e.g. a kernel-local tensor past the end of a too small workspace) is an error.
+    if (pypto_sim::launch_state().kernel != nullptr &&
+        !pypto_sim::device_range(buffer, static_cast<size_t>(bufferSize) * sizeof(T)))
+      fail("SetGlobalBuffer(%p, %llu elements = %llu bytes) is not inside one device allocation (argument or "
+           "workspace too small for the kernel)",
+           static_cast<const void*>(buffer), (unsigned long long)bufferSize,
+           (unsigned long long)(bufferSize * sizeof(T)));
     ptr_ = buffer;
     size_ = bufferSize;
   }

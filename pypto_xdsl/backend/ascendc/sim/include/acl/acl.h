@@ -27,7 +27,7 @@ struct AclState {
   bool initialised = false;
   int device = -1;
   int streams = 0;
-  std::map<const uint8_t*, size_t> device_allocs;  // base -> bytes
+  std::map<const uint8_t*, size_t>& device_allocs = pypto_sim::device_allocs();  // base -> bytes (core.h)
 };
 inline AclState& acl() {
   static AclState s;
@@ -36,14 +36,6 @@ inline AclState& acl() {
 inline bool acl_ready(const char* what) {
   if (!acl().initialised) { std::fprintf(stderr, "pypto-sim ACL: %s before aclInit\n", what); return false; }
   return true;
-}
-// Device range check: [p, p+n) must lie in one live device allocation.
-inline bool device_range(const void* p, size_t n) {
-  const uint8_t* b = static_cast<const uint8_t*>(p);
-  auto it = acl().device_allocs.upper_bound(b);
-  if (it == acl().device_allocs.begin()) return false;
-  --it;
-  return b >= it->first && b + n <= it->first + it->second;
 }
 }  // namespace pypto_sim
 

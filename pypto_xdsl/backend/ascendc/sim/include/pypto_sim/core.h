@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 
 namespace pypto_sim {
 
@@ -47,6 +48,21 @@ inline LaunchState& launch_state() {
   std::fprintf(stderr, "\n");
   std::fflush(stderr);
   std::exit(86);
+}
+
+// Live device (GM) allocations, base -> bytes: aclrtMalloc registers them (acl/acl.h); kernels
+// check that every GlobalTensor they set up lies inside one (a too small workspace or argument).
+inline std::map<const uint8_t*, size_t>& device_allocs() {
+  static std::map<const uint8_t*, size_t> m;
+  return m;
+}
+// [p, p+n) lies in one live device allocation.
+inline bool device_range(const void* p, size_t n) {
+  const uint8_t* b = static_cast<const uint8_t*>(p);
+  auto it = device_allocs().upper_bound(b);
+  if (it == device_allocs().begin()) return false;
+  --it;
+  return b >= it->first && b + n <= it->first + it->second;
 }
 
 // The on-chip memories of the core currently running (blocks run one after another).
