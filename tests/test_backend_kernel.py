@@ -209,11 +209,13 @@ def test_loaded_tile_freed_after_its_last_use_in_a_nested_region():
 
 
 _BAD_KERNELS = {
-    "matmul_on_vec": (
+    "vector_and_cube_tiles": (
         """pypto.func incore @k(%a: !pypto.tensor<[16, 16], f16>) {
           %c0 = arith.constant 0 : index
           %ta = pypto.tile.load %a[%c0, %c0] : !pypto.tensor<[16, 16], f16> -> !pypto.tile<[16, 16], f16, vec>
-          %m = pypto.tile.matmul %ta, %ta : !pypto.tile<[16, 16], f16, vec>, !pypto.tile<[16, 16], f16, vec> -> !pypto.tile<[16, 16], f32, acc>
+          %l = pypto.tile.move %ta : !pypto.tile<[16, 16], f16, vec> -> !pypto.tile<[16, 16], f16, left>
+          %r = pypto.tile.move %ta : !pypto.tile<[16, 16], f16, vec> -> !pypto.tile<[16, 16], f16, right>
+          %m = pypto.tile.matmul %l, %r : !pypto.tile<[16, 16], f16, left>, !pypto.tile<[16, 16], f16, right> -> !pypto.tile<[16, 16], f32, acc>
           pypto.return
         }""",
         "cannot lower @k: it mixes vector ('vec') and cube (mat/left/right/acc) tiles",

@@ -360,6 +360,14 @@ class RowExpandDivOp(RowExpandOp):
     name = "pypto.tile.row_expand_div"
 
 
+def _check_cube_operands(lhs: TileType, rhs: TileType) -> None:
+    """The cube unit reads its left operand from L0A and its right operand from L0B."""
+    if lhs.space != MemorySpace.LEFT:
+        raise VerifyException(f"operand 'lhs' must be a 'left' tile, got {lhs}; move it there first")
+    if rhs.space != MemorySpace.RIGHT:
+        raise VerifyException(f"operand 'rhs' must be a 'right' tile, got {rhs}; move it there first")
+
+
 def _accumulator_type(lhs: TileType, rhs: TileType) -> TileType:
     element = Float32Type() if is_float_type(lhs.element_type) else i32
     return TileType(matmul_shape(lhs, rhs), element, MemorySpace.ACC)
@@ -369,7 +377,8 @@ def _accumulator_type(lhs: TileType, rhs: TileType) -> TileType:
 class MatmulOp(MatmulOpBase):
     """`%c = pypto.tile.matmul %a, %b : A, B -> C`: cube matmul into an `acc` tile.
 
-    [M, K] x [K, N] -> [M, N]; the accumulator is f32 for float inputs, i32 for integers.
+    [M, K] (`left`) x [K, N] (`right`) -> [M, N] (`acc`); the accumulator is f32 for float
+    inputs, i32 for integers.
     """
 
     name = "pypto.tile.matmul"
@@ -395,6 +404,7 @@ class MatmulOp(MatmulOpBase):
     def infer_result_types(self) -> Sequence[Attribute]:
         lhs, rhs = self.lhs.type, self.rhs.type
         assert isinstance(lhs, TileType) and isinstance(rhs, TileType)
+        _check_cube_operands(lhs, rhs)
         return (_accumulator_type(lhs, rhs),)
 
 
@@ -416,6 +426,9 @@ class MatmulAccOp(PyptoValueOp):
     def infer_result_types(self) -> Sequence[Attribute]:
         acc, lhs, rhs = self.acc.type, self.lhs.type, self.rhs.type
         assert isinstance(acc, TileType) and isinstance(lhs, TileType) and isinstance(rhs, TileType)
+        _check_cube_operands(lhs, rhs)
+        if acc.space != MemorySpace.ACC:
+            raise VerifyException(f"operand 'acc' must be an 'acc' tile, got {acc}")
         expected = _accumulator_type(lhs, rhs)
         if acc.element_type != expected.element_type:
             raise VerifyException(

@@ -234,3 +234,30 @@ pypto.func aiv @f() {
 
 // CHECK: Operation does not verify: result 'result' at position 0 does not verify:
 // CHECK: i32 should be of base attribute index
+
+// -----
+
+pypto.func @k(%a: !pypto.tile<[16, 16], f16, vec>, %b: !pypto.tile<[16, 16], f16, right>) {
+  %m = pypto.tile.matmul %a, %b : !pypto.tile<[16, 16], f16, vec>, !pypto.tile<[16, 16], f16, right> -> !pypto.tile<[16, 16], f32, acc>
+  pypto.return
+}
+
+// CHECK: operand 'lhs' must be a 'left' tile, got !pypto.tile<[16, 16], f16, vec>; move it there first
+
+// -----
+
+pypto.func @k(%a: !pypto.tile<[16, 16], f16, left>, %b: !pypto.tile<[16, 16], f16, mat>) {
+  %m = pypto.tile.matmul %a, %b : !pypto.tile<[16, 16], f16, left>, !pypto.tile<[16, 16], f16, mat> -> !pypto.tile<[16, 16], f32, acc>
+  pypto.return
+}
+
+// CHECK: operand 'rhs' must be a 'right' tile, got !pypto.tile<[16, 16], f16, mat>; move it there first
+
+// -----
+
+pypto.func @k(%c: !pypto.tile<[16, 16], f32, vec>, %a: !pypto.tile<[16, 16], f16, left>, %b: !pypto.tile<[16, 16], f16, right>) {
+  %m = pypto.tile.matmul_acc %c, %a, %b : !pypto.tile<[16, 16], f32, vec>, !pypto.tile<[16, 16], f16, left>, !pypto.tile<[16, 16], f16, right>
+  pypto.return
+}
+
+// CHECK: operand 'acc' must be an 'acc' tile, got !pypto.tile<[16, 16], f32, vec>
