@@ -69,9 +69,7 @@ pypto.func orchestration @main(%x: !pypto.tensor<[64, 128], f32>, %y: !pypto.ten
 // CHECK: CHECK_ACL(ACLRT_LAUNCH_KERNEL(add_kernel)(1, stream, x_dev, y_dev, z_dev));
 // CHECK: CHECK_ACL(aclrtSynchronizeStream(stream));
 // CHECK: CHECK_ACL(aclrtMemcpy(z_host, 32768, z_dev, 32768, ACL_MEMCPY_DEVICE_TO_HOST));
-// CHECK: CHECK_ACL(aclrtFree(x_dev));
-// CHECK: CHECK_ACL(aclrtFree(y_dev));
-// CHECK: CHECK_ACL(aclrtFree(z_dev));
+// CHECK: CHECK_ACL(buffers.free_all());
 // CHECK-LABEL: // ===== file: host/main.cpp =====
 // CHECK-LABEL: // ===== file: CMakeLists.txt =====
 // CHECK-LABEL: // ===== file: README.md =====

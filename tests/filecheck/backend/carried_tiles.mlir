@@ -119,9 +119,7 @@ pypto.func orchestration @main(%x: !pypto.tensor<[256, 64], f32>, %flag: index, 
 // CHECK: CHECK_ACL(aclrtSynchronizeStream(stream));
 // CHECK: CHECK_ACL(aclrtMemcpy(s_host, 8192, s_dev, 8192, ACL_MEMCPY_DEVICE_TO_HOST));
 // CHECK: CHECK_ACL(aclrtMemcpy(m_host, 8192, m_dev, 8192, ACL_MEMCPY_DEVICE_TO_HOST));
-// CHECK: CHECK_ACL(aclrtFree(x_dev));
-// CHECK: CHECK_ACL(aclrtFree(s_dev));
-// CHECK: CHECK_ACL(aclrtFree(m_dev));
+// CHECK: CHECK_ACL(buffers.free_all());
 // CHECK-LABEL: // ===== file: host/main.cpp =====
 // CHECK-LABEL: // ===== file: CMakeLists.txt =====
 // CHECK-LABEL: // ===== file: README.md =====

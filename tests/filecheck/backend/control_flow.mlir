@@ -120,9 +120,7 @@ pypto.func orchestration @main(%x: !pypto.tensor<[64, 32], f32>, %rows: index, o
 // CHECK: CHECK_ACL(aclrtSynchronizeStream(stream));
 // CHECK: CHECK_ACL(aclrtMemcpy(y_host, 8192, y_dev, 8192, ACL_MEMCPY_DEVICE_TO_HOST));
 // CHECK: CHECK_ACL(aclrtMemcpy(tail_host, 1024, tail_dev, 1024, ACL_MEMCPY_DEVICE_TO_HOST));
-// CHECK: CHECK_ACL(aclrtFree(x_dev));
-// CHECK: CHECK_ACL(aclrtFree(y_dev));
-// CHECK: CHECK_ACL(aclrtFree(tail_dev));
+// CHECK: CHECK_ACL(buffers.free_all());
 // CHECK-LABEL: // ===== file: host/main.cpp =====
 // CHECK-LABEL: // ===== file: CMakeLists.txt =====
 // CHECK-LABEL: // ===== file: README.md =====

@@ -146,13 +146,7 @@ pypto.func orchestration @main(%a: !pypto.tensor<[16, 32], f16>, %i: !pypto.tens
 // CHECK: CHECK_ACL(aclrtMemcpy(hf_host, 2048, hf_dev, 2048, ACL_MEMCPY_DEVICE_TO_HOST));
 // CHECK: CHECK_ACL(aclrtMemcpy(n_host, 2048, n_dev, 2048, ACL_MEMCPY_DEVICE_TO_HOST));
 // CHECK: CHECK_ACL(aclrtMemcpy(ti_host, 2048, ti_dev, 2048, ACL_MEMCPY_DEVICE_TO_HOST));
-// CHECK: CHECK_ACL(aclrtFree(a_dev));
-// CHECK: CHECK_ACL(aclrtFree(i_dev));
-// CHECK: CHECK_ACL(aclrtFree(j_dev));
-// CHECK: CHECK_ACL(aclrtFree(h_dev));
-// CHECK: CHECK_ACL(aclrtFree(hf_dev));
-// CHECK: CHECK_ACL(aclrtFree(n_dev));
-// CHECK: CHECK_ACL(aclrtFree(ti_dev));
+// CHECK: CHECK_ACL(buffers.free_all());
 // CHECK-LABEL: // ===== file: host/main.cpp =====
 // CHECK-LABEL: // ===== file: CMakeLists.txt =====
 // CHECK-LABEL: // ===== file: README.md =====

@@ -93,10 +93,7 @@ pypto.func orchestration @main(%a: !pypto.tensor<[128, 128], f32>, %b: !pypto.te
 // CHECK: CHECK_ACL(ACLRT_LAUNCH_KERNEL(fused_kernel)(1, stream, a_dev, b_dev, c_dev, d_dev));
 // CHECK: CHECK_ACL(aclrtSynchronizeStream(stream));
 // CHECK: CHECK_ACL(aclrtMemcpy(d_host, 65536, d_dev, 65536, ACL_MEMCPY_DEVICE_TO_HOST));
-// CHECK: CHECK_ACL(aclrtFree(a_dev));
-// CHECK: CHECK_ACL(aclrtFree(b_dev));
-// CHECK: CHECK_ACL(aclrtFree(c_dev));
-// CHECK: CHECK_ACL(aclrtFree(d_dev));
+// CHECK: CHECK_ACL(buffers.free_all());
 // CHECK-LABEL: // ===== file: host/main.cpp =====
 // CHECK-LABEL: // ===== file: CMakeLists.txt =====
 // CHECK-LABEL: // ===== file: README.md =====

@@ -77,9 +77,7 @@ pypto.func orchestration @int(%x: !pypto.tensor<[1, 200], f32>, out %y: !pypto.t
 // CHECK: CHECK_ACL(aclrtSynchronizeStream(stream));
 // CHECK: CHECK_ACL(aclrtMemcpy(y_host, 4, y_dev, 4, ACL_MEMCPY_DEVICE_TO_HOST));
 // CHECK: CHECK_ACL(aclrtMemcpy(z_host, 4, z_dev, 4, ACL_MEMCPY_DEVICE_TO_HOST));
-// CHECK: CHECK_ACL(aclrtFree(x_dev));
-// CHECK: CHECK_ACL(aclrtFree(y_dev));
-// CHECK: CHECK_ACL(aclrtFree(z_dev));
+// CHECK: CHECK_ACL(buffers.free_all());
 // CHECK-LABEL: // ===== file: host/main.cpp =====
 // CHECK-LABEL: // ===== file: CMakeLists.txt =====
 // CHECK-LABEL: // ===== file: README.md =====

@@ -63,8 +63,7 @@ pypto.func orchestration @main(%x: !pypto.tensor<[1024, 256], f32>, out %y: !pyp
 // CHECK: CHECK_ACL(ACLRT_LAUNCH_KERNEL(big_kernel)(1, stream, x_dev, y_dev));
 // CHECK: CHECK_ACL(aclrtSynchronizeStream(stream));
 // CHECK: CHECK_ACL(aclrtMemcpy(y_host, 1048576, y_dev, 1048576, ACL_MEMCPY_DEVICE_TO_HOST));
-// CHECK: CHECK_ACL(aclrtFree(x_dev));
-// CHECK: CHECK_ACL(aclrtFree(y_dev));
+// CHECK: CHECK_ACL(buffers.free_all());
 // CHECK-LABEL: // ===== file: host/main.cpp =====
 // CHECK-LABEL: // ===== file: CMakeLists.txt =====
 // CHECK-LABEL: // ===== file: README.md =====

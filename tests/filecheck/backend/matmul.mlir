@@ -198,9 +198,7 @@ pypto.func orchestration @main(%a: !pypto.tensor<[64, 128], f16>, %b: !pypto.ten
 // CHECK: CHECK_ACL(ACLRT_LAUNCH_KERNEL(matmul_kernel)(1, stream, a_dev, b_dev, c_dev));
 // CHECK: CHECK_ACL(aclrtSynchronizeStream(stream));
 // CHECK: CHECK_ACL(aclrtMemcpy(c_host, 16384, c_dev, 16384, ACL_MEMCPY_DEVICE_TO_HOST));
-// CHECK: CHECK_ACL(aclrtFree(a_dev));
-// CHECK: CHECK_ACL(aclrtFree(b_dev));
-// CHECK: CHECK_ACL(aclrtFree(c_dev));
+// CHECK: CHECK_ACL(buffers.free_all());
 // CHECK-LABEL: // ===== file: host/main.cpp =====
 // CHECK-LABEL: // ===== file: CMakeLists.txt =====
 // CHECK-LABEL: // ===== file: README.md =====

@@ -180,11 +180,7 @@ pypto.func orchestration @main(%x: !pypto.tensor<[16, 64], f32>, %y: !pypto.tens
 // CHECK: CHECK_ACL(aclrtSynchronizeStream(stream));
 // CHECK: CHECK_ACL(aclrtMemcpy(z_host, 4096, z_dev, 4096, ACL_MEMCPY_DEVICE_TO_HOST));
 // CHECK: CHECK_ACL(aclrtMemcpy(acc_host, 4096, acc_dev, 4096, ACL_MEMCPY_DEVICE_TO_HOST));
-// CHECK: CHECK_ACL(aclrtFree(x_dev));
-// CHECK: CHECK_ACL(aclrtFree(y_dev));
-// CHECK: CHECK_ACL(aclrtFree(z_dev));
-// CHECK: CHECK_ACL(aclrtFree(acc_dev));
-// CHECK: CHECK_ACL(aclrtFree(tmp_dev));
+// CHECK: CHECK_ACL(buffers.free_all());
 // CHECK-LABEL: // ===== file: host/main.cpp =====
 // CHECK-LABEL: // ===== file: CMakeLists.txt =====
 // CHECK-LABEL: // ===== file: README.md =====

@@ -138,9 +138,7 @@ pypto.func orchestration @main(%x: !pypto.tensor<[8, 64], f32>, %alpha: f32, out
 // CHECK: CHECK_ACL(aclrtSynchronizeStream(stream));
 // CHECK: CHECK_ACL(aclrtMemcpy(y_host, 2048, y_dev, 2048, ACL_MEMCPY_DEVICE_TO_HOST));
 // CHECK: CHECK_ACL(aclrtMemcpy(z_host, 2048, z_dev, 2048, ACL_MEMCPY_DEVICE_TO_HOST));
-// CHECK: CHECK_ACL(aclrtFree(x_dev));
-// CHECK: CHECK_ACL(aclrtFree(y_dev));
-// CHECK: CHECK_ACL(aclrtFree(z_dev));
+// CHECK: CHECK_ACL(buffers.free_all());
 // CHECK-LABEL: // ===== file: host/main.cpp =====
 // CHECK-LABEL: // ===== file: CMakeLists.txt =====
 // CHECK-LABEL: // ===== file: README.md =====

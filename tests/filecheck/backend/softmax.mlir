@@ -92,8 +92,7 @@ pypto.func orchestration @main(%x: !pypto.tensor<[64, 128], f32>, out %y: !pypto
 // CHECK: CHECK_ACL(ACLRT_LAUNCH_KERNEL(softmax_kernel)(1, stream, x_dev, y_dev));
 // CHECK: CHECK_ACL(aclrtSynchronizeStream(stream));
 // CHECK: CHECK_ACL(aclrtMemcpy(y_host, 32768, y_dev, 32768, ACL_MEMCPY_DEVICE_TO_HOST));
-// CHECK: CHECK_ACL(aclrtFree(x_dev));
-// CHECK: CHECK_ACL(aclrtFree(y_dev));
+// CHECK: CHECK_ACL(buffers.free_all());
 // CHECK-LABEL: // ===== file: host/main.cpp =====
 // CHECK-LABEL: // ===== file: CMakeLists.txt =====
 // CHECK-LABEL: // ===== file: README.md =====

@@ -72,8 +72,7 @@ pypto.func orchestration @main(%x: !pypto.tensor<[32, 64], f32>, inout %y: !pypt
 // CHECK: CHECK_ACL(ACLRT_LAUNCH_KERNEL(step)(1, stream, x_dev, i, y_dev));
 // CHECK: CHECK_ACL(aclrtSynchronizeStream(stream));
 // CHECK: CHECK_ACL(aclrtMemcpy(y_host, 8192, y_dev, 8192, ACL_MEMCPY_DEVICE_TO_HOST));
-// CHECK: CHECK_ACL(aclrtFree(x_dev));
-// CHECK: CHECK_ACL(aclrtFree(y_dev));
+// CHECK: CHECK_ACL(buffers.free_all());
 // CHECK-LABEL: // ===== file: host/main.cpp =====
 // CHECK-LABEL: // ===== file: CMakeLists.txt =====
 // CHECK-LABEL: // ===== file: README.md =====

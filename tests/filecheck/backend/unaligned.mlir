@@ -91,10 +91,7 @@ pypto.func orchestration @main(%x: !pypto.tensor<[10, 13], f32>, out %y: !pypto.
 // CHECK: CHECK_ACL(aclrtMemcpy(y_host, 520, y_dev, 520, ACL_MEMCPY_DEVICE_TO_HOST));
 // CHECK: CHECK_ACL(aclrtMemcpy(s_host, 40, s_dev, 40, ACL_MEMCPY_DEVICE_TO_HOST));
 // CHECK: CHECK_ACL(aclrtMemcpy(first_host, 52, first_dev, 52, ACL_MEMCPY_DEVICE_TO_HOST));
-// CHECK: CHECK_ACL(aclrtFree(x_dev));
-// CHECK: CHECK_ACL(aclrtFree(y_dev));
-// CHECK: CHECK_ACL(aclrtFree(s_dev));
-// CHECK: CHECK_ACL(aclrtFree(first_dev));
+// CHECK: CHECK_ACL(buffers.free_all());
 // CHECK-LABEL: // ===== file: host/main.cpp =====
 // CHECK-LABEL: // ===== file: CMakeLists.txt =====
 // CHECK-LABEL: // ===== file: README.md =====

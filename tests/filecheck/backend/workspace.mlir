@@ -93,15 +93,13 @@ pypto.func @main(%a: !pypto.tensor<[64, 128], f32>, %b: !pypto.tensor<[64, 128],
 // CHECK:          DataCopy(z_gm[zrow * 64], e_tile, 256);
 
 // CHECK-LABEL: // ===== file: host/main_orch.cpp =====
-// CHECK:        void* ws_slice_ws_dev = nullptr;  // workspace of @ws_slice: kernel-local tensors, 1 block(s) x 32768 bytes
+// CHECK:        void*& ws_slice_ws_dev = buffers.slot();  // workspace of @ws_slice: kernel-local tensors, 1 block(s) x 32768 bytes
 // CHECK-NEXT:   CHECK_ACL(aclrtMalloc(&ws_slice_ws_dev, 32768, ACL_MEM_MALLOC_HUGE_FIRST));
-// CHECK-NEXT:   void* ws_odd_ws_dev = nullptr;  // workspace of @ws_odd: kernel-local tensors, 1 block(s) x 2048 bytes
+// CHECK-NEXT:   void*& ws_odd_ws_dev = buffers.slot();  // workspace of @ws_odd: kernel-local tensors, 1 block(s) x 2048 bytes
 // CHECK-NEXT:   CHECK_ACL(aclrtMalloc(&ws_odd_ws_dev, 2048, ACL_MEM_MALLOC_HUGE_FIRST));
-// CHECK-NEXT:   void* ws_loop_ws_dev = nullptr;  // workspace of @ws_loop: kernel-local tensors, 1 block(s) x 2048 bytes
+// CHECK-NEXT:   void*& ws_loop_ws_dev = buffers.slot();  // workspace of @ws_loop: kernel-local tensors, 1 block(s) x 2048 bytes
 // CHECK-NEXT:   CHECK_ACL(aclrtMalloc(&ws_loop_ws_dev, 2048, ACL_MEM_MALLOC_HUGE_FIRST));
 // CHECK-NEXT:   CHECK_ACL(ACLRT_LAUNCH_KERNEL(ws_slice)(1, stream, a_dev, b_dev, o_dev, p_dev, ws_slice_ws_dev));
 // CHECK-NEXT:   CHECK_ACL(ACLRT_LAUNCH_KERNEL(ws_odd)(1, stream, c_dev, q_dev, ws_odd_ws_dev));
 // CHECK-NEXT:   CHECK_ACL(ACLRT_LAUNCH_KERNEL(ws_loop)(1, stream, z_dev, x_dev, ws_loop_ws_dev));
-// CHECK:        CHECK_ACL(aclrtFree(ws_slice_ws_dev));
-// CHECK-NEXT:   CHECK_ACL(aclrtFree(ws_odd_ws_dev));
-// CHECK-NEXT:   CHECK_ACL(aclrtFree(ws_loop_ws_dev));
+// CHECK: CHECK_ACL(buffers.free_all());

@@ -35,10 +35,10 @@ pypto.func @main(%a: !pypto.tensor<[64, 128], f32>, %b: !pypto.tensor<[64, 128],
 // CHECK:      extern "C" __global__ __aicore__ void use(GM_ADDR r, GM_ADDR o) {
 // CHECK-NOT:  workspace
 // CHECK-LABEL: // ===== file: host/main_orch.cpp =====
-// CHECK:        void* twice_ws_dev = nullptr;  // workspace of @twice: kernel-local tensors, 1 block(s) x 32768 bytes
+// CHECK:        void*& twice_ws_dev = buffers.slot();  // workspace of @twice: kernel-local tensors, 1 block(s) x 32768 bytes
 // CHECK-NEXT:   CHECK_ACL(aclrtMalloc(&twice_ws_dev, 32768, ACL_MEM_MALLOC_HUGE_FIRST));
 // CHECK-NEXT:   void* r_dev = twice_ws_dev;  // %r: kernel-local tensor of @twice, in its workspace
 // CHECK-NEXT:   CHECK_ACL(ACLRT_LAUNCH_KERNEL(twice)(1, stream, a_dev, b_dev, twice_ws_dev));
 // CHECK-NEXT:   CHECK_ACL(ACLRT_LAUNCH_KERNEL(use)(1, stream, r_dev, o_dev));
-// CHECK:        CHECK_ACL(aclrtFree(twice_ws_dev));
+// CHECK: CHECK_ACL(buffers.free_all());
 // CHECK-NEXT:   return 0;

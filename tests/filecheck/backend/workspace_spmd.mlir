@@ -42,7 +42,7 @@ pypto.func orchestration @main(%x: !pypto.tensor<[64, 64], f32>, out %y: !pypto.
 // CHECK-NEXT:     LocalTensor<float> back = inQ_back.AllocTensor<float>();
 // CHECK-NEXT:     DataCopy(back, tmp_gm, 512);
 // CHECK-LABEL: // ===== file: host/main_orch.cpp =====
-// CHECK:        void* spmd_ws_ws_dev = nullptr;  // workspace of @spmd_ws: kernel-local tensors, 4 block(s) x 2048 bytes
+// CHECK:        void*& spmd_ws_ws_dev = buffers.slot();  // workspace of @spmd_ws: kernel-local tensors, 4 block(s) x 2048 bytes
 // CHECK-NEXT:   CHECK_ACL(aclrtMalloc(&spmd_ws_ws_dev, 8192, ACL_MEM_MALLOC_HUGE_FIRST));
 // CHECK-NEXT:   CHECK_ACL(ACLRT_LAUNCH_KERNEL(spmd_ws)(4, stream, x_dev, y_dev, spmd_ws_ws_dev));
-// CHECK:        CHECK_ACL(aclrtFree(spmd_ws_ws_dev));
+// CHECK: CHECK_ACL(buffers.free_all());
