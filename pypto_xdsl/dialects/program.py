@@ -64,6 +64,26 @@ from pypto_xdsl.dialects.attributes import (
     substitute_symbols,
 )
 
+BLOCK_DIM_ATTR = "pypto.block_dim"
+"""Discardable attribute of a call/submit (or of the incore function it launches): run the
+kernel on N cores (SPMD); `pypto.tile.get_block_idx` tells the instances apart."""
+
+
+def _verify_block_dim(op: Operation) -> None:
+    attr = op.attributes.get(BLOCK_DIM_ATTR)
+    if attr is not None and (not isinstance(attr, IntegerAttr) or attr.value.data < 1):
+        raise VerifyException(f"'{BLOCK_DIM_ATTR}' must be a positive integer, got {attr}")
+
+
+def launch_block_dim(call: Operation, callee: FuncOp) -> int:
+    """How many cores a call/submit launches its callee on (the call's attribute first)."""
+    for holder in (call, callee):
+        attr = holder.attributes.get(BLOCK_DIM_ATTR)
+        if isinstance(attr, IntegerAttr):
+            return attr.value.data
+    return 1
+
+
 # --------------------------------------------------------------------------- pypto.func
 
 
@@ -168,6 +188,7 @@ class FuncOp(IRDLOperation):
     # ---- verification
 
     def verify_(self) -> None:
+        _verify_block_dim(self)
         inputs = self.function_type.inputs.data
         if self.body.block.arg_types != inputs:
             raise VerifyException(
@@ -285,6 +306,7 @@ def check_call_signature(
     (consistently across parameters, except for inline callees whose parameters may bind a
     shared symbol per site) and substituted into its result types.
     """
+    _verify_block_dim(op)
     callee = lookup_symbol(op, callee_name)
     if callee is None:
         raise VerifyException(f"'@{callee_name}' does not refer to a function in this module")

@@ -31,6 +31,7 @@ from pypto_xdsl.dialects.attributes import (
     is_float_type,
 )
 from pypto_xdsl.dialects.program import FuncOp
+from pypto_xdsl.interpreter.arith_extra import ArithExtraFunctions
 from pypto_xdsl.interpreter.functions import PyptoFunctions, ShapeChecker, state
 from pypto_xdsl.interpreter.values import (
     PyptoInterpretationError,
@@ -82,6 +83,7 @@ def make_interpreter(
     interpreter.listeners = (ShapeChecker(interpreter),)
     for functions in (
         ArithFunctions(),
+        ArithExtraFunctions(),
         ScfFunctions(),
         FuncFunctions(),
         BuiltinFunctions(),

@@ -42,6 +42,7 @@ from pypto_xdsl.dialects.program import (
     ReturnOp,
     SubmitOp,
     YieldOp,
+    launch_block_dim,
 )
 from pypto_xdsl.interpreter.values import (
     Frame,
@@ -259,11 +260,31 @@ class PyptoFunctions(InterpreterFunctions):
             raise fail(interpreter, op, f"'@{name}' is not a pypto.func")
         return callee
 
+    @staticmethod
+    def _launch(interpreter: Interpreter, op: CallOp | SubmitOp, callee: FuncOp, args: tuple) -> PythonValues:
+        """Run the callee once, or once per block of an SPMD launch (`pypto.block_dim = N`).
+
+        Blocks run one after another, block 0 first, each seeing its own `get_block_idx`;
+        their writes land in the same storage, as on the device.
+        """
+        blocks = launch_block_dim(op, callee)
+        if blocks == 1:
+            return interpreter.call_op(callee, args)
+        st = state(interpreter)
+        saved = st.block_idx, st.block_num
+        try:
+            for b in range(blocks):
+                st.block_idx, st.block_num = b, blocks
+                results = interpreter.call_op(callee, args)
+        finally:
+            st.block_idx, st.block_num = saved
+        return results
+
     @impl(CallOp)
     def run_call(self, interpreter: Interpreter, op: CallOp, args: PythonValues) -> PythonValues:
         n_args = len(op.args)
         callee = self._callee(interpreter, op)
-        return interpreter.call_op(callee, tuple(args[:n_args]))
+        return self._launch(interpreter, op, callee, tuple(args[:n_args]))
 
     @impl(SubmitOp)
     def run_submit(self, interpreter: Interpreter, op: SubmitOp, args: PythonValues) -> PythonValues:
@@ -292,7 +313,7 @@ class PyptoFunctions(InterpreterFunctions):
                         f"@{callee.sym_name.data}: unbound symbol in {format_shape(t.get_shape())}",
                     )
                 call_args.append(np.zeros(shape, dtype=numpy_dtype(t.element_type)))
-        results = interpreter.call_op(callee, tuple(call_args))
+        results = self._launch(interpreter, op, callee, tuple(call_args))
         task = TaskId(len(st.tasks), callee.sym_name.data, tuple(deps), done=True)
         st.tasks.append(task)
         return (*results, task)

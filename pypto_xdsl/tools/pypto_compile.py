@@ -27,7 +27,6 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from pypto_xdsl.backend.ascendc import sim
 from pypto_xdsl.backend.ascendc.emit import EmittedProgram, choose_entry, emit_program
-from pypto_xdsl.backend.ascendc.host import BLOCK_DIM_ATTR
 from pypto_xdsl.dialects import make_context
 from pypto_xdsl.dialects.attributes import ParamDirection, TensorType
 
@@ -162,13 +161,7 @@ def simulate(
             f"the simulated program exited with status {result.returncode}:\n{result.stderr}{result.stdout}"
         )
     report = SimulationReport(exe, read_outputs(func, res_dir))
-    spmd = _spmd_launches(module)
-    if compare and spmd:
-        report.note = (
-            f"interpreter comparison skipped: {spmd} runs on several blocks ({BLOCK_DIM_ATTR}) and "
-            "the interpreter runs a pypto.call on one block"
-        )
-    elif compare:
+    if compare:
         try:
             from pypto_xdsl.interpreter.api import run as interpret
         except ImportError:  # pragma: no cover - the interpreter ships with the package
@@ -193,19 +186,6 @@ def simulate(
             rel_err = max(rel_err, float(np.nan_to_num(rel, nan=np.inf).max(initial=0.0)))
         report.max_abs_error, report.max_rel_error = abs_err, rel_err
     return report
-
-
-def _spmd_launches(module: ModuleOp) -> str | None:
-    from pypto_xdsl.analysis.symbols import lookup_symbol
-    from pypto_xdsl.backend.ascendc.host import block_dim
-    from pypto_xdsl.dialects import program
-
-    for op in module.walk():
-        if isinstance(op, program.CallOp | program.SubmitOp):
-            callee = lookup_symbol(op, op.callee)
-            if isinstance(callee, program.FuncOp) and callee.is_incore and block_dim(op, callee) > 1:
-                return f"@{callee.sym_name.data}"
-    return None
 
 
 # --------------------------------------------------------------------------- CLI

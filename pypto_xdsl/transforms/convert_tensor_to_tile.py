@@ -53,12 +53,17 @@ from pypto_xdsl.dialects.attributes import (
     TileType,
     element_byte_width,
 )
-from pypto_xdsl.dialects.program import CallOp, FuncOp, ReturnOp, SubmitOp
+from pypto_xdsl.dialects.program import (
+    BLOCK_DIM_ATTR,
+    CallOp,
+    FuncOp,
+    ReturnOp,
+    SubmitOp,
+)
 
 UB_BYTES = 192 * 1024
 """Unified Buffer capacity of one AI core (A2/A3)."""
 
-BLOCK_DIM_ATTR = "pypto.block_dim"
 
 _CONVERTED_KINDS = frozenset({FuncKind.INCORE, FuncKind.AIV})
 

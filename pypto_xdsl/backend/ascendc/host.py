@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from pypto_xdsl.analysis.symbols import lookup_symbol
@@ -41,7 +41,7 @@ from pypto_xdsl.dialects.attributes import (
     TileType,
 )
 
-BLOCK_DIM_ATTR = "pypto.block_dim"
+BLOCK_DIM_ATTR = program.BLOCK_DIM_ATTR
 
 
 def host_ctype(t) -> str:
@@ -109,13 +109,7 @@ def _param_index(func: program.FuncOp, value: SSAValue) -> int | None:
 
 
 def block_dim(call: Operation, callee: program.FuncOp) -> int:
-    for holder in (call, callee):
-        attr = holder.attributes.get(BLOCK_DIM_ATTR)
-        if attr is not None:
-            if not isinstance(attr, IntegerAttr) or attr.value.data < 1:
-                raise op_error(call, f"'{BLOCK_DIM_ATTR}' must be a positive integer, got {attr}")
-            return attr.value.data
-    return 1
+    return program.launch_block_dim(call, callee)
 
 
 @dataclass(frozen=True)
