@@ -13,7 +13,13 @@ from collections.abc import Callable
 
 import numpy as np
 from xdsl.dialects import arith, builtin
-from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
+from xdsl.interpreter import (
+    Interpreter,
+    InterpreterFunctions,
+    PythonValues,
+    impl,
+    register_impls,
+)
 from xdsl.interpreters.arith import to_signed
 from xdsl.ir import Attribute
 
