@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 LLVM_BIN := /usr/lib/llvm-22/bin
 export PATH := $(abspath $(BIN)):$(LLVM_BIN):$(PATH)
 
-.PHONY: setup system-deps test pytest filecheck demo fuzz bench clean
+.PHONY: setup system-deps test lint pytest filecheck demo fuzz bench clean
 
 setup: $(STAMP) system-deps
 
@@ -29,9 +29,13 @@ system-deps:
 	  fi; \
 	fi
 
-test: setup
+test: setup lint
 	$(BIN)/python -m pytest -q tests
 	$(BIN)/lit -q tests/filecheck
+
+# Pyflakes errors (unused/undefined names) and import order in the package and benchmarks.
+lint: setup
+	$(BIN)/ruff check pypto_xdsl benchmarks
 
 pytest: setup
 	$(BIN)/python -m pytest -q tests
@@ -51,6 +55,12 @@ FUZZ_PASSES ?= auto
 fuzz: setup
 	$(BIN)/python -m pypto_xdsl.interpreter.fuzz --passes '$(FUZZ_PASSES)' --cases $(FUZZ_CASES) \
 	  --time-limit $(FUZZ_SECONDS) --save-failures build/fuzz-failures
+
+# Benchmarks print timings and ratios against the previous size (and mlir-opt's inliner).
+bench: setup
+	$(BIN)/python benchmarks/bench_inline_functions.py --sizes 1000,2000,4000,8000,16000,32000,40000 --chains 8,64,256
+	$(BIN)/python benchmarks/bench_outline_incore_scopes.py --min 1000 --max 16000
+	$(BIN)/python benchmarks/bench_frontend.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
