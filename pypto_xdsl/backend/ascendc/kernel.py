@@ -850,6 +850,32 @@ class KernelPrinter(CxxWriter):
         if len({i.layout.ld for i in infos}) != 1:
             raise op_error(op, "operands have different UB layouts")
 
+    def _copy_line(
+        self, op: Operation, tensor: TensorType, lay, elem: str, local: str, gm: str, *, to_gm: bool
+    ) -> str:
+        """The MTE copy of one tile window between GM and UB (`to_gm`: UB -> GM)."""
+        form, count = self._copy_params(op, tensor, lay)
+        dst, src = (gm, local) if to_gm else (local, gm)
+        n = int(tensor.get_shape()[-1])  # type: ignore[arg-type]
+        if form == "count":
+            return f"DataCopy({dst}, {src}, {count});"
+        if form == "params":
+            blk = lay.cols * lay.elem_bytes // BLOCK_BYTES
+            stride = (n - lay.cols) * lay.elem_bytes // BLOCK_BYTES
+            self._check_u16(op, lay.rows, blk, stride)
+            src_stride, dst_stride = (0, stride) if to_gm else (stride, 0)
+            return f"DataCopy({dst}, {src}, DataCopyParams({lay.rows}, {blk}, {src_stride}, {dst_stride}));"
+        if form == "pad_flat":
+            rows, length, gap = 1, count * lay.elem_bytes, 0
+        else:
+            rows, length, gap = lay.rows, lay.cols * lay.elem_bytes, (n - lay.cols) * lay.elem_bytes
+        if to_gm:
+            return f"DataCopyPad({dst}, {src}, DataCopyExtParams({rows}, {length}, 0, {gap}, 0));"
+        return (
+            f"DataCopyPad({dst}, {src}, DataCopyExtParams({rows}, {length}, {gap}, 0, 0), "
+            f"DataCopyPadExtParams<{elem}>(false, 0, 0, 0));"
+        )
+
     def _copy_params(self, op: Operation, tensor_type: TensorType, layout: Layout) -> tuple[str, int]:
         """How to move a [R, C] window between GM (row-major tensor) and UB.
 
@@ -880,28 +906,10 @@ class KernelPrinter(CxxWriter):
         assert isinstance(src, TensorType)
         info = self._def_tile(op.result)
         gm, _ = self._window(view, [self.expr(o) for o in op.offsets])
-        form, count = self._copy_params(op, src, info.layout)
-        lay, elem = info.layout, info.elem
-        n = int(src.get_shape()[-1])  # type: ignore[arg-type]
-        if form == "count":
-            self.out.add(f"DataCopy({info.var}, {gm}, {count});")
-        elif form == "params":
-            blk = lay.cols * lay.elem_bytes // BLOCK_BYTES
-            stride = (n - lay.cols) * lay.elem_bytes // BLOCK_BYTES
-            self._check_u16(op, lay.rows, blk, stride)
-            self.out.add(f"DataCopy({info.var}, {gm}, DataCopyParams({lay.rows}, {blk}, {stride}, 0));")
-        else:
-            if form == "pad_flat":
-                rows, length, gap = 1, count * lay.elem_bytes, 0
-            else:
-                rows, length, gap = lay.rows, lay.cols * lay.elem_bytes, (n - lay.cols) * lay.elem_bytes
-            self.out.add(
-                f"DataCopyPad({info.var}, {gm}, DataCopyExtParams({rows}, {length}, {gap}, 0, 0), "
-                f"DataCopyPadExtParams<{elem}>(false, 0, 0, 0));"
-            )
+        self.out.add(self._copy_line(op, src, info.layout, info.elem, info.var, gm, to_gm=False))
         b = info.buffer.name
         self.out.add(f"{b}.EnQue({info.var});")
-        self.out.add(f"{info.var} = {b}.DeQue<{elem}>();")
+        self.out.add(f"{info.var} = {b}.DeQue<{info.elem}>();")
 
     def _check_u16(self, op: Operation, *values: int) -> None:
         if any(v > 65535 for v in values):
@@ -927,22 +935,7 @@ class KernelPrinter(CxxWriter):
             self.out.add(f"{qname}.EnQue({var});")
             self.out.add(f"{var} = {qname}.DeQue<{info.elem}>();")
         gm, _ = self._window(view, [self.expr(o) for o in op.offsets])
-        form, count = self._copy_params(op, dst, info.layout)
-        lay = info.layout
-        n = int(dst.get_shape()[-1])  # type: ignore[arg-type]
-        if form == "count":
-            self.out.add(f"DataCopy({gm}, {var}, {count});")
-        elif form == "params":
-            blk = lay.cols * lay.elem_bytes // BLOCK_BYTES
-            stride = (n - lay.cols) * lay.elem_bytes // BLOCK_BYTES
-            self._check_u16(op, lay.rows, blk, stride)
-            self.out.add(f"DataCopy({gm}, {var}, DataCopyParams({lay.rows}, {blk}, 0, {stride}));")
-        else:
-            if form == "pad_flat":
-                rows, length, gap = 1, count * lay.elem_bytes, 0
-            else:
-                rows, length, gap = lay.rows, lay.cols * lay.elem_bytes, (n - lay.cols) * lay.elem_bytes
-            self.out.add(f"DataCopyPad({gm}, {var}, DataCopyExtParams({rows}, {length}, 0, {gap}, 0));")
+        self.out.add(self._copy_line(op, dst, info.layout, info.elem, var, gm, to_gm=True))
         self.out.add(f"{qname}.FreeTensor({var});")
         if view.root in self.loaded_params:
             # The tensor is read back in this kernel: order the MTE3 write before later MTE2 reads.
