@@ -63,11 +63,12 @@ int main() {
 
 @needs_gxx
 def test_host_code_frees_device_buffers_when_an_acl_call_fails(tmp_path: Path) -> None:
+    from xdsl.parser import Parser
+
     from pypto_xdsl.backend.ascendc import sim
     from pypto_xdsl.dialects import make_context
     from pypto_xdsl.tools.pypto_compile import compile_module
     from pypto_xdsl.transforms.pipelines import PyptoDefaultPipeline
-    from xdsl.parser import Parser
 
     source = (Path(__file__).parents[1] / "examples" / "fused_softmax.mlir").read_text()
     ctx = make_context()
