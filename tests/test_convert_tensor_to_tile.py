@@ -695,7 +695,7 @@ pypto.func incore @dyn(%a: {dyn}, %m: {T([16, 16])}, out %o: {dyn}) -> {dyn} {{
     problems = check_tensor_to_tile(after)
     assert problems == [
         "@dyn: 'pypto.tensor.exp' (%x) is left: its shape is not static",
-        "@dyn: 'pypto.tensor.matmul' (%p) is left: tensor-level matmul is not converted (write the cube path with tile ops)",
+        "@dyn: 'pypto.tensor.matmul' (%p) is left: the cube path multiplies f16 operands, not f32",
         "@dyn: 'pypto.tensor.assemble' (%w) is left: its shapes are not static",
     ]
     with pytest.raises(PassFailedException, match="@dyn: 'pypto.tensor.exp'"):
@@ -791,3 +791,213 @@ def test_running_the_pass_twice_changes_nothing_more(seed):
     _before, once = convert(random_kernel(seed), "convert-tensor-to-tile{ub-bytes=4096}")
     _before, twice = convert(random_kernel(seed), "convert-tensor-to-tile{ub-bytes=4096},convert-tensor-to-tile{ub-bytes=4096}")
     assert str(once) == str(twice)
+
+
+# --------------------------------------------------------------------------- cube matmul
+
+
+def matmul_body(m: int, k: int, n: int, sink: str | None = "o", offsets: tuple[str, str] = ("%c0", "%c0"),
+                dst: list[int] | None = None) -> str:
+    """`%q = cast(matmul(%a, %b)) : f32`, assembled into `%<sink>` at `offsets` (or not)."""
+    dst = dst or [m, n]
+    body = f"""  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %p = pypto.tensor.matmul %a, %b : {T([m, k], 'f16')}, {T([k, n], 'f16')} -> {T([m, n], 'f16')}
+  %q = pypto.tensor.cast %p : {T([m, n], 'f16')} -> {T([m, n])}"""
+    if sink is not None:
+        body += f"""
+  %w = pypto.tensor.assemble %q into %{sink}[{offsets[0]}, {offsets[1]}] : {T([m, n])} into {T(dst)}"""
+    return body
+
+
+def matmul_program(m: int, k: int, n: int, **kw) -> str:
+    dst = kw.get("dst") or [m, n]
+    return program(
+        [("in", "a", T([m, k], "f16")), ("in", "b", T([k, n], "f16")), ("out", "o", T(dst))],
+        matmul_body(m, k, n, **kw),
+        [("w", T(dst))],
+    )
+
+
+MM_RTOL = 2e-3  # the tensor program rounds the product to f16; the cube path keeps f32
+
+
+def test_matmul_becomes_blocked_cube_code_stored_into_the_destination():
+    from pypto_xdsl.transforms.convert_tensor_to_tile import L0A_BYTES, L0B_BYTES, L0C_BYTES, L1_BYTES
+
+    m, k, n = 256, 192, 384
+    before, after = convert(matmul_program(m, k, n))
+    k_func = kernel(after)
+    assert tensor_compute_left(k_func) == []
+    mms, accs = ops_of(k_func, tile.MatmulOp), ops_of(k_func, tile.MatmulAccOp)
+    assert len(mms) == 1 and len(accs) == 1
+    left, right, acc = mms[0].lhs.type, mms[0].rhs.type, mms[0].result.type
+    mb, kb = left.get_shape()
+    kb2, nb = right.get_shape()
+    assert kb == kb2 and tuple(acc.get_shape()) == (mb, nb) and acc.element_type.name == "f32"
+    assert m % mb == 0 and n % nb == 0 and k % kb == 0 and k > kb
+    assert all(d % 16 == 0 for d in (mb, nb, kb))
+    # every buffer fits, with the first K block and the double-buffered K loop tiles live together
+    assert 4 * mb * kb * 2 <= L0A_BYTES and 4 * kb * nb * 2 <= L0B_BYTES
+    assert 4 * (mb * kb + kb * nb) * 2 <= L1_BYTES and mb * nb * 4 <= L0C_BYTES
+    # M and N loops around the K loop; the acc tile is stored once, into %o
+    loops = ops_of(k_func, scf.ForOp)
+    assert len(loops) == (m > mb) + (n > nb) + 1
+    stores = ops_of(k_func, tile.StoreOp)
+    assert len(stores) == 1 and stores[0].tile.type.space.value == "acc"
+    assert not ops_of(k_func, tensor.CreateOp)
+    assert_same_semantics(before, after, written_only=True, rtol=MM_RTOL, atol=1e-2)
+
+
+@pytest.mark.parametrize("m,k,n", [(16, 16, 16), (48, 32, 80), (128, 512, 64), (272, 48, 16)])
+def test_matmul_shapes_keep_their_meaning(m, k, n):
+    before, after = convert(matmul_program(m, k, n))
+    assert tensor_compute_left(kernel(after)) == []
+    (mm,) = ops_of(kernel(after), tile.MatmulOp)
+    kb = mm.lhs.type.get_shape()[1]
+    assert len(ops_of(kernel(after), tile.MatmulAccOp)) == (1 if k > kb else 0)
+    assert_same_semantics(before, after, written_only=True, rtol=MM_RTOL, atol=1e-2)
+
+
+def test_matmul_into_a_dynamic_window_of_a_larger_tensor():
+    text = program(
+        [("in", "a", T([32, 48], "f16")), ("in", "b", T([48, 32], "f16")), ("in", "r", "index"),
+         ("out", "o", T([96, 64]))],
+        matmul_body(32, 48, 32, offsets=("%r", "%c32"), dst=[96, 64]),
+        [("w", T([96, 64]))],
+    )
+    before, after = convert(text)
+    k_func = kernel(after)
+    assert tensor_compute_left(k_func) == []
+    (store,) = ops_of(k_func, tile.StoreOp)
+    assert store.dest is k_func.body.blocks[0].args[3]
+    for r in (0, 17, 64):
+        for seed in (0, 1):
+            ins = random_inputs(before, "main", seed)
+            ins_after = [x.copy() if isinstance(x, np.ndarray) else x for x in ins]
+            ins[2] = ins_after[2] = r
+            run(before, "main", ins)
+            run(after, "main", ins_after)
+            np.testing.assert_allclose(ins_after[3], ins[3], rtol=MM_RTOL, atol=1e-2)
+
+
+def test_returned_matmul_is_materialized_in_a_created_tensor():
+    text = program(
+        [("in", "a", T([64, 32], "f16")), ("in", "b", T([32, 48], "f16"))],
+        matmul_body(64, 32, 48, sink=None),
+        [("q", T([64, 48]))],
+    )
+    before, after = convert(text)
+    k_func = kernel(after)
+    assert tensor_compute_left(k_func) == []
+    (create,) = ops_of(k_func, tensor.CreateOp)
+    (store,) = ops_of(k_func, tile.StoreOp)
+    assert store.dest is create.result
+    assert_same_semantics(before, after, rtol=MM_RTOL, atol=1e-2)
+
+
+def test_matmul_then_elementwise_on_the_f32_result():
+    """The cast result feeds vector code: materialized, then the elementwise group reads it."""
+    text = program(
+        [("in", "a", T([32, 32], "f16")), ("in", "b", T([32, 32], "f16")), ("out", "o", T([32, 32]))],
+        matmul_body(32, 32, 32, sink=None) + f"""
+  %r = pypto.tensor.relu %q : {T([32, 32])}
+  %w = pypto.tensor.assemble %r into %o[%c0, %c0] : {T([32, 32])} into {T([32, 32])}""",
+        [("w", T([32, 32]))],
+    )
+    before, after = convert(text)
+    k_func = kernel(after)
+    assert tensor_compute_left(k_func) == []
+    assert len(ops_of(k_func, tile.MatmulOp)) == 1 and len(ops_of(k_func, tile.ReluOp)) == 1
+    assert_same_semantics(before, after, written_only=True, rtol=MM_RTOL, atol=1e-2)
+
+
+def test_write_between_matmul_and_assemble_stores_into_a_created_tensor():
+    """A store into %a between the matmul and its assemble: the matmul must read %a first."""
+    text = program(
+        [("inout", "a", T([32, 32], "f16")), ("in", "b", T([32, 32], "f16")), ("out", "o", T([32, 32]))],
+        f"""  %c0 = arith.constant 0 : index
+  %p = pypto.tensor.matmul %a, %b : {T([32, 32], 'f16')}, {T([32, 32], 'f16')} -> {T([32, 32], 'f16')}
+  %n = pypto.tensor.neg %b : {T([32, 32], 'f16')}
+  %a2 = pypto.tensor.assemble %n into %a[%c0, %c0] : {T([32, 32], 'f16')} into {T([32, 32], 'f16')}
+  %q = pypto.tensor.cast %p : {T([32, 32], 'f16')} -> {T([32, 32])}
+  %w = pypto.tensor.assemble %q into %o[%c0, %c0] : {T([32, 32])} into {T([32, 32])}""",
+        [("a2", T([32, 32], "f16")), ("w", T([32, 32]))],
+    )
+    before, after = convert(text)
+    k_func = kernel(after)
+    assert tensor_compute_left(k_func) == []
+    (mm,) = ops_of(k_func, tile.MatmulOp)
+    (create,) = [c for c in ops_of(k_func, tensor.CreateOp) if c.result.type.element_type.name == "f32"]
+    acc_store = next(s for s in ops_of(k_func, tile.StoreOp) if s.tile.type.space.value == "acc")
+    assert acc_store.dest is create.result
+    assert_same_semantics(before, after, rtol=MM_RTOL, atol=1e-2)
+
+
+@pytest.mark.parametrize("case,reason", [
+    ("f32", "the cube path multiplies f16 operands, not f32"),
+    ("odd", "every dim must be a multiple of 16 for the cube path, got 40x24 @ 24x32"),
+    ("f16_result", "the f16 result must be used only by a pypto.tensor.cast to f32"),
+    ("aiv", "converted in incore/aic functions only"),
+])
+def test_unsupported_matmul_is_left_with_a_reason(case, reason):
+    from pypto_xdsl.transforms.convert_tensor_to_tile import check_tensor_to_tile
+
+    m, k, n, dt, kind = (40, 24, 32, "f16", "incore") if case == "odd" else (32, 32, 32, "f16", "incore")
+    if case == "f32":
+        dt = "f32"
+    if case == "aiv":
+        kind = "aiv"
+    if case == "f16_result":
+        body = f"""  %c0 = arith.constant 0 : index
+  %p = pypto.tensor.matmul %a, %b : {T([m, k], dt)}, {T([k, n], dt)} -> {T([m, n], dt)}
+  %w = pypto.tensor.assemble %p into %o[%c0, %c0] : {T([m, n], dt)} into {T([m, n], dt)}"""
+        out = T([m, n], dt)
+    else:
+        body = f"""  %c0 = arith.constant 0 : index
+  %p = pypto.tensor.matmul %a, %b : {T([m, k], dt)}, {T([k, n], dt)} -> {T([m, n], dt)}
+  %q = pypto.tensor.cast %p : {T([m, n], dt)} -> {T([m, n], 'f32' if dt == 'f16' else 'f16')}
+  %w = pypto.tensor.assemble %q into %o[%c0, %c0] : {T([m, n], 'f32' if dt == 'f16' else 'f16')} into {T([m, n], 'f32' if dt == 'f16' else 'f16')}"""
+        out = T([m, n], "f32" if dt == "f16" else "f16")
+    text = program([("in", "a", T([m, k], dt)), ("in", "b", T([k, n], dt)), ("out", "o", out)],
+                   body, [("w", out)], kind=kind)
+    before, after = convert(text)
+    k_func = kernel(after)
+    assert ops_of(k_func, tensor.MatmulOp) and not ops_of(k_func, tile.MatmulOp)
+    problems = [p for p in check_tensor_to_tile(after) if "matmul" in p]
+    assert len(problems) == 1 and reason in problems[0], problems
+    with pytest.raises(PassFailedException, match="'pypto.tensor.matmul' \\(%p\\) is left"):
+        apply_pipeline(after, "verify-convert-tensor-to-tile")
+    assert_same_semantics(before, after, written_only=True)
+
+
+def test_matmul_in_an_aic_function_is_converted_and_verified():
+    text = program(
+        [("in", "a", T([64, 64], "f16")), ("in", "b", T([64, 64], "f16")), ("out", "o", T([64, 64]))],
+        matmul_body(64, 64, 64), [("w", T([64, 64]))], kind="aic",
+    )
+    before, after = convert(text, "convert-tensor-to-tile,verify-convert-tensor-to-tile")
+    assert tensor_compute_left(kernel(after)) == []
+    assert_same_semantics(before, after, written_only=True, rtol=MM_RTOL, atol=1e-2)
+
+
+@needs_gxx
+def test_end_to_end_matmul_through_the_default_pipeline(tmp_path):
+    from pypto_xdsl.tools.pypto_compile import simulate
+
+    m, k, n = 256, 192, 160
+    reference, module = convert(matmul_program(m, k, n), "pypto-default")
+    assert tensor_compute_left(kernel(module)) == []
+    report = simulate(module, tmp_path / "mm", seed=7, reference_module=reference)
+    assert report.reference is not None, report.note
+    kernel_cpp = (tmp_path / "mm" / "kernels" / "k.cpp").read_text()
+    assert "KERNEL_TYPE_AIC_ONLY" in kernel_cpp and "Mmad(" in kernel_cpp and "Fixpipe(" in kernel_cpp
+    run_in = tmp_path / "mm" / "sim-run" / "in"
+    a = np.fromfile(run_in / "a.bin", dtype=np.float16).reshape(m, k).astype(np.float32)
+    b = np.fromfile(run_in / "b.bin", dtype=np.float16).reshape(k, n).astype(np.float32)
+    got = report.outputs["o"]
+    # the cube path accumulates in f32: equal to the f32 product up to summation order ...
+    np.testing.assert_allclose(got, a @ b, rtol=1e-5, atol=1e-4)
+    # ... and to the interpreter on the tensor program (which rounds the product to f16 first)
+    np.testing.assert_allclose(got, report.reference["o"], rtol=MM_RTOL, atol=1e-2)

@@ -26,6 +26,11 @@ SPMD: when the function (or every call of it) carries `pypto.block_dim = N > 1` 
 function's body is a single group, the row blocks are distributed cyclically over the cores
 with `pypto.tile.get_block_idx` / `get_block_num`.
 
+Cube matmul: in `incore` / `aic` functions, `pypto.tensor.matmul` of static f16 operands
+(dims multiples of 16) whose result is only cast to f32 becomes blocked cube code (M/N
+loops, `tile.matmul` for the first K block, `tile.matmul_acc` in a K loop, one store of the
+acc tile into the assemble destination or a created tensor); see `_MatmulRewriter`.
+
 The page `docs/passes/convert-tensor-to-tile.md` describes grouping, ordering and aliasing
 rules; this docstring summarises.
 """
@@ -38,7 +43,7 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import Float16Type, Float32Type, IndexType, IntegerAttr, ModuleOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -49,6 +54,7 @@ from pypto_xdsl.analysis.symbols import invalidate
 from pypto_xdsl.dialects import tensor, tile
 from pypto_xdsl.dialects.attributes import (
     FuncKind,
+    MemorySpace,
     TensorType,
     TileType,
     element_byte_width,
@@ -251,7 +257,8 @@ def _uses_in(op: Operation) -> Iterable[SSAValue]:
 class _BlockGrouper:
     """Scans one block in order and forms fusion groups (see the module docstring)."""
 
-    def __init__(self) -> None:
+    def __init__(self, skip: frozenset[Operation] = frozenset()) -> None:
+        self.skip = skip  # ops another rewrite owns (the cast/assemble of a cube matmul)
         self.groups: list[_Group] = []  # in closing order
         self.open: list[_Group] = []
         self.owner: dict[SSAValue, _Group] = {}  # member results and sink results
@@ -273,8 +280,10 @@ class _BlockGrouper:
 
     def scan(self, block: Block) -> list[_Group]:
         for op in block.ops:
-            shape = _convertible_shape(op)
-            if shape is not None:
+            shape = _convertible_shape(op) if op not in self.skip else None
+            if op in self.skip:
+                self._other(op)
+            elif shape is not None:
                 self._add_member(op, shape)
             elif isinstance(op, tensor.AssembleOp) and (self._try_sink(op) or self._try_copy(op)):
                 pass  # fused into a group's loop, or a copy loop of its own
@@ -668,6 +677,247 @@ class _GroupRewriter:
         return current
 
 
+# --------------------------------------------------------------------------- cube matmul
+
+L1_BYTES = 512 * 1024
+L0A_BYTES = 64 * 1024
+L0B_BYTES = 64 * 1024
+L0C_BYTES = 128 * 1024
+"""On-chip cube buffers of one AI core (A2/A3): L1 (`mat`), L0A (`left`), L0B (`right`),
+L0C (`acc`)."""
+
+_MATMUL_KINDS = frozenset({FuncKind.INCORE, FuncKind.AIC})
+_CUBE_BLOCK_MAX = 128
+_CUBE_COPIES = 4  # first-K-block tile + double-buffered K-loop tile, all double-buffered by outer loops
+
+
+def _func_of(op: Operation) -> FuncOp | None:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, FuncOp):
+        parent = parent.parent_op()
+    return parent
+
+
+def _matmul_reason(op: tensor.MatmulOp) -> str | None:
+    """Why the cube path cannot compute `op` (None: it can)."""
+    func = _func_of(op)
+    if func is None or func.func_kind not in _MATMUL_KINDS:
+        return "matmul runs on the cube unit: it is converted in incore/aic functions only"
+    a, b = _static_shape(op.lhs.type), _static_shape(op.rhs.type)
+    if a is None or b is None:
+        return "its shapes are not static"
+    dtype = op.lhs.type.element_type  # type: ignore[attr-defined]
+    if not isinstance(dtype, Float16Type):
+        return f"the cube path multiplies f16 operands, not {dtype}"
+    if any(d % 16 for d in (*a, *b)):
+        return f"every dim must be a multiple of 16 for the cube path, got {a[0]}x{a[1]} @ {b[0]}x{b[1]}"
+    uses = list(op.result.uses)
+    cast = uses[0].operation if len(uses) == 1 else None
+    if (
+        not isinstance(cast, tensor.CastOp)
+        or cast.parent_block() is not op.parent_block()
+        or not isinstance(cast.result.type.element_type, Float32Type)  # type: ignore[attr-defined]
+    ):
+        return ("the cube path produces an f32 accumulator: the f16 result must be used only by a "
+                "pypto.tensor.cast to f32 (quantising Fixpipe is not supported)")
+    return None
+
+
+def _cube_block(dim: int, cap: int) -> int:
+    """The largest multiple of 16 that divides `dim` and is at most `cap` (>= 16)."""
+    best = 16
+    for d in range(16, min(dim, cap) + 1, 16):
+        if dim % d == 0:
+            best = d
+    return best
+
+
+@dataclass
+class _MatmulPlan:
+    """One `tensor.matmul` (f16) + `tensor.cast` to f32, optionally assembled into `sink`."""
+
+    matmul: tensor.MatmulOp
+    cast: tensor.CastOp
+    sink: tensor.AssembleOp | None
+    blocks: tuple[int, int, int]  # M, N, K block sizes
+
+    @property
+    def skipped(self) -> tuple[Operation, ...]:
+        return (self.cast,) if self.sink is None else (self.cast, self.sink)
+
+
+def _plan_matmul(op: tensor.MatmulOp) -> _MatmulPlan | None:
+    if _matmul_reason(op) is not None:
+        return None
+    cast = next(iter(op.result.uses)).operation
+    assert isinstance(cast, tensor.CastOp)
+    (m, k), (_, n) = _static_shape(op.lhs.type), _static_shape(op.rhs.type)  # type: ignore[misc]
+    mb, nb = _cube_block(m, _CUBE_BLOCK_MAX), _cube_block(n, _CUBE_BLOCK_MAX)
+    kb = 16
+    for d in range(16, k + 1, 16):
+        if (
+            k % d == 0
+            and _CUBE_COPIES * mb * d * 2 <= L0A_BYTES
+            and _CUBE_COPIES * d * nb * 2 <= L0B_BYTES
+            and _CUBE_COPIES * (mb * d + d * nb) * 2 <= L1_BYTES
+        ):
+            kb = d
+    assert mb * nb * 4 <= L0C_BYTES
+    return _MatmulPlan(op, cast, _matmul_sink(op, cast), (mb, nb, kb))
+
+
+def _matmul_sink(op: tensor.MatmulOp, cast: tensor.CastOp) -> tensor.AssembleOp | None:
+    """The assemble the accumulator can be stored into directly: the cast's only use, in the
+    same block, with nothing that may write memory between the matmul and it, into storage
+    that the operands are known not to share."""
+    uses = list(cast.result.uses)
+    if len(uses) != 1:
+        return None
+    sink = uses[0].operation
+    if not isinstance(sink, tensor.AssembleOp) or uses[0].index != 0 or sink.parent_block() is not op.parent_block():
+        return None
+    dst_shape = _static_shape(sink.dest.type)
+    if dst_shape is None or len(dst_shape) != 2:
+        return None
+    block = op.parent_block()
+    assert block is not None
+    start, end = block.get_operation_index(op), block.get_operation_index(sink)
+    for between in list(block.ops)[start + 1 : end]:
+        if _may_write(between):
+            return None
+    dst = _sink_storage(sink)
+    if not all(_storage(v).distinct_from(dst) for v in (op.lhs, op.rhs)):
+        return None
+    return sink
+
+
+class _MatmulRewriter:
+    """Emits the blocked cube code of one planned matmul:
+
+        for m (M blocks), for n (N blocks) carrying the destination:
+          load A[m, 0], B[0, n] into mat; move to left/right; acc = matmul
+          scf.for k (the other K blocks) carrying acc: load, move, acc = matmul_acc
+          store acc into the destination window
+    """
+
+    def __init__(self, plan: _MatmulPlan):
+        self.plan = plan
+        anchor = plan.sink if plan.sink is not None else plan.matmul
+        self.at = InsertPoint.before(anchor)
+        self.consts: dict[int, SSAValue] = {}
+
+    def _index(self, value: int) -> SSAValue:
+        if value not in self.consts:
+            anchor = self.plan.sink if self.plan.sink is not None else self.plan.matmul
+            for prev in anchor.parent_block().ops:  # type: ignore[union-attr]
+                if prev is anchor:
+                    break
+                if isinstance(prev, arith.ConstantOp) and isinstance(prev.result.type, IndexType) and _const_index(prev.result) == value:
+                    self.consts[value] = prev.result
+                    return prev.result
+            c = arith.ConstantOp(IntegerAttr(value, IndexType()))
+            c.result.name_hint = f"c{value}"
+            Rewriter.insert_op(c, self.at)
+            self.consts[value] = c.result
+        return self.consts[value]
+
+    def rewrite(self) -> None:
+        p = self.plan
+        a, b = p.matmul.lhs, p.matmul.rhs
+        (m, k), (_, n) = _static_shape(a.type), _static_shape(b.type)  # type: ignore[misc]
+        mb, nb, kb = p.blocks
+        result_name = p.cast.result.name_hint
+        if p.sink is not None:
+            dest, offsets = p.sink.dest, list(p.sink.offsets)
+        else:
+            create = tensor.CreateOp(p.cast.result.type)  # type: ignore[arg-type]
+            create.result.name_hint = result_name
+            Rewriter.insert_op(create, self.at)
+            dest, offsets = create.result, [self._index(0), self._index(0)]
+
+        def tile_n(at: InsertPoint, carried: SSAValue, row: SSAValue) -> SSAValue:
+            return self._loop(at, n, nb, carried, "n",
+                              lambda at2, c2, col: self._block(at2, a, b, c2, offsets, row, col, k, (mb, nb, kb)))
+
+        final = self._loop(self.at, m, mb, dest, "m", tile_n)
+        if p.sink is not None:
+            p.sink.result.replace_all_uses_with(final)
+            Rewriter.erase_op(p.sink)
+        else:
+            p.cast.result.replace_all_uses_with(final)
+        Rewriter.erase_op(p.cast)
+        Rewriter.erase_op(p.matmul)
+
+    def _loop(self, at: InsertPoint, extent: int, step: int, carried: SSAValue, name: str, body) -> SSAValue:
+        """`body(at, carried, iv)` once per block; a scf.for when there are several."""
+        if extent == step:
+            return body(at, carried, self._index(0))
+        block = Block(arg_types=[IndexType(), carried.type])
+        block.args[0].name_hint = name
+        block.args[1].name_hint = carried.name_hint
+        inner = InsertPoint.at_end(block)
+        out = body(inner, block.args[1], block.args[0])
+        Rewriter.insert_op(scf.YieldOp(out), inner)
+        loop = scf.ForOp(self._index(0), self._index(extent), self._index(step), [carried], block)
+        Rewriter.insert_op(loop, at)
+        loop.results[0].name_hint = carried.name_hint
+        return loop.results[0]
+
+    def _offset(self, at: InsertPoint, base: SSAValue, delta: SSAValue, name: str) -> SSAValue:
+        b, d = _const_index(base), _const_index(delta)
+        if b == 0:
+            return delta
+        if d == 0:
+            return base
+        if b is not None and d is not None:
+            return self._index(b + d)
+        add = arith.AddiOp(base, delta)
+        add.result.name_hint = name
+        Rewriter.insert_op(add, at)
+        return add.result
+
+    def _operands(self, at: InsertPoint, a: SSAValue, b: SSAValue, row: SSAValue, col: SSAValue,
+                  kk: SSAValue, shape: tuple[int, int, int], suffix: str) -> tuple[SSAValue, SSAValue]:
+        mb, nb, kb = shape
+        f16 = a.type.element_type  # type: ignore[attr-defined]
+        a_mat = tile.LoadOp(a, [row, kk], TileType([mb, kb], f16, MemorySpace.MAT))
+        b_mat = tile.LoadOp(b, [kk, col], TileType([kb, nb], f16, MemorySpace.MAT))
+        left = tile.MoveOp(a_mat, MemorySpace.LEFT)
+        right = tile.MoveOp(b_mat, MemorySpace.RIGHT)
+        a_name, b_name = a.name_hint or "lhs", b.name_hint or "rhs"
+        a_mat.result.name_hint, b_mat.result.name_hint = f"{a_name}_mat{suffix}", f"{b_name}_mat{suffix}"
+        left.result.name_hint, right.result.name_hint = f"{a_name}_left{suffix}", f"{b_name}_right{suffix}"
+        Rewriter.insert_op([a_mat, b_mat, left, right], at)
+        return left.result, right.result
+
+    def _block(self, at: InsertPoint, a: SSAValue, b: SSAValue, dest: SSAValue, offsets: Sequence[SSAValue],
+               row: SSAValue, col: SSAValue, k: int, shape: tuple[int, int, int]) -> SSAValue:
+        """One [mb, nb] output block: the K reduction into an acc tile, then its store."""
+        _mb, _nb, kb = shape
+        left, right = self._operands(at, a, b, row, col, self._index(0), shape, "")
+        acc = tile.MatmulOp(left, right)
+        acc.result.name_hint = "acc"
+        Rewriter.insert_op(acc, at)
+        result = acc.result
+        if k > kb:
+            block = Block(arg_types=[IndexType(), result.type])
+            block.args[0].name_hint, block.args[1].name_hint = "k", "part"
+            inner = InsertPoint.at_end(block)
+            l2, r2 = self._operands(inner, a, b, row, col, block.args[0], shape, "_k")
+            nxt = tile.MatmulAccOp(block.args[1], l2, r2)
+            nxt.result.name_hint = "part"
+            Rewriter.insert_op([nxt, scf.YieldOp(nxt.result)], inner)
+            loop = scf.ForOp(self._index(kb), self._index(k), self._index(kb), [result], block)
+            Rewriter.insert_op(loop, at)
+            loop.results[0].name_hint = "acc"
+            result = loop.results[0]
+        where = [self._offset(at, offsets[0], row, "dst_row"), self._offset(at, offsets[1], col, "dst_col")]
+        store = tile.StoreOp(result, dest, where)
+        store.result.name_hint = dest.name_hint
+        Rewriter.insert_op(store, at)
+        return store.result
+
+
 # --------------------------------------------------------------------------- the pass
 
 
@@ -711,19 +961,27 @@ class ConvertTensorToTilePass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         budget = self.ub_bytes // 2 if self.double_buffer else self.ub_bytes
         work: list[tuple[FuncOp, _Group, _Plan, bool]] = []
+        matmuls: list[_MatmulPlan] = []
         # Analyse and size everything first, so a failure leaves the module unchanged.
         for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
+            if func.func_kind in _MATMUL_KINDS:
+                for mm in func.walk():
+                    if isinstance(mm, tensor.MatmulOp) and (plan := _plan_matmul(mm)) is not None:
+                        matmuls.append(plan)
             if func.func_kind not in self.KINDS:
                 continue
+            skip = frozenset(o for p in matmuls for o in p.skipped)
             groups: list[_Group] = []
             for block in _blocks(func):
-                groups.extend(_BlockGrouper().scan(block))
+                groups.extend(_BlockGrouper(skip).scan(block))
             spmd = _launch_block_dim(op, func) > 1 and self._single_group_body(func, groups)
             for g in groups:
                 work.append((func, g, _plan(func, g, budget, self.ub_bytes, self.double_buffer), spmd))
         for func, g, plan, spmd in work:
             _GroupRewriter(func, g, plan, spmd).rewrite()
-        if work:
+        for mm_plan in matmuls:
+            _MatmulRewriter(mm_plan).rewrite()
+        if work or matmuls:
             invalidate(op)
 
     @staticmethod
@@ -754,6 +1012,11 @@ _KEPT_TENSOR_OPS = (tensor.CreateOp, tensor.SliceOp, tensor.DimOp, tensor.ReadOp
 
 
 def _why_not_converted(op: Operation) -> str:
+    func = _func_of(op)
+    if isinstance(op, tensor.MatmulOp):
+        return _matmul_reason(op) or "it was not converted"
+    if func is not None and func.func_kind not in _CONVERTED_KINDS:
+        return "tensor-level compute other than matmul is converted in incore/aiv functions only"
     if isinstance(op, ELEMENTWISE_OPS):
         return "its shape is not static" if _convertible_shape(op) is None else "it was not converted"
     if isinstance(op, tensor.AssembleOp):
@@ -763,28 +1026,35 @@ def _why_not_converted(op: Operation) -> str:
         if not _storage(op.source).independent(shape, _sink_storage(op), shape):
             return "its source and destination may overlap"
         return "it was not converted"
-    if isinstance(op, tensor.MatmulOp):
-        return "tensor-level matmul is not converted (write the cube path with tile ops)"
     return "the op has no tile-level lowering"
 
 
-def check_tensor_to_tile(module: ModuleOp, kinds: Iterable[FuncKind] = _CONVERTED_KINDS) -> list[str]:
-    """Tensor-level compute left in InCore (`incore`/`aiv`) functions, one message per op."""
-    kinds = frozenset(kinds)
+def check_tensor_to_tile(
+    module: ModuleOp,
+    kinds: Iterable[FuncKind] = _CONVERTED_KINDS,
+    matmul_kinds: Iterable[FuncKind] = _MATMUL_KINDS,
+) -> list[str]:
+    """Tensor-level compute left in InCore functions, one message per op: any tensor compute
+    in `kinds` (`incore`/`aiv`), and `tensor.matmul` in `matmul_kinds` (`incore`/`aic`)."""
+    kinds, matmul_kinds = frozenset(kinds), frozenset(matmul_kinds)
     problems: list[str] = []
     for func in module.walk():
-        if not isinstance(func, FuncOp) or func.func_kind not in kinds:
+        if not isinstance(func, FuncOp) or func.func_kind not in kinds | matmul_kinds:
             continue
         for op in func.walk():
-            if op.name.startswith("pypto.tensor.") and not isinstance(op, _KEPT_TENSOR_OPS):
-                what = f"%{op.results[0].name_hint}" if op.results and op.results[0].name_hint else "a result"
-                problems.append(f"@{func.sym_name.data}: '{op.name}' ({what}) is left: {_why_not_converted(op)}")
+            if not op.name.startswith("pypto.tensor.") or isinstance(op, _KEPT_TENSOR_OPS):
+                continue
+            if func.func_kind not in kinds and not isinstance(op, tensor.MatmulOp):
+                continue
+            what = f"%{op.results[0].name_hint}" if op.results and op.results[0].name_hint else "a result"
+            problems.append(f"@{func.sym_name.data}: '{op.name}' ({what}) is left: {_why_not_converted(op)}")
     return problems
 
 
 @dataclass(frozen=True)
 class VerifyTensorToTilePass(ModulePass):
     """`verify-convert-tensor-to-tile`: no tensor-level compute left in incore/aiv functions
+    and no `tensor.matmul` left in aic functions
     (what `convert-tensor-to-tile` establishes for everything it supports)."""
 
     name = "verify-convert-tensor-to-tile"

@@ -1,0 +1,82 @@
+// RUN: pypto-opt %s --split-input-file -p convert-tensor-to-tile | filecheck %s
+// RUN: pypto-opt %s --split-input-file --verify-diagnostics -p convert-tensor-to-tile,verify-convert-tensor-to-tile | filecheck %s --check-prefix=VERIFY
+
+// tensor.matmul (f16) cast to f32 inside an incore/aic function becomes blocked cube code:
+// M/N loops carrying the destination, the first K block with tile.matmul, the other K
+// blocks accumulating with tile.matmul_acc in an scf.for, one store of the acc tile.
+
+pypto.func aic @mm(%a: !pypto.tensor<[256, 192], f16>, %b: !pypto.tensor<[192, 128], f16>, out %o: !pypto.tensor<[256, 128], f32>) -> !pypto.tensor<[256, 128], f32> {
+  %c0 = arith.constant 0 : index
+  %p = pypto.tensor.matmul %a, %b : !pypto.tensor<[256, 192], f16>, !pypto.tensor<[192, 128], f16> -> !pypto.tensor<[256, 128], f16>
+  %q = pypto.tensor.cast %p : !pypto.tensor<[256, 128], f16> -> !pypto.tensor<[256, 128], f32>
+  %w = pypto.tensor.assemble %q into %o[%c0, %c0] : !pypto.tensor<[256, 128], f32> into !pypto.tensor<[256, 128], f32>
+  pypto.return %w : !pypto.tensor<[256, 128], f32>
+}
+
+// CHECK-LABEL: pypto.func aic @mm
+// CHECK-NOT:     pypto.tensor.
+// CHECK:         %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
+// CHECK-DAG:     %[[C192:.*]] = arith.constant 192 : index
+// CHECK-DAG:     %[[C256:.*]] = arith.constant 256 : index
+// CHECK-DAG:     %[[C128:.*]] = arith.constant 128 : index
+// CHECK:         %[[RES:.*]] = scf.for %[[M:.*]] = %[[C0]] to %[[C256]] step %[[C128]] iter_args(%[[DST:.*]] = %o) -> (!pypto.tensor<[256, 128], f32>) {
+// CHECK-NEXT:      %[[AM:.*]] = pypto.tile.load %a[%[[M]], %[[C0]]] : !pypto.tensor<[256, 192], f16> -> !pypto.tile<[128, 64], f16, mat>
+// CHECK-NEXT:      %[[BM:.*]] = pypto.tile.load %b[%[[C0]], %[[C0]]] : !pypto.tensor<[192, 128], f16> -> !pypto.tile<[64, 128], f16, mat>
+// CHECK-NEXT:      %[[AL:.*]] = pypto.tile.move %[[AM]] : !pypto.tile<[128, 64], f16, mat> -> !pypto.tile<[128, 64], f16, left>
+// CHECK-NEXT:      %[[BR:.*]] = pypto.tile.move %[[BM]] : !pypto.tile<[64, 128], f16, mat> -> !pypto.tile<[64, 128], f16, right>
+// CHECK-NEXT:      %[[ACC0:.*]] = pypto.tile.matmul %[[AL]], %[[BR]]
+// CHECK-NEXT:      %[[ACC:.*]] = scf.for %[[K:.*]] = %[[C64]] to %[[C192]] step %[[C64]] iter_args(%[[PART:.*]] = %[[ACC0]]) -> (!pypto.tile<[128, 128], f32, acc>) {
+// CHECK-NEXT:        %[[AMK:.*]] = pypto.tile.load %a[%[[M]], %[[K]]]
+// CHECK-NEXT:        %[[BMK:.*]] = pypto.tile.load %b[%[[K]], %[[C0]]]
+// CHECK-NEXT:        %[[ALK:.*]] = pypto.tile.move %[[AMK]]
+// CHECK-NEXT:        %[[BRK:.*]] = pypto.tile.move %[[BMK]]
+// CHECK-NEXT:        %[[NEXT:.*]] = pypto.tile.matmul_acc %[[PART]], %[[ALK]], %[[BRK]]
+// CHECK-NEXT:        scf.yield %[[NEXT]] : !pypto.tile<[128, 128], f32, acc>
+// CHECK-NEXT:      }
+// CHECK-NEXT:      %[[ST:.*]] = pypto.tile.store %[[ACC]], %[[DST]][%[[M]], %[[C0]]] : !pypto.tile<[128, 128], f32, acc>, !pypto.tensor<[256, 128], f32>
+// CHECK-NEXT:      scf.yield %[[ST]] : !pypto.tensor<[256, 128], f32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    pypto.return %[[RES]] : !pypto.tensor<[256, 128], f32>
+
+// -----
+
+// One block in every dim, stored into a window at a dynamic row offset: no loops, the
+// store's row is the window's.
+
+pypto.func incore @small(%a: !pypto.tensor<[32, 48], f16>, %b: !pypto.tensor<[48, 32], f16>, %r: index, out %o: !pypto.tensor<[96, 64], f32>) -> !pypto.tensor<[96, 64], f32> {
+  %c32 = arith.constant 32 : index
+  %p = pypto.tensor.matmul %a, %b : !pypto.tensor<[32, 48], f16>, !pypto.tensor<[48, 32], f16> -> !pypto.tensor<[32, 32], f16>
+  %q = pypto.tensor.cast %p : !pypto.tensor<[32, 32], f16> -> !pypto.tensor<[32, 32], f32>
+  %w = pypto.tensor.assemble %q into %o[%r, %c32] : !pypto.tensor<[32, 32], f32> into !pypto.tensor<[96, 64], f32>
+  pypto.return %w : !pypto.tensor<[96, 64], f32>
+}
+
+// CHECK-LABEL: pypto.func incore @small
+// CHECK-NOT:     scf.for
+// CHECK:         pypto.tile.load %a{{.*}} -> !pypto.tile<[32, 48], f16, mat>
+// CHECK:         pypto.tile.load %b{{.*}} -> !pypto.tile<[48, 32], f16, mat>
+// CHECK:         %[[ACC:.*]] = pypto.tile.matmul
+// CHECK-NOT:     pypto.tile.matmul_acc
+// CHECK:         %[[ST:.*]] = pypto.tile.store %[[ACC]], %o[%r, %c32] : !pypto.tile<[32, 32], f32, acc>, !pypto.tensor<[96, 64], f32>
+// CHECK-NEXT:    pypto.return %[[ST]]
+
+// -----
+
+// Shapes the backend cannot print are left, and the verifier says why.
+
+pypto.func incore @odd(%a: !pypto.tensor<[40, 24], f16>, %b: !pypto.tensor<[24, 32], f16>, out %o: !pypto.tensor<[40, 32], f32>) -> !pypto.tensor<[40, 32], f32> {
+  %c0 = arith.constant 0 : index
+  %p = pypto.tensor.matmul %a, %b : !pypto.tensor<[40, 24], f16>, !pypto.tensor<[24, 32], f16> -> !pypto.tensor<[40, 32], f16>
+  %q = pypto.tensor.cast %p : !pypto.tensor<[40, 32], f16> -> !pypto.tensor<[40, 32], f32>
+  %w = pypto.tensor.assemble %q into %o[%c0, %c0] : !pypto.tensor<[40, 32], f32> into !pypto.tensor<[40, 32], f32>
+  pypto.return %w : !pypto.tensor<[40, 32], f32>
+}
+
+// CHECK-LABEL: pypto.func incore @odd
+// CHECK:         pypto.tensor.matmul
+
+// VERIFY-NOT:  @mm:
+// VERIFY-NOT:  @small:
+// VERIFY:      verify-convert-tensor-to-tile: tensor-level compute left in InCore functions:
+// VERIFY-NEXT:   @odd: 'pypto.tensor.matmul' (%p) is left: every dim must be a multiple of 16 for the cube path, got 40x24 @ 24x32
