@@ -482,3 +482,29 @@ pypto.func orchestration @main(%x: !pypto.tensor<[8, 4], f32>, out %y: !pypto.te
     y = np.zeros((8, 4), np.float32)
     run(module, "main", [x, y])
     np.testing.assert_array_equal(y, x * 2)  # blocks 0..3 each wrote their 8/4 = 2 rows
+
+
+def test_split_aiv_runs_its_region_once_per_lane() -> None:
+    """Each AIV lane of `pypto.split_aiv` handles its half of the rows."""
+    from pypto_xdsl.interpreter import parse_module, run
+
+    module = parse_module(
+        """
+pypto.func incore @halves(%x: !pypto.tensor<[8, 4], f32>, out %y: !pypto.tensor<[8, 4], f32>) -> !pypto.tensor<[8, 4], f32> {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %two = arith.constant 2.0 : f32
+  pypto.split_aiv up_down (%lane : index) {
+    %row = arith.muli %lane, %c4 : index
+    %t = pypto.tile.load %x[%row, %c0] : !pypto.tensor<[8, 4], f32> -> !pypto.tile<[4, 4], f32, vec>
+    %s = pypto.tile.muls %t, %two : !pypto.tile<[4, 4], f32, vec>, f32
+    %w = pypto.tile.store %s, %y[%row, %c0] : !pypto.tile<[4, 4], f32, vec>, !pypto.tensor<[8, 4], f32>
+  }
+  pypto.return %y : !pypto.tensor<[8, 4], f32>
+}
+"""
+    )
+    x = np.arange(32, dtype=np.float32).reshape(8, 4)
+    y = np.zeros((8, 4), np.float32)
+    run(module, "halves", [x, y])
+    np.testing.assert_array_equal(y, x * 2)  # lane 0 wrote rows 0-3, lane 1 rows 4-7

@@ -40,6 +40,7 @@ from pypto_xdsl.dialects.program import (
     FuncOp,
     IncoreScopeOp,
     ReturnOp,
+    SplitAivOp,
     SubmitOp,
     YieldOp,
     launch_block_dim,
@@ -51,6 +52,9 @@ from pypto_xdsl.interpreter.values import (
     numpy_dtype,
     resolve_shape,
 )
+
+SPLIT_AIV_LANES = 2
+"""`pl.split_aiv` always splits a scope across the two AIV cores of a core group."""
 
 
 @dataclass
@@ -334,6 +338,14 @@ class PyptoFunctions(InterpreterFunctions):
         task = TaskId(len(st.tasks), name, tuple(deps), done=True)
         st.tasks.append(task)
         return (*results, task)
+
+    @impl(SplitAivOp)
+    def run_split_aiv(self, interpreter: Interpreter, op: SplitAivOp, args: PythonValues) -> PythonValues:
+        """The region runs once per AIV lane of the core pair (2), lane 0 first, each lane with
+        its own index; their writes land in the same storage."""
+        for lane in range(SPLIT_AIV_LANES):
+            interpreter.run_ssacfg_region(op.body, (lane,), "split_aiv")
+        return ()
 
     @impl_terminator(YieldOp)
     def run_yield(
