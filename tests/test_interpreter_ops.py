@@ -332,3 +332,16 @@ def test_every_op_has_a_numerics_test():
     every = {op.name for op in (*tensor.TENSOR_OPS, *tile.TILE_OPS)}
     missing = every - COVERED
     assert not missing, f"ops without a numerics test: {sorted(missing)}"
+
+
+def test_every_op_of_the_dialect_has_an_interpreter_implementation():
+    from xdsl.dialects.builtin import ModuleOp
+
+    from pypto_xdsl.dialects.pypto import Pypto
+    from pypto_xdsl.interpreter.api import make_interpreter
+
+    # xDSL keeps the registry private; this reads it rather than running one program per op.
+    impls = make_interpreter(ModuleOp([]))._impls  # pyright: ignore[reportPrivateUsage]
+    implemented = {t.name for t in (*impls._impl_dict, *impls._callable_impl_dict)}  # pyright: ignore
+    missing = {op.name for op in Pypto.operations} - implemented
+    assert not missing, f"ops the interpreter cannot run: {sorted(missing)}"
