@@ -220,10 +220,14 @@ class NoValue:
 class CxxWriter:
     """Prints blocks of arith/scf (and, through subclasses, pypto) ops as C++ statements."""
 
+    NO_STORAGE_MESSAGE = "this tensor value has no storage the printer knows"
+
     def __init__(self, namer: Namer):
         self.namer = namer
         self.exprs: dict[SSAValue, Expr] = {}
         self.out = Lines()
+        # tensor value -> the storage window it names (a printer-specific view object)
+        self.tensor_views: dict[SSAValue, object] = {}
 
     # ---- hooks
 
@@ -232,11 +236,16 @@ class CxxWriter:
 
     def bind_tensor(self, value: SSAValue, source: SSAValue) -> None:
         """`value` names the same tensor storage as `source` (through a region boundary)."""
-        raise op_error(value.owner if isinstance(value.owner, Operation) else value.owner.parent_op(),  # type: ignore[arg-type]
-                       "tensors cannot flow through this construct")
+        self.tensor_views[value] = self.tensor_root(source)
 
     def tensor_root(self, value: SSAValue) -> object:
-        raise NotImplementedError
+        """The storage window `value` names; an error naming its op when there is none."""
+        root = self.tensor_views.get(value)
+        if root is None:
+            owner = value.owner
+            op = owner if isinstance(owner, Operation) else owner.parent_op()
+            raise op_error(op, self.NO_STORAGE_MESSAGE)  # type: ignore[arg-type]
+        return root
 
     def bind_carried_tile(self, op: Operation, result: SSAValue, arg: SSAValue | None, init: SSAValue | None) -> None:
         raise op_error(op, "tiles cannot be carried through regions here")

@@ -187,12 +187,13 @@ def param_file_names(func: program.FuncOp) -> list[str]:
 class HostPrinter(CxxWriter):
     """Prints one orchestration function as ACL host code."""
 
+    NO_STORAGE_MESSAGE = "this tensor value has no device storage"
+
     def __init__(self, func: program.FuncOp):
         super().__init__(Namer(["stream", "CHECK_ACL", "ret", "buffers", "DeviceBuffers"]))
         self.func = func
         self.fn_name = Namer.sanitize(f"run_{func.sym_name.data}")
         self.device: dict[SSAValue, DeviceTensor] = {}
-        self.alias: dict[SSAValue, HostView] = {}
         self.view_ptrs: dict[HostView, str] = {}
         self.allocs: list[DeviceTensor] = []
         self.kernels: list[str] = []
@@ -205,17 +206,6 @@ class HostPrinter(CxxWriter):
         if isinstance(t, TaskIdType):
             return "none"  # task ids need no code: launches on one stream run in order
         return super().carried_kind(op, t)
-
-    def bind_tensor(self, value: SSAValue, source: SSAValue) -> None:
-        self.alias[value] = self.tensor_root(source)
-
-    def tensor_root(self, value: SSAValue) -> HostView:
-        root = self.alias.get(value)
-        if root is None:
-            owner = value.owner
-            op = owner if isinstance(owner, Operation) else owner.parent_op()
-            raise op_error(op, "this tensor value has no device storage")  # type: ignore[arg-type]
-        return root
 
     # ------------------------------------------------------------------ signature
 
@@ -348,7 +338,7 @@ class HostPrinter(CxxWriter):
         self.out.add(f"void*& {dt.var} = buffers.slot();")
         self.out.add(f"CHECK_ACL(aclrtMalloc(&{dt.var}, {dt.nbytes}, ACL_MEM_MALLOC_HUGE_FIRST));")
         self.device[value] = dt
-        self.alias[value] = HostView(value, tuple(dt.type.get_shape()))  # type: ignore[arg-type]
+        self.tensor_views[value] = HostView(value, tuple(dt.type.get_shape()))  # type: ignore[arg-type]
         self.allocs.append(dt)
 
     def emit_other(self, op: Operation) -> None:
@@ -408,7 +398,7 @@ class HostPrinter(CxxWriter):
         t = op.result.type
         assert isinstance(t, TensorType)
         view = self._window(self.tensor_root(op.source), [self.expr(o) for o in op.offsets], t.get_shape())
-        self.alias[op.result] = view
+        self.tensor_views[op.result] = view
         launched = any(isinstance(u.operation, program.CallOp | program.SubmitOp) for u in op.result.uses)
         if launched and view.contiguous and view not in self.view_ptrs and view.const != 0:
             name = self.namer.fresh(f"{op.result.name_hint or 'view'}_dev")
@@ -429,7 +419,7 @@ class HostPrinter(CxxWriter):
             f"CHECK_ACL(aclrtMemcpy2dAsync({self._ptr(window)}, {dpitch}, {self._ptr(src)}, {spitch}, "
             f"{cols * eb}, {rows}, ACL_MEMCPY_DEVICE_TO_DEVICE, stream));  // %{op.result.name_hint or '?'}"
         )
-        self.alias[op.result] = dst
+        self.tensor_views[op.result] = dst
 
     def _bind_returned_local(self, op: Operation, callee: program.FuncOp, result: SSAValue, offset: int, dim: int) -> None:
         """A kernel result that is one of its kernel-local tensors: a view of the launch's workspace."""
@@ -451,7 +441,7 @@ class HostPrinter(CxxWriter):
         t = result.type
         assert isinstance(t, TensorType)
         self.device[result] = DeviceTensor(var, t)
-        self.alias[result] = HostView(result, tuple(t.get_shape()))  # type: ignore[arg-type]
+        self.tensor_views[result] = HostView(result, tuple(t.get_shape()))  # type: ignore[arg-type]
 
     def _kernel_arg(self, op: Operation, value: SSAValue) -> str:
         view = self.tensor_root(value)
@@ -489,7 +479,7 @@ class HostPrinter(CxxWriter):
         locals_ = returned_locals(callee)
         for k, idx in enumerate(returned_params(callee)):
             if k < len(results) and idx is not None:
-                self.alias[results[k]] = self.tensor_root(op.args[idx])
+                self.tensor_views[results[k]] = self.tensor_root(op.args[idx])
             elif k < len(results) and k < len(locals_) and locals_[k] is not None:
                 self._bind_returned_local(op, callee, results[k], locals_[k].offset, dim)  # type: ignore[union-attr]
         if isinstance(op, program.SubmitOp):

@@ -296,13 +296,14 @@ def workspace_bytes(func: program.FuncOp) -> int:
 class KernelPrinter(CxxWriter):
     """Prints one incore function as an Ascend C kernel."""
 
+    NO_STORAGE_MESSAGE = "this tensor value does not name a kernel parameter's storage"
+
     def __init__(self, func: program.FuncOp):
         super().__init__(Namer(["pipe", "GM_ADDR", "AscendC"]))
         self.func = func
         self.kernel_name = kernel_cxx_name(func.sym_name.data)
         self.namer.used.add(self.kernel_name)
         self.gm: dict[SSAValue, str] = {}  # tensor param -> GlobalTensor name
-        self.tensor_alias: dict[SSAValue, View] = {}  # tensor value -> window of a param
         self.tiles: dict[SSAValue, TileInfo] = {}
         self.buffers: list[Buffer] = []
         self.direct_store: set[Operation] = set()  # stores whose tile lives in a VECOUT queue
@@ -372,7 +373,7 @@ class KernelPrinter(CxxWriter):
                 self._check_element(t.element_type, f"tensor parameter %{base}")
                 name = self.namer.fresh(base)
                 self.gm[arg] = self.namer.fresh(f"{name}_gm")
-                self.tensor_alias[arg] = View(arg)
+                self.tensor_views[arg] = View(arg)
                 self.exprs[arg] = Expr(name, "GM_ADDR")
                 sig.append(f"GM_ADDR {name}")
             elif isinstance(t, TileType):
@@ -691,17 +692,6 @@ class KernelPrinter(CxxWriter):
 
     # ------------------------------------------------------------------ tensors
 
-    def bind_tensor(self, value: SSAValue, source: SSAValue) -> None:
-        self.tensor_alias[value] = self.tensor_root(source)
-
-    def tensor_root(self, value: SSAValue) -> View:
-        root = self.tensor_alias.get(value)
-        if root is None:
-            owner = value.owner
-            op = owner if isinstance(owner, Operation) else owner.parent_op()
-            raise op_error(op, "this tensor value does not name a kernel parameter's storage")  # type: ignore[arg-type]
-        return root
-
     def _gm_offset(self, tensor_type: TensorType, offsets: list[Expr]) -> tuple[str, int | None]:
         """Linear element offset (text, constant value if known) of a window origin."""
         shape = tensor_type.get_shape()
@@ -775,13 +765,13 @@ class KernelPrinter(CxxWriter):
             return self._emit_store(op)
         if isinstance(op, tensor.SliceOp):
             _, origin = self._window(self.tensor_root(op.source), [self.expr(o) for o in op.offsets])
-            self.tensor_alias[op.result] = origin
+            self.tensor_views[op.result] = origin
             return
         if isinstance(op, tensor.DimOp):
             return self._emit_dim(op)
         if isinstance(op, tensor.CreateOp):
             # storage planned in the workspace; the GlobalTensor is set up at kernel entry
-            self.tensor_alias[op.result] = View(op.result)
+            self.tensor_views[op.result] = View(op.result)
             return
         if isinstance(op, tile.GetBlockIdxOp):
             self.exprs[op.result] = Expr("AscendC::GetBlockIdx()", "int64_t")
@@ -919,7 +909,7 @@ class KernelPrinter(CxxWriter):
         view = self.tensor_root(op.dest)
         dst = view.root.type
         assert isinstance(dst, TensorType)
-        self.tensor_alias[op.result] = view
+        self.tensor_views[op.result] = view
         info = self.tiles[op.tile]
         if op.tile.type.space == MemorySpace.ACC:  # type: ignore[union-attr]
             return self._emit_fixpipe(op, view, info)
