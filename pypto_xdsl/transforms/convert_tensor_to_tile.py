@@ -485,32 +485,50 @@ def _tile_op(m: Operation, operands: dict[SSAValue, SSAValue], shape: Sequence[i
     return tile.CastOp(get(m.input), m.result.type.element_type)  # type: ignore[attr-defined]
 
 
+class _IndexConstants:
+    """`index` constants available just before `anchor`: reused when an earlier op of its
+    block already defines one, otherwise inserted right before it (dominating what follows)."""
+
+    def __init__(self, anchor: Operation):
+        self.anchor = anchor
+        self.at = InsertPoint.before(anchor)
+        self.values: dict[int, SSAValue] = {}
+
+    def get(self, value: int) -> SSAValue:
+        if value not in self.values:
+            existing = self._existing(value)
+            self.values[value] = existing if existing is not None else self._insert(value)
+        return self.values[value]
+
+    def _existing(self, value: int) -> SSAValue | None:
+        for prev in self.anchor.parent_block().ops:  # type: ignore[union-attr]
+            if prev is self.anchor:
+                return None
+            if (
+                isinstance(prev, arith.ConstantOp)
+                and isinstance(prev.result.type, IndexType)
+                and _const_index(prev.result) == value
+            ):
+                return prev.result
+        return None
+
+    def _insert(self, value: int) -> SSAValue:
+        c = arith.ConstantOp(IntegerAttr(value, IndexType()))
+        c.result.name_hint = f"c{value}"
+        Rewriter.insert_op(c, self.at)
+        return c.result
+
+
 class _GroupRewriter:
     def __init__(self, func: FuncOp, g: _Group, plan: _Plan, spmd: bool):
         self.func, self.g, self.plan, self.spmd = func, g, plan, spmd
-        self.consts: dict[int, SSAValue] = {}
         assert g.last is not None
         self.at = InsertPoint.before(g.last)
+        self.consts = _IndexConstants(g.last)
 
     def _index(self, value: int) -> SSAValue:
         """An index constant, inserted before the group's loop (so it dominates its body)."""
-        if value not in self.consts:
-            assert self.g.last is not None
-            for prev in self.g.last.parent_block().ops:  # type: ignore[union-attr]
-                if prev is self.g.last:
-                    break
-                if (
-                    isinstance(prev, arith.ConstantOp)
-                    and isinstance(prev.result.type, IndexType)
-                    and _const_index(prev.result) == value
-                ):
-                    self.consts[value] = prev.result
-                    return prev.result
-            c = arith.ConstantOp(IntegerAttr(value, IndexType()))
-            c.result.name_hint = f"c{value}"
-            Rewriter.insert_op(c, self.at)
-            self.consts[value] = c.result
-        return self.consts[value]
+        return self.consts.get(value)
 
     def rewrite(self) -> None:
         g = self.g
@@ -804,22 +822,10 @@ class _MatmulRewriter:
         self.plan = plan
         anchor = plan.sink if plan.sink is not None else plan.matmul
         self.at = InsertPoint.before(anchor)
-        self.consts: dict[int, SSAValue] = {}
+        self.consts = _IndexConstants(anchor)
 
     def _index(self, value: int) -> SSAValue:
-        if value not in self.consts:
-            anchor = self.plan.sink if self.plan.sink is not None else self.plan.matmul
-            for prev in anchor.parent_block().ops:  # type: ignore[union-attr]
-                if prev is anchor:
-                    break
-                if isinstance(prev, arith.ConstantOp) and isinstance(prev.result.type, IndexType) and _const_index(prev.result) == value:
-                    self.consts[value] = prev.result
-                    return prev.result
-            c = arith.ConstantOp(IntegerAttr(value, IndexType()))
-            c.result.name_hint = f"c{value}"
-            Rewriter.insert_op(c, self.at)
-            self.consts[value] = c.result
-        return self.consts[value]
+        return self.consts.get(value)
 
     def rewrite(self) -> None:
         p = self.plan
