@@ -847,6 +847,22 @@ class FunctionBuilder:
                 return stmt
         return None
 
+
+    def _loop_yields(self, node: ast.AST, values: list[tuple[str, Value]], inits: list[SSAValue]) -> list[SSAValue]:
+        """The values a loop body yields for its carried names, each of its initial type."""
+        yielded = []
+        for (n, v), init in zip(values, inits):
+            if isinstance(v, Undefined):
+                raise self.error(node, f"'{n}' is not defined at the end of the loop body ({v.reason})")
+            v = self.materialize(v, init.type, node) if isinstance(v, Const) else v
+            if not isinstance(v, SSAValue) or v.type != init.type:
+                raise self.error(
+                    node,
+                    f"loop-carried variable '{n}' changes type in the loop: {init.type} before, "
+                    f"{describe(v)} after an iteration",
+                )
+            yielded.append(v)
+        return yielded
     def stmt_For(self, node: ast.For) -> None:
         if node.orelse:
             raise self.error(node.orelse[0], "'for ... else' is not supported")
@@ -943,19 +959,7 @@ class FunctionBuilder:
                 raise self.error(call, f"pl.yield_ yields {len(vals)} values for {len(explicit)} loop-carried names")
             next_values = [(n, v) for n, v in zip(explicit, vals)]
         next_values += [(n, self.env[n]) for n in carried]
-        yielded = []
-        for (n, v), init in zip(next_values, inits):
-            if isinstance(v, Undefined):
-                raise self.error(node, f"'{n}' is not defined at the end of the loop body ({v.reason})")
-            v = self.materialize(v, init.type, node) if isinstance(v, Const) else v
-            if not isinstance(v, SSAValue) or v.type != init.type:
-                raise self.error(
-                    node,
-                    f"loop-carried variable '{n}' changes type in the loop: {init.type} before, "
-                    f"{describe(v)} after an iteration",
-                )
-            yielded.append(v)
-        body.add_op(scf.YieldOp(*yielded))
+        body.add_op(scf.YieldOp(*self._loop_yields(node, next_values, inits)))
         self.env, self.block = outer_env, outer_block
         loop = scf.ForOp(lb, ub, step, inits, Region(body))
         if kind != "range":  # PyPTO's ForKind, kept as a discardable attribute
@@ -1073,20 +1077,7 @@ class FunctionBuilder:
         self.env.update(zip(carried, after.args))
         self.block = after
         self.stmts(node.body)
-        yielded = []
-        for n, init in zip(carried, inits):
-            v = self.env[n]
-            if isinstance(v, Undefined):
-                raise self.error(node, f"'{n}' is not defined at the end of the loop body ({v.reason})")
-            v = self.materialize(v, init.type, node) if isinstance(v, Const) else v
-            if not isinstance(v, SSAValue) or v.type != init.type:
-                raise self.error(
-                    node,
-                    f"loop-carried variable '{n}' changes type in the loop: {init.type} before, "
-                    f"{describe(v)} after an iteration",
-                )
-            yielded.append(v)
-        after.add_op(scf.YieldOp(*yielded))
+        after.add_op(scf.YieldOp(*self._loop_yields(node, [(n, self.env[n]) for n in carried], inits)))
         self.env, self.block = outer_env, outer_block
         loop = scf.WhileOp(inits, types, Region(before), Region(after))
         self.block.add_op(loop)
