@@ -461,6 +461,59 @@ irdl.dialect @pypto {
     irdl.results(result: %1)
   }
 
+  // pypto.tensor.row_max: `%r = pypto.tensor.row_max %a : A`: the maximum of each row, [M, N] -> [M, 1].
+  //   traits: MemoryAllocEffect, MemoryReadEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_row_max {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.base @pypto::@tensor
+    irdl.operands(input: %0)
+    irdl.results(result: %1)
+  }
+
+  // pypto.tensor.row_sum: `%r = pypto.tensor.row_sum %a : A`: the sum of each row, [M, N] -> [M, 1].
+  //   traits: MemoryAllocEffect, MemoryReadEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_row_sum {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.base @pypto::@tensor
+    irdl.operands(input: %0)
+    irdl.results(result: %1)
+  }
+
+  // pypto.tensor.row_expand_sub: `%c = pypto.tensor.row_expand_sub %a, %r : A, R`: `a[i, j] - r[i, 0]`.
+  //   traits: MemoryAllocEffect, MemoryReadEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_row_expand_sub {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.base @pypto::@tensor
+    %2 = irdl.base @pypto::@tensor
+    irdl.operands(input: %0, row: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tensor.row_expand_mul: `%c = pypto.tensor.row_expand_mul %a, %r : A, R`: `a[i, j] * r[i, 0]`.
+  //   traits: MemoryAllocEffect, MemoryReadEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_row_expand_mul {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.base @pypto::@tensor
+    %2 = irdl.base @pypto::@tensor
+    irdl.operands(input: %0, row: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tensor.row_expand_div: `%c = pypto.tensor.row_expand_div %a, %r : A, R`: `a[i, j] / r[i, 0]`.
+  //   traits: MemoryAllocEffect, MemoryReadEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_row_expand_div {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.base @pypto::@tensor
+    %2 = irdl.base @pypto::@tensor
+    irdl.operands(input: %0, row: %1)
+    irdl.results(result: %2)
+  }
+
   // pypto.tensor.matmul: `%c = pypto.tensor.matmul %a, %b : A, B -> C`: [M, K] x [K, N] -> [M, N].
   //   traits: MemoryAllocEffect, MemoryReadEffect
   //   result types inferred by infer_result_types()

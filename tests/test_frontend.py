@@ -511,6 +511,34 @@ def test_tensor_structure_ops():
     assert read.result.type == Float32Type()
 
 
+def test_tensor_row_ops_and_f16_matmul():
+    """pl.row_* on tensors give the tensor ops; pl.matmul of f16 tensors is an f32 tensor."""
+
+    @pl.program
+    class P:
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(self, x: pl.Tensor[[48, 64], pl.FP32], a: pl.Tensor[[16, 32], pl.FP16],
+              b: pl.Tensor[[32, 16], pl.FP16]) -> pl.Tensor[[48, 64], pl.FP32]:
+            mx = pl.row_max(x)
+            e = pl.exp(pl.row_expand_sub(x, mx))
+            s = pl.tensor.row_sum(e)
+            y = pl.tensor.row_expand_div(e, s)
+            y = pl.row_expand_mul(y, mx)
+            p = pl.matmul(a, b)
+            return y
+
+    k = funcs(P)["k"]
+    (mx,) = ops_of(k, tensor_ops.RowMaxOp)
+    assert mx.result.type == TensorType([48, 1], Float32Type())
+    (s,) = ops_of(k, tensor_ops.RowSumOp)
+    assert s.result.type == TensorType([48, 1], Float32Type())
+    assert [type(op) for op in k.walk() if isinstance(op, tensor_ops.TensorRowExpandOp)] == [
+        tensor_ops.RowExpandSubOp, tensor_ops.RowExpandDivOp, tensor_ops.RowExpandMulOp]
+    assert not [op for op in k.walk() if op.name.startswith("pypto.tile.")]
+    (mm,) = ops_of(k, tensor_ops.MatmulOp)
+    assert mm.result.type == TensorType([16, 16], Float32Type())
+
+
 def test_tile_ops():
     @pl.program
     class P:
@@ -641,8 +669,11 @@ def test_error_message_has_location_source_line_and_caret():
         ("y = pl.load(x, [0, 0], [128, 64])", "window \\[128, 64\\] exceeds"),
         ("y = x[0:65]", "exceeds dimension 0"),
         ("y = undefined_thing + 1", "name 'undefined_thing' is not defined"),
-        ("y = pl.tensor.row_max(x)", "unknown name 'pl.tensor.row_max'"),
-        ("y = pl.row_max(x)", "'row_max' is not available on tensors"),
+        ("y = pl.tensor.row_max(pl.load(x, [0, 0], [64, 64]))", "pl.tensor.row_max expects a tensor, got"),
+        ("y = pl.tile.row_sum(x)", "pl.tile.row_sum expects a tile, got"),
+        ("y = pl.row_expand_sub(x, pl.row_max(pl.load(x, [0, 0], [64, 64])))",
+         "'row' of pl.row_expand_sub must be a tensor like 'input', got"),
+        ("y = pl.row_expand_div(x, x)", "operand 'row' must have shape \\[M, 1\\], got"),
         ("for i in [1, 2]:\n    pass", "loops must iterate over pl.range"),
         ("y = pl.exp(x, x)", "pl.exp takes at most 1 arguments"),
         ("y = pl.cast(x, pl.Mem.Vec)", "expected a dtype"),

@@ -247,6 +247,22 @@ def test_tensor_matmul():
     np.testing.assert_allclose(c, a @ b, rtol=1e-6)
 
 
+def test_tensor_matmul_of_f16_accumulates_in_f32():
+    """Typed like tile.matmul: the f16 product is an f32 tensor, not rounded to f16."""
+    text = """
+    pypto.func @main(%a: !pypto.tensor<[4, 64], f16>, %b: !pypto.tensor<[64, 5], f16>) -> !pypto.tensor<[4, 5], f32> {
+      %c = pypto.tensor.matmul %a, %b : !pypto.tensor<[4, 64], f16>, !pypto.tensor<[64, 5], f16> -> !pypto.tensor<[4, 5], f32>
+      pypto.return %c : !pypto.tensor<[4, 5], f32>
+    }"""
+    a, b = rnd((4, 64), 13, dtype=np.float16), rnd((64, 5), 14, dtype=np.float16)
+    (c,) = run_text(text, [a, b])
+    assert c.dtype == np.float32
+    expected = a.astype(np.float64) @ b.astype(np.float64)
+    np.testing.assert_allclose(c, expected, rtol=1e-6, atol=1e-6)
+    # the f16-rounded product is measurably further away: the f32 result is not rounded
+    assert np.abs(c - expected).max() < np.abs(expected.astype(np.float16) - expected).max()
+
+
 # --------------------------------------------------------------------------- tile specials
 
 
@@ -291,6 +307,29 @@ def test_tile_row_reductions_and_expands():
     run_text(text, [a, *outs])
     mx, sm, s, m, d = outs
     np.testing.assert_allclose(mx, a.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(sm, a.sum(axis=1, keepdims=True), rtol=1e-6)
+    np.testing.assert_allclose(s, a - a.max(axis=1)[:, None], rtol=1e-6)
+    np.testing.assert_allclose(m, a * a.sum(axis=1)[:, None], rtol=1e-6)
+    np.testing.assert_allclose(d, a / a.max(axis=1)[:, None], rtol=1e-6)
+
+
+@covers("pypto.tensor.row_max", "pypto.tensor.row_sum", "pypto.tensor.row_expand_sub",
+        "pypto.tensor.row_expand_mul", "pypto.tensor.row_expand_div")
+def test_tensor_row_reductions_and_expands():
+    T41 = "!pypto.tensor<[4, 1], f32>"
+    text = f"""
+    pypto.func @main(%a: {T48}) -> ({T41}, {T41}, {T48}, {T48}, {T48}) {{
+      %rmax = pypto.tensor.row_max %a : {T48}
+      %rsum = pypto.tensor.row_sum %a : {T48}
+      %es = pypto.tensor.row_expand_sub %a, %rmax : {T48}, {T41}
+      %em = pypto.tensor.row_expand_mul %a, %rsum : {T48}, {T41}
+      %ed = pypto.tensor.row_expand_div %a, %rmax : {T48}, {T41}
+      pypto.return %rmax, %rsum, %es, %em, %ed : {T41}, {T41}, {T48}, {T48}, {T48}
+    }}"""
+    a = rnd(seed=15)
+    mx, sm, s, m, d = run_text(text, [a])
+    assert mx.shape == sm.shape == (4, 1)
+    np.testing.assert_array_equal(mx, a.max(axis=1, keepdims=True))
     np.testing.assert_allclose(sm, a.sum(axis=1, keepdims=True), rtol=1e-6)
     np.testing.assert_allclose(s, a - a.max(axis=1)[:, None], rtol=1e-6)
     np.testing.assert_allclose(m, a * a.sum(axis=1)[:, None], rtol=1e-6)

@@ -9,7 +9,8 @@ symbol (`N`, PyPTO's `pl.dynamic("N")`) or unknown (`?`). In Python a dimension 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TypeAlias
+from io import StringIO
+from typing import Self, TypeAlias
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -248,6 +249,12 @@ class ShapedTypeMixin:
 
 
 _PARAMETER_CACHE: dict[tuple[type, str], Sequence[Attribute]] = {}
+# id(cached parameters) -> (those parameters, the type built from them). The parameter cache
+# keeps the sequences alive, so their ids stay unique.
+_PARSED_TYPES: dict[int, tuple[Sequence[Attribute], Attribute]] = {}
+_CACHED_PARAMETER_TEXT: dict[int, str] = {}  # id(cached parameters) -> their `<...>` text
+# A parsed type by its exact spelling (`!pypto.tensor<[64], f32>`), for parsers' fast paths.
+PARSED_TYPES_BY_TEXT: dict[str, Attribute] = {}
 
 
 def parse_cached_parameters(
@@ -273,12 +280,59 @@ def parse_cached_parameters(
         params = parse(parser)
         if len(_PARAMETER_CACHE) < 65536:
             _PARAMETER_CACHE[(cls, key)] = params
+            _CACHED_PARAMETER_TEXT[id(params)] = key
         return params
     return parse(parser)
 
 
+_TYPE_TEXT_BY_ID: dict[int, tuple[Attribute, str]] = {}
+_TYPE_TEXT: dict[Attribute, str] = {}
+
+
+def type_text(t: Attribute) -> str:
+    """`t` as the printer spells it, rendered once per distinct type.
+
+    Ops print their types through this: large programs print the same few types hundreds of
+    thousands of times. Instances are looked up by identity first (parsed types are shared,
+    see `InternedParsedType`), then by value.
+    """
+    hit = _TYPE_TEXT_BY_ID.get(id(t))
+    if hit is not None and hit[0] is t:
+        return hit[1]
+    text = _TYPE_TEXT.get(t)
+    if text is None:
+        stream = StringIO()
+        Printer(stream=stream).print_attribute(t)
+        text = stream.getvalue()
+        if len(_TYPE_TEXT) < 65536:
+            _TYPE_TEXT[t] = text
+    if len(_TYPE_TEXT_BY_ID) < 65536:
+        _TYPE_TEXT_BY_ID[id(t)] = (t, text)  # keeps `t` alive, so the id stays its own
+    return text
+
+
+class InternedParsedType(ParametrizedAttribute):
+    """Types parsed from the same text are one instance, built and verified once.
+
+    Attributes are immutable, so sharing them is safe; it saves an attribute construction
+    and verification per spelling of a type in large programs.
+    """
+
+    @classmethod
+    def new(cls, params: Sequence[Attribute]) -> Self:
+        hit = _PARSED_TYPES.get(id(params))
+        if hit is not None and hit[0] is params and type(hit[1]) is cls:
+            return hit[1]  # pyright: ignore[reportReturnType]
+        attr = super().new(params)
+        text = _CACHED_PARAMETER_TEXT.get(id(params))
+        if text is not None:
+            _PARSED_TYPES[id(params)] = (params, attr)
+            PARSED_TYPES_BY_TEXT[f"!{cls.name}{text}"] = attr
+        return attr
+
+
 @irdl_attr_definition
-class TensorType(ShapedTypeMixin, ParametrizedAttribute, TypeAttribute):
+class TensorType(ShapedTypeMixin, InternedParsedType, TypeAttribute):
     """`!pypto.tensor<[64, N, ?], f32>`: a tensor in global memory (GM)."""
 
     name = "pypto.tensor"
@@ -313,7 +367,7 @@ class TensorType(ShapedTypeMixin, ParametrizedAttribute, TypeAttribute):
 
 
 @irdl_attr_definition
-class TileType(ShapedTypeMixin, ParametrizedAttribute, TypeAttribute):
+class TileType(ShapedTypeMixin, InternedParsedType, TypeAttribute):
     """`!pypto.tile<[64, 64], f32, vec>`: a tile in one on-chip buffer."""
 
     name = "pypto.tile"

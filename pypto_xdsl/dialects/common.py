@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import IndexType
+from xdsl.dialects.builtin import Float32Type, IndexType, i32
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -33,7 +33,9 @@ from pypto_xdsl.dialects.attributes import (
     dims_compatible,
     format_shape,
     is_element_type,
+    is_float_type,
     join_dims,
+    type_text,
 )
 from pypto_xdsl.dialects.traits import InferResultTypes
 
@@ -56,6 +58,8 @@ def join_shapes(a: Sequence[Dim], b: Sequence[Dim], what: str) -> list[Dim]:
 
 def join_elementwise(lhs: Attribute, rhs: Attribute, names: tuple[str, str] = ("lhs", "rhs")) -> ShapedType:
     """Result type of an elementwise op over two tensors or two tiles."""
+    if lhs is rhs and isinstance(lhs, TensorType | TileType):
+        return lhs  # the common case: joining a type with itself
     if type(lhs) is not type(rhs) or not isinstance(lhs, TensorType | TileType):
         raise VerifyException(
             f"operands '{names[0]}' ({lhs}) and '{names[1]}' ({rhs}) must both be tensors or both tiles"
@@ -71,8 +75,9 @@ def join_elementwise(lhs: Attribute, rhs: Attribute, names: tuple[str, str] = ("
             f"operands '{names[0]}' and '{names[1]}' are in different memory spaces "
             f"{lhs.space.value} and {rhs.space.value}"
         )
-    shape = join_shapes(lhs.get_shape(), rhs.get_shape(), f"operands '{names[0]}' and '{names[1]}'")
-    return lhs.with_shape(shape)
+    lhs_shape = lhs.get_shape()
+    shape = join_shapes(lhs_shape, rhs.get_shape(), f"operands '{names[0]}' and '{names[1]}'")
+    return lhs if tuple(shape) == lhs_shape else lhs.with_shape(shape)
 
 
 def check_offsets(offsets: Sequence[SSAValue], rank: int, what: str) -> None:
@@ -107,6 +112,9 @@ def _parse_operand_group(parser: Parser) -> tuple[UnresolvedOperand, list[Unreso
     return value, offsets
 
 
+_OPERANDS_IN_DEFINITION_ORDER: dict[type, bool] = {}
+
+
 class PyptoValueOp(InferResultTypes, IRDLOperation):
     """Base of tensor/tile ops: one result, operands in `OPERANDS` order, optional offsets.
 
@@ -123,6 +131,13 @@ class PyptoValueOp(InferResultTypes, IRDLOperation):
 
     @property
     def value_operands(self) -> list[SSAValue]:
+        cls = type(self)
+        in_order = _OPERANDS_IN_DEFINITION_ORDER.get(cls)
+        if in_order is None:
+            names = [name for name, _ in cls.get_irdl_definition().operands]
+            in_order = _OPERANDS_IN_DEFINITION_ORDER[cls] = names == list(cls.OPERANDS)
+        if in_order:  # the operand list is exactly the value operands: skip the accessors
+            return list(self.operands)
         return [getattr(self, name) for name in self.OPERANDS]
 
     @classmethod
@@ -193,18 +208,18 @@ class PyptoValueOp(InferResultTypes, IRDLOperation):
                 printer.print_string("]")
         self.print_properties(printer)
         printer.print_op_attributes(self.attributes)
-        printer.print_string(" :")
         result_type = self.results[0].type
         if len(operands) > 1 and not self.KEYWORDS and all(v.type == result_type for v in operands):
-            printer.print_string(" ")
-            printer.print_attribute(result_type)
+            printer.print_string(f" : {type_text(result_type)}")
             return
+        parts = [" :"]
         for i, value in enumerate(operands):
-            printer.print_string(f" {self.KEYWORDS[i]} " if i in self.KEYWORDS else (", " if i else " "))
-            printer.print_attribute(value.type)
+            parts.append(f" {self.KEYWORDS[i]} " if i in self.KEYWORDS else (", " if i else " "))
+            parts.append(type_text(value.type))
         if not operands or result_type != self.implied_result_type([v.type for v in operands]):
-            printer.print_string(" -> " if operands else " ")
-            printer.print_attribute(result_type)
+            parts.append(" -> " if operands else " ")
+            parts.append(type_text(result_type))
+        printer.print_string("".join(parts))
 
 
 # --------------------------------------------------------------------------- families
@@ -302,6 +317,63 @@ class CastOpBase(PyptoValueOp):
         return (TensorType(t.get_shape(), r.element_type),)
 
 
+def _kind(t: Attribute) -> str:
+    return "tile" if isinstance(t, TileType) else "tensor"
+
+
+class RowReductionOpBase(PyptoValueOp):
+    """`%r = op %a : A`: reduce each row of a 2-D tensor or tile, [M, N] -> [M, 1]."""
+
+    OPERANDS: ClassVar[tuple[str, ...]] = ("input",)
+    input = operand_def(TensorType | TileType)
+    result = result_def(TensorType | TileType)
+
+    def __init__(self, input: SSAValue | Operation):
+        input = SSAValue.get(input)
+        super().__init__(operands=[input], result_types=[self.implied_result_type([input.type])])
+
+    @classmethod
+    def implied_result_type(cls, operand_types: Sequence[Attribute]) -> Attribute:
+        t = operand_types[0]
+        if not isinstance(t, TensorType | TileType) or t.rank != 2:
+            return t
+        return t.with_shape([t.get_shape()[0], 1])
+
+    def infer_result_types(self) -> Sequence[Attribute]:
+        t = self.input.type
+        assert isinstance(t, TensorType | TileType)
+        if t.rank != 2:
+            raise VerifyException(f"operand 'input' must be a 2-D {_kind(t)}, got {t}")
+        return (self.implied_result_type([t]),)
+
+
+class RowExpandOpBase(PyptoValueOp):
+    """`%c = op %a, %r : A, R`: combine each row of `%a` [M, N] with `%r` [M, 1]."""
+
+    OPERANDS: ClassVar[tuple[str, ...]] = ("input", "row")
+    input = operand_def(TensorType | TileType)
+    row = operand_def(TensorType | TileType)
+    result = result_def(TensorType | TileType)
+
+    def __init__(self, input: SSAValue | Operation, row: SSAValue | Operation):
+        input = SSAValue.get(input)
+        super().__init__(operands=[input, row], result_types=[input.type])
+
+    def infer_result_types(self) -> Sequence[Attribute]:
+        t, r = self.input.type, self.row.type
+        assert isinstance(t, TensorType | TileType) and isinstance(r, TensorType | TileType)
+        if t.rank != 2 or r.rank != 2:
+            raise VerifyException(f"operands 'input' and 'row' must be 2-D {_kind(t)}s, got {t} and {r}")
+        if not dims_compatible(r.get_shape()[1], 1):
+            raise VerifyException(f"operand 'row' must have shape [M, 1], got {r}")
+        join_shapes(t.get_shape()[:1], r.get_shape()[:1], "operands 'input' and 'row' (rows)")
+        if t.element_type != r.element_type:
+            raise VerifyException(
+                f"operands 'input' and 'row' have different element types {t.element_type} and {r.element_type}"
+            )
+        return (t,)
+
+
 class MatmulOpBase(PyptoValueOp):
     """`%c = op %a, %b : A, B -> C` with A [M, K], B [K, N], C [M, N]."""
 
@@ -326,3 +398,9 @@ def matmul_shape(lhs: ShapedType, rhs: ShapedType, names: tuple[str, str] = ("lh
             f"{lhs.element_type} and {rhs.element_type}"
         )
     return [m, n]
+
+
+def accumulator_element_type(element_type: Attribute) -> Attribute:
+    """The element type of a matmul product (tensor and tile alike): the cube unit
+    accumulates float inputs in f32 and integer inputs in i32."""
+    return Float32Type() if is_float_type(element_type) else i32

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    DenseArrayBase,
     FlatSymbolRefAttrConstr,
     FunctionType,
     IndexType,
@@ -13,13 +15,13 @@ from xdsl.dialects.builtin import (
     StringAttr,
     SymbolNameConstraint,
     SymbolRefAttr,
+    i32,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     AttrSizedResultSegments,
     IRDLOperation,
-    irdl_op_definition,
     lazy_traits_def,
     opt_prop_def,
     opt_result_def,
@@ -63,6 +65,8 @@ from pypto_xdsl.dialects.attributes import (
     argument_mismatch,
     substitute_symbols,
 )
+from pypto_xdsl.dialects.verification import pypto_op_definition
+from pypto_xdsl.parsing import parse_call_tail
 
 BLOCK_DIM_ATTR = "pypto.block_dim"
 """Discardable attribute of a call/submit (or of the incore function it launches): run the
@@ -111,7 +115,7 @@ class FuncOpCallableInterface(CallableOpInterface):
 _DIRECTIONS = tuple(d.value for d in ParamDirection)
 
 
-@irdl_op_definition
+@pypto_op_definition
 class FuncOp(IRDLOperation):
     """A PyPTO function.
 
@@ -266,7 +270,7 @@ class FuncOp(IRDLOperation):
         printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
 
 
-@irdl_op_definition
+@pypto_op_definition
 class ReturnOp(IRDLOperation):
     """Terminator of `pypto.func`: the function's results."""
 
@@ -280,7 +284,8 @@ class ReturnOp(IRDLOperation):
 
     def verify_(self) -> None:
         func = self.parent_op()
-        assert isinstance(func, FuncOp)
+        if not isinstance(func, FuncOp):
+            return  # detached: HasParent reports a wrong parent
         expected = func.function_type.outputs.data
         if self.arguments.types != expected:
             raise VerifyException(
@@ -364,7 +369,7 @@ class CallOpSymbolUser(SymbolUserOpInterface):
         check_call_signature(op, op.callee.string_value(), op.args, op.res.types)
 
 
-@irdl_op_definition
+@pypto_op_definition
 class CallOp(IRDLOperation):
     """A direct call: `%r = pypto.call @f(%a, %b) [dumps(%a : T)] : (A, B) -> R`."""
 
@@ -394,21 +399,32 @@ class CallOp(IRDLOperation):
     # about twice as fast as the equivalent assembly format.
     @classmethod
     def parse(cls, parser: Parser) -> CallOp:
+        if (fast := parse_call_tail(parser)) is not None:
+            name, args, outputs = fast
+            return cls.create(
+                operands=args,
+                result_types=outputs,
+                properties={"callee": _symbol_ref(name), "operandSegmentSizes": _segments(len(args), 0)},
+            )
         callee = parser.parse_symbol_name()
         unresolved = parser.parse_op_args_list()
         dumps = _parse_dumps(parser)
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         pos = parser.pos
-        fn_type = parser.parse_function_type()
-        if len(fn_type.inputs) != len(unresolved):
+        inputs, outputs = _parse_signature(parser)
+        if len(inputs) != len(unresolved):
             parser.raise_error(
-                f"pypto.call has {len(unresolved)} arguments but {len(fn_type.inputs)} types",
+                f"pypto.call has {len(unresolved)} arguments but {len(inputs)} types",
                 pos,
                 parser.pos,
             )
-        args = [parser.resolve_operand(u, t) for u, t in zip(unresolved, fn_type.inputs)]
-        op = cls(callee.data, args, fn_type.outputs.data, dumps)
+        args = [parser.resolve_operand(u, t) for u, t in zip(unresolved, inputs)]
+        op = cls.create(
+            operands=[*args, *dumps],
+            result_types=outputs,
+            properties={"callee": _symbol_ref(callee.data), "operandSegmentSizes": _segments(len(args), len(dumps))},
+        )
         op.attributes |= attributes
         return op
 
@@ -428,6 +444,25 @@ class SubmitOpSymbolUser(SymbolUserOpInterface):
         check_call_signature(
             op, op.callee.string_value(), op.args, op.outputs.types, allow_omitted_outputs=True
         )
+
+
+def _parse_signature(parser: Parser) -> tuple[list[Attribute], list[Attribute]]:
+    """`(A, B) -> R` or `(A, B) -> (R, S)`: a function type's parts, without building one."""
+    inputs = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+    parser.parse_punctuation("->")
+    outputs = parser.parse_optional_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+    return inputs, [parser.parse_type()] if outputs is None else outputs
+
+
+# Parsing builds these per call op; a program has few distinct callees and segment sizes.
+@functools.lru_cache(maxsize=4096)
+def _symbol_ref(name: str) -> SymbolRefAttr:
+    return SymbolRefAttr(name)
+
+
+@functools.lru_cache(maxsize=256)
+def _segments(*sizes: int) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i32, sizes)
 
 
 def _parse_task_ids(parser: Parser, keyword: str) -> list[SSAValue]:
@@ -466,7 +501,7 @@ def _print_dumps(printer: Printer, values: Sequence[SSAValue]) -> None:
         printer.print_string(")")
 
 
-@irdl_op_definition
+@pypto_op_definition
 class SubmitOp(IRDLOperation):
     """Asynchronous task launch of a function.
 
@@ -534,7 +569,7 @@ class SubmitOp(IRDLOperation):
 # --------------------------------------------------------------------------- incore scope
 
 
-@irdl_op_definition
+@pypto_op_definition
 class YieldOp(IRDLOperation):
     """Terminator of `pypto.incore_scope`: the values used after the scope."""
 
@@ -547,7 +582,7 @@ class YieldOp(IRDLOperation):
         super().__init__(operands=[values])
 
 
-@irdl_op_definition
+@pypto_op_definition
 class IncoreScopeOp(IRDLOperation):
     """`with pl.at(level=CORE_GROUP, ...)`: a region run once on a core group.
 
@@ -701,7 +736,7 @@ SPLIT_AIV_EXCLUSIVE_MESSAGE = (
 )
 
 
-@irdl_op_definition
+@pypto_op_definition
 class SplitAivOp(IRDLOperation):
     """`for aiv_id in pl.split_aiv(2, mode=M)`: a region run once per AIV lane.
 

@@ -14,7 +14,6 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
-    irdl_op_definition,
     operand_def,
     prop_def,
     result_def,
@@ -34,12 +33,16 @@ from pypto_xdsl.dialects.common import (
     ElementwiseUnaryOp,
     MatmulOpBase,
     PyptoValueOp,
+    RowExpandOpBase,
+    RowReductionOpBase,
+    accumulator_element_type,
     check_offsets,
     check_window,
     expect_type,
     matmul_shape,
 )
 from pypto_xdsl.dialects.traits import InferResultTypes, ResultAliasesOperand
+from pypto_xdsl.dialects.verification import pypto_op_definition
 
 _READS = traits_def(MemoryReadEffect(), MemoryAllocEffect())
 
@@ -47,7 +50,7 @@ _READS = traits_def(MemoryReadEffect(), MemoryAllocEffect())
 # --------------------------------------------------------------------------- structure
 
 
-@irdl_op_definition
+@pypto_op_definition
 class CreateOp(InferResultTypes, IRDLOperation):
     """`%t = pypto.tensor.create(%n) : !pypto.tensor<[?, 128], f32>`: a new GM tensor.
 
@@ -99,7 +102,7 @@ class CreateOp(InferResultTypes, IRDLOperation):
         printer.print_attribute(self.result.type)
 
 
-@irdl_op_definition
+@pypto_op_definition
 class SliceOp(PyptoValueOp):
     """`%v = pypto.tensor.slice %t[%i, %j] : T -> V`: a view of a window of `%t`.
 
@@ -132,7 +135,7 @@ class SliceOp(PyptoValueOp):
         return (r,)
 
 
-@irdl_op_definition
+@pypto_op_definition
 class AssembleOp(PyptoValueOp):
     """`%r = pypto.tensor.assemble %src into %dst[%i, %j] : S into D`.
 
@@ -167,7 +170,7 @@ class AssembleOp(PyptoValueOp):
         return (dst,)
 
 
-@irdl_op_definition
+@pypto_op_definition
 class DimOp(InferResultTypes, IRDLOperation):
     """`%n = pypto.tensor.dim %t, 0 : T`: the extent of one dimension, as `index`."""
 
@@ -211,7 +214,7 @@ class DimOp(InferResultTypes, IRDLOperation):
         printer.print_attribute(self.source.type)
 
 
-@irdl_op_definition
+@pypto_op_definition
 class ReadOp(PyptoValueOp):
     """`%x = pypto.tensor.read %t[%i, %j] : T`: one element, as a scalar."""
 
@@ -262,96 +265,96 @@ class TensorUnaryOp(ElementwiseUnaryOp):
     traits = _READS
 
 
-@irdl_op_definition
+@pypto_op_definition
 class AddOp(TensorBinaryOp):
     name = "pypto.tensor.add"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class SubOp(TensorBinaryOp):
     name = "pypto.tensor.sub"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class MulOp(TensorBinaryOp):
     name = "pypto.tensor.mul"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class DivOp(TensorBinaryOp):
     name = "pypto.tensor.div"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class MaximumOp(TensorBinaryOp):
     name = "pypto.tensor.maximum"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class MinimumOp(TensorBinaryOp):
     name = "pypto.tensor.minimum"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class AddsOp(TensorScalarOp):
     name = "pypto.tensor.adds"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class SubsOp(TensorScalarOp):
     name = "pypto.tensor.subs"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class MulsOp(TensorScalarOp):
     name = "pypto.tensor.muls"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class DivsOp(TensorScalarOp):
     name = "pypto.tensor.divs"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class ExpOp(TensorUnaryOp):
     name = "pypto.tensor.exp"
     FLOAT_ONLY: ClassVar[bool] = True
 
 
-@irdl_op_definition
+@pypto_op_definition
 class LogOp(TensorUnaryOp):
     name = "pypto.tensor.log"
     FLOAT_ONLY: ClassVar[bool] = True
 
 
-@irdl_op_definition
+@pypto_op_definition
 class SqrtOp(TensorUnaryOp):
     name = "pypto.tensor.sqrt"
     FLOAT_ONLY: ClassVar[bool] = True
 
 
-@irdl_op_definition
+@pypto_op_definition
 class NegOp(TensorUnaryOp):
     name = "pypto.tensor.neg"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class AbsOp(TensorUnaryOp):
     name = "pypto.tensor.abs"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class ReluOp(TensorUnaryOp):
     name = "pypto.tensor.relu"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class RecipOp(TensorUnaryOp):
     name = "pypto.tensor.recip"
     FLOAT_ONLY: ClassVar[bool] = True
 
 
-@irdl_op_definition
+@pypto_op_definition
 class CastOp(CastOpBase):
     """`%c = pypto.tensor.cast %a : A -> B`: elementwise dtype conversion."""
 
@@ -361,9 +364,13 @@ class CastOp(CastOpBase):
     traits = _READS
 
 
-@irdl_op_definition
+@pypto_op_definition
 class MatmulOp(MatmulOpBase):
-    """`%c = pypto.tensor.matmul %a, %b : A, B -> C`: [M, K] x [K, N] -> [M, N]."""
+    """`%c = pypto.tensor.matmul %a, %b : A, B -> C`: [M, K] x [K, N] -> [M, N].
+
+    The product has the accumulator's element type, as `pypto.tile.matmul`: f32 for float
+    inputs, i32 for integers.
+    """
 
     name = "pypto.tensor.matmul"
     lhs = operand_def(TensorType)
@@ -379,10 +386,58 @@ class MatmulOp(MatmulOpBase):
     @staticmethod
     def _infer(lhs: Attribute, rhs: Attribute) -> TensorType:
         assert isinstance(lhs, TensorType) and isinstance(rhs, TensorType)
-        return TensorType(matmul_shape(lhs, rhs), lhs.element_type)
+        return TensorType(matmul_shape(lhs, rhs), accumulator_element_type(lhs.element_type))
 
     def infer_result_types(self) -> Sequence[Attribute]:
         return (self._infer(self.lhs.type, self.rhs.type),)
+
+
+class TensorRowReductionOp(RowReductionOpBase):
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = _READS
+
+
+@pypto_op_definition
+class RowMaxOp(TensorRowReductionOp):
+    """`%r = pypto.tensor.row_max %a : A`: the maximum of each row, [M, N] -> [M, 1]."""
+
+    name = "pypto.tensor.row_max"
+
+
+@pypto_op_definition
+class RowSumOp(TensorRowReductionOp):
+    """`%r = pypto.tensor.row_sum %a : A`: the sum of each row, [M, N] -> [M, 1]."""
+
+    name = "pypto.tensor.row_sum"
+
+
+class TensorRowExpandOp(RowExpandOpBase):
+    input = operand_def(TensorType)
+    row = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = _READS
+
+
+@pypto_op_definition
+class RowExpandSubOp(TensorRowExpandOp):
+    """`%c = pypto.tensor.row_expand_sub %a, %r : A, R`: `a[i, j] - r[i, 0]`."""
+
+    name = "pypto.tensor.row_expand_sub"
+
+
+@pypto_op_definition
+class RowExpandMulOp(TensorRowExpandOp):
+    """`%c = pypto.tensor.row_expand_mul %a, %r : A, R`: `a[i, j] * r[i, 0]`."""
+
+    name = "pypto.tensor.row_expand_mul"
+
+
+@pypto_op_definition
+class RowExpandDivOp(TensorRowExpandOp):
+    """`%c = pypto.tensor.row_expand_div %a, %r : A, R`: `a[i, j] / r[i, 0]`."""
+
+    name = "pypto.tensor.row_expand_div"
 
 
 TENSOR_OPS = [
@@ -409,5 +464,10 @@ TENSOR_OPS = [
     ReluOp,
     RecipOp,
     CastOp,
+    RowMaxOp,
+    RowSumOp,
+    RowExpandSubOp,
+    RowExpandMulOp,
+    RowExpandDivOp,
     MatmulOp,
 ]

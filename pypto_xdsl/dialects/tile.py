@@ -10,10 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import Float32Type, IndexType, i32
+from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
-    irdl_op_definition,
     operand_def,
     result_def,
     traits_def,
@@ -26,8 +25,6 @@ from pypto_xdsl.dialects.attributes import (
     MemorySpace,
     TensorType,
     TileType,
-    dims_compatible,
-    is_float_type,
 )
 from pypto_xdsl.dialects.common import (
     CastOpBase,
@@ -36,12 +33,16 @@ from pypto_xdsl.dialects.common import (
     ElementwiseUnaryOp,
     MatmulOpBase,
     PyptoValueOp,
+    RowExpandOpBase,
+    RowReductionOpBase,
+    accumulator_element_type,
     check_offsets,
     check_window,
     join_shapes,
     matmul_shape,
 )
 from pypto_xdsl.dialects.traits import ResultAliasesOperand
+from pypto_xdsl.dialects.verification import pypto_op_definition
 
 _PURE = traits_def(Pure())
 
@@ -49,7 +50,7 @@ _PURE = traits_def(Pure())
 # --------------------------------------------------------------------------- memory
 
 
-@irdl_op_definition
+@pypto_op_definition
 class LoadOp(PyptoValueOp):
     """`%t = pypto.tile.load %src[%i, %j] : T -> !pypto.tile<[64, 64], f32, vec>`.
 
@@ -81,7 +82,7 @@ class LoadOp(PyptoValueOp):
         return (tile,)
 
 
-@irdl_op_definition
+@pypto_op_definition
 class StoreOp(PyptoValueOp):
     """`%r = pypto.tile.store %tile, %dst[%i, %j] : Tile, T`.
 
@@ -115,7 +116,7 @@ class StoreOp(PyptoValueOp):
         return (dst,)
 
 
-@irdl_op_definition
+@pypto_op_definition
 class FullOp(PyptoValueOp):
     """`%t = pypto.tile.full %v : f32 -> Tile`: a tile with every element `%v`."""
 
@@ -138,7 +139,7 @@ class FullOp(PyptoValueOp):
         return (t,)
 
 
-@irdl_op_definition
+@pypto_op_definition
 class MoveOp(PyptoValueOp):
     """`%b = pypto.tile.move %a : A -> B`: copy a tile to another on-chip memory space."""
 
@@ -181,96 +182,96 @@ class TileUnaryOp(ElementwiseUnaryOp):
     traits = _PURE
 
 
-@irdl_op_definition
+@pypto_op_definition
 class AddOp(TileBinaryOp):
     name = "pypto.tile.add"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class SubOp(TileBinaryOp):
     name = "pypto.tile.sub"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class MulOp(TileBinaryOp):
     name = "pypto.tile.mul"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class DivOp(TileBinaryOp):
     name = "pypto.tile.div"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class MaximumOp(TileBinaryOp):
     name = "pypto.tile.maximum"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class MinimumOp(TileBinaryOp):
     name = "pypto.tile.minimum"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class AddsOp(TileScalarOp):
     name = "pypto.tile.adds"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class SubsOp(TileScalarOp):
     name = "pypto.tile.subs"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class MulsOp(TileScalarOp):
     name = "pypto.tile.muls"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class DivsOp(TileScalarOp):
     name = "pypto.tile.divs"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class ExpOp(TileUnaryOp):
     name = "pypto.tile.exp"
     FLOAT_ONLY: ClassVar[bool] = True
 
 
-@irdl_op_definition
+@pypto_op_definition
 class LogOp(TileUnaryOp):
     name = "pypto.tile.log"
     FLOAT_ONLY: ClassVar[bool] = True
 
 
-@irdl_op_definition
+@pypto_op_definition
 class SqrtOp(TileUnaryOp):
     name = "pypto.tile.sqrt"
     FLOAT_ONLY: ClassVar[bool] = True
 
 
-@irdl_op_definition
+@pypto_op_definition
 class NegOp(TileUnaryOp):
     name = "pypto.tile.neg"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class AbsOp(TileUnaryOp):
     name = "pypto.tile.abs"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class ReluOp(TileUnaryOp):
     name = "pypto.tile.relu"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class RecipOp(TileUnaryOp):
     name = "pypto.tile.recip"
     FLOAT_ONLY: ClassVar[bool] = True
 
 
-@irdl_op_definition
+@pypto_op_definition
 class CastOp(CastOpBase):
     """`%c = pypto.tile.cast %a : A -> B`: elementwise dtype conversion."""
 
@@ -280,82 +281,40 @@ class CastOp(CastOpBase):
     traits = _PURE
 
 
-class RowReductionOp(PyptoValueOp):
-    """`%r = op %a : A`: reduce each row of a 2-D tile, [M, N] -> [M, 1]."""
-
-    OPERANDS: ClassVar[tuple[str, ...]] = ("input",)
+class RowReductionOp(RowReductionOpBase):
     input = operand_def(TileType)
     result = result_def(TileType)
     traits = _PURE
 
-    def __init__(self, input: SSAValue | Operation):
-        input = SSAValue.get(input)
-        super().__init__(operands=[input], result_types=[self.implied_result_type([input.type])])
 
-    @classmethod
-    def implied_result_type(cls, operand_types: Sequence[Attribute]) -> Attribute:
-        t = operand_types[0]
-        if not isinstance(t, TileType) or t.rank != 2:
-            return t
-        return t.with_shape([t.get_shape()[0], 1])
-
-    def infer_result_types(self) -> Sequence[Attribute]:
-        t = self.input.type
-        assert isinstance(t, TileType)
-        if t.rank != 2:
-            raise VerifyException(f"operand 'input' must be a 2-D tile, got {t}")
-        return (self.implied_result_type([t]),)
-
-
-@irdl_op_definition
+@pypto_op_definition
 class RowMaxOp(RowReductionOp):
     name = "pypto.tile.row_max"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class RowSumOp(RowReductionOp):
     name = "pypto.tile.row_sum"
 
 
-class RowExpandOp(PyptoValueOp):
-    """`%c = op %a, %r : A, R`: combine each row of `%a` [M, N] with `%r` [M, 1]."""
-
-    OPERANDS: ClassVar[tuple[str, ...]] = ("input", "row")
+class RowExpandOp(RowExpandOpBase):
     input = operand_def(TileType)
     row = operand_def(TileType)
     result = result_def(TileType)
     traits = _PURE
 
-    def __init__(self, input: SSAValue | Operation, row: SSAValue | Operation):
-        input = SSAValue.get(input)
-        super().__init__(operands=[input, row], result_types=[input.type])
 
-    def infer_result_types(self) -> Sequence[Attribute]:
-        t, r = self.input.type, self.row.type
-        assert isinstance(t, TileType) and isinstance(r, TileType)
-        if t.rank != 2 or r.rank != 2:
-            raise VerifyException(f"operands 'input' and 'row' must be 2-D tiles, got {t} and {r}")
-        if not dims_compatible(r.get_shape()[1], 1):
-            raise VerifyException(f"operand 'row' must have shape [M, 1], got {r}")
-        join_shapes(t.get_shape()[:1], r.get_shape()[:1], "operands 'input' and 'row' (rows)")
-        if t.element_type != r.element_type:
-            raise VerifyException(
-                f"operands 'input' and 'row' have different element types {t.element_type} and {r.element_type}"
-            )
-        return (t,)
-
-
-@irdl_op_definition
+@pypto_op_definition
 class RowExpandSubOp(RowExpandOp):
     name = "pypto.tile.row_expand_sub"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class RowExpandMulOp(RowExpandOp):
     name = "pypto.tile.row_expand_mul"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class RowExpandDivOp(RowExpandOp):
     name = "pypto.tile.row_expand_div"
 
@@ -369,11 +328,10 @@ def _check_cube_operands(lhs: TileType, rhs: TileType) -> None:
 
 
 def _accumulator_type(lhs: TileType, rhs: TileType) -> TileType:
-    element = Float32Type() if is_float_type(lhs.element_type) else i32
-    return TileType(matmul_shape(lhs, rhs), element, MemorySpace.ACC)
+    return TileType(matmul_shape(lhs, rhs), accumulator_element_type(lhs.element_type), MemorySpace.ACC)
 
 
-@irdl_op_definition
+@pypto_op_definition
 class MatmulOp(MatmulOpBase):
     """`%c = pypto.tile.matmul %a, %b : A, B -> C`: cube matmul into an `acc` tile.
 
@@ -408,7 +366,7 @@ class MatmulOp(MatmulOpBase):
         return (_accumulator_type(lhs, rhs),)
 
 
-@irdl_op_definition
+@pypto_op_definition
 class MatmulAccOp(PyptoValueOp):
     """`%c = pypto.tile.matmul_acc %acc, %a, %b : C, A, B`: `acc += a @ b`, in place."""
 
@@ -451,14 +409,14 @@ class BlockQueryOp(PyptoValueOp):
         return (IndexType(),)
 
 
-@irdl_op_definition
+@pypto_op_definition
 class GetBlockIdxOp(BlockQueryOp):
     """The index of the core (block) running this kernel instance, in [0, block_num)."""
 
     name = "pypto.tile.get_block_idx"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class GetBlockNumOp(BlockQueryOp):
     """The number of cores (blocks) the kernel was launched on."""
 

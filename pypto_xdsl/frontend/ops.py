@@ -316,21 +316,27 @@ def _full(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
     return fb.build_op(node, lambda: tile_ops.FullOp(v, result))
 
 
-def _row(name: str):
+def _row(name: str, family: str | None):
     def handle(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
         a = Args(fb, node, qual, ["input"], 1)
         value = a.shaped("input")
-        cls = op_class(fb, _family_of(value), name, node)
+        fam = _check_family(fb, value, family, node, qual)
+        cls = op_class(fb, fam, name, node)
         return fb.build_op(node, lambda: cls(value))
 
     return handle
 
 
-def _row_expand(name: str):
+def _row_expand(name: str, family: str | None):
     def handle(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
         a = Args(fb, node, qual, ["input", "row"], 2)
         value, row = a.shaped("input"), a.shaped("row")
-        cls = op_class(fb, _family_of(value), name, node)
+        fam = _check_family(fb, value, family, node, qual)
+        if _family_of(row) != fam:
+            raise fb.error(
+                a.node_of("row"), f"'row' of {qual} must be a {fam} like 'input', got {describe(row)}"
+            )
+        cls = op_class(fb, fam, name, node)
         return fb.build_op(node, lambda: cls(value, row))
 
     return handle
@@ -378,10 +384,6 @@ for _fam in ("", "tile"):
     HANDLERS[(_fam, "matmul_acc")] = _matmul_acc
     HANDLERS[(_fam, "get_block_idx")] = _block_query("GetBlockIdxOp")
     HANDLERS[(_fam, "get_block_num")] = _block_query("GetBlockNumOp")
-    for _n in ("row_max", "row_sum"):
-        HANDLERS[(_fam, _n)] = _row(_n)
-    for _n in ("row_expand_sub", "row_expand_mul", "row_expand_div"):
-        HANDLERS[(_fam, _n)] = _row_expand(_n)
 for _fam in ("", "tensor"):
     HANDLERS[(_fam, "slice")] = _slice
     HANDLERS[(_fam, "assemble")] = _assemble
@@ -390,6 +392,11 @@ HANDLERS[("", "create_tensor")] = _create_tensor
 HANDLERS[("tensor", "create")] = _create_tensor
 HANDLERS[("tensor", "create_tensor")] = _create_tensor
 HANDLERS[("tensor", "dim")] = _dim
+for _fam in ("", "tile", "tensor"):
+    for _n in ("row_max", "row_sum"):
+        HANDLERS[(_fam, _n)] = _row(_n, _fam or None)
+    for _n in ("row_expand_sub", "row_expand_mul", "row_expand_div"):
+        HANDLERS[(_fam, _n)] = _row_expand(_n, _fam or None)
 HANDLERS[("", "matmul")] = _matmul(None)
 HANDLERS[("tensor", "matmul")] = _matmul("tensor")
 HANDLERS[("tile", "matmul")] = _matmul("tile")

@@ -19,7 +19,6 @@ from xdsl.interpreters.builtin import BuiltinFunctions
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.interpreters.scf import ScfFunctions
 from xdsl.ir import Attribute, Operation
-from xdsl.parser import Parser
 from xdsl.utils.exceptions import InterpretationError
 
 from pypto_xdsl.dialects import make_context
@@ -40,6 +39,7 @@ from pypto_xdsl.interpreter.values import (
     numpy_dtype,
     resolve_shape,
 )
+from pypto_xdsl.parsing import PyptoParser
 
 
 def _extra_functions() -> list[Any]:
@@ -69,7 +69,7 @@ def parse_module(text: str, ctx: Context | None = None) -> ModuleOp:
         if _CTX is None:
             _CTX = make_context()
         ctx = _CTX
-    return Parser(ctx, text).parse_module()
+    return PyptoParser(ctx, text).parse_module()
 
 
 def make_interpreter(

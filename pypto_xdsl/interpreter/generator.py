@@ -12,7 +12,7 @@
   several call sites per helper, `scf.for` (row loops with the written tensor as iter_arg),
   `scf.if` (on the index parameter or on data), `pypto.incore_scope` (with tile loops, tensor
   compute and helper calls inside, optional task ids and deps), `tensor.create`, `slice`,
-  `assemble`, `read`, `dim`, `matmul`;
+  `assemble`, `read`, `dim`, `matmul`, row reductions and expands;
 * a symbolic row dimension `N` (bound by `GeneratedProgram.dims`) or static shapes.
 
 Writes obey the IR contract: a tensor that is written (an out parameter or a created buffer) is
@@ -208,8 +208,10 @@ class _FuncBuilder:
     # -- whole-tensor compute
 
     def compute(self, scope: _Scope) -> SSAValue:
-        kind = _weighted(self.rng, [("binary", 4), ("unary", 3), ("scalar", 3), ("matmul", 1 if self.gen.weight is not None and self.func is self.gen.main else 0)])
-        if kind == "binary":
+        kind = _weighted(self.rng, [("binary", 4), ("unary", 3), ("scalar", 3), ("rows", 2), ("matmul", 1 if self.gen.weight is not None and self.func is self.gen.main else 0)])
+        if kind == "rows":
+            op = self.row_compute(scope)
+        elif kind == "binary":
             op = self.rng.choice(_TENSOR_BINARY)(self.readable(scope), self.readable(scope))
         elif kind == "unary":
             op = self.rng.choice(_TENSOR_UNARY)(self.readable(scope))
@@ -221,6 +223,18 @@ class _FuncBuilder:
         result = self.emit(scope, op).results[0]
         scope.pool.append(result)
         return result
+
+    def row_compute(self, scope: _Scope) -> Operation:
+        """Tensor-level row ops: a softmax-like chain (row max, expand-sub, exp, row sum,
+        expand-div or -mul), or one reduction expanded over another tensor's rows."""
+        x = self.readable(scope)
+        if self.rng.random() < 0.6:
+            m = self.emit(scope, tensor.RowMaxOp(x)).results[0]
+            e = self.emit(scope, tensor.ExpOp(self.emit(scope, tensor.RowExpandSubOp(x, m)).results[0])).results[0]
+            s = self.emit(scope, tensor.RowSumOp(e)).results[0]
+            return tensor.RowExpandDivOp(e, s) if self.rng.random() < 0.7 else tensor.RowExpandMulOp(e, s)
+        r = self.emit(scope, self.rng.choice([tensor.RowMaxOp, tensor.RowSumOp])(x)).results[0]
+        return self.rng.choice([tensor.RowExpandSubOp, tensor.RowExpandMulOp])(self.readable(scope), r)
 
     def condition(self, scope: _Scope) -> SSAValue:
         k = self.gen.k if self.func is self.gen.main else None

@@ -64,7 +64,7 @@ def element_type(op: Operation) -> Attribute:
 
 
 class ComputeFunctions(InterpreterFunctions):
-    """Elementwise, cast and matmul implementations shared by the tensor and tile families."""
+    """Elementwise, row and matmul implementations shared by the tensor and tile families."""
 
     @staticmethod
     def _binary(name: str):
@@ -95,6 +95,31 @@ class ComputeFunctions(InterpreterFunctions):
 
         return run
 
+    @staticmethod
+    def _row_reduce(name: str):
+        @guarded
+        def run(self, interpreter: Interpreter, op: Operation, args: PythonValues):
+            (a,) = args
+            if name == "row_max" and a.shape[1] == 0:
+                raise fail(interpreter, op, f"row_max of an empty row (shape {list(a.shape)})")
+            return (getattr(numerics, name)(a, element_type(op)),)
+
+        return run
+
+    @staticmethod
+    def _row_expand(name: str):
+        @guarded
+        def run(self, interpreter: Interpreter, op: Operation, args: PythonValues):
+            a, r = args
+            if r.shape != (a.shape[0], 1):
+                raise fail(
+                    interpreter, op,
+                    f"shape mismatch at run time: row operand {list(r.shape)} for input {list(a.shape)}",
+                )
+            return (numerics.row_expand(name, a, r, element_type(op)),)
+
+        return run
+
 
 def install(cls: type, ops: Sequence[tuple[type[Operation], str, str]]) -> None:
     """Add `@impl`s for (op class, kind, numerics name) triples to `cls`."""
@@ -102,7 +127,8 @@ def install(cls: type, ops: Sequence[tuple[type[Operation], str, str]]) -> None:
 
     for op_type, kind, name in ops:
         maker = {"binary": ComputeFunctions._binary, "scalar": ComputeFunctions._scalar,
-                 "unary": ComputeFunctions._unary}[kind]
+                 "unary": ComputeFunctions._unary, "row_reduce": ComputeFunctions._row_reduce,
+                 "row_expand": ComputeFunctions._row_expand}[kind]
         setattr(cls, f"run_{op_type.name.replace('.', '_')}", impl(op_type)(maker(name)))
 
 
@@ -110,7 +136,7 @@ def _short(op_type: type[Operation]) -> str:
     return op_type.name.rsplit(".", 1)[1]
 
 
-class TensorFunctions(InterpreterFunctions):
+class TensorFunctions(ComputeFunctions):
     """`pypto.tensor.*`."""
 
     @pimpl(tensor.CreateOp)
@@ -170,6 +196,9 @@ install(
         *[(c, "scalar", _short(c)) for c in (tensor.AddsOp, tensor.SubsOp, tensor.MulsOp, tensor.DivsOp)],
         *[(c, "unary", _short(c)) for c in (tensor.ExpOp, tensor.LogOp, tensor.SqrtOp, tensor.NegOp,
                                             tensor.AbsOp, tensor.ReluOp, tensor.RecipOp)],
+        *[(c, "row_reduce", _short(c)) for c in (tensor.RowMaxOp, tensor.RowSumOp)],
+        *[(c, "row_expand", _short(c)) for c in (tensor.RowExpandSubOp, tensor.RowExpandMulOp,
+                                                 tensor.RowExpandDivOp)],
     ],
 )
 register_impls(TensorFunctions)

@@ -57,39 +57,6 @@ class TileFunctions(ComputeFunctions):
         (a,) = args
         return (numerics.cast(a, element_type(op)),)
 
-    @pimpl(tile.RowMaxOp)
-    def run_row_max(self, interpreter: Interpreter, op: tile.RowMaxOp, args: PythonValues):
-        (a,) = args
-        if a.shape[1] == 0:
-            raise fail(interpreter, op, f"row_max of an empty row (shape {list(a.shape)})")
-        return (numerics.row_max(a, element_type(op)),)
-
-    @pimpl(tile.RowSumOp)
-    def run_row_sum(self, interpreter: Interpreter, op: tile.RowSumOp, args: PythonValues):
-        (a,) = args
-        return (numerics.row_sum(a, element_type(op)),)
-
-    def _row_expand(self, interpreter: Interpreter, op, args: PythonValues):
-        a, r = args
-        if r.shape != (a.shape[0], 1):
-            raise fail(
-                interpreter, op,
-                f"shape mismatch at run time: row operand {list(r.shape)} for input {list(a.shape)}",
-            )
-        return (numerics.row_expand(_short(type(op)), a, r, element_type(op)),)
-
-    @pimpl(tile.RowExpandSubOp)
-    def run_row_expand_sub(self, interpreter: Interpreter, op, args: PythonValues):
-        return self._row_expand(interpreter, op, args)
-
-    @pimpl(tile.RowExpandMulOp)
-    def run_row_expand_mul(self, interpreter: Interpreter, op, args: PythonValues):
-        return self._row_expand(interpreter, op, args)
-
-    @pimpl(tile.RowExpandDivOp)
-    def run_row_expand_div(self, interpreter: Interpreter, op, args: PythonValues):
-        return self._row_expand(interpreter, op, args)
-
     @pimpl(tile.MatmulOp)
     def run_matmul(self, interpreter: Interpreter, op: tile.MatmulOp, args: PythonValues):
         a, b = args
@@ -125,6 +92,8 @@ install(
         *[(c, "scalar", _short(c)) for c in (tile.AddsOp, tile.SubsOp, tile.MulsOp, tile.DivsOp)],
         *[(c, "unary", _short(c)) for c in (tile.ExpOp, tile.LogOp, tile.SqrtOp, tile.NegOp,
                                             tile.AbsOp, tile.ReluOp, tile.RecipOp)],
+        *[(c, "row_reduce", _short(c)) for c in (tile.RowMaxOp, tile.RowSumOp)],
+        *[(c, "row_expand", _short(c)) for c in (tile.RowExpandSubOp, tile.RowExpandMulOp, tile.RowExpandDivOp)],
     ],
 )
 register_impls(TileFunctions)

@@ -4,7 +4,8 @@ from pypto_xdsl.language.ops import OpStub
 
 _NAMES = (
     "create slice assemble dim read add sub mul div maximum minimum adds subs muls divs "
-    "exp neg abs sqrt log recip relu matmul cast"
+    "exp neg abs sqrt log recip relu matmul cast row_max row_sum row_expand_sub row_expand_mul "
+    "row_expand_div"
 ).split()
 
 for _n in _NAMES:

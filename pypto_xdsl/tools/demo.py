@@ -13,8 +13,9 @@ import sys
 from pathlib import Path
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException, ParseError
+
+from pypto_xdsl.parsing import PyptoParser
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_EXAMPLE = ROOT / "examples" / "fused_softmax.mlir"
@@ -37,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     ctx = make_context()
     source = Path(args.input).read_text()
     try:
-        module = Parser(ctx, source, args.input).parse_module()
+        module = PyptoParser(ctx, source, args.input).parse_module()
         module.verify()
     except (ParseError, DiagnosticException) as e:
         print(e, file=sys.stderr)

@@ -22,17 +22,17 @@ from typing import Any
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from pypto_xdsl.backend.ascendc import sim
 from pypto_xdsl.backend.ascendc.emit import EmittedProgram, choose_entry, emit_program
 from pypto_xdsl.dialects import make_context
 from pypto_xdsl.dialects.attributes import ParamDirection, TensorType
+from pypto_xdsl.parsing import PyptoParser
 
 
 def parse_program(text: str, ctx: Context | None = None) -> ModuleOp:
-    module = Parser(ctx or make_context(), text).parse_module()
+    module = PyptoParser(ctx or make_context(), text).parse_module()
     module.verify()
     return module
 

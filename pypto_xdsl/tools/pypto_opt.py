@@ -10,16 +10,17 @@ from typing import IO
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
-from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 from xdsl.utils.lexer import Span
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from pypto_xdsl.dialects import get_all_dialects
+from pypto_xdsl.parsing import PyptoParser
 from pypto_xdsl.transforms import get_all_passes
+from pypto_xdsl.utils import paused_gc
 
 
-class _LocatingParser(Parser):
+class _LocatingParser(PyptoParser):
     """A parser that remembers where each op starts, for located verifier errors."""
 
     def __init__(self, *args, spans: weakref.WeakKeyDictionary, line_offset: int, **kwargs):
@@ -190,7 +191,10 @@ class PyptoOptMain(xDSLOptMain):
 
 
 def main(args: Sequence[str] | None = None) -> None:
-    PyptoOptMain(args).run()
+    # One run builds and rewrites one large IR graph that stays alive to the end; cyclic
+    # collections would only walk it again and again (about 10% of a large run).
+    with paused_gc():
+        PyptoOptMain(args).run()
 
 
 if __name__ == "__main__":

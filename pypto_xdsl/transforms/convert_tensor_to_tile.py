@@ -2,8 +2,11 @@
 
 In every `pypto.func incore` / `aiv` function, tensor-level elementwise ops over static
 shapes (`pypto.tensor.add sub mul div maximum minimum`, `adds subs muls divs`,
-`exp log sqrt neg abs relu recip`, `cast`) are grouped into **fusion groups** and each group
-becomes one loop over row blocks:
+`exp log sqrt neg abs relu recip`, `cast`) and row ops (`row_max row_sum`,
+`row_expand_sub mul div`) are grouped into **fusion groups** and each group becomes one loop
+over row blocks. Ops over 2-D tensors group by their row count M (every one computes row i
+from row i of its operands), so [M, C] values of any C and the [M, 1] row values fuse: a
+tensor-level softmax is one loop. Other ranks group by exact shape.
 
     scf.for %row = 0 to <full rows> step R iter_args(<destinations>) {
       pypto.tile.load of each external tensor input's [R, ...] block
@@ -17,9 +20,11 @@ assembled into another tensor (`pypto.tensor.assemble %v into %dst[...]`) is sto
 into `%dst` (the assemble is *fused*); any other use outside the group gets a
 `pypto.tensor.create`d tensor that the loop stores into.
 
-Tile sizing: all tiles of one loop iteration (one per loaded input, one per op) must fit half
-of the 192 KiB Unified Buffer (the other half is for double buffering), with rows padded to
-32 bytes; R is the largest row count that fits. A group whose tiles do not fit even for one
+Tile sizing: all tiles of one loop iteration (one per loaded input, one per op, and the
+scratch tile of a two-stage row reduction) must fit half of the 192 KiB Unified Buffer (the
+other half is for double buffering), laid out as the backend does (rows padded to 32 bytes,
+[R, 1] tiles contiguous); R is the largest row count that fits (at most 255 with a
+reduction). A group whose tiles do not fit even for one
 row raises PassFailedException naming the function, the tiles and their sizes.
 
 SPMD: when the function (or every call of it) carries `pypto.block_dim = N > 1` and the
@@ -27,9 +32,10 @@ function's body is a single group, the row blocks are distributed cyclically ove
 with `pypto.tile.get_block_idx` / `get_block_num`.
 
 Cube matmul: in `incore` / `aic` functions, `pypto.tensor.matmul` of static f16 operands
-(dims multiples of 16) whose result is only cast to f32 becomes blocked cube code (M/N
-loops, `tile.matmul` for the first K block, `tile.matmul_acc` in a K loop, one store of the
-acc tile into the assemble destination or a created tensor); see `_MatmulRewriter`.
+(dims multiples of 16; the product is f32, like the cube's accumulator) becomes blocked cube
+code (M/N loops, `tile.matmul` for the first K block, `tile.matmul_acc` in a K loop, one store
+of the acc tile into the assemble destination or a created tensor); an identity
+`tensor.cast` of the product is folded into it; see `_MatmulRewriter`.
 
 The page `docs/passes/convert-tensor-to-tile.md` describes grouping, ordering and aliasing
 rules; this docstring summarises.
@@ -43,7 +49,7 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import Float16Type, Float32Type, IndexType, IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import Float16Type, IndexType, IntegerAttr, ModuleOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -97,6 +103,30 @@ _UNARY: dict[type[Operation], type[Operation]] = {
     tensor.RecipOp: tile.RecipOp,
 }
 ELEMENTWISE_OPS: tuple[type[Operation], ...] = (*_BINARY, *_SCALAR, *_UNARY, tensor.CastOp)
+_ROW_REDUCE: dict[type[Operation], type[Operation]] = {
+    tensor.RowMaxOp: tile.RowMaxOp,
+    tensor.RowSumOp: tile.RowSumOp,
+}
+_ROW_EXPAND: dict[type[Operation], type[Operation]] = {
+    tensor.RowExpandSubOp: tile.RowExpandSubOp,
+    tensor.RowExpandMulOp: tile.RowExpandMulOp,
+    tensor.RowExpandDivOp: tile.RowExpandDivOp,
+}
+ROW_OPS: tuple[type[Operation], ...] = (*_ROW_REDUCE, *_ROW_EXPAND)
+FUSED_OPS: tuple[type[Operation], ...] = (*ELEMENTWISE_OPS, *ROW_OPS)
+"""The tensor ops that fusion groups are made of."""
+
+_MAX_REDUCE_ROWS = 255
+"""Rows of one row-reduction tile: the backend reduces with one vector repeat per row, and
+an instruction repeats at most 255 times."""
+
+GroupKey = tuple[str, object]
+"""What the ops of one fusion group share: ("rows", M) for 2-D values (any column count,
+[M, 1] row values included), ("shape", shape) for values of other ranks."""
+
+
+def _group_key(shape: tuple[int, ...]) -> GroupKey:
+    return ("rows", shape[0]) if len(shape) == 2 else ("shape", shape)
 
 
 def _fail(func: FuncOp, message: str) -> PassFailedException:
@@ -109,16 +139,30 @@ def _static_shape(t: Attribute) -> tuple[int, ...] | None:
     return None
 
 
-def _convertible_shape(op: Operation) -> tuple[int, ...] | None:
-    """The iteration shape of a convertible elementwise op, else None."""
-    if not isinstance(op, ELEMENTWISE_OPS):
+def _convertible_key(op: Operation) -> GroupKey | None:
+    """The fusion key of a convertible op (static, non-empty shapes), else None."""
+    if not isinstance(op, FUSED_OPS):
         return None
     shape = _static_shape(op.results[0].type)
     if shape is None or any(d == 0 for d in shape):
         return None
     for v in op.operands:
-        if isinstance(v.type, TensorType) and _static_shape(v.type) != shape:
+        if not isinstance(v.type, TensorType):
+            continue
+        vs = _static_shape(v.type)
+        if isinstance(op, ROW_OPS):
+            # row ops are 2-D (verified) and row-aligned: [M, C] with [M, 1]
+            if vs is None or 0 in vs:
+                return None
+        elif vs != shape:
             return None
+    return _group_key(shape)
+
+
+def _shape(v: SSAValue) -> tuple[int, ...]:
+    """The static shape of a group value, input or sink source."""
+    shape = _static_shape(v.type)
+    assert shape is not None
     return shape
 
 
@@ -194,7 +238,7 @@ def _storage(v: SSAValue, visiting: frozenset[SSAValue] = frozenset()) -> _Stora
             return init
         return _Storage(None, None)
     op = v.owner
-    if isinstance(op, (tensor.CreateOp, tensor.MatmulOp, *ELEMENTWISE_OPS)):
+    if isinstance(op, (tensor.CreateOp, tensor.MatmulOp, *FUSED_OPS)):
         # fresh storage (compute results become tensor.create'd tensors)
         return _Storage(v, (0,) * v.type.rank)  # type: ignore[attr-defined]
     if isinstance(op, tile.StoreOp | tensor.AssembleOp):
@@ -224,9 +268,10 @@ def _names_storage_of(v: SSAValue, carried: BlockArgument) -> bool:
 
 @dataclass(eq=False)
 class _Group:
-    """Elementwise tensor ops of one block over one static shape, fused into one loop."""
+    """Elementwise and row tensor ops of one block over one key (see `GroupKey`), fused into
+    one loop over row blocks."""
 
-    shape: tuple[int, ...]
+    key: GroupKey
     members: list[Operation] = field(default_factory=list)
     sinks: list[tensor.AssembleOp] = field(default_factory=list)
     closed: bool = False
@@ -234,6 +279,21 @@ class _Group:
 
     def values(self) -> set[SSAValue]:
         return {m.results[0] for m in self.members}
+
+    @property
+    def extent(self) -> int:
+        """The rows (elements, for 1-D values) the loop iterates over."""
+        kind, value = self.key
+        return value if kind == "rows" else value[0]  # type: ignore[return-value,index]
+
+    @property
+    def rank(self) -> int:
+        kind, value = self.key
+        return 2 if kind == "rows" else len(value)  # type: ignore[arg-type]
+
+    @property
+    def one_dimensional(self) -> bool:
+        return self.rank == 1
 
     def external_inputs(self) -> list[SSAValue]:
         """Tensor operands of members (and sources of sinks) that the group does not
@@ -280,11 +340,11 @@ class _BlockGrouper:
 
     def scan(self, block: Block) -> list[_Group]:
         for op in block.ops:
-            shape = _convertible_shape(op) if op not in self.skip else None
+            key = _convertible_key(op) if op not in self.skip else None
             if op in self.skip:
                 self._other(op)
-            elif shape is not None:
-                self._add_member(op, shape)
+            elif key is not None:
+                self._add_member(op, key)
             elif isinstance(op, tensor.AssembleOp) and (self._try_sink(op) or self._try_copy(op)):
                 pass  # fused into a group's loop, or a copy loop of its own
             else:
@@ -292,7 +352,7 @@ class _BlockGrouper:
         self.close_all()
         return self.groups
 
-    def _add_member(self, op: Operation, shape: tuple[int, ...]) -> None:
+    def _add_member(self, op: Operation, key: GroupKey) -> None:
         # A group that already stores into a destination accepts only further sinks.
         for g in list(self.open):
             if g.sinks:
@@ -300,18 +360,18 @@ class _BlockGrouper:
         joined: list[_Group] = []
         for v in op.operands:
             g = self._open_owner(v)
-            if g is not None and g.shape == shape and g not in joined:
+            if g is not None and g.key == key and g not in joined:
                 joined.append(g)
         for v in op.operands:
             g = self._open_owner(v)
-            if g is not None and g.shape != shape:
+            if g is not None and g.key != key:
                 self.close(g)
         if joined:
             target = joined[0]
             for other in joined[1:]:
                 self._merge(target, other)
         else:
-            target = _Group(shape)
+            target = _Group(key)
             self.open.append(target)
         target.members.append(op)
         target.last = op
@@ -330,21 +390,23 @@ class _BlockGrouper:
         g = self._open_owner(op.source)
         if g is None or op.source not in g.values():
             return False
+        src_shape = _shape(op.source)
         dst_shape = _static_shape(op.dest.type)
-        if dst_shape is None or len(dst_shape) != len(g.shape):
+        if dst_shape is None or len(dst_shape) != len(src_shape):
             return False
         if op.dest in g.values() or any(self.owner.get(o) is g for o in op.offsets):
             return False
         if self.owner.get(op.dest) is g and op.dest not in {s.result for s in g.sinks}:
             return False
         dst = _sink_storage(op)
-        # Reads of the group happen block by block before the store of the same block:
-        # fine when they read exactly the written window, a disjoint one or other storage.
+        # Reads of the group happen block by block before the store of the same block (every
+        # value of a group is row-aligned): fine when they read a window at the written
+        # window's origin, a disjoint one or other storage.
         for v in g.external_inputs():
-            if not _storage(v).independent(_static_shape(v.type) or (), dst, g.shape):
+            if not _storage(v).independent(_shape(v), dst, src_shape):
                 return False
         for other in g.sinks:
-            if not _sink_storage(other).independent(g.shape, dst, g.shape):
+            if not _sink_storage(other).independent(_shape(other.source), dst, src_shape):
                 return False
         # The store is a write: other open groups are closed before it, except those over
         # the same shape whose reads are independent of it, which join this loop (they may
@@ -352,8 +414,8 @@ class _BlockGrouper:
         for h in list(self.open):
             if h is g:
                 continue
-            if h.shape == g.shape and all(
-                _storage(v).independent(_static_shape(v.type) or (), dst, g.shape) for v in h.external_inputs()
+            if h.key == g.key and all(
+                _storage(v).independent(_shape(v), dst, src_shape) for v in h.external_inputs()
             ):
                 self._merge(g, h)
             else:
@@ -374,7 +436,7 @@ class _BlockGrouper:
         if not src.independent(shape, dst, shape):
             return False
         self._other(op)  # closes the groups it reads from or could disturb
-        g = _Group(shape, sinks=[op], closed=True, last=op)
+        g = _Group(_group_key(shape), sinks=[op], closed=True, last=op)
         self.groups.append(g)
         return True
 
@@ -413,48 +475,103 @@ def _unit_bytes(shape: Sequence[int], element_type: Attribute) -> int:
     return inner * (-(-shape[-1] * w // 32) * 32)
 
 
+def _tile_bytes(rows: int, cols: int, element_type: Attribute) -> int:
+    """UB bytes of an [rows, cols] tile as the backend lays it out (`tile_layout`): rows
+    padded to 32 bytes, except a [rows, 1] tile, whose values are contiguous; the buffer a
+    whole number of 32-byte blocks."""
+    w = element_byte_width(element_type)
+    per_block = 32 // w
+    ld = cols if rows == 1 or cols == 1 else -(-cols // per_block) * per_block
+    count = rows * ld if rows > 1 else cols
+    return -(-count * w // 32) * 32
+
+
+@dataclass(frozen=True)
+class _TileNeed:
+    """One tile of a loop iteration: what it holds, the shape of the whole value it is a
+    block of, and its element type."""
+
+    name: str
+    shape: tuple[int, ...]
+    element_type: Attribute
+
+    def bytes(self, rows: int, row_group: bool) -> int:
+        if row_group:
+            return _tile_bytes(rows, self.shape[1], self.element_type)
+        return rows * _unit_bytes(self.shape, self.element_type)
+
+    def block(self, rows: int) -> TileType:
+        return TileType([rows, *self.shape[1:]], self.element_type)
+
+
 @dataclass
 class _Plan:
     rows: int  # rows (elements for rank 1) per block
-    tiles: list[tuple[str, Attribute]]  # (description, element type) of each tile
+    tiles: list[_TileNeed]
 
 
 def _describe(v: SSAValue, prefix: str) -> str:
     return f"%{v.name_hint}" if v.name_hint else prefix
 
 
-def _plan(func: FuncOp, g: _Group, budget: int, ub_bytes: int, double_buffer: bool = True) -> _Plan:
-    tiles: list[tuple[str, Attribute]] = []
+def _tile_needs(g: _Group) -> list[_TileNeed]:
+    """Every tile one iteration of the group's loop holds: loads, op results and the scratch
+    tile of a row reduction over more than 256 bytes per row (the backend folds the row's
+    256-byte chunks into it first)."""
+    tiles: list[_TileNeed] = []
     for i, v in enumerate(g.external_inputs()):
-        tiles.append((f"load of {_describe(v, f'input #{i}')}", v.type.element_type))  # type: ignore[attr-defined]
+        tiles.append(_TileNeed(f"load of {_describe(v, f'input #{i}')}", _shape(v), v.type.element_type))  # type: ignore[attr-defined]
     for m in g.members:
         r = m.results[0]
-        tiles.append((f"{m.name.replace('pypto.tensor.', 'pypto.tile.')} {_describe(r, 'result')}",
-                      r.type.element_type))  # type: ignore[attr-defined]
-    units = [_unit_bytes(g.shape, t) for _, t in tiles]
-    per_row = sum(units)
-    rows = budget // per_row if per_row else g.shape[0]
-    if rows == 0:
-        one_row = [1, *g.shape[1:]]
-        listing = ", ".join(
-            f"{name} {TileType(one_row, t)} ({u} B)" for (name, t), u in zip(tiles, units)
-        )
-        what = "one row" if len(g.shape) > 1 else "one element"
+        name = f"{m.name.replace('pypto.tensor.', 'pypto.tile.')} {_describe(r, 'result')}"
+        element = r.type.element_type  # type: ignore[attr-defined]
+        tiles.append(_TileNeed(name, _shape(r), element))
+        if isinstance(m, tuple(_ROW_REDUCE)):
+            lanes = 256 // element_byte_width(element)
+            rows, cols = _shape(m.operands[0])
+            if cols > lanes:
+                tiles.append(_TileNeed(f"scratch of {name}", (rows, lanes), element))
+    return tiles
+
+
+def _plan(func: FuncOp, g: _Group, budget: int, ub_bytes: int, double_buffer: bool = True) -> _Plan:
+    tiles = _tile_needs(g)
+    row_group = g.key[0] == "rows"
+
+    def total(rows: int) -> int:
+        return sum(t.bytes(rows, row_group) for t in tiles)
+
+    if total(1) > budget:
+        listing = ", ".join(f"{t.name} {t.block(1)} ({t.bytes(1, row_group)} B)" for t in tiles)
+        what = "one row" if not g.one_dimensional else "one element"
+        if row_group and any(isinstance(m, ROW_OPS) for m in g.members):
+            over = f"the row-wise ops over {g.extent} rows"
+        else:
+            over = f"the elementwise ops over {TensorType(tiles[0].shape, tiles[0].element_type)}"
         raise _fail(
             func,
-            f"the tiles of the elementwise ops over {TensorType(g.shape, tiles[0][1])} need {per_row} bytes "
+            f"the tiles of {over} need {total(1)} bytes "
             f"for {what} but a {'double-buffered ' if double_buffer else ''}tile set may use {budget} of the "
             f"{ub_bytes} bytes of Unified Buffer: {listing}",
         )
-    return _Plan(_block_rows(g.shape, rows, tiles), tiles)
+    # the largest row count that fits (the byte count grows with the rows)
+    lo, hi = 1, g.extent
+    if any(isinstance(m, tuple(_ROW_REDUCE)) for m in g.members):
+        hi = min(hi, _MAX_REDUCE_ROWS)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if total(mid) <= budget:
+            lo = mid
+        else:
+            hi = mid - 1
+    return _Plan(_block_rows(g.extent, g.one_dimensional, lo, tiles), tiles)
 
 
-def _block_rows(shape: Sequence[int], max_rows: int, tiles: list[tuple[str, Attribute]]) -> int:
+def _block_rows(total: int, one_dimensional: bool, max_rows: int, tiles: list[_TileNeed]) -> int:
     """Rows per block: as few blocks as `max_rows` allows, preferring a block size that
     divides the extent (no tail), else balanced blocks. Rank-1 blocks are whole 32-byte
     multiples of every tile's element width when possible."""
-    total = shape[0]
-    align = 32 // min(element_byte_width(t) for _, t in tiles) if len(shape) == 1 else 1
+    align = 32 // min(element_byte_width(t.element_type) for t in tiles) if one_dimensional else 1
     if max_rows >= total:
         return total
     if max_rows >= align:
@@ -473,8 +590,12 @@ def _block_rows(shape: Sequence[int], max_rows: int, tiles: list[tuple[str, Attr
 
 
 
-def _tile_op(m: Operation, operands: dict[SSAValue, SSAValue], shape: Sequence[int]) -> Operation:
+def _tile_op(m: Operation, operands: dict[SSAValue, SSAValue]) -> Operation:
     get = lambda v: operands.get(v, v)
+    if type(m) in _ROW_REDUCE:
+        return _ROW_REDUCE[type(m)](get(m.operands[0]))
+    if type(m) in _ROW_EXPAND:
+        return _ROW_EXPAND[type(m)](get(m.operands[0]), get(m.operands[1]))
     if type(m) in _BINARY:
         return _BINARY[type(m)](get(m.operands[0]), get(m.operands[1]))
     if type(m) in _SCALAR:
@@ -563,7 +684,7 @@ class _GroupRewriter:
                 inits.append(sink.dest)
             sink_carry[sink.result] = carry
             stores.append((sink.source, carry, list(sink.offsets)))
-        rows, total = self.plan.rows, g.shape[0]
+        rows, total = self.plan.rows, g.extent
         full_blocks, tail = divmod(total, rows)
         current = inits
         if self.spmd and full_blocks > 0:
@@ -655,17 +776,21 @@ class _GroupRewriter:
         """Loads, tile ops and stores of one [rows, ...] block starting at `row`; returns the
         carried tensors after the stores."""
         g = self.g
-        shape = [rows, *g.shape[1:]]
-        zero = self._index(0) if len(shape) > 1 else None
-        offsets = [row, *([zero] * (len(shape) - 1))]
+        zero = self._index(0) if g.rank > 1 else None
+        offsets = [row, *([zero] * (g.rank - 1))]
         tiles: dict[SSAValue, SSAValue] = {}
         for v in g.external_inputs():
+            shape = [rows, *_shape(v)[1:]]
             load = tile.LoadOp(v, offsets, TileType(shape, v.type.element_type))  # type: ignore[attr-defined]
             load.result.name_hint = f"{v.name_hint}_tile" if v.name_hint else None
             Rewriter.insert_op(load, at)
             tiles[v] = load.result
         for m in g.members:
-            t = _tile_op(m, tiles, shape)
+            if isinstance(m, tensor.CastOp) and m.result.type == m.input.type:
+                # an identity cast (e.g. of an f32 matmul product): the same tile
+                tiles[m.result] = tiles[m.input]
+                continue
+            t = _tile_op(m, tiles)
             t.results[0].name_hint = f"{m.results[0].name_hint}_tile" if m.results[0].name_hint else None
             Rewriter.insert_op(t, at)
             tiles[m.results[0]] = t.results[0]
@@ -729,15 +854,6 @@ def _matmul_reason(op: tensor.MatmulOp) -> str | None:
         return f"the cube path multiplies f16 operands, not {dtype}"
     if any(d % 16 for d in (*a, *b)):
         return f"every dim must be a multiple of 16 for the cube path, got {a[0]}x{a[1]} @ {b[0]}x{b[1]}"
-    uses = list(op.result.uses)
-    cast = uses[0].operation if len(uses) == 1 else None
-    if (
-        not isinstance(cast, tensor.CastOp)
-        or cast.parent_block() is not op.parent_block()
-        or not isinstance(cast.result.type.element_type, Float32Type)  # type: ignore[attr-defined]
-    ):
-        return ("the cube path produces an f32 accumulator: the f16 result must be used only by a "
-                "pypto.tensor.cast to f32 (quantising Fixpipe is not supported)")
     return None
 
 
@@ -750,25 +866,47 @@ def _cube_block(dim: int, cap: int) -> int:
     return best
 
 
+def _identity_cast(op: tensor.MatmulOp) -> tensor.CastOp | None:
+    """The same-type `tensor.cast` that is the product's only use, in its block (what
+    `pl.cast(pl.matmul(a, b), pl.FP32)` gives now that the product is already f32): the
+    cube code stores straight into what the cast names, and the cast goes away."""
+    uses = list(op.result.uses)
+    if len(uses) != 1:
+        return None
+    cast = uses[0].operation
+    if (
+        isinstance(cast, tensor.CastOp)
+        and cast.result.type == op.result.type
+        and cast.parent_block() is op.parent_block()
+    ):
+        return cast
+    return None
+
+
 @dataclass
 class _MatmulPlan:
-    """One `tensor.matmul` (f16) + `tensor.cast` to f32, optionally assembled into `sink`."""
+    """One `tensor.matmul` (f16 -> f32), optionally through an identity cast, optionally
+    assembled into `sink`."""
 
     matmul: tensor.MatmulOp
-    cast: tensor.CastOp
+    cast: tensor.CastOp | None
     sink: tensor.AssembleOp | None
     blocks: tuple[int, int, int]  # M, N, K block sizes
 
     @property
+    def result(self) -> SSAValue:
+        """The tensor value the cube code computes (the cast's, when there is one)."""
+        return self.cast.result if self.cast is not None else self.matmul.result
+
+    @property
     def skipped(self) -> tuple[Operation, ...]:
-        return (self.cast,) if self.sink is None else (self.cast, self.sink)
+        return tuple(o for o in (self.cast, self.sink) if o is not None)
 
 
 def _plan_matmul(op: tensor.MatmulOp) -> _MatmulPlan | None:
     if _matmul_reason(op) is not None:
         return None
-    cast = next(iter(op.result.uses)).operation
-    assert isinstance(cast, tensor.CastOp)
+    cast = _identity_cast(op)
     (m, k), (_, n) = _static_shape(op.lhs.type), _static_shape(op.rhs.type)  # type: ignore[misc]
     mb, nb = _cube_block(m, _CUBE_BLOCK_MAX), _cube_block(n, _CUBE_BLOCK_MAX)
     kb = 16
@@ -781,14 +919,15 @@ def _plan_matmul(op: tensor.MatmulOp) -> _MatmulPlan | None:
         ):
             kb = d
     assert mb * nb * 4 <= L0C_BYTES
-    return _MatmulPlan(op, cast, _matmul_sink(op, cast), (mb, nb, kb))
+    result = cast.result if cast is not None else op.result
+    return _MatmulPlan(op, cast, _matmul_sink(op, result), (mb, nb, kb))
 
 
-def _matmul_sink(op: tensor.MatmulOp, cast: tensor.CastOp) -> tensor.AssembleOp | None:
-    """The assemble the accumulator can be stored into directly: the cast's only use, in the
-    same block, with nothing that may write memory between the matmul and it, into storage
-    that the operands are known not to share."""
-    uses = list(cast.result.uses)
+def _matmul_sink(op: tensor.MatmulOp, result: SSAValue) -> tensor.AssembleOp | None:
+    """The assemble the accumulator can be stored into directly: the product's (or its
+    identity cast's) only use, in the same block, with nothing that may write memory between
+    the matmul and it, into storage that the operands are known not to share."""
+    uses = list(result.uses)
     if len(uses) != 1:
         return None
     sink = uses[0].operation
@@ -832,11 +971,11 @@ class _MatmulRewriter:
         a, b = p.matmul.lhs, p.matmul.rhs
         (m, k), (_, n) = _static_shape(a.type), _static_shape(b.type)  # type: ignore[misc]
         mb, nb, kb = p.blocks
-        result_name = p.cast.result.name_hint
+        result_name = p.result.name_hint
         if p.sink is not None:
             dest, offsets = p.sink.dest, list(p.sink.offsets)
         else:
-            create = tensor.CreateOp(p.cast.result.type)  # type: ignore[arg-type]
+            create = tensor.CreateOp(p.result.type)  # type: ignore[arg-type]
             create.result.name_hint = result_name
             Rewriter.insert_op(create, self.at)
             dest, offsets = create.result, [self._index(0), self._index(0)]
@@ -850,8 +989,9 @@ class _MatmulRewriter:
             p.sink.result.replace_all_uses_with(final)
             Rewriter.erase_op(p.sink)
         else:
-            p.cast.result.replace_all_uses_with(final)
-        Rewriter.erase_op(p.cast)
+            p.result.replace_all_uses_with(final)
+        if p.cast is not None:
+            Rewriter.erase_op(p.cast)
         Rewriter.erase_op(p.matmul)
 
     def _loop(self, at: InsertPoint, extent: int, step: int, carried: SSAValue, name: str, body) -> SSAValue:
@@ -1023,8 +1163,8 @@ def _why_not_converted(op: Operation) -> str:
         return _matmul_reason(op) or "it was not converted"
     if func is not None and func.func_kind not in _CONVERTED_KINDS:
         return "tensor-level compute other than matmul is converted in incore/aiv functions only"
-    if isinstance(op, ELEMENTWISE_OPS):
-        return "its shape is not static" if _convertible_shape(op) is None else "it was not converted"
+    if isinstance(op, FUSED_OPS):
+        return "its shape is not static" if _convertible_key(op) is None else "it was not converted"
     if isinstance(op, tensor.AssembleOp):
         if _static_shape(op.source.type) is None or _static_shape(op.dest.type) is None:
             return "its shapes are not static"

@@ -121,6 +121,88 @@ pypto.func @f(%a: !pypto.tensor<[8, 16], f32>, %b: !pypto.tensor<[16, 4], f32>) 
 
 // -----
 
+// The product of f16 tensors is f32 (the accumulator's type), as for pypto.tile.matmul.
+pypto.func @f(%a: !pypto.tensor<[8, 16], f16>, %b: !pypto.tensor<[16, 4], f16>) {
+  %r = pypto.tensor.matmul %a, %b : !pypto.tensor<[8, 16], f16>, !pypto.tensor<[16, 4], f16> -> !pypto.tensor<[8, 4], f16>
+  pypto.return
+}
+
+// CHECK: Operation does not verify: result #0 has type !pypto.tensor<[8, 4], f16>, but the operands imply !pypto.tensor<[8, 4], f32>
+
+// -----
+
+pypto.func @f(%a: !pypto.tensor<[8, 16], i8>, %b: !pypto.tensor<[16, 4], i8>) {
+  %r = pypto.tensor.matmul %a, %b : !pypto.tensor<[8, 16], i8>, !pypto.tensor<[16, 4], i8> -> !pypto.tensor<[8, 4], i8>
+  pypto.return
+}
+
+// CHECK: Operation does not verify: result #0 has type !pypto.tensor<[8, 4], i8>, but the operands imply !pypto.tensor<[8, 4], i32>
+
+// -----
+
+pypto.func @f(%a: !pypto.tensor<[8], f32>) {
+  %r = pypto.tensor.row_max %a : !pypto.tensor<[8], f32>
+  pypto.return
+}
+
+// CHECK: Operation does not verify: operand 'input' must be a 2-D tensor, got !pypto.tensor<[8], f32>
+
+// -----
+
+pypto.func @f(%a: !pypto.tensor<[8, 8], f32>) {
+  %r = pypto.tensor.row_sum %a : !pypto.tensor<[8, 8], f32> -> !pypto.tensor<[8, 8], f32>
+  pypto.return
+}
+
+// CHECK: Operation does not verify: result #0 has type !pypto.tensor<[8, 8], f32>, but the operands imply !pypto.tensor<[8, 1], f32>
+
+// -----
+
+pypto.func @f(%a: !pypto.tensor<[8, 8], f32>, %r: !pypto.tensor<[8], f32>) {
+  %x = pypto.tensor.row_expand_sub %a, %r : !pypto.tensor<[8, 8], f32>, !pypto.tensor<[8], f32>
+  pypto.return
+}
+
+// CHECK: Operation does not verify: operands 'input' and 'row' must be 2-D tensors, got !pypto.tensor<[8, 8], f32> and !pypto.tensor<[8], f32>
+
+// -----
+
+pypto.func @f(%a: !pypto.tensor<[8, 8], f32>, %r: !pypto.tensor<[8, 2], f32>) {
+  %x = pypto.tensor.row_expand_mul %a, %r : !pypto.tensor<[8, 8], f32>, !pypto.tensor<[8, 2], f32>
+  pypto.return
+}
+
+// CHECK: Operation does not verify: operand 'row' must have shape [M, 1], got !pypto.tensor<[8, 2], f32>
+
+// -----
+
+pypto.func @f(%a: !pypto.tensor<[8, 8], f32>, %r: !pypto.tensor<[4, 1], f32>) {
+  %x = pypto.tensor.row_expand_div %a, %r : !pypto.tensor<[8, 8], f32>, !pypto.tensor<[4, 1], f32>
+  pypto.return
+}
+
+// CHECK: Operation does not verify: operands 'input' and 'row' (rows): shape mismatch, [8] vs [4]
+
+// -----
+
+pypto.func @f(%a: !pypto.tensor<[8, 8], f32>, %r: !pypto.tensor<[8, 1], f16>) {
+  %x = pypto.tensor.row_expand_sub %a, %r : !pypto.tensor<[8, 8], f32>, !pypto.tensor<[8, 1], f16>
+  pypto.return
+}
+
+// CHECK: Operation does not verify: operands 'input' and 'row' have different element types f32 and f16
+
+// -----
+
+pypto.func @f(%a: !pypto.tensor<[8, 8], f32>, %r: !pypto.tile<[8, 1], f32, vec>) {
+  %x = "pypto.tensor.row_expand_sub"(%a, %r) : (!pypto.tensor<[8, 8], f32>, !pypto.tile<[8, 1], f32, vec>) -> !pypto.tensor<[8, 8], f32>
+  pypto.return
+}
+
+// CHECK: Operation does not verify: operand 'row' at position 1 does not verify:
+
+// -----
+
 pypto.func @f(%n: index) {
   %r = pypto.tensor.create(%n) : !pypto.tensor<[?, ?], f32>
   pypto.return

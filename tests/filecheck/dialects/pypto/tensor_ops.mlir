@@ -39,11 +39,23 @@ builtin.module {
     %mm = pypto.tensor.matmul %back, %m : !pypto.tensor<[64, 128], f32>, !pypto.tensor<[128, 32], f32> -> !pypto.tensor<[64, 32], f32>
     pypto.return %mm : !pypto.tensor<[64, 32], f32>
   }
-  // Symbolic and unknown dims flow through elementwise ops and matmul.
-  pypto.func @symbolic(%a: !pypto.tensor<[M, K], bf16>, %b: !pypto.tensor<[K, ?], bf16>, %i: !pypto.tensor<[M, 8], i32>) -> !pypto.tensor<[M, ?], bf16> {
-    %e = pypto.tensor.add %i, %i : !pypto.tensor<[M, 8], i32>
-    %r = pypto.tensor.matmul %a, %b : !pypto.tensor<[M, K], bf16>, !pypto.tensor<[K, ?], bf16> -> !pypto.tensor<[M, ?], bf16>
-    pypto.return %r : !pypto.tensor<[M, ?], bf16>
+  // Symbolic and unknown dims flow through elementwise ops and matmul; the product has the
+  // accumulator's element type (f32 for float inputs, i32 for integers).
+  pypto.func @symbolic(%a: !pypto.tensor<[M, K], bf16>, %b: !pypto.tensor<[K, ?], bf16>, %i: !pypto.tensor<[M, 8], i8>, %j: !pypto.tensor<[8, 4], i8>) -> (!pypto.tensor<[M, ?], f32>, !pypto.tensor<[M, 4], i32>) {
+    %e = pypto.tensor.add %i, %i : !pypto.tensor<[M, 8], i8>
+    %r = pypto.tensor.matmul %a, %b : !pypto.tensor<[M, K], bf16>, !pypto.tensor<[K, ?], bf16> -> !pypto.tensor<[M, ?], f32>
+    %ri = pypto.tensor.matmul %e, %j : !pypto.tensor<[M, 8], i8>, !pypto.tensor<[8, 4], i8> -> !pypto.tensor<[M, 4], i32>
+    pypto.return %r, %ri : !pypto.tensor<[M, ?], f32>, !pypto.tensor<[M, 4], i32>
+  }
+  // Row reductions give [M, 1]; row expands combine [M, N] with [M, 1].
+  pypto.func @rows(%a: !pypto.tensor<[M, 128], f32>, %h: !pypto.tensor<[8, ?], f16>) -> (!pypto.tensor<[M, 128], f32>, !pypto.tensor<[8, 1], f16>) {
+    %mx = pypto.tensor.row_max %a : !pypto.tensor<[M, 128], f32>
+    %sh = pypto.tensor.row_expand_sub %a, %mx : !pypto.tensor<[M, 128], f32>, !pypto.tensor<[M, 1], f32>
+    %sm = pypto.tensor.row_sum %sh : !pypto.tensor<[M, 128], f32>
+    %dv = pypto.tensor.row_expand_div %sh, %sm : !pypto.tensor<[M, 128], f32>, !pypto.tensor<[M, 1], f32>
+    %ml = pypto.tensor.row_expand_mul %dv, %mx {tag} : !pypto.tensor<[M, 128], f32>, !pypto.tensor<[M, 1], f32>
+    %hs = pypto.tensor.row_sum %h : !pypto.tensor<[8, ?], f16>
+    pypto.return %ml, %hs : !pypto.tensor<[M, 128], f32>, !pypto.tensor<[8, 1], f16>
   }
 }
 
@@ -83,10 +95,20 @@ builtin.module {
 // CHECK-NEXT:     %mm = pypto.tensor.matmul %back, %m : !pypto.tensor<[64, 128], f32>, !pypto.tensor<[128, 32], f32> -> !pypto.tensor<[64, 32], f32>
 // CHECK-NEXT:     pypto.return %mm : !pypto.tensor<[64, 32], f32>
 // CHECK-NEXT:   }
-// CHECK-NEXT:   pypto.func @symbolic(%a: !pypto.tensor<[M, K], bf16>, %b: !pypto.tensor<[K, ?], bf16>, %i: !pypto.tensor<[M, 8], i32>) -> !pypto.tensor<[M, ?], bf16> {
-// CHECK-NEXT:     %e = pypto.tensor.add %i, %i : !pypto.tensor<[M, 8], i32>
-// CHECK-NEXT:     %r = pypto.tensor.matmul %a, %b : !pypto.tensor<[M, K], bf16>, !pypto.tensor<[K, ?], bf16> -> !pypto.tensor<[M, ?], bf16>
-// CHECK-NEXT:     pypto.return %r : !pypto.tensor<[M, ?], bf16>
+// CHECK-NEXT:   pypto.func @symbolic(%a: !pypto.tensor<[M, K], bf16>, %b: !pypto.tensor<[K, ?], bf16>, %i: !pypto.tensor<[M, 8], i8>, %j: !pypto.tensor<[8, 4], i8>) -> (!pypto.tensor<[M, ?], f32>, !pypto.tensor<[M, 4], i32>) {
+// CHECK-NEXT:     %e = pypto.tensor.add %i, %i : !pypto.tensor<[M, 8], i8>
+// CHECK-NEXT:     %r = pypto.tensor.matmul %a, %b : !pypto.tensor<[M, K], bf16>, !pypto.tensor<[K, ?], bf16> -> !pypto.tensor<[M, ?], f32>
+// CHECK-NEXT:     %ri = pypto.tensor.matmul %e, %j : !pypto.tensor<[M, 8], i8>, !pypto.tensor<[8, 4], i8> -> !pypto.tensor<[M, 4], i32>
+// CHECK-NEXT:     pypto.return %r, %ri : !pypto.tensor<[M, ?], f32>, !pypto.tensor<[M, 4], i32>
+// CHECK-NEXT:   }
+// CHECK-NEXT:   pypto.func @rows(%a: !pypto.tensor<[M, 128], f32>, %h: !pypto.tensor<[8, ?], f16>) -> (!pypto.tensor<[M, 128], f32>, !pypto.tensor<[8, 1], f16>) {
+// CHECK-NEXT:     %mx = pypto.tensor.row_max %a : !pypto.tensor<[M, 128], f32>
+// CHECK-NEXT:     %sh = pypto.tensor.row_expand_sub %a, %mx : !pypto.tensor<[M, 128], f32>, !pypto.tensor<[M, 1], f32>
+// CHECK-NEXT:     %sm = pypto.tensor.row_sum %sh : !pypto.tensor<[M, 128], f32>
+// CHECK-NEXT:     %dv = pypto.tensor.row_expand_div %sh, %sm : !pypto.tensor<[M, 128], f32>, !pypto.tensor<[M, 1], f32>
+// CHECK-NEXT:     %ml = pypto.tensor.row_expand_mul %dv, %mx {tag} : !pypto.tensor<[M, 128], f32>, !pypto.tensor<[M, 1], f32>
+// CHECK-NEXT:     %hs = pypto.tensor.row_sum %h : !pypto.tensor<[8, ?], f16>
+// CHECK-NEXT:     pypto.return %ml, %hs : !pypto.tensor<[M, 128], f32>, !pypto.tensor<[8, 1], f16>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 
@@ -128,10 +150,21 @@ builtin.module {
 // CHECK-GENERIC-NEXT:     %mm = "pypto.tensor.matmul"(%back, %m) : (!pypto.tensor<[64, 128], f32>, !pypto.tensor<[128, 32], f32>) -> !pypto.tensor<[64, 32], f32>
 // CHECK-GENERIC-NEXT:     "pypto.return"(%mm) : (!pypto.tensor<[64, 32], f32>) -> ()
 // CHECK-GENERIC-NEXT:   }) : () -> ()
-// CHECK-GENERIC-NEXT:   "pypto.func"() <{sym_name = "symbolic", function_type = (!pypto.tensor<[M, K], bf16>, !pypto.tensor<[K, ?], bf16>, !pypto.tensor<[M, 8], i32>) -> !pypto.tensor<[M, ?], bf16>, kind = #pypto<kind opaque>}> ({
-// CHECK-GENERIC-NEXT:   ^bb0(%a: !pypto.tensor<[M, K], bf16>, %b: !pypto.tensor<[K, ?], bf16>, %i: !pypto.tensor<[M, 8], i32>):
-// CHECK-GENERIC-NEXT:     %e = "pypto.tensor.add"(%i, %i) : (!pypto.tensor<[M, 8], i32>, !pypto.tensor<[M, 8], i32>) -> !pypto.tensor<[M, 8], i32>
-// CHECK-GENERIC-NEXT:     %r = "pypto.tensor.matmul"(%a, %b) : (!pypto.tensor<[M, K], bf16>, !pypto.tensor<[K, ?], bf16>) -> !pypto.tensor<[M, ?], bf16>
-// CHECK-GENERIC-NEXT:     "pypto.return"(%r) : (!pypto.tensor<[M, ?], bf16>) -> ()
+// CHECK-GENERIC-NEXT:   "pypto.func"() <{sym_name = "symbolic", function_type = (!pypto.tensor<[M, K], bf16>, !pypto.tensor<[K, ?], bf16>, !pypto.tensor<[M, 8], i8>, !pypto.tensor<[8, 4], i8>) -> (!pypto.tensor<[M, ?], f32>, !pypto.tensor<[M, 4], i32>), kind = #pypto<kind opaque>}> ({
+// CHECK-GENERIC-NEXT:   ^bb0(%a: !pypto.tensor<[M, K], bf16>, %b: !pypto.tensor<[K, ?], bf16>, %i: !pypto.tensor<[M, 8], i8>, %j: !pypto.tensor<[8, 4], i8>):
+// CHECK-GENERIC-NEXT:     %e = "pypto.tensor.add"(%i, %i) : (!pypto.tensor<[M, 8], i8>, !pypto.tensor<[M, 8], i8>) -> !pypto.tensor<[M, 8], i8>
+// CHECK-GENERIC-NEXT:     %r = "pypto.tensor.matmul"(%a, %b) : (!pypto.tensor<[M, K], bf16>, !pypto.tensor<[K, ?], bf16>) -> !pypto.tensor<[M, ?], f32>
+// CHECK-GENERIC-NEXT:     %ri = "pypto.tensor.matmul"(%e, %j) : (!pypto.tensor<[M, 8], i8>, !pypto.tensor<[8, 4], i8>) -> !pypto.tensor<[M, 4], i32>
+// CHECK-GENERIC-NEXT:     "pypto.return"(%r, %ri) : (!pypto.tensor<[M, ?], f32>, !pypto.tensor<[M, 4], i32>) -> ()
+// CHECK-GENERIC-NEXT:   }) : () -> ()
+// CHECK-GENERIC-NEXT:   "pypto.func"() <{sym_name = "rows", function_type = (!pypto.tensor<[M, 128], f32>, !pypto.tensor<[8, ?], f16>) -> (!pypto.tensor<[M, 128], f32>, !pypto.tensor<[8, 1], f16>), kind = #pypto<kind opaque>}> ({
+// CHECK-GENERIC-NEXT:   ^bb0(%a: !pypto.tensor<[M, 128], f32>, %h: !pypto.tensor<[8, ?], f16>):
+// CHECK-GENERIC-NEXT:     %mx = "pypto.tensor.row_max"(%a) : (!pypto.tensor<[M, 128], f32>) -> !pypto.tensor<[M, 1], f32>
+// CHECK-GENERIC-NEXT:     %sh = "pypto.tensor.row_expand_sub"(%a, %mx) : (!pypto.tensor<[M, 128], f32>, !pypto.tensor<[M, 1], f32>) -> !pypto.tensor<[M, 128], f32>
+// CHECK-GENERIC-NEXT:     %sm = "pypto.tensor.row_sum"(%sh) : (!pypto.tensor<[M, 128], f32>) -> !pypto.tensor<[M, 1], f32>
+// CHECK-GENERIC-NEXT:     %dv = "pypto.tensor.row_expand_div"(%sh, %sm) : (!pypto.tensor<[M, 128], f32>, !pypto.tensor<[M, 1], f32>) -> !pypto.tensor<[M, 128], f32>
+// CHECK-GENERIC-NEXT:     %ml = "pypto.tensor.row_expand_mul"(%dv, %mx) {tag} : (!pypto.tensor<[M, 128], f32>, !pypto.tensor<[M, 1], f32>) -> !pypto.tensor<[M, 128], f32>
+// CHECK-GENERIC-NEXT:     %hs = "pypto.tensor.row_sum"(%h) : (!pypto.tensor<[8, ?], f16>) -> !pypto.tensor<[8, 1], f16>
+// CHECK-GENERIC-NEXT:     "pypto.return"(%ml, %hs) : (!pypto.tensor<[M, 128], f32>, !pypto.tensor<[8, 1], f16>) -> ()
 // CHECK-GENERIC-NEXT:   }) : () -> ()
 // CHECK-GENERIC-NEXT: }) : () -> ()

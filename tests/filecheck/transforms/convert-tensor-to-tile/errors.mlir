@@ -31,3 +31,25 @@ builtin.module {
 
 // CHECK: convert-tensor-to-tile: in @wide_f16: the tiles of the elementwise ops over !pypto.tensor<[2, 50000], f16> need 200000 bytes for one row but a double-buffered tile set may use 98304 of the 196608 bytes of Unified Buffer: load of %a !pypto.tile<[1, 50000], f16, vec> (100000 B), pypto.tile.exp %x !pypto.tile<[1, 50000], f16, vec> (100000 B)
 // SINGLE: convert-tensor-to-tile: in @wide_f16: {{.*}} need 200000 bytes for one row but a tile set may use 196608 of the 196608 bytes
+
+// -----
+
+// Row-wise ops: the listing names every tile, the [1, 1] row values (32 B: one 32-byte
+// block) and the two-stage reductions' scratch tiles included. 98880 B do not fit in half
+// of the UB; they fit in the whole UB.
+
+builtin.module {
+  pypto.func incore @wide_rows(%a: !pypto.tensor<[4, 8192], f32>, out %o: !pypto.tensor<[4, 8192], f32>) -> !pypto.tensor<[4, 8192], f32> {
+    %c0 = arith.constant 0 : index
+    %m = pypto.tensor.row_max %a : !pypto.tensor<[4, 8192], f32>
+    %x = pypto.tensor.row_expand_sub %a, %m : !pypto.tensor<[4, 8192], f32>, !pypto.tensor<[4, 1], f32>
+    %s = pypto.tensor.row_sum %x : !pypto.tensor<[4, 8192], f32>
+    %y = pypto.tensor.row_expand_div %x, %s : !pypto.tensor<[4, 8192], f32>, !pypto.tensor<[4, 1], f32>
+    %w = pypto.tensor.assemble %y into %o[%c0, %c0] : !pypto.tensor<[4, 8192], f32> into !pypto.tensor<[4, 8192], f32>
+    pypto.return %w : !pypto.tensor<[4, 8192], f32>
+  }
+}
+
+// CHECK: convert-tensor-to-tile: in @wide_rows: the tiles of the row-wise ops over 4 rows need 98880 bytes for one row but a double-buffered tile set may use 98304 of the 196608 bytes of Unified Buffer: load of %a !pypto.tile<[1, 8192], f32, vec> (32768 B), pypto.tile.row_max %m !pypto.tile<[1, 1], f32, vec> (32 B), scratch of pypto.tile.row_max %m !pypto.tile<[1, 64], f32, vec> (256 B), pypto.tile.row_expand_sub %x !pypto.tile<[1, 8192], f32, vec> (32768 B), pypto.tile.row_sum %s !pypto.tile<[1, 1], f32, vec> (32 B), scratch of pypto.tile.row_sum %s !pypto.tile<[1, 64], f32, vec> (256 B), pypto.tile.row_expand_div %y !pypto.tile<[1, 8192], f32, vec> (32768 B)
+// SINGLE-LABEL: pypto.func incore @wide_rows
+// SINGLE:         pypto.tile.row_max %a_tile : !pypto.tile<[1, 8192], f32, vec>

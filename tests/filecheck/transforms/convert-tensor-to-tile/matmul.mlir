@@ -1,15 +1,14 @@
 // RUN: pypto-opt %s --split-input-file -p convert-tensor-to-tile | filecheck %s
 // RUN: pypto-opt %s --split-input-file --verify-diagnostics -p convert-tensor-to-tile,verify-convert-tensor-to-tile | filecheck %s --check-prefix=VERIFY
 
-// tensor.matmul (f16) cast to f32 inside an incore/aic function becomes blocked cube code:
+// tensor.matmul of f16 operands (an f32 product) inside an incore/aic function becomes blocked cube code:
 // M/N loops carrying the destination, the first K block with tile.matmul, the other K
 // blocks accumulating with tile.matmul_acc in an scf.for, one store of the acc tile.
 
 pypto.func aic @mm(%a: !pypto.tensor<[256, 192], f16>, %b: !pypto.tensor<[192, 128], f16>, out %o: !pypto.tensor<[256, 128], f32>) -> !pypto.tensor<[256, 128], f32> {
   %c0 = arith.constant 0 : index
-  %p = pypto.tensor.matmul %a, %b : !pypto.tensor<[256, 192], f16>, !pypto.tensor<[192, 128], f16> -> !pypto.tensor<[256, 128], f16>
-  %q = pypto.tensor.cast %p : !pypto.tensor<[256, 128], f16> -> !pypto.tensor<[256, 128], f32>
-  %w = pypto.tensor.assemble %q into %o[%c0, %c0] : !pypto.tensor<[256, 128], f32> into !pypto.tensor<[256, 128], f32>
+  %p = pypto.tensor.matmul %a, %b : !pypto.tensor<[256, 192], f16>, !pypto.tensor<[192, 128], f16> -> !pypto.tensor<[256, 128], f32>
+  %w = pypto.tensor.assemble %p into %o[%c0, %c0] : !pypto.tensor<[256, 128], f32> into !pypto.tensor<[256, 128], f32>
   pypto.return %w : !pypto.tensor<[256, 128], f32>
 }
 
@@ -42,18 +41,20 @@ pypto.func aic @mm(%a: !pypto.tensor<[256, 192], f16>, %b: !pypto.tensor<[192, 1
 // -----
 
 // One block in every dim, stored into a window at a dynamic row offset: no loops, the
-// store's row is the window's.
+// store's row is the window's. The identity cast of the f32 product (what
+// `pl.cast(pl.matmul(a, b), pl.FP32)` gives) folds away.
 
 pypto.func incore @small(%a: !pypto.tensor<[32, 48], f16>, %b: !pypto.tensor<[48, 32], f16>, %r: index, out %o: !pypto.tensor<[96, 64], f32>) -> !pypto.tensor<[96, 64], f32> {
   %c32 = arith.constant 32 : index
-  %p = pypto.tensor.matmul %a, %b : !pypto.tensor<[32, 48], f16>, !pypto.tensor<[48, 32], f16> -> !pypto.tensor<[32, 32], f16>
-  %q = pypto.tensor.cast %p : !pypto.tensor<[32, 32], f16> -> !pypto.tensor<[32, 32], f32>
+  %p = pypto.tensor.matmul %a, %b : !pypto.tensor<[32, 48], f16>, !pypto.tensor<[48, 32], f16> -> !pypto.tensor<[32, 32], f32>
+  %q = pypto.tensor.cast %p : !pypto.tensor<[32, 32], f32> -> !pypto.tensor<[32, 32], f32>
   %w = pypto.tensor.assemble %q into %o[%r, %c32] : !pypto.tensor<[32, 32], f32> into !pypto.tensor<[96, 64], f32>
   pypto.return %w : !pypto.tensor<[96, 64], f32>
 }
 
 // CHECK-LABEL: pypto.func incore @small
 // CHECK-NOT:     scf.for
+// CHECK-NOT:     cast
 // CHECK:         pypto.tile.load %a{{.*}} -> !pypto.tile<[32, 48], f16, mat>
 // CHECK:         pypto.tile.load %b{{.*}} -> !pypto.tile<[48, 32], f16, mat>
 // CHECK:         %[[ACC:.*]] = pypto.tile.matmul
@@ -67,9 +68,8 @@ pypto.func incore @small(%a: !pypto.tensor<[32, 48], f16>, %b: !pypto.tensor<[48
 
 pypto.func incore @odd(%a: !pypto.tensor<[40, 24], f16>, %b: !pypto.tensor<[24, 32], f16>, out %o: !pypto.tensor<[40, 32], f32>) -> !pypto.tensor<[40, 32], f32> {
   %c0 = arith.constant 0 : index
-  %p = pypto.tensor.matmul %a, %b : !pypto.tensor<[40, 24], f16>, !pypto.tensor<[24, 32], f16> -> !pypto.tensor<[40, 32], f16>
-  %q = pypto.tensor.cast %p : !pypto.tensor<[40, 32], f16> -> !pypto.tensor<[40, 32], f32>
-  %w = pypto.tensor.assemble %q into %o[%c0, %c0] : !pypto.tensor<[40, 32], f32> into !pypto.tensor<[40, 32], f32>
+  %p = pypto.tensor.matmul %a, %b : !pypto.tensor<[40, 24], f16>, !pypto.tensor<[24, 32], f16> -> !pypto.tensor<[40, 32], f32>
+  %w = pypto.tensor.assemble %p into %o[%c0, %c0] : !pypto.tensor<[40, 32], f32> into !pypto.tensor<[40, 32], f32>
   pypto.return %w : !pypto.tensor<[40, 32], f32>
 }
 
