@@ -28,6 +28,13 @@ ROOT = Path(__file__).resolve().parent.parent
 MLIR_FILES = sorted(p for p in ROOT.rglob("*.mlir") if ".venv" not in p.parts and "build" not in p.parts)
 
 
+class ReferenceLexer(MLIRLexer):
+    """xDSL's lexer with only its string-literal pattern replaced by the linear-time one
+    (xDSL's backtracks exponentially on the unterminated strings random text produces)."""
+
+    _unescaped_characters_regex = FastMLIRLexer._unescaped_characters_regex
+
+
 def tokens(lexer_cls: type[MLIRLexer], text: str) -> list[tuple]:
     lexer = lexer_cls(Input(text, "<t>"))
     out: list[tuple] = []
@@ -63,7 +70,20 @@ _PIECES = [
 @given(st.lists(st.sampled_from(_PIECES), max_size=30))
 def test_fast_lexer_tokens_equal_xdsl_lexer_tokens_on_random_text(pieces: list[str]):
     text = "".join(pieces)
-    assert tokens(FastMLIRLexer, text) == tokens(MLIRLexer, text)
+    assert tokens(FastMLIRLexer, text) == tokens(ReferenceLexer, text)
+
+
+@pytest.mark.parametrize(
+    "literal", ['"', '"a', '"a\\n b"', '"\\41\\"x"', '"tab\\t"', '"bad\\q"', '"line\nbreak"', '"\\"', '""']
+)
+def test_the_linear_string_pattern_accepts_what_xdsls_accepts(literal: str):
+    assert tokens(FastMLIRLexer, literal) == tokens(MLIRLexer, literal)
+
+
+def test_an_unterminated_string_is_reported_without_exponential_backtracking():
+    text = 'pypto.func @f() { "' + "a" * 5000
+    (*_, last) = tokens(FastMLIRLexer, text)
+    assert last[0] == "error" and "End of file reached before closing string literal" in last[1]
 
 
 def test_a_comment_at_the_end_of_input_is_not_read_as_punctuation():

@@ -29,6 +29,7 @@ the caller's storage because the cloned write ops operate on the caller's values
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -198,6 +199,16 @@ class HelperPlan:
     def params(self) -> tuple[BlockArgument, ...]:
         return self.block.args
 
+    @functools.cached_property
+    def formals(self) -> tuple[Attribute, ...]:
+        return tuple(self.func.function_type.inputs.data)
+
+    @functools.cached_property
+    def exact_site(self) -> SiteBinding:
+        """The binding of every site whose argument types are the parameter types: each
+        symbol stands for itself, nothing to specialise."""
+        return SiteBinding({s: s for s in self.bound_symbols}, False, {}, self.formals)
+
 
 def _callee(op: Operation, inline: dict[str, FuncOp]) -> str | None:
     if isinstance(op, CallOp):
@@ -339,10 +350,12 @@ def bind_site(
     call: CallOp, plan: HelperPlan, caller: str, args: Sequence[SSAValue] | None = None
 ) -> SiteBinding:
     """Check a call site's arguments against the helper's parameters and bind its symbols."""
-    callee = plan.name
-    formals = plan.func.function_type.inputs.data
     if args is None:
         args = call.args
+    formals = plan.formals
+    if len(args) == len(formals) and all(a.type is f for a, f in zip(args, formals)):
+        return plan.exact_site  # the common case, checked by identity (parsed types are shared)
+    callee = plan.name
     if len(args) != len(formals):
         raise _site_error(call, caller, callee, f"@{callee} takes {len(formals)} arguments, got {len(args)}")
     exact = True
