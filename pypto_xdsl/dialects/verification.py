@@ -12,12 +12,14 @@ instances check only what can still differ: attributes and traits.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import TypeVar
 
 from xdsl.ir import Attribute, Operation
 from xdsl.irdl import IRDLOperation, OpDef, OptAttributeDef, irdl_op_definition
 from xdsl.irdl.constraints import VerificationContext
+from xdsl.traits import OpTrait
 from xdsl.utils.exceptions import VerifyException
 
 from pypto_xdsl.dialects.traits import InferResultTypes
@@ -62,16 +64,22 @@ class SignatureMemo:
         if len(self.passed) < MAX_SIGNATURES:
             self.passed[key] = parts
 
+    @functools.cached_property
+    def verifying_traits(self) -> tuple[OpTrait, ...]:
+        """The traits that check something (most, like `Pure`, keep `OpTrait.verify`'s no-op)."""
+        return tuple(t for t in self.op_def.traits if type(t).verify is not OpTrait.verify)
+
     def _verify_attributes_and_traits(self, op: Operation) -> None:
         """The tail of xDSL 0.74's `OpDef.verify`, in its order and with its messages."""
-        context = VerificationContext()
-        for name, attr_def in self.op_def.attributes.items():
-            if name not in op.attributes:
-                if isinstance(attr_def, OptAttributeDef):
-                    continue
-                raise VerifyException(f"attribute '{name}' expected in operation '{op.name}'")
-            attr_def.constr.verify(op.attributes[name], context)
-        for trait in self.op_def.traits:
+        if self.op_def.attributes:
+            context = VerificationContext()
+            for name, attr_def in self.op_def.attributes.items():
+                if name not in op.attributes:
+                    if isinstance(attr_def, OptAttributeDef):
+                        continue
+                    raise VerifyException(f"attribute '{name}' expected in operation '{op.name}'")
+                attr_def.constr.verify(op.attributes[name], context)
+        for trait in self.verifying_traits:
             trait.verify(op)
 
 

@@ -200,6 +200,11 @@ class HelperPlan:
         return self.block.args
 
     @functools.cached_property
+    def returned(self) -> tuple[SSAValue, ...]:
+        """The values the expanded body returns (read once, not through the accessor per site)."""
+        return tuple(self.ret.arguments)
+
+    @functools.cached_property
     def formals(self) -> tuple[Attribute, ...]:
         return tuple(self.func.function_type.inputs.data)
 
@@ -296,7 +301,7 @@ def analyse_helper(
         for v, (prefix, suffix, k) in callee.renames.items():
             if (nv := nvm.get(v)) is not None:
                 renames[nv] = (prefix, suffix, sites + k)
-        for res, ret in zip(call.results, (nvm.get(v, v) for v in callee.ret.arguments)):
+        for res, ret in zip(call.results, (nvm.get(v, v) for v in callee.returned)):
             # An unnamed returned value takes the name the call result would have had.
             if ret not in renames and res in renames:
                 renames[ret] = renames[res]
@@ -452,7 +457,7 @@ class _Expander:
             v = vm.get(orig)
             if v is not None:
                 v.name_hint = f"{prefix}{n + k}{suffix}"
-        rets = [vm.get(v, v) for v in plan.ret.arguments]
+        rets = [vm.get(v, v) for v in plan.returned]
         refined: list[SSAValue] = []
         for res, new in zip(call.results, rets):
             if res.type != new.type:
