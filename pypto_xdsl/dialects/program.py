@@ -366,7 +366,7 @@ def check_call_signature(
 class CallOpSymbolUser(SymbolUserOpInterface):
     def verify(self, op: Operation) -> None:
         assert isinstance(op, CallOp)
-        check_call_signature(op, op.callee.string_value(), op.args, op.res.types)
+        check_call_signature(op, op.callee.string_value(), op.arguments_fast(), op.result_types)
 
 
 @pypto_op_definition
@@ -394,6 +394,13 @@ class CallOp(IRDLOperation):
         super().__init__(
             operands=[args, dumps], result_types=[result_types], properties={"callee": callee}
         )
+
+    def arguments_fast(self) -> Sequence[SSAValue]:
+        """`args`, skipping the accessor's segment-size decoding for a call the parser built
+        without dumps (it shares one segment-sizes attribute per argument count)."""
+        if self.properties.get("operandSegmentSizes") is _segments(len(self.operands), 0):
+            return self.operands
+        return self.args
 
     # Hand-written rather than declarative: calls dominate large programs, and this parses
     # about twice as fast as the equivalent assembly format.
