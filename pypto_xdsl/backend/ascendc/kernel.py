@@ -1,15 +1,12 @@
-"""Kernel printer: one Ascend C vector kernel per `pypto.func incore|aiv` with a tile-level body.
+"""Kernel printer: one Ascend C vector or cube kernel per `pypto.func incore|aiv|aic` with a
+tile-level body.
 
-Buffer planning (per kernel, static):
-- every `tile.load` result gets a VECIN `TQue` (CopyIn: AllocTensor, DataCopy, EnQue, DeQue;
-  FreeTensor after the tile's last use in its block);
-- a compute result whose only escape is a `tile.store` that is its last use gets a VECOUT
-  `TQue` (CopyOut: EnQue, DeQue, DataCopy, FreeTensor at the store);
-- other compute results get a `TBuf<VECCALC>`; storing such a tile (or a loaded one) goes
-  through a VECOUT staging queue (UB->UB DataCopy first);
-- queues of tiles defined inside a loop get two buffers (double buffering) when the whole
-  plan still fits the 192 KiB Unified Buffer; otherwise one; if one does not fit either, the
-  kernel is rejected with the list of buffers and sizes.
+The printer only prints: the buffer of every tile value, the staging and scratch buffers, the
+queue depths (double buffering) and the memory totals come from `ascendc-plan-buffers`; where
+each queue tile is freed, direct vs staged stores, the EnQue/DeQue hand-offs between pipeline
+stages and the SetFlag/WaitFlag pairs come from `ascendc-insert-sync` (see planning.py and
+docs/passes/). A kernel that carries no annotations is planned on a clone first, so printing
+never changes its input.
 
 Kernel-local tensors (`pypto.tensor.create` in a kernel) live in GM at fixed offsets of a
 per-block workspace that the host allocates per launch and passes as a trailing
@@ -21,10 +18,10 @@ and single-column tiles, which are packed. Vector ops run over `R * ld` elements
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import Float16Type, Float32Type, IntegerType
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, StringAttr
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from pypto_xdsl.backend.ascendc.cxx import (
@@ -35,19 +32,44 @@ from pypto_xdsl.backend.ascendc.cxx import (
     BackendError,
     CxxWriter,
     Expr,
-    Namer,
-    byte_width,
     cast_to,
     ctype,
     op_error,
 )
+from pypto_xdsl.backend.ascendc.planning import (  # noqa: F401  (re-exported for host.py and tests)
+    CUBE_SPACES,
+    FLAGS_ATTR,
+    FREE_ATTR,
+    FREED_KINDS,
+    HANDOFF_ATTR,
+    KIND_MEMORY,
+    MEMORY_BYTES,
+    SCRATCH_ATTR,
+    STAGING_ATTR,
+    STORE_ATTR,
+    Buffer,
+    Layout,
+    WorkspaceSlot,
+    cube_layout,
+    kernel_cxx_name,
+    new_kernel_namer,
+    prepare_kernel,
+    read_buffers,
+    read_memory,
+    require_buffer,
+    result_buffers,
+    signature_names,
+    storage_root,
+    string_attr,
+    tile_layout,
+    uses_cube,
+    workspace_plan,
+)
 from pypto_xdsl.dialects import program, tensor, tile
 from pypto_xdsl.dialects.attributes import (
     MemorySpace,
-    ParamDirection,
     TensorType,
     TileType,
-    format_shape,
     is_float_type,
 )
 
@@ -67,61 +89,6 @@ _UNARY = {
     tile.ReluOp: "Relu",
     tile.RecipOp: "Reciprocal",
 }
-_SUPPORTED_ELEMENTS = (Float32Type, Float16Type, IntegerType)
-
-
-def _round_up(x: int, m: int) -> int:
-    return (x + m - 1) // m * m
-
-
-@dataclass(frozen=True)
-class Layout:
-    """UB layout of a static 2-D (or 1-D, as one row) tile."""
-
-    rows: int
-    cols: int
-    ld: int  # elements between row starts in UB
-    elem_bytes: int
-
-    @property
-    def count(self) -> int:
-        """Elements vector ops process (padding included)."""
-        return self.rows * self.ld if self.rows > 1 else self.cols
-
-    @property
-    def alloc_elems(self) -> int:
-        return _round_up(self.count, BLOCK_BYTES // self.elem_bytes)
-
-    @property
-    def bytes(self) -> int:
-        return self.alloc_elems * self.elem_bytes
-
-
-def tile_layout(t: TileType, op: Operation) -> Layout:
-    if not t.is_static():
-        raise op_error(op, f"tile {t} has a dynamic shape; tiles must be static")
-    shape = t.get_shape()
-    if t.rank == 1:
-        rows, cols = 1, shape[0]
-    elif t.rank == 2:
-        rows, cols = shape
-    else:
-        raise op_error(op, f"tile {t} has rank {t.rank}; only 1-D and 2-D tiles are supported")
-    assert isinstance(rows, int) and isinstance(cols, int)
-    if rows == 0 or cols == 0:
-        raise op_error(op, f"tile {t} is empty")
-    eb = byte_width(t.element_type)
-    per_block = BLOCK_BYTES // eb
-    ld = cols if rows == 1 or cols == 1 else _round_up(cols, per_block)
-    return Layout(rows, cols, ld, eb)
-
-
-# Buffer kind (TPosition) -> on-chip memory and its capacity on A2/A3.
-KIND_MEMORY = {
-    "VECIN": "UB", "VECOUT": "UB", "VECCALC": "UB", "A1": "L1", "B1": "L1", "A2": "L0A", "B2": "L0B", "CO1": "L0C",
-}
-MEMORY_BYTES = {"UB": UB_BYTES, "L1": 512 * 1024, "L0A": 64 * 1024, "L0B": 64 * 1024, "L0C": 128 * 1024}
-CUBE_SPACES = (MemorySpace.MAT, MemorySpace.LEFT, MemorySpace.RIGHT, MemorySpace.ACC)
 
 
 @dataclass(frozen=True)
@@ -134,25 +101,6 @@ class View:
     const: int | None = 0  # the offset when it is a compile-time constant
 
 
-@dataclass
-class Buffer:
-    """A statically planned UB buffer: a TQue (VECIN/VECOUT) or a TBuf (VECCALC)."""
-
-    name: str
-    kind: str  # "VECIN", "VECOUT", "VECCALC"
-    bytes: int
-    in_loop: bool
-    what: str  # for messages: the IR value it holds
-    depth: int = 1
-    shared_with: list[str] = field(default_factory=list)
-    shareable: bool = True
-
-    @property
-    def comment(self) -> str:
-        if not self.shared_with:
-            return self.what
-        names = [self.what.split(" ")[0]] + self.shared_with
-        return ", ".join(names) + " (disjoint live ranges)"
 
 
 @dataclass
@@ -163,115 +111,6 @@ class TileInfo:
     buffer: Buffer
     loaded: bool
 
-
-def _in_loop(op: Operation, func: Operation) -> bool:
-    parent = op.parent_op()
-    while parent is not None and parent is not func:
-        if isinstance(parent, scf.ForOp | scf.WhileOp):
-            return True
-        parent = parent.parent_op()
-    return False
-
-
-def _ancestor_in(op: Operation, block: Block) -> Operation | None:
-    while op is not None and op.parent_block() is not block:
-        op = op.parent_op()  # type: ignore[assignment]
-    return op
-
-
-def _last_use_in_block(value: SSAValue, block: Block) -> Operation | None:
-    last: Operation | None = None
-    last_index = -1
-    order = {o: k for k, o in enumerate(block.ops)}
-    for use in value.uses:
-        anc = _ancestor_in(use.operation, block)
-        if anc is not None and order[anc] > last_index:
-            last, last_index = anc, order[anc]
-    return last
-
-
-def kernel_cxx_name(name: str) -> str:
-    """The C++ name of a kernel: the function name, unless that is a C++ keyword or `main`."""
-    base = Namer.sanitize(name)
-    probe = Namer()
-    return base if probe.fresh(base) == base else f"{base}_kernel"
-
-
-WORKSPACE_ALIGN = 512  # bytes; every kernel-local tensor starts on a 512-byte boundary of the workspace
-
-
-@dataclass(frozen=True)
-class WorkspaceSlot:
-    """A kernel-local GM tensor (`pypto.tensor.create` in a kernel) at a fixed byte offset of
-    the launch's workspace (per block)."""
-
-    value: SSAValue
-    offset: int
-    bytes: int
-
-
-def workspace_plan(func: program.FuncOp) -> tuple[list[WorkspaceSlot], int]:
-    """Kernel-local tensors of `func` and the workspace bytes one block needs.
-
-    Every `pypto.tensor.create` in the kernel (at any depth) gets its own 512-byte aligned
-    slot; one inside a loop reuses its slot in every iteration. Each block of a launch has its
-    own part of the workspace, `bytes` apart.
-    """
-    slots: list[WorkspaceSlot] = []
-    offset = 0
-    for op in func.walk():
-        if not isinstance(op, tensor.CreateOp):
-            continue
-        t = op.result.type
-        assert isinstance(t, TensorType)
-        if not t.is_static():
-            raise op_error(op, f"kernel-local tensor {t} has a dynamic shape; the workspace is planned statically")
-        if t.rank > 2:
-            raise op_error(op, f"kernel-local tensor {t} has rank {t.rank}; only 1-D and 2-D tensors are supported")
-        nbytes = t.num_elements() * byte_width(t.element_type)
-        if nbytes == 0:
-            raise op_error(op, f"kernel-local tensor {t} is empty")
-        slots.append(WorkspaceSlot(op.result, offset, nbytes))
-        offset += _round_up(nbytes, WORKSPACE_ALIGN)
-    return slots, offset
-
-
-def storage_root(func: program.FuncOp, value: SSAValue) -> SSAValue | None:
-    """The kernel parameter or kernel-local `tensor.create` a tensor value of `func` names the
-    storage of (through stores, slices, loop carries and scf.while), or None if unknown."""
-    for _ in range(10000):
-        if isinstance(value, BlockArgument):
-            owner = value.owner.parent_op()
-            if owner is func:
-                return value
-            if isinstance(owner, scf.ForOp) and value.index > 0:
-                value = owner.iter_args[value.index - 1]
-                continue
-            if isinstance(owner, scf.WhileOp) and value.owner is owner.before_region.block:
-                value = owner.arguments[value.index]
-                continue
-            if isinstance(owner, scf.WhileOp):
-                cond = owner.before_region.block.last_op
-                assert isinstance(cond, scf.ConditionOp)
-                value = cond.args[value.index]
-                continue
-            return None
-        op = value.owner
-        if isinstance(op, tensor.CreateOp):
-            return value
-        if isinstance(op, tile.StoreOp):
-            value = op.dest
-        elif isinstance(op, tensor.SliceOp):
-            value = op.source
-        elif isinstance(op, scf.ForOp):
-            value = op.iter_args[value.index]  # type: ignore[union-attr]
-        elif isinstance(op, scf.WhileOp):
-            cond = op.before_region.block.last_op
-            assert isinstance(cond, scf.ConditionOp)
-            value = cond.args[value.index]  # type: ignore[union-attr]
-        else:
-            return None
-    return None
 
 
 def returned_locals(func: program.FuncOp) -> list[WorkspaceSlot | None]:
@@ -293,366 +132,126 @@ def workspace_bytes(func: program.FuncOp) -> int:
     return workspace_plan(func)[1]
 
 
+
 class KernelPrinter(CxxWriter):
-    """Prints one incore function as an Ascend C kernel."""
+    """Prints one incore function, planned and synchronised, as an Ascend C kernel."""
 
     NO_STORAGE_MESSAGE = "this tensor value does not name a kernel parameter's storage"
 
     def __init__(self, func: program.FuncOp):
-        super().__init__(Namer(["pipe", "GM_ADDR", "AscendC"]))
+        namer, self.kernel_name = new_kernel_namer(func)
+        super().__init__(namer)
         self.func = func
-        self.kernel_name = kernel_cxx_name(func.sym_name.data)
-        self.namer.used.add(self.kernel_name)
         self.gm: dict[SSAValue, str] = {}  # tensor param -> GlobalTensor name
         self.tiles: dict[SSAValue, TileInfo] = {}
         self.buffers: list[Buffer] = []
-        self.direct_store: set[Operation] = set()  # stores whose tile lives in a VECOUT queue
-        self.frees: dict[Operation, list[SSAValue]] = {}  # op -> loaded tiles freed after it
-        self.store_staging: dict[Operation, Buffer] = {}
-        self.scratch: dict[Operation, Buffer] = {}
-        self.loaded_params: set[SSAValue] = set()
+        self.queue_tiles: dict[str, TileInfo] = {}  # queue name -> the tile it holds
 
     # ------------------------------------------------------------------ entry
 
     def print(self) -> str:
-        func = self.func
-        if not func.is_incore:
-            raise BackendError(f"ascendc: @{func.sym_name.data} is a {func.func_kind.value} function, not a kernel")
-        self.cube = self._uses_cube()
+        self.func = prepare_kernel(self.func)
+        self.cube = uses_cube(self.func)
         params = self._params()
-        self._plan(func.body.block)
-        self._share_calc_buffers()
-        self.loaded_params = set()
-        for o in func.walk():
-            if isinstance(o, tile.LoadOp):
-                root = self._static_root(o.source)
-                if root is not None:
-                    self.loaded_params.add(root)
-        self._fit_ub()
+        self._read_plan()
         body_lines = self._body()
         return self._assemble(params, body_lines)
-
-    def _uses_cube(self) -> bool:
-        """Cube kernels hold mat/left/right/acc tiles only; vector kernels vec tiles only."""
-        spaces = set()
-        for op in self.func.walk():
-            for r in op.results:
-                if isinstance(r.type, TileType):
-                    spaces.add(r.type.space)
-        cube = bool(spaces & set(CUBE_SPACES))
-        name = self.func.sym_name.data
-        if cube and MemorySpace.VEC in spaces:
-            raise BackendError(
-                f"ascendc: cannot lower @{name}: it mixes vector ('vec') and cube (mat/left/right/acc) tiles; "
-                "mixed AIC/AIV kernels are not supported yet (split it into an aiv and an aic kernel)"
-            )
-        if cube and self.func.func_kind.value == "aiv":
-            raise BackendError(f"ascendc: cannot lower @{name}: an aiv kernel cannot use cube tiles")
-        if not cube and self.func.func_kind.value == "aic":
-            raise BackendError(f"ascendc: cannot lower @{name}: an aic kernel must use cube tiles (mat/left/right/acc)")
-        return cube
 
     # ------------------------------------------------------------------ parameters
 
     def _params(self) -> list[str]:
+        names = signature_names(self.func, self.namer)
         sig: list[str] = []
-        for k, (arg, direction) in enumerate(zip(self.func.args, self.func.directions)):
-            t = arg.type
-            base = arg.name_hint or f"arg{k}"
-            if isinstance(t, TensorType):
-                if not t.is_static():
-                    raise BackendError(
-                        f"ascendc: cannot lower @{self.func.sym_name.data}: tensor parameter "
-                        f"%{base} has dynamic shape {format_shape(t.get_shape())}; the backend needs static shapes"
-                    )
-                if t.rank > 2:
-                    raise BackendError(
-                        f"ascendc: cannot lower @{self.func.sym_name.data}: tensor parameter %{base} has "
-                        f"rank {t.rank}; only 1-D and 2-D tensors are supported"
-                    )
-                self._check_element(t.element_type, f"tensor parameter %{base}")
-                name = self.namer.fresh(base)
-                self.gm[arg] = self.namer.fresh(f"{name}_gm")
+        for arg in self.func.args:
+            name = names.params[arg]
+            if isinstance(arg.type, TensorType):
+                self.gm[arg] = names.gm[arg]
                 self.tensor_views[arg] = View(arg)
                 self.exprs[arg] = Expr(name, "GM_ADDR")
                 sig.append(f"GM_ADDR {name}")
-            elif isinstance(t, TileType):
-                raise BackendError(
-                    f"ascendc: cannot lower @{self.func.sym_name.data}: parameter %{base} is a tile; "
-                    "kernel parameters must be tensors or scalars"
-                )
             else:
-                if direction != ParamDirection.IN:
-                    raise BackendError(
-                        f"ascendc: cannot lower @{self.func.sym_name.data}: scalar parameter %{base} is "
-                        f"'{direction.value}'; kernels cannot return scalars"
-                    )
-                c = ctype(t)
-                name = self.namer.fresh(base)
+                c = ctype(arg.type)
                 self.exprs[arg] = Expr(name, c)
                 sig.append(f"{c} {name}")
-        self.ws_slots, self.ws_bytes = workspace_plan(self.func)
-        self.ws_param = None
-        for slot in self.ws_slots:
-            t = slot.value.type
-            assert isinstance(t, TensorType)
-            self._check_element(t.element_type, f"kernel-local tensor %{slot.value.name_hint or '?'}")
+        self.ws_slots, self.ws_bytes = names.slots, names.ws_bytes
+        self.ws_param, self.ws_block = names.ws_param, names.ws_block
         if self.ws_bytes:
-            self.ws_param = self.namer.fresh("workspace")
-            self.ws_block = self.namer.fresh("block_ws")
             sig.append(f"GM_ADDR {self.ws_param}")
             for slot in self.ws_slots:
-                name = self.namer.fresh(f"{slot.value.name_hint or 'local'}_gm")
-                self.gm[slot.value] = name
+                self.gm[slot.value] = names.gm[slot.value]
         return sig
 
-    def _check_element(self, t: Attribute, what: str) -> None:
-        if not isinstance(t, _SUPPORTED_ELEMENTS) or (isinstance(t, IntegerType) and t.width.data == 1):
-            raise BackendError(
-                f"ascendc: cannot lower @{self.func.sym_name.data}: {what} has element type {t}; "
-                "supported: f32, f16 and integers"
-            )
+    # ------------------------------------------------------------------ the recorded plan
 
-    # ------------------------------------------------------------------ planning
+    def _read_plan(self) -> None:
+        func = self.func
+        by_name = read_buffers(func)
+        self.buffer_map = by_name
+        self.buffers = list(by_name.values())
+        memory = read_memory(func)
+        self.mem_bytes = {m: used for m, (used, _) in memory.items()}
+        self.mem_capacity = {m: cap for m, (_, cap) in memory.items()}
+        self.ub_bytes = self.mem_bytes.get("UB", 0)
+        for mem in {KIND_MEMORY[b.kind] for b in self.buffers}:
+            if mem not in memory:
+                raise BackendError(f"ascendc: @{func.sym_name.data}: the buffer plan has {mem} buffers but no {mem} total")
+        for b in self.buffers:
+            if b.name in self.namer.used or self.namer.sanitize(b.name) != b.name:
+                raise BackendError(
+                    f"ascendc: @{func.sym_name.data}: planned buffer name '{b.name}' is not a fresh C++ identifier"
+                )
+            self.namer.used.add(b.name)
+        self._bind_tiles(func.body.block)
 
-    def _new_buffer(self, base: str, kind: str, nbytes: int, op: Operation, what: str) -> Buffer:
-        prefix = {"VECIN": "inQ", "VECOUT": "outQ", "VECCALC": "buf", "A1": "qA1", "B1": "qB1", "A2": "qA2",
-                  "B2": "qB2", "CO1": "qCO1"}[kind]
-        b = Buffer(self.namer.fresh(f"{prefix}_{base}"), kind, nbytes, _in_loop(op, self.func), what)
-        self.buffers.append(b)
-        return b
-
-    def _plan(self, block: Block) -> None:
+    def _bind_tiles(self, block: Block) -> None:
+        """Give every planned tile value its C++ variable (same order as the planner)."""
         for op in block.ops:
             for region in op.regions:
                 for inner in region.blocks:
-                    self._plan(inner)
-            for res in op.results:
-                if isinstance(res.type, TileType):
-                    self._plan_tile(op, res)
-            if isinstance(op, tile.StoreOp):
-                self._plan_store(op)
-            if isinstance(op, tile.RowMaxOp | tile.RowSumOp):
-                self._plan_reduction_scratch(op)
-        # Loaded tiles are freed after their last use in the block that defines them.
-        for op in block.ops:
-            for res in op.results:
-                info = self.tiles.get(res)
-                if info is not None and info.loaded:
-                    last = _last_use_in_block(res, block) or op
-                    self.frees.setdefault(last, []).append(res)
-
-    def _plan_tile(self, op: Operation, res: SSAValue) -> None:
-        t = res.type
-        assert isinstance(t, TileType)
-        if t.space in CUBE_SPACES:
-            return self._plan_cube_tile(op, res, t)
-        if t.space != MemorySpace.VEC:
-            raise op_error(op, f"tile {t} is in memory space '{t.space.value}', which the backend does not support")
-        self._check_element(t.element_type, f"tile %{res.name_hint or '?'}")
-        layout = tile_layout(t, op)
-        base = res.name_hint or "t"
-        what = f"%{res.name_hint or '?'} {t}"
-        if isinstance(op, tile.LoadOp):
-            buf = self._new_buffer(base, "VECIN", layout.bytes, op, what)
-            loaded = True
-        elif isinstance(op, scf.ForOp | scf.IfOp):
-            # A tile carried through a loop or yielded by a branch: one fixed buffer that the
-            # initial value and every yielded value are copied into.
-            self.carried_kind(op, t)
-            buf = self._new_buffer(base, "VECCALC", layout.bytes, op, what)
-            buf.shareable = False
-            loaded = False
-        else:
-            kind = "VECOUT" if self._stores_directly(op, res) else "VECCALC"
-            buf = self._new_buffer(base, kind, layout.bytes, op, what)
-            loaded = False
-        var = self.namer.fresh(base)
-        self.tiles[res] = TileInfo(var, layout, ctype(t.element_type), buf, loaded)
-
-    def _plan_cube_tile(self, op: Operation, res: SSAValue, t: TileType) -> None:
-        """mat tiles: A1/B1 queues (L1, NZ); left/right: A2/B2 (L0A/L0B); acc: CO1 (L0C)."""
-        shape = t.get_shape()
-        if len(shape) != 2 or not all(isinstance(d, int) and d > 0 and d % 16 == 0 for d in shape):
-            raise op_error(op, f"cube tile {t} must be 2-D with static dims that are multiples of 16")
-        rows, cols = shape  # type: ignore[misc]
-        eb = byte_width(t.element_type)
-        space = t.space
-        if space == MemorySpace.ACC:
-            if not isinstance(t.element_type, Float32Type):
-                raise op_error(op, f"accumulator tile {t} must be f32 (integer matmul is not supported yet)")
-        elif not isinstance(t.element_type, Float16Type):
-            raise op_error(op, f"cube operand tile {t} must be f16 (bf16, f32 and int8 matmul are not supported yet)")
-        layout = Layout(rows, cols, cols, eb)  # type: ignore[arg-type]
-        base = res.name_hint or "t"
-        what = f"%{res.name_hint or '?'} {t}"
-        if isinstance(op, tile.MatmulAccOp | scf.ForOp | scf.IfOp):
-            if isinstance(op, scf.IfOp) or space != MemorySpace.ACC:
-                raise op_error(op, f"cube tile {t} cannot be yielded from a region (only an accumulator carried by scf.for)")
-            return  # aliases the accumulator it updates (bound while printing)
-        if isinstance(op, tile.LoadOp) and space == MemorySpace.MAT:
-            targets = {u.operation.result.type.space for u in res.uses if isinstance(u.operation, tile.MoveOp)}
-            if len(targets) != 1 or len(list(res.uses)) != sum(1 for u in res.uses if isinstance(u.operation, tile.MoveOp)):
-                raise op_error(op, f"mat tile %{res.name_hint or '?'} must only be moved to one of left or right")
-            kind = "A1" if targets == {MemorySpace.LEFT} else "B1"
-            if targets - {MemorySpace.LEFT, MemorySpace.RIGHT}:
-                raise op_error(op, f"mat tile %{res.name_hint or '?'} must be moved to left or right")
-        elif isinstance(op, tile.MoveOp) and space in (MemorySpace.LEFT, MemorySpace.RIGHT):
-            if op.input.type.space != MemorySpace.MAT:  # type: ignore[union-attr]
-                raise op_error(op, "left/right tiles are moved from mat tiles")
-            kind = "A2" if space == MemorySpace.LEFT else "B2"
-        elif isinstance(op, tile.MatmulOp) and space == MemorySpace.ACC:
-            kind = "CO1"
-        else:
-            raise op_error(op, f"producing a {space.value} tile with {op.name} is not supported by the cube path")
-        buf = self._new_buffer(base, kind, rows * cols * eb, op, what)  # type: ignore[operator]
-        var = self.namer.fresh(base)
-        self.tiles[res] = TileInfo(var, layout, ctype(t.element_type), buf, loaded=kind != "CO1")
-
-    def _stores_directly(self, op: Operation, res: SSAValue) -> bool:
-        stores = [u.operation for u in res.uses if isinstance(u.operation, tile.StoreOp) and u.index == 0]
-        if len(stores) != 1:
-            return False
-        store = stores[0]
-        block = op.parent_block()
-        if store.parent_block() is not block or block is None:
-            return False
-        if _last_use_in_block(res, block) is not store:
-            return False
-        if sum(1 for u in res.uses if u.operation is store) != 1:
-            return False
-        self.direct_store.add(store)
-        return True
-
-    def _plan_store(self, op: tile.StoreOp) -> None:
-        t = op.tile.type
-        assert isinstance(t, TileType)
-        if t.space == MemorySpace.ACC:
-            if not isinstance(op.dest.type.element_type, Float32Type):  # type: ignore[union-attr]
-                raise op_error(op, "an accumulator is stored to an f32 tensor (quantising Fixpipe is not supported yet)")
-            if len(list(op.tile.uses)) != 1:
-                raise op_error(op, "an accumulator tile is stored once, as its last use (the store frees L0C)")
-            return
-        if t.space != MemorySpace.VEC:
-            raise op_error(op, f"storing a {t.space.value} tile is not supported (only vec and acc tiles are stored)")
-        if op not in self.direct_store:
-            layout = tile_layout(t, op)
-            self.store_staging[op] = self._new_buffer(
-                f"{op.tile.name_hint or 't'}_out", "VECOUT", layout.bytes, op, f"%{op.tile.name_hint or '?'}.out (store staging)"
-            )
-
-    def _plan_reduction_scratch(self, op: tile.RowMaxOp | tile.RowSumOp) -> None:
-        t = op.input.type
-        assert isinstance(t, TileType)
-        layout = tile_layout(t, op)
-        lanes = REPEAT_BYTES // layout.elem_bytes
-        if layout.cols > lanes:
-            self.scratch[op] = self._new_buffer(
-                f"{op.result.name_hint or 'red'}_tmp", "VECCALC", layout.rows * lanes * layout.elem_bytes, op,
-                f"%{op.result.name_hint or '?'}.scratch (two-stage reduction)",
-            )
-
-    def _live_ranges(self) -> dict[int, tuple[int, int]]:
-        """Pre-order position of each op (start) and of the last op nested in it (end)."""
-        spans: dict[int, tuple[int, int]] = {}
-        counter = 0
-
-        def visit(op: Operation) -> None:
-            nonlocal counter
-            start = counter
-            counter += 1
-            for region in op.regions:
-                for block in region.blocks:
-                    for inner in block.ops:
-                        visit(inner)
-            spans[id(op)] = (start, counter - 1)
-
-        for op in self.func.body.block.ops:
-            visit(op)
-        return spans
-
-    def _share_calc_buffers(self) -> None:
-        """Let VECCALC tiles whose live ranges do not overlap share one TBuf.
-
-        A tile is live from its defining op to the end of the last op (in its defining block)
-        that uses it. Ranges touching at one op never share, so no op reads and writes the
-        same buffer.
-        """
-        spans = self._live_ranges()
-        ranges: dict[int, tuple[int, int]] = {}
-        for value, info in self.tiles.items():
-            if info.buffer.kind != "VECCALC" or not info.buffer.shareable:
-                continue
-            op = value.owner
-            assert isinstance(op, Operation)
-            block = op.parent_block()
-            assert block is not None
-            start = spans[id(op)][0]
-            end = start
-            for use in value.uses:
-                anc = _ancestor_in(use.operation, block)
-                if anc is None:
+                    self._bind_tiles(inner)
+            for res, name in zip(op.results, result_buffers(op)):
+                t = res.type
+                if not isinstance(t, TileType):
                     continue
-                if anc is use.operation and isinstance(anc, scf.ForOp) and use.index >= 3:
-                    # the initial value of a carried tile is copied in before the loop starts
-                    end = max(end, spans[id(anc)][0])
-                else:
-                    end = max(end, spans[id(anc)][1])
-            ranges[id(info.buffer)] = (start, end)
-        for op, buf in self.scratch.items():
-            ranges[id(buf)] = spans[id(op)]
-        calc = sorted((b for b in self.buffers if id(b) in ranges), key=lambda b: ranges[id(b)][0])
-        pools: list[tuple[Buffer, int]] = []  # (pool, end of its last member)
-        replace: dict[int, Buffer] = {}
-        for b in calc:
-            start, end = ranges[id(b)]
-            free = [k for k, (_, last) in enumerate(pools) if last < start]
-            if free:
-                # the smallest pool that is big enough, else the biggest one (grown)
-                fits = [k for k in free if pools[k][0].bytes >= b.bytes]
-                k = min(fits, key=lambda k: pools[k][0].bytes) if fits else max(free, key=lambda k: pools[k][0].bytes)
-                pool = pools[k][0]
-                pool.bytes = max(pool.bytes, b.bytes)
-                pool.shared_with.append(b.what.split(" ")[0] if b.what.startswith("%") else b.what)
-                pool.in_loop = pool.in_loop or b.in_loop
-                pools[k] = (pool, end)
-                replace[id(b)] = pool
-            else:
-                pools.append((b, end))
-        if not replace:
-            return
-        for k, (pool, _) in enumerate(pools):
-            if pool.shared_with:
-                pool.name = self.namer.fresh(f"calcBuf{k}")
-        self.buffers = [b for b in self.buffers if id(b) not in replace]
-        for info in self.tiles.values():
-            info.buffer = replace.get(id(info.buffer), info.buffer)
-        for op in list(self.scratch):
-            self.scratch[op] = replace.get(id(self.scratch[op]), self.scratch[op])
+                if not name:
+                    raise op_error(op, f"its tile result %{res.name_hint or '?'} has no planned buffer (ascendc.buffer)")
+                buf = require_buffer(op, self.buffer_map, name, "ascendc.buffer")
+                if (KIND_MEMORY[buf.kind] == "UB") != (t.space == MemorySpace.VEC):
+                    raise op_error(op, f"a {t.space.value} tile cannot live in {buf.kind} buffer '{name}'")
+                if t.space == MemorySpace.ACC and isinstance(op, tile.MatmulAccOp | scf.ForOp):
+                    continue  # aliases the accumulator it updates (bound while printing)
+                layout = cube_layout(t) if t.space in CUBE_SPACES else tile_layout(t, op)
+                info = TileInfo(self.namer.fresh(res.name_hint or "t"), layout, ctype(t.element_type), buf,
+                                loaded=buf.kind in FREED_KINDS)
+                self.tiles[res] = info
+                if isinstance(op, scf.ForOp | scf.IfOp):
+                    buf.shareable = False  # a carried tile's fixed buffer
+                if buf.kind != "VECCALC":
+                    self.queue_tiles[buf.name] = info
 
-    def _fit_ub(self) -> None:
-        """Per on-chip memory: double-buffer loop queues when everything fits, else one buffer each."""
-        self.mem_bytes: dict[str, int] = {}
-        for mem, capacity in MEMORY_BYTES.items():
-            bufs = [b for b in self.buffers if KIND_MEMORY[b.kind] == mem]
-            if not bufs:
-                continue
-            for b in bufs:
-                b.depth = 2 if b.in_loop and b.kind not in ("VECCALC", "CO1") else 1
-            total = sum(b.bytes * b.depth for b in bufs)
-            if total > capacity:
-                for b in bufs:
-                    b.depth = 1
-                total = sum(b.bytes * b.depth for b in bufs)
-            if total > capacity:
-                listing = ", ".join(f"{b.what} ({b.kind}, {b.bytes} B)" for b in bufs)
-                name = "Unified Buffer" if mem == "UB" else mem
-                raise BackendError(
-                    f"ascendc: cannot lower @{self.func.sym_name.data}: its tiles need {total} bytes of {name} "
-                    f"but a core has {capacity}: {listing}. Use smaller tiles (loop over the tensor)."
-                )
-            self.mem_bytes[mem] = total
-        self.ub_bytes = self.mem_bytes.get("UB", 0)
+    def _handoff(self, op: Operation, queue: str) -> str:
+        """The queue `ascendc-insert-sync` recorded for the EnQue/DeQue of `op`; it must be `queue`."""
+        a = op.attributes.get(HANDOFF_ATTR)
+        q = a.data.get("queue") if isinstance(a, DictionaryAttr) else None
+        if not isinstance(q, StringAttr):
+            raise op_error(op, f"it has no '{HANDOFF_ATTR}' {{from, queue, to}} (run ascendc-insert-sync)")
+        if q.data != queue:
+            raise op_error(op, f"'{HANDOFF_ATTR}' names queue '{q.data}' but the tile's buffer plan gives '{queue}'")
+        return queue
+
+    def _flags(self, op: Operation) -> list[str]:
+        a = op.attributes.get(FLAGS_ATTR)
+        if a is None:
+            return []
+        if not isinstance(a, ArrayAttr) or not all(isinstance(x, StringAttr) for x in a.data):
+            raise op_error(op, f"'{FLAGS_ATTR}' must be an array of strings, got {a}")
+        return [x.data for x in a.data]  # type: ignore[union-attr]
+
+    def _planned(self, op: Operation, key: str) -> Buffer:
+        name = string_attr(op, key)
+        if name is None:
+            raise op_error(op, f"it has no '{key}' buffer (run ascendc-plan-buffers)")
+        return require_buffer(op, self.buffer_map, name, key)
 
     # ------------------------------------------------------------------ carried tiles
 
@@ -735,8 +334,15 @@ class KernelPrinter(CxxWriter):
         return self.out.lines
 
     def _after(self, op: Operation) -> None:
-        for value in self.frees.get(op, []):
-            info = self.tiles[value]
+        freed = op.attributes.get(FREE_ATTR)
+        if freed is None:
+            return
+        if not isinstance(freed, ArrayAttr) or not all(isinstance(x, StringAttr) for x in freed.data):
+            raise op_error(op, f"'{FREE_ATTR}' must be an array of queue names, got {freed}")
+        for name in freed.data:
+            info = self.queue_tiles.get(name.data)  # type: ignore[union-attr]
+            if info is None or info.buffer.kind not in FREED_KINDS:
+                raise op_error(op, f"'{FREE_ATTR}' frees '{name.data}', which is not a planned input queue")  # type: ignore[union-attr]
             self.out.add(f"{info.buffer.name}.FreeTensor({info.var});")
 
     def emit_op(self, op: Operation) -> None:
@@ -897,7 +503,7 @@ class KernelPrinter(CxxWriter):
         info = self._def_tile(op.result)
         gm, _ = self._window(view, [self.expr(o) for o in op.offsets])
         self.out.add(self._copy_line(op, src, info.layout, info.elem, info.var, gm, to_gm=False))
-        b = info.buffer.name
+        b = self._handoff(op, info.buffer.name)
         self.out.add(f"{b}.EnQue({info.var});")
         self.out.add(f"{info.var} = {b}.DeQue<{info.elem}>();")
 
@@ -911,30 +517,31 @@ class KernelPrinter(CxxWriter):
         assert isinstance(dst, TensorType)
         self.tensor_views[op.result] = view
         info = self.tiles[op.tile]
-        if op.tile.type.space == MemorySpace.ACC:  # type: ignore[union-attr]
+        kind = string_attr(op, STORE_ATTR)
+        if kind == "fixpipe" and info.buffer.kind == "CO1":
             return self._emit_fixpipe(op, view, info)
-        if op in self.direct_store:
-            var, qname = info.var, info.buffer.name
+        if kind == "direct" and info.buffer.kind == "VECOUT":
+            var, qname = info.var, self._handoff(op, info.buffer.name)
             self.out.add(f"{qname}.EnQue({var});")
             self.out.add(f"{var} = {qname}.DeQue<{info.elem}>();")
-        else:
-            staging = self.store_staging[op]
-            var, qname = self.namer.fresh(f"{info.var}_out"), staging.name
+        elif kind == "staged" and info.buffer.kind != "CO1":
+            staging = self._planned(op, STAGING_ATTR)
+            var, qname = self.namer.fresh(f"{info.var}_out"), self._handoff(op, staging.name)
             self.out.add(f"LocalTensor<{info.elem}> {var} = {qname}.AllocTensor<{info.elem}>();")
             self.out.add(f"DataCopy({var}, {info.var}, {info.layout.alloc_elems});")
             self.out.add(f"{qname}.EnQue({var});")
             self.out.add(f"{var} = {qname}.DeQue<{info.elem}>();")
+        else:
+            raise op_error(
+                op, f"'{STORE_ATTR}' is {kind!r} but the stored tile lives in {info.buffer.kind} buffer "
+                f"'{info.buffer.name}' (run ascendc-insert-sync after ascendc-plan-buffers)"
+            )
         gm, _ = self._window(view, [self.expr(o) for o in op.offsets])
         self.out.add(self._copy_line(op, dst, info.layout, info.elem, var, gm, to_gm=True))
         self.out.add(f"{qname}.FreeTensor({var});")
-        if view.root in self.loaded_params:
-            # The tensor is read back in this kernel: order the MTE3 write before later MTE2 reads.
-            self.out.add("SetFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);")
-            self.out.add("WaitFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);")
-
-    def _static_root(self, value: SSAValue) -> SSAValue | None:
-        """Root parameter (or kernel-local tensor) of a tensor value, walking aliases."""
-        return storage_root(self.func, value)
+        for event in self._flags(op):
+            self.out.add(f"SetFlag<HardEvent::{event}>(EVENT_ID0);")
+            self.out.add(f"WaitFlag<HardEvent::{event}>(EVENT_ID0);")
 
     # ---- cube
 
@@ -953,7 +560,7 @@ class KernelPrinter(CxxWriter):
                               ("dstNzNStride", 1), ("dstNzMatrixStride", 0)):
             self.out.add(f"{p}.{field_} = {value};")
         self.out.add(f"DataCopy({info.var}, {gm}, {p});")
-        b = info.buffer.name
+        b = self._handoff(op, info.buffer.name)
         self.out.add(f"{b}.EnQue({info.var});")
         self.out.add(f"{info.var} = {b}.DeQue<{info.elem}>();")
 
@@ -977,7 +584,7 @@ class KernelPrinter(CxxWriter):
         self.out.add(f"for (int32_t {blk} = 0; {blk} < {outer}; ++{blk}) {{")
         self.out.add(f"  LoadData({d.var}[{blk} * {inner * frac}], {src.var}[{blk} * {frac}], {p});")
         self.out.add("}")
-        b = d.buffer.name
+        b = self._handoff(op, d.buffer.name)
         self.out.add(f"{b}.EnQue({d.var});")
         self.out.add(f"{d.var} = {b}.DeQue<{d.elem}>();")
 
@@ -1003,7 +610,7 @@ class KernelPrinter(CxxWriter):
         """L0C (NZ) -> GM (ND) with Fixpipe, after the M -> FIX hand-over (EnQue/DeQue)."""
         dst = view.root.type
         assert isinstance(dst, TensorType)
-        q = info.buffer.name
+        q = self._handoff(op, info.buffer.name)
         self.out.add(f"{q}.EnQue({info.var});")
         self.out.add(f"{info.var} = {q}.DeQue<{info.elem}>();")
         gm, _ = self._window(view, [self.expr(o) for o in op.offsets])
@@ -1077,7 +684,7 @@ class KernelPrinter(CxxWriter):
             return
         # Two stages: fold the 256-byte column chunks of every row into a [rows, lanes] scratch
         # tile with level-0 Max/Add (one repeat per row), then reduce the scratch rows.
-        tmp = self.scratch[op]
+        tmp = self._planned(op, SCRATCH_ATTR)
         tname = self.namer.fresh(f"{d.var}_tmp")
         self.out.add(f"LocalTensor<{d.elem}> {tname} = {tmp.name}.Get<{d.elem}>();")
         chunk_blocks = REPEAT_BYTES // BLOCK_BYTES
@@ -1099,9 +706,9 @@ class KernelPrinter(CxxWriter):
         lay = a.layout
         d = self._def_tile(op.result)
         # Scalar reads of the row values need the producing pipe to finish first.
-        event = "MTE2_S" if r.loaded else "V_S"
-        self.out.add(f"SetFlag<HardEvent::{event}>(EVENT_ID0);")
-        self.out.add(f"WaitFlag<HardEvent::{event}>(EVENT_ID0);")
+        for event in self._flags(op):
+            self.out.add(f"SetFlag<HardEvent::{event}>(EVENT_ID0);")
+            self.out.add(f"WaitFlag<HardEvent::{event}>(EVENT_ID0);")
         row = self.namer.fresh("row")
         s = self.namer.fresh("row_value")
         self.out.add(f"for (int32_t {row} = 0; {row} < {lay.rows}; ++{row}) {{")
@@ -1123,10 +730,10 @@ class KernelPrinter(CxxWriter):
     def _assemble(self, params: list[str], body: list[str]) -> str:
         f = self.func
         if self.cube:
-            plan = ", ".join(f"{m} {self.mem_bytes[m]} of {MEMORY_BYTES[m]}" for m in self.mem_bytes)
+            plan = ", ".join(f"{m} {self.mem_bytes[m]} of {self.mem_capacity[m]}" for m in self.mem_bytes)
             plan_line = f"// Cube (AIC) kernel. Buffer plan (bytes): {plan}."
         else:
-            plan_line = f"// Unified Buffer plan: {self.ub_bytes} of {UB_BYTES} bytes."
+            plan_line = f"// Unified Buffer plan: {self.ub_bytes} of {self.mem_capacity.get('UB', UB_BYTES)} bytes."
         lines = [
             f"// Ascend C kernel for @{f.sym_name.data}, generated by pypto-xdsl. Do not edit.",
             plan_line,
