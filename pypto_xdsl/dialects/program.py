@@ -79,9 +79,12 @@ def _verify_block_dim(op: Operation) -> None:
         raise VerifyException(f"'{BLOCK_DIM_ATTR}' must be a positive integer, got {attr}")
 
 
-def launch_block_dim(call: Operation, callee: FuncOp) -> int:
-    """How many cores a call/submit launches its callee on (the call's attribute first)."""
+def launch_block_dim(call: Operation, callee: FuncOp | None) -> int:
+    """How many cores a call/submit (or an incore scope, with no callee) launches its callee
+    on: the launching op's attribute first, then the callee's."""
     for holder in (call, callee):
+        if holder is None:
+            continue
         attr = holder.attributes.get(BLOCK_DIM_ATTR)
         if isinstance(attr, IntegerAttr):
             return attr.value.data
@@ -646,6 +649,7 @@ class IncoreScopeOp(IRDLOperation):
         return term
 
     def verify_(self) -> None:
+        _verify_block_dim(self)
         term = self.body.block.last_op
         if not isinstance(term, YieldOp):
             raise VerifyException("pypto.incore_scope body must end with pypto.yield")

@@ -46,6 +46,7 @@ from pypto_xdsl.dialects import tensor as tensor_ops
 from pypto_xdsl.dialects import tile as tile_ops
 from pypto_xdsl.dialects.attributes import TaskIdType, TensorType, TileType
 from pypto_xdsl.dialects.program import (
+    BLOCK_DIM_ATTR,
     CallOp,
     FuncOp,
     IncoreScopeOp,
@@ -871,6 +872,13 @@ class FunctionBuilder:
         if isinstance(callee, OpStub) and callee.family == "" and callee.op == "split_aiv":
             assert isinstance(it, ast.Call)
             return self.split_aiv(node, it)
+        if isinstance(callee, OpStub) and callee.family == "" and callee.op == "spmd":
+            assert isinstance(it, ast.Call)
+            if node.orelse:
+                raise self.error(node.orelse[0], "'for ... else' is not supported")
+            if not isinstance(node.target, ast.Name):
+                raise self.error(node.target, "the block index of pl.spmd must be a single name")
+            return self.spmd(node, it, node.body, block_index=node.target.id)
         if not (
             callee is builtins.range
             or (isinstance(callee, OpStub) and callee.family == "" and callee.op in LOOP_KINDS)
@@ -1170,8 +1178,14 @@ class FunctionBuilder:
         item = node.items[0]
         call = item.context_expr
         callee = self.expr(call.func) if isinstance(call, ast.Call) else None
+        if isinstance(callee, OpStub) and callee.op == "spmd":
+            assert isinstance(call, ast.Call)
+            tid = item.optional_vars
+            if tid is not None and not isinstance(tid, ast.Name):
+                raise self.error(tid, "'as' must name a single variable (the task id)")
+            return self.spmd(node, call, node.body, tid_name=tid.id if tid is not None else None)
         if not (isinstance(callee, OpStub) and callee.op == "at"):
-            raise self.error(call, "only 'with pl.at(...)' is supported")
+            raise self.error(call, "only 'with pl.at(...)' and 'with pl.spmd(...)' are supported")
         assert isinstance(call, ast.Call)
         kwargs: dict[str, Any] = {}
         if call.args:
@@ -1248,6 +1262,50 @@ class FunctionBuilder:
             slot_num=slot_num, tid_name=tid_name, split_given=split_given,
         )
 
+    def spmd(
+        self,
+        node: ast.stmt,
+        call: ast.Call,
+        stmts: Sequence[ast.stmt],
+        *,
+        block_index: str | None = None,
+        tid_name: str | None = None,
+    ) -> None:
+        """`for i in pl.spmd(N, name_hint=...)` / `with pl.spmd(N, ...) [as tid]:` -> an InCore
+        scope launched on N cores (`pypto.block_dim = N`); `i` is `pl.tile.get_block_idx()`."""
+        from pypto_xdsl.frontend.ops import Args
+
+        a = Args(self, call, "pl.spmd", ["core_num", "name_hint", "deps"], 1)
+        core_num = a.value("core_num")
+        if not (isinstance(core_num, Const) and type(core_num.value) is int and core_num.value >= 1):
+            raise self.error(
+                a.node_of("core_num"),
+                f"the core count of pl.spmd must be a positive integer constant, got {describe(core_num)}",
+            )
+        name_hint = None
+        if "name_hint" in a:
+            name_hint = a.value("name_hint")
+            if not isinstance(name_hint, str) or not name_hint.isidentifier():
+                raise self.error(a.node_of("name_hint"), f"name_hint must be an identifier string, got {describe(name_hint)}")
+        deps: list[SSAValue] = []
+        if "deps" in a:
+            v = a.value("deps")
+            if not isinstance(v, list | tuple) or not all(
+                isinstance(d, SSAValue) and isinstance(d.type, TaskIdType) for d in v
+            ):
+                raise self.error(a.node_of("deps"), f"deps must be a list of task ids, got {describe(v)}")
+            deps = list(v)
+        if self.decl.kind in A.INCORE_KINDS:
+            raise self.error(
+                node, f"pl.spmd inside {self.decl.kind.value} function '{self.decl.name}': it already runs on a core"
+            )
+        if self.in_scope:
+            raise self.error(node, "pl.spmd launches an InCore scope and cannot be inside pl.at or another pl.spmd")
+        self.scope(
+            node, stmts, name_hint=name_hint, deps=deps, tid_name=tid_name,
+            block_dim=core_num.value, block_index=block_index,
+        )
+
     def scope(
         self,
         node: ast.stmt,
@@ -1260,11 +1318,19 @@ class FunctionBuilder:
         slot_num: int | None = None,
         tid_name: str | None = None,
         split_given: bool = False,
+        block_dim: int | None = None,
+        block_index: str | None = None,
     ) -> None:
-        """A `pypto.incore_scope` holding `stmts` (the body of a `pl.at`, or a synthesised scope)."""
+        """A `pypto.incore_scope` holding `stmts` (the body of a `pl.at`, or a synthesised scope);
+        with `block_dim`, launched on that many cores, `block_index` naming the core's index."""
         outer_env, outer_block = self.env, self.block
         self.env = dict(outer_env)
         self.block = Block()
+        if block_index is not None:
+            index = tile_ops.GetBlockIdxOp()
+            self.block.add_op(index)
+            self._hint(index.result, block_index)
+            self.env[block_index] = index.result
         self.in_scope = True
         self.scope_split = split.value if split is not None else "none" if split_given else None
         self.region_writes = set()
@@ -1304,7 +1370,13 @@ class FunctionBuilder:
             split=split,
             slot_num=slot_num,
         )
+        if block_dim is not None:
+            op.attributes[BLOCK_DIM_ATTR] = IntegerAttr(block_dim, 64)
         self.block.add_op(op)
+        if block_index is not None:
+            self.env[block_index] = Undefined(
+                f"'{block_index}' is the block index of the pl.spmd at line {node.lineno}"
+            )
         for n, res in zip(outputs, op.outputs):
             self._hint(res, n)
             self.env[n] = res

@@ -332,7 +332,17 @@ class PyptoFunctions(InterpreterFunctions):
             if not isinstance(dep, TaskId) or not dep.done:
                 raise fail(interpreter, op, f"dependency #{i} ({dep}) is not a completed task")
         name = op.name_hint.data if op.name_hint is not None else "incore_scope"
-        results = interpreter.run_ssacfg_region(op.body, (), name)
+        blocks = launch_block_dim(op, None)
+        if blocks == 1:
+            results = interpreter.run_ssacfg_region(op.body, (), name)
+        else:  # an SPMD scope: the body runs once per block, as its outlined kernel will
+            saved = st.block_idx, st.block_num
+            try:
+                for b in range(blocks):
+                    st.block_idx, st.block_num = b, blocks
+                    results = interpreter.run_ssacfg_region(op.body, (), name)
+            finally:
+                st.block_idx, st.block_num = saved
         if op.task_id is None:
             return tuple(results)
         task = TaskId(len(st.tasks), name, tuple(deps), done=True)

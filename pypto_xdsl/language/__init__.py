@@ -52,6 +52,7 @@ from pypto_xdsl.language.ops import (
     slice,
     split,
     split_aiv,
+    spmd,
     sqrt,
     store,
     sub,
@@ -100,6 +101,6 @@ __all__ = [
     "abs", "add", "assemble", "at", "cast", "create_tensor", "create_tile", "cross_core_slot", "div", "exp", "full",
     "get_block_idx", "get_block_num", "load", "log", "matmul", "matmul_acc", "maximum",
     "minimum", "move", "mul", "neg", "parallel", "pipeline", "range", "read", "recip", "relu", "row_expand_div",
-    "row_expand_mul", "row_expand_sub", "row_max", "row_sum", "slice", "split", "split_aiv", "sqrt", "store", "sub",
+    "row_expand_mul", "row_expand_sub", "row_max", "row_sum", "slice", "split", "split_aiv", "spmd", "sqrt", "store", "sub",
     "submit", "yield_",
 ]

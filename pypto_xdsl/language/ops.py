@@ -70,6 +70,7 @@ parallel = _stub("parallel")
 pipeline = _stub("pipeline")
 at = _stub("at")
 split = _stub("split")  # pl.at(..., optimizations=[pl.split(pl.SplitMode.UP_DOWN)])
+spmd = _stub("spmd")  # for i in pl.spmd(4, name_hint="rows"): / with pl.spmd(4) [as tid]:
 split_aiv = _stub("split_aiv")  # for aiv_id in pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN):
 cross_core_slot = _stub("cross_core_slot")  # pl.at(..., optimizations=[pl.cross_core_slot(slot_num=4)])
 submit = _stub("submit")

@@ -27,9 +27,10 @@ other half is for double buffering), laid out as the backend does (rows padded t
 reduction). A group whose tiles do not fit even for one
 row raises PassFailedException naming the function, the tiles and their sizes.
 
-SPMD: when the function (or every call of it) carries `pypto.block_dim = N > 1` and the
-function's body is a single group, the row blocks are distributed cyclically over the cores
-with `pypto.tile.get_block_idx` / `get_block_num`.
+SPMD: when the function (or every call of it) carries `pypto.block_dim = N > 1`, the
+function's body is a single group and does not already query its block index, the row
+blocks are distributed cyclically over the cores with `pypto.tile.get_block_idx` /
+`get_block_num`.
 
 Cube matmul: in `incore` / `aic` functions, `pypto.tensor.matmul` of static f16 operands
 (dims multiples of 16; the product is f32, like the cube's accumulator) becomes blocked cube
@@ -1133,10 +1134,12 @@ class ConvertTensorToTilePass(ModulePass):
     @staticmethod
     def _single_group_body(func: FuncOp, groups: list[_Group]) -> bool:
         """True when splitting the group's rows across cores cannot race: one group, at the
-        function's top level, storing only into parameters, and nothing else in the body
-        touches memory."""
+        function's top level, storing only into parameters, nothing else in the body touches
+        memory, and the body does not already pick its share of the work by block index."""
         if len(groups) != 1:
             return False
+        if any(isinstance(o, tile.GetBlockIdxOp | tile.GetBlockNumOp) for o in func.walk()):
+            return False  # the body distributes its work over the cores itself
         g = groups[0]
         entry = func.body.blocks[0]
         if g.last is None or g.last.parent_block() is not entry or not g.sinks:

@@ -70,6 +70,7 @@ from pypto_xdsl.dialects.attributes import (
     TensorType,
 )
 from pypto_xdsl.dialects.program import (
+    BLOCK_DIM_ATTR,
     SPLIT_AIV_EXCLUSIVE_MESSAGE,
     CallOp,
     FuncOp,
@@ -495,6 +496,8 @@ class _FunctionOutliner:
         else:
             call = _make_call(name_attr, call_args, out_types, dumps)
             results = list(call.results)
+        if (block_dim := scope.attributes.get(BLOCK_DIM_ATTR)) is not None:
+            call.attributes[BLOCK_DIM_ATTR] = block_dim  # an SPMD scope: the launch runs on N cores
         parent_block = scope.parent_block()
         assert parent_block is not None
         parent_block.insert_op_before(call, scope)

@@ -565,3 +565,14 @@ pypto.func @f() {
 }
 
 // CHECK: Expected `none`, `up_down`, or `left_right`.
+
+// -----
+
+pypto.func @spmd_scope() {
+  pypto.incore_scope attributes {pypto.block_dim = 0 : i64} {
+    pypto.yield
+  }
+  pypto.return
+}
+
+// CHECK: Operation does not verify: 'pypto.block_dim' must be a positive integer, got 0 : i64
