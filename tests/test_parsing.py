@@ -193,3 +193,21 @@ def test_type_text_is_the_printers_spelling(t):
     Printer(stream=stream).print_attribute(t)
     assert type_text(t) == stream.getvalue()
     assert type_text(TensorType([64, "N", None], f32)) == type_text(TensorType([64, "N", None], f32))
+
+
+def test_value_ops_list_their_operands_in_definition_order():
+    """`PyptoValueOp.parse` builds ops with `create` from (value operands, offsets): that is
+    only right when the syntax's operands are the definition's, with the one variadic group
+    of offsets last."""
+    from xdsl.irdl import VariadicDef
+
+    from pypto_xdsl.dialects import tensor, tile
+    from pypto_xdsl.dialects.common import PyptoValueOp
+
+    ops = [op for op in (*tensor.TENSOR_OPS, *tile.TILE_OPS) if issubclass(op, PyptoValueOp)]
+    assert len(ops) > 40
+    for op in ops:
+        names = [name for name, _ in op.get_irdl_definition().operands]
+        variadic = [name for name, d in op.get_irdl_definition().operands if isinstance(d, VariadicDef)]
+        assert names == [*op.OPERANDS, *variadic], op.name
+        assert len(variadic) <= 1 and (op.OFFSETS_AFTER is not None) == bool(variadic), op.name

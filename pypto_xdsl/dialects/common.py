@@ -178,10 +178,15 @@ class PyptoValueOp(InferResultTypes, IRDLOperation):
             result_type = cls.implied_result_type(types)
         values = [parser.resolve_operand(u, t) for u, t in zip(unresolved, types)]
         index_values = [parser.resolve_operand(u, IndexType()) for u in offsets]
-        operands: list = list(values)
-        if cls.OFFSETS_AFTER is not None:
-            operands.append(index_values)
-        op = cls.build(operands=operands, result_types=[result_type], properties=properties)
+        # `create`, not `build`: the operands are already in definition order (the value
+        # operands, then the one variadic group of offsets), and parsing large programs is
+        # dominated by per-op costs such as `build`'s argument-list checks, which the
+        # verifier repeats anyway.
+        op = cls.create(
+            operands=[*values, *index_values],
+            result_types=[result_type],
+            properties={k: v for k, v in properties.items() if v is not None},
+        )
         op.attributes |= attributes
         return op
 
