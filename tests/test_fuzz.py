@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from xdsl.context import Context
@@ -242,14 +243,30 @@ def test_unknown_passes_invalid_output_and_the_empty_pipeline():
     assert check_case("", 3) is None
 
 
-def test_semantics_mismatch_is_raised_for_a_mutated_generated_program():
-    program = generate_program(1)  # a program whose result depends on an add
-    mutated = program.module.clone()
-    SwapAddSubPass().apply(Context(), mutated)
-    if str(mutated) == str(program.module):
-        pytest.skip("program 1 has no add")
-    with pytest.raises(SemanticsMismatch):
-        assert_same_semantics(program.module, mutated, program.entry, seeds=(0, 1, 2), dims=program.dims)
+def test_semantics_mismatch_is_raised_exactly_when_a_mutation_changes_results():
+    """Swapping add and sub in generated programs: the check fails when (and only when) an
+    independent run of both programs on the same inputs gives different arrays."""
+    from pypto_xdsl.interpreter.api import random_inputs, run
+
+    raised = 0
+    for seed in range(10):
+        program = generate_program(seed)
+        mutated = program.module.clone()
+        SwapAddSubPass().apply(Context(), mutated)
+        if str(mutated) == str(program.module):
+            continue
+        try:
+            assert_same_semantics(program.module, mutated, program.entry, seeds=(0,), dims=program.dims)
+        except SemanticsMismatch:
+            raised += 1
+            continue
+        before = random_inputs(program.module, program.entry, 0, program.dims)
+        after = [a.copy() if isinstance(a, np.ndarray) else a for a in before]
+        results = run(program.module, program.entry, before), run(mutated, program.entry, after)
+        for x, y in [*zip(before, after), *zip(*results)]:
+            if isinstance(x, np.ndarray):
+                np.testing.assert_allclose(x, y, rtol=1e-5, atol=1e-6, equal_nan=True)
+    assert raised >= 2
 
 
 def test_reducer_shrinks_a_failing_program_and_keeps_the_failure():
@@ -277,3 +294,12 @@ def test_config_shapes():
     run(program.module, "main", dims=program.dims)
     with pytest.raises(ValueError, match="must divide"):
         generate_program(0, GenConfig(rows=(6,), tile_rows=(4,)))
+
+
+def test_generator_produces_spmd_scopes_with_tensor_compute():
+    """SPMD scopes (`pl.spmd`) whose blocks compute on their own window: the shape that
+    convert-tensor-to-tile must not split across cores a second time."""
+    texts = [str(generate_program(seed).module) for seed in range(60)]
+    spmd = [t for t in texts if "pypto.block_dim" in t and "pypto.incore_scope" in t]
+    assert len(spmd) >= 5
+    assert any("pypto.tile.get_block_idx" in t and "pypto.tensor.assemble" in t for t in spmd)

@@ -32,6 +32,7 @@ from xdsl.dialects.builtin import (
     Float32Type,
     FloatAttr,
     IndexType,
+    IntegerAttr,
     ModuleOp,
     f32,
 )
@@ -48,6 +49,7 @@ from pypto_xdsl.dialects.attributes import (
     substitute_symbols,
 )
 from pypto_xdsl.dialects.program import (
+    BLOCK_DIM_ATTR,
     CallOp,
     FuncOp,
     IncoreScopeOp,
@@ -431,6 +433,31 @@ class _FuncBuilder:
         if op.task_id is not None:
             scope.tids.append(op.task_id)
 
+    def spmd_scope(self, scope: _Scope) -> None:
+        """An SPMD scope (`pl.spmd`): one core per row block of a storage, each writing its
+        own block, found by block index."""
+        storage = self.rng.choice(sorted(scope.storages))
+        block = Block()
+        inner = scope.child(block, in_incore=True)
+        idx = self.emit(inner, tile.GetBlockIdxOp()).results[0]
+        row = self.emit(inner, arith.MuliOp(idx, self.const_index(self.gen.tile_rows))).results[0]
+        if self.rng.random() < 0.5:
+            self.write_rows(inner, storage, row)
+        else:  # tensor-level compute on the block's window, which convert-tensor-to-tile tiles
+            c0 = self.const_index(0)
+            window_type = TensorType([self.gen.tile_rows, self.gen.cols], self.ttype.element_type)
+            v = self.emit(inner, tensor.SliceOp(self.pick(inner), [row, c0], window_type)).results[0]
+            for _ in range(self.rng.randint(1, 2)):
+                v = self.emit(inner, self.rng.choice(_TENSOR_UNARY)(v)).results[0]
+            dest = inner.storages[storage]
+            inner.storages[storage] = self.emit(inner, tensor.AssembleOp(v, dest, [row, c0])).results[0]
+        written = inner.storages[storage]
+        block.add_op(PyptoYieldOp(written))
+        name = f"k{self.gen.next_name()}" if self.rng.random() < 0.3 else None
+        op = self.emit(scope, IncoreScopeOp([written.type], Region(block), name_hint=name))
+        op.attributes[BLOCK_DIM_ATTR] = IntegerAttr(self.gen.rows_value // self.gen.tile_rows, 64)
+        scope.storages[storage] = op.outputs[0]
+
     # -- statements
 
     def statement(self, scope: _Scope, depth: int, allow_nested: bool = True) -> None:
@@ -446,6 +473,7 @@ class _FuncBuilder:
             ("incore", 4 if nested and is_main and cfg.incore_scopes and not scope.in_incore else 0),
             ("loop_incore", 2 if nested and is_main and cfg.incore_scopes and not scope.in_incore and scope.storages else 0),
             ("kernel", 2 if is_main and self.gen.kernels and not scope.in_incore and scope.storages else 0),
+            ("spmd", 1 if nested and is_main and cfg.incore_scopes and not scope.in_incore and scope.storages else 0),
             ("create", 1 if is_main and not scope.in_incore else 0),
         ]
         kind = _weighted(self.rng, choices)
@@ -467,6 +495,8 @@ class _FuncBuilder:
             self.row_loop(scope, self.rng.choice(sorted(scope.storages)), depth, incore_body=True)
         elif kind == "kernel":
             self.launch_kernel(scope)
+        elif kind == "spmd":
+            self.spmd_scope(scope)
         elif kind == "create":
             op = self.emit(scope, tensor.CreateOp(self.ttype))
             name = f"buf{self.gen.next_name()}"
