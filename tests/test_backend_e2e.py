@@ -152,6 +152,29 @@ def test_f16_i32_and_casts(tmp_path):
     np.testing.assert_array_equal(report.outputs["ti"], np.trunc(report.outputs["hf"] * np.float32(2.75)).astype(np.int32))
 
 
+def test_row_broadcasts_with_brcb(tmp_path):
+    """Brcb + level-0 row broadcasts: rows wider than one repeat, more than 255 rows, f16, i32."""
+    rng = np.random.default_rng(15)
+
+    def away_from_zero(shape, dtype):
+        return (rng.uniform(0.5, 2, size=shape) * rng.choice([-1, 1], size=shape)).astype(dtype)
+
+    x8, r8 = rng.uniform(-4, 4, size=(8, 200)).astype(np.float32), away_from_zero((8, 1), np.float32)
+    x300, r300 = rng.uniform(-4, 4, size=(300, 8)).astype(np.float32), away_from_zero((300, 1), np.float32)
+    xh, rh = rng.uniform(-4, 4, size=(16, 160)).astype(np.float16), away_from_zero((16, 1), np.float16)
+    xi, ri = rng.integers(-1000, 1000, size=(8, 72), dtype=np.int32), rng.integers(-50, 50, size=(8, 1), dtype=np.int32)
+    outs = [np.zeros(a.shape, a.dtype) for a in (x8, x300, xh, xh, xi, ri)]
+    report = compile_and_run("row_broadcast", tmp_path, inputs=[x8, r8, x300, r300, xh, rh, xi, ri, *outs])
+    assert_matches_interpreter(report)
+    # one exactly rounded operation per element: bit-identical to numpy
+    np.testing.assert_array_equal(report.outputs["y8"], x8 - r8)
+    np.testing.assert_array_equal(report.outputs["y300"], x300 * r300)
+    np.testing.assert_array_equal(report.outputs["yh"], xh / rh)
+    np.testing.assert_array_equal(report.outputs["zh"], xh - xh.max(axis=1, keepdims=True))
+    np.testing.assert_array_equal(report.outputs["yi"], xi * ri - ri)
+    np.testing.assert_array_equal(report.outputs["zi"], np.zeros_like(ri))
+
+
 @pytest.mark.parametrize("flag", [0, 1])
 def test_tiles_carried_through_loops_and_branches(tmp_path, flag):
     x = np.random.default_rng(10).uniform(-1, 1, size=(256, 64)).astype(np.float32)

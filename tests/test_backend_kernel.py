@@ -23,7 +23,10 @@ from pypto_xdsl.dialects.traits import aliased_operand
 from pypto_xdsl.tools.pypto_compile import parse_program
 
 PROGRAMS = Path(__file__).parent / "filecheck" / "backend"
-SAMPLES = sorted(p.stem for p in PROGRAMS.glob("*.mlir") if p.stem != "errors")
+# not the error inputs, nor inputs planned for a larger Unified Buffer than a core has
+SAMPLES = sorted(
+    p.stem for p in PROGRAMS.glob("*.mlir") if "errors" not in p.stem and "ub-bytes" not in p.read_text().splitlines()[0]
+)
 
 
 def kernel_text(src: str, name: str | None = None) -> str:

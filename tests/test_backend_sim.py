@@ -48,6 +48,12 @@ def test_cube_path_runs(program):
     assert proc.stdout.strip() == "ok 1.0 4.0 1.0"
 
 
+def test_brcb_and_level0_row_broadcast(program):
+    proc = run(program, "brcb_row_sub_ok")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[0] == "brcb ok"
+
+
 @pytest.mark.parametrize(
     "mode, message",
     [
@@ -62,6 +68,10 @@ def test_cube_path_runs(program):
         ("wait_without_set", "WaitFlag<HardEvent::V_S>(1) without a matching SetFlag"),
         ("repeat_limit", "repeatTime 300 outside [1, 255]"),
         ("mask_limit", "mask 65 outside [1, 64]"),
+        ("brcb_misaligned", "Brcb: operand in buffer 'VECIN queue #0 slot 0 (UB bytes [0, 1024))' at UB byte 12 is not 32-byte aligned"),
+        ("brcb_repeat_limit", "Brcb: repeatTime 256 outside [1, 255]"),
+        ("brcb_overflow", "Brcb: 320 elements exceed the operand's 256 elements"),
+        ("brcb_in_place", "Brcb: dst and src0 overlap"),
         ("use_after_free", "after FreeTensor"),
         ("copy_out_without_queue", "missing V->MTE3 synchronisation"),
         ("copy_not_whole_blocks", "is not a whole number of 32-byte blocks: use DataCopyPad"),

@@ -54,6 +54,20 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y) {
   if (m == "wait_without_set") WaitFlag<HardEvent::V_S>(EVENT_ID1);
   if (m == "repeat_limit") WholeReduceSum(b, a, 64, 300, 1, 1, 8);
   if (m == "mask_limit") WholeReduceMax(b, a, 65, 1, 1, 1, 8, ReduceOrder::ORDER_ONLY_VALUE);
+  if (m == "brcb_misaligned") Brcb(b, a[3], 1, BrcbRepeatParams(1, 8));
+  if (m == "brcb_repeat_limit") Brcb(b, a, 256, BrcbRepeatParams(1, 8));
+  if (m == "brcb_overflow") Brcb(b, a, 5, BrcbRepeatParams(1, 8));  // 5 x 8 blocks = 320 floats > 256
+  if (m == "brcb_in_place") Brcb(b, b[32], 1, BrcbRepeatParams(1, 8));  // reads [32, 40), writes [0, 64)
+  if (m == "brcb_row_sub_ok") {
+    // rows of 16 floats: row r of b = row r of a - a[r] (Brcb block r holds a[r])
+    LocalTensor<float> blocks = tbuf.Get<float>();
+    Brcb(blocks, a, 2, BrcbRepeatParams(1, 8));
+    Sub(b, a, blocks, 16, 16, BinaryRepeatParams(1, 1, 0, 2, 2, 1));
+    bool good = true;
+    for (uint32_t r = 0; r < 16; ++r)
+      for (uint32_t c = 0; c < 16; ++c) good = good && b.sim_ptr()[r * 16 + c] == a.sim_ptr()[r * 16 + c] - a.sim_ptr()[r];
+    std::printf("brcb %s\n", good ? "ok" : "wrong");
+  }
   qin.FreeTensor(a);
   if (m == "use_after_free") Exp(b, a, 256);
   if (m == "copy_out_without_queue") DataCopy(yg, b, 256);

@@ -253,6 +253,9 @@ class CxxWriter:
     def assign_carried_tile(self, op: Operation, result: SSAValue, value: SSAValue) -> None:
         raise op_error(op, "tiles cannot be carried through regions here")
 
+    def after_terminator(self, term: Operation) -> None:
+        """Called once the values `term` (scf.yield / scf.condition) passes on are assigned."""
+
     def carried_kind(self, op: Operation, t: Attribute) -> str:
         """'tensor', 'scalar'; raises for anything else (tiles)."""
         if isinstance(t, TensorType):
@@ -454,6 +457,7 @@ class CxxWriter:
         for inner in body.ops:
             if isinstance(inner, scf.YieldOp):
                 self._assign_yield(op, vars_, inner.operands, body.args[1:])
+                self.after_terminator(inner)
             else:
                 self.emit_op(inner)
         self.out.dedent()
@@ -487,6 +491,7 @@ class CxxWriter:
                             elif self.tensor_root(value) != self.tensor_root(res):
                                 raise op_error(op, "both branches must yield tensors naming the same storage")
                     self._assign_yield(op, vars_, list(inner.operands), list(op.output))
+                    self.after_terminator(inner)
                 else:
                     self.emit_op(inner)
             self.out.dedent()
@@ -498,21 +503,20 @@ class CxxWriter:
         The carried values (the `before` block's arguments) and the values `scf.condition`
         forwards (the loop's results, which are also the `after` block's arguments) are two
         sets of C++ variables. Tensors must keep naming the carried storage (as for scf.for);
-        tiles cannot be carried through a while loop.
+        a tile (where the subclass supports it) keeps one buffer per position: the `before`
+        argument, the result and the `after` argument at that position all name it.
         """
         before, after = op.before_region.block, op.after_region.block
         cond_op = before.last_op
         assert isinstance(cond_op, scf.ConditionOp)
-        for v in (*op.arguments, *op.res):
-            if isinstance(v.type, TileType):
-                raise op_error(
-                    op, f"tile values ({v.type}) cannot be carried through scf.while; keep tiles inside one "
-                    "iteration (or use scf.for)"
-                )
         carried = self._carried_vars(op, before.args, before.args)
-        for var, init, arg in zip(carried, op.arguments, before.args):
+        for k, (var, init, arg) in enumerate(zip(carried, op.arguments, before.args)):
             if var is None:
                 self.bind_tensor(arg, init)
+            elif isinstance(var, TileSlot):
+                if k >= len(op.res) or op.res[k].type != arg.type:
+                    raise op_error(op, f"the tile carried at position {k} must be forwarded to the loop result at position {k}")
+                self.bind_carried_tile(op, op.res[k], arg, init)
             elif isinstance(var, NoValue):
                 continue
             else:
@@ -520,8 +524,13 @@ class CxxWriter:
                 self.out.add(f"{c} {var} = {cast_to(self.expr(init), c)};")
                 self.exprs[arg] = Expr(var, c)  # type: ignore[arg-type]
         forwarded = self._carried_vars(op, op.res, after.args)
-        for var, res, arg in zip(forwarded, op.res, after.args):
+        for k, (var, res, arg) in enumerate(zip(forwarded, op.res, after.args)):
             if var is None or isinstance(var, NoValue):
+                continue
+            if isinstance(var, TileSlot):
+                if k >= len(before.args) or before.args[k].type != res.type:
+                    raise op_error(op, f"the tile forwarded to position {k} must be carried at position {k}")
+                self.bind_carried_tile(op, res, arg, None)
                 continue
             c = ctype(res.type)
             self.out.add(f"{c} {var}{{}};")
@@ -543,12 +552,14 @@ class CxxWriter:
                     self.bind_tensor(res, value)
                     self.bind_tensor(arg, value)
             self._assign_yield(op, forwarded, list(cond_op.args), list(op.res))
+            self.after_terminator(cond_op)
             cond = self.expr(cond_op.condition)
             test = f"!{cond.text}" if cond.text.isidentifier() else f"!({cond.text})"
             self.out.add(f"if ({test}) break;")
         for inner in after.ops:
             if isinstance(inner, scf.YieldOp):
                 self._assign_yield(op, carried, list(inner.operands), list(before.args))
+                self.after_terminator(inner)
             else:
                 self.emit_op(inner)
         self.out.dedent()

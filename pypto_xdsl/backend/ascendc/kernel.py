@@ -91,6 +91,11 @@ _UNARY = {
 }
 
 
+# Repeats per Brcb when a row broadcast needs several (over 2040 rows): 254 x 8 rows keeps the
+# next call's source offset 32-byte aligned for 2-byte elements too (255 x 8 halves would not).
+_BRCB_REPEATS = 254
+
+
 @dataclass(frozen=True)
 class View:
     """A tensor value as a window of a kernel parameter: element (i, j) of the view is element
@@ -146,6 +151,7 @@ class KernelPrinter(CxxWriter):
         self.tiles: dict[SSAValue, TileInfo] = {}
         self.buffers: list[Buffer] = []
         self.queue_tiles: dict[str, TileInfo] = {}  # queue name -> the tile it holds
+        self.carried_declared: set[str] = set()  # C++ variables of carried tiles already declared
 
     # ------------------------------------------------------------------ entry
 
@@ -224,7 +230,7 @@ class KernelPrinter(CxxWriter):
                 info = TileInfo(self.namer.fresh(res.name_hint or "t"), layout, ctype(t.element_type), buf,
                                 loaded=buf.kind in FREED_KINDS)
                 self.tiles[res] = info
-                if isinstance(op, scf.ForOp | scf.IfOp):
+                if isinstance(op, scf.ForOp | scf.IfOp | scf.WhileOp):
                     buf.shareable = False  # a carried tile's fixed buffer
                 if buf.kind != "VECCALC":
                     self.queue_tiles[buf.name] = info
@@ -272,12 +278,15 @@ class KernelPrinter(CxxWriter):
             self.tiles[result] = self.tiles[arg] = self.tiles[init]
             return
         info = self.tiles[result]
+        if arg is not None:
+            self.tiles[arg] = info
+        if info.var in self.carried_declared:
+            return  # scf.while: its results and 'after' arguments name the tile its 'before' arguments carry
+        self.carried_declared.add(info.var)
         self.out.add(f"LocalTensor<{info.elem}> {info.var} = {info.buffer.name}.Get<{info.elem}>();")
         if init is not None:
             src = self.tiles[init]
             self.out.add(f"DataCopy({info.var}, {src.var}, {info.layout.alloc_elems});")
-        if arg is not None:
-            self.tiles[arg] = info
 
     def assign_carried_tile(self, op: Operation, result: SSAValue, value: SSAValue) -> None:
         info, src = self.tiles[result], self.tiles[value]
@@ -348,6 +357,10 @@ class KernelPrinter(CxxWriter):
     def emit_op(self, op: Operation) -> None:
         super().emit_op(op)
         self._after(op)
+
+    def after_terminator(self, term: Operation) -> None:
+        # a queue tile yielded or forwarded as its last use is freed once it is copied
+        self._after(term)
 
     def emit_other(self, op: Operation) -> None:
         if isinstance(op, program.ReturnOp):
@@ -702,28 +715,47 @@ class KernelPrinter(CxxWriter):
         self.out.add(f"{whole}({d.var}, {tname}, {lanes}, {lay.rows}, 1, 1, {chunk_blocks}{order});")
 
     def _emit_row_expand(self, op: tile.RowExpandSubOp | tile.RowExpandMulOp | tile.RowExpandDivOp) -> None:
+        """[R, C] op [R, 1] on the vector pipe: Brcb the row values into one 32-byte block per row
+        (scratch buffer), then level-0 Sub/Mul/Div with one repeat per row whose second source
+        re-reads that row's block (src1 block stride 0, repeat stride 1 block). Rows wider than
+        one 256-byte repeat take one instruction per column chunk; more than 255 rows, one per
+        255-row group."""
         a, r = self.tiles[op.input], self.tiles[op.row]
         lay = a.layout
+        fn = {tile.RowExpandSubOp: "Sub", tile.RowExpandMulOp: "Mul", tile.RowExpandDivOp: "Div"}[type(op)]
+        if fn == "Div" and not is_float_type(op.input.type.element_type):  # type: ignore[union-attr]
+            raise op_error(op, f"the vector unit has no integer Div ({op.input.type})")
+        if lay.cols == 1:
+            # [R, 1] with [R, 1]: both packed columns, so an elementwise op
+            d = self._def_tile(op.result)
+            self.out.add(f"{fn}({d.var}, {a.var}, {r.var}, {lay.count});")
+            return
+        if lay.elem_bytes not in (2, 4):
+            raise op_error(op, f"Brcb broadcasts 2- and 4-byte elements only, not the elements of {op.input.type}")
+        per_block = BLOCK_BYTES // lay.elem_bytes
+        lanes = REPEAT_BYTES // lay.elem_bytes
+        rep_stride = lay.ld * lay.elem_bytes // BLOCK_BYTES if lay.rows > 1 else REPEAT_BYTES // BLOCK_BYTES
+        if rep_stride > 255:
+            raise op_error(op, f"rows of {op.input.type} are longer than 255 blocks of 32 bytes (the repeat stride limit)")
+        scratch = self._planned(op, SCRATCH_ATTR)
         d = self._def_tile(op.result)
-        # Scalar reads of the row values need the producing pipe to finish first.
-        for event in self._flags(op):
-            self.out.add(f"SetFlag<HardEvent::{event}>(EVENT_ID0);")
-            self.out.add(f"WaitFlag<HardEvent::{event}>(EVENT_ID0);")
-        row = self.namer.fresh("row")
-        s = self.namer.fresh("row_value")
-        self.out.add(f"for (int32_t {row} = 0; {row} < {lay.rows}; ++{row}) {{")
-        self.out.indent()
-        self.out.add(f"const {d.elem} {s} = {r.var}.GetValue({row});")
-        at = f"[{row} * {lay.ld}]" if lay.rows > 1 else ""
-        if isinstance(op, tile.RowExpandSubOp):
-            self.out.add(f"Adds({d.var}{at}, {a.var}{at}, static_cast<{d.elem}>(-{s}), {lay.cols});")
-        elif isinstance(op, tile.RowExpandMulOp):
-            self.out.add(f"Muls({d.var}{at}, {a.var}{at}, {s}, {lay.cols});")
-        else:
-            self.out.add(f"Duplicate({d.var}{at}, {s}, {lay.cols});")
-            self.out.add(f"Div({d.var}{at}, {a.var}{at}, {d.var}{at}, {lay.cols});")
-        self.out.dedent()
-        self.out.add("}")
+        bc = self.namer.fresh(f"{d.var}_brcb")
+        self.out.add(f"LocalTensor<{d.elem}> {bc} = {scratch.name}.Get<{d.elem}>();")
+        groups = -(-lay.rows // 8)
+        for g0 in range(0, groups, _BRCB_REPEATS):
+            n = min(_BRCB_REPEATS, groups - g0)
+            src = f"{r.var}[{g0 * 8}]" if g0 else r.var
+            dst = f"{bc}[{g0 * 8 * per_block}]" if g0 else bc
+            self.out.add(f"Brcb({dst}, {src}, {n}, BrcbRepeatParams(1, 8));")
+        params = f"BinaryRepeatParams(1, 1, 0, {rep_stride}, {rep_stride}, 1)"
+        for r0 in range(0, lay.rows, MAX_REPEAT):
+            rows = min(MAX_REPEAT, lay.rows - r0)
+            b_at = f"[{r0 * per_block}]" if r0 else ""
+            for c0 in range(0, lay.cols, lanes):
+                mask = min(lanes, lay.cols - c0)
+                off = r0 * lay.ld + c0
+                at = f"[{off}]" if off else ""
+                self.out.add(f"{fn}({d.var}{at}, {a.var}{at}, {bc}{b_at}, {mask}, {rows}, {params});")
 
     # ------------------------------------------------------------------ assembly
 

@@ -10,7 +10,7 @@ Buffer planning (per kernel, static):
   `TQue` (the store is "direct");
 - other compute results get a `TBuf<VECCALC>`; storing such a tile (or a loaded one) goes
   through a VECOUT staging queue (the store is "staged");
-- two-stage row reductions get a VECCALC scratch TBuf;
+- two-stage row reductions and row broadcasts (`row_expand_*`, Brcb) get a VECCALC scratch TBuf;
 - VECCALC tiles with disjoint live ranges share one TBuf;
 - cube tiles: mat -> A1/B1 (L1), left/right -> A2/B2 (L0A/L0B), acc -> CO1 (L0C);
 - queues of tiles defined inside a loop get two buffers (double buffering) when the whole
@@ -58,7 +58,7 @@ from pypto_xdsl.dialects.attributes import (
 # ascendc-plan-buffers
 BUFFER_ATTR = "ascendc.buffer"  # tile-producing op: buffer name (array of names for multi-result ops)
 STAGING_ATTR = "ascendc.staging"  # staged tile.store: its VECOUT staging queue
-SCRATCH_ATTR = "ascendc.scratch"  # two-stage row reduction: its VECCALC scratch buffer
+SCRATCH_ATTR = "ascendc.scratch"  # two-stage row reduction / row broadcast: its VECCALC scratch buffer
 BUFFERS_ATTR = "ascendc.buffers"  # kernel: [{bytes, depth, name, position, values}]
 MEMORY_ATTR = "ascendc.memory"  # kernel: {memory = {capacity, used}}
 # ascendc-insert-sync
@@ -67,7 +67,7 @@ STAGE_ATTR = "ascendc.stage"  # op: pipeline stage (MTE2, V, MTE3, MTE1, M, FIX)
 HANDOFF_ATTR = "ascendc.handoff"  # op: {from, queue, to}: EnQue/DeQue through `queue`
 FREE_ATTR = "ascendc.free"  # op: queues whose tile is FreeTensor'd after this op
 STORE_ATTR = "ascendc.store"  # tile.store: "direct", "staged" or "fixpipe"
-FLAGS_ATTR = "ascendc.flags"  # op: HardEvent SetFlag/WaitFlag pairs after (store) or before it
+FLAGS_ATTR = "ascendc.flags"  # tile.store: HardEvent SetFlag/WaitFlag pairs after it
 
 PLAN_OP_ATTRS = (BUFFER_ATTR, STAGING_ATTR, SCRATCH_ATTR)
 SYNC_OP_ATTRS = (STAGE_ATTR, HANDOFF_ATTR, FREE_ATTR, STORE_ATTR, FLAGS_ATTR)
@@ -232,6 +232,27 @@ def last_use_in_block(value: SSAValue, block: Block) -> Operation | None:
         if anc is not None and order[anc] > last_index:
             last, last_index = anc, order[anc]
     return last
+
+
+def check_while_tiles(op: scf.WhileOp) -> None:
+    """A tile carried through `op` keeps one buffer for the whole loop, so at its position the
+    initial value, the `before` argument, the forwarded value (the result and the `after`
+    argument) and the yielded value must all have that tile type."""
+    before = op.before_region.block
+    columns = (("initial value", op.arguments), ("'before' block argument", before.args), ("loop result", op.results))
+    width = max(len(values) for _, values in columns)
+    for index in range(width):
+        types = [values[index].type if index < len(values) else None for _, values in columns]
+        tile_t = next((t for t in types if isinstance(t, TileType)), None)
+        if tile_t is None:
+            continue
+        for (what, _), t in zip(columns, types):
+            if t != tile_t:
+                raise op_error(
+                    op, f"a tile carried through scf.while keeps its position: the {what} at position {index} "
+                    f"is {t if t is not None else 'missing'}, not {tile_t} (the initial values, 'before' "
+                    "arguments and results must line up)"
+                )
 
 
 def kernel_cxx_name(name: str) -> str:
@@ -473,6 +494,8 @@ class BufferPlanner:
             for region in op.regions:
                 for inner in region.blocks:
                     self._plan(inner)
+            if isinstance(op, scf.WhileOp):
+                check_while_tiles(op)
             for res in op.results:
                 if isinstance(res.type, TileType):
                     self._plan_tile(op, res)
@@ -480,6 +503,8 @@ class BufferPlanner:
                 self._plan_store(op)
             if isinstance(op, tile.RowMaxOp | tile.RowSumOp):
                 self._plan_reduction_scratch(op)
+            if isinstance(op, tile.RowExpandSubOp | tile.RowExpandMulOp | tile.RowExpandDivOp):
+                self._plan_broadcast_scratch(op)
 
     def _plan_tile(self, op: Operation, res: SSAValue) -> None:
         t = res.type
@@ -494,7 +519,7 @@ class BufferPlanner:
         what = f"%{res.name_hint or '?'} {t}"
         if isinstance(op, tile.LoadOp):
             buf = self._new_buffer(base, "VECIN", layout.bytes, op, what)
-        elif isinstance(op, scf.ForOp | scf.IfOp):
+        elif isinstance(op, scf.ForOp | scf.IfOp | scf.WhileOp):
             # A tile carried through a loop or yielded by a branch: one fixed buffer that the
             # initial value and every yielded value are copied into.
             buf = self._new_buffer(base, "VECCALC", layout.bytes, op, what)
@@ -520,8 +545,8 @@ class BufferPlanner:
             raise op_error(op, f"cube operand tile {t} must be f16 (bf16, f32 and int8 matmul are not supported yet)")
         base = res.name_hint or "t"
         what = f"%{res.name_hint or '?'} {t}"
-        if isinstance(op, tile.MatmulAccOp | scf.ForOp | scf.IfOp):
-            if isinstance(op, scf.IfOp) or space != MemorySpace.ACC:
+        if isinstance(op, tile.MatmulAccOp | scf.ForOp | scf.IfOp | scf.WhileOp):
+            if isinstance(op, scf.IfOp | scf.WhileOp) or space != MemorySpace.ACC:
                 raise op_error(op, f"cube tile {t} cannot be yielded from a region (only an accumulator carried by scf.for)")
             # aliases the accumulator it updates
             self.aliases[res] = op.acc if isinstance(op, tile.MatmulAccOp) else op.iter_args[res.index]  # type: ignore[union-attr]
@@ -599,6 +624,18 @@ class BufferPlanner:
                 f"%{op.result.name_hint or '?'}.scratch (two-stage reduction)",
             )
 
+    def _plan_broadcast_scratch(self, op: tile.RowExpandSubOp | tile.RowExpandMulOp | tile.RowExpandDivOp) -> None:
+        t = op.input.type
+        assert isinstance(t, TileType)
+        layout = tile_layout(t, op)
+        if layout.cols == 1:
+            return  # [R, 1] with [R, 1]: an elementwise op, nothing to broadcast
+        # Brcb fills one 32-byte block per row, 8 rows per repeat.
+        self.scratch[op] = self._new_buffer(
+            f"{op.result.name_hint or 'bc'}_brcb", "VECCALC", _round_up(layout.rows, 8) * BLOCK_BYTES, op,
+            f"%{op.result.name_hint or '?'}.scratch (row broadcast)",
+        )
+
     def _live_ranges(self) -> dict[int, tuple[int, int]]:
         """Pre-order position of each op (start) and of the last op nested in it (end)."""
         spans: dict[int, tuple[int, int]] = {}
@@ -640,7 +677,9 @@ class BufferPlanner:
                 anc = ancestor_in(use.operation, block)
                 if anc is None:
                     continue
-                if anc is use.operation and isinstance(anc, scf.ForOp) and use.index >= 3:
+                if anc is use.operation and (
+                    (isinstance(anc, scf.ForOp) and use.index >= 3) or isinstance(anc, scf.WhileOp)
+                ):
                     # the initial value of a carried tile is copied in before the loop starts
                     end = max(end, spans[id(anc)][0])
                 else:
@@ -861,6 +900,13 @@ def insert_sync(func: program.FuncOp) -> None:
             for arg, res in zip(op.body.block.args[1:], op.results):
                 if res in buffer_of:
                     buffer_of[arg] = buffer_of[res]
+        if isinstance(op, scf.WhileOp):
+            # a carried tile: both regions' arguments at its position name the result's buffer
+            check_while_tiles(op)
+            for res in op.results:
+                if res in buffer_of:
+                    buffer_of[op.before_region.block.args[res.index]] = buffer_of[res]
+                    buffer_of[op.after_region.block.args[res.index]] = buffer_of[res]
     loaded_roots = {storage_root(func, o.source) for o in func.walk() if isinstance(o, tile.LoadOp)} - {None}
     frees: dict[Operation, list[str]] = {}
 
@@ -922,12 +968,6 @@ def insert_sync(func: program.FuncOp) -> None:
             op.attributes[HANDOFF_ATTR] = _handoff(buf.name, "MTE1", "M")
         elif isinstance(op, tile.MatmulOp | tile.MatmulAccOp):
             stage = "M"
-        elif isinstance(op, tile.RowExpandSubOp | tile.RowExpandMulOp | tile.RowExpandDivOp):
-            stage = _VECTOR_STAGE
-            row = buffer_of.get(op.row)
-            # scalar reads of the row values wait for the pipe that produced them
-            event = "MTE2_S" if row is not None and row.kind == "VECIN" else "V_S"
-            op.attributes[FLAGS_ATTR] = ArrayAttr([StringAttr(event)])
         elif op.name.startswith("pypto.tile.") and any(isinstance(v.type, TileType) for v in (*op.operands, *op.results)):
             stage = _VECTOR_STAGE
         if stage is not None:

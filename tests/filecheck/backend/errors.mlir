@@ -106,3 +106,27 @@ pypto.func aic @f32mat(%a: !pypto.tensor<[16, 16], f32>) {
   pypto.return
 }
 // CHECK: ascendc: cannot lower 'pypto.tile.load' in @f32mat: cube operand tile !pypto.tile<[16, 16], f32, mat> must be f16 (bf16, f32 and int8 matmul are not supported yet)
+
+// -----
+
+// Tiles carried through scf.while are copied into fixed buffers one position at a time, so one
+// carried tile cannot be yielded in place of another (the second copy would read an overwritten
+// buffer).
+pypto.func incore @while_swap(%x: !pypto.tensor<[8, 64], f32>, %n: index, out %o: !pypto.tensor<[8, 64], f32>) -> !pypto.tensor<[8, 64], f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t = pypto.tile.load %x[%c0, %c0] : !pypto.tensor<[8, 64], f32> -> !pypto.tile<[8, 64], f32, vec>
+  %u = pypto.tile.exp %t : !pypto.tile<[8, 64], f32, vec>
+  %i, %r, %s = scf.while (%j = %c0, %p = %t, %q = %u) : (index, !pypto.tile<[8, 64], f32, vec>, !pypto.tile<[8, 64], f32, vec>) -> (index, !pypto.tile<[8, 64], f32, vec>, !pypto.tile<[8, 64], f32, vec>) {
+    %go = arith.cmpi slt, %j, %n : index
+    scf.condition(%go) %j, %p, %q : index, !pypto.tile<[8, 64], f32, vec>, !pypto.tile<[8, 64], f32, vec>
+  } do {
+  ^bb0(%jj: index, %a: !pypto.tile<[8, 64], f32, vec>, %b: !pypto.tile<[8, 64], f32, vec>):
+    %j1 = arith.addi %jj, %c1 : index
+    scf.yield %j1, %b, %a : index, !pypto.tile<[8, 64], f32, vec>, !pypto.tile<[8, 64], f32, vec>
+  }
+  %d = pypto.tile.sub %r, %s : !pypto.tile<[8, 64], f32, vec>
+  %w = pypto.tile.store %d, %o[%c0, %c0] : !pypto.tile<[8, 64], f32, vec>, !pypto.tensor<[8, 64], f32>
+  pypto.return %w : !pypto.tensor<[8, 64], f32>
+}
+// CHECK: ascendc: cannot lower 'scf.while' in @while_swap: yielding one carried tile in place of another (a swap) is not supported

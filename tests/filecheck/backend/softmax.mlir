@@ -24,7 +24,7 @@ pypto.func orchestration @main(%x: !pypto.tensor<[64, 128], f32>, out %y: !pypto
 }
 
 // CHECK-LABEL: // ===== file: kernels/softmax_kernel.cpp =====
-// CHECK: // Unified Buffer plan: 53248 of 196608 bytes.
+// CHECK: // Unified Buffer plan: 49216 of 196608 bytes.
 // CHECK: extern "C" __global__ __aicore__ void softmax_kernel(GM_ADDR x, GM_ADDR y) {
 // CHECK-NEXT: GlobalTensor<float> x_gm;
 // CHECK-NEXT: x_gm.SetGlobalBuffer((__gm__ float*)x, 8192);
@@ -32,14 +32,14 @@ pypto.func orchestration @main(%x: !pypto.tensor<[64, 128], f32>, out %y: !pypto
 // CHECK-NEXT: y_gm.SetGlobalBuffer((__gm__ float*)y, 8192);
 // CHECK-NEXT: TPipe pipe;
 // CHECK-NEXT: TQue<TPosition::VECIN, 2> inQ_t;  // %t !pypto.tile<[16, 128], f32, vec>
-// CHECK-NEXT: TBuf<TPosition::VECCALC> calcBuf0;  // %m, %e (disjoint live ranges)
-// CHECK-NEXT: TBuf<TPosition::VECCALC> calcBuf1;  // %m.scratch, %sh, %s (disjoint live ranges)
-// CHECK-NEXT: TBuf<TPosition::VECCALC> buf_s_tmp;  // %s.scratch (two-stage reduction)
+// CHECK-NEXT: TBuf<TPosition::VECCALC> calcBuf0;  // %m, %s (disjoint live ranges)
+// CHECK-NEXT: TBuf<TPosition::VECCALC> calcBuf1;  // %m.scratch, %sh, %s.scratch, %p.scratch (disjoint live ranges)
+// CHECK-NEXT: TBuf<TPosition::VECCALC> calcBuf2;  // %sh.scratch, %e (disjoint live ranges)
 // CHECK-NEXT: TQue<TPosition::VECOUT, 2> outQ_p;  // %p !pypto.tile<[16, 128], f32, vec>
 // CHECK-NEXT: pipe.InitBuffer(inQ_t, 2, 8192);
-// CHECK-NEXT: pipe.InitBuffer(calcBuf0, 8192);
+// CHECK-NEXT: pipe.InitBuffer(calcBuf0, 64);
 // CHECK-NEXT: pipe.InitBuffer(calcBuf1, 8192);
-// CHECK-NEXT: pipe.InitBuffer(buf_s_tmp, 4096);
+// CHECK-NEXT: pipe.InitBuffer(calcBuf2, 8192);
 // CHECK-NEXT: pipe.InitBuffer(outQ_p, 2, 8192);
 // CHECK-EMPTY:
 // CHECK-NEXT: for (int64_t i = 0; i < 64; i += 16) {
@@ -52,29 +52,27 @@ pypto.func orchestration @main(%x: !pypto.tensor<[64, 128], f32>, out %y: !pypto
 // CHECK-NEXT: Muls(m_tmp, t, static_cast<float>(1), 64, 16, UnaryRepeatParams(1, 1, 8, 16));
 // CHECK-NEXT: Max(m_tmp, m_tmp, t[64], 64, 16, BinaryRepeatParams(1, 1, 1, 8, 8, 16));
 // CHECK-NEXT: WholeReduceMax(m, m_tmp, 64, 16, 1, 1, 8, ReduceOrder::ORDER_ONLY_VALUE);
+// The row broadcasts: the 16 row values into 16 blocks (2 Brcb repeats), then one level-0
+// instruction per 64-float column chunk with one repeat per row (rows are 16 blocks apart);
+// src1 re-reads the row's block (block stride 0) and moves one block per row.
 // CHECK-NEXT: LocalTensor<float> sh = calcBuf1.Get<float>();
-// CHECK-NEXT: SetFlag<HardEvent::V_S>(EVENT_ID0);
-// CHECK-NEXT: WaitFlag<HardEvent::V_S>(EVENT_ID0);
-// CHECK-NEXT: for (int32_t row = 0; row < 16; ++row) {
-// CHECK-NEXT: const float row_value = m.GetValue(row);
-// CHECK-NEXT: Adds(sh[row * 128], t[row * 128], static_cast<float>(-row_value), 128);
-// CHECK-NEXT: }
+// CHECK-NEXT: LocalTensor<float> sh_brcb = calcBuf2.Get<float>();
+// CHECK-NEXT: Brcb(sh_brcb, m, 2, BrcbRepeatParams(1, 8));
+// CHECK-NEXT: Sub(sh, t, sh_brcb, 64, 16, BinaryRepeatParams(1, 1, 0, 16, 16, 1));
+// CHECK-NEXT: Sub(sh[64], t[64], sh_brcb, 64, 16, BinaryRepeatParams(1, 1, 0, 16, 16, 1));
 // CHECK-NEXT: inQ_t.FreeTensor(t);
-// CHECK-NEXT: LocalTensor<float> e = calcBuf0.Get<float>();
+// CHECK-NEXT: LocalTensor<float> e = calcBuf2.Get<float>();
 // CHECK-NEXT: Exp(e, sh, 2048);
-// CHECK-NEXT: LocalTensor<float> s = calcBuf1.Get<float>();
-// CHECK-NEXT: LocalTensor<float> s_tmp = buf_s_tmp.Get<float>();
+// CHECK-NEXT: LocalTensor<float> s = calcBuf0.Get<float>();
+// CHECK-NEXT: LocalTensor<float> s_tmp = calcBuf1.Get<float>();
 // CHECK-NEXT: Muls(s_tmp, e, static_cast<float>(1), 64, 16, UnaryRepeatParams(1, 1, 8, 16));
 // CHECK-NEXT: Add(s_tmp, s_tmp, e[64], 64, 16, BinaryRepeatParams(1, 1, 1, 8, 8, 16));
 // CHECK-NEXT: WholeReduceSum(s, s_tmp, 64, 16, 1, 1, 8);
 // CHECK-NEXT: LocalTensor<float> p = outQ_p.AllocTensor<float>();
-// CHECK-NEXT: SetFlag<HardEvent::V_S>(EVENT_ID0);
-// CHECK-NEXT: WaitFlag<HardEvent::V_S>(EVENT_ID0);
-// CHECK-NEXT: for (int32_t row_1 = 0; row_1 < 16; ++row_1) {
-// CHECK-NEXT: const float row_value_1 = s.GetValue(row_1);
-// CHECK-NEXT: Duplicate(p[row_1 * 128], row_value_1, 128);
-// CHECK-NEXT: Div(p[row_1 * 128], e[row_1 * 128], p[row_1 * 128], 128);
-// CHECK-NEXT: }
+// CHECK-NEXT: LocalTensor<float> p_brcb = calcBuf1.Get<float>();
+// CHECK-NEXT: Brcb(p_brcb, s, 2, BrcbRepeatParams(1, 8));
+// CHECK-NEXT: Div(p, e, p_brcb, 64, 16, BinaryRepeatParams(1, 1, 0, 16, 16, 1));
+// CHECK-NEXT: Div(p[64], e[64], p_brcb, 64, 16, BinaryRepeatParams(1, 1, 0, 16, 16, 1));
 // CHECK-NEXT: outQ_p.EnQue(p);
 // CHECK-NEXT: p = outQ_p.DeQue<float>();
 // CHECK-NEXT: DataCopy(y_gm[i * 128], p, 2048);

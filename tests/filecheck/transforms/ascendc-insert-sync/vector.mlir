@@ -42,8 +42,9 @@ pypto.func incore @inout(inout %x: !pypto.tensor<[8, 64], f32>) -> !pypto.tensor
 
 // -----
 
-// Row broadcasts read the row values with scalar code: they wait for MTE2 when the row tile
-// was loaded, for V when it was computed.
+// Row broadcasts run on the vector pipe (Brcb into a scratch buffer, then level-0 ops): a
+// loaded row tile is handed over by its queue like any operand and no scalar code reads the
+// row values, so there are no SetFlag/WaitFlag pairs.
 
 pypto.func incore @rows(%x: !pypto.tensor<[8, 64], f32>, %r: !pypto.tensor<[8, 1], f32>, out %y: !pypto.tensor<[8, 64], f32>) -> !pypto.tensor<[8, 64], f32> {
   %c0 = arith.constant 0 : index
@@ -57,9 +58,11 @@ pypto.func incore @rows(%x: !pypto.tensor<[8, 64], f32>, %r: !pypto.tensor<[8, 1
 }
 
 // CHECK-LABEL: pypto.func incore @rows
-// CHECK: %a = pypto.tile.row_expand_mul %t, %lr {{{.*}}ascendc.flags = ["MTE2_S"], ascendc.stage = "V", ascendc.free = ["inQ_t", "inQ_lr"]}
+// CHECK-NOT: ascendc.flags
+// CHECK: %a = pypto.tile.row_expand_mul %t, %lr {ascendc.buffer = "buf_a", ascendc.scratch = "calcBuf1", ascendc.stage = "V", ascendc.free = ["inQ_t", "inQ_lr"]}
 // CHECK: %m = pypto.tile.row_max %a {{{.*}}ascendc.stage = "V"}
-// CHECK: %b = pypto.tile.row_expand_sub %a, %m {{{.*}}ascendc.flags = ["V_S"], ascendc.stage = "V"}
+// CHECK: %b = pypto.tile.row_expand_sub %a, %m {ascendc.buffer = "outQ_b", ascendc.scratch = "buf_b_brcb", ascendc.stage = "V"}
+// CHECK-NOT: ascendc.flags
 
 // -----
 
@@ -84,3 +87,31 @@ pypto.func incore @nested(%x: !pypto.tensor<[32, 64], f32>, out %y: !pypto.tenso
 // CHECK: %s = pypto.tile.add %t, %u {ascendc.buffer = "outQ_s", ascendc.stage = "V", ascendc.free = ["inQ_u"]}
 // CHECK: scf.yield
 // CHECK-NEXT: } {ascendc.free = ["inQ_t"]}
+
+// -----
+
+// The 'before' and 'do' arguments of an scf.while carrying a tile name the loop result's fixed
+// buffer, so storing one goes through a staging queue like any VECCALC tile; a loaded tile
+// whose last use is the scf.yield is freed after it (the printer frees it after the copy).
+
+pypto.func incore @while_store(%x: !pypto.tensor<[8, 64], f32>, %n: index, out %y: !pypto.tensor<[8, 64], f32>) -> !pypto.tensor<[8, 64], f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t = pypto.tile.load %x[%c0, %c0] : !pypto.tensor<[8, 64], f32> -> !pypto.tile<[8, 64], f32, vec>
+  %i, %r, %yr = scf.while (%j = %c0, %acc = %t, %yc = %y) : (index, !pypto.tile<[8, 64], f32, vec>, !pypto.tensor<[8, 64], f32>) -> (index, !pypto.tile<[8, 64], f32, vec>, !pypto.tensor<[8, 64], f32>) {
+    %go = arith.cmpi slt, %j, %n : index
+    scf.condition(%go) %j, %acc, %yc : index, !pypto.tile<[8, 64], f32, vec>, !pypto.tensor<[8, 64], f32>
+  } do {
+  ^bb0(%jj: index, %a: !pypto.tile<[8, 64], f32, vec>, %ya: !pypto.tensor<[8, 64], f32>):
+    %w = pypto.tile.store %a, %ya[%c0, %c0] : !pypto.tile<[8, 64], f32, vec>, !pypto.tensor<[8, 64], f32>
+    %u = pypto.tile.load %x[%c0, %c0] : !pypto.tensor<[8, 64], f32> -> !pypto.tile<[8, 64], f32, vec>
+    %j1 = arith.addi %jj, %c1 : index
+    scf.yield %j1, %u, %w : index, !pypto.tile<[8, 64], f32, vec>, !pypto.tensor<[8, 64], f32>
+  }
+  pypto.return %yr : !pypto.tensor<[8, 64], f32>
+}
+
+// CHECK-LABEL: pypto.func incore @while_store
+// CHECK: %w = pypto.tile.store %a, %ya[%c0, %c0] {ascendc.staging = "outQ_a_out", ascendc.handoff = {from = "V", queue = "outQ_a_out", to = "MTE3"}, ascendc.store = "staged", ascendc.stage = "MTE3"}
+// CHECK: scf.yield {ascendc.free = ["inQ_u"]} %j1, %u, %w
+// CHECK: } attributes {ascendc.buffer = ["", "buf_r", ""], ascendc.free = ["inQ_t"]}

@@ -129,3 +129,57 @@ pypto.func incore @reduce(%x: !pypto.tensor<[8, 128], f32>, out %y: !pypto.tenso
 // CHECK-LABEL: pypto.func incore @reduce
 // CHECK-SAME: {bytes = 2048 : i64, depth = 1 : i64, name = "buf_s_tmp", position = "VECCALC", values = ["%s.scratch (two-stage reduction)"]}
 // CHECK: %s = pypto.tile.row_sum %t {ascendc.buffer = "outQ_s", ascendc.scratch = "buf_s_tmp"}
+
+// -----
+
+// A row broadcast (`row_expand_*`, [R, C] with [R, 1]) gets a VECCALC scratch buffer for the
+// Brcb of its row values: one 32-byte block per row, rows rounded up to the 8 rows of one
+// Brcb repeat (20 rows -> 24 blocks = 768 bytes). [R, 1] with [R, 1] needs none.
+
+pypto.func incore @broadcast(%x: !pypto.tensor<[20, 64], f32>, %r: !pypto.tensor<[20, 1], f32>, out %y: !pypto.tensor<[20, 64], f32>, out %z: !pypto.tensor<[20, 1], f32>) -> (!pypto.tensor<[20, 64], f32>, !pypto.tensor<[20, 1], f32>) {
+  %c0 = arith.constant 0 : index
+  %t = pypto.tile.load %x[%c0, %c0] : !pypto.tensor<[20, 64], f32> -> !pypto.tile<[20, 64], f32, vec>
+  %lr = pypto.tile.load %r[%c0, %c0] : !pypto.tensor<[20, 1], f32> -> !pypto.tile<[20, 1], f32, vec>
+  %b = pypto.tile.row_expand_div %t, %lr : !pypto.tile<[20, 64], f32, vec>, !pypto.tile<[20, 1], f32, vec>
+  %q = pypto.tile.row_expand_mul %lr, %lr : !pypto.tile<[20, 1], f32, vec>, !pypto.tile<[20, 1], f32, vec>
+  %wy = pypto.tile.store %b, %y[%c0, %c0] : !pypto.tile<[20, 64], f32, vec>, !pypto.tensor<[20, 64], f32>
+  %wz = pypto.tile.store %q, %z[%c0, %c0] : !pypto.tile<[20, 1], f32, vec>, !pypto.tensor<[20, 1], f32>
+  pypto.return %wy, %wz : !pypto.tensor<[20, 64], f32>, !pypto.tensor<[20, 1], f32>
+}
+
+// CHECK-LABEL: pypto.func incore @broadcast
+// CHECK-SAME: {bytes = 768 : i64, depth = 1 : i64, name = "buf_b_brcb", position = "VECCALC", values = ["%b.scratch (row broadcast)"]}
+// CHECK-NOT: q.scratch
+// CHECK: %b = pypto.tile.row_expand_div %t, %lr {ascendc.buffer = "outQ_b", ascendc.scratch = "buf_b_brcb"}
+// CHECK: %q = pypto.tile.row_expand_mul %lr, %lr {ascendc.buffer = "outQ_q"} :
+
+// -----
+
+// A tile carried through scf.while keeps one fixed VECCALC buffer (never shared), named after
+// the loop result; the initial value's range ends where the loop starts.
+
+pypto.func incore @while_tile(%x: !pypto.tensor<[8, 64], f32>, %n: index, out %y: !pypto.tensor<[8, 64], f32>) -> !pypto.tensor<[8, 64], f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t = pypto.tile.load %x[%c0, %c0] : !pypto.tensor<[8, 64], f32> -> !pypto.tile<[8, 64], f32, vec>
+  %i, %r = scf.while (%j = %c0, %acc = %t) : (index, !pypto.tile<[8, 64], f32, vec>) -> (index, !pypto.tile<[8, 64], f32, vec>) {
+    %go = arith.cmpi slt, %j, %n : index
+    scf.condition(%go) %j, %acc : index, !pypto.tile<[8, 64], f32, vec>
+  } do {
+  ^bb0(%jj: index, %a: !pypto.tile<[8, 64], f32, vec>):
+    %e = pypto.tile.exp %a : !pypto.tile<[8, 64], f32, vec>
+    %j1 = arith.addi %jj, %c1 : index
+    scf.yield %j1, %e : index, !pypto.tile<[8, 64], f32, vec>
+  }
+  %w = pypto.tile.store %r, %y[%c0, %c0] : !pypto.tile<[8, 64], f32, vec>, !pypto.tensor<[8, 64], f32>
+  pypto.return %w : !pypto.tensor<[8, 64], f32>
+}
+
+// CHECK-LABEL: pypto.func incore @while_tile
+// CHECK-SAME: {bytes = 2048 : i64, depth = 1 : i64, name = "buf_e", position = "VECCALC", values = ["%e !pypto.tile<[8, 64], f32, vec>"]}
+// CHECK-SAME: {bytes = 2048 : i64, depth = 1 : i64, name = "buf_r", position = "VECCALC", values = ["%r !pypto.tile<[8, 64], f32, vec>"]}
+// CHECK-SAME: {bytes = 2048 : i64, depth = 1 : i64, name = "outQ_r_out", position = "VECOUT", values = ["%r.out (store staging)"]}
+// CHECK: scf.while
+// CHECK: %e = pypto.tile.exp %a {ascendc.buffer = "buf_e"}
+// CHECK: } attributes {ascendc.buffer = ["", "buf_r"]}
+// CHECK: %w = pypto.tile.store %r, %y[%c0, %c0] {ascendc.staging = "outQ_r_out"}

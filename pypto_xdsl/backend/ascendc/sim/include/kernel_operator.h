@@ -651,8 +651,61 @@ void Add(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T
   detail::binary_l0("Add", dst, a, b, mask, repeatTime, p, [](T x, T y) -> T { return x + y; });
 }
 template <typename T>
+void Sub(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b, uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams& p) {
+  detail::binary_l0("Sub", dst, a, b, mask, repeatTime, p, [](T x, T y) -> T { return x - y; });
+}
+template <typename T>
+void Mul(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b, uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams& p) {
+  detail::binary_l0("Mul", dst, a, b, mask, repeatTime, p, [](T x, T y) -> T { return x * y; });
+}
+template <typename T>
+void Div(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b, uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams& p) {
+  static_assert(std::is_floating_point<T>::value || (sizeof(T) == 2 && !std::is_integral<T>::value),
+                "Div exists for half and float only");
+  detail::binary_l0("Div", dst, a, b, mask, repeatTime, p, [](T x, T y) -> T { return x / y; });
+}
+template <typename T>
 void Max(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b, uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams& p) {
   detail::binary_l0("Max", dst, a, b, mask, repeatTime, p, [](T x, T y) -> T { return x > y ? x : y; });
+}
+template <typename T>
+void Min(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b, uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams& p) {
+  detail::binary_l0("Min", dst, a, b, mask, repeatTime, p, [](T x, T y) -> T { return x < y ? x : y; });
+}
+
+// ------------------------------------------------------------------ broadcast of single values into blocks
+
+struct BrcbRepeatParams {
+  uint32_t blockNumber = 8;
+  uint16_t dstRepStride = 8;  // in 32-byte blocks, between the first blocks of two repeats
+  uint16_t dstBlkStride = 1;  // in 32-byte blocks, between the blocks of one repeat
+  BrcbRepeatParams() = default;
+  BrcbRepeatParams(uint16_t dstBlkStrideIn, uint16_t dstRepStrideIn) : dstRepStride(dstRepStrideIn), dstBlkStride(dstBlkStrideIn) {}
+};
+
+// Each repeat reads 8 consecutive elements of src0 and fills 8 destination blocks, block k of
+// repeat r (at (r * dstRepStride + k * dstBlkStride) blocks) with element 8 r + k. The API takes
+// a uint8_t repeat count; the simulation takes a wider one so that a count above 255 fails here
+// instead of wrapping.
+template <typename T>
+void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const int32_t repeatTime, const BrcbRepeatParams& p) {
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Brcb supports 2- and 4-byte element types (half, float, int16, int32, ...)");
+  constexpr uint32_t per = pypto_sim::kBlockBytes / sizeof(T);
+  if (repeatTime <= 0 || repeatTime > (int32_t)pypto_sim::kMaxRepeat) fail("Brcb: repeatTime %d outside [1, 255]", repeatTime);
+  if (p.dstBlkStride == 0 || p.dstRepStride == 0) fail("Brcb: zero dstBlkStride/dstRepStride (blocks would overwrite each other)");
+  const uint64_t src_elems = 8ull * repeatTime;
+  const uint64_t dst_elems = ((uint64_t)(repeatTime - 1) * p.dstRepStride + 7ull * p.dstBlkStride + 1) * per;
+  src0.check_vec("Brcb", src_elems, true);
+  dst.check_vec("Brcb", dst_elems, false);
+  if (dst.sim_slot() == src0.sim_slot() && dst.sim_ptr() < src0.sim_ptr() + src_elems && src0.sim_ptr() < dst.sim_ptr() + dst_elems)
+    fail("Brcb: dst and src0 overlap in buffer '%s' (the instruction does not support in-place use)", dst.sim_slot()->owner);
+  for (int32_t r = 0; r < repeatTime; ++r)
+    for (uint32_t k = 0; k < 8; ++k) {
+      const T v = src0.sim_ptr()[(uint64_t)r * 8 + k];
+      T* block = dst.sim_ptr() + ((uint64_t)r * p.dstRepStride + (uint64_t)k * p.dstBlkStride) * per;
+      for (uint32_t e = 0; e < per; ++e) block[e] = v;
+    }
+  dst.mark_v_write();
 }
 
 template <typename T>
