@@ -495,9 +495,12 @@ class _TileNeed:
     name: str
     shape: tuple[int, ...]
     element_type: Attribute
+    rows_per_repeat: int = 1
+    """The buffer holds whole repeats of this many rows (8 for a Brcb scratch)."""
 
     def bytes(self, rows: int, row_group: bool) -> int:
         if row_group:
+            rows = -(-rows // self.rows_per_repeat) * self.rows_per_repeat
             return _tile_bytes(rows, self.shape[1], self.element_type)
         return rows * _unit_bytes(self.shape, self.element_type)
 
@@ -516,9 +519,9 @@ def _describe(v: SSAValue, prefix: str) -> str:
 
 
 def _tile_needs(g: _Group) -> list[_TileNeed]:
-    """Every tile one iteration of the group's loop holds: loads, op results and the scratch
+    """Every tile one iteration of the group's loop holds: loads, op results, the scratch
     tile of a row reduction over more than 256 bytes per row (the backend folds the row's
-    256-byte chunks into it first)."""
+    256-byte chunks into it first) and the Brcb scratch of a row broadcast."""
     tiles: list[_TileNeed] = []
     for i, v in enumerate(g.external_inputs()):
         tiles.append(_TileNeed(f"load of {_describe(v, f'input #{i}')}", _shape(v), v.type.element_type))  # type: ignore[attr-defined]
@@ -532,6 +535,11 @@ def _tile_needs(g: _Group) -> list[_TileNeed]:
             rows, cols = _shape(m.operands[0])
             if cols > lanes:
                 tiles.append(_TileNeed(f"scratch of {name}", (rows, lanes), element))
+        if isinstance(m, tuple(_ROW_EXPAND)):
+            rows, cols = _shape(m.operands[0])
+            if cols > 1:  # Brcb spreads each row value over one 32-byte block, 8 rows a repeat
+                block = 32 // element_byte_width(element)
+                tiles.append(_TileNeed(f"broadcast scratch of {name}", (rows, block), element, rows_per_repeat=8))
     return tiles
 
 
