@@ -6,7 +6,8 @@ time to the previous size's, and the pass time relative to parsing the input mod
 module the pass produces (`parse out`: 3 ops per site instead of 1 call). It also writes the
 equivalent `func`-dialect program (func.func private helpers + func.call) and times
 `mlir-opt --inline` on it, and times `pypto-opt -p inline-functions` end to end on the
-pypto program, both as subprocesses (startup included, CPU seconds of the child process).
+pypto program, both as subprocesses (startup included; CPU seconds of the child process, the
+median of `--repeat` runs).
 
     .venv/bin/python benchmarks/bench_inline_functions.py --sizes 1000,2000,4000 --chains 8,64
 """
@@ -17,6 +18,7 @@ import argparse
 import os
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -91,9 +93,17 @@ def timed(fn):
     return result, time.process_time() - t0
 
 
-def run_subprocess(cmd: list[str], timeout: float) -> float | None:
-    """CPU seconds (user + system) the command used: unlike wall time, not inflated when other
-    work shares the machine."""
+def run_subprocess(cmd: list[str], timeout: float, repeat: int = 1) -> float | None:
+    """CPU seconds (user + system) the command used, the median of `repeat` runs: unlike wall
+    time, not inflated when other work shares the machine, and the median drops the odd run
+    that still is."""
+    times = [_run_once(cmd, timeout) for _ in range(repeat)]
+    if any(t is None for t in times):
+        return None
+    return statistics.median(times)  # type: ignore[type-var]
+
+
+def _run_once(cmd: list[str], timeout: float) -> float | None:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=timeout)
@@ -112,7 +122,9 @@ def mlir_opt() -> str | None:
     )
 
 
-def measure(sites: int, depth: int, tools: bool, timeout: float, tmp: Path) -> dict[str, float | None]:
+def measure(
+    sites: int, depth: int, tools: bool, timeout: float, tmp: Path, repeat: int = 3
+) -> dict[str, float | None]:
     from xdsl.printer import Printer
 
     from pypto_xdsl.dialects import make_context
@@ -144,12 +156,12 @@ def measure(sites: int, depth: int, tools: bool, timeout: float, tmp: Path) -> d
         src = tmp / f"p_{sites}_{depth}.mlir"
         src.write_text(text)
         row["pypto-opt"] = run_subprocess(
-            [str(ROOT / ".venv/bin/pypto-opt"), str(src), "-p", "inline-functions"], timeout
+            [str(ROOT / ".venv/bin/pypto-opt"), str(src), "-p", "inline-functions"], timeout, repeat
         )
         if (mlir := mlir_opt()) is not None:
             fsrc = tmp / f"f_{sites}_{depth}.mlir"
             fsrc.write_text(func_program(sites, depth))
-            row["mlir-opt"] = run_subprocess([mlir, str(fsrc), "--inline"], timeout)
+            row["mlir-opt"] = run_subprocess([mlir, str(fsrc), "--inline"], timeout, repeat)
     return row
 
 
@@ -183,15 +195,16 @@ def main() -> None:
     ap.add_argument("--chain-sites", type=int, default=256)
     ap.add_argument("--no-tools", action="store_true", help="skip the pypto-opt/mlir-opt subprocess timings")
     ap.add_argument("--timeout", type=float, default=300.0)
+    ap.add_argument("--repeat", type=int, default=3, help="runs of each tool per size (the median is printed)")
     args = ap.parse_args()
     tools = not args.no_tools
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
-        rows = [(n, measure(n, 1, tools, args.timeout, tmp)) for n in map(int, args.sizes.split(",") if args.sizes else [])]
+        rows = [(n, measure(n, 1, tools, args.timeout, tmp, args.repeat)) for n in map(int, args.sizes.split(",") if args.sizes else [])]
         if rows:
             report("N call sites of a 3-op helper", "sites", rows)
         chains = [
-            (depth, measure(args.chain_sites, depth, tools, args.timeout, tmp))
+            (depth, measure(args.chain_sites, depth, tools, args.timeout, tmp, args.repeat))
             for depth in map(int, args.chains.split(",") if args.chains else [])
         ]
         if chains:
