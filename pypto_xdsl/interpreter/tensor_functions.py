@@ -96,6 +96,26 @@ class ComputeFunctions(InterpreterFunctions):
         return run
 
     @staticmethod
+    def _cast(name: str):
+        @guarded
+        def run(self, interpreter: Interpreter, op: Operation, args: PythonValues):
+            (a,) = args
+            return (numerics.cast(a, element_type(op)),)
+
+        return run
+
+    @staticmethod
+    def _matmul(name: str):
+        @guarded
+        def run(self, interpreter: Interpreter, op: Operation, args: PythonValues):
+            a, b = args
+            if a.shape[1] != b.shape[0]:
+                raise fail(interpreter, op, f"shape mismatch at run time: {list(a.shape)} x {list(b.shape)}")
+            return (numerics.matmul(a, b, element_type(op)),)
+
+        return run
+
+    @staticmethod
     def _row_reduce(name: str):
         @guarded
         def run(self, interpreter: Interpreter, op: Operation, args: PythonValues):
@@ -128,7 +148,8 @@ def install(cls: type, ops: Sequence[tuple[type[Operation], str, str]]) -> None:
     for op_type, kind, name in ops:
         maker = {"binary": ComputeFunctions._binary, "scalar": ComputeFunctions._scalar,
                  "unary": ComputeFunctions._unary, "row_reduce": ComputeFunctions._row_reduce,
-                 "row_expand": ComputeFunctions._row_expand}[kind]
+                 "row_expand": ComputeFunctions._row_expand, "cast": ComputeFunctions._cast,
+                 "matmul": ComputeFunctions._matmul}[kind]
         setattr(cls, f"run_{op_type.name.replace('.', '_')}", impl(op_type)(maker(name)))
 
 
@@ -175,17 +196,6 @@ class TensorFunctions(ComputeFunctions):
         idx = window(interpreter, op, src, indices, [1] * src.ndim, "read")
         return (to_scalar(src[idx].reshape(()), op.result.type),)
 
-    @pimpl(tensor.CastOp)
-    def run_cast(self, interpreter: Interpreter, op: tensor.CastOp, args: PythonValues):
-        (a,) = args
-        return (numerics.cast(a, element_type(op)),)
-
-    @pimpl(tensor.MatmulOp)
-    def run_matmul(self, interpreter: Interpreter, op: tensor.MatmulOp, args: PythonValues):
-        a, b = args
-        if a.shape[1] != b.shape[0]:
-            raise fail(interpreter, op, f"shape mismatch at run time: {list(a.shape)} x {list(b.shape)}")
-        return (numerics.matmul(a, b, element_type(op)),)
 
 
 install(
@@ -199,6 +209,8 @@ install(
         *[(c, "row_reduce", _short(c)) for c in (tensor.RowMaxOp, tensor.RowSumOp)],
         *[(c, "row_expand", _short(c)) for c in (tensor.RowExpandSubOp, tensor.RowExpandMulOp,
                                                  tensor.RowExpandDivOp)],
+        (tensor.CastOp, "cast", "cast"),
+        (tensor.MatmulOp, "matmul", "matmul"),
     ],
 )
 register_impls(TensorFunctions)

@@ -52,17 +52,6 @@ class TileFunctions(ComputeFunctions):
         (a,) = args
         return (a.copy(),)
 
-    @pimpl(tile.CastOp)
-    def run_cast(self, interpreter: Interpreter, op: tile.CastOp, args: PythonValues):
-        (a,) = args
-        return (numerics.cast(a, element_type(op)),)
-
-    @pimpl(tile.MatmulOp)
-    def run_matmul(self, interpreter: Interpreter, op: tile.MatmulOp, args: PythonValues):
-        a, b = args
-        if a.shape[1] != b.shape[0]:
-            raise fail(interpreter, op, f"shape mismatch at run time: {list(a.shape)} x {list(b.shape)}")
-        return (numerics.matmul(a, b, element_type(op)),)
 
     @pimpl(tile.MatmulAccOp)
     def run_matmul_acc(self, interpreter: Interpreter, op: tile.MatmulAccOp, args: PythonValues):
@@ -94,6 +83,8 @@ install(
                                             tile.AbsOp, tile.ReluOp, tile.RecipOp)],
         *[(c, "row_reduce", _short(c)) for c in (tile.RowMaxOp, tile.RowSumOp)],
         *[(c, "row_expand", _short(c)) for c in (tile.RowExpandSubOp, tile.RowExpandMulOp, tile.RowExpandDivOp)],
+        (tile.CastOp, "cast", "cast"),
+        (tile.MatmulOp, "matmul", "matmul"),
     ],
 )
 register_impls(TileFunctions)
