@@ -356,7 +356,7 @@ def bind_site(
 ) -> SiteBinding:
     """Check a call site's arguments against the helper's parameters and bind its symbols."""
     if args is None:
-        args = call.args
+        args = call.arguments_fast()
     formals = plan.formals
     if len(args) == len(formals) and all(a.type is f for a, f in zip(args, formals)):
         return plan.exact_site  # the common case, checked by identity (parsed types are shared)
@@ -433,7 +433,7 @@ class _Expander:
             if tuple(a.type for a in args) != site.arg_types:
                 site = bind_site(call, plan, caller, args)
         else:
-            args = call.args
+            args = call.arguments_fast()
             site = bind_site(call, plan, caller, args)
         n = self.counter
         self.counter += plan.sites
