@@ -54,9 +54,19 @@ def test_brcb_and_level0_row_broadcast(program):
     assert proc.stdout.splitlines()[0] == "brcb ok"
 
 
+def test_pipe_v_barrier_orders_dependent_vector_instructions(program):
+    proc = run(program, "pipe_v_ok")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[0] == "pipe_v ok"
+
+
 @pytest.mark.parametrize(
     "mode, message",
     [
+        ("pipe_v_raw", "Abs reads UB bytes [2048, 2560) of buffer 'VECCALC TBuf #2 slot 0 (UB bytes [2048, 3072))' "
+         "that an earlier Exp wrote, with no PipeBarrier<PIPE_V> in between"),
+        ("pipe_v_war", "Relu writes UB bytes [2304, 2560) of buffer"),
+        ("pipe_v_waw", "Relu writes UB bytes [1280, 1536) of buffer"),
         ("ub_overflow", "exceeds the Unified Buffer"),
         ("compute_before_deque", "before EnQue/DeQue (missing MTE2->V synchronisation)"),
         ("alloc_exhausted", "all 1 buffers are in use (missing FreeTensor?)"),

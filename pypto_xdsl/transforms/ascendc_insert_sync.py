@@ -11,8 +11,10 @@ From the plan, the pass records with builtin attributes (docs/passes/ascendc-ins
   FreeTensor'd: the last use of the tile in the block that defines it;
 - `ascendc.store = "direct" | "staged" | "fixpipe"` on every `tile.store`;
 - `ascendc.flags = [HardEvent]` where a SetFlag/WaitFlag pair is needed: after a store into a
-  tensor this kernel also loads (MTE3_MTE2), before a row broadcast reads row values with
-  scalar code (MTE2_S for a loaded row tile, else V_S);
+  tensor this kernel also loads (MTE3_MTE2);
+- `ascendc.barrier = "V"` on an op whose vector instructions depend on earlier ones with no
+  barrier in between (a `PipeBarrier<PIPE_V>()` goes before them; off with
+  `pipe-v-barriers=false`, for toolchains that insert them automatically);
 - `ascendc.sync = "vector" | "cube"` on the function.
 
 Re-running the pass replaces the previous decisions, so running it twice equals once.
@@ -38,11 +40,13 @@ class AscendCInsertSyncPass(ModulePass):
 
     name = "ascendc-insert-sync"
 
+    pipe_v_barriers: bool = True
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for func in program.func_ops(op):
             if not func.is_incore or not is_tile_level(func):
                 continue
             try:
-                insert_sync(func)
+                insert_sync(func, self.pipe_v_barriers)
             except BackendError as e:
                 raise PassFailedException(f"{self.name}: {str(e).removeprefix('ascendc: ')}") from e

@@ -49,7 +49,19 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y) {
   LocalTensor<float> b = qout.AllocTensor<float>();
   if (m == "misaligned") Exp(b, a[3], 64);
   if (m == "count_overflow") Exp(b, a, 512);
+  if (m == "pipe_v_raw" || m == "pipe_v_war" || m == "pipe_v_waw" || m == "pipe_v_ok") {
+    LocalTensor<float> t = tbuf.Get<float>();
+    Exp(t, a, 256);
+    if (m != "pipe_v_raw") PipeBarrier<PIPE_V>();
+    Abs(b, t, 128);  // reads what Exp wrote (RAW without the barrier)
+    Abs(b[128], t[128], 128);  // disjoint from the Abs before: no barrier needed
+    if (m == "pipe_v_war") Relu(t[64], a, 64);  // writes bytes the first Abs read
+    if (m == "pipe_v_waw") Relu(b[64], a, 64);  // writes bytes the first Abs wrote
+    PipeBarrier<PIPE_V>();
+    std::printf("pipe_v ok\n");
+  }
   Exp(b, a, 256);
+  PipeBarrier<PIPE_V>();
   if (m == "getvalue_without_sync") (void)b.GetValue(0);
   if (m == "wait_without_set") WaitFlag<HardEvent::V_S>(EVENT_ID1);
   if (m == "repeat_limit") WholeReduceSum(b, a, 64, 300, 1, 1, 8);
@@ -62,6 +74,7 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y) {
     // rows of 16 floats: row r of b = row r of a - a[r] (Brcb block r holds a[r])
     LocalTensor<float> blocks = tbuf.Get<float>();
     Brcb(blocks, a, 2, BrcbRepeatParams(1, 8));
+    PipeBarrier<PIPE_V>();
     Sub(b, a, blocks, 16, 16, BinaryRepeatParams(1, 1, 0, 2, 2, 1));
     bool good = true;
     for (uint32_t r = 0; r < 16; ++r)

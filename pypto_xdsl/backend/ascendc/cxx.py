@@ -253,6 +253,9 @@ class CxxWriter:
     def assign_carried_tile(self, op: Operation, result: SSAValue, value: SSAValue) -> None:
         raise op_error(op, "tiles cannot be carried through regions here")
 
+    def before_terminator(self, term: Operation) -> None:
+        """Called before the values a terminator yields are assigned."""
+
     def after_terminator(self, term: Operation) -> None:
         """Called once the values `term` (scf.yield / scf.condition) passes on are assigned."""
 
@@ -456,6 +459,7 @@ class CxxWriter:
         self.out.indent()
         for inner in body.ops:
             if isinstance(inner, scf.YieldOp):
+                self.before_terminator(inner)
                 self._assign_yield(op, vars_, inner.operands, body.args[1:])
                 self.after_terminator(inner)
             else:
@@ -490,6 +494,7 @@ class CxxWriter:
                                 self.bind_tensor(res, value)
                             elif self.tensor_root(value) != self.tensor_root(res):
                                 raise op_error(op, "both branches must yield tensors naming the same storage")
+                    self.before_terminator(inner)
                     self._assign_yield(op, vars_, list(inner.operands), list(op.output))
                     self.after_terminator(inner)
                 else:
@@ -551,6 +556,7 @@ class CxxWriter:
                         )
                     self.bind_tensor(res, value)
                     self.bind_tensor(arg, value)
+            self.before_terminator(cond_op)
             self._assign_yield(op, forwarded, list(cond_op.args), list(op.res))
             self.after_terminator(cond_op)
             cond = self.expr(cond_op.condition)
@@ -558,6 +564,7 @@ class CxxWriter:
             self.out.add(f"if ({test}) break;")
         for inner in after.ops:
             if isinstance(inner, scf.YieldOp):
+                self.before_terminator(inner)
                 self._assign_yield(op, carried, list(inner.operands), list(before.args))
                 self.after_terminator(inner)
             else:

@@ -4,8 +4,10 @@ tile-level body.
 The printer only prints: the buffer of every tile value, the staging and scratch buffers, the
 queue depths (double buffering) and the memory totals come from `ascendc-plan-buffers`; where
 each queue tile is freed, direct vs staged stores, the EnQue/DeQue hand-offs between pipeline
-stages and the SetFlag/WaitFlag pairs come from `ascendc-insert-sync` (see planning.py and
-docs/passes/). A kernel that carries no annotations is planned on a clone first, so printing
+stages, the SetFlag/WaitFlag pairs and the PipeBarrier<PIPE_V> between dependent ops come from
+`ascendc-insert-sync` (see planning.py and docs/passes/). Barriers between the vector
+instructions the printer emits for one op (two-stage reductions, Brcb then Sub, Duplicate then
+Div, several carried-tile copies) are the printer's own. A kernel that carries no annotations is planned on a clone first, so printing
 never changes its input.
 
 Kernel-local tensors (`pypto.tensor.create` in a kernel) live in GM at fixed offsets of a
@@ -37,6 +39,7 @@ from pypto_xdsl.backend.ascendc.cxx import (
     op_error,
 )
 from pypto_xdsl.backend.ascendc.planning import (  # noqa: F401  (re-exported for host.py and tests)
+    BARRIER_ATTR,
     CUBE_SPACES,
     FLAGS_ATTR,
     FREE_ATTR,
@@ -152,12 +155,23 @@ class KernelPrinter(CxxWriter):
         self.buffers: list[Buffer] = []
         self.queue_tiles: dict[str, TileInfo] = {}  # queue name -> the tile it holds
         self.carried_declared: set[str] = set()  # C++ variables of carried tiles already declared
+        # buffers read / written by the carried-tile copies printed since the last barrier of
+        # the current group (the copies of one loop entry or one terminator)
+        self.copy_group: tuple[set[str], set[str]] = (set(), set())
 
     # ------------------------------------------------------------------ entry
 
     def print(self) -> str:
         self.func = prepare_kernel(self.func)
         self.cube = uses_cube(self.func)
+        # `ascendc-insert-sync{pipe-v-barriers=false}`: the toolchain inserts PIPE_V barriers
+        auto = string_attr(self.func, BARRIER_ATTR)
+        if auto not in (None, "auto"):
+            raise BackendError(
+                f"ascendc: @{self.func.sym_name.data}: the kernel's '{BARRIER_ATTR}' must be \"auto\" "
+                f"(PIPE_V barriers left to the toolchain), got \"{auto}\""
+            )
+        self.auto_barriers = auto == "auto"
         params = self._params()
         self._read_plan()
         body_lines = self._body()
@@ -285,8 +299,7 @@ class KernelPrinter(CxxWriter):
         self.carried_declared.add(info.var)
         self.out.add(f"LocalTensor<{info.elem}> {info.var} = {info.buffer.name}.Get<{info.elem}>();")
         if init is not None:
-            src = self.tiles[init]
-            self.out.add(f"DataCopy({info.var}, {src.var}, {info.layout.alloc_elems});")
+            self._copy_tile(info, self.tiles[init])
 
     def assign_carried_tile(self, op: Operation, result: SSAValue, value: SSAValue) -> None:
         info, src = self.tiles[result], self.tiles[value]
@@ -296,7 +309,7 @@ class KernelPrinter(CxxWriter):
             raise op_error(op, "a carried accumulator must be updated in place (yield its matmul_acc result)")
         if src.buffer.shareable is False and isinstance(value, BlockArgument):
             raise op_error(op, "yielding one carried tile in place of another (a swap) is not supported")
-        self.out.add(f"DataCopy({info.var}, {src.var}, {info.layout.alloc_elems});")
+        self._copy_tile(info, src)
 
     # ------------------------------------------------------------------ tensors
 
@@ -355,8 +368,38 @@ class KernelPrinter(CxxWriter):
             self.out.add(f"{info.buffer.name}.FreeTensor({info.var});")
 
     def emit_op(self, op: Operation) -> None:
+        self._recorded_barrier(op)
         super().emit_op(op)
         self._after(op)
+
+    def before_terminator(self, term: Operation) -> None:
+        self._recorded_barrier(term)
+
+    def _recorded_barrier(self, op: Operation) -> None:
+        """The barrier `ascendc-insert-sync` recorded before `op`'s vector instructions."""
+        self.copy_group = (set(), set())
+        kind = string_attr(op, BARRIER_ATTR)
+        if kind is None:
+            return
+        if kind != "V":
+            raise op_error(op, f"'{BARRIER_ATTR}' must be \"V\" (a PipeBarrier<PIPE_V> before the op), got \"{kind}\"")
+        self.out.add("PipeBarrier<PIPE_V>();")
+
+    def _barrier(self) -> None:
+        """A barrier between two dependent vector instructions of one op."""
+        if not self.auto_barriers:
+            self.out.add("PipeBarrier<PIPE_V>();")
+
+    def _copy_tile(self, dst: TileInfo, src: TileInfo) -> None:
+        """A carried-tile copy; a barrier first if it depends on an earlier copy of its group."""
+        reads, writes = self.copy_group
+        if src.buffer.name in writes or dst.buffer.name in writes | reads:
+            self._barrier()
+            reads.clear()
+            writes.clear()
+        reads.add(src.buffer.name)
+        writes.add(dst.buffer.name)
+        self.out.add(f"DataCopy({dst.var}, {src.var}, {dst.layout.alloc_elems});")
 
     def after_terminator(self, term: Operation) -> None:
         # a queue tile yielded or forwarded as its last use is freed once it is copied
@@ -661,6 +704,7 @@ class KernelPrinter(CxxWriter):
         else:
             # Exact division: broadcast the scalar, then divide elementwise.
             self.out.add(f"Duplicate({d.var}, {cast_to(s, d.elem)}, {n});")
+            self._barrier()
             self.out.add(f"Div({d.var}, {a.var}, {d.var}, {n});")
 
     def _emit_cast(self, op: tile.CastOp) -> None:
@@ -708,10 +752,12 @@ class KernelPrinter(CxxWriter):
         fold = "Max" if is_max else "Add"
         for start in range(lanes, lay.cols, lanes):
             mask = min(lanes, lay.cols - start)
+            self._barrier()  # each fold reads and writes the scratch rows
             self.out.add(
                 f"{fold}({tname}, {tname}, {a.var}[{start}], {mask}, {lay.rows}, "
                 f"BinaryRepeatParams(1, 1, 1, {chunk_blocks}, {chunk_blocks}, {rep_stride}));"
             )
+        self._barrier()
         self.out.add(f"{whole}({d.var}, {tname}, {lanes}, {lay.rows}, 1, 1, {chunk_blocks}{order});")
 
     def _emit_row_expand(self, op: tile.RowExpandSubOp | tile.RowExpandMulOp | tile.RowExpandDivOp) -> None:
@@ -747,6 +793,7 @@ class KernelPrinter(CxxWriter):
             src = f"{r.var}[{g0 * 8}]" if g0 else r.var
             dst = f"{bc}[{g0 * 8 * per_block}]" if g0 else bc
             self.out.add(f"Brcb({dst}, {src}, {n}, BrcbRepeatParams(1, 8));")
+        self._barrier()  # the Brcb calls write disjoint blocks; the Sub/Mul/Div chunks read them all
         params = f"BinaryRepeatParams(1, 1, 0, {rep_stride}, {rep_stride}, 1)"
         for r0 in range(0, lay.rows, MAX_REPEAT):
             rows = min(MAX_REPEAT, lay.rows - r0)

@@ -68,9 +68,10 @@ HANDOFF_ATTR = "ascendc.handoff"  # op: {from, queue, to}: EnQue/DeQue through `
 FREE_ATTR = "ascendc.free"  # op: queues whose tile is FreeTensor'd after this op
 STORE_ATTR = "ascendc.store"  # tile.store: "direct", "staged" or "fixpipe"
 FLAGS_ATTR = "ascendc.flags"  # tile.store: HardEvent SetFlag/WaitFlag pairs after it
+BARRIER_ATTR = "ascendc.barrier"  # op: "V": PipeBarrier<PIPE_V>() before its first vector instruction
 
 PLAN_OP_ATTRS = (BUFFER_ATTR, STAGING_ATTR, SCRATCH_ATTR)
-SYNC_OP_ATTRS = (STAGE_ATTR, HANDOFF_ATTR, FREE_ATTR, STORE_ATTR, FLAGS_ATTR)
+SYNC_OP_ATTRS = (STAGE_ATTR, HANDOFF_ATTR, FREE_ATTR, STORE_ATTR, FLAGS_ATTR, BARRIER_ATTR)
 PLAN_FUNC_ATTRS = (BUFFERS_ATTR, MEMORY_ATTR)
 
 _SUPPORTED_ELEMENTS = (Float32Type, Float16Type, IntegerType)
@@ -879,8 +880,11 @@ def _handoff(queue: str, src: str, dst: str) -> DictionaryAttr:
     return DictionaryAttr({"from": StringAttr(src), "queue": StringAttr(queue), "to": StringAttr(dst)})
 
 
-def insert_sync(func: program.FuncOp) -> None:
-    """Record the synchronisation of kernel `func` from its buffer plan (raises BackendError)."""
+def insert_sync(func: program.FuncOp, pipe_v_barriers: bool = True) -> None:
+    """Record the synchronisation of kernel `func` from its buffer plan (raises BackendError).
+
+    With `pipe_v_barriers` off, no `ascendc.barrier` is recorded (for toolchains that insert
+    PIPE_V barriers themselves)."""
     if not is_planned(func):
         raise BackendError(
             f"ascendc: @{func.sym_name.data} has no buffer plan ('{BUFFERS_ATTR}'); "
@@ -974,8 +978,179 @@ def insert_sync(func: program.FuncOp) -> None:
             op.attributes[STAGE_ATTR] = StringAttr(stage)
         if op in frees:
             op.attributes[FREE_ATTR] = ArrayAttr([StringAttr(n) for n in frees[op]])
+    if pipe_v_barriers:
+        for op in _VectorBarriers(buffer_of, buffers).run(func):
+            op.attributes[BARRIER_ATTR] = StringAttr(_VECTOR_STAGE)
+    else:
+        func.attributes[BARRIER_ATTR] = StringAttr("auto")  # the toolchain inserts them
     cube = any(KIND_MEMORY[b.kind] != "UB" for b in buffers.values())
     func.attributes[SYNC_ATTR] = StringAttr("cube" if cube else "vector")
+
+
+# Pending vector-pipe accesses since the last PipeBarrier<PIPE_V>: (buffers read, buffers written).
+_Pending = tuple[frozenset[str], frozenset[str]]
+_NONE: _Pending = (frozenset(), frozenset())
+
+
+def _join(a: _Pending, b: _Pending) -> _Pending:
+    return (a[0] | b[0], a[1] | b[1])
+
+
+def _forget(state: _Pending, names: set[str], reads_only: bool = False) -> _Pending:
+    return (state[0] - names, state[1] if reads_only else state[1] - names)
+
+
+class _VectorBarriers:
+    """Where a PipeBarrier<PIPE_V>() must precede an op: its vector instructions read or write
+    a UB buffer that an earlier vector instruction wrote (RAW, WAW), or write one an earlier
+    one read (WAR), with no barrier in between. Buffers are compared by planned name (tiles
+    sharing a TBuf conflict). An op's vector instructions are its V-stage compute (operands,
+    result, scratch), the UB -> UB copy of a staged store and the copies of carried tiles
+    (into the carried buffer: before a loop for its initial values, at `scf.yield` /
+    `scf.condition` for the yielded ones). A queue round trip orders the vector pipe against
+    another pipe and back, so it clears what concerns its buffer: a load (AllocTensor), the
+    EnQue of a store and the FreeTensor of an input queue. Loops: the body is analysed from
+    the state before the loop joined with the state at the end of the body until nothing
+    changes, so a dependence across iterations gets its barrier; the state after a loop is the
+    join of both (zero iterations included); for `scf.while`, the state after its condition. Dependences between the instructions of one op
+    (two-stage reductions, Brcb then Sub, Duplicate then Div, several carried copies) are the
+    printer's: it puts barriers between them."""
+
+    def __init__(self, buffer_of: dict[SSAValue, Buffer], buffers: dict[str, Buffer]):
+        self.buffer_of = buffer_of
+        self.buffers = buffers
+        self.decision: dict[Operation, bool] = {}
+
+    def run(self, func: program.FuncOp) -> list[Operation]:
+        self._block(func.body.block, _NONE)
+        return [op for op in func.walk() if self.decision.get(op)]
+
+    def _names(self, values) -> frozenset[str]:
+        return frozenset(b.name for v in values if (b := self.buffer_of.get(v)) is not None and KIND_MEMORY[b.kind] == "UB")
+
+    def _access(self, op: Operation, state: _Pending, reads: frozenset[str], writes: frozenset[str]) -> _Pending:
+        if not reads and not writes:
+            return state
+        r, w = state
+        conflict = bool(reads & w or writes & w or writes & r)
+        self.decision[op] = conflict
+        if conflict:
+            r, w = _NONE
+        return (r | reads, w | writes)
+
+    def _copies(self, pairs: list[tuple[SSAValue, SSAValue]], skip: list[set[SSAValue]]) -> tuple[frozenset[str], frozenset[str]]:
+        """(reads, writes) of the carried-tile copies `src -> dst` the printer emits."""
+        reads: set[str] = set()
+        writes: set[str] = set()
+        for (src, dst), same in zip(pairs, skip):
+            if not isinstance(dst.type, TileType) or src in same:
+                continue
+            reads |= self._names([src])
+            writes |= self._names([dst])
+        return frozenset(reads), frozenset(writes)
+
+    def _free(self, op: Operation, state: _Pending) -> _Pending:
+        a = op.attributes.get(FREE_ATTR)
+        if isinstance(a, ArrayAttr):
+            state = _forget(state, {x.data for x in a.data if isinstance(x, StringAttr)}, reads_only=True)
+        return state
+
+    def _terminator(self, term: Operation, state: _Pending, targets: list[SSAValue], same: list[set[SSAValue]]) -> _Pending:
+        reads, writes = self._copies(list(zip(term.operands if not isinstance(term, scf.ConditionOp) else term.args, targets)), same)
+        self.decision.pop(term, None)
+        return self._free(term, self._access(term, state, reads, writes))
+
+    def _loop(self, entry: _Pending, body) -> tuple[_Pending, _Pending]:
+        """Fixed point of a loop body: (state at the loop exit, state at the end of the body)."""
+        state = entry
+        while True:
+            exit_, end = body(state)
+            # grow monotonically: a barrier that an earlier pass over the body did not need
+            # could otherwise shrink the end state and make the iteration oscillate
+            nxt = _join(state, end)
+            if nxt == state:
+                return exit_, end
+            state = nxt
+
+    def _block(self, block: Block, state: _Pending) -> _Pending:
+        for op in block.ops:
+            state = self._op(op, state)
+        return state
+
+    def _op(self, op: Operation, state: _Pending) -> _Pending:
+        self.decision.pop(op, None)
+        if isinstance(op, tile.LoadOp):
+            return _forget(state, set(self._names([op.result])))
+        if isinstance(op, tile.StoreOp):
+            staging = string_attr(op, STAGING_ATTR)
+            if staging is not None:
+                state = self._access(op, state, self._names([op.tile]), frozenset({staging}))
+                state = _forget(state, {staging})
+            else:
+                state = _forget(state, set(self._names([op.tile])))
+            return self._free(op, state)
+        if isinstance(op, scf.ForOp):
+            body = op.body.block
+            args = list(body.args[1:])
+            reads, writes = self._copies(list(zip(op.iter_args, op.res)), [set()] * len(args))
+            state = self._access(op, state, reads, writes)
+            yield_ = body.last_op
+            same = [{a, r} for a, r in zip(args, op.res)]
+
+            def run_for(s: _Pending) -> tuple[_Pending, _Pending]:
+                for inner in body.ops:
+                    if inner is yield_:
+                        s = self._terminator(inner, s, list(op.res), same)
+                    else:
+                        s = self._op(inner, s)
+                return s, s
+
+            _, end = self._loop(state, run_for)
+            return self._free(op, _join(state, end))
+        if isinstance(op, scf.IfOp):
+            out = state
+            for region in (op.true_region, op.false_region):
+                if not region.blocks:
+                    continue
+                s = state
+                for inner in region.block.ops:
+                    if isinstance(inner, scf.YieldOp):
+                        s = self._terminator(inner, s, list(op.output), [set()] * len(op.output))
+                    else:
+                        s = self._op(inner, s)
+                out = _join(out, s)
+            return self._free(op, out)
+        if isinstance(op, scf.WhileOp):
+            before, after = op.before_region.block, op.after_region.block
+            reads, writes = self._copies(list(zip(op.arguments, op.res)), [set()] * len(op.arguments))
+            state = self._access(op, state, reads, writes)
+            same = [
+                {v for v in (before.args[k] if k < len(before.args) else None, r,
+                             after.args[k] if k < len(after.args) else None) if v is not None}
+                for k, r in enumerate(op.res)
+            ]
+
+            def run_while(s: _Pending) -> tuple[_Pending, _Pending]:
+                for inner in before.ops:
+                    if isinstance(inner, scf.ConditionOp):
+                        s = self._terminator(inner, s, list(op.res), same)
+                    else:
+                        s = self._op(inner, s)
+                exit_ = s
+                for inner in after.ops:
+                    if isinstance(inner, scf.YieldOp):
+                        s = self._terminator(inner, s, list(op.res), same)
+                    else:
+                        s = self._op(inner, s)
+                return exit_, s
+
+            exit_, _ = self._loop(state, run_while)
+            return self._free(op, exit_)
+        if string_attr(op, STAGE_ATTR) == _VECTOR_STAGE:
+            extra = frozenset(n for n in (string_attr(op, SCRATCH_ATTR),) if n is not None)
+            tiles = [v for v in op.operands if isinstance(v.type, TileType)]
+            state = self._access(op, state, self._names(tiles) | extra, self._names(op.results) | extra)
+        return self._free(op, state)
 
 
 def prepare_kernel(func: program.FuncOp) -> program.FuncOp:

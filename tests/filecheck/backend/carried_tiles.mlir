@@ -67,6 +67,7 @@ pypto.func orchestration @main(%x: !pypto.tensor<[256, 64], f32>, %flag: index, 
 // CHECK-NEXT: DataCopy(first, x_gm, 2048);
 // CHECK-NEXT: inQ_first.EnQue(first);
 // CHECK-NEXT: first = inQ_first.DeQue<float>();
+// CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: LocalTensor<float> sum = buf_sum.Get<float>();
 // CHECK-NEXT: DataCopy(sum, init, 2048);
 // CHECK-NEXT: LocalTensor<float> mx = buf_mx.Get<float>();
@@ -76,6 +77,7 @@ pypto.func orchestration @main(%x: !pypto.tensor<[256, 64], f32>, %flag: index, 
 // CHECK-NEXT: DataCopy(t, x_gm[i * 64], 2048);
 // CHECK-NEXT: inQ_t.EnQue(t);
 // CHECK-NEXT: t = inQ_t.DeQue<float>();
+// CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: LocalTensor<float> acc1 = calcBuf0.Get<float>();
 // CHECK-NEXT: Add(acc1, sum, t, 2048);
 // CHECK-NEXT: const bool use_max = flag != 0;
@@ -83,15 +85,18 @@ pypto.func orchestration @main(%x: !pypto.tensor<[256, 64], f32>, %flag: index, 
 // CHECK-NEXT: if (use_max) {
 // CHECK-NEXT: LocalTensor<float> mm = buf_mm.Get<float>();
 // CHECK-NEXT: Max(mm, mx, t, 2048);
+// CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: DataCopy(best1, mm, 2048);
 // CHECK-NEXT: } else {
 // CHECK-NEXT: DataCopy(best1, t, 2048);
 // CHECK-NEXT: }
 // CHECK-NEXT: inQ_t.FreeTensor(t);
+// CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: DataCopy(sum, acc1, 2048);
 // CHECK-NEXT: DataCopy(mx, best1, 2048);
 // CHECK-NEXT: }
 // CHECK-NEXT: inQ_first.FreeTensor(first);
+// CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: LocalTensor<float> sum_out = outQ_sum_out.AllocTensor<float>();
 // CHECK-NEXT: DataCopy(sum_out, sum, 2048);
 // CHECK-NEXT: outQ_sum_out.EnQue(sum_out);

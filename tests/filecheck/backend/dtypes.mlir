@@ -74,11 +74,14 @@ pypto.func orchestration @main(%a: !pypto.tensor<[16, 32], f16>, %i: !pypto.tens
 // CHECK-NEXT: ta = inQ_ta.DeQue<half>();
 // CHECK-NEXT: LocalTensor<half> e = calcBuf0.Get<half>();
 // CHECK-NEXT: Exp(e, ta, 512);
+// CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: LocalTensor<half> e2 = calcBuf1.Get<half>();
 // CHECK-NEXT: Muls(e2, e, static_cast<half>(2.0f), 512);
+// CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: LocalTensor<half> th = calcBuf0.Get<half>();
 // CHECK-NEXT: Add(th, e2, ta, 512);
 // CHECK-NEXT: inQ_ta.FreeTensor(ta);
+// CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: LocalTensor<half> th_out = outQ_th_out.AllocTensor<half>();
 // CHECK-NEXT: DataCopy(th_out, th, 512);
 // CHECK-NEXT: outQ_th_out.EnQue(th_out);
@@ -87,6 +90,7 @@ pypto.func orchestration @main(%a: !pypto.tensor<[16, 32], f16>, %i: !pypto.tens
 // CHECK-NEXT: outQ_th_out.FreeTensor(th_out);
 // CHECK-NEXT: LocalTensor<float> f = calcBuf1.Get<float>();
 // CHECK-NEXT: Cast(f, th, RoundMode::CAST_NONE, 512);
+// CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: LocalTensor<float> f_out = outQ_f_out.AllocTensor<float>();
 // CHECK-NEXT: DataCopy(f_out, f, 512);
 // CHECK-NEXT: outQ_f_out.EnQue(f_out);
@@ -95,6 +99,7 @@ pypto.func orchestration @main(%a: !pypto.tensor<[16, 32], f16>, %i: !pypto.tens
 // CHECK-NEXT: outQ_f_out.FreeTensor(f_out);
 // CHECK-NEXT: LocalTensor<float> f3 = calcBuf0.Get<float>();
 // CHECK-NEXT: Muls(f3, f, 2.75f, 512);
+// CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: LocalTensor<int32_t> tr = outQ_tr.AllocTensor<int32_t>();
 // CHECK-NEXT: Cast(tr, f3, RoundMode::CAST_TRUNC, 512);
 // CHECK-NEXT: outQ_tr.EnQue(tr);
@@ -109,11 +114,14 @@ pypto.func orchestration @main(%a: !pypto.tensor<[16, 32], f16>, %i: !pypto.tens
 // CHECK-NEXT: DataCopy(tj, j_gm, 512);
 // CHECK-NEXT: inQ_tj.EnQue(tj);
 // CHECK-NEXT: tj = inQ_tj.DeQue<int32_t>();
+// CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: LocalTensor<int32_t> m3 = calcBuf0.Get<int32_t>();
 // CHECK-NEXT: Muls(m3, ti0, 3, 512);
 // CHECK-NEXT: inQ_ti0.FreeTensor(ti0);
+// CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: LocalTensor<int32_t> mx = calcBuf1.Get<int32_t>();
 // CHECK-NEXT: Max(mx, m3, tj, 512);
+// CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: LocalTensor<int32_t> d = outQ_d.AllocTensor<int32_t>();
 // CHECK-NEXT: Sub(d, mx, tj, 512);
 // CHECK-NEXT: inQ_tj.FreeTensor(tj);

@@ -64,10 +64,12 @@ pypto.func orchestration @main(%a: !pypto.tensor<[128, 128], f32>, %b: !pypto.te
 // CHECK-NEXT: DataCopy(tc, c_gm[i * 128 + j], DataCopyParams(32, 8, 8, 0));
 // CHECK-NEXT: inQ_tc.EnQue(tc);
 // CHECK-NEXT: tc = inQ_tc.DeQue<float>();
+// CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: LocalTensor<float> ab = buf_ab.Get<float>();
 // CHECK-NEXT: Mul(ab, ta, tb, 2048);
 // CHECK-NEXT: inQ_ta.FreeTensor(ta);
 // CHECK-NEXT: inQ_tb.FreeTensor(tb);
+// CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: LocalTensor<float> sum = outQ_sum.AllocTensor<float>();
 // CHECK-NEXT: Add(sum, ab, tc, 2048);
 // CHECK-NEXT: inQ_tc.FreeTensor(tc);

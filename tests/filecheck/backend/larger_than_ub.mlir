@@ -41,8 +41,10 @@ pypto.func orchestration @main(%x: !pypto.tensor<[1024, 256], f32>, out %y: !pyp
 // CHECK-NEXT: DataCopy(t, x_gm[i * 256], 8192);
 // CHECK-NEXT: inQ_t.EnQue(t);
 // CHECK-NEXT: t = inQ_t.DeQue<float>();
+// CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: LocalTensor<float> sq = buf_sq.Get<float>();
 // CHECK-NEXT: Mul(sq, t, t, 8192);
+// CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: LocalTensor<float> d = outQ_d.AllocTensor<float>();
 // CHECK-NEXT: Sub(d, sq, t, 8192);
 // CHECK-NEXT: inQ_t.FreeTensor(t);

@@ -111,6 +111,7 @@ pypto.func orchestration @main(%x: !pypto.tensor<[16, 64], f32>, %y: !pypto.tens
 // CHECK-NEXT: LocalTensor<float> e = buf_e.Get<float>();
 // CHECK-NEXT: Exp(e, ta, 1024);
 // CHECK-NEXT: inQ_ta.FreeTensor(ta);
+// CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: LocalTensor<float> m = outQ_m.AllocTensor<float>();
 // CHECK-NEXT: Mul(m, e, tb, 1024);
 // CHECK-NEXT: inQ_tb.FreeTensor(tb);
@@ -148,6 +149,7 @@ pypto.func orchestration @main(%x: !pypto.tensor<[16, 64], f32>, %y: !pypto.tens
 // CHECK-NEXT: LocalTensor<float> s = buf_s.Get<float>();
 // CHECK-NEXT: Muls(s, ta, k, 1024);
 // CHECK-NEXT: inQ_ta.FreeTensor(ta);
+// CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: LocalTensor<float> acc = outQ_acc.AllocTensor<float>();
 // CHECK-NEXT: Add(acc, to, s, 1024);
 // CHECK-NEXT: inQ_to.FreeTensor(to);

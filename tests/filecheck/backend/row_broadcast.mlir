@@ -38,6 +38,7 @@ pypto.func incore @wide(%x: !x8, %r: !r8, out %y: !x8) -> !x8 {
 // CHECK: LocalTensor<float> d = outQ_d.AllocTensor<float>();
 // CHECK-NEXT: LocalTensor<float> d_brcb = buf_d_brcb.Get<float>();
 // CHECK-NEXT: Brcb(d_brcb, v, 1, BrcbRepeatParams(1, 8));
+// CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: Sub(d, t, d_brcb, 64, 8, BinaryRepeatParams(1, 1, 0, 25, 25, 1));
 // CHECK-NEXT: Sub(d[64], t[64], d_brcb, 64, 8, BinaryRepeatParams(1, 1, 0, 25, 25, 1));
 // CHECK-NEXT: Sub(d[128], t[128], d_brcb, 64, 8, BinaryRepeatParams(1, 1, 0, 25, 25, 1));
@@ -58,6 +59,7 @@ pypto.func incore @tall(%x: !x300, %r: !r300, out %y: !x300) -> !x300 {
 // CHECK-LABEL: // ===== file: kernels/tall.cpp =====
 // CHECK: pipe.InitBuffer(buf_d_brcb, 9728);
 // CHECK: Brcb(d_brcb, v, 38, BrcbRepeatParams(1, 8));
+// CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: Mul(d, t, d_brcb, 8, 255, BinaryRepeatParams(1, 1, 0, 1, 1, 1));
 // CHECK-NEXT: Mul(d[2040], t[2040], d_brcb[2040], 8, 45, BinaryRepeatParams(1, 1, 0, 1, 1, 1));
 
@@ -77,9 +79,11 @@ pypto.func incore @halves(%x: !xh, %r: !rh, out %y: !xh, out %z: !xh) -> (!xh, !
 
 // CHECK-LABEL: // ===== file: kernels/halves.cpp =====
 // CHECK: Brcb(q_brcb, v, 2, BrcbRepeatParams(1, 8));
+// CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: Div(q, t, q_brcb, 128, 16, BinaryRepeatParams(1, 1, 0, 10, 10, 1));
 // CHECK-NEXT: Div(q[128], t[128], q_brcb, 32, 16, BinaryRepeatParams(1, 1, 0, 10, 10, 1));
 // CHECK: Brcb(s_brcb, m, 2, BrcbRepeatParams(1, 8));
+// CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: Sub(s, t, s_brcb, 128, 16, BinaryRepeatParams(1, 1, 0, 10, 10, 1));
 // CHECK-NEXT: Sub(s[128], t[128], s_brcb, 32, 16, BinaryRepeatParams(1, 1, 0, 10, 10, 1));
 
@@ -99,9 +103,11 @@ pypto.func incore @ints(%x: !xi, %r: !ri, out %y: !xi, out %z: !ri) -> (!xi, !ri
 
 // CHECK-LABEL: // ===== file: kernels/ints.cpp =====
 // CHECK: Brcb(a_brcb, v, 1, BrcbRepeatParams(1, 8));
+// CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: Mul(a, t, a_brcb, 64, 8, BinaryRepeatParams(1, 1, 0, 9, 9, 1));
 // CHECK-NEXT: Mul(a[64], t[64], a_brcb, 8, 8, BinaryRepeatParams(1, 1, 0, 9, 9, 1));
 // CHECK: Brcb(b_brcb, v, 1, BrcbRepeatParams(1, 8));
+// CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: Sub(b, a, b_brcb, 64, 8, BinaryRepeatParams(1, 1, 0, 9, 9, 1));
 // CHECK-NEXT: Sub(b[64], a[64], b_brcb, 8, 8, BinaryRepeatParams(1, 1, 0, 9, 9, 1));
 // CHECK: Sub(vv, v, v, 8);

@@ -16,6 +16,7 @@ pypto.func incore @many_rows(%x: !pypto.tensor<[2100, 8], f32>, %r: !pypto.tenso
 // CHECK: pipe.InitBuffer(buf_d_brcb, 67328);
 // CHECK: Brcb(d_brcb, v, 254, BrcbRepeatParams(1, 8));
 // CHECK-NEXT: Brcb(d_brcb[16256], v[2032], 9, BrcbRepeatParams(1, 8));
+// CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: Sub(d, t, d_brcb, 8, 255, BinaryRepeatParams(1, 1, 0, 1, 1, 1));
 // CHECK-NEXT: Sub(d[2040], t[2040], d_brcb[2040], 8, 255, BinaryRepeatParams(1, 1, 0, 1, 1, 1));
 // CHECK-COUNT-6: Sub(d[{{[0-9]+}}], t[{{[0-9]+}}], d_brcb[{{[0-9]+}}], 8, 255, BinaryRepeatParams(1, 1, 0, 1, 1, 1));

@@ -46,9 +46,11 @@ pypto.func orchestration @main(%x: !pypto.tensor<[128, 64], f32>, out %y: !pypto
 // CHECK-NEXT: DataCopy(t, x_gm[row * 64], 512);
 // CHECK-NEXT: inQ_t.EnQue(t);
 // CHECK-NEXT: t = inQ_t.DeQue<float>();
+// CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: LocalTensor<float> u = buf_u.Get<float>();
 // CHECK-NEXT: Relu(u, t, 512);
 // CHECK-NEXT: inQ_t.FreeTensor(t);
+// CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: LocalTensor<float> v = outQ_v.AllocTensor<float>();
 // CHECK-NEXT: Muls(v, u, 3.0f, 512);
 // CHECK-NEXT: outQ_v.EnQue(v);

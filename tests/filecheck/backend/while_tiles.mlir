@@ -40,11 +40,14 @@ pypto.func incore @halve_add(%x: !T, %n: index, out %y: !T) -> !T {
 // CHECK-NEXT: const bool go = j < n;
 // CHECK-NEXT: jj = j;
 // CHECK-NEXT: if (!go) break;
+// CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: LocalTensor<float> h = buf_h.Get<float>();
 // CHECK-NEXT: Muls(h, t, 0.5f, 1024);
+// CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: LocalTensor<float> s = buf_s.Get<float>();
 // CHECK-NEXT: Add(s, h, xt, 1024);
 // CHECK-NEXT: const int64_t j1 = jj + 1;
+// CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: DataCopy(t, s, 1024);
 // CHECK-NEXT: j = j1;
 // CHECK-NEXT: }
@@ -78,12 +81,15 @@ pypto.func incore @forward(%x: !T, %n: index, out %z: !T, out %y: !T) -> (!T, !T
 // CHECK-NEXT: DataCopy(t, xt, 1024);
 // CHECK-NEXT: int64_t jj{};
 // CHECK-NEXT: while (true) {
+// CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: LocalTensor<float> c = calcBuf0.Get<float>();
 // CHECK-NEXT: Max(c, t, xt, 1024);
 // CHECK-NEXT: const bool go = j < n;
+// CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: DataCopy(t, c, 1024);
 // CHECK-NEXT: jj = j;
 // CHECK-NEXT: if (!go) break;
+// CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: LocalTensor<float> t_out = outQ_a_out.AllocTensor<float>();
 // CHECK-NEXT: DataCopy(t_out, t, 1024);
 // CHECK-NEXT: outQ_a_out.EnQue(t_out);
@@ -93,6 +99,7 @@ pypto.func incore @forward(%x: !T, %n: index, out %z: !T, out %y: !T) -> (!T, !T
 // CHECK-NEXT: LocalTensor<float> h = calcBuf0.Get<float>();
 // CHECK-NEXT: Muls(h, t, -0.5f, 1024);
 // CHECK-NEXT: const int64_t j1 = jj + 1;
+// CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: DataCopy(t, h, 1024);
 // CHECK-NEXT: j = j1;
 // CHECK-NEXT: }
@@ -121,6 +128,7 @@ pypto.func incore @reload(%x: !T, %n: index, out %y: !T) -> !T {
 // CHECK: LocalTensor<float> u = inQ_u.AllocTensor<float>();
 // CHECK: u = inQ_u.DeQue<float>();
 // CHECK-NEXT: const int64_t j1 = jj + 1;
+// CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: DataCopy(t, u, 1024);
 // CHECK-NEXT: j = j1;
 // CHECK-NEXT: inQ_u.FreeTensor(u);

@@ -45,3 +45,27 @@ pypto.func incore @bad_entry(%a: !pypto.tensor<[8, 64], f32>) attributes {ascend
   pypto.return
 }
 // CHECK: ascendc: @bad_entry has an inconsistent ascendc.buffers entry {{.*}}: missing key 'depth'
+
+// -----
+
+pypto.func incore @bad_barrier(%a: !pypto.tensor<[8, 64], f32>, out %o: !pypto.tensor<[8, 64], f32>) -> !pypto.tensor<[8, 64], f32> attributes {ascendc.buffers = [{bytes = 2048 : i64, depth = 1 : i64, name = "inQ_t", position = "VECIN", values = ["%t !pypto.tile<[8, 64], f32, vec>"]}, {bytes = 2048 : i64, depth = 1 : i64, name = "outQ_e", position = "VECOUT", values = ["%e !pypto.tile<[8, 64], f32, vec>"]}], ascendc.memory = {UB = {capacity = 196608 : i64, used = 4096 : i64}}, ascendc.sync = "vector"} {
+  %c0 = arith.constant 0 : index
+  %t = pypto.tile.load %a[%c0, %c0] {ascendc.buffer = "inQ_t", ascendc.handoff = {from = "MTE2", queue = "inQ_t", to = "V"}, ascendc.stage = "MTE2"} : !pypto.tensor<[8, 64], f32> -> !pypto.tile<[8, 64], f32, vec>
+  %e = pypto.tile.exp %t {ascendc.buffer = "outQ_e", ascendc.stage = "V", ascendc.barrier = "MTE2", ascendc.free = ["inQ_t"]} : !pypto.tile<[8, 64], f32, vec>
+  %w = pypto.tile.store %e, %o[%c0, %c0] {ascendc.handoff = {from = "V", queue = "outQ_e", to = "MTE3"}, ascendc.store = "direct", ascendc.stage = "MTE3"} : !pypto.tile<[8, 64], f32, vec>, !pypto.tensor<[8, 64], f32>
+  pypto.return %w : !pypto.tensor<[8, 64], f32>
+}
+
+// CHECK: ascendc: cannot lower 'pypto.tile.exp' in @bad_barrier: 'ascendc.barrier' must be "V" (a PipeBarrier<PIPE_V> before the op), got "MTE2"
+
+// -----
+
+pypto.func incore @bad_kernel_barrier(%a: !pypto.tensor<[8, 64], f32>, out %o: !pypto.tensor<[8, 64], f32>) -> !pypto.tensor<[8, 64], f32> attributes {ascendc.buffers = [{bytes = 2048 : i64, depth = 1 : i64, name = "inQ_t", position = "VECIN", values = ["%t !pypto.tile<[8, 64], f32, vec>"]}, {bytes = 2048 : i64, depth = 1 : i64, name = "outQ_e", position = "VECOUT", values = ["%e !pypto.tile<[8, 64], f32, vec>"]}], ascendc.memory = {UB = {capacity = 196608 : i64, used = 4096 : i64}}, ascendc.sync = "vector", ascendc.barrier = "none"} {
+  %c0 = arith.constant 0 : index
+  %t = pypto.tile.load %a[%c0, %c0] {ascendc.buffer = "inQ_t", ascendc.handoff = {from = "MTE2", queue = "inQ_t", to = "V"}, ascendc.stage = "MTE2"} : !pypto.tensor<[8, 64], f32> -> !pypto.tile<[8, 64], f32, vec>
+  %e = pypto.tile.exp %t {ascendc.buffer = "outQ_e", ascendc.stage = "V", ascendc.free = ["inQ_t"]} : !pypto.tile<[8, 64], f32, vec>
+  %w = pypto.tile.store %e, %o[%c0, %c0] {ascendc.handoff = {from = "V", queue = "outQ_e", to = "MTE3"}, ascendc.store = "direct", ascendc.stage = "MTE3"} : !pypto.tile<[8, 64], f32, vec>, !pypto.tensor<[8, 64], f32>
+  pypto.return %w : !pypto.tensor<[8, 64], f32>
+}
+
+// CHECK: ascendc: @bad_kernel_barrier: the kernel's 'ascendc.barrier' must be "auto" (PIPE_V barriers left to the toolchain), got "none"

@@ -60,8 +60,8 @@ pypto.func incore @rows(%x: !pypto.tensor<[8, 64], f32>, %r: !pypto.tensor<[8, 1
 // CHECK-LABEL: pypto.func incore @rows
 // CHECK-NOT: ascendc.flags
 // CHECK: %a = pypto.tile.row_expand_mul %t, %lr {ascendc.buffer = "buf_a", ascendc.scratch = "calcBuf1", ascendc.stage = "V", ascendc.free = ["inQ_t", "inQ_lr"]}
-// CHECK: %m = pypto.tile.row_max %a {{{.*}}ascendc.stage = "V"}
-// CHECK: %b = pypto.tile.row_expand_sub %a, %m {ascendc.buffer = "outQ_b", ascendc.scratch = "buf_b_brcb", ascendc.stage = "V"}
+// CHECK: %m = pypto.tile.row_max %a {ascendc.buffer = "calcBuf1", ascendc.stage = "V", ascendc.barrier = "V"}
+// CHECK: %b = pypto.tile.row_expand_sub %a, %m {ascendc.buffer = "outQ_b", ascendc.scratch = "buf_b_brcb", ascendc.stage = "V", ascendc.barrier = "V"}
 // CHECK-NOT: ascendc.flags
 
 // -----
@@ -112,6 +112,6 @@ pypto.func incore @while_store(%x: !pypto.tensor<[8, 64], f32>, %n: index, out %
 }
 
 // CHECK-LABEL: pypto.func incore @while_store
-// CHECK: %w = pypto.tile.store %a, %ya[%c0, %c0] {ascendc.staging = "outQ_a_out", ascendc.handoff = {from = "V", queue = "outQ_a_out", to = "MTE3"}, ascendc.store = "staged", ascendc.stage = "MTE3"}
-// CHECK: scf.yield {ascendc.free = ["inQ_u"]} %j1, %u, %w
+// CHECK: %w = pypto.tile.store %a, %ya[%c0, %c0] {ascendc.staging = "outQ_a_out", ascendc.handoff = {from = "V", queue = "outQ_a_out", to = "MTE3"}, ascendc.store = "staged", ascendc.stage = "MTE3", ascendc.barrier = "V"}
+// CHECK: scf.yield {ascendc.free = ["inQ_u"], ascendc.barrier = "V"} %j1, %u, %w
 // CHECK: } attributes {ascendc.buffer = ["", "buf_r", ""], ascendc.free = ["inQ_t"]}

@@ -69,9 +69,78 @@ inline void WaitFlag(int32_t eventID) {
   if (event == HardEvent::V_S) ++pypto_sim::vs_epoch();
 }
 
+// PIPE_V ordering: vector instructions may overlap, so one that reads or writes UB bytes an
+// earlier one wrote (or writes bytes an earlier one read) needs PipeBarrier<PIPE_V> (or
+// PIPE_ALL) in between. The simulation keeps the UB byte ranges the vector pipe accessed since
+// the last barrier and fails on a conflicting access. A queue operation (AllocTensor, EnQue,
+// DeQue, FreeTensor) hands its buffer to another pipe and back through flags, which orders the
+// vector pipe too: it forgets the accesses to that buffer.
+namespace detail {
+struct VState {
+  std::vector<uint8_t> flags;  // per 32-byte UB block: 1 read, 2 written since the last barrier
+  std::vector<const char*> reader, writer;
+  std::vector<uint32_t> dirty;
+  std::vector<std::pair<uint32_t, bool>> current;  // (block, write) of the instruction being checked
+  const char* current_what = nullptr;
+  VState() {
+    const uint32_t n = pypto_sim::mem_info(pypto_sim::Mem::UB).capacity / pypto_sim::kBlockBytes;
+    flags.assign(n, 0);
+    reader.assign(n, nullptr);
+    writer.assign(n, nullptr);
+  }
+};
+inline VState& v_state() {
+  static VState v;
+  return v;
+}
+// One operand of a vector instruction: the UB blocks it touches; [lo, hi) for messages.
+inline void v_blocks(const char* what, const char* owner, uint32_t lo, uint32_t hi, bool write,
+                     const std::vector<uint32_t>& blocks) {
+  VState& v = v_state();
+  for (uint32_t b : blocks) {
+    if (b >= v.flags.size()) continue;
+    const uint8_t f = v.flags[b];
+    if ((f & 2) || (write && (f & 1)))
+      fail("%s %s UB bytes [%u, %u) of buffer '%s' that an earlier %s %s, with no PipeBarrier<PIPE_V> in between "
+           "(missing PIPE_V synchronisation)", what, write ? "writes" : "reads", lo, hi, owner,
+           (f & 2) ? v.writer[b] : v.reader[b], (f & 2) ? "wrote" : "read");
+    v.current.push_back({b, write});
+  }
+  v.current_what = what;
+}
+inline void v_access(const char* what, const char* owner, uint32_t lo, uint32_t hi, bool write) {
+  std::vector<uint32_t> blocks;
+  for (uint32_t b = lo / pypto_sim::kBlockBytes; b * pypto_sim::kBlockBytes < hi; ++b) blocks.push_back(b);
+  v_blocks(what, owner, lo, hi, write, blocks);
+}
+inline void v_commit() {
+  VState& v = v_state();
+  const char* what = v.current_what;
+  for (const auto& [b, write] : v.current) {
+    if (v.flags[b] == 0) v.dirty.push_back(b);
+    v.flags[b] |= write ? 2 : 1;
+    (write ? v.writer : v.reader)[b] = what;
+  }
+  v.current.clear();
+}
+inline void v_barrier() {
+  VState& v = v_state();
+  for (uint32_t b : v.dirty) v.flags[b] = 0;
+  v.dirty.clear();
+  v.current.clear();
+}
+inline void v_forget(const Slot& s) {
+  if (s.mem != pypto_sim::Mem::UB) return;
+  VState& v = v_state();
+  for (uint32_t b = s.addr / pypto_sim::kBlockBytes; b * pypto_sim::kBlockBytes < s.addr + s.bytes && b < v.flags.size(); ++b)
+    v.flags[b] = 0;
+}
+}  // namespace detail
+
 template <pipe_t pipe>
 inline void PipeBarrier() {
   if (pipe == PIPE_ALL) ++pypto_sim::vs_epoch();
+  if (pipe == PIPE_V || pipe == PIPE_ALL) detail::v_barrier();
 }
 
 // ------------------------------------------------------------------ tensors
@@ -151,8 +220,9 @@ class LocalTensor {
     if (slot_->state == SlotState::Enqueued)
       fail("%s uses buffer '%s' while it is enqueued (DeQue it first)", what, slot_->owner);
   }
-  // Vector access: live, 32-byte aligned, in bounds.
-  void check_vec(const char* what, uint64_t elems, bool reads) const {
+  // UB access (a vector instruction, or an MTE copy with `vector` false): live, 32-byte
+  // aligned, in bounds, and ordered after conflicting vector accesses (PIPE_V).
+  void check_vec(const char* what, uint64_t elems, bool reads, bool vector = true) const {
     check_live(what);
     if (slot_->mem != pypto_sim::Mem::UB)
       fail("%s: operand in buffer '%s' is in %s; vector instructions work on the Unified Buffer", what, slot_->owner,
@@ -164,8 +234,25 @@ class LocalTensor {
                             (unsigned long long)elems, size_, slot_->owner);
     if (reads && slot_->dma_in && slot_->state == SlotState::Allocated)
       fail("%s reads buffer '%s' loaded by DataCopy before EnQue/DeQue (missing MTE2->V synchronisation)", what, slot_->owner);
+    if (vector) detail::v_access(what, slot_->owner, at, at + static_cast<uint32_t>(elems * sizeof(T)), !reads);
   }
-  void mark_v_write() const { slot_->v_write_epoch = pypto_sim::vs_epoch(); }
+  // A level-0 operand (`repeat` repeats `repStride` blocks apart, each `mask` elements in blocks
+  // `blk` apart): the same checks, on the blocks it touches.
+  void check_vec_l0(const char* what, uint64_t mask, uint8_t repeat, uint32_t blk, uint32_t repStride, bool reads) const {
+    constexpr uint32_t per = pypto_sim::kBlockBytes / sizeof(T);
+    const uint64_t extent = (uint64_t)(repeat - 1) * repStride * per + (uint64_t)((mask - 1) / per) * blk * per + (mask - 1) % per + 1;
+    check_vec(what, extent, reads, false);
+    const uint32_t at = pypto_sim::mem_offset(slot_->mem, ptr_);
+    std::vector<uint32_t> blocks;
+    for (uint32_t r = 0; r < repeat; ++r)
+      for (uint32_t k = 0; k < (mask + per - 1) / per; ++k) blocks.push_back(at / pypto_sim::kBlockBytes + r * repStride + k * blk);
+    detail::v_blocks(what, slot_->owner, at, at + static_cast<uint32_t>(extent * sizeof(T)), !reads, blocks);
+  }
+  // The end of a vector instruction (every one marks its destination).
+  void mark_v_write() const {
+    slot_->v_write_epoch = pypto_sim::vs_epoch();
+    detail::v_commit();
+  }
 
  private:
   T* ptr_ = nullptr;
@@ -208,6 +295,7 @@ class TQue : public detail::BufferBase {
       if (s.state == SlotState::Free) {
         s.state = SlotState::Allocated;
         s.v_write_epoch = 0;
+        detail::v_forget(s);
         return LocalTensor<T>(reinterpret_cast<T*>(pypto_sim::mem_base(s.mem) + s.addr), s.bytes / sizeof(T), &s);
       }
     }
@@ -219,6 +307,7 @@ class TQue : public detail::BufferBase {
     if (s->state == SlotState::Enqueued) fail("EnQue of a buffer of queue '%s' that is already enqueued", s->owner);
     if (static_cast<int32_t>(fifo_.size()) >= depth) fail("EnQue on queue '%s' beyond its depth %d", s->owner, depth);
     s->state = SlotState::Enqueued;
+    detail::v_forget(*s);
     fifo_.push_back(s);
     return true;
   }
@@ -228,6 +317,7 @@ class TQue : public detail::BufferBase {
     Slot* s = fifo_.front();
     fifo_.erase(fifo_.begin());
     s->state = SlotState::Dequeued;
+    detail::v_forget(*s);
     return LocalTensor<T>(reinterpret_cast<T*>(pypto_sim::mem_base(s->mem) + s->addr), s->bytes / sizeof(T), s);
   }
   template <typename T>
@@ -235,6 +325,7 @@ class TQue : public detail::BufferBase {
     Slot* s = own(t, "FreeTensor");
     if (s->state == SlotState::Enqueued) fail("FreeTensor of a buffer of queue '%s' that is still enqueued", s->owner);
     s->state = SlotState::Free;
+    detail::v_forget(*s);
     ++s->gen;
   }
 
@@ -268,6 +359,7 @@ class TPipe {
   TPipe() {
     if (pypto_sim::chip().pipe_live) fail("a second TPipe was created while another one is live");
     pypto_sim::chip().pipe_live = true;
+    detail::v_barrier();
   }
   ~TPipe() {
     for (detail::BufferBase* b : buffers_) {
@@ -400,11 +492,11 @@ void check_count_bytes(const char* what, uint64_t count) {
 }
 template <typename T>
 void check_copy_in_dst(const LocalTensor<T>& dst, uint64_t elems) {
-  dst.check_vec("DataCopy GM->UB", elems, false);
+  dst.check_vec("DataCopy GM->UB", elems, false, false);
 }
 template <typename T>
 void check_copy_out_src(const LocalTensor<T>& src, uint64_t elems) {
-  src.check_vec("DataCopy UB->GM", elems, false);
+  src.check_vec("DataCopy UB->GM", elems, false, false);
   Slot* s = src.sim_slot();
   if (s->state == SlotState::Calc) fail("DataCopy UB->GM from TBuf '%s': needs a VECOUT queue (EnQue/DeQue) for V->MTE3 synchronisation", s->owner);
   if (s->state != SlotState::Dequeued)
@@ -635,9 +727,9 @@ template <typename T, typename F>
 void binary_l0(const char* what, const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b, uint64_t mask,
                uint8_t repeat, const BinaryRepeatParams& p, F f) {
   check_l0<T>(what, mask, repeat);
-  a.check_vec(what, l0_extent<T>(mask, repeat, p.src0BlkStride, p.src0RepStride), true);
-  b.check_vec(what, l0_extent<T>(mask, repeat, p.src1BlkStride, p.src1RepStride), true);
-  dst.check_vec(what, l0_extent<T>(mask, repeat, p.dstBlkStride, p.dstRepStride), false);
+  a.check_vec_l0(what, mask, repeat, p.src0BlkStride, p.src0RepStride, true);
+  b.check_vec_l0(what, mask, repeat, p.src1BlkStride, p.src1RepStride, true);
+  dst.check_vec_l0(what, mask, repeat, p.dstBlkStride, p.dstRepStride, false);
   for (uint32_t r = 0; r < repeat; ++r)
     for (uint32_t e = 0; e < mask; ++e)
       dst.sim_ptr()[l0_index<T>(r, e, p.dstBlkStride, p.dstRepStride)] =
@@ -711,8 +803,8 @@ void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const int32_t r
 template <typename T>
 void Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, uint64_t mask, const uint8_t repeatTime, const UnaryRepeatParams& p) {
   detail::check_l0<T>("Muls", mask, repeatTime);
-  src.check_vec("Muls", detail::l0_extent<T>(mask, repeatTime, p.srcBlkStride, p.srcRepStride), true);
-  dst.check_vec("Muls", detail::l0_extent<T>(mask, repeatTime, p.dstBlkStride, p.dstRepStride), false);
+  src.check_vec_l0("Muls", mask, repeatTime, p.srcBlkStride, p.srcRepStride, true);
+  dst.check_vec_l0("Muls", mask, repeatTime, p.dstBlkStride, p.dstRepStride, false);
   for (uint32_t r = 0; r < repeatTime; ++r)
     for (uint32_t e = 0; e < mask; ++e)
       dst.sim_ptr()[detail::l0_index<T>(r, e, p.dstBlkStride, p.dstRepStride)] =
@@ -730,7 +822,7 @@ void whole_reduce(const char* what, const LocalTensor<T>& dst, const LocalTensor
   if (mask <= 0 || mask > lanes) fail("%s: mask %d outside [1, %d]", what, mask, lanes);
   if (repeat <= 0 || repeat > (int32_t)pypto_sim::kMaxRepeat) fail("%s: repeatTime %d outside [1, 255]", what, repeat);
   if (dstRepStride <= 0 || srcBlkStride <= 0 || srcRepStride < 0) fail("%s: invalid strides", what);
-  src.check_vec(what, l0_extent<T>(mask, repeat, srcBlkStride, srcRepStride), true);
+  src.check_vec_l0(what, mask, repeat, srcBlkStride, srcRepStride, true);
   const int32_t width = with_index ? 2 : 1;
   dst.check_vec(what, (uint64_t)(repeat - 1) * dstRepStride * width + width, false);
   for (int32_t r = 0; r < repeat; ++r) {
@@ -771,7 +863,7 @@ void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const 
   if (mask <= 0 || mask > lanes) fail("WholeReduceSum: mask %d outside [1, %d]", mask, lanes);
   if (repeatTime <= 0 || repeatTime > (int32_t)pypto_sim::kMaxRepeat) fail("WholeReduceSum: repeatTime %d outside [1, 255]", repeatTime);
   if (dstRepStride <= 0 || srcBlkStride <= 0 || srcRepStride < 0) fail("WholeReduceSum: invalid strides");
-  src.check_vec("WholeReduceSum", detail::l0_extent<T>(mask, repeatTime, srcBlkStride, srcRepStride), true);
+  src.check_vec_l0("WholeReduceSum", mask, repeatTime, srcBlkStride, srcRepStride, true);
   dst.check_vec("WholeReduceSum", (uint64_t)(repeatTime - 1) * dstRepStride + 1, false);
   for (int32_t r = 0; r < repeatTime; ++r) {
     float acc = 0.0f;
