@@ -1202,18 +1202,10 @@ class FunctionBuilder:
         name_hint = None
         if "name_hint" in kwargs:
             v, n = kwargs.pop("name_hint")
-            if not isinstance(v, str) or not v.isidentifier():
-                raise self.error(n, f"name_hint must be an identifier string, got {describe(v)}")
-            name_hint = v
+            name_hint = self.scope_name(v, n)
         deps: list[SSAValue] = []
         if "deps" in kwargs:
-            v, n = kwargs.pop("deps")
-            if not isinstance(v, list | tuple):
-                raise self.error(n, "deps must be a list of task ids")
-            for d in v:
-                if not isinstance(d, SSAValue) or not isinstance(d.type, TaskIdType):
-                    raise self.error(n, f"deps must hold task ids, got {describe(d)}")
-                deps.append(d)
+            deps = self.task_ids(*kwargs.pop("deps"))
         dumps: list[SSAValue] = []
         if "dumps" in kwargs:
             v, n = kwargs.pop("dumps")
@@ -1262,6 +1254,20 @@ class FunctionBuilder:
             slot_num=slot_num, tid_name=tid_name, split_given=split_given,
         )
 
+    def scope_name(self, value: Value, node: ast.AST) -> str:
+        """The `name_hint` of a `pl.at` / `pl.spmd` scope: the outlined function's name."""
+        if not isinstance(value, str) or not value.isidentifier():
+            raise self.error(node, f"name_hint must be an identifier string, got {describe(value)}")
+        return value
+
+    def task_ids(self, value: Value, node: ast.AST) -> list[SSAValue]:
+        """The `deps=[...]` of a `pl.at`, `pl.spmd` or `pl.submit`."""
+        if not isinstance(value, list | tuple) or not all(
+            isinstance(d, SSAValue) and isinstance(d.type, TaskIdType) for d in value
+        ):
+            raise self.error(node, f"deps must be a list of task ids, got {describe(value)}")
+        return list(value)
+
     def spmd(
         self,
         node: ast.stmt,
@@ -1282,19 +1288,8 @@ class FunctionBuilder:
                 a.node_of("core_num"),
                 f"the core count of pl.spmd must be a positive integer constant, got {describe(core_num)}",
             )
-        name_hint = None
-        if "name_hint" in a:
-            name_hint = a.value("name_hint")
-            if not isinstance(name_hint, str) or not name_hint.isidentifier():
-                raise self.error(a.node_of("name_hint"), f"name_hint must be an identifier string, got {describe(name_hint)}")
-        deps: list[SSAValue] = []
-        if "deps" in a:
-            v = a.value("deps")
-            if not isinstance(v, list | tuple) or not all(
-                isinstance(d, SSAValue) and isinstance(d.type, TaskIdType) for d in v
-            ):
-                raise self.error(a.node_of("deps"), f"deps must be a list of task ids, got {describe(v)}")
-            deps = list(v)
+        name_hint = self.scope_name(a.value("name_hint"), a.node_of("name_hint")) if "name_hint" in a else None
+        deps = self.task_ids(a.value("deps"), a.node_of("deps")) if "deps" in a else []
         if self.decl.kind in A.INCORE_KINDS:
             raise self.error(
                 node, f"pl.spmd inside {self.decl.kind.value} function '{self.decl.name}': it already runs on a core"
@@ -1709,12 +1704,7 @@ class FunctionBuilder:
         for kw in node.keywords:
             if kw.arg != "deps":
                 raise self.error(kw, f"pl.submit does not support '{kw.arg}' yet")
-            v = self.expr(kw.value)
-            if not isinstance(v, list | tuple) or not all(
-                isinstance(d, SSAValue) and isinstance(d.type, TaskIdType) for d in v
-            ):
-                raise self.error(kw.value, "deps must be a list of task ids")
-            deps = list(v)
+            deps = self.task_ids(self.expr(kw.value), kw.value)
         args = self.call_args(node.args[1:])
         values, outputs = self._callee_args(ref.name, args, node, submit=True)
         op = SubmitOp(ref.name, values, outputs, deps)
