@@ -53,7 +53,13 @@ from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import Float16Type, IndexType, IntegerAttr, ModuleOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
+from xdsl.rewriter import InsertPoint
 from xdsl.traits import MemoryEffectKind, get_effects, is_side_effect_free
 from xdsl.utils.exceptions import PassFailedException
 
@@ -619,8 +625,9 @@ class _IndexConstants:
     """`index` constants available just before `anchor`: reused when an earlier op of its
     block already defines one, otherwise inserted right before it (dominating what follows)."""
 
-    def __init__(self, anchor: Operation):
+    def __init__(self, anchor: Operation, rewriter: PatternRewriter):
         self.anchor = anchor
+        self.rewriter = rewriter
         self.at = InsertPoint.before(anchor)
         self.values: dict[int, SSAValue] = {}
 
@@ -645,16 +652,19 @@ class _IndexConstants:
     def _insert(self, value: int) -> SSAValue:
         c = arith.ConstantOp(IntegerAttr(value, IndexType()))
         c.result.name_hint = f"c{value}"
-        Rewriter.insert_op(c, self.at)
+        self.rewriter.insert(c, self.at)
         return c.result
 
 
 class _GroupRewriter:
-    def __init__(self, func: FuncOp, g: _Group, plan: _Plan, spmd: bool):
+    """Emits the loop of one planned fusion group in place of its ops (through `rewriter`)."""
+
+    def __init__(self, func: FuncOp, g: _Group, plan: _Plan, spmd: bool, rewriter: PatternRewriter):
         self.func, self.g, self.plan, self.spmd = func, g, plan, spmd
+        self.rewriter = rewriter
         assert g.last is not None
         self.at = InsertPoint.before(g.last)
-        self.consts = _IndexConstants(g.last)
+        self.consts = _IndexConstants(g.last, rewriter)
 
     def _index(self, value: int) -> SSAValue:
         """An index constant, inserted before the group's loop (so it dominates its body)."""
@@ -682,7 +692,7 @@ class _GroupRewriter:
         for r in materialize:
             create = tensor.CreateOp(r.type)  # type: ignore[arg-type]
             create.result.name_hint = r.name_hint
-            Rewriter.insert_op(create, at)
+            self.rewriter.insert(create, at)
             stores.append((r, len(inits), None))
             inits.append(create.result)
         sink_carry: dict[SSAValue, int] = {}
@@ -707,19 +717,18 @@ class _GroupRewriter:
                 current = self._body(at, stores, inits, self._index(0), rows)
             if tail:
                 current = self._body(at, stores, current, self._index(full_blocks * rows), tail)
+        inside = members.union(g.sinks)
         for value, carry, offsets in stores:
             if offsets is None:
-                for use in list(value.uses):
-                    if use.operation not in members and use.operation not in g.sinks:
-                        use.operation.operands[use.index] = current[carry]
+                self.rewriter.replace_uses_with_if(value, current[carry], lambda use: use.operation not in inside)
         for sink in reversed(g.sinks):
-            sink.result.replace_all_uses_with(current[sink_carry[sink.result]])
-            Rewriter.erase_op(sink)
+            self.rewriter.replace_all_uses_with(sink.result, current[sink_carry[sink.result]])
+            self.rewriter.erase(sink)
         self._erase_members()
 
     def _erase_members(self) -> None:
         for m in reversed(self.g.members):
-            Rewriter.erase_op(m)
+            self.rewriter.erase(m)
 
     def _loop(self, at: InsertPoint, stores, inits, rows: int, end: int) -> list[SSAValue]:
         body = Block(arg_types=[IndexType(), *(v.type for v in inits)])
@@ -729,9 +738,9 @@ class _GroupRewriter:
         loop = scf.ForOp(self._index(0), self._index(end), self._index(rows), inits, body)
         inner_at = InsertPoint.at_end(body)
         stored = self._body(inner_at, stores, list(body.args[1:]), body.args[0], rows)
-        Rewriter.insert_op(scf.YieldOp(*stored), inner_at)
+        self.rewriter.insert(scf.YieldOp(*stored), inner_at)
         # Inserted last: constants made while building the body go before it.
-        Rewriter.insert_op(loop, at)
+        self.rewriter.insert(loop, at)
         for r, init in zip(loop.results, inits):
             r.name_hint = init.name_hint
         return list(loop.results)
@@ -739,7 +748,7 @@ class _GroupRewriter:
     def _spmd_loop(self, at: InsertPoint, stores, inits, rows: int, nblocks: int) -> list[SSAValue]:
         idx, num = tile.GetBlockIdxOp(), tile.GetBlockNumOp()
         idx.result.name_hint, num.result.name_hint = "block_idx", "block_num"
-        Rewriter.insert_op([idx, num], at)
+        self.rewriter.insert([idx, num], at)
         self.block_idx, self.block_num = idx.result, num.result
         body = Block(arg_types=[IndexType(), *(v.type for v in inits)])
         body.args[0].name_hint = "blk"
@@ -749,10 +758,10 @@ class _GroupRewriter:
         inner_at = InsertPoint.at_end(body)
         row = arith.MuliOp(body.args[0], self._index(rows))
         row.result.name_hint = "row"
-        Rewriter.insert_op(row, inner_at)
+        self.rewriter.insert(row, inner_at)
         stored = self._body(inner_at, stores, list(body.args[1:]), row.result, rows)
-        Rewriter.insert_op(scf.YieldOp(*stored), inner_at)
-        Rewriter.insert_op(loop, at)
+        self.rewriter.insert(scf.YieldOp(*stored), inner_at)
+        self.rewriter.insert(loop, at)
         for r, init in zip(loop.results, inits):
             r.name_hint = init.name_hint
         return list(loop.results)
@@ -762,14 +771,14 @@ class _GroupRewriter:
         owner = arith.RemSIOp(self._index(nblocks), self.block_num)
         is_owner = arith.CmpiOp(self.block_idx, owner.result, "eq")
         owner.result.name_hint, is_owner.result.name_hint = "tail_core", "on_tail_core"
-        Rewriter.insert_op([owner, is_owner], at)
+        self.rewriter.insert([owner, is_owner], at)
         then_block, else_block = Block(), Block()
         inner_at = InsertPoint.at_end(then_block)
         stored = self._body(inner_at, stores, current, self._index(start), tail)
-        Rewriter.insert_op(scf.YieldOp(*stored), inner_at)
+        self.rewriter.insert(scf.YieldOp(*stored), inner_at)
         else_block.add_op(scf.YieldOp(*current))
         branch = scf.IfOp(is_owner.result, [v.type for v in current], [then_block], [else_block])
-        Rewriter.insert_op(branch, at)
+        self.rewriter.insert(branch, at)
         for r, v in zip(branch.results, current):
             r.name_hint = v.name_hint
         return list(branch.results)
@@ -792,7 +801,7 @@ class _GroupRewriter:
             shape = [rows, *_shape(v)[1:]]
             load = tile.LoadOp(v, offsets, TileType(shape, v.type.element_type))  # type: ignore[attr-defined]
             load.result.name_hint = f"{v.name_hint}_tile" if v.name_hint else None
-            Rewriter.insert_op(load, at)
+            self.rewriter.insert(load, at)
             tiles[v] = load.result
         for m in g.members:
             if isinstance(m, tensor.CastOp) and m.result.type == m.input.type:
@@ -801,7 +810,7 @@ class _GroupRewriter:
                 continue
             t = _tile_op(m, tiles)
             t.results[0].name_hint = f"{m.results[0].name_hint}_tile" if m.results[0].name_hint else None
-            Rewriter.insert_op(t, at)
+            self.rewriter.insert(t, at)
             tiles[m.results[0]] = t.results[0]
         current = list(carries)
         for value, carry, sink_offsets in stores:
@@ -819,12 +828,12 @@ class _GroupRewriter:
                 else:
                     add = arith.AddiOp(where[0], row)
                     add.result.name_hint = "dst_row"
-                    Rewriter.insert_op(add, at)
+                    self.rewriter.insert(add, at)
                     where[0] = add.result
             target = current[carry]
             store = tile.StoreOp(tiles[value], target, where)
             store.result.name_hint = target.name_hint
-            Rewriter.insert_op(store, at)
+            self.rewriter.insert(store, at)
             current[carry] = store.result
         return current
 
@@ -966,11 +975,12 @@ class _MatmulRewriter:
           store acc into the destination window
     """
 
-    def __init__(self, plan: _MatmulPlan):
+    def __init__(self, plan: _MatmulPlan, rewriter: PatternRewriter):
         self.plan = plan
+        self.rewriter = rewriter
         anchor = plan.sink if plan.sink is not None else plan.matmul
         self.at = InsertPoint.before(anchor)
-        self.consts = _IndexConstants(anchor)
+        self.consts = _IndexConstants(anchor, rewriter)
 
     def _index(self, value: int) -> SSAValue:
         return self.consts.get(value)
@@ -986,7 +996,7 @@ class _MatmulRewriter:
         else:
             create = tensor.CreateOp(p.result.type)  # type: ignore[arg-type]
             create.result.name_hint = result_name
-            Rewriter.insert_op(create, self.at)
+            self.rewriter.insert(create, self.at)
             dest, offsets = create.result, [self._index(0), self._index(0)]
 
         def tile_n(at: InsertPoint, carried: SSAValue, row: SSAValue) -> SSAValue:
@@ -995,13 +1005,13 @@ class _MatmulRewriter:
 
         final = self._loop(self.at, m, mb, dest, "m", tile_n)
         if p.sink is not None:
-            p.sink.result.replace_all_uses_with(final)
-            Rewriter.erase_op(p.sink)
+            self.rewriter.replace_all_uses_with(p.sink.result, final)
+            self.rewriter.erase(p.sink)
         else:
-            p.result.replace_all_uses_with(final)
+            self.rewriter.replace_all_uses_with(p.result, final)
         if p.cast is not None:
-            Rewriter.erase_op(p.cast)
-        Rewriter.erase_op(p.matmul)
+            self.rewriter.erase(p.cast)
+        self.rewriter.erase(p.matmul)
 
     def _loop(self, at: InsertPoint, extent: int, step: int, carried: SSAValue, name: str, body) -> SSAValue:
         """`body(at, carried, iv)` once per block; a scf.for when there are several."""
@@ -1012,9 +1022,9 @@ class _MatmulRewriter:
         block.args[1].name_hint = carried.name_hint
         inner = InsertPoint.at_end(block)
         out = body(inner, block.args[1], block.args[0])
-        Rewriter.insert_op(scf.YieldOp(out), inner)
+        self.rewriter.insert(scf.YieldOp(out), inner)
         loop = scf.ForOp(self._index(0), self._index(extent), self._index(step), [carried], block)
-        Rewriter.insert_op(loop, at)
+        self.rewriter.insert(loop, at)
         loop.results[0].name_hint = carried.name_hint
         return loop.results[0]
 
@@ -1028,7 +1038,7 @@ class _MatmulRewriter:
             return self._index(b + d)
         add = arith.AddiOp(base, delta)
         add.result.name_hint = name
-        Rewriter.insert_op(add, at)
+        self.rewriter.insert(add, at)
         return add.result
 
     def _operands(self, at: InsertPoint, a: SSAValue, b: SSAValue, row: SSAValue, col: SSAValue,
@@ -1042,7 +1052,7 @@ class _MatmulRewriter:
         a_name, b_name = a.name_hint or "lhs", b.name_hint or "rhs"
         a_mat.result.name_hint, b_mat.result.name_hint = f"{a_name}_mat{suffix}", f"{b_name}_mat{suffix}"
         left.result.name_hint, right.result.name_hint = f"{a_name}_left{suffix}", f"{b_name}_right{suffix}"
-        Rewriter.insert_op([a_mat, b_mat, left, right], at)
+        self.rewriter.insert([a_mat, b_mat, left, right], at)
         return left.result, right.result
 
     def _block(self, at: InsertPoint, a: SSAValue, b: SSAValue, dest: SSAValue, offsets: Sequence[SSAValue],
@@ -1052,7 +1062,7 @@ class _MatmulRewriter:
         left, right = self._operands(at, a, b, row, col, self._index(0), shape, "")
         acc = tile.MatmulOp(left, right)
         acc.result.name_hint = "acc"
-        Rewriter.insert_op(acc, at)
+        self.rewriter.insert(acc, at)
         result = acc.result
         if k > kb:
             block = Block(arg_types=[IndexType(), result.type])
@@ -1061,16 +1071,46 @@ class _MatmulRewriter:
             l2, r2 = self._operands(inner, a, b, row, col, block.args[0], shape, "_k")
             nxt = tile.MatmulAccOp(block.args[1], l2, r2)
             nxt.result.name_hint = "part"
-            Rewriter.insert_op([nxt, scf.YieldOp(nxt.result)], inner)
+            self.rewriter.insert([nxt, scf.YieldOp(nxt.result)], inner)
             loop = scf.ForOp(self._index(kb), self._index(k), self._index(kb), [result], block)
-            Rewriter.insert_op(loop, at)
+            self.rewriter.insert(loop, at)
             loop.results[0].name_hint = "acc"
             result = loop.results[0]
         where = [self._offset(at, offsets[0], row, "dst_row"), self._offset(at, offsets[1], col, "dst_col")]
         store = tile.StoreOp(result, dest, where)
         store.result.name_hint = dest.name_hint
-        Rewriter.insert_op(store, at)
+        self.rewriter.insert(store, at)
         return store.result
+
+
+# --------------------------------------------------------------------------- patterns
+
+
+class ConvertFusionGroup(RewritePattern):
+    """Rewrites a planned fusion group into its loop over row blocks, at the group's anchor
+    (its last member or sink): every member and sink precedes the anchor, so a forward walk
+    reaches it after all of them."""
+
+    def __init__(self, groups: dict[Operation, tuple[FuncOp, _Group, _Plan, bool]]):
+        self.groups = groups
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        planned = self.groups.pop(op, None)
+        if planned is not None:
+            _GroupRewriter(*planned, rewriter).rewrite()
+
+
+class ConvertCubeMatmul(RewritePattern):
+    """Rewrites a planned `tensor.matmul` into blocked cube code, at its anchor (the
+    assemble its accumulator is stored into, else the matmul)."""
+
+    def __init__(self, plans: dict[Operation, _MatmulPlan]):
+        self.plans = plans
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        plan = self.plans.pop(op, None)
+        if plan is not None:
+            _MatmulRewriter(plan, rewriter).rewrite()
 
 
 # --------------------------------------------------------------------------- the pass
@@ -1132,12 +1172,15 @@ class ConvertTensorToTilePass(ModulePass):
             spmd = _launch_block_dim(op, func) > 1 and self._single_group_body(func, groups)
             for g in groups:
                 work.append((func, g, _plan(func, g, budget, self.ub_bytes, self.double_buffer), spmd))
-        for func, g, plan, spmd in work:
-            _GroupRewriter(func, g, plan, spmd).rewrite()
-        for mm_plan in matmuls:
-            _MatmulRewriter(mm_plan).rewrite()
-        if work or matmuls:
-            invalidate(op)
+        if not work and not matmuls:
+            return
+        groups = {g.last: (func, g, plan, spmd) for func, g, plan, spmd in work}
+        cube = {(p.sink if p.sink is not None else p.matmul): p for p in matmuls}
+        patterns = GreedyRewritePatternApplier(
+            [ConvertFusionGroup(groups), ConvertCubeMatmul(cube)], dce_enabled=False
+        )
+        PatternRewriteWalker(patterns, apply_recursively=False).rewrite_module(op)
+        invalidate(op)
 
     @staticmethod
     def _single_group_body(func: FuncOp, groups: list[_Group]) -> bool:
