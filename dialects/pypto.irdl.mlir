@@ -135,6 +135,25 @@ irdl.dialect @pypto {
     irdl.parameters(value: %3)
   }
 
+  // `#pypto<pad min>`
+  // MLIR syntax: #pypto.pad<"zero">
+  irdl.attribute @pad {
+    %0 = irdl.is "zero"
+    %1 = irdl.is "max"
+    %2 = irdl.is "min"
+    %3 = irdl.any_of(%0, %1, %2)
+    irdl.parameters(value: %3)
+  }
+
+  // `#pypto<atomic add>`
+  // MLIR syntax: #pypto.atomic<"none">
+  irdl.attribute @atomic {
+    %0 = irdl.is "none"
+    %1 = irdl.is "add"
+    %2 = irdl.any_of(%0, %1)
+    irdl.parameters(value: %2)
+  }
+
   // pypto.func: A PyPTO function.
   //   traits: FuncOpCallableInterface, IsolatedFromAbove, SymbolOpInterface
   //   memory effects: unknown
@@ -239,6 +258,7 @@ irdl.dialect @pypto {
   //   traits: MemoryReadEffect, MemoryWriteEffect, ResultAliasesOperand
   //   result aliases operand #1
   //   result types inferred by infer_result_types()
+  //   not in IRDL: atomic (property, optional)
   irdl.operation @tensor_assemble {
     %0 = irdl.base @pypto::@tensor
     %1 = irdl.base @pypto::@tensor
@@ -525,6 +545,351 @@ irdl.dialect @pypto {
     irdl.results(result: %2)
   }
 
+  // pypto.tensor.full: `%t = pypto.tensor.full %v : f32 -> T`: a new tensor with every element `%v`.
+  //   traits: MemoryAllocEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_full {
+    %0 = irdl.any
+    %1 = irdl.base @pypto::@tensor
+    irdl.operands(value: %0)
+    irdl.results(result: %1)
+  }
+
+  // pypto.tensor.write: `%r = pypto.tensor.write %v into %t[%i, %j] : E into T`: one element of `%t` becomes
+  //   traits: MemoryWriteEffect, ResultAliasesOperand
+  //   result aliases operand #1
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_write {
+    %0 = irdl.any
+    %1 = irdl.base @pypto::@tensor
+    %2 = irdl.is index
+    %3 = irdl.base @pypto::@tensor
+    irdl.operands(value: %0, dest: %1, offsets: variadic %2)
+    irdl.results(result: %3)
+  }
+
+  // pypto.tensor.rsqrt
+  //   traits: MemoryAllocEffect, MemoryReadEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_rsqrt {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.base @pypto::@tensor
+    irdl.operands(input: %0)
+    irdl.results(result: %1)
+  }
+
+  // pypto.tensor.tanh: `tanh`: not in PyPTO's catalogue (a pypto-xdsl extension; Ascend C has `Tanh`).
+  //   traits: MemoryAllocEffect, MemoryReadEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_tanh {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.base @pypto::@tensor
+    irdl.operands(input: %0)
+    irdl.results(result: %1)
+  }
+
+  // pypto.tensor.sin
+  //   traits: MemoryAllocEffect, MemoryReadEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_sin {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.base @pypto::@tensor
+    irdl.operands(input: %0)
+    irdl.results(result: %1)
+  }
+
+  // pypto.tensor.cos
+  //   traits: MemoryAllocEffect, MemoryReadEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_cos {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.base @pypto::@tensor
+    irdl.operands(input: %0)
+    irdl.results(result: %1)
+  }
+
+  // pypto.tensor.maximums
+  //   traits: MemoryAllocEffect, MemoryReadEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_maximums {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.any
+    %2 = irdl.base @pypto::@tensor
+    irdl.operands(lhs: %0, scalar: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tensor.minimums
+  //   traits: MemoryAllocEffect, MemoryReadEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_minimums {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.any
+    %2 = irdl.base @pypto::@tensor
+    irdl.operands(lhs: %0, scalar: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tensor.expands: `%c = pypto.tensor.expands %t, %s : T, E`: a new tensor shaped like `%t`, every element `%s`.
+  //   traits: MemoryAllocEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_expands {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.any
+    %2 = irdl.base @pypto::@tensor
+    irdl.operands(target: %0, scalar: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tensor.row_min: `%r = pypto.tensor.row_min %a : A`: the minimum of each row, [M, N] -> [M, 1].
+  //   traits: MemoryAllocEffect, MemoryReadEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_row_min {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.base @pypto::@tensor
+    irdl.operands(input: %0)
+    irdl.results(result: %1)
+  }
+
+  // pypto.tensor.row_prod: `%r = pypto.tensor.row_prod %a : A`: the product of each row, [M, N] -> [M, 1].
+  //   traits: MemoryAllocEffect, MemoryReadEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_row_prod {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.base @pypto::@tensor
+    irdl.operands(input: %0)
+    irdl.results(result: %1)
+  }
+
+  // pypto.tensor.col_sum: `%r = pypto.tensor.col_sum %a : A`: the sum of each column, [M, N] -> [1, N].
+  //   traits: MemoryAllocEffect, MemoryReadEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_col_sum {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.base @pypto::@tensor
+    irdl.operands(input: %0)
+    irdl.results(result: %1)
+  }
+
+  // pypto.tensor.col_max
+  //   traits: MemoryAllocEffect, MemoryReadEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_col_max {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.base @pypto::@tensor
+    irdl.operands(input: %0)
+    irdl.results(result: %1)
+  }
+
+  // pypto.tensor.col_min
+  //   traits: MemoryAllocEffect, MemoryReadEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_col_min {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.base @pypto::@tensor
+    irdl.operands(input: %0)
+    irdl.results(result: %1)
+  }
+
+  // pypto.tensor.col_prod
+  //   traits: MemoryAllocEffect, MemoryReadEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_col_prod {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.base @pypto::@tensor
+    irdl.operands(input: %0)
+    irdl.results(result: %1)
+  }
+
+  // pypto.tensor.row_expand: `%c = pypto.tensor.row_expand %a, %r : A, R`: `r[i, 0]` everywhere in row i (`%a`
+  //   traits: MemoryAllocEffect, MemoryReadEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_row_expand {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.base @pypto::@tensor
+    %2 = irdl.base @pypto::@tensor
+    irdl.operands(input: %0, row: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tensor.row_expand_add
+  //   traits: MemoryAllocEffect, MemoryReadEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_row_expand_add {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.base @pypto::@tensor
+    %2 = irdl.base @pypto::@tensor
+    irdl.operands(input: %0, row: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tensor.row_expand_max
+  //   traits: MemoryAllocEffect, MemoryReadEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_row_expand_max {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.base @pypto::@tensor
+    %2 = irdl.base @pypto::@tensor
+    irdl.operands(input: %0, row: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tensor.row_expand_min
+  //   traits: MemoryAllocEffect, MemoryReadEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_row_expand_min {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.base @pypto::@tensor
+    %2 = irdl.base @pypto::@tensor
+    irdl.operands(input: %0, row: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tensor.row_expand_expdif: `%c = pypto.tensor.row_expand_expdif %a, %r : A, R`: `exp(a[i, j] - r[i, 0])`.
+  //   traits: MemoryAllocEffect, MemoryReadEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_row_expand_expdif {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.base @pypto::@tensor
+    %2 = irdl.base @pypto::@tensor
+    irdl.operands(input: %0, row: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tensor.col_expand: `%c = pypto.tensor.col_expand %a, %v : A, V`: `v[0, j]` everywhere in column j (`%a`
+  //   traits: MemoryAllocEffect, MemoryReadEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_col_expand {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.base @pypto::@tensor
+    %2 = irdl.base @pypto::@tensor
+    irdl.operands(input: %0, col: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tensor.col_expand_mul: `%c = pypto.tensor.col_expand_mul %a, %v : A, V`: `a[i, j] * v[0, j]`.
+  //   traits: MemoryAllocEffect, MemoryReadEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_col_expand_mul {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.base @pypto::@tensor
+    %2 = irdl.base @pypto::@tensor
+    irdl.operands(input: %0, col: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tensor.col_expand_div
+  //   traits: MemoryAllocEffect, MemoryReadEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_col_expand_div {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.base @pypto::@tensor
+    %2 = irdl.base @pypto::@tensor
+    irdl.operands(input: %0, col: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tensor.col_expand_sub
+  //   traits: MemoryAllocEffect, MemoryReadEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_col_expand_sub {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.base @pypto::@tensor
+    %2 = irdl.base @pypto::@tensor
+    irdl.operands(input: %0, col: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tensor.col_expand_add
+  //   traits: MemoryAllocEffect, MemoryReadEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_col_expand_add {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.base @pypto::@tensor
+    %2 = irdl.base @pypto::@tensor
+    irdl.operands(input: %0, col: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tensor.col_expand_max
+  //   traits: MemoryAllocEffect, MemoryReadEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_col_expand_max {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.base @pypto::@tensor
+    %2 = irdl.base @pypto::@tensor
+    irdl.operands(input: %0, col: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tensor.col_expand_min
+  //   traits: MemoryAllocEffect, MemoryReadEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_col_expand_min {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.base @pypto::@tensor
+    %2 = irdl.base @pypto::@tensor
+    irdl.operands(input: %0, col: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tensor.col_expand_expdif: `%c = pypto.tensor.col_expand_expdif %a, %v : A, V`: `exp(a[i, j] - v[0, j])`.
+  //   traits: MemoryAllocEffect, MemoryReadEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_col_expand_expdif {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.base @pypto::@tensor
+    %2 = irdl.base @pypto::@tensor
+    irdl.operands(input: %0, col: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tensor.reshape: `%r = pypto.tensor.reshape %t : T -> R`: a view of `%t`'s elements (row-major) in
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_reshape {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.base @pypto::@tensor
+    irdl.operands(input: %0)
+    irdl.results(result: %1)
+  }
+
+  // pypto.tensor.transpose: `%r = pypto.tensor.transpose %t, 0, 1 : T -> R`: a view of `%t` with two axes
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_transpose {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.base @pypto::@tensor
+    %2 = irdl.base "#builtin.integer"
+    %3 = irdl.base "#builtin.integer"
+    irdl.operands(input: %0)
+    irdl.results(result: %1)
+    irdl.attributes {"axis1" = %2, "axis2" = %3}
+  }
+
+  // pypto.tensor.concat: `%c = pypto.tensor.concat %a, %b : A, B`: a new tensor with the columns of `%a`, then
+  //   traits: MemoryAllocEffect, MemoryReadEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_concat {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.base @pypto::@tensor
+    %2 = irdl.base @pypto::@tensor
+    irdl.operands(src0: %0, src1: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tensor.matmul_acc: `%d = pypto.tensor.matmul_acc %acc, %a, %b : C, A, B`: a new tensor `acc + a @ b`
+  //   traits: MemoryAllocEffect, MemoryReadEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_matmul_acc {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.base @pypto::@tensor
+    %2 = irdl.base @pypto::@tensor
+    %3 = irdl.base @pypto::@tensor
+    irdl.operands(acc: %0, lhs: %1, rhs: %2)
+    irdl.results(result: %3)
+  }
+
   // pypto.tile.load: `%t = pypto.tile.load %src[%i, %j] : T -> !pypto.tile<[64, 64], f32, vec>`.
   //   traits: MemoryReadEffect
   //   result types inferred by infer_result_types()
@@ -540,6 +905,7 @@ irdl.dialect @pypto {
   //   traits: MemoryWriteEffect, ResultAliasesOperand
   //   result aliases operand #1
   //   result types inferred by infer_result_types()
+  //   not in IRDL: atomic (property, optional)
   irdl.operation @tile_store {
     %0 = irdl.base @pypto::@tile
     %1 = irdl.base @pypto::@tensor
@@ -765,8 +1131,9 @@ irdl.dialect @pypto {
   irdl.operation @tile_row_max {
     %0 = irdl.base @pypto::@tile
     %1 = irdl.base @pypto::@tile
-    irdl.operands(input: %0)
-    irdl.results(result: %1)
+    %2 = irdl.base @pypto::@tile
+    irdl.operands(input: %0, tmp: optional %1)
+    irdl.results(result: %2)
   }
 
   // pypto.tile.row_sum
@@ -775,8 +1142,9 @@ irdl.dialect @pypto {
   irdl.operation @tile_row_sum {
     %0 = irdl.base @pypto::@tile
     %1 = irdl.base @pypto::@tile
-    irdl.operands(input: %0)
-    irdl.results(result: %1)
+    %2 = irdl.base @pypto::@tile
+    irdl.operands(input: %0, tmp: optional %1)
+    irdl.results(result: %2)
   }
 
   // pypto.tile.row_expand_sub
@@ -850,5 +1218,422 @@ irdl.dialect @pypto {
   irdl.operation @tile_get_block_num {
     %0 = irdl.is index
     irdl.results(result: %0)
+  }
+
+  // pypto.tile.create: `%t = pypto.tile.create : !pypto.tile<[32, 64], f32, vec>`: a tile whose contents are
+  //   traits: MemoryAllocEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_create {
+    %0 = irdl.base @pypto::@tile
+    irdl.results(result: %0)
+  }
+
+  // pypto.tile.set_validshape: `%p = pypto.tile.set_validshape %t, %rows, %cols : T, index, index`: the same data, of
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_set_validshape {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.is index
+    %2 = irdl.is index
+    %3 = irdl.base @pypto::@tile
+    irdl.operands(input: %0, valid_rows: %1, valid_cols: %2)
+    irdl.results(result: %3)
+  }
+
+  // pypto.tile.fillpad: `%f = pypto.tile.fillpad %t pad(min) : T`: `%t` with every element outside its valid
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_fillpad {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    %2 = irdl.base @pypto::@pad
+    irdl.operands(input: %0)
+    irdl.results(result: %1)
+    irdl.attributes {"pad" = %2}
+  }
+
+  // pypto.tile.fillpad_expand: `%f = pypto.tile.fillpad_expand %t pad(zero) : T -> R`: a larger tile `R` holding the
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_fillpad_expand {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    %2 = irdl.base @pypto::@pad
+    irdl.operands(input: %0)
+    irdl.results(result: %1)
+    irdl.attributes {"pad" = %2}
+  }
+
+  // pypto.tile.read: `%x = pypto.tile.read %t[%i, %j] : T`: one element of a tile, as a scalar.
+  //   traits: MemoryReadEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_read {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.is index
+    %2 = irdl.any
+    irdl.operands(source: %0, offsets: variadic %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tile.write: `%r = pypto.tile.write %v into %t[%i, %j] : E into T`: sets one element of `%t`, in
+  //   traits: MemoryWriteEffect, ResultAliasesOperand
+  //   result aliases operand #1
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_write {
+    %0 = irdl.any
+    %1 = irdl.base @pypto::@tile
+    %2 = irdl.is index
+    %3 = irdl.base @pypto::@tile
+    irdl.operands(value: %0, dest: %1, offsets: variadic %2)
+    irdl.results(result: %3)
+  }
+
+  // pypto.tile.slice: `%w = pypto.tile.slice %t[%i, %j] : T -> W`: a copy of the window of `%t` at the
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_slice {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.is index
+    %2 = irdl.base @pypto::@tile
+    irdl.operands(source: %0, offsets: variadic %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tile.assemble: `%r = pypto.tile.assemble %src into %dst[%i, %j] : S into D`: writes `%src` into the
+  //   traits: MemoryReadEffect, MemoryWriteEffect, ResultAliasesOperand
+  //   result aliases operand #1
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_assemble {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    %2 = irdl.is index
+    %3 = irdl.base @pypto::@tile
+    irdl.operands(source: %0, dest: %1, offsets: variadic %2)
+    irdl.results(result: %3)
+  }
+
+  // pypto.tile.rsqrt: `1 / sqrt(x)`; `tmp(%t : T)` is PyPTO's high-precision scratch (same type as the input).
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_rsqrt {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    %2 = irdl.base @pypto::@tile
+    irdl.operands(input: %0, tmp: optional %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tile.tanh: `tanh`: not in PyPTO's catalogue (a pypto-xdsl extension; Ascend C has `Tanh`).
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_tanh {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    irdl.operands(input: %0)
+    irdl.results(result: %1)
+  }
+
+  // pypto.tile.sin
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_sin {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    irdl.operands(input: %0)
+    irdl.results(result: %1)
+  }
+
+  // pypto.tile.cos
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_cos {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    irdl.operands(input: %0)
+    irdl.results(result: %1)
+  }
+
+  // pypto.tile.maximums
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_maximums {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.any
+    %2 = irdl.base @pypto::@tile
+    irdl.operands(lhs: %0, scalar: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tile.minimums
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_minimums {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.any
+    %2 = irdl.base @pypto::@tile
+    irdl.operands(lhs: %0, scalar: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tile.expands: `%c = pypto.tile.expands %t, %s : T, E`: a tile shaped like `%t`, every element `%s`.
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_expands {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.any
+    %2 = irdl.base @pypto::@tile
+    irdl.operands(target: %0, scalar: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tile.row_min
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_row_min {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    %2 = irdl.base @pypto::@tile
+    irdl.operands(input: %0, tmp: optional %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tile.row_prod
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_row_prod {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    %2 = irdl.base @pypto::@tile
+    irdl.operands(input: %0, tmp: optional %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tile.col_sum: `%r = pypto.tile.col_sum %a [tmp(%t : T)] : A`: [M, N] -> [1, N]; `tmp` selects PyPTO's
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_col_sum {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    %2 = irdl.base @pypto::@tile
+    irdl.operands(input: %0, tmp: optional %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tile.col_max
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_col_max {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    irdl.operands(input: %0)
+    irdl.results(result: %1)
+  }
+
+  // pypto.tile.col_min
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_col_min {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    irdl.operands(input: %0)
+    irdl.results(result: %1)
+  }
+
+  // pypto.tile.col_prod
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_col_prod {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    irdl.operands(input: %0)
+    irdl.results(result: %1)
+  }
+
+  // pypto.tile.row_expand
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_row_expand {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    %2 = irdl.base @pypto::@tile
+    irdl.operands(input: %0, row: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tile.row_expand_add: `%c = pypto.tile.row_expand_add %a, %r [tmp(%t : T)] : A, R`: `a[i, j] + r[i, 0]`.
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_row_expand_add {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    %2 = irdl.base @pypto::@tile
+    %3 = irdl.base @pypto::@tile
+    irdl.operands(input: %0, row: %1, tmp: optional %2)
+    irdl.results(result: %3)
+  }
+
+  // pypto.tile.row_expand_max
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_row_expand_max {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    %2 = irdl.base @pypto::@tile
+    irdl.operands(input: %0, row: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tile.row_expand_min
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_row_expand_min {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    %2 = irdl.base @pypto::@tile
+    irdl.operands(input: %0, row: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tile.row_expand_expdif
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_row_expand_expdif {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    %2 = irdl.base @pypto::@tile
+    irdl.operands(input: %0, row: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tile.col_expand
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_col_expand {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    %2 = irdl.base @pypto::@tile
+    irdl.operands(input: %0, col: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tile.col_expand_mul
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_col_expand_mul {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    %2 = irdl.base @pypto::@tile
+    irdl.operands(input: %0, col: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tile.col_expand_div
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_col_expand_div {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    %2 = irdl.base @pypto::@tile
+    irdl.operands(input: %0, col: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tile.col_expand_sub
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_col_expand_sub {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    %2 = irdl.base @pypto::@tile
+    irdl.operands(input: %0, col: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tile.col_expand_add
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_col_expand_add {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    %2 = irdl.base @pypto::@tile
+    irdl.operands(input: %0, col: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tile.col_expand_max
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_col_expand_max {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    %2 = irdl.base @pypto::@tile
+    irdl.operands(input: %0, col: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tile.col_expand_min
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_col_expand_min {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    %2 = irdl.base @pypto::@tile
+    irdl.operands(input: %0, col: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tile.col_expand_expdif
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_col_expand_expdif {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    %2 = irdl.base @pypto::@tile
+    irdl.operands(input: %0, col: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tile.reshape: `%r = pypto.tile.reshape %t : T -> R`: the elements of `%t` (row-major) in another
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_reshape {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    irdl.operands(input: %0)
+    irdl.results(result: %1)
+  }
+
+  // pypto.tile.transpose: `%r = pypto.tile.transpose %t, 0, 1 : T -> R`: `%t` with two axes exchanged (data
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_transpose {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    %2 = irdl.base "#builtin.integer"
+    %3 = irdl.base "#builtin.integer"
+    irdl.operands(input: %0)
+    irdl.results(result: %1)
+    irdl.attributes {"axis1" = %2, "axis2" = %3}
+  }
+
+  // pypto.tile.transpose_view: `%r = pypto.tile.transpose_view %t : T`: `%t` with its last two axes exchanged, as a
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_transpose_view {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    irdl.operands(input: %0)
+    irdl.results(result: %1)
+  }
+
+  // pypto.tile.concat: `%c = pypto.tile.concat %a, %b : A, B`: the columns of `%a`, then those of `%b`.
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_concat {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    %2 = irdl.base @pypto::@tile
+    irdl.operands(src0: %0, src1: %1)
+    irdl.results(result: %2)
   }
 }

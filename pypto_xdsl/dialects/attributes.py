@@ -84,6 +84,22 @@ class SplitMode(StrEnum):
     LEFT_RIGHT = "left_right"
 
 
+class PadValue(StrEnum):
+    """What `tile.fillpad` writes outside a tile's valid region: 0, the largest or the
+    smallest value of the element type (+inf / -inf for floats)."""
+
+    ZERO = "zero"
+    MAX = "max"
+    MIN = "min"
+
+
+class AtomicKind(StrEnum):
+    """How a write into global memory combines with what is there (PyPTO's AtomicType)."""
+
+    NONE = "none"
+    ADD = "add"
+
+
 @irdl_attr_definition
 class FuncKindAttr(EnumAttribute[FuncKind], SpacedOpaqueSyntaxAttribute):
     """`#pypto<kind inline>`"""
@@ -117,6 +133,20 @@ class SplitModeAttr(EnumAttribute[SplitMode], SpacedOpaqueSyntaxAttribute):
     """`#pypto<split up_down>`"""
 
     name = "pypto.split"
+
+
+@irdl_attr_definition
+class PadValueAttr(EnumAttribute[PadValue], SpacedOpaqueSyntaxAttribute):
+    """`#pypto<pad min>`"""
+
+    name = "pypto.pad"
+
+
+@irdl_attr_definition
+class AtomicKindAttr(EnumAttribute[AtomicKind], SpacedOpaqueSyntaxAttribute):
+    """`#pypto<atomic add>`"""
+
+    name = "pypto.atomic"
 
 
 # --------------------------------------------------------------------------- dims

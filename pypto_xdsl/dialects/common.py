@@ -7,6 +7,7 @@ custom syntax, the builders' type inference and the verifiers. The syntax of eve
 
 where an operand group `%t[%i, %j]` carries `index` offsets whose types are not printed, and
 `-> <result type>` is elided when the result type equals the first printed operand type.
+Optional operands (a scratch tile) follow the operands as `name(%v : T)`.
 """
 
 from __future__ import annotations
@@ -128,6 +129,21 @@ class PyptoValueOp(InferResultTypes, IRDLOperation):
     OFFSETS_AFTER: ClassVar[int | None] = None
     KEYWORDS: ClassVar[dict[int, str]] = {}
     RESULT_LIKE: ClassVar[int] = 0
+    OPTIONAL: ClassVar[tuple[str, ...]] = ()
+    """Optional operand fields (`opt_operand_def`), defined after the others and printed
+    after them as `name(%v : T)`. An op has offsets or optional operands, not both (one
+    variadic group needs no segment sizes)."""
+
+    @classmethod
+    def optional_operands(cls, *values: SSAValue | Operation | None) -> list:
+        """Builder operands for the `OPTIONAL` fields: one entry each (`[]` when absent)."""
+        if not cls.OPTIONAL:
+            if any(v is not None for v in values):
+                raise VerifyException(f"{cls.name} takes no optional operands")
+            return []
+        assert len(values) <= len(cls.OPTIONAL)
+        values = (*values, *([None] * (len(cls.OPTIONAL) - len(values))))
+        return [[] if v is None else SSAValue.get(v) for v in values]
 
     @property
     def value_operands(self) -> list[SSAValue]:
@@ -155,6 +171,14 @@ class PyptoValueOp(InferResultTypes, IRDLOperation):
             else:
                 value = parser.parse_unresolved_operand()
             unresolved.append(value)
+        optional: list[SSAValue] = []
+        for name in cls.OPTIONAL:
+            if parser.parse_optional_keyword(name) is not None:
+                parser.parse_punctuation("(")
+                opt = parser.parse_unresolved_operand()
+                parser.parse_punctuation(":")
+                optional.append(parser.resolve_operand(opt, parser.parse_type()))
+                parser.parse_punctuation(")")
         properties = cls.parse_properties(parser)
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
@@ -183,7 +207,7 @@ class PyptoValueOp(InferResultTypes, IRDLOperation):
         # dominated by per-op costs such as `build`'s argument-list checks, which the
         # verifier repeats anyway.
         op = cls.create(
-            operands=[*values, *index_values],
+            operands=[*values, *index_values, *optional],
             result_types=[result_type],
             properties={k: v for k, v in properties.items() if v is not None},
         )
@@ -202,6 +226,14 @@ class PyptoValueOp(InferResultTypes, IRDLOperation):
     def print_properties(self, printer: Printer) -> None:
         pass
 
+    def check_optional(self, input: ShapedType) -> None:
+        """Each present optional operand is a scratch tile for `input` (see `check_scratch`)."""
+        if self.OPTIONAL:
+            from pypto_xdsl.dialects.families import check_scratch
+
+            for name in self.OPTIONAL:
+                check_scratch(input, getattr(self, name), name)
+
     def print(self, printer: Printer) -> None:
         operands = self.value_operands
         for i, value in enumerate(operands):
@@ -211,6 +243,12 @@ class PyptoValueOp(InferResultTypes, IRDLOperation):
                 printer.print_string("[")
                 printer.print_list(self.offsets, printer.print_operand)
                 printer.print_string("]")
+        for name in self.OPTIONAL:
+            opt = getattr(self, name)
+            if opt is not None:
+                printer.print_string(f" {name}(")
+                printer.print_operand(opt)
+                printer.print_string(f" : {type_text(opt.type)})")
         self.print_properties(printer)
         printer.print_op_attributes(self.attributes)
         result_type = self.results[0].type
@@ -278,18 +316,16 @@ class ElementwiseUnaryOp(PyptoValueOp):
 
     FLOAT_ONLY: ClassVar[bool] = False
 
-    def __init__(self, input: SSAValue | Operation):
+    def __init__(self, input: SSAValue | Operation, tmp: SSAValue | Operation | None = None):
         input = SSAValue.get(input)
-        super().__init__(operands=[input], result_types=[input.type])
+        super().__init__(operands=[input, *self.optional_operands(tmp)], result_types=[input.type])
 
     def infer_result_types(self) -> Sequence[Attribute]:
         t = self.input.type
         assert isinstance(t, TensorType | TileType)
-        if self.FLOAT_ONLY:
-            from pypto_xdsl.dialects.attributes import is_float_type
-
-            if not is_float_type(t.element_type):
-                raise VerifyException(f"operand 'input' must have a float element type, got {t.element_type}")
+        if self.FLOAT_ONLY and not is_float_type(t.element_type):
+            raise VerifyException(f"operand 'input' must have a float element type, got {t.element_type}")
+        self.check_optional(t)
         return (t,)
 
 
@@ -333,9 +369,11 @@ class RowReductionOpBase(PyptoValueOp):
     input = operand_def(TensorType | TileType)
     result = result_def(TensorType | TileType)
 
-    def __init__(self, input: SSAValue | Operation):
+    def __init__(self, input: SSAValue | Operation, tmp: SSAValue | Operation | None = None):
         input = SSAValue.get(input)
-        super().__init__(operands=[input], result_types=[self.implied_result_type([input.type])])
+        super().__init__(
+            operands=[input, *self.optional_operands(tmp)], result_types=[self.implied_result_type([input.type])]
+        )
 
     @classmethod
     def implied_result_type(cls, operand_types: Sequence[Attribute]) -> Attribute:
@@ -349,6 +387,7 @@ class RowReductionOpBase(PyptoValueOp):
         assert isinstance(t, TensorType | TileType)
         if t.rank != 2:
             raise VerifyException(f"operand 'input' must be a 2-D {_kind(t)}, got {t}")
+        self.check_optional(t)
         return (self.implied_result_type([t]),)
 
 
@@ -360,9 +399,9 @@ class RowExpandOpBase(PyptoValueOp):
     row = operand_def(TensorType | TileType)
     result = result_def(TensorType | TileType)
 
-    def __init__(self, input: SSAValue | Operation, row: SSAValue | Operation):
+    def __init__(self, input: SSAValue | Operation, row: SSAValue | Operation, tmp: SSAValue | Operation | None = None):
         input = SSAValue.get(input)
-        super().__init__(operands=[input, row], result_types=[input.type])
+        super().__init__(operands=[input, row, *self.optional_operands(tmp)], result_types=[input.type])
 
     def infer_result_types(self) -> Sequence[Attribute]:
         t, r = self.input.type, self.row.type
@@ -376,6 +415,11 @@ class RowExpandOpBase(PyptoValueOp):
             raise VerifyException(
                 f"operands 'input' and 'row' have different element types {t.element_type} and {r.element_type}"
             )
+        if isinstance(t, TileType) and isinstance(r, TileType) and t.space != r.space:
+            raise VerifyException(
+                f"operands 'input' and 'row' are in different memory spaces {t.space.value} and {r.space.value}"
+            )
+        self.check_optional(t)
         return (t,)
 
 

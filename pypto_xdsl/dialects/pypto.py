@@ -23,6 +23,8 @@ ATTRIBUTES = [
     attributes.MemorySpaceAttr,
     attributes.LevelAttr,
     attributes.SplitModeAttr,
+    attributes.PadValueAttr,
+    attributes.AtomicKindAttr,
 ]
 
 

@@ -15,6 +15,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     operand_def,
+    opt_prop_def,
     prop_def,
     result_def,
     traits_def,
@@ -25,7 +26,7 @@ from xdsl.printer import Printer
 from xdsl.traits import MemoryAllocEffect, MemoryReadEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
-from pypto_xdsl.dialects.attributes import TensorType
+from pypto_xdsl.dialects.attributes import AtomicKind, AtomicKindAttr, TensorType
 from pypto_xdsl.dialects.common import (
     CastOpBase,
     ElementwiseBinaryOp,
@@ -39,7 +40,17 @@ from pypto_xdsl.dialects.common import (
     check_offsets,
     check_window,
     expect_type,
+    join_shapes,
     matmul_shape,
+)
+from pypto_xdsl.dialects.families import (
+    ColExpandOpBase,
+    ColReductionOpBase,
+    ConcatOpBase,
+    ExpandScalarOpBase,
+    ReshapeOpBase,
+    TransposeOpBase,
+    WriteOpBase,
 )
 from pypto_xdsl.dialects.traits import InferResultTypes, ResultAliasesOperand
 from pypto_xdsl.dialects.verification import pypto_op_definition
@@ -48,6 +59,25 @@ _READS = traits_def(MemoryReadEffect(), MemoryAllocEffect())
 
 
 # --------------------------------------------------------------------------- structure
+
+
+def atomic_property(atomic: AtomicKind) -> dict[str, Attribute]:
+    return {} if atomic == AtomicKind.NONE else {"atomic": AtomicKindAttr(atomic)}
+
+
+def parse_atomic(parser: Parser) -> dict[str, Attribute]:
+    """` atomic(add)` after the operands of a write into global memory (absent: overwrite)."""
+    if parser.parse_optional_keyword("atomic") is None:
+        return {}
+    parser.parse_punctuation("(")
+    kind = parser.parse_str_enum(AtomicKind)
+    parser.parse_punctuation(")")
+    return atomic_property(kind)
+
+
+def print_atomic(atomic: AtomicKindAttr | None, printer: Printer) -> None:
+    if atomic is not None and atomic.data != AtomicKind.NONE:
+        printer.print_string(f" atomic({atomic.data.value})")
 
 
 @pypto_op_definition
@@ -150,13 +180,31 @@ class AssembleOp(PyptoValueOp):
     source = operand_def(TensorType)
     dest = operand_def(TensorType)
     offsets = var_operand_def(IndexType)
+    atomic = opt_prop_def(AtomicKindAttr)
+    """`add`: the window is incremented by `%src` instead of overwritten (PyPTO's
+    `atomic=pl.AtomicType.Add`); absent: overwrite."""
     result = result_def(TensorType)
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect(), ResultAliasesOperand(1))
 
     def __init__(
-        self, source: SSAValue | Operation, dest: SSAValue | Operation, offsets: Sequence[SSAValue | Operation]
+        self,
+        source: SSAValue | Operation,
+        dest: SSAValue | Operation,
+        offsets: Sequence[SSAValue | Operation],
+        atomic: AtomicKind = AtomicKind.NONE,
     ):
-        super().__init__(operands=[source, dest, offsets], result_types=[SSAValue.get(dest).type])
+        super().__init__(
+            operands=[source, dest, offsets],
+            result_types=[SSAValue.get(dest).type],
+            properties=atomic_property(atomic),
+        )
+
+    @classmethod
+    def parse_properties(cls, parser: Parser) -> dict[str, Attribute]:
+        return parse_atomic(parser)
+
+    def print_properties(self, printer: Printer) -> None:
+        print_atomic(self.atomic, printer)
 
     def infer_result_types(self) -> Sequence[Attribute]:
         src, dst = self.source.type, self.dest.type
@@ -440,6 +488,276 @@ class RowExpandDivOp(TensorRowExpandOp):
     name = "pypto.tensor.row_expand_div"
 
 
+@pypto_op_definition
+class FullOp(PyptoValueOp):
+    """`%t = pypto.tensor.full %v : f32 -> T`: a new tensor with every element `%v`."""
+
+    name = "pypto.tensor.full"
+    OPERANDS: ClassVar[tuple[str, ...]] = ("value",)
+    value = operand_def()
+    result = result_def(TensorType)
+    traits = traits_def(MemoryAllocEffect())
+
+    def __init__(self, value: SSAValue | Operation, result_type: TensorType):
+        super().__init__(operands=[value], result_types=[result_type])
+
+    def infer_result_types(self) -> Sequence[Attribute]:
+        t = self.result.type
+        assert isinstance(t, TensorType)
+        if self.value.type != t.element_type:
+            raise VerifyException(
+                f"operand 'value' has type {self.value.type}, expected the element type {t.element_type}"
+            )
+        return (t,)
+
+
+@pypto_op_definition
+class WriteOp(WriteOpBase):
+    """`%r = pypto.tensor.write %v into %t[%i, %j] : E into T`: one element of `%t` becomes
+    `%v`; `%r` names `%t`'s storage."""
+
+    name = "pypto.tensor.write"
+    value = operand_def()
+    dest = operand_def(TensorType)
+    offsets = var_operand_def(IndexType)
+    result = result_def(TensorType)
+    traits = traits_def(MemoryWriteEffect(), ResultAliasesOperand(1))
+
+
+@pypto_op_definition
+class RsqrtOp(TensorUnaryOp):
+    name = "pypto.tensor.rsqrt"
+    FLOAT_ONLY: ClassVar[bool] = True
+
+
+@pypto_op_definition
+class TanhOp(TensorUnaryOp):
+    """`tanh`: not in PyPTO's catalogue (a pypto-xdsl extension; Ascend C has `Tanh`)."""
+
+    name = "pypto.tensor.tanh"
+    FLOAT_ONLY: ClassVar[bool] = True
+
+
+@pypto_op_definition
+class SinOp(TensorUnaryOp):
+    name = "pypto.tensor.sin"
+    FLOAT_ONLY: ClassVar[bool] = True
+
+
+@pypto_op_definition
+class CosOp(TensorUnaryOp):
+    name = "pypto.tensor.cos"
+    FLOAT_ONLY: ClassVar[bool] = True
+
+
+@pypto_op_definition
+class MaximumsOp(TensorScalarOp):
+    name = "pypto.tensor.maximums"
+
+
+@pypto_op_definition
+class MinimumsOp(TensorScalarOp):
+    name = "pypto.tensor.minimums"
+
+
+@pypto_op_definition
+class ExpandsOp(ExpandScalarOpBase):
+    """`%c = pypto.tensor.expands %t, %s : T, E`: a new tensor shaped like `%t`, every element `%s`."""
+
+    name = "pypto.tensor.expands"
+    target = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(MemoryAllocEffect())
+
+
+@pypto_op_definition
+class RowMinOp(TensorRowReductionOp):
+    """`%r = pypto.tensor.row_min %a : A`: the minimum of each row, [M, N] -> [M, 1]."""
+
+    name = "pypto.tensor.row_min"
+
+
+@pypto_op_definition
+class RowProdOp(TensorRowReductionOp):
+    """`%r = pypto.tensor.row_prod %a : A`: the product of each row, [M, N] -> [M, 1]."""
+
+    name = "pypto.tensor.row_prod"
+
+
+class TensorColReductionOp(ColReductionOpBase):
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = _READS
+
+
+@pypto_op_definition
+class ColSumOp(TensorColReductionOp):
+    """`%r = pypto.tensor.col_sum %a : A`: the sum of each column, [M, N] -> [1, N]."""
+
+    name = "pypto.tensor.col_sum"
+
+
+@pypto_op_definition
+class ColMaxOp(TensorColReductionOp):
+    name = "pypto.tensor.col_max"
+
+
+@pypto_op_definition
+class ColMinOp(TensorColReductionOp):
+    name = "pypto.tensor.col_min"
+
+
+@pypto_op_definition
+class ColProdOp(TensorColReductionOp):
+    name = "pypto.tensor.col_prod"
+
+
+@pypto_op_definition
+class RowExpandOp(TensorRowExpandOp):
+    """`%c = pypto.tensor.row_expand %a, %r : A, R`: `r[i, 0]` everywhere in row i (`%a`
+    gives the shape)."""
+
+    name = "pypto.tensor.row_expand"
+
+
+@pypto_op_definition
+class RowExpandAddOp(TensorRowExpandOp):
+    name = "pypto.tensor.row_expand_add"
+
+
+@pypto_op_definition
+class RowExpandMaxOp(TensorRowExpandOp):
+    name = "pypto.tensor.row_expand_max"
+
+
+@pypto_op_definition
+class RowExpandMinOp(TensorRowExpandOp):
+    name = "pypto.tensor.row_expand_min"
+
+
+@pypto_op_definition
+class RowExpandExpdifOp(TensorRowExpandOp):
+    """`%c = pypto.tensor.row_expand_expdif %a, %r : A, R`: `exp(a[i, j] - r[i, 0])`."""
+
+    name = "pypto.tensor.row_expand_expdif"
+
+
+class TensorColExpandOp(ColExpandOpBase):
+    input = operand_def(TensorType)
+    col = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = _READS
+
+
+@pypto_op_definition
+class ColExpandOp(TensorColExpandOp):
+    """`%c = pypto.tensor.col_expand %a, %v : A, V`: `v[0, j]` everywhere in column j (`%a`
+    gives the shape)."""
+
+    name = "pypto.tensor.col_expand"
+
+
+@pypto_op_definition
+class ColExpandMulOp(TensorColExpandOp):
+    """`%c = pypto.tensor.col_expand_mul %a, %v : A, V`: `a[i, j] * v[0, j]`."""
+
+    name = "pypto.tensor.col_expand_mul"
+
+
+@pypto_op_definition
+class ColExpandDivOp(TensorColExpandOp):
+    name = "pypto.tensor.col_expand_div"
+
+
+@pypto_op_definition
+class ColExpandSubOp(TensorColExpandOp):
+    name = "pypto.tensor.col_expand_sub"
+
+
+@pypto_op_definition
+class ColExpandAddOp(TensorColExpandOp):
+    name = "pypto.tensor.col_expand_add"
+
+
+@pypto_op_definition
+class ColExpandMaxOp(TensorColExpandOp):
+    name = "pypto.tensor.col_expand_max"
+
+
+@pypto_op_definition
+class ColExpandMinOp(TensorColExpandOp):
+    name = "pypto.tensor.col_expand_min"
+
+
+@pypto_op_definition
+class ColExpandExpdifOp(TensorColExpandOp):
+    """`%c = pypto.tensor.col_expand_expdif %a, %v : A, V`: `exp(a[i, j] - v[0, j])`."""
+
+    name = "pypto.tensor.col_expand_expdif"
+
+
+@pypto_op_definition
+class ReshapeOp(ReshapeOpBase):
+    """`%r = pypto.tensor.reshape %t : T -> R`: a view of `%t`'s elements (row-major) in
+    another shape of the same element count; shares `%t`'s storage."""
+
+    name = "pypto.tensor.reshape"
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+
+@pypto_op_definition
+class TransposeOp(TransposeOpBase):
+    """`%r = pypto.tensor.transpose %t, 0, 1 : T -> R`: a view of `%t` with two axes
+    exchanged; shares `%t`'s storage."""
+
+    name = "pypto.tensor.transpose"
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+
+@pypto_op_definition
+class ConcatOp(ConcatOpBase):
+    """`%c = pypto.tensor.concat %a, %b : A, B`: a new tensor with the columns of `%a`, then
+    those of `%b`."""
+
+    name = "pypto.tensor.concat"
+    src0 = operand_def(TensorType)
+    src1 = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = _READS
+
+
+@pypto_op_definition
+class MatmulAccOp(PyptoValueOp):
+    """`%d = pypto.tensor.matmul_acc %acc, %a, %b : C, A, B`: a new tensor `acc + a @ b`
+    ([M, N] += [M, K] x [K, N]); `%acc` has the accumulator's element type."""
+
+    name = "pypto.tensor.matmul_acc"
+    OPERANDS: ClassVar[tuple[str, ...]] = ("acc", "lhs", "rhs")
+    acc = operand_def(TensorType)
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = _READS
+
+    def __init__(self, acc: SSAValue | Operation, lhs: SSAValue | Operation, rhs: SSAValue | Operation):
+        super().__init__(operands=[acc, lhs, rhs], result_types=[SSAValue.get(acc).type])
+
+    def infer_result_types(self) -> Sequence[Attribute]:
+        acc, lhs, rhs = self.acc.type, self.lhs.type, self.rhs.type
+        assert isinstance(acc, TensorType) and isinstance(lhs, TensorType) and isinstance(rhs, TensorType)
+        product = MatmulOp._infer(lhs, rhs)
+        if acc.element_type != product.element_type:
+            raise VerifyException(
+                f"operand 'acc' has element type {acc.element_type}, expected {product.element_type}"
+            )
+        shape = join_shapes(acc.get_shape(), product.get_shape(), "operand 'acc' and the product of 'lhs' and 'rhs'")
+        return (acc.with_shape(shape),)
+
+
 TENSOR_OPS = [
     CreateOp,
     SliceOp,
@@ -470,4 +788,36 @@ TENSOR_OPS = [
     RowExpandMulOp,
     RowExpandDivOp,
     MatmulOp,
+    FullOp,
+    WriteOp,
+    RsqrtOp,
+    TanhOp,
+    SinOp,
+    CosOp,
+    MaximumsOp,
+    MinimumsOp,
+    ExpandsOp,
+    RowMinOp,
+    RowProdOp,
+    ColSumOp,
+    ColMaxOp,
+    ColMinOp,
+    ColProdOp,
+    RowExpandOp,
+    RowExpandAddOp,
+    RowExpandMaxOp,
+    RowExpandMinOp,
+    RowExpandExpdifOp,
+    ColExpandOp,
+    ColExpandMulOp,
+    ColExpandDivOp,
+    ColExpandSubOp,
+    ColExpandAddOp,
+    ColExpandMaxOp,
+    ColExpandMinOp,
+    ColExpandExpdifOp,
+    ReshapeOp,
+    TransposeOp,
+    ConcatOp,
+    MatmulAccOp,
 ]

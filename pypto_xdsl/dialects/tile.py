@@ -14,17 +14,27 @@ from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    prop_def,
     result_def,
     traits_def,
     var_operand_def,
 )
-from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import MemoryAllocEffect, MemoryReadEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from pypto_xdsl.dialects.attributes import (
+    AtomicKind,
+    AtomicKindAttr,
     MemorySpace,
+    PadValue,
+    PadValueAttr,
     TensorType,
     TileType,
+    format_shape,
 )
 from pypto_xdsl.dialects.common import (
     CastOpBase,
@@ -41,6 +51,18 @@ from pypto_xdsl.dialects.common import (
     join_shapes,
     matmul_shape,
 )
+from pypto_xdsl.dialects.families import (
+    ColExpandOpBase,
+    ColReductionOpBase,
+    ConcatOpBase,
+    ExpandScalarOpBase,
+    ReadOpBase,
+    ReshapeOpBase,
+    TransposeOpBase,
+    WriteOpBase,
+    index_operand,
+)
+from pypto_xdsl.dialects.tensor import atomic_property, parse_atomic, print_atomic
 from pypto_xdsl.dialects.traits import ResultAliasesOperand
 from pypto_xdsl.dialects.verification import pypto_op_definition
 
@@ -96,13 +118,30 @@ class StoreOp(PyptoValueOp):
     tile = operand_def(TileType)
     dest = operand_def(TensorType)
     offsets = var_operand_def(IndexType)
+    atomic = opt_prop_def(AtomicKindAttr)
+    """`add`: the window is incremented by the tile (split-K accumulation); absent: overwrite."""
     result = result_def(TensorType)
     traits = traits_def(MemoryWriteEffect(), ResultAliasesOperand(1))
 
     def __init__(
-        self, tile: SSAValue | Operation, dest: SSAValue | Operation, offsets: Sequence[SSAValue | Operation]
+        self,
+        tile: SSAValue | Operation,
+        dest: SSAValue | Operation,
+        offsets: Sequence[SSAValue | Operation],
+        atomic: AtomicKind = AtomicKind.NONE,
     ):
-        super().__init__(operands=[tile, dest, offsets], result_types=[SSAValue.get(dest).type])
+        super().__init__(
+            operands=[tile, dest, offsets],
+            result_types=[SSAValue.get(dest).type],
+            properties=atomic_property(atomic),
+        )
+
+    @classmethod
+    def parse_properties(cls, parser: Parser) -> dict[str, Attribute]:
+        return parse_atomic(parser)
+
+    def print_properties(self, printer: Printer) -> None:
+        print_atomic(self.atomic, printer)
 
     def infer_result_types(self) -> Sequence[Attribute]:
         tile, dst = self.tile.type, self.dest.type
@@ -180,6 +219,14 @@ class TileUnaryOp(ElementwiseUnaryOp):
     input = operand_def(TileType)
     result = result_def(TileType)
     traits = _PURE
+
+
+class TileScratchUnaryOp(TileUnaryOp):
+    """A unary op whose lowering may take a scratch tile (`tmp(%t : T)`, PyPTO's `tmp=`)."""
+
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("tmp",)
+    input = operand_def(TileType)
+    tmp = opt_operand_def(TileType)
 
 
 @pypto_op_definition
@@ -282,7 +329,13 @@ class CastOp(CastOpBase):
 
 
 class RowReductionOp(RowReductionOpBase):
+    """`%r = op %a [tmp(%t : T)] : A`: `tmp` is the scratch tile PyPTO's tile-level
+    reductions take (`pl.row_max(x, tmp)`): same element type, memory space and rank as
+    `%a`, at least as large. It carries no value; lowerings may use it as workspace."""
+
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("tmp",)
     input = operand_def(TileType)
+    tmp = opt_operand_def(TileType)
     result = result_def(TileType)
     traits = _PURE
 
@@ -297,7 +350,7 @@ class RowSumOp(RowReductionOp):
     name = "pypto.tile.row_sum"
 
 
-class RowExpandOp(RowExpandOpBase):
+class RowExpandTileOp(RowExpandOpBase):
     input = operand_def(TileType)
     row = operand_def(TileType)
     result = result_def(TileType)
@@ -305,17 +358,17 @@ class RowExpandOp(RowExpandOpBase):
 
 
 @pypto_op_definition
-class RowExpandSubOp(RowExpandOp):
+class RowExpandSubOp(RowExpandTileOp):
     name = "pypto.tile.row_expand_sub"
 
 
 @pypto_op_definition
-class RowExpandMulOp(RowExpandOp):
+class RowExpandMulOp(RowExpandTileOp):
     name = "pypto.tile.row_expand_mul"
 
 
 @pypto_op_definition
-class RowExpandDivOp(RowExpandOp):
+class RowExpandDivOp(RowExpandTileOp):
     name = "pypto.tile.row_expand_div"
 
 
@@ -423,6 +476,450 @@ class GetBlockNumOp(BlockQueryOp):
     name = "pypto.tile.get_block_num"
 
 
+# --------------------------------------------------------------------------- new tiles, partial tiles
+
+
+@pypto_op_definition
+class CreateOp(PyptoValueOp):
+    """`%t = pypto.tile.create : !pypto.tile<[32, 64], f32, vec>`: a tile whose contents are
+    unspecified (scratch, or a buffer filled by `assemble`/`write`); PyPTO's `pl.create_tile`."""
+
+    name = "pypto.tile.create"
+    result = result_def(TileType)
+    traits = traits_def(MemoryAllocEffect())
+
+    def __init__(self, result_type: TileType):
+        super().__init__(result_types=[result_type])
+
+    def infer_result_types(self) -> Sequence[Attribute]:
+        return (self.result.type,)
+
+
+@pypto_op_definition
+class SetValidShapeOp(PyptoValueOp):
+    """`%p = pypto.tile.set_validshape %t, %rows, %cols : T, index, index`: the same data, of
+    which only the [rows, cols] block at the origin is *valid* (real data); the rest is
+    unspecified until `fillpad` fills it. A 2-D tile; rows and cols at most its extents."""
+
+    name = "pypto.tile.set_validshape"
+    OPERANDS: ClassVar[tuple[str, ...]] = ("input", "valid_rows", "valid_cols")
+    input = operand_def(TileType)
+    valid_rows = operand_def(IndexType)
+    valid_cols = operand_def(IndexType)
+    result = result_def(TileType)
+    traits = _PURE
+
+    def __init__(self, input: SSAValue | Operation, valid_rows: SSAValue | Operation, valid_cols: SSAValue | Operation):
+        super().__init__(operands=[input, valid_rows, valid_cols], result_types=[SSAValue.get(input).type])
+
+    def infer_result_types(self) -> Sequence[Attribute]:
+        t = self.input.type
+        assert isinstance(t, TileType)
+        if t.rank != 2:
+            raise VerifyException(f"operand 'input' must be a 2-D tile, got {t}")
+        index_operand(self.valid_rows, "valid_rows")
+        index_operand(self.valid_cols, "valid_cols")
+        return (t,)
+
+
+class PadOp(PyptoValueOp):
+    """Base of the ops with a `pad(zero|max|min)` property, printed after the operands."""
+
+    pad = prop_def(PadValueAttr)
+
+    @classmethod
+    def parse_properties(cls, parser: Parser) -> dict[str, Attribute]:
+        parser.parse_keyword("pad")
+        parser.parse_punctuation("(")
+        value = parser.parse_str_enum(PadValue)
+        parser.parse_punctuation(")")
+        return {"pad": PadValueAttr(value)}
+
+    def print_properties(self, printer: Printer) -> None:
+        printer.print_string(f" pad({self.pad.data.value})")
+
+
+@pypto_op_definition
+class FillPadOp(PadOp):
+    """`%f = pypto.tile.fillpad %t pad(min) : T`: `%t` with every element outside its valid
+    region set to the pad value (0, or the element type's largest / smallest value: +inf /
+    -inf for floats); the result is fully valid."""
+
+    name = "pypto.tile.fillpad"
+    OPERANDS: ClassVar[tuple[str, ...]] = ("input",)
+    input = operand_def(TileType)
+    result = result_def(TileType)
+    traits = _PURE
+
+    def __init__(self, input: SSAValue | Operation, pad: PadValue = PadValue.ZERO):
+        super().__init__(
+            operands=[input], result_types=[SSAValue.get(input).type], properties={"pad": PadValueAttr(pad)}
+        )
+
+    def infer_result_types(self) -> Sequence[Attribute]:
+        return (self.input.type,)
+
+
+@pypto_op_definition
+class FillPadExpandOp(PadOp):
+    """`%f = pypto.tile.fillpad_expand %t pad(zero) : T -> R`: a larger tile `R` holding the
+    valid region of `%t` at its origin and the pad value everywhere else."""
+
+    name = "pypto.tile.fillpad_expand"
+    OPERANDS: ClassVar[tuple[str, ...]] = ("input",)
+    input = operand_def(TileType)
+    result = result_def(TileType)
+    traits = _PURE
+
+    def __init__(self, input: SSAValue | Operation, result_type: TileType, pad: PadValue = PadValue.ZERO):
+        super().__init__(operands=[input], result_types=[result_type], properties={"pad": PadValueAttr(pad)})
+
+    def infer_result_types(self) -> Sequence[Attribute]:
+        t, r = self.input.type, self.result.type
+        assert isinstance(t, TileType) and isinstance(r, TileType)
+        if r.element_type != t.element_type or r.space != t.space:
+            raise VerifyException(f"result {r} must have the element type and memory space of operand 'input' {t}")
+        if r.rank != t.rank or any(
+            isinstance(a, int) and isinstance(b, int) and b < a for a, b in zip(t.get_shape(), r.get_shape())
+        ):
+            raise VerifyException(
+                f"result shape {format_shape(r.get_shape())} must have the rank of 'input' "
+                f"{format_shape(t.get_shape())} and be at least as large in every dimension"
+            )
+        return (r,)
+
+
+# --------------------------------------------------------------------------- elements, windows
+
+
+@pypto_op_definition
+class ReadOp(ReadOpBase):
+    """`%x = pypto.tile.read %t[%i, %j] : T`: one element of a tile, as a scalar."""
+
+    name = "pypto.tile.read"
+    source = operand_def(TileType)
+    offsets = var_operand_def(IndexType)
+    traits = traits_def(MemoryReadEffect())
+
+
+@pypto_op_definition
+class WriteOp(WriteOpBase):
+    """`%r = pypto.tile.write %v into %t[%i, %j] : E into T`: sets one element of `%t`, in
+    place; `%r` names `%t`'s buffer (like `matmul_acc`)."""
+
+    name = "pypto.tile.write"
+    value = operand_def()
+    dest = operand_def(TileType)
+    offsets = var_operand_def(IndexType)
+    result = result_def(TileType)
+    traits = traits_def(MemoryWriteEffect(), ResultAliasesOperand(1))
+
+
+@pypto_op_definition
+class SliceOp(PyptoValueOp):
+    """`%w = pypto.tile.slice %t[%i, %j] : T -> W`: a copy of the window of `%t` at the
+    offsets, shaped like the result (same memory space)."""
+
+    name = "pypto.tile.slice"
+    OPERANDS: ClassVar[tuple[str, ...]] = ("source",)
+    OFFSETS_AFTER: ClassVar[int | None] = 0
+    source = operand_def(TileType)
+    offsets = var_operand_def(IndexType)
+    result = result_def(TileType)
+    traits = _PURE
+
+    def __init__(self, source: SSAValue | Operation, offsets: Sequence[SSAValue | Operation], result_type: TileType):
+        super().__init__(operands=[source, offsets], result_types=[result_type])
+
+    def infer_result_types(self) -> Sequence[Attribute]:
+        src, r = self.source.type, self.result.type
+        assert isinstance(src, TileType) and isinstance(r, TileType)
+        check_offsets(self.offsets, src.rank, "operand 'source'")
+        if r.element_type != src.element_type:
+            raise VerifyException(
+                f"result element type {r.element_type} differs from the source's {src.element_type}"
+            )
+        check_window(src, r.get_shape(), "slice")
+        return (TileType(r.get_shape(), r.element_type, src.memory_space),)
+
+
+@pypto_op_definition
+class AssembleOp(PyptoValueOp):
+    """`%r = pypto.tile.assemble %src into %dst[%i, %j] : S into D`: writes `%src` into the
+    window of tile `%dst` at the offsets, in place (PyPTO's TINSERT); `%r` names `%dst`'s
+    buffer. Same memory space, or an `acc` tile into a `mat` tile."""
+
+    name = "pypto.tile.assemble"
+    OPERANDS: ClassVar[tuple[str, ...]] = ("source", "dest")
+    OFFSETS_AFTER: ClassVar[int | None] = 1
+    KEYWORDS: ClassVar[dict[int, str]] = {1: "into"}
+    RESULT_LIKE: ClassVar[int] = 1
+    source = operand_def(TileType)
+    dest = operand_def(TileType)
+    offsets = var_operand_def(IndexType)
+    result = result_def(TileType)
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect(), ResultAliasesOperand(1))
+
+    def __init__(self, source: SSAValue | Operation, dest: SSAValue | Operation, offsets: Sequence[SSAValue | Operation]):
+        super().__init__(operands=[source, dest, offsets], result_types=[SSAValue.get(dest).type])
+
+    def infer_result_types(self) -> Sequence[Attribute]:
+        src, dst = self.source.type, self.dest.type
+        assert isinstance(src, TileType) and isinstance(dst, TileType)
+        check_offsets(self.offsets, dst.rank, "operand 'dest'")
+        if src.element_type != dst.element_type:
+            raise VerifyException(
+                f"operand 'source' has element type {src.element_type} but 'dest' has {dst.element_type}"
+            )
+        if src.space != dst.space and (src.space, dst.space) != (MemorySpace.ACC, MemorySpace.MAT):
+            raise VerifyException(
+                f"operand 'source' is a {src.space.value} tile and 'dest' a {dst.space.value} tile: "
+                f"assemble within one memory space, or an acc tile into a mat tile"
+            )
+        check_window(dst, src.get_shape(), "assemble")
+        return (dst,)
+
+
+# --------------------------------------------------------------------------- more compute
+
+
+@pypto_op_definition
+class RsqrtOp(TileScratchUnaryOp):
+    """`1 / sqrt(x)`; `tmp(%t : T)` is PyPTO's high-precision scratch (same type as the input)."""
+
+    name = "pypto.tile.rsqrt"
+    FLOAT_ONLY: ClassVar[bool] = True
+
+
+@pypto_op_definition
+class TanhOp(TileUnaryOp):
+    """`tanh`: not in PyPTO's catalogue (a pypto-xdsl extension; Ascend C has `Tanh`)."""
+
+    name = "pypto.tile.tanh"
+    FLOAT_ONLY: ClassVar[bool] = True
+
+
+@pypto_op_definition
+class SinOp(TileUnaryOp):
+    name = "pypto.tile.sin"
+    FLOAT_ONLY: ClassVar[bool] = True
+
+
+@pypto_op_definition
+class CosOp(TileUnaryOp):
+    name = "pypto.tile.cos"
+    FLOAT_ONLY: ClassVar[bool] = True
+
+
+@pypto_op_definition
+class MaximumsOp(TileScalarOp):
+    name = "pypto.tile.maximums"
+
+
+@pypto_op_definition
+class MinimumsOp(TileScalarOp):
+    name = "pypto.tile.minimums"
+
+
+@pypto_op_definition
+class ExpandsOp(ExpandScalarOpBase):
+    """`%c = pypto.tile.expands %t, %s : T, E`: a tile shaped like `%t`, every element `%s`."""
+
+    name = "pypto.tile.expands"
+    target = operand_def(TileType)
+    result = result_def(TileType)
+    traits = _PURE
+
+
+@pypto_op_definition
+class RowMinOp(RowReductionOp):
+    name = "pypto.tile.row_min"
+
+
+@pypto_op_definition
+class RowProdOp(RowReductionOp):
+    name = "pypto.tile.row_prod"
+
+
+class ColReductionOp(ColReductionOpBase):
+    input = operand_def(TileType)
+    result = result_def(TileType)
+    traits = _PURE
+
+
+@pypto_op_definition
+class ColSumOp(ColReductionOp):
+    """`%r = pypto.tile.col_sum %a [tmp(%t : T)] : A`: [M, N] -> [1, N]; `tmp` selects PyPTO's
+    binary-tree reduction (same values here)."""
+
+    name = "pypto.tile.col_sum"
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("tmp",)
+    input = operand_def(TileType)
+    tmp = opt_operand_def(TileType)
+
+
+@pypto_op_definition
+class ColMaxOp(ColReductionOp):
+    name = "pypto.tile.col_max"
+
+
+@pypto_op_definition
+class ColMinOp(ColReductionOp):
+    name = "pypto.tile.col_min"
+
+
+@pypto_op_definition
+class ColProdOp(ColReductionOp):
+    name = "pypto.tile.col_prod"
+
+
+@pypto_op_definition
+class RowExpandOp(RowExpandTileOp):
+    name = "pypto.tile.row_expand"
+
+
+@pypto_op_definition
+class RowExpandAddOp(RowExpandTileOp):
+    """`%c = pypto.tile.row_expand_add %a, %r [tmp(%t : T)] : A, R`: `a[i, j] + r[i, 0]`."""
+
+    name = "pypto.tile.row_expand_add"
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("tmp",)
+    input = operand_def(TileType)
+    row = operand_def(TileType)
+    tmp = opt_operand_def(TileType)
+
+
+@pypto_op_definition
+class RowExpandMaxOp(RowExpandTileOp):
+    name = "pypto.tile.row_expand_max"
+
+
+@pypto_op_definition
+class RowExpandMinOp(RowExpandTileOp):
+    name = "pypto.tile.row_expand_min"
+
+
+@pypto_op_definition
+class RowExpandExpdifOp(RowExpandTileOp):
+    name = "pypto.tile.row_expand_expdif"
+
+
+class ColExpandTileOp(ColExpandOpBase):
+    input = operand_def(TileType)
+    col = operand_def(TileType)
+    result = result_def(TileType)
+    traits = _PURE
+
+
+@pypto_op_definition
+class ColExpandOp(ColExpandTileOp):
+    name = "pypto.tile.col_expand"
+
+
+@pypto_op_definition
+class ColExpandMulOp(ColExpandTileOp):
+    name = "pypto.tile.col_expand_mul"
+
+
+@pypto_op_definition
+class ColExpandDivOp(ColExpandTileOp):
+    name = "pypto.tile.col_expand_div"
+
+
+@pypto_op_definition
+class ColExpandSubOp(ColExpandTileOp):
+    name = "pypto.tile.col_expand_sub"
+
+
+@pypto_op_definition
+class ColExpandAddOp(ColExpandTileOp):
+    name = "pypto.tile.col_expand_add"
+
+
+@pypto_op_definition
+class ColExpandMaxOp(ColExpandTileOp):
+    name = "pypto.tile.col_expand_max"
+
+
+@pypto_op_definition
+class ColExpandMinOp(ColExpandTileOp):
+    name = "pypto.tile.col_expand_min"
+
+
+@pypto_op_definition
+class ColExpandExpdifOp(ColExpandTileOp):
+    name = "pypto.tile.col_expand_expdif"
+
+
+# --------------------------------------------------------------------------- layout
+
+
+@pypto_op_definition
+class ReshapeOp(ReshapeOpBase):
+    """`%r = pypto.tile.reshape %t : T -> R`: the elements of `%t` (row-major) in another
+    shape of the same count, same memory space."""
+
+    name = "pypto.tile.reshape"
+    input = operand_def(TileType)
+    result = result_def(TileType)
+    traits = _PURE
+
+
+@pypto_op_definition
+class TransposeOp(TransposeOpBase):
+    """`%r = pypto.tile.transpose %t, 0, 1 : T -> R`: `%t` with two axes exchanged (data
+    movement; PyPTO's `tile.transpose`)."""
+
+    name = "pypto.tile.transpose"
+    input = operand_def(TileType)
+    result = result_def(TileType)
+    traits = _PURE
+
+
+@pypto_op_definition
+class TransposeViewOp(PyptoValueOp):
+    """`%r = pypto.tile.transpose_view %t : T`: `%t` with its last two axes exchanged, as a
+    reinterpretation of the same buffer (NZ <-> ZN fractal layouts on the cube side: a
+    [N, K] `mat` tile read as [K, N]); values are those of the transpose."""
+
+    name = "pypto.tile.transpose_view"
+    OPERANDS: ClassVar[tuple[str, ...]] = ("input",)
+    input = operand_def(TileType)
+    result = result_def(TileType)
+    traits = _PURE
+
+    def __init__(self, input: SSAValue | Operation):
+        input = SSAValue.get(input)
+        super().__init__(operands=[input], result_types=[self.implied_result_type([input.type])])
+
+    @classmethod
+    def implied_result_type(cls, operand_types: Sequence[Attribute]) -> Attribute:
+        t = operand_types[0]
+        if not isinstance(t, TileType) or t.rank < 2:
+            return t
+        shape = list(t.get_shape())
+        shape[-2], shape[-1] = shape[-1], shape[-2]
+        return t.with_shape(shape)
+
+    def infer_result_types(self) -> Sequence[Attribute]:
+        t = self.input.type
+        assert isinstance(t, TileType)
+        if t.rank < 2:
+            raise VerifyException(f"operand 'input' must be a tile of rank 2 or more, got {t}")
+        return (self.implied_result_type([t]),)
+
+
+@pypto_op_definition
+class ConcatOp(ConcatOpBase):
+    """`%c = pypto.tile.concat %a, %b : A, B`: the columns of `%a`, then those of `%b`."""
+
+    name = "pypto.tile.concat"
+    src0 = operand_def(TileType)
+    src1 = operand_def(TileType)
+    result = result_def(TileType)
+    traits = _PURE
+
+
 TILE_OPS = [
     LoadOp,
     StoreOp,
@@ -455,5 +952,43 @@ TILE_OPS = [
     MatmulAccOp,
     GetBlockIdxOp,
     GetBlockNumOp,
+    CreateOp,
+    SetValidShapeOp,
+    FillPadOp,
+    FillPadExpandOp,
+    ReadOp,
+    WriteOp,
+    SliceOp,
+    AssembleOp,
+    RsqrtOp,
+    TanhOp,
+    SinOp,
+    CosOp,
+    MaximumsOp,
+    MinimumsOp,
+    ExpandsOp,
+    RowMinOp,
+    RowProdOp,
+    ColSumOp,
+    ColMaxOp,
+    ColMinOp,
+    ColProdOp,
+    RowExpandOp,
+    RowExpandAddOp,
+    RowExpandMaxOp,
+    RowExpandMinOp,
+    RowExpandExpdifOp,
+    ColExpandOp,
+    ColExpandMulOp,
+    ColExpandDivOp,
+    ColExpandSubOp,
+    ColExpandAddOp,
+    ColExpandMaxOp,
+    ColExpandMinOp,
+    ColExpandExpdifOp,
+    ReshapeOp,
+    TransposeOp,
+    TransposeViewOp,
+    ConcatOp,
 ]
 
