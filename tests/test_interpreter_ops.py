@@ -54,6 +54,8 @@ SCALAR = {
     "subs": lambda a, s: a - s,
     "muls": lambda a, s: a * s,
     "divs": lambda a, s: a / s,
+    "maximums": np.maximum,
+    "minimums": np.minimum,
 }
 UNARY = {
     "exp": np.exp,
@@ -63,8 +65,12 @@ UNARY = {
     "abs": np.abs,
     "relu": lambda a: np.where(a > 0, a, 0).astype(a.dtype),
     "recip": lambda a: 1 / a,
+    "rsqrt": lambda a: 1 / np.sqrt(a),
+    "tanh": np.tanh,
+    "sin": np.sin,
+    "cos": np.cos,
 }
-POSITIVE = {"log", "sqrt", "recip", "div", "divs"}
+POSITIVE = {"log", "sqrt", "recip", "rsqrt", "div", "divs"}
 for _family in ("tensor", "tile"):
     covers(*(f"pypto.{_family}.{n}" for n in (*BINARY, *SCALAR, *UNARY, "cast")))
 covers("pypto.tile.load", "pypto.tile.store")
@@ -364,6 +370,360 @@ def test_get_block_idx_and_num_default_to_a_single_block():
       pypto.return %i, %n : index, index
     }"""
     assert run_text(text, []) == (0, 1)
+
+
+# --------------------------------------------------------------------------- reductions, broadcasts
+
+V816 = "!pypto.tile<[8, 16], f32, vec>"
+T816 = "!pypto.tensor<[8, 16], f32>"
+
+
+def _row_col_program(family: str, op: str, operand_shape: str | None, result_shape: str, tmp: bool = False) -> str:
+    """`%r = <op> %a[, %v]` on [8, 16] f32 values, as tensors or as tiles loaded and stored."""
+    second = ", %v" if operand_shape else ""
+    if family == "tensor":
+        types = f"{T816}" + (f", !pypto.tensor<{operand_shape}, f32>" if operand_shape else "")
+        body = f"%r = pypto.tensor.{op} %a{second} : {types} -> !pypto.tensor<{result_shape}, f32>"
+        ret = "%r"
+    else:
+        vtype = f"!pypto.tile<{operand_shape}, f32, vec>" if operand_shape else ""
+        loads = f"%x = pypto.tile.load %a[%c0, %c0] : {T816} -> {V816}"
+        if operand_shape:
+            loads += f"\n      %y = pypto.tile.load %v[%c0, %c0] : !pypto.tensor<{operand_shape}, f32> -> {vtype}"
+        scratch = f" tmp(%s : {V816})" if tmp else ""
+        create = f"%s = pypto.tile.create : {V816}" if tmp else ""
+        types = V816 + (f", {vtype}" if operand_shape else "")
+        body = f"""{loads}
+      {create}
+      %t = pypto.tile.{op} %x{", %y" if operand_shape else ""}{scratch} : {types} -> !pypto.tile<{result_shape}, f32, vec>
+      %o = pypto.tensor.create : !pypto.tensor<{result_shape}, f32>
+      %r = pypto.tile.store %t, %o[%c0, %c0] : !pypto.tile<{result_shape}, f32, vec>, !pypto.tensor<{result_shape}, f32>"""
+        ret = "%r"
+    extra = f", %v: !pypto.tensor<{operand_shape}, f32>" if operand_shape else ""
+    return f"""
+    pypto.func @main(%a: {T816}{extra}) -> !pypto.tensor<{result_shape}, f32> {{
+      %c0 = arith.constant 0 : index
+      {body}
+      pypto.return {ret} : !pypto.tensor<{result_shape}, f32>
+    }}"""
+
+
+ROW_REDUCE = {
+    "row_max": lambda a: a.max(axis=1, keepdims=True),
+    "row_sum": lambda a: a.sum(axis=1, keepdims=True),
+    "row_min": lambda a: a.min(axis=1, keepdims=True),
+    "row_prod": lambda a: a.prod(axis=1, keepdims=True),
+}
+COL_REDUCE = {
+    "col_sum": lambda a: a.sum(axis=0, keepdims=True),
+    "col_max": lambda a: a.max(axis=0, keepdims=True),
+    "col_min": lambda a: a.min(axis=0, keepdims=True),
+    "col_prod": lambda a: a.prod(axis=0, keepdims=True),
+}
+EXPAND = {
+    "expand": lambda a, v: np.broadcast_to(v, a.shape),
+    "expand_sub": lambda a, v: a - v,
+    "expand_mul": lambda a, v: a * v,
+    "expand_div": lambda a, v: a / v,
+    "expand_add": lambda a, v: a + v,
+    "expand_max": np.maximum,
+    "expand_min": np.minimum,
+    "expand_expdif": lambda a, v: np.exp(a - v),
+}
+for _family in ("tensor", "tile"):
+    covers(*(f"pypto.{_family}.{n}" for n in (*ROW_REDUCE, *COL_REDUCE)))
+    covers(*(f"pypto.{_family}.{side}_{n}" for side in ("row", "col") for n in EXPAND))
+
+
+@pytest.mark.parametrize("family", ["tensor", "tile"])
+@pytest.mark.parametrize("name", sorted(ROW_REDUCE) + sorted(COL_REDUCE))
+def test_row_and_column_reductions(family, name):
+    result = "[8, 1]" if name.startswith("row") else "[1, 16]"
+    a = rnd((8, 16), seed=40, positive=name.endswith("prod"))
+    (r,) = run_text(_row_col_program(family, name, None, result), [a])
+    np.testing.assert_allclose(r, (ROW_REDUCE | COL_REDUCE)[name](a), rtol=1e-5)
+
+
+@pytest.mark.parametrize("name", ["row_max", "row_sum", "col_sum"])
+def test_tile_reductions_with_a_scratch_tile(name):
+    result = "[8, 1]" if name.startswith("row") else "[1, 16]"
+    a = rnd((8, 16), seed=41)
+    (r,) = run_text(_row_col_program("tile", name, None, result, tmp=True), [a])
+    np.testing.assert_allclose(r, (ROW_REDUCE | COL_REDUCE)[name](a), rtol=1e-5)
+
+
+@pytest.mark.parametrize("family", ["tensor", "tile"])
+@pytest.mark.parametrize("side", ["row", "col"])
+@pytest.mark.parametrize("name", sorted(EXPAND))
+def test_row_and_column_broadcasts(family, side, name):
+    shape = "[8, 1]" if side == "row" else "[1, 16]"
+    a = rnd((8, 16), seed=42)
+    v = rnd((8, 1) if side == "row" else (1, 16), seed=43, positive=name == "expand_div")
+    (r,) = run_text(_row_col_program(family, f"{side}_{name}", shape, "[8, 16]"), [a, v])
+    np.testing.assert_allclose(r, EXPAND[name](a, v), rtol=1e-6)
+
+
+def test_tile_row_expand_add_with_a_scratch_tile():
+    text = f"""
+    pypto.func @main(%a: !pypto.tile<[8, 16], f32, vec>, %r: !pypto.tile<[8, 1], f32, vec>) -> !pypto.tile<[8, 16], f32, vec> {{
+      %s = pypto.tile.create : {V816}
+      %e = pypto.tile.row_expand_add %a, %r tmp(%s : {V816}) : {V816}, !pypto.tile<[8, 1], f32, vec>
+      pypto.return %e : {V816}
+    }}"""
+    a, r = rnd((8, 16), seed=44), rnd((8, 1), seed=45)
+    (e,) = run_text(text, [a, r])
+    np.testing.assert_allclose(e, a + r, rtol=1e-6)
+
+
+@covers("pypto.tensor.expands", "pypto.tile.expands")
+@pytest.mark.parametrize("family", ["tensor", "tile"])
+def test_expands_broadcasts_a_scalar(family):
+    t = T816 if family == "tensor" else V816
+    text = f"""
+    pypto.func @main(%a: {t}) -> {t} {{
+      %s = arith.constant 2.5 : f32
+      %r = pypto.{family}.expands %a, %s : {t}, f32
+      pypto.return %r : {t}
+    }}"""
+    (r,) = run_text(text, [rnd((8, 16), seed=46)])
+    np.testing.assert_array_equal(r, np.full((8, 16), 2.5, np.float32))
+
+
+# --------------------------------------------------------------------------- layout
+
+
+@covers("pypto.tensor.concat", "pypto.tile.concat")
+@pytest.mark.parametrize("family", ["tensor", "tile"])
+def test_concat_joins_columns(family):
+    def t(n):
+        return f"!pypto.tensor<[4, {n}], f32>" if family == "tensor" else f"!pypto.tile<[4, {n}], f32, vec>"
+
+    text = f"""
+    pypto.func @main(%a: {t(3)}, %b: {t(5)}) -> {t(8)} {{
+      %r = pypto.{family}.concat %a, %b : {t(3)}, {t(5)}
+      pypto.return %r : {t(8)}
+    }}"""
+    a, b = rnd((4, 3), seed=47), rnd((4, 5), seed=48)
+    (r,) = run_text(text, [a, b])
+    np.testing.assert_array_equal(r, np.concatenate([a, b], axis=1))
+
+
+@covers("pypto.tensor.reshape", "pypto.tensor.transpose")
+def test_tensor_reshape_and_transpose_are_views():
+    text = """
+    pypto.func @main(%a: !pypto.tensor<[4, 1], f32>, %b: !pypto.tensor<[2, 3], f32>) -> (!pypto.tensor<[1, 4], f32>, !pypto.tensor<[3, 2], f32>, !pypto.tensor<[4, 1], f32>) {
+      %c0 = arith.constant 0 : index
+      %c2 = arith.constant 2 : index
+      %v = arith.constant 9.0 : f32
+      %flat = pypto.tensor.reshape %a : !pypto.tensor<[4, 1], f32> -> !pypto.tensor<[1, 4], f32>
+      %t = pypto.tensor.transpose %b, 0, 1 : !pypto.tensor<[2, 3], f32> -> !pypto.tensor<[3, 2], f32>
+      %w = pypto.tensor.write %v into %flat[%c0, %c2] : f32 into !pypto.tensor<[1, 4], f32>
+      pypto.return %w, %t, %a : !pypto.tensor<[1, 4], f32>, !pypto.tensor<[3, 2], f32>, !pypto.tensor<[4, 1], f32>
+    }"""
+    a, b = rnd((4, 1), seed=49), rnd((2, 3), seed=50)
+    original = a.copy()
+    flat, t, a_after = run_text(text, [a, b])
+    np.testing.assert_array_equal(t, b.T)
+    expected = original.copy()
+    expected[2, 0] = 9.0
+    np.testing.assert_array_equal(a_after, expected)  # the write went through the view
+    np.testing.assert_array_equal(flat, expected.reshape(1, 4))
+
+
+def test_tensor_reshape_of_a_strided_window_is_an_error():
+    text = """
+    pypto.func @main(%a: !pypto.tensor<[4, 4], f32>) -> !pypto.tensor<[8], f32> {
+      %c0 = arith.constant 0 : index
+      %w = pypto.tensor.slice %a[%c0, %c0] : !pypto.tensor<[4, 4], f32> -> !pypto.tensor<[4, 2], f32>
+      %r = pypto.tensor.reshape %w : !pypto.tensor<[4, 2], f32> -> !pypto.tensor<[8], f32>
+      pypto.return %r : !pypto.tensor<[8], f32>
+    }"""
+    from pypto_xdsl.interpreter import PyptoInterpretationError
+
+    with pytest.raises(PyptoInterpretationError, match="pypto.tensor.reshape in @main: cannot reshape"):
+        run_text(text, [rnd((4, 4), seed=51)])
+
+
+@covers("pypto.tile.reshape", "pypto.tile.transpose", "pypto.tile.transpose_view")
+def test_tile_reshape_transpose_and_transpose_view():
+    text = """
+    pypto.func @main(%a: !pypto.tile<[8, 1], f32, vec>, %b: !pypto.tile<[2, 3], f32, vec>, %m: !pypto.tile<[4, 2], f16, mat>) -> (!pypto.tile<[1, 8], f32, vec>, !pypto.tile<[3, 2], f32, vec>, !pypto.tile<[2, 4], f16, mat>) {
+      %r = pypto.tile.reshape %a : !pypto.tile<[8, 1], f32, vec> -> !pypto.tile<[1, 8], f32, vec>
+      %t = pypto.tile.transpose %b, 0, 1 : !pypto.tile<[2, 3], f32, vec> -> !pypto.tile<[3, 2], f32, vec>
+      %v = pypto.tile.transpose_view %m : !pypto.tile<[4, 2], f16, mat>
+      pypto.return %r, %t, %v : !pypto.tile<[1, 8], f32, vec>, !pypto.tile<[3, 2], f32, vec>, !pypto.tile<[2, 4], f16, mat>
+    }"""
+    a, b, m = rnd((8, 1), seed=52), rnd((2, 3), seed=53), rnd((4, 2), seed=54, dtype=np.float16)
+    r, t, v = run_text(text, [a, b, m])
+    np.testing.assert_array_equal(r, a.reshape(1, 8))
+    np.testing.assert_array_equal(t, b.T)
+    assert v.dtype == np.float16
+    np.testing.assert_array_equal(v, m.T)
+
+
+# --------------------------------------------------------------------------- tensors: full, writes, matmul_acc
+
+
+@covers("pypto.tensor.full", "pypto.tensor.write", "pypto.tensor.matmul_acc")
+def test_tensor_full_write_and_matmul_acc():
+    text = """
+    pypto.func @main(%acc: !pypto.tensor<[4, 5], f32>, %a: !pypto.tensor<[4, 3], f16>, %b: !pypto.tensor<[3, 5], f16>) -> (!pypto.tensor<[2, 3], i32>, !pypto.tensor<[4, 5], f32>) {
+      %c1 = arith.constant 1 : index
+      %seven = arith.constant 7 : i32
+      %nine = arith.constant 9 : i32
+      %f = pypto.tensor.full %seven : i32 -> !pypto.tensor<[2, 3], i32>
+      %w = pypto.tensor.write %nine into %f[%c1, %c1] : i32 into !pypto.tensor<[2, 3], i32>
+      %d = pypto.tensor.matmul_acc %acc, %a, %b : !pypto.tensor<[4, 5], f32>, !pypto.tensor<[4, 3], f16>, !pypto.tensor<[3, 5], f16>
+      pypto.return %w, %d : !pypto.tensor<[2, 3], i32>, !pypto.tensor<[4, 5], f32>
+    }"""
+    acc = rnd((4, 5), seed=55)
+    a, b = rnd((4, 3), seed=56, dtype=np.float16), rnd((3, 5), seed=57, dtype=np.float16)
+    acc_before = acc.copy()
+    w, d = run_text(text, [acc, a, b])
+    assert w.dtype == np.int32 and w.tolist() == [[7, 7, 7], [7, 9, 7]]
+    np.testing.assert_allclose(d, acc_before + a.astype(np.float32) @ b.astype(np.float32), rtol=1e-6)
+    np.testing.assert_array_equal(acc, acc_before)  # a new tensor: acc is only read
+
+
+def test_atomic_assemble_and_store_add_into_the_destination():
+    text = """
+    pypto.func @main(%x: !pypto.tensor<[2, 4], f32>, inout %o: !pypto.tensor<[4, 4], f32>) -> !pypto.tensor<[4, 4], f32> {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %o2 = pypto.tensor.assemble %x into %o[%c0, %c0] atomic(add) : !pypto.tensor<[2, 4], f32> into !pypto.tensor<[4, 4], f32>
+      %t = pypto.tile.load %x[%c0, %c0] : !pypto.tensor<[2, 4], f32> -> !pypto.tile<[2, 4], f32, vec>
+      %o3 = pypto.tile.store %t, %o2[%c1, %c0] atomic(add) : !pypto.tile<[2, 4], f32, vec>, !pypto.tensor<[4, 4], f32>
+      pypto.return %o3 : !pypto.tensor<[4, 4], f32>
+    }"""
+    x, o = rnd((2, 4), seed=58), rnd((4, 4), seed=59)
+    expected = o.copy()
+    expected[0:2] += x
+    expected[1:3] += x
+    (r,) = run_text(text, [x, o])
+    assert r is o
+    np.testing.assert_allclose(o, expected, rtol=1e-6)
+
+
+# --------------------------------------------------------------------------- tiles: buffers, elements, windows
+
+
+@covers("pypto.tile.create", "pypto.tile.read", "pypto.tile.write", "pypto.tile.slice", "pypto.tile.assemble")
+def test_tile_create_read_write_slice_assemble():
+    text = """
+    pypto.func @main(%a: !pypto.tile<[4, 8], f32, vec>) -> (!pypto.tile<[4, 8], f32, vec>, f32, !pypto.tile<[4, 8], f32, vec>) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %v = arith.constant 5.0 : f32
+      %buf = pypto.tile.create : !pypto.tile<[4, 8], f32, vec>
+      %row = pypto.tile.slice %a[%c2, %c0] : !pypto.tile<[4, 8], f32, vec> -> !pypto.tile<[1, 8], f32, vec>
+      %b1 = pypto.tile.assemble %row into %buf[%c0, %c0] : !pypto.tile<[1, 8], f32, vec> into !pypto.tile<[4, 8], f32, vec>
+      %b2 = pypto.tile.write %v into %b1[%c1, %c2] : f32 into !pypto.tile<[4, 8], f32, vec>
+      %e = pypto.tile.read %b2[%c0, %c1] : !pypto.tile<[4, 8], f32, vec>
+      pypto.return %b2, %e, %buf : !pypto.tile<[4, 8], f32, vec>, f32, !pypto.tile<[4, 8], f32, vec>
+    }"""
+    a = rnd((4, 8), seed=60)
+    b2, e, buf = run_text(text, [a])
+    assert b2 is buf  # assemble and write update the created tile in place
+    np.testing.assert_array_equal(b2[0], a[2])
+    assert b2[1, 2] == 5.0
+    assert np.isnan(b2[1, 0]) and np.isnan(b2[3]).all()  # never written: unspecified (NaN)
+    assert e == pytest.approx(float(a[2, 1]))
+
+
+def test_tile_assemble_of_an_accumulator_into_a_mat_tile():
+    text = """
+    pypto.func @main(%m: !pypto.tile<[4, 8], f32, mat>, %acc: !pypto.tile<[4, 4], f32, acc>) -> !pypto.tile<[4, 8], f32, mat> {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %r = pypto.tile.assemble %acc into %m[%c0, %c4] : !pypto.tile<[4, 4], f32, acc> into !pypto.tile<[4, 8], f32, mat>
+      pypto.return %r : !pypto.tile<[4, 8], f32, mat>
+    }"""
+    m, acc = rnd((4, 8), seed=61), rnd((4, 4), seed=62)
+    expected = np.concatenate([m[:, :4], acc], axis=1)
+    (r,) = run_text(text, [m, acc])
+    np.testing.assert_array_equal(r, expected)
+
+
+# --------------------------------------------------------------------------- partial tiles
+
+PARTIAL = """
+    pypto.func @main(%x: !pypto.tensor<[4, 8], f32>, %n: index, out %o: !pypto.tensor<[4, 8], f32>, out %s: !pypto.tensor<[4, 1], f32>) -> (!pypto.tensor<[4, 8], f32>, !pypto.tensor<[4, 1], f32>) {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %t = pypto.tile.load %x[%c0, %c0] : !pypto.tensor<[4, 8], f32> -> !pypto.tile<[4, 8], f32, vec>
+      %p = pypto.tile.set_validshape %t, %c4, %n : !pypto.tile<[4, 8], f32, vec>, index, index
+      %f = pypto.tile.fillpad %p pad(PAD) : !pypto.tile<[4, 8], f32, vec>
+      %sum = pypto.tile.row_sum %p : !pypto.tile<[4, 8], f32, vec>
+      %o2 = pypto.tile.store %f, %o[%c0, %c0] : !pypto.tile<[4, 8], f32, vec>, !pypto.tensor<[4, 8], f32>
+      %s2 = pypto.tile.store %sum, %s[%c0, %c0] : !pypto.tile<[4, 1], f32, vec>, !pypto.tensor<[4, 1], f32>
+      pypto.return %o2, %s2 : !pypto.tensor<[4, 8], f32>, !pypto.tensor<[4, 1], f32>
+    }"""
+
+
+@covers("pypto.tile.set_validshape", "pypto.tile.fillpad")
+@pytest.mark.parametrize("pad,value", [("zero", 0.0), ("max", np.inf), ("min", -np.inf)])
+def test_fillpad_fills_outside_the_valid_shape(pad, value):
+    x = rnd((4, 8), seed=63)
+    o, s = np.zeros((4, 8), np.float32), np.zeros((4, 1), np.float32)
+    run_text(PARTIAL.replace("PAD", pad), [x, 5, o, s])
+    expected = x.copy()
+    expected[:, 5:] = value
+    np.testing.assert_array_equal(o, expected)
+    np.testing.assert_allclose(s, x[:, :5].sum(axis=1, keepdims=True), rtol=1e-6)  # valid columns only
+
+
+def test_partial_tiles_store_only_their_valid_block_and_poison_the_rest():
+    text = """
+    pypto.func @main(%x: !pypto.tensor<[4, 8], f32>, %n: index, inout %o: !pypto.tensor<[4, 8], f32>) -> !pypto.tensor<[4, 8], f32> {
+      %c0 = arith.constant 0 : index
+      %c2 = arith.constant 2 : index
+      %t = pypto.tile.load %x[%c0, %c0] : !pypto.tensor<[4, 8], f32> -> !pypto.tile<[4, 8], f32, vec>
+      %p = pypto.tile.set_validshape %t, %c2, %n : !pypto.tile<[4, 8], f32, vec>, index, index
+      %e = pypto.tile.exp %p : !pypto.tile<[4, 8], f32, vec>
+      %o2 = pypto.tile.store %e, %o[%c0, %c0] : !pypto.tile<[4, 8], f32, vec>, !pypto.tensor<[4, 8], f32>
+      pypto.return %o2 : !pypto.tensor<[4, 8], f32>
+    }"""
+    x, o = rnd((4, 8), seed=64), np.full((4, 8), -1.0, np.float32)
+    run_text(text, [x, 3, o])
+    expected = np.full((4, 8), -1.0, np.float32)
+    expected[:2, :3] = np.exp(x[:2, :3])  # the exp keeps the valid shape [2, 3] of its operand
+    np.testing.assert_allclose(o, expected, rtol=1e-6)
+
+
+def test_partial_tile_elements_are_unspecified_until_filled():
+    text = """
+    pypto.func @main(%x: !pypto.tensor<[2, 4], f32>, %n: index) -> !pypto.tile<[2, 4], f32, vec> {
+      %c0 = arith.constant 0 : index
+      %c2 = arith.constant 2 : index
+      %t = pypto.tile.load %x[%c0, %c0] : !pypto.tensor<[2, 4], f32> -> !pypto.tile<[2, 4], f32, vec>
+      %p = pypto.tile.set_validshape %t, %c2, %n : !pypto.tile<[2, 4], f32, vec>, index, index
+      %m = pypto.tile.move %p : !pypto.tile<[2, 4], f32, vec> -> !pypto.tile<[2, 4], f32, vec>
+      pypto.return %m : !pypto.tile<[2, 4], f32, vec>
+    }"""
+    (m,) = run_text(text, [rnd((2, 4), seed=65), 1])
+    assert np.isnan(m[:, 1:]).all() and not np.isnan(m[:, :1]).any()
+
+
+@covers("pypto.tile.fillpad_expand")
+def test_fillpad_expand_copies_the_valid_block_into_a_larger_tile():
+    text = """
+    pypto.func @main(%a: !pypto.tile<[2, 3], i32, vec>) -> !pypto.tile<[4, 4], i32, vec> {
+      %r = pypto.tile.fillpad_expand %a pad(min) : !pypto.tile<[2, 3], i32, vec> -> !pypto.tile<[4, 4], i32, vec>
+      pypto.return %r : !pypto.tile<[4, 4], i32, vec>
+    }"""
+    a = np.arange(6, dtype=np.int32).reshape(2, 3)
+    (r,) = run_text(text, [a])
+    expected = np.full((4, 4), np.iinfo(np.int32).min, np.int32)
+    expected[:2, :3] = a
+    np.testing.assert_array_equal(r, expected)
+
+
+def test_set_validshape_beyond_the_tile_is_an_error():
+    from pypto_xdsl.interpreter import PyptoInterpretationError
+
+    with pytest.raises(PyptoInterpretationError, match=r"valid shape \[4, 9\] does not fit the tile shape \[4, 8\]"):
+        run_text(PARTIAL.replace("PAD", "zero"), [rnd((4, 8), seed=66), 9, np.zeros((4, 8), np.float32), np.zeros((4, 1), np.float32)])
 
 
 def test_every_op_has_a_numerics_test():

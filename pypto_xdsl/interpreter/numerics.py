@@ -35,7 +35,9 @@ BINARY: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
 }
 """`add sub mul div maximum minimum` and the scalar forms `adds subs muls divs`."""
 
-SCALAR: dict[str, str] = {"adds": "add", "subs": "sub", "muls": "mul", "divs": "div"}
+SCALAR: dict[str, str] = {
+    "adds": "add", "subs": "sub", "muls": "mul", "divs": "div", "maximums": "maximum", "minimums": "minimum",
+}
 
 
 def _recip(a: np.ndarray) -> np.ndarray:
@@ -50,6 +52,10 @@ UNARY: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "abs": np.abs,
     "relu": lambda a: np.maximum(a, np.zeros((), dtype=a.dtype)),
     "recip": _recip,
+    "rsqrt": lambda a: _recip(np.sqrt(a)),
+    "tanh": np.tanh,
+    "sin": np.sin,
+    "cos": np.cos,
 }
 
 
@@ -88,9 +94,66 @@ def row_sum(a: np.ndarray, element_type: Attribute) -> np.ndarray:
     return coerce(np.sum(a, axis=-1, keepdims=True), element_type)
 
 
+def row_min(a: np.ndarray, element_type: Attribute) -> np.ndarray:
+    return coerce(np.min(a, axis=-1, keepdims=True), element_type)
+
+
+def row_prod(a: np.ndarray, element_type: Attribute) -> np.ndarray:
+    if np.issubdtype(a.dtype, np.floating):
+        return coerce(np.prod(a.astype(np.float32), axis=-1, keepdims=True), element_type)
+    return coerce(np.prod(a, axis=-1, keepdims=True), element_type)
+
+
+def col_reduce(name: str, a: np.ndarray, element_type: Attribute) -> np.ndarray:
+    """`col_sum col_max col_min col_prod`: reduce axis 0 of [M, N] to [1, N] (float sums and
+    products accumulate in f32, as the row forms)."""
+    wide = a.astype(np.float32) if np.issubdtype(a.dtype, np.floating) and name in ("col_sum", "col_prod") else a
+    fn = {"col_sum": np.sum, "col_max": np.max, "col_min": np.min, "col_prod": np.prod}[name]
+    return coerce(np.asarray(fn(wide, axis=0, keepdims=True)), element_type)
+
+
+_BROADCAST: dict[str, str] = {"sub": "sub", "mul": "mul", "div": "div", "add": "add", "max": "maximum", "min": "minimum"}
+
+
+def expand(name: str, a: np.ndarray, v: np.ndarray, element_type: Attribute) -> np.ndarray:
+    """`row_expand_<op>` / `col_expand_<op>`: `a <op> v` with v ([M, 1] or [1, N]) broadcast
+    along the rows or columns of a; `<op>` is `sub mul div add max min`, `expdif` is
+    `exp(a - v)`, and the bare `row_expand` / `col_expand` is v broadcast to a's shape."""
+    op = name.split("_expand", 1)[1].lstrip("_")
+    if not op:
+        return coerce(np.broadcast_to(v, a.shape).copy(), element_type)
+    if op == "expdif":
+        return coerce(np.asarray(np.exp(np.subtract(a, v))), element_type)
+    return coerce(np.asarray(BINARY[_BROADCAST[op]](a, v)), element_type)
+
+
 ROW_EXPAND: dict[str, str] = {"row_expand_sub": "sub", "row_expand_mul": "mul", "row_expand_div": "div"}
 
 
 def row_expand(name: str, a: np.ndarray, r: np.ndarray, element_type: Attribute) -> np.ndarray:
     """`a <op> r` with r of shape [M, 1] broadcast along each row."""
-    return coerce(np.asarray(BINARY[ROW_EXPAND[name]](a, r)), element_type)
+    return expand(name, a, r, element_type)
+
+
+def pad_value(pad: str, dtype: np.dtype) -> object:
+    """The value `fillpad` writes: 0, or the largest / smallest value of the dtype (+inf /
+    -inf for floats)."""
+    if pad == "zero":
+        return dtype.type(0)
+    if np.issubdtype(dtype, np.floating):
+        return dtype.type(np.inf if pad == "max" else -np.inf)
+    if dtype == np.bool_:
+        return pad == "max"
+    info = np.iinfo(dtype)
+    return dtype.type(info.max if pad == "max" else info.min)
+
+
+def unspecified(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    """Contents the program must not rely on (a `tile.create`d buffer, the invalid part of a
+    partial tile): NaN for floats, so that reading them shows up in the results, the
+    largest value for integers."""
+    if np.issubdtype(dtype, np.floating):
+        return np.full(shape, np.nan, dtype=dtype)
+    if dtype == np.bool_:
+        return np.ones(shape, dtype=dtype)
+    return np.full(shape, np.iinfo(dtype).max, dtype=dtype)

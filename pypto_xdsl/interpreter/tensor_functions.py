@@ -14,10 +14,11 @@ from xdsl.interpreter import (
 from xdsl.ir import Attribute, Operation
 
 from pypto_xdsl.dialects import tensor
-from pypto_xdsl.dialects.attributes import TensorType, TileType, format_shape
+from pypto_xdsl.dialects.attributes import AtomicKind, TensorType, TileType, format_shape
 from pypto_xdsl.interpreter import numerics
 from pypto_xdsl.interpreter.functions import check_write, fail, guarded, pimpl, state
-from pypto_xdsl.interpreter.values import numpy_dtype, resolve_shape, to_scalar
+from pypto_xdsl.interpreter.partial import valid_of, with_valid
+from pypto_xdsl.interpreter.values import coerce, numpy_dtype, resolve_shape, to_scalar
 
 
 def result_shape(interpreter: Interpreter, op: Operation, t: Attribute) -> tuple[int, ...]:
@@ -64,16 +65,18 @@ def element_type(op: Operation) -> Attribute:
 
 
 class ComputeFunctions(InterpreterFunctions):
-    """Elementwise, row and matmul implementations shared by the tensor and tile families."""
+    """Elementwise, row/column and matmul implementations shared by the tensor and tile
+    families. Operands after the ones an op computes with (a tile op's `tmp` scratch) are
+    not read. A partial tile operand (see `partial.py`) gives a partial result."""
 
     @staticmethod
     def _binary(name: str):
         @guarded
         def run(self, interpreter: Interpreter, op: Operation, args: PythonValues):
-            a, b = args
+            a, b = args[0], args[1]
             if a.shape != b.shape:
                 raise fail(interpreter, op, f"shape mismatch at run time: {list(a.shape)} vs {list(b.shape)}")
-            return (numerics.binary(name, a, b, element_type(op)),)
+            return (with_valid(numerics.binary(name, a, b, element_type(op)), valid_of(a)),)
 
         return run
 
@@ -81,8 +84,19 @@ class ComputeFunctions(InterpreterFunctions):
     def _scalar(name: str):
         @guarded
         def run(self, interpreter: Interpreter, op: Operation, args: PythonValues):
-            a, s = args
-            return (numerics.scalar(name, a, s, element_type(op)),)
+            a, s = args[0], args[1]
+            return (with_valid(numerics.scalar(name, a, s, element_type(op)), valid_of(a)),)
+
+        return run
+
+    @staticmethod
+    def _expands(name: str):
+        @guarded
+        def run(self, interpreter: Interpreter, op: Operation, args: PythonValues):
+            target, s = args[0], args[1]
+            dtype = numpy_dtype(element_type(op))
+            full = np.full(target.shape, np.asarray(s).astype(dtype), dtype=dtype)
+            return (with_valid(coerce(full, element_type(op)), valid_of(target)),)
 
         return run
 
@@ -90,8 +104,8 @@ class ComputeFunctions(InterpreterFunctions):
     def _unary(name: str):
         @guarded
         def run(self, interpreter: Interpreter, op: Operation, args: PythonValues):
-            (a,) = args
-            return (numerics.unary(name, a, element_type(op)),)
+            a = args[0]
+            return (with_valid(numerics.unary(name, a, element_type(op)), valid_of(a)),)
 
         return run
 
@@ -99,8 +113,8 @@ class ComputeFunctions(InterpreterFunctions):
     def _cast(name: str):
         @guarded
         def run(self, interpreter: Interpreter, op: Operation, args: PythonValues):
-            (a,) = args
-            return (numerics.cast(a, element_type(op)),)
+            a = args[0]
+            return (with_valid(numerics.cast(a, element_type(op)), valid_of(a)),)
 
         return run
 
@@ -119,10 +133,27 @@ class ComputeFunctions(InterpreterFunctions):
     def _row_reduce(name: str):
         @guarded
         def run(self, interpreter: Interpreter, op: Operation, args: PythonValues):
-            (a,) = args
-            if name == "row_max" and a.shape[1] == 0:
-                raise fail(interpreter, op, f"row_max of an empty row (shape {list(a.shape)})")
-            return (getattr(numerics, name)(a, element_type(op)),)
+            a = args[0]
+            valid = valid_of(a)
+            data = np.asarray(a)[:, : valid[1]] if valid is not None else a
+            if name in ("row_max", "row_min") and data.shape[1] == 0:
+                raise fail(interpreter, op, f"{name} of an empty row (shape {list(a.shape)}, valid {valid})")
+            result = getattr(numerics, name)(data, element_type(op))
+            return (with_valid(result, None if valid is None else (valid[0], 1)),)
+
+        return run
+
+    @staticmethod
+    def _col_reduce(name: str):
+        @guarded
+        def run(self, interpreter: Interpreter, op: Operation, args: PythonValues):
+            a = args[0]
+            valid = valid_of(a)
+            data = np.asarray(a)[: valid[0], :] if valid is not None else a
+            if name in ("col_max", "col_min") and data.shape[0] == 0:
+                raise fail(interpreter, op, f"{name} of an empty column (shape {list(a.shape)}, valid {valid})")
+            result = numerics.col_reduce(name, data, element_type(op))
+            return (with_valid(result, None if valid is None else (1, valid[1])),)
 
         return run
 
@@ -130,15 +161,46 @@ class ComputeFunctions(InterpreterFunctions):
     def _row_expand(name: str):
         @guarded
         def run(self, interpreter: Interpreter, op: Operation, args: PythonValues):
-            a, r = args
+            a, r = args[0], args[1]
             if r.shape != (a.shape[0], 1):
                 raise fail(
                     interpreter, op,
                     f"shape mismatch at run time: row operand {list(r.shape)} for input {list(a.shape)}",
                 )
-            return (numerics.row_expand(name, a, r, element_type(op)),)
+            return (with_valid(numerics.expand(name, a, r, element_type(op)), valid_of(a)),)
 
         return run
+
+    @staticmethod
+    def _col_expand(name: str):
+        @guarded
+        def run(self, interpreter: Interpreter, op: Operation, args: PythonValues):
+            a, c = args[0], args[1]
+            if c.shape != (1, a.shape[1]):
+                raise fail(
+                    interpreter, op,
+                    f"shape mismatch at run time: column operand {list(c.shape)} for input {list(a.shape)}",
+                )
+            return (with_valid(numerics.expand(name, a, c, element_type(op)), valid_of(a)),)
+
+        return run
+
+    @staticmethod
+    def _concat(name: str):
+        @guarded
+        def run(self, interpreter: Interpreter, op: Operation, args: PythonValues):
+            a, b = args
+            if a.shape[0] != b.shape[0]:
+                raise fail(interpreter, op, f"shape mismatch at run time: {list(a.shape)} and {list(b.shape)} rows")
+            return (coerce(np.concatenate([np.asarray(a), np.asarray(b)], axis=1), element_type(op)),)
+
+        return run
+
+
+KINDS = (
+    "binary", "scalar", "unary", "row_reduce", "col_reduce", "row_expand", "col_expand", "cast",
+    "matmul", "expands", "concat",
+)
 
 
 def install(cls: type, ops: Sequence[tuple[type[Operation], str, str]]) -> None:
@@ -146,10 +208,8 @@ def install(cls: type, ops: Sequence[tuple[type[Operation], str, str]]) -> None:
     from xdsl.interpreter import impl
 
     for op_type, kind, name in ops:
-        maker = {"binary": ComputeFunctions._binary, "scalar": ComputeFunctions._scalar,
-                 "unary": ComputeFunctions._unary, "row_reduce": ComputeFunctions._row_reduce,
-                 "row_expand": ComputeFunctions._row_expand, "cast": ComputeFunctions._cast,
-                 "matmul": ComputeFunctions._matmul}[kind]
+        assert kind in KINDS, kind
+        maker = getattr(ComputeFunctions, f"_{kind}")
         setattr(cls, f"run_{op_type.name.replace('.', '_')}", impl(op_type)(maker(name)))
 
 
@@ -182,8 +242,54 @@ class TensorFunctions(ComputeFunctions):
     def run_assemble(self, interpreter: Interpreter, op: tensor.AssembleOp, args: PythonValues):
         src, dst, *offsets = args
         check_write(interpreter, op, dst)
-        dst[window(interpreter, op, dst, offsets, src.shape, "assemble")] = src
+        where = window(interpreter, op, dst, offsets, src.shape, "assemble")
+        if op.atomic is not None and op.atomic.data == AtomicKind.ADD:
+            dst[where] = coerce(dst[where] + src, element_type(op))
+        else:
+            dst[where] = src
         return (dst,)
+
+    @pimpl(tensor.WriteOp)
+    def run_write(self, interpreter: Interpreter, op: tensor.WriteOp, args: PythonValues):
+        value, dst, *indices = args
+        check_write(interpreter, op, dst)
+        dst[window(interpreter, op, dst, indices, [1] * dst.ndim, "write")] = to_scalar(value, element_type(op))
+        return (dst,)
+
+    @pimpl(tensor.FullOp)
+    def run_full(self, interpreter: Interpreter, op: tensor.FullOp, args: PythonValues):
+        (value,) = args
+        t = op.result.type
+        shape = result_shape(interpreter, op, t)
+        return (coerce(np.full(shape, value, dtype=numpy_dtype(t.element_type)), t.element_type),)
+
+    @pimpl(tensor.ReshapeOp)
+    def run_reshape(self, interpreter: Interpreter, op: tensor.ReshapeOp, args: PythonValues):
+        (src,) = args
+        shape = result_shape(interpreter, op, op.result.type)
+        try:  # a view: writes through it reach the source's storage
+            return (np.reshape(src, shape, copy=False),)
+        except ValueError:
+            raise fail(
+                interpreter, op,
+                f"cannot reshape {list(src.shape)} to {list(shape)} as a view: the source is a "
+                f"strided window (reshape the whole tensor, or a window of whole rows)",
+            ) from None
+
+    @pimpl(tensor.TransposeOp)
+    def run_transpose(self, interpreter: Interpreter, op: tensor.TransposeOp, args: PythonValues):
+        (src,) = args
+        return (np.swapaxes(src, op.axis1.value.data, op.axis2.value.data),)  # a view
+
+    @pimpl(tensor.MatmulAccOp)
+    def run_matmul_acc(self, interpreter: Interpreter, op: tensor.MatmulAccOp, args: PythonValues):
+        acc, a, b = args
+        if a.shape[1] != b.shape[0] or acc.shape != (a.shape[0], b.shape[1]):
+            raise fail(
+                interpreter, op,
+                f"shape mismatch at run time: acc {list(acc.shape)} + {list(a.shape)} x {list(b.shape)}",
+            )
+        return (coerce(acc + numerics.matmul(a, b, element_type(op)), element_type(op)),)
 
     @pimpl(tensor.DimOp)
     def run_dim(self, interpreter: Interpreter, op: tensor.DimOp, args: PythonValues):
@@ -198,21 +304,31 @@ class TensorFunctions(ComputeFunctions):
 
 
 
-install(
-    TensorFunctions,
-    [
-        *[(c, "binary", _short(c)) for c in (tensor.AddOp, tensor.SubOp, tensor.MulOp, tensor.DivOp,
-                                             tensor.MaximumOp, tensor.MinimumOp)],
-        *[(c, "scalar", _short(c)) for c in (tensor.AddsOp, tensor.SubsOp, tensor.MulsOp, tensor.DivsOp)],
-        *[(c, "unary", _short(c)) for c in (tensor.ExpOp, tensor.LogOp, tensor.SqrtOp, tensor.NegOp,
-                                            tensor.AbsOp, tensor.ReluOp, tensor.RecipOp)],
-        *[(c, "row_reduce", _short(c)) for c in (tensor.RowMaxOp, tensor.RowSumOp)],
-        *[(c, "row_expand", _short(c)) for c in (tensor.RowExpandSubOp, tensor.RowExpandMulOp,
-                                                 tensor.RowExpandDivOp)],
-        (tensor.CastOp, "cast", "cast"),
-        (tensor.MatmulOp, "matmul", "matmul"),
-    ],
-)
+def compute_ops(family) -> list[tuple[type[Operation], str, str]]:
+    """The (op class, kind, numerics name) of the compute ops `family` (the tensor or the
+    tile dialect module) shares with the other."""
+    f = family
+    return [
+        *[(c, "binary", _short(c)) for c in (f.AddOp, f.SubOp, f.MulOp, f.DivOp, f.MaximumOp, f.MinimumOp)],
+        *[(c, "scalar", _short(c)) for c in (f.AddsOp, f.SubsOp, f.MulsOp, f.DivsOp, f.MaximumsOp, f.MinimumsOp)],
+        *[(c, "unary", _short(c)) for c in (f.ExpOp, f.LogOp, f.SqrtOp, f.NegOp, f.AbsOp, f.ReluOp, f.RecipOp,
+                                            f.RsqrtOp, f.TanhOp, f.SinOp, f.CosOp)],
+        *[(c, "row_reduce", _short(c)) for c in (f.RowMaxOp, f.RowSumOp, f.RowMinOp, f.RowProdOp)],
+        *[(c, "col_reduce", _short(c)) for c in (f.ColSumOp, f.ColMaxOp, f.ColMinOp, f.ColProdOp)],
+        *[(c, "row_expand", _short(c)) for c in (f.RowExpandSubOp, f.RowExpandMulOp, f.RowExpandDivOp,
+                                                 f.RowExpandOp, f.RowExpandAddOp, f.RowExpandMaxOp,
+                                                 f.RowExpandMinOp, f.RowExpandExpdifOp)],
+        *[(c, "col_expand", _short(c)) for c in (f.ColExpandOp, f.ColExpandMulOp, f.ColExpandDivOp,
+                                                 f.ColExpandSubOp, f.ColExpandAddOp, f.ColExpandMaxOp,
+                                                 f.ColExpandMinOp, f.ColExpandExpdifOp)],
+        (f.ExpandsOp, "expands", "expands"),
+        (f.ConcatOp, "concat", "concat"),
+        (f.CastOp, "cast", "cast"),
+        (f.MatmulOp, "matmul", "matmul"),
+    ]
+
+
+install(TensorFunctions, compute_ops(tensor))
 register_impls(TensorFunctions)
 
 

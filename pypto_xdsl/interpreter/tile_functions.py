@@ -2,7 +2,9 @@
 
 Tiles are numpy arrays owned by the value that holds them: `load` and `move` copy, compute
 ops make new arrays. `store` writes into the tensor's storage and returns the same array;
-`matmul_acc` accumulates into its `acc` operand's array and returns it.
+`matmul_acc`, `assemble` and `write` write into their destination tile's array and return
+it (PyPTO's in-place TMATMUL_ACC / TINSERT / scalar writes). Partial tiles (a valid shape
+smaller than the tile) are described in `partial.py`.
 """
 
 from __future__ import annotations
@@ -11,17 +13,26 @@ import numpy as np
 from xdsl.interpreter import Interpreter, PythonValues, register_impls
 
 from pypto_xdsl.dialects import tile
+from pypto_xdsl.dialects.attributes import AtomicKind
 from pypto_xdsl.interpreter import numerics
 from pypto_xdsl.interpreter.functions import check_write, fail, pimpl, state
+from pypto_xdsl.interpreter.partial import (
+    filled,
+    mark_partial,
+    reshaped_valid,
+    valid_block,
+    valid_of,
+    with_valid,
+)
 from pypto_xdsl.interpreter.tensor_functions import (
     ComputeFunctions,
-    _short,
+    compute_ops,
     element_type,
     install,
     result_shape,
     window,
 )
-from pypto_xdsl.interpreter.values import coerce, numpy_dtype
+from pypto_xdsl.interpreter.values import coerce, numpy_dtype, to_scalar
 
 
 class TileFunctions(ComputeFunctions):
@@ -37,8 +48,104 @@ class TileFunctions(ComputeFunctions):
     def run_store(self, interpreter: Interpreter, op: tile.StoreOp, args: PythonValues):
         t, dst, *offsets = args
         check_write(interpreter, op, dst)
-        dst[window(interpreter, op, dst, offsets, t.shape, "store")] = t
+        valid = valid_of(t)
+        extents = valid if valid is not None else t.shape  # a partial tile writes its valid block
+        where = window(interpreter, op, dst, offsets, extents, "store")
+        data = np.asarray(t)[valid_block(extents)]
+        if op.atomic is not None and op.atomic.data == AtomicKind.ADD:
+            dst[where] = coerce(dst[where] + data, op.tile.type.element_type)  # type: ignore[union-attr]
+        else:
+            dst[where] = data
         return (dst,)
+
+    @pimpl(tile.CreateOp)
+    def run_create(self, interpreter: Interpreter, op: tile.CreateOp, args: PythonValues):
+        t = op.result.type
+        return (numerics.unspecified(result_shape(interpreter, op, t), numpy_dtype(t.element_type)),)
+
+    @pimpl(tile.SetValidShapeOp)
+    def run_set_validshape(self, interpreter: Interpreter, op: tile.SetValidShapeOp, args: PythonValues):
+        t, rows, cols = args
+        if not (0 <= rows <= t.shape[0] and 0 <= cols <= t.shape[1]):
+            raise fail(interpreter, op, f"valid shape [{rows}, {cols}] does not fit the tile shape {list(t.shape)}")
+        return (mark_partial(t, (rows, cols)),)
+
+    @pimpl(tile.FillPadOp)
+    def run_fillpad(self, interpreter: Interpreter, op: tile.FillPadOp, args: PythonValues):
+        (t,) = args
+        return (filled(t, numerics.pad_value(op.pad.data.value, t.dtype)),)
+
+    @pimpl(tile.FillPadExpandOp)
+    def run_fillpad_expand(self, interpreter: Interpreter, op: tile.FillPadExpandOp, args: PythonValues):
+        (t,) = args
+        shape = result_shape(interpreter, op, op.result.type)
+        return (filled(t, numerics.pad_value(op.pad.data.value, t.dtype), shape),)
+
+    @pimpl(tile.ReadOp)
+    def run_read(self, interpreter: Interpreter, op: tile.ReadOp, args: PythonValues):
+        src, *indices = args
+        idx = window(interpreter, op, src, indices, [1] * src.ndim, "read")
+        return (to_scalar(np.asarray(src)[idx].reshape(()), op.result.type),)
+
+    @pimpl(tile.WriteOp)
+    def run_write(self, interpreter: Interpreter, op: tile.WriteOp, args: PythonValues):
+        value, dst, *indices = args
+        dst[window(interpreter, op, dst, indices, [1] * dst.ndim, "write")] = to_scalar(value, element_type(op))
+        return (dst,)
+
+    @pimpl(tile.SliceOp)
+    def run_slice(self, interpreter: Interpreter, op: tile.SliceOp, args: PythonValues):
+        src, *offsets = args
+        extents = result_shape(interpreter, op, op.result.type)
+        part = np.asarray(src)[window(interpreter, op, src, offsets, extents, "slice")].copy()
+        valid = valid_of(src)
+        if valid is None:
+            return (part,)
+        # the window's share of the source's valid block
+        inside = tuple(max(0, min(e, v - o)) for e, v, o in zip(extents, valid, offsets))
+        return (with_valid(part, inside),)
+
+    @pimpl(tile.AssembleOp)
+    def run_assemble(self, interpreter: Interpreter, op: tile.AssembleOp, args: PythonValues):
+        src, dst, *offsets = args
+        dst[window(interpreter, op, dst, offsets, src.shape, "assemble")] = src
+        return (dst,)
+
+    @pimpl(tile.ReshapeOp)
+    def run_reshape(self, interpreter: Interpreter, op: tile.ReshapeOp, args: PythonValues):
+        (t,) = args
+        shape = result_shape(interpreter, op, op.result.type)
+        out = np.asarray(t).reshape(shape).copy()
+        valid = valid_of(t)
+        if valid is None:
+            return (out,)
+        moved = reshaped_valid(valid, t.shape, shape)
+        if moved is None:
+            raise fail(
+                interpreter, op,
+                f"the valid block {list(valid)} of a {list(t.shape)} tile is not a block of the "
+                f"reshaped {list(shape)} tile (fillpad it first)",
+            )
+        return (with_valid(out, moved),)
+
+    @pimpl(tile.TransposeOp)
+    def run_transpose(self, interpreter: Interpreter, op: tile.TransposeOp, args: PythonValues):
+        (t,) = args
+        a, b = op.axis1.value.data, op.axis2.value.data
+        out = np.swapaxes(np.asarray(t), a, b).copy()
+        valid = valid_of(t)
+        if valid is None:
+            return (out,)
+        swapped = list(valid)
+        swapped[a], swapped[b] = swapped[b], swapped[a]
+        return (with_valid(out, swapped),)
+
+    @pimpl(tile.TransposeViewOp)
+    def run_transpose_view(self, interpreter: Interpreter, op: tile.TransposeViewOp, args: PythonValues):
+        (t,) = args
+        out = np.swapaxes(np.asarray(t), -1, -2).copy()
+        valid = valid_of(t)
+        return (with_valid(out, None if valid is None else (*valid[:-2], valid[-1], valid[-2])),)
 
     @pimpl(tile.FullOp)
     def run_full(self, interpreter: Interpreter, op: tile.FullOp, args: PythonValues):
@@ -50,7 +157,7 @@ class TileFunctions(ComputeFunctions):
     @pimpl(tile.MoveOp)
     def run_move(self, interpreter: Interpreter, op: tile.MoveOp, args: PythonValues):
         (a,) = args
-        return (a.copy(),)
+        return (with_valid(np.asarray(a).copy(), valid_of(a)),)
 
 
     @pimpl(tile.MatmulAccOp)
@@ -73,18 +180,5 @@ class TileFunctions(ComputeFunctions):
         return (state(interpreter).block_num,)
 
 
-install(
-    TileFunctions,
-    [
-        *[(c, "binary", _short(c)) for c in (tile.AddOp, tile.SubOp, tile.MulOp, tile.DivOp,
-                                             tile.MaximumOp, tile.MinimumOp)],
-        *[(c, "scalar", _short(c)) for c in (tile.AddsOp, tile.SubsOp, tile.MulsOp, tile.DivsOp)],
-        *[(c, "unary", _short(c)) for c in (tile.ExpOp, tile.LogOp, tile.SqrtOp, tile.NegOp,
-                                            tile.AbsOp, tile.ReluOp, tile.RecipOp)],
-        *[(c, "row_reduce", _short(c)) for c in (tile.RowMaxOp, tile.RowSumOp)],
-        *[(c, "row_expand", _short(c)) for c in (tile.RowExpandSubOp, tile.RowExpandMulOp, tile.RowExpandDivOp)],
-        (tile.CastOp, "cast", "cast"),
-        (tile.MatmulOp, "matmul", "matmul"),
-    ],
-)
+install(TileFunctions, compute_ops(tile))
 register_impls(TileFunctions)
