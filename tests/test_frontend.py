@@ -672,7 +672,7 @@ def test_error_message_has_location_source_line_and_caret():
         ("y = pl.tensor.row_max(pl.load(x, [0, 0], [64, 64]))", "pl.tensor.row_max expects a tensor, got"),
         ("y = pl.tile.row_sum(x)", "pl.tile.row_sum expects a tile, got"),
         ("y = pl.row_expand_sub(x, pl.row_max(pl.load(x, [0, 0], [64, 64])))",
-         "'row' of pl.row_expand_sub must be a tensor like 'input', got"),
+         "'rhs' of pl.row_expand_sub must be a tensor like 'lhs', got"),
         ("y = pl.row_expand_div(x, x)", "operand 'row' must have shape \\[M, 1\\], got"),
         ("for i in [1, 2]:\n    pass", "loops must iterate over pl.range"),
         ("y = pl.exp(x, x)", "pl.exp takes at most 1 arguments"),

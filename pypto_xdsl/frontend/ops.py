@@ -24,18 +24,12 @@ if TYPE_CHECKING:
     from pypto_xdsl.frontend.builder import FunctionBuilder
 
 BINARY = ("add", "sub", "mul", "div", "maximum", "minimum")
-SCALAR = {"add": "adds", "sub": "subs", "mul": "muls", "div": "divs"}
-UNARY = ("exp", "neg", "abs", "sqrt", "log", "recip", "relu")
+SCALAR = {"add": "adds", "sub": "subs", "mul": "muls", "div": "divs", "maximum": "maximums", "minimum": "minimums"}
+UNARY = ("exp", "neg", "abs", "sqrt", "log", "recip", "relu", "rsqrt", "tanh", "sin", "cos")
 
-_CLASS_NAMES = {
-    "add": "AddOp", "sub": "SubOp", "mul": "MulOp", "div": "DivOp", "maximum": "MaximumOp",
-    "minimum": "MinimumOp", "adds": "AddsOp", "subs": "SubsOp", "muls": "MulsOp", "divs": "DivsOp",
-    "exp": "ExpOp", "neg": "NegOp", "abs": "AbsOp", "sqrt": "SqrtOp", "log": "LogOp",
-    "recip": "RecipOp", "relu": "ReluOp", "matmul": "MatmulOp", "matmul_acc": "MatmulAccOp",
-    "cast": "CastOp", "row_max": "RowMaxOp", "row_sum": "RowSumOp",
-    "row_expand_sub": "RowExpandSubOp", "row_expand_mul": "RowExpandMulOp",
-    "row_expand_div": "RowExpandDivOp",
-}
+def _class_name(op: str) -> str:
+    """`row_expand_sub` -> `RowExpandSubOp`: the dialects' class for a `pl` op name."""
+    return "".join(part.capitalize() for part in op.split("_")) + "Op"
 
 
 def _family_of(value: SSAValue) -> str:
@@ -44,7 +38,7 @@ def _family_of(value: SSAValue) -> str:
 
 def op_class(fb: FunctionBuilder, family: str, name: str, node: ast.AST) -> Any:
     module = tensor_ops if family == "tensor" else tile_ops
-    cls = getattr(module, _CLASS_NAMES.get(name, ""), None)
+    cls = getattr(module, _class_name(name), None)
     if cls is None:
         raise fb.error(node, f"'{name}' is not available on {family}s")
     return cls
@@ -97,7 +91,16 @@ def unary(fb: FunctionBuilder, name: str, value: Any, node: ast.AST, family: str
 class Args:
     """Positional and keyword arguments of one call, bound to parameter names."""
 
-    def __init__(self, fb: FunctionBuilder, node: ast.Call, qual: str, params: list[str], required: int):
+    def __init__(
+        self,
+        fb: FunctionBuilder,
+        node: ast.Call,
+        qual: str,
+        params: list[str],
+        required: int,
+        aliases: dict[str, str] | None = None,
+    ):
+        """`aliases` maps a keyword this project accepted before to the reference's name."""
         self.fb, self.node, self.qual = fb, node, qual
         self.values: dict[str, tuple[Any, ast.expr]] = {}
         if any(isinstance(a, ast.Starred) for a in node.args):
@@ -107,6 +110,8 @@ class Args:
         for p, a in zip(params, node.args):
             self.values[p] = (fb.expr(a), a)
         for kw in node.keywords:
+            if aliases and kw.arg in aliases:
+                kw = ast.keyword(arg=aliases[kw.arg], value=kw.value, lineno=kw.lineno, col_offset=kw.col_offset)
             if kw.arg is None or kw.arg not in params:
                 raise fb.error(kw, f"{qual} has no parameter '{kw.arg}' (parameters: {', '.join(params)})")
             if kw.arg in self.values:
@@ -182,9 +187,28 @@ def _scalar(name: str, family: str):
 
 
 def _unary(name: str, family: str | None):
+    """`pl.exp(input)`, `pl.tile.exp(tile)`, `pl.tensor.exp(input)`; `log`, `recip` and (not on
+    tiles) `rsqrt` take `high_precision=` (only False: one precision here); `pl.tile.rsqrt`
+    takes a scratch `tmp=` tile."""
+    first = "tile" if family == "tile" else "input"
+    params = [first]
+    if name == "rsqrt" and family == "tile":
+        params.append("tmp")
+    elif name in ("log", "recip", "rsqrt"):
+        params.append("high_precision")
+
     def handle(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
-        a = Args(fb, node, qual, ["input"], 1)
-        return unary(fb, name, a.value("input"), node, family)
+        a = Args(fb, node, qual, params, 1, aliases={"input": first} if first != "input" else None)
+        if "high_precision" in a:
+            hp = a.value("high_precision")
+            if not (isinstance(hp, Const) and hp.value is False):
+                raise fb.error(a.node_of("high_precision"), f"{qual}: high_precision=True is not supported (one precision here)")
+        if "tmp" in a:
+            value = a.shaped(first)
+            cls = op_class(fb, "tile", name, node)
+            tmp = a.tile("tmp")
+            return fb.build_op(node, lambda: cls(value, tmp))
+        return unary(fb, name, a.value(first), node, family)
 
     return handle
 
@@ -455,6 +479,11 @@ def _cross_core_slot(fb: FunctionBuilder, node: ast.Call, qual: str) -> Any:
 
 HANDLERS[("", "split")] = _split
 HANDLERS[("", "cross_core_slot")] = _cross_core_slot
+
+
+from pypto_xdsl.frontend import ops_shapes  # noqa: E402  (uses the helpers above)
+
+ops_shapes.register(HANDLERS)
 
 
 def dispatch(fb: FunctionBuilder, stub: OpStub, node: ast.Call) -> Any:

@@ -107,6 +107,30 @@ class SplitMode(Enum):
     LEFT_RIGHT = A.SplitMode.LEFT_RIGHT
 
 
+class PadValue(Enum):
+    """`pl.PadValue.zero / max / min`: what `pl.tile.fillpad` writes outside the valid shape."""
+
+    zero = A.PadValue.ZERO
+    max = A.PadValue.MAX
+    min = A.PadValue.MIN
+
+
+class AtomicType(Enum):
+    """`atomic=pl.AtomicType.Add` on `pl.store` / `pl.assemble`: add into global memory."""
+
+    None_ = A.AtomicKind.NONE
+    Add = A.AtomicKind.ADD
+
+
+class TensorLayout(Enum):
+    """`pl.TensorLayout.ND` (row-major, the layout of every tensor here); PyPTO's `DN`/`NZ`
+    layouts are recognised and rejected."""
+
+    ND = "ND"
+    DN = "DN"
+    NZ = "NZ"
+
+
 # --------------------------------------------------------------------------- dynamic dims
 
 
@@ -166,10 +190,38 @@ class TypeSpec:
         return f"TypeSpec({self.ir}, {self.direction.value})"
 
 
+@dataclass(frozen=True)
+class TensorView:
+    """`pl.TensorView(valid_shape=..., layout=...)`, the optional third item of `pl.Tensor[...]`.
+
+    Tensors here are row-major (`pl.TensorLayout.ND`) and fully valid: a view with another
+    layout or a valid shape is rejected when the annotation is read."""
+
+    valid_shape: object = None
+    layout: object = None
+    stride: object = None
+
+    def check(self) -> None:
+        if self.layout not in (None, TensorLayout.ND):
+            raise TypeError_(
+                f"pl.TensorView(layout={self.layout!r}) is not supported: tensors are row-major "
+                f"(pl.TensorLayout.ND)"
+            )
+        if self.valid_shape is not None or self.stride is not None:
+            what = "valid_shape" if self.valid_shape is not None else "stride"
+            raise TypeError_(
+                f"pl.TensorView({what}=...) is not supported: a tensor parameter is valid in its "
+                f"whole shape (load with pl.load(..., valid_shape=...) for partial tiles)"
+            )
+
+
 class Tensor:
-    """`pl.Tensor[[64, N], pl.FP32]`"""
+    """`pl.Tensor[[64, N], pl.FP32]` (optionally `pl.Tensor[[64, N], pl.FP32, pl.TensorView(...)]`)"""
 
     def __class_getitem__(cls, item: object) -> TypeSpec:
+        if isinstance(item, tuple) and len(item) == 3 and isinstance(item[2], TensorView):
+            item[2].check()
+            item = item[:2]
         if not isinstance(item, tuple) or len(item) != 2:
             raise TypeError_("pl.Tensor takes [shape, dtype], e.g. pl.Tensor[[64, 128], pl.FP32]")
         dtype = _dtype(item[1])

@@ -1,0 +1,275 @@
+"""The cube path of convert-tensor-to-tile: a `tensor.matmul` of static f16 operands as
+blocked `tile.matmul` / `tile.matmul_acc` code (M/N loops, a K loop)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import Float16Type, IndexType
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint
+
+from pypto_xdsl.dialects import tensor, tile
+from pypto_xdsl.dialects.attributes import (
+    FuncKind,
+    MemorySpace,
+    TileType,
+)
+from pypto_xdsl.dialects.program import FuncOp
+from pypto_xdsl.transforms.tensor_to_tile.grouping import (
+    const_index,
+    may_write,
+    sink_storage,
+    static_shape,
+    storage_of,
+)
+from pypto_xdsl.transforms.tensor_to_tile.loops import (
+    IndexConstants,
+)
+
+# --------------------------------------------------------------------------- cube matmul
+
+L1_BYTES = 512 * 1024
+L0A_BYTES = 64 * 1024
+L0B_BYTES = 64 * 1024
+L0C_BYTES = 128 * 1024
+"""On-chip cube buffers of one AI core (A2/A3): L1 (`mat`), L0A (`left`), L0B (`right`),
+L0C (`acc`)."""
+
+MATMUL_KINDS = frozenset({FuncKind.INCORE, FuncKind.AIC})
+CUBE_BLOCK_MAX = 128
+CUBE_COPIES = 4  # first-K-block tile + double-buffered K-loop tile, all double-buffered by outer loops
+
+
+def func_of(op: Operation) -> FuncOp | None:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, FuncOp):
+        parent = parent.parent_op()
+    return parent
+
+
+def matmul_reason(op: tensor.MatmulOp) -> str | None:
+    """Why the cube path cannot compute `op` (None: it can)."""
+    func = func_of(op)
+    if func is None or func.func_kind not in MATMUL_KINDS:
+        return "matmul runs on the cube unit: it is converted in incore/aic functions only"
+    a, b = static_shape(op.lhs.type), static_shape(op.rhs.type)
+    if a is None or b is None:
+        return "its shapes are not static"
+    dtype = op.lhs.type.element_type  # type: ignore[attr-defined]
+    if not isinstance(dtype, Float16Type):
+        return f"the cube path multiplies f16 operands, not {dtype}"
+    if any(d % 16 for d in (*a, *b)):
+        return f"every dim must be a multiple of 16 for the cube path, got {a[0]}x{a[1]} @ {b[0]}x{b[1]}"
+    return None
+
+
+def cube_block(dim: int, cap: int) -> int:
+    """The largest multiple of 16 that divides `dim` and is at most `cap` (>= 16)."""
+    best = 16
+    for d in range(16, min(dim, cap) + 1, 16):
+        if dim % d == 0:
+            best = d
+    return best
+
+
+def identity_cast(op: tensor.MatmulOp) -> tensor.CastOp | None:
+    """The same-type `tensor.cast` that is the product's only use, in its block (what
+    `pl.cast(pl.matmul(a, b), pl.FP32)` gives now that the product is already f32): the
+    cube code stores straight into what the cast names, and the cast goes away."""
+    uses = list(op.result.uses)
+    if len(uses) != 1:
+        return None
+    cast = uses[0].operation
+    if (
+        isinstance(cast, tensor.CastOp)
+        and cast.result.type == op.result.type
+        and cast.parent_block() is op.parent_block()
+    ):
+        return cast
+    return None
+
+
+@dataclass
+class MatmulPlan:
+    """One `tensor.matmul` (f16 -> f32), optionally through an identity cast, optionally
+    assembled into `sink`."""
+
+    matmul: tensor.MatmulOp
+    cast: tensor.CastOp | None
+    sink: tensor.AssembleOp | None
+    blocks: tuple[int, int, int]  # M, N, K block sizes
+
+    @property
+    def result(self) -> SSAValue:
+        """The tensor value the cube code computes (the cast's, when there is one)."""
+        return self.cast.result if self.cast is not None else self.matmul.result
+
+    @property
+    def skipped(self) -> tuple[Operation, ...]:
+        return tuple(o for o in (self.cast, self.sink) if o is not None)
+
+
+def plan_matmul(op: tensor.MatmulOp) -> MatmulPlan | None:
+    if matmul_reason(op) is not None:
+        return None
+    cast = identity_cast(op)
+    (m, k), (_, n) = static_shape(op.lhs.type), static_shape(op.rhs.type)  # type: ignore[misc]
+    mb, nb = cube_block(m, CUBE_BLOCK_MAX), cube_block(n, CUBE_BLOCK_MAX)
+    kb = 16
+    for d in range(16, k + 1, 16):
+        if (
+            k % d == 0
+            and CUBE_COPIES * mb * d * 2 <= L0A_BYTES
+            and CUBE_COPIES * d * nb * 2 <= L0B_BYTES
+            and CUBE_COPIES * (mb * d + d * nb) * 2 <= L1_BYTES
+        ):
+            kb = d
+    assert mb * nb * 4 <= L0C_BYTES
+    result = cast.result if cast is not None else op.result
+    return MatmulPlan(op, cast, matmul_sink(op, result), (mb, nb, kb))
+
+
+def matmul_sink(op: tensor.MatmulOp, result: SSAValue) -> tensor.AssembleOp | None:
+    """The assemble the accumulator can be stored into directly: the product's (or its
+    identity cast's) only use, in the same block, with nothing that may write memory between
+    the matmul and it, into storage that the operands are known not to share."""
+    uses = list(result.uses)
+    if len(uses) != 1:
+        return None
+    sink = uses[0].operation
+    if not isinstance(sink, tensor.AssembleOp) or uses[0].index != 0 or sink.parent_block() is not op.parent_block():
+        return None
+    dst_shape = static_shape(sink.dest.type)
+    if dst_shape is None or len(dst_shape) != 2:
+        return None
+    block = op.parent_block()
+    assert block is not None
+    start, end = block.get_operation_index(op), block.get_operation_index(sink)
+    for between in list(block.ops)[start + 1 : end]:
+        if may_write(between):
+            return None
+    dst = sink_storage(sink)
+    if not all(storage_of(v).distinct_from(dst) for v in (op.lhs, op.rhs)):
+        return None
+    return sink
+
+
+class MatmulRewriter:
+    """Emits the blocked cube code of one planned matmul:
+
+        for m (M blocks), for n (N blocks) carrying the destination:
+          load A[m, 0], B[0, n] into mat; move to left/right; acc = matmul
+          scf.for k (the other K blocks) carrying acc: load, move, acc = matmul_acc
+          store acc into the destination window
+    """
+
+    def __init__(self, plan: MatmulPlan, rewriter: PatternRewriter):
+        self.plan = plan
+        self.rewriter = rewriter
+        anchor = plan.sink if plan.sink is not None else plan.matmul
+        self.at = InsertPoint.before(anchor)
+        self.consts = IndexConstants(anchor, rewriter)
+
+    def _index(self, value: int) -> SSAValue:
+        return self.consts.get(value)
+
+    def rewrite(self) -> None:
+        p = self.plan
+        a, b = p.matmul.lhs, p.matmul.rhs
+        (m, k), (_, n) = static_shape(a.type), static_shape(b.type)  # type: ignore[misc]
+        mb, nb, kb = p.blocks
+        result_name = p.result.name_hint
+        if p.sink is not None:
+            dest, offsets = p.sink.dest, list(p.sink.offsets)
+        else:
+            create = tensor.CreateOp(p.result.type)  # type: ignore[arg-type]
+            create.result.name_hint = result_name
+            self.rewriter.insert(create, self.at)
+            dest, offsets = create.result, [self._index(0), self._index(0)]
+
+        def tile_n(at: InsertPoint, carried: SSAValue, row: SSAValue) -> SSAValue:
+            return self._loop(at, n, nb, carried, "n",
+                              lambda at2, c2, col: self._block(at2, a, b, c2, offsets, row, col, k, (mb, nb, kb)))
+
+        final = self._loop(self.at, m, mb, dest, "m", tile_n)
+        if p.sink is not None:
+            self.rewriter.replace_all_uses_with(p.sink.result, final)
+            self.rewriter.erase(p.sink)
+        else:
+            self.rewriter.replace_all_uses_with(p.result, final)
+        if p.cast is not None:
+            self.rewriter.erase(p.cast)
+        self.rewriter.erase(p.matmul)
+
+    def _loop(self, at: InsertPoint, extent: int, step: int, carried: SSAValue, name: str, body) -> SSAValue:
+        """`body(at, carried, iv)` once per block; a scf.for when there are several."""
+        if extent == step:
+            return body(at, carried, self._index(0))
+        block = Block(arg_types=[IndexType(), carried.type])
+        block.args[0].name_hint = name
+        block.args[1].name_hint = carried.name_hint
+        inner = InsertPoint.at_end(block)
+        out = body(inner, block.args[1], block.args[0])
+        self.rewriter.insert(scf.YieldOp(out), inner)
+        loop = scf.ForOp(self._index(0), self._index(extent), self._index(step), [carried], block)
+        self.rewriter.insert(loop, at)
+        loop.results[0].name_hint = carried.name_hint
+        return loop.results[0]
+
+    def _offset(self, at: InsertPoint, base: SSAValue, delta: SSAValue, name: str) -> SSAValue:
+        b, d = const_index(base), const_index(delta)
+        if b == 0:
+            return delta
+        if d == 0:
+            return base
+        if b is not None and d is not None:
+            return self._index(b + d)
+        add = arith.AddiOp(base, delta)
+        add.result.name_hint = name
+        self.rewriter.insert(add, at)
+        return add.result
+
+    def _operands(self, at: InsertPoint, a: SSAValue, b: SSAValue, row: SSAValue, col: SSAValue,
+                  kk: SSAValue, shape: tuple[int, int, int], suffix: str) -> tuple[SSAValue, SSAValue]:
+        mb, nb, kb = shape
+        f16 = a.type.element_type  # type: ignore[attr-defined]
+        a_mat = tile.LoadOp(a, [row, kk], TileType([mb, kb], f16, MemorySpace.MAT))
+        b_mat = tile.LoadOp(b, [kk, col], TileType([kb, nb], f16, MemorySpace.MAT))
+        left = tile.MoveOp(a_mat, MemorySpace.LEFT)
+        right = tile.MoveOp(b_mat, MemorySpace.RIGHT)
+        a_name, b_name = a.name_hint or "lhs", b.name_hint or "rhs"
+        a_mat.result.name_hint, b_mat.result.name_hint = f"{a_name}_mat{suffix}", f"{b_name}_mat{suffix}"
+        left.result.name_hint, right.result.name_hint = f"{a_name}_left{suffix}", f"{b_name}_right{suffix}"
+        self.rewriter.insert([a_mat, b_mat, left, right], at)
+        return left.result, right.result
+
+    def _block(self, at: InsertPoint, a: SSAValue, b: SSAValue, dest: SSAValue, offsets: Sequence[SSAValue],
+               row: SSAValue, col: SSAValue, k: int, shape: tuple[int, int, int]) -> SSAValue:
+        """One [mb, nb] output block: the K reduction into an acc tile, then its store."""
+        _mb, _nb, kb = shape
+        left, right = self._operands(at, a, b, row, col, self._index(0), shape, "")
+        acc = tile.MatmulOp(left, right)
+        acc.result.name_hint = "acc"
+        self.rewriter.insert(acc, at)
+        result = acc.result
+        if k > kb:
+            block = Block(arg_types=[IndexType(), result.type])
+            block.args[0].name_hint, block.args[1].name_hint = "k", "part"
+            inner = InsertPoint.at_end(block)
+            l2, r2 = self._operands(inner, a, b, row, col, block.args[0], shape, "_k")
+            nxt = tile.MatmulAccOp(block.args[1], l2, r2)
+            nxt.result.name_hint = "part"
+            self.rewriter.insert([nxt, scf.YieldOp(nxt.result)], inner)
+            loop = scf.ForOp(self._index(kb), self._index(k), self._index(kb), [result], block)
+            self.rewriter.insert(loop, at)
+            loop.results[0].name_hint = "acc"
+            result = loop.results[0]
+        where = [self._offset(at, offsets[0], row, "dst_row"), self._offset(at, offsets[1], col, "dst_col")]
+        store = tile.StoreOp(result, dest, where)
+        store.result.name_hint = dest.name_hint
+        self.rewriter.insert(store, at)
+        return store.result

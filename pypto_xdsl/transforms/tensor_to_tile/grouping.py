@@ -1,0 +1,407 @@
+"""Fusion groups of convert-tensor-to-tile: which tensor ops are converted, how they group,
+and what storage their values name (see the pass module and docs/passes/convert-tensor-to-tile.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import IntegerAttr
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.traits import MemoryEffectKind, get_effects, is_side_effect_free
+from xdsl.utils.exceptions import PassFailedException
+
+from pypto_xdsl.dialects import tensor, tile
+from pypto_xdsl.dialects.attributes import (
+    FuncKind,
+    TensorType,
+)
+from pypto_xdsl.dialects.program import FuncOp
+
+UB_BYTES = 192 * 1024
+"""Unified Buffer capacity of one AI core (A2/A3)."""
+
+
+CONVERTED_KINDS = frozenset({FuncKind.INCORE, FuncKind.AIV})
+
+BINARY: dict[type[Operation], type[Operation]] = {
+    tensor.AddOp: tile.AddOp,
+    tensor.SubOp: tile.SubOp,
+    tensor.MulOp: tile.MulOp,
+    tensor.DivOp: tile.DivOp,
+    tensor.MaximumOp: tile.MaximumOp,
+    tensor.MinimumOp: tile.MinimumOp,
+}
+SCALAR: dict[type[Operation], type[Operation]] = {
+    tensor.AddsOp: tile.AddsOp,
+    tensor.SubsOp: tile.SubsOp,
+    tensor.MulsOp: tile.MulsOp,
+    tensor.DivsOp: tile.DivsOp,
+}
+UNARY: dict[type[Operation], type[Operation]] = {
+    tensor.ExpOp: tile.ExpOp,
+    tensor.LogOp: tile.LogOp,
+    tensor.SqrtOp: tile.SqrtOp,
+    tensor.NegOp: tile.NegOp,
+    tensor.AbsOp: tile.AbsOp,
+    tensor.ReluOp: tile.ReluOp,
+    tensor.RecipOp: tile.RecipOp,
+}
+ELEMENTWISE_OPS: tuple[type[Operation], ...] = (*BINARY, *SCALAR, *UNARY, tensor.CastOp)
+ROW_REDUCE: dict[type[Operation], type[Operation]] = {
+    tensor.RowMaxOp: tile.RowMaxOp,
+    tensor.RowSumOp: tile.RowSumOp,
+}
+ROW_EXPAND: dict[type[Operation], type[Operation]] = {
+    tensor.RowExpandSubOp: tile.RowExpandSubOp,
+    tensor.RowExpandMulOp: tile.RowExpandMulOp,
+    tensor.RowExpandDivOp: tile.RowExpandDivOp,
+}
+ROW_OPS: tuple[type[Operation], ...] = (*ROW_REDUCE, *ROW_EXPAND)
+FUSED_OPS: tuple[type[Operation], ...] = (*ELEMENTWISE_OPS, *ROW_OPS)
+"""The tensor ops that fusion groups are made of."""
+
+MAX_REDUCE_ROWS = 255
+"""Rows of one row-reduction tile: the backend reduces with one vector repeat per row, and
+an instruction repeats at most 255 times."""
+
+GroupKey = tuple[str, object]
+"""What the ops of one fusion group share: ("rows", M) for 2-D values (any column count,
+[M, 1] row values included), ("shape", shape) for values of other ranks."""
+
+
+def group_key(shape: tuple[int, ...]) -> GroupKey:
+    return ("rows", shape[0]) if len(shape) == 2 else ("shape", shape)
+
+
+def pass_failure(func: FuncOp, message: str) -> PassFailedException:
+    return PassFailedException(f"convert-tensor-to-tile: in @{func.sym_name.data}: {message}")
+
+
+def static_shape(t: Attribute) -> tuple[int, ...] | None:
+    if isinstance(t, TensorType) and t.is_static() and t.rank >= 1:
+        return tuple(t.get_shape())  # type: ignore[arg-type]
+    return None
+
+
+def convertible_key(op: Operation) -> GroupKey | None:
+    """The fusion key of a convertible op (static, non-empty shapes), else None."""
+    if not isinstance(op, FUSED_OPS):
+        return None
+    shape = static_shape(op.results[0].type)
+    if shape is None or any(d == 0 for d in shape):
+        return None
+    for v in op.operands:
+        if not isinstance(v.type, TensorType):
+            continue
+        vs = static_shape(v.type)
+        if isinstance(op, ROW_OPS):
+            # row ops are 2-D (verified) and row-aligned: [M, C] with [M, 1]
+            if vs is None or 0 in vs:
+                return None
+        elif vs != shape:
+            return None
+    return group_key(shape)
+
+
+def static_shape_of(v: SSAValue) -> tuple[int, ...]:
+    """The static shape of a group value, input or sink source."""
+    shape = static_shape(v.type)
+    assert shape is not None
+    return shape
+
+
+def may_write(op: Operation) -> bool:
+    effects = get_effects(op)
+    if effects is None:
+        return True
+    return any(e.kind in (MemoryEffectKind.WRITE, MemoryEffectKind.FREE) for e in effects)
+
+
+def const_index(v: SSAValue) -> int | None:
+    if isinstance(v, OpResult) and isinstance(v.op, arith.ConstantOp):
+        value = v.op.value
+        if isinstance(value, IntegerAttr):
+            return value.value.data
+    return None
+
+
+@dataclass(frozen=True)
+class Storage:
+    """Where a tensor value lives: a root (function argument or tensor.create) and the
+    constant origin of the window, or an unknown root (None)."""
+
+    root: SSAValue | None
+    origin: tuple[int, ...] | None  # None: not a constant origin
+
+    def distinct_from(self, other: Storage) -> bool:
+        return self.root is not None and other.root is not None and self.root is not other.root
+
+    def same_window(self, other: Storage) -> bool:
+        return (
+            self.root is not None
+            and self.root is other.root
+            and self.origin is not None
+            and self.origin == other.origin
+        )
+
+    def disjoint(self, shape: Sequence[int], other: Storage, other_shape: Sequence[int]) -> bool:
+        """Two constant windows of one storage that share no element."""
+        if self.root is None or self.root is not other.root or self.origin is None or other.origin is None:
+            return False
+        return any(
+            a + n <= b or b + m <= a for a, n, b, m in zip(self.origin, shape, other.origin, other_shape)
+        )
+
+    def independent(self, shape: Sequence[int], other: Storage, other_shape: Sequence[int]) -> bool:
+        """Reading (or writing) one block by block, interleaved with writing the other block
+        by block at the same positions, gives the same result as one after the other."""
+        return self.distinct_from(other) or self.same_window(other) or self.disjoint(shape, other, other_shape)
+
+
+def storage_of(v: SSAValue, visiting: frozenset[SSAValue] = frozenset()) -> Storage:
+    """Follow views and write-through results back to the storage a tensor value names.
+
+    An `scf.for` carried tensor names its initial value's storage when every iteration
+    yields a value naming that same storage; otherwise (and for anything not understood)
+    the root is unknown."""
+    if v in visiting or len(visiting) > 64:
+        return Storage(None, None)
+    if isinstance(v, BlockArgument):
+        owner = v.block.parent_op()
+        if isinstance(owner, FuncOp) and v.block is owner.body.blocks[0]:
+            return Storage(v, (0,) * v.type.rank)  # type: ignore[attr-defined]
+        if isinstance(owner, scf.ForOp) and v.index > 0:
+            init = storage_of(owner.iter_args[v.index - 1], visiting | {v})
+            yielded = owner.body.block.last_op
+            if init.root is None or not isinstance(yielded, scf.YieldOp):
+                return Storage(None, None)
+            out = yielded.operands[v.index - 1]
+            # the yielded value must name the carried storage itself (a cycle back to v)
+            if not names_storage_of(out, v):
+                return Storage(None, None)
+            return init
+        return Storage(None, None)
+    op = v.owner
+    if isinstance(op, (tensor.CreateOp, tensor.MatmulOp, *FUSED_OPS)):
+        # fresh storage (compute results become tensor.create'd tensors)
+        return Storage(v, (0,) * v.type.rank)  # type: ignore[attr-defined]
+    if isinstance(op, tile.StoreOp | tensor.AssembleOp):
+        return storage_of(op.dest, visiting | {v})
+    if isinstance(op, tensor.SliceOp):
+        base = storage_of(op.source, visiting | {v})
+        offsets = [const_index(o) for o in op.offsets]
+        if base.origin is None or any(o is None for o in offsets):
+            return Storage(base.root, None)
+        return Storage(base.root, tuple(a + b for a, b in zip(base.origin, offsets)))  # type: ignore[operator]
+    if isinstance(op, scf.ForOp) and isinstance(v, OpResult):
+        return storage_of(op.body.block.args[1 + v.index], visiting | {v})
+    return Storage(None, None)
+
+
+def names_storage_of(v: SSAValue, carried: BlockArgument) -> bool:
+    """`v` is `carried` or a write-through result (store/assemble) chain ending in it."""
+    for _ in range(1000):
+        if v is carried:
+            return True
+        if isinstance(v, OpResult) and isinstance(v.op, tile.StoreOp | tensor.AssembleOp):
+            v = v.op.dest
+            continue
+        return False
+    return False
+
+
+@dataclass(eq=False)
+class FusionGroup:
+    """Elementwise and row tensor ops of one block over one key (see `GroupKey`), fused into
+    one loop over row blocks."""
+
+    key: GroupKey
+    members: list[Operation] = field(default_factory=list)
+    sinks: list[tensor.AssembleOp] = field(default_factory=list)
+    closed: bool = False
+    last: Operation | None = None
+
+    def values(self) -> set[SSAValue]:
+        return {m.results[0] for m in self.members}
+
+    @property
+    def extent(self) -> int:
+        """The rows (elements, for 1-D values) the loop iterates over."""
+        kind, value = self.key
+        return value if kind == "rows" else value[0]  # type: ignore[return-value,index]
+
+    @property
+    def rank(self) -> int:
+        kind, value = self.key
+        return 2 if kind == "rows" else len(value)  # type: ignore[arg-type]
+
+    @property
+    def one_dimensional(self) -> bool:
+        return self.rank == 1
+
+    def external_inputs(self) -> list[SSAValue]:
+        """Tensor operands of members (and sources of sinks) that the group does not
+        compute, in first-use order: each is loaded once per block."""
+        computed = self.values()
+        seen: list[SSAValue] = []
+        operands = [v for m in self.members for v in m.operands] + [s.source for s in self.sinks]
+        for v in operands:
+            if isinstance(v.type, TensorType) and v not in computed and v not in seen:
+                seen.append(v)
+        return seen
+
+
+def uses_in(op: Operation) -> Iterable[SSAValue]:
+    yield from op.operands
+    for region in op.regions:
+        for inner in region.walk():
+            yield from inner.operands
+
+
+class BlockGrouper:
+    """Scans one block in order and forms fusion groups (see the module docstring)."""
+
+    def __init__(self, skip: frozenset[Operation] = frozenset()) -> None:
+        self.skip = skip  # ops another rewrite owns (the cast/assemble of a cube matmul)
+        self.groups: list[FusionGroup] = []  # in closing order
+        self.open: list[FusionGroup] = []
+        self.owner: dict[SSAValue, FusionGroup] = {}  # member results and sink results
+
+    def close(self, g: FusionGroup) -> None:
+        if not g.closed:
+            g.closed = True
+            self.open.remove(g)
+            self.groups.append(g)
+
+    def close_all(self, keep: FusionGroup | None = None) -> None:
+        for g in list(self.open):
+            if g is not keep:
+                self.close(g)
+
+    def _open_owner(self, v: SSAValue) -> FusionGroup | None:
+        g = self.owner.get(v)
+        return g if g is not None and not g.closed else None
+
+    def scan(self, block: Block) -> list[FusionGroup]:
+        for op in block.ops:
+            key = convertible_key(op) if op not in self.skip else None
+            if op in self.skip:
+                self._other(op)
+            elif key is not None:
+                self._add_member(op, key)
+            elif isinstance(op, tensor.AssembleOp) and (self._try_sink(op) or self._try_copy(op)):
+                pass  # fused into a group's loop, or a copy loop of its own
+            else:
+                self._other(op)
+        self.close_all()
+        return self.groups
+
+    def _add_member(self, op: Operation, key: GroupKey) -> None:
+        # A group that already stores into a destination accepts only further sinks.
+        for g in list(self.open):
+            if g.sinks:
+                self.close(g)
+        joined: list[FusionGroup] = []
+        for v in op.operands:
+            g = self._open_owner(v)
+            if g is not None and g.key == key and g not in joined:
+                joined.append(g)
+        for v in op.operands:
+            g = self._open_owner(v)
+            if g is not None and g.key != key:
+                self.close(g)
+        if joined:
+            target = joined[0]
+            for other in joined[1:]:
+                self._merge(target, other)
+        else:
+            target = FusionGroup(key)
+            self.open.append(target)
+        target.members.append(op)
+        target.last = op
+        self.owner[op.results[0]] = target
+
+    def _merge(self, target: FusionGroup, other: FusionGroup) -> None:
+        """Fold open group `other` (no sinks) into `target`."""
+        assert not other.sinks
+        target.members.extend(other.members)
+        target.members.sort(key=lambda m: m.parent_block().get_operation_index(m))  # type: ignore[union-attr]
+        for m in other.members:
+            self.owner[m.results[0]] = target
+        self.open.remove(other)
+
+    def _try_sink(self, op: tensor.AssembleOp) -> bool:
+        g = self._open_owner(op.source)
+        if g is None or op.source not in g.values():
+            return False
+        src_shape = static_shape_of(op.source)
+        dst_shape = static_shape(op.dest.type)
+        if dst_shape is None or len(dst_shape) != len(src_shape):
+            return False
+        if op.dest in g.values() or any(self.owner.get(o) is g for o in op.offsets):
+            return False
+        if self.owner.get(op.dest) is g and op.dest not in {s.result for s in g.sinks}:
+            return False
+        dst = sink_storage(op)
+        # Reads of the group happen block by block before the store of the same block (every
+        # value of a group is row-aligned): fine when they read a window at the written
+        # window's origin, a disjoint one or other storage.
+        for v in g.external_inputs():
+            if not storage_of(v).independent(static_shape_of(v), dst, src_shape):
+                return False
+        for other in g.sinks:
+            if not sink_storage(other).independent(static_shape_of(other.source), dst, src_shape):
+                return False
+        # The store is a write: other open groups are closed before it, except those over
+        # the same shape whose reads are independent of it, which join this loop (they may
+        # compute what a later assemble stores).
+        for h in list(self.open):
+            if h is g:
+                continue
+            if h.key == g.key and all(
+                storage_of(v).independent(static_shape_of(v), dst, src_shape) for v in h.external_inputs()
+            ):
+                self._merge(g, h)
+            else:
+                self.close(h)
+        g.sinks.append(op)
+        g.last = op
+        self.owner[op.result] = g
+        return True
+
+    def _try_copy(self, op: tensor.AssembleOp) -> bool:
+        """An assemble of a tensor that no open group computes: a copy loop of its own
+        (load the source's blocks, store them into the window)."""
+        shape = static_shape(op.source.type)
+        dst_shape = static_shape(op.dest.type)
+        if shape is None or dst_shape is None or len(shape) != len(dst_shape) or 0 in shape:
+            return False
+        src, dst = storage_of(op.source), sink_storage(op)
+        if not src.independent(shape, dst, shape):
+            return False
+        self._other(op)  # closes the groups it reads from or could disturb
+        g = FusionGroup(group_key(shape), sinks=[op], closed=True, last=op)
+        self.groups.append(g)
+        return True
+
+    def _other(self, op: Operation) -> None:
+        if not is_side_effect_free(op):
+            for g in list(self.open):
+                if g.sinks:
+                    self.close(g)
+        for v in uses_in(op):
+            g = self._open_owner(v)
+            if g is not None:
+                self.close(g)
+        if may_write(op):
+            self.close_all()
+
+
+def sink_storage(op: tensor.AssembleOp) -> Storage:
+    dst = storage_of(op.dest)
+    offsets = [const_index(o) for o in op.offsets]
+    if dst.origin is not None and all(o is not None for o in offsets):
+        return Storage(dst.root, tuple(a + b for a, b in zip(dst.origin, offsets)))  # type: ignore[operator]
+    return Storage(dst.root, None)

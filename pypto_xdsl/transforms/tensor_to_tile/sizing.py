@@ -1,0 +1,156 @@
+"""Tile sizing of a fusion group: the tiles of one loop iteration (loads, op results and the
+ops' scratch) laid out as the backend does, and the row count that fits the Unified Buffer."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.ir import Attribute, SSAValue
+
+from pypto_xdsl.dialects.attributes import (
+    TensorType,
+    TileType,
+    element_byte_width,
+)
+from pypto_xdsl.dialects.program import FuncOp
+from pypto_xdsl.transforms.tensor_to_tile.grouping import (
+    MAX_REDUCE_ROWS,
+    ROW_EXPAND,
+    ROW_OPS,
+    ROW_REDUCE,
+    FusionGroup,
+    pass_failure,
+    static_shape_of,
+)
+
+# --------------------------------------------------------------------------- sizing
+
+
+def unit_bytes(shape: Sequence[int], element_type: Attribute) -> int:
+    """UB bytes of one row ([1, ...] block) of a tile; rows padded to 32 bytes."""
+    w = element_byte_width(element_type)
+    if len(shape) == 1:
+        return w
+    inner = 1
+    for d in shape[1:-1]:
+        inner *= d
+    return inner * (-(-shape[-1] * w // 32) * 32)
+
+
+def tile_bytes(rows: int, cols: int, element_type: Attribute) -> int:
+    """UB bytes of an [rows, cols] tile as the backend lays it out (`tile_layout`): rows
+    padded to 32 bytes, except a [rows, 1] tile, whose values are contiguous; the buffer a
+    whole number of 32-byte blocks."""
+    w = element_byte_width(element_type)
+    per_block = 32 // w
+    ld = cols if rows == 1 or cols == 1 else -(-cols // per_block) * per_block
+    count = rows * ld if rows > 1 else cols
+    return -(-count * w // 32) * 32
+
+
+@dataclass(frozen=True)
+class TileNeed:
+    """One tile of a loop iteration: what it holds, the shape of the whole value it is a
+    block of, and its element type."""
+
+    name: str
+    shape: tuple[int, ...]
+    element_type: Attribute
+    rows_per_repeat: int = 1
+    """The buffer holds whole repeats of this many rows (8 for a Brcb scratch)."""
+
+    def bytes(self, rows: int, row_group: bool) -> int:
+        if row_group:
+            rows = -(-rows // self.rows_per_repeat) * self.rows_per_repeat
+            return tile_bytes(rows, self.shape[1], self.element_type)
+        return rows * unit_bytes(self.shape, self.element_type)
+
+    def block(self, rows: int) -> TileType:
+        return TileType([rows, *self.shape[1:]], self.element_type)
+
+
+@dataclass
+class TilePlan:
+    rows: int  # rows (elements for rank 1) per block
+    tiles: list[TileNeed]
+
+
+def describe_value(v: SSAValue, prefix: str) -> str:
+    return f"%{v.name_hint}" if v.name_hint else prefix
+
+
+def tile_needs(g: FusionGroup) -> list[TileNeed]:
+    """Every tile one iteration of the group's loop holds: loads, op results, the scratch
+    tile of a row reduction over more than 256 bytes per row (the backend folds the row's
+    256-byte chunks into it first) and the Brcb scratch of a row broadcast."""
+    tiles: list[TileNeed] = []
+    for i, v in enumerate(g.external_inputs()):
+        tiles.append(TileNeed(f"load of {describe_value(v, f'input #{i}')}", static_shape_of(v), v.type.element_type))  # type: ignore[attr-defined]
+    for m in g.members:
+        r = m.results[0]
+        name = f"{m.name.replace('pypto.tensor.', 'pypto.tile.')} {describe_value(r, 'result')}"
+        element = r.type.element_type  # type: ignore[attr-defined]
+        tiles.append(TileNeed(name, static_shape_of(r), element))
+        if isinstance(m, tuple(ROW_REDUCE)):
+            lanes = 256 // element_byte_width(element)
+            rows, cols = static_shape_of(m.operands[0])
+            if cols > lanes:
+                tiles.append(TileNeed(f"scratch of {name}", (rows, lanes), element))
+        if isinstance(m, tuple(ROW_EXPAND)):
+            rows, cols = static_shape_of(m.operands[0])
+            if cols > 1:  # Brcb spreads each row value over one 32-byte block, 8 rows a repeat
+                block = 32 // element_byte_width(element)
+                tiles.append(TileNeed(f"broadcast scratch of {name}", (rows, block), element, rows_per_repeat=8))
+    return tiles
+
+
+def plan_group(func: FuncOp, g: FusionGroup, budget: int, ub_bytes: int, double_buffer: bool = True) -> TilePlan:
+    tiles = tile_needs(g)
+    row_group = g.key[0] == "rows"
+
+    def total(rows: int) -> int:
+        return sum(t.bytes(rows, row_group) for t in tiles)
+
+    if total(1) > budget:
+        listing = ", ".join(f"{t.name} {t.block(1)} ({t.bytes(1, row_group)} B)" for t in tiles)
+        what = "one row" if not g.one_dimensional else "one element"
+        if row_group and any(isinstance(m, ROW_OPS) for m in g.members):
+            over = f"the row-wise ops over {g.extent} rows"
+        else:
+            over = f"the elementwise ops over {TensorType(tiles[0].shape, tiles[0].element_type)}"
+        raise pass_failure(
+            func,
+            f"the tiles of {over} need {total(1)} bytes "
+            f"for {what} but a {'double-buffered ' if double_buffer else ''}tile set may use {budget} of the "
+            f"{ub_bytes} bytes of Unified Buffer: {listing}",
+        )
+    # the largest row count that fits (the byte count grows with the rows)
+    lo, hi = 1, g.extent
+    if any(isinstance(m, tuple(ROW_REDUCE)) for m in g.members):
+        hi = min(hi, MAX_REDUCE_ROWS)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if total(mid) <= budget:
+            lo = mid
+        else:
+            hi = mid - 1
+    return TilePlan(block_rows(g.extent, g.one_dimensional, lo, tiles), tiles)
+
+
+def block_rows(total: int, one_dimensional: bool, max_rows: int, tiles: list[TileNeed]) -> int:
+    """Rows per block: as few blocks as `max_rows` allows, preferring a block size that
+    divides the extent (no tail), else balanced blocks. Rank-1 blocks are whole 32-byte
+    multiples of every tile's element width when possible."""
+    align = 32 // min(element_byte_width(t.element_type) for t in tiles) if one_dimensional else 1
+    if max_rows >= total:
+        return total
+    if max_rows >= align:
+        max_rows -= max_rows % align
+    blocks = -(-total // max_rows)
+    for n in range(blocks, 2 * blocks + 1):
+        if total % n == 0 and (total // n) % align == 0 and total // n <= max_rows:
+            return total // n
+    balanced = -(-total // blocks)
+    balanced += -balanced % align
+    return min(balanced, max_rows)
