@@ -234,7 +234,13 @@ class ConvertTensorToTilePass(ModulePass):
 
 # --------------------------------------------------------------------------- verifier
 
-_KEPT_TENSOR_OPS = (tensor.CreateOp, tensor.SliceOp, tensor.DimOp, tensor.ReadOp)
+_KEPT_TENSOR_OPS = (
+    tensor.CreateOp, tensor.SliceOp, tensor.DimOp, tensor.ReadOp, tensor.WriteOp, tensor.ReshapeOp,
+    tensor.TransposeOp,
+)
+"""Tensor ops that stay: allocation, views and single elements (no compute)."""
+
+_COL_REDUCTIONS = (tensor.ColSumOp, tensor.ColMaxOp, tensor.ColMinOp, tensor.ColProdOp)
 
 
 def _why_not_converted(op: Operation) -> str:
@@ -245,6 +251,10 @@ def _why_not_converted(op: Operation) -> str:
         return "tensor-level compute other than matmul is converted in incore/aiv functions only"
     if isinstance(op, FUSED_OPS):
         return "its shape is not static" if convertible_key(op) is None else "it was not converted"
+    if isinstance(op, _COL_REDUCTIONS):
+        return "column reductions combine the row blocks the pass tiles over: not converted yet"
+    if isinstance(op, tensor.MatmulAccOp):
+        return "the cube path converts tensor.matmul; accumulate with a matmul into an assembled window instead"
     if isinstance(op, tensor.AssembleOp):
         if static_shape(op.source.type) is None or static_shape(op.dest.type) is None:
             return "its shapes are not static"

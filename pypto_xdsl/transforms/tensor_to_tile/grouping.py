@@ -38,6 +38,8 @@ SCALAR: dict[type[Operation], type[Operation]] = {
     tensor.SubsOp: tile.SubsOp,
     tensor.MulsOp: tile.MulsOp,
     tensor.DivsOp: tile.DivsOp,
+    tensor.MaximumsOp: tile.MaximumsOp,
+    tensor.MinimumsOp: tile.MinimumsOp,
 }
 UNARY: dict[type[Operation], type[Operation]] = {
     tensor.ExpOp: tile.ExpOp,
@@ -47,18 +49,43 @@ UNARY: dict[type[Operation], type[Operation]] = {
     tensor.AbsOp: tile.AbsOp,
     tensor.ReluOp: tile.ReluOp,
     tensor.RecipOp: tile.RecipOp,
+    tensor.RsqrtOp: tile.RsqrtOp,
+    tensor.TanhOp: tile.TanhOp,
+    tensor.SinOp: tile.SinOp,
+    tensor.CosOp: tile.CosOp,
 }
-ELEMENTWISE_OPS: tuple[type[Operation], ...] = (*BINARY, *SCALAR, *UNARY, tensor.CastOp)
+FILLS: tuple[type[Operation], ...] = (tensor.FullOp, tensor.ExpandsOp)
+"""Ops whose result is one scalar everywhere: a `tile.full` per block, nothing loaded."""
+ELEMENTWISE_OPS: tuple[type[Operation], ...] = (*BINARY, *SCALAR, *UNARY, tensor.CastOp, *FILLS)
 ROW_REDUCE: dict[type[Operation], type[Operation]] = {
     tensor.RowMaxOp: tile.RowMaxOp,
     tensor.RowSumOp: tile.RowSumOp,
+    tensor.RowMinOp: tile.RowMinOp,
+    tensor.RowProdOp: tile.RowProdOp,
 }
 ROW_EXPAND: dict[type[Operation], type[Operation]] = {
     tensor.RowExpandSubOp: tile.RowExpandSubOp,
     tensor.RowExpandMulOp: tile.RowExpandMulOp,
     tensor.RowExpandDivOp: tile.RowExpandDivOp,
+    tensor.RowExpandOp: tile.RowExpandOp,
+    tensor.RowExpandAddOp: tile.RowExpandAddOp,
+    tensor.RowExpandMaxOp: tile.RowExpandMaxOp,
+    tensor.RowExpandMinOp: tile.RowExpandMinOp,
+    tensor.RowExpandExpdifOp: tile.RowExpandExpdifOp,
 }
-ROW_OPS: tuple[type[Operation], ...] = (*ROW_REDUCE, *ROW_EXPAND)
+COL_EXPAND: dict[type[Operation], type[Operation]] = {
+    tensor.ColExpandOp: tile.ColExpandOp,
+    tensor.ColExpandMulOp: tile.ColExpandMulOp,
+    tensor.ColExpandDivOp: tile.ColExpandDivOp,
+    tensor.ColExpandSubOp: tile.ColExpandSubOp,
+    tensor.ColExpandAddOp: tile.ColExpandAddOp,
+    tensor.ColExpandMaxOp: tile.ColExpandMaxOp,
+    tensor.ColExpandMinOp: tile.ColExpandMinOp,
+    tensor.ColExpandExpdifOp: tile.ColExpandExpdifOp,
+}
+"""Column broadcasts: row i of the result needs row i of the input and the whole [1, N]
+column vector, which each loop loads once, before it starts."""
+ROW_OPS: tuple[type[Operation], ...] = (*ROW_REDUCE, *ROW_EXPAND, *COL_EXPAND, tensor.ConcatOp)
 FUSED_OPS: tuple[type[Operation], ...] = (*ELEMENTWISE_OPS, *ROW_OPS)
 """The tensor ops that fusion groups are made of."""
 
@@ -103,6 +130,13 @@ def convertible_key(op: Operation) -> GroupKey | None:
         elif vs != shape:
             return None
     return group_key(shape)
+
+
+def read_operands(op: Operation) -> list[SSAValue]:
+    """The tensor operands a member computes from (an `expands` only takes its target's shape)."""
+    if isinstance(op, tensor.ExpandsOp):
+        return []
+    return [v for v in op.operands if isinstance(v.type, TensorType)]
 
 
 def static_shape_of(v: SSAValue) -> tuple[int, ...]:
@@ -243,14 +277,24 @@ class FusionGroup:
 
     def external_inputs(self) -> list[SSAValue]:
         """Tensor operands of members (and sources of sinks) that the group does not
-        compute, in first-use order: each is loaded once per block."""
+        compute, in first-use order: each is loaded once per block, or once before the loop
+        when it is a column vector (`is_broadcast`)."""
         computed = self.values()
         seen: list[SSAValue] = []
-        operands = [v for m in self.members for v in m.operands] + [s.source for s in self.sinks]
+        operands = [v for m in self.members for v in read_operands(m)] + [s.source for s in self.sinks]
         for v in operands:
             if isinstance(v.type, TensorType) and v not in computed and v not in seen:
                 seen.append(v)
         return seen
+
+    def is_broadcast(self, v: SSAValue) -> bool:
+        """A [1, N] input of a group over M > 1 rows: a column vector every row block reads
+        whole (column broadcasts take nothing else of that shape)."""
+        return self.key[0] == "rows" and self.extent > 1 and static_shape_of(v)[0] == 1
+
+    def block_inputs(self) -> list[SSAValue]:
+        """The external inputs loaded block by block."""
+        return [v for v in self.external_inputs() if not self.is_broadcast(v)]
 
 
 def uses_in(op: Operation) -> Iterable[SSAValue]:
@@ -348,7 +392,7 @@ class BlockGrouper:
         # Reads of the group happen block by block before the store of the same block (every
         # value of a group is row-aligned): fine when they read a window at the written
         # window's origin, a disjoint one or other storage.
-        for v in g.external_inputs():
+        for v in g.block_inputs():
             if not storage_of(v).independent(static_shape_of(v), dst, src_shape):
                 return False
         for other in g.sinks:
@@ -361,7 +405,7 @@ class BlockGrouper:
             if h is g:
                 continue
             if h.key == g.key and all(
-                storage_of(v).independent(static_shape_of(v), dst, src_shape) for v in h.external_inputs()
+                storage_of(v).independent(static_shape_of(v), dst, src_shape) for v in h.block_inputs()
             ):
                 self._merge(g, h)
             else:

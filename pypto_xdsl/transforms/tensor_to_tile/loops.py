@@ -12,12 +12,12 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from pypto_xdsl.dialects import tensor, tile
-from pypto_xdsl.dialects.attributes import (
-    TileType,
-)
+from pypto_xdsl.dialects.attributes import AtomicKind, TileType
 from pypto_xdsl.dialects.program import FuncOp
 from pypto_xdsl.transforms.tensor_to_tile.grouping import (
     BINARY,
+    COL_EXPAND,
+    FILLS,
     ROW_EXPAND,
     ROW_REDUCE,
     SCALAR,
@@ -30,25 +30,35 @@ from pypto_xdsl.transforms.tensor_to_tile.sizing import (
     TilePlan,
 )
 
-# --------------------------------------------------------------------------- rewriting
 
-
-
-
-def tile_op(m: Operation, operands: dict[SSAValue, SSAValue]) -> Operation:
+def tile_op(m: Operation, operands: dict[SSAValue, SSAValue], rows: int) -> Operation:
+    """The tile op computing the [rows, ...] block of member `m` from the blocks of its
+    operands (`operands`: tensor value -> tile)."""
     get = lambda v: operands.get(v, v)
     if type(m) in ROW_REDUCE:
         return ROW_REDUCE[type(m)](get(m.operands[0]))
     if type(m) in ROW_EXPAND:
         return ROW_EXPAND[type(m)](get(m.operands[0]), get(m.operands[1]))
+    if type(m) in COL_EXPAND:
+        return COL_EXPAND[type(m)](get(m.operands[0]), get(m.operands[1]))
+    if isinstance(m, tensor.ConcatOp):
+        return tile.ConcatOp(get(m.src0), get(m.src1))
     if type(m) in BINARY:
         return BINARY[type(m)](get(m.operands[0]), get(m.operands[1]))
     if type(m) in SCALAR:
         return SCALAR[type(m)](get(m.operands[0]), m.operands[1])
     if type(m) in UNARY:
         return UNARY[type(m)](get(m.operands[0]))
+    if isinstance(m, FILLS):
+        t = m.results[0].type
+        value = m.value if isinstance(m, tensor.FullOp) else m.scalar
+        return tile.FullOp(value, TileType([rows, *t.get_shape()[1:]], t.element_type))  # type: ignore[attr-defined]
     assert isinstance(m, tensor.CastOp)
     return tile.CastOp(get(m.input), m.result.type.element_type)  # type: ignore[attr-defined]
+
+
+Store = tuple[SSAValue, int, Sequence[SSAValue] | None, AtomicKind]
+"""(value, carry index, window offsets or None for a whole materialized tensor, atomic kind)."""
 
 
 class IndexConstants:
@@ -118,12 +128,12 @@ class GroupRewriter:
         # destination of every sink; a sink into an earlier sink's result shares its carry).
         # Stores: (value, carry index, window offsets or None for a whole materialized tensor).
         inits: list[SSAValue] = []
-        stores: list[tuple[SSAValue, int, Sequence[SSAValue] | None]] = []
+        stores: list[Store] = []
         for r in materialize:
             create = tensor.CreateOp(r.type)  # type: ignore[arg-type]
             create.result.name_hint = r.name_hint
             self.rewriter.insert(create, at)
-            stores.append((r, len(inits), None))
+            stores.append((r, len(inits), None, AtomicKind.NONE))
             inits.append(create.result)
         sink_carry: dict[SSAValue, int] = {}
         for sink in g.sinks:
@@ -132,7 +142,17 @@ class GroupRewriter:
                 carry = len(inits)
                 inits.append(sink.dest)
             sink_carry[sink.result] = carry
-            stores.append((sink.source, carry, list(sink.offsets)))
+            atomic = sink.atomic.data if sink.atomic is not None else AtomicKind.NONE
+            stores.append((sink.source, carry, list(sink.offsets), atomic))
+        # Column vectors are read whole, once, before the loop (every block reads all of them).
+        self.broadcast: dict[SSAValue, SSAValue] = {}
+        for v in g.external_inputs():
+            if g.is_broadcast(v):
+                zeros = [self._index(0)] * v.type.rank  # type: ignore[attr-defined]
+                load = tile.LoadOp(v, zeros, TileType(static_shape_of(v), v.type.element_type))  # type: ignore[attr-defined]
+                load.result.name_hint = f"{v.name_hint}_tile" if v.name_hint else None
+                self.rewriter.insert(load, at)
+                self.broadcast[v] = load.result
         rows, total = self.plan.rows, g.extent
         full_blocks, tail = divmod(total, rows)
         current = inits
@@ -148,7 +168,7 @@ class GroupRewriter:
             if tail:
                 current = self._body(at, stores, current, self._index(full_blocks * rows), tail)
         inside = members.union(g.sinks)
-        for value, carry, offsets in stores:
+        for value, carry, offsets, _ in stores:
             if offsets is None:
                 self.rewriter.replace_uses_with_if(value, current[carry], lambda use: use.operation not in inside)
         for sink in reversed(g.sinks):
@@ -216,7 +236,7 @@ class GroupRewriter:
     def _body(
         self,
         at: InsertPoint,
-        stores: Sequence[tuple[SSAValue, int, Sequence[SSAValue] | None]],
+        stores: Sequence[Store],
         carries: Sequence[SSAValue],
         row: SSAValue,
         rows: int,
@@ -226,8 +246,8 @@ class GroupRewriter:
         g = self.g
         zero = self._index(0) if g.rank > 1 else None
         offsets = [row, *([zero] * (g.rank - 1))]
-        tiles: dict[SSAValue, SSAValue] = {}
-        for v in g.external_inputs():
+        tiles: dict[SSAValue, SSAValue] = dict(self.broadcast)
+        for v in g.block_inputs():
             shape = [rows, *static_shape_of(v)[1:]]
             load = tile.LoadOp(v, offsets, TileType(shape, v.type.element_type))  # type: ignore[attr-defined]
             load.result.name_hint = f"{v.name_hint}_tile" if v.name_hint else None
@@ -238,12 +258,12 @@ class GroupRewriter:
                 # an identity cast (e.g. of an f32 matmul product): the same tile
                 tiles[m.result] = tiles[m.input]
                 continue
-            t = tile_op(m, tiles)
+            t = tile_op(m, tiles, rows)
             t.results[0].name_hint = f"{m.results[0].name_hint}_tile" if m.results[0].name_hint else None
             self.rewriter.insert(t, at)
             tiles[m.results[0]] = t.results[0]
         current = list(carries)
-        for value, carry, sink_offsets in stores:
+        for value, carry, sink_offsets, atomic in stores:
             if sink_offsets is None:
                 where = offsets
             else:
@@ -261,7 +281,7 @@ class GroupRewriter:
                     self.rewriter.insert(add, at)
                     where[0] = add.result
             target = current[carry]
-            store = tile.StoreOp(tiles[value], target, where)
+            store = tile.StoreOp(tiles[value], target, where, atomic)
             store.result.name_hint = target.name_hint
             self.rewriter.insert(store, at)
             current[carry] = store.result

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 
+from pypto_xdsl.dialects import tensor
 from pypto_xdsl.dialects.attributes import (
     TensorType,
     TileType,
@@ -59,15 +60,26 @@ class TileNeed:
     element_type: Attribute
     rows_per_repeat: int = 1
     """The buffer holds whole repeats of this many rows (8 for a Brcb scratch)."""
+    fixed_rows: int | None = None
+    """Rows independent of the block size (1 for a column vector loaded once)."""
+    fixed_bytes: int | None = None
+    """A buffer of this size whatever the block (the minimum temporary buffer of an Ascend C
+    math API)."""
 
     def bytes(self, rows: int, row_group: bool) -> int:
+        if self.fixed_bytes is not None:
+            return self.fixed_bytes
+        if self.fixed_rows is not None:
+            rows = self.fixed_rows
         if row_group:
             rows = -(-rows // self.rows_per_repeat) * self.rows_per_repeat
             return tile_bytes(rows, self.shape[1], self.element_type)
         return rows * unit_bytes(self.shape, self.element_type)
 
     def block(self, rows: int) -> TileType:
-        return TileType([rows, *self.shape[1:]], self.element_type)
+        if self.fixed_bytes is not None:
+            return TileType([self.fixed_bytes // element_byte_width(self.element_type)], self.element_type)
+        return TileType([self.fixed_rows or rows, *self.shape[1:]], self.element_type)
 
 
 @dataclass
@@ -80,13 +92,27 @@ def describe_value(v: SSAValue, prefix: str) -> str:
     return f"%{v.name_hint}" if v.name_hint else prefix
 
 
+MATH_SCRATCH: dict[type[Operation], tuple[int, int]] = {
+    tensor.TanhOp: (256, 1024),
+    tensor.SinOp: (768, 2048),
+    tensor.CosOp: (768, 2048),
+}
+"""The minimum temporary buffer (bytes, for f32 and for 16-bit floats) of the Ascend C math
+APIs these ops lower to (`GetTanhMaxMinTmpSize`, `GetSinMaxMinTmpSize`, ...: 1 / 4 float
+temporaries of one 256-byte repeat for Tanh, 3 / 8 for Sin and Cos)."""
+
+
 def tile_needs(g: FusionGroup) -> list[TileNeed]:
-    """Every tile one iteration of the group's loop holds: loads, op results, the scratch
-    tile of a row reduction over more than 256 bytes per row (the backend folds the row's
-    256-byte chunks into it first) and the Brcb scratch of a row broadcast."""
+    """Every tile one iteration of the group's loop holds: loads (a column vector once, not
+    per row), op results, the scratch tile of a row reduction over more than 256 bytes per
+    row (the backend folds the row's 256-byte chunks into it first), the Brcb scratch of a
+    row broadcast and the temporary buffer of a math API (tanh, sin, cos)."""
     tiles: list[TileNeed] = []
     for i, v in enumerate(g.external_inputs()):
-        tiles.append(TileNeed(f"load of {describe_value(v, f'input #{i}')}", static_shape_of(v), v.type.element_type))  # type: ignore[attr-defined]
+        tiles.append(TileNeed(
+            f"load of {describe_value(v, f'input #{i}')}", static_shape_of(v), v.type.element_type,  # type: ignore[attr-defined]
+            fixed_rows=1 if g.is_broadcast(v) else None,
+        ))
     for m in g.members:
         r = m.results[0]
         name = f"{m.name.replace('pypto.tensor.', 'pypto.tile.')} {describe_value(r, 'result')}"
@@ -102,6 +128,10 @@ def tile_needs(g: FusionGroup) -> list[TileNeed]:
             if cols > 1:  # Brcb spreads each row value over one 32-byte block, 8 rows a repeat
                 block = 32 // element_byte_width(element)
                 tiles.append(TileNeed(f"broadcast scratch of {name}", (rows, block), element, rows_per_repeat=8))
+        if type(m) in MATH_SCRATCH:
+            f32_bytes, half_bytes = MATH_SCRATCH[type(m)]
+            size = f32_bytes if element_byte_width(element) == 4 else half_bytes
+            tiles.append(TileNeed(f"math scratch of {name}", static_shape_of(r), element, fixed_bytes=size))
     return tiles
 
 

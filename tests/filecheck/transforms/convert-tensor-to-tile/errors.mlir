@@ -53,3 +53,20 @@ builtin.module {
 // CHECK: convert-tensor-to-tile: in @wide_rows: the tiles of the row-wise ops over 4 rows need 99392 bytes for one row but a double-buffered tile set may use 98304 of the 196608 bytes of Unified Buffer: load of %a !pypto.tile<[1, 8192], f32, vec> (32768 B), pypto.tile.row_max %m !pypto.tile<[1, 1], f32, vec> (32 B), scratch of pypto.tile.row_max %m !pypto.tile<[1, 64], f32, vec> (256 B), pypto.tile.row_expand_sub %x !pypto.tile<[1, 8192], f32, vec> (32768 B), broadcast scratch of pypto.tile.row_expand_sub %x !pypto.tile<[1, 8], f32, vec> (256 B), pypto.tile.row_sum %s !pypto.tile<[1, 1], f32, vec> (32 B), scratch of pypto.tile.row_sum %s !pypto.tile<[1, 64], f32, vec> (256 B), pypto.tile.row_expand_div %y !pypto.tile<[1, 8192], f32, vec> (32768 B), broadcast scratch of pypto.tile.row_expand_div %y !pypto.tile<[1, 8], f32, vec> (256 B)
 // SINGLE-LABEL: pypto.func incore @wide_rows
 // SINGLE:         pypto.tile.row_max %a_tile : !pypto.tile<[1, 8192], f32, vec>
+
+// -----
+
+// tanh lowers to an Ascend C math API whose temporary buffer counts in the tile set: for f16
+// at least 1024 bytes (four float temporaries of one 256-byte repeat), whatever the block.
+
+builtin.module {
+  pypto.func incore @tanh_scratch(%x: !pypto.tensor<[4, 24576], f16>, out %o: !pypto.tensor<[4, 24576], f16>) -> !pypto.tensor<[4, 24576], f16> {
+    %c0 = arith.constant 0 : index
+    %t = pypto.tensor.tanh %x : !pypto.tensor<[4, 24576], f16>
+    %w = pypto.tensor.assemble %t into %o[%c0, %c0] : !pypto.tensor<[4, 24576], f16> into !pypto.tensor<[4, 24576], f16>
+    pypto.return %w : !pypto.tensor<[4, 24576], f16>
+  }
+}
+
+// CHECK: convert-tensor-to-tile: in @tanh_scratch: the tiles of the elementwise ops over !pypto.tensor<[4, 24576], f16> need 99328 bytes for one row but a double-buffered tile set may use 98304 of the 196608 bytes of Unified Buffer: load of %x !pypto.tile<[1, 24576], f16, vec> (49152 B), pypto.tile.tanh %t !pypto.tile<[1, 24576], f16, vec> (49152 B), math scratch of pypto.tile.tanh %t !pypto.tile<[512], f16, vec> (1024 B)
+// SINGLE: pypto.tile.tanh %x_tile : !pypto.tile<[1, 24576], f16, vec>
