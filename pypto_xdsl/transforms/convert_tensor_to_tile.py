@@ -85,7 +85,7 @@ from pypto_xdsl.transforms.tensor_to_tile.cube import (
 )
 from pypto_xdsl.transforms.tensor_to_tile.grouping import (
     CONVERTED_KINDS,
-    FUSED_OPS,
+    FUSED_TYPES,
     UB_BYTES,
     BlockGrouper,
     FusionGroup,
@@ -150,18 +150,28 @@ def _blocks(op: Operation) -> Iterable[Block]:
                 yield from _blocks(inner)
 
 
-def _launch_block_dim(module: ModuleOp, func: FuncOp) -> int:
-    """N when the function is launched on N cores (`pypto.block_dim`), else 1."""
-    attr = func.attributes.get(BLOCK_DIM_ATTR)
-    if isinstance(attr, IntegerAttr):
-        return attr.value.data
-    dims: set[int] = set()
-    name = func.sym_name.data
-    for op in module.walk():
-        if isinstance(op, CallOp | SubmitOp) and op.callee.root_reference.data == name:
-            a = op.attributes.get(BLOCK_DIM_ATTR)
-            dims.add(a.value.data if isinstance(a, IntegerAttr) else 1)
-    return dims.pop() if len(dims) == 1 else 1
+class _LaunchBlockDims:
+    """N when a function is launched on N cores (`pypto.block_dim` on it, or on every call
+    of it), else 1. The calls' block dims are collected in one walk of the module, on first
+    need."""
+
+    def __init__(self, module: ModuleOp):
+        self.module = module
+        self.by_callee: dict[str, set[int]] | None = None
+
+    def of(self, func: FuncOp) -> int:
+        attr = func.attributes.get(BLOCK_DIM_ATTR)
+        if isinstance(attr, IntegerAttr):
+            return attr.value.data
+        if self.by_callee is None:
+            self.by_callee = {}
+            for op in self.module.walk():
+                if isinstance(op, CallOp | SubmitOp):
+                    a = op.attributes.get(BLOCK_DIM_ATTR)
+                    dims = self.by_callee.setdefault(op.callee.root_reference.data, set())
+                    dims.add(a.value.data if isinstance(a, IntegerAttr) else 1)
+        dims = self.by_callee.get(func.sym_name.data, set())
+        return next(iter(dims)) if len(dims) == 1 else 1
 
 
 @dataclass(frozen=True)
@@ -183,6 +193,7 @@ class ConvertTensorToTilePass(ModulePass):
         budget = self.ub_bytes // 2 if self.double_buffer else self.ub_bytes
         work: list[tuple[FuncOp, FusionGroup, TilePlan, bool]] = []
         matmuls: list[MatmulPlan] = []
+        launch_dims = _LaunchBlockDims(op)
         # Analyse and size everything first, so a failure leaves the module unchanged.
         for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
             if func.func_kind in MATMUL_KINDS:
@@ -195,7 +206,7 @@ class ConvertTensorToTilePass(ModulePass):
             groups: list[FusionGroup] = []
             for block in _blocks(func):
                 groups.extend(BlockGrouper(skip).scan(block))
-            spmd = _launch_block_dim(op, func) > 1 and self._single_group_body(func, groups)
+            spmd = launch_dims.of(func) > 1 and self._single_group_body(func, groups)
             for g in groups:
                 work.append((func, g, plan_group(func, g, budget, self.ub_bytes, self.double_buffer), spmd))
         if not work and not matmuls:
@@ -249,7 +260,7 @@ def _why_not_converted(op: Operation) -> str:
         return matmul_reason(op) or "it was not converted"
     if func is not None and func.func_kind not in CONVERTED_KINDS:
         return "tensor-level compute other than matmul is converted in incore/aiv functions only"
-    if isinstance(op, FUSED_OPS):
+    if type(op) in FUSED_TYPES:
         return "its shape is not static" if convertible_key(op) is None else "it was not converted"
     if isinstance(op, _COL_REDUCTIONS):
         return "column reductions combine the row blocks the pass tiles over: not converted yet"

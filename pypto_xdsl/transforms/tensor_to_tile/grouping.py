@@ -87,6 +87,11 @@ COL_EXPAND: dict[type[Operation], type[Operation]] = {
 column vector, which each loop loads once, before it starts."""
 ROW_OPS: tuple[type[Operation], ...] = (*ROW_REDUCE, *ROW_EXPAND, *COL_EXPAND, tensor.ConcatOp)
 FUSED_OPS: tuple[type[Operation], ...] = (*ELEMENTWISE_OPS, *ROW_OPS)
+FUSED_TYPES: frozenset[type[Operation]] = frozenset(FUSED_OPS)
+ROW_TYPES: frozenset[type[Operation]] = frozenset(ROW_OPS)
+"""The same as sets: the pass asks "is this op one of them" for every op of every InCore
+function, and each is a leaf class (exact type tests)."""
+_FRESH_TYPES: frozenset[type[Operation]] = frozenset((tensor.CreateOp, tensor.MatmulOp, *FUSED_OPS))
 """The tensor ops that fusion groups are made of."""
 
 MAX_REDUCE_ROWS = 255
@@ -106,15 +111,24 @@ def pass_failure(func: FuncOp, message: str) -> PassFailedException:
     return PassFailedException(f"convert-tensor-to-tile: in @{func.sym_name.data}: {message}")
 
 
+_STATIC_SHAPES: dict[int, tuple[Attribute, tuple[int, ...] | None]] = {}
+
+
 def static_shape(t: Attribute) -> tuple[int, ...] | None:
-    if isinstance(t, TensorType) and t.is_static() and t.rank >= 1:
-        return tuple(t.get_shape())  # type: ignore[arg-type]
-    return None
+    """The shape of a static tensor type of rank >= 1, else None (memoised per type
+    instance: the pass asks for the same few types many times)."""
+    hit = _STATIC_SHAPES.get(id(t))
+    if hit is not None and hit[0] is t:
+        return hit[1]
+    shape = tuple(t.get_shape()) if isinstance(t, TensorType) and t.is_static() and t.rank >= 1 else None
+    if len(_STATIC_SHAPES) < 65536:
+        _STATIC_SHAPES[id(t)] = (t, shape)  # keeps `t` alive, so the id stays its own
+    return shape  # type: ignore[return-value]
 
 
 def convertible_key(op: Operation) -> GroupKey | None:
     """The fusion key of a convertible op (static, non-empty shapes), else None."""
-    if not isinstance(op, FUSED_OPS):
+    if type(op) not in FUSED_TYPES:
         return None
     shape = static_shape(op.results[0].type)
     if shape is None or any(d == 0 for d in shape):
@@ -123,7 +137,7 @@ def convertible_key(op: Operation) -> GroupKey | None:
         if not isinstance(v.type, TensorType):
             continue
         vs = static_shape(v.type)
-        if isinstance(op, ROW_OPS):
+        if type(op) in ROW_TYPES:
             # row ops are 2-D (verified) and row-aligned: [M, C] with [M, 1]
             if vs is None or 0 in vs:
                 return None
@@ -218,7 +232,7 @@ def storage_of(v: SSAValue, visiting: frozenset[SSAValue] = frozenset()) -> Stor
             return init
         return Storage(None, None)
     op = v.owner
-    if isinstance(op, (tensor.CreateOp, tensor.MatmulOp, *FUSED_OPS)):
+    if type(op) in _FRESH_TYPES:
         # fresh storage (compute results become tensor.create'd tensors)
         return Storage(v, (0,) * v.type.rank)  # type: ignore[attr-defined]
     if isinstance(op, tile.StoreOp | tensor.AssembleOp):
@@ -294,7 +308,10 @@ class FusionGroup:
 
     def block_inputs(self) -> list[SSAValue]:
         """The external inputs loaded block by block."""
-        return [v for v in self.external_inputs() if not self.is_broadcast(v)]
+        inputs = self.external_inputs()
+        if not any(type(m) in COL_EXPAND for m in self.members):
+            return inputs  # only column broadcasts read column vectors
+        return [v for v in inputs if not self.is_broadcast(v)]
 
 
 def uses_in(op: Operation) -> Iterable[SSAValue]:

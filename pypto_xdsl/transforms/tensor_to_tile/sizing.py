@@ -18,8 +18,8 @@ from pypto_xdsl.dialects.program import FuncOp
 from pypto_xdsl.transforms.tensor_to_tile.grouping import (
     MAX_REDUCE_ROWS,
     ROW_EXPAND,
-    ROW_OPS,
     ROW_REDUCE,
+    ROW_TYPES,
     FusionGroup,
     pass_failure,
     static_shape_of,
@@ -118,12 +118,12 @@ def tile_needs(g: FusionGroup) -> list[TileNeed]:
         name = f"{m.name.replace('pypto.tensor.', 'pypto.tile.')} {describe_value(r, 'result')}"
         element = r.type.element_type  # type: ignore[attr-defined]
         tiles.append(TileNeed(name, static_shape_of(r), element))
-        if isinstance(m, tuple(ROW_REDUCE)):
+        if type(m) in ROW_REDUCE:
             lanes = 256 // element_byte_width(element)
             rows, cols = static_shape_of(m.operands[0])
             if cols > lanes:
                 tiles.append(TileNeed(f"scratch of {name}", (rows, lanes), element))
-        if isinstance(m, tuple(ROW_EXPAND)):
+        if type(m) in ROW_EXPAND:
             rows, cols = static_shape_of(m.operands[0])
             if cols > 1:  # Brcb spreads each row value over one 32-byte block, 8 rows a repeat
                 block = 32 // element_byte_width(element)
@@ -145,7 +145,7 @@ def plan_group(func: FuncOp, g: FusionGroup, budget: int, ub_bytes: int, double_
     if total(1) > budget:
         listing = ", ".join(f"{t.name} {t.block(1)} ({t.bytes(1, row_group)} B)" for t in tiles)
         what = "one row" if not g.one_dimensional else "one element"
-        if row_group and any(isinstance(m, ROW_OPS) for m in g.members):
+        if row_group and any(type(m) in ROW_TYPES for m in g.members):
             over = f"the row-wise ops over {g.extent} rows"
         else:
             over = f"the elementwise ops over {TensorType(tiles[0].shape, tiles[0].element_type)}"
@@ -157,7 +157,7 @@ def plan_group(func: FuncOp, g: FusionGroup, budget: int, ub_bytes: int, double_
         )
     # the largest row count that fits (the byte count grows with the rows)
     lo, hi = 1, g.extent
-    if any(isinstance(m, tuple(ROW_REDUCE)) for m in g.members):
+    if any(type(m) in ROW_REDUCE for m in g.members):
         hi = min(hi, MAX_REDUCE_ROWS)
     while lo < hi:
         mid = (lo + hi + 1) // 2
