@@ -127,11 +127,23 @@ def _mark_valid(fb: FunctionBuilder, a: Args, name: str, tile: SSAValue, shape: 
     node = a.node_of(name)
     if len(shape) != 2:
         raise fb.error(node, f"'{name}' of {a.qual} needs a 2-D tile, got the shape {shape}")
-    extents = a.offsets(name, 2)
+    values = a.value(name)
+    nodes = a.node_of(name).elts if isinstance(a.node_of(name), ast.List | ast.Tuple) else [a.node_of(name)] * 2
+    if not isinstance(values, list | tuple) or len(values) != 2:
+        raise fb.error(a.node_of(name), f"'{name}' of {a.qual} needs 2 entries, got {describe(values)}")
+    extents = [_as_index(fb, v, n) for v, n in zip(values, nodes)]
     if all(isinstance(e.owner, arith.ConstantOp) and e.owner.value.value.data == d  # type: ignore[union-attr]
            for e, d in zip(extents, shape)):
         return tile  # the whole tile is valid
     return fb.build_op(a.node, lambda: tile_ops.SetValidShapeOp(tile, *extents))
+
+
+def _as_index(fb: FunctionBuilder, value: Any, node: ast.AST) -> SSAValue:
+    """An index for a valid extent: integer scalars (a value read from a config tensor) are
+    converted, as PyPTO accepts any integer there."""
+    if isinstance(value, SSAValue) and isinstance(value.type, IntegerType) and value.type.width.data > 1:
+        return fb.build_op(node, lambda: arith.IndexCastOp(value, IndexType()))
+    return fb.index(value, node)
 
 
 def _store(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
