@@ -905,7 +905,6 @@ irdl.dialect @pypto {
   //   traits: MemoryWriteEffect, ResultAliasesOperand
   //   result aliases operand #1
   //   result types inferred by infer_result_types()
-  //   not in IRDL: atomic (property, optional)
   irdl.operation @tile_store {
     %0 = irdl.base @pypto::@tile
     %1 = irdl.base @pypto::@tensor
@@ -913,6 +912,21 @@ irdl.dialect @pypto {
     %3 = irdl.base @pypto::@tensor
     irdl.operands(tile: %0, dest: %1, offsets: variadic %2)
     irdl.results(result: %3)
+  }
+
+  // pypto.tile.atomic_store: `%r = pypto.tile.atomic_store %tile, %dst[%i, %j] atomic(add) : Tile, T`.
+  //   traits: MemoryReadEffect, MemoryWriteEffect, ResultAliasesOperand
+  //   result aliases operand #1
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_atomic_store {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tensor
+    %2 = irdl.is index
+    %3 = irdl.base @pypto::@tensor
+    %4 = irdl.base @pypto::@atomic
+    irdl.operands(tile: %0, dest: %1, offsets: variadic %2)
+    irdl.results(result: %3)
+    irdl.attributes {"atomic" = %4}
   }
 
   // pypto.tile.full: `%t = pypto.tile.full %v : f32 -> Tile`: a tile with every element `%v`.

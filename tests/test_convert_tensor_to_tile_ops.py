@@ -220,8 +220,8 @@ def test_atomic_assembles_become_atomic_stores(fused):
     text = program([("in", "a", X), ("inout", "o", X)], "  %c0 = arith.constant 0 : index\n" + body, ("w", X))
     before, after = convert(text, SMALL_UB)
     k = kernel(after)
-    stores = [o for o in k.walk() if isinstance(o, tile.StoreOp)]
-    assert stores and all(s.atomic is not None for s in stores)
+    assert not [o for o in k.walk() if isinstance(o, tile.StoreOp)]
+    assert [o for o in k.walk() if isinstance(o, tile.AtomicStoreOp)]
     assert_same_semantics(before, after, "main", seeds=(0, 1))
 
 

@@ -585,6 +585,7 @@ def test_tensor_full_write_and_matmul_acc():
     np.testing.assert_array_equal(acc, acc_before)  # a new tensor: acc is only read
 
 
+@covers("pypto.tile.atomic_store")
 def test_atomic_assemble_and_store_add_into_the_destination():
     text = """
     pypto.func @main(%x: !pypto.tensor<[2, 4], f32>, inout %o: !pypto.tensor<[4, 4], f32>) -> !pypto.tensor<[4, 4], f32> {
@@ -592,7 +593,7 @@ def test_atomic_assemble_and_store_add_into_the_destination():
       %c1 = arith.constant 1 : index
       %o2 = pypto.tensor.assemble %x into %o[%c0, %c0] atomic(add) : !pypto.tensor<[2, 4], f32> into !pypto.tensor<[4, 4], f32>
       %t = pypto.tile.load %x[%c0, %c0] : !pypto.tensor<[2, 4], f32> -> !pypto.tile<[2, 4], f32, vec>
-      %o3 = pypto.tile.store %t, %o2[%c1, %c0] atomic(add) : !pypto.tile<[2, 4], f32, vec>, !pypto.tensor<[4, 4], f32>
+      %o3 = pypto.tile.atomic_store %t, %o2[%c1, %c0] atomic(add) : !pypto.tile<[2, 4], f32, vec>, !pypto.tensor<[4, 4], f32>
       pypto.return %o3 : !pypto.tensor<[4, 4], f32>
     }"""
     x, o = rnd((2, 4), seed=58), rnd((4, 4), seed=59)

@@ -1,7 +1,7 @@
 """`pypto.tile.*`: ops on on-chip tiles (values private to one core).
 
 `load` copies a window of a GM tensor into a tile; `store` writes a tile into a window of a
-tensor and returns a value naming the tensor's storage. Compute ops are pure on tile values,
+tensor and returns a value naming the tensor's storage (`atomic_store` adds it in). Compute ops are pure on tile values,
 except `matmul_acc`, which accumulates into its `acc` operand in place (L0C).
 """
 
@@ -15,7 +15,6 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     operand_def,
     opt_operand_def,
-    opt_prop_def,
     prop_def,
     result_def,
     traits_def,
@@ -62,7 +61,6 @@ from pypto_xdsl.dialects.families import (
     WriteOpBase,
     index_operand,
 )
-from pypto_xdsl.dialects.tensor import atomic_property, parse_atomic, print_atomic
 from pypto_xdsl.dialects.traits import ResultAliasesOperand
 from pypto_xdsl.dialects.verification import pypto_op_definition
 
@@ -118,30 +116,13 @@ class StoreOp(PyptoValueOp):
     tile = operand_def(TileType)
     dest = operand_def(TensorType)
     offsets = var_operand_def(IndexType)
-    atomic = opt_prop_def(AtomicKindAttr)
-    """`add`: the window is incremented by the tile (split-K accumulation); absent: overwrite."""
     result = result_def(TensorType)
     traits = traits_def(MemoryWriteEffect(), ResultAliasesOperand(1))
 
     def __init__(
-        self,
-        tile: SSAValue | Operation,
-        dest: SSAValue | Operation,
-        offsets: Sequence[SSAValue | Operation],
-        atomic: AtomicKind = AtomicKind.NONE,
+        self, tile: SSAValue | Operation, dest: SSAValue | Operation, offsets: Sequence[SSAValue | Operation]
     ):
-        super().__init__(
-            operands=[tile, dest, offsets],
-            result_types=[SSAValue.get(dest).type],
-            properties=atomic_property(atomic),
-        )
-
-    @classmethod
-    def parse_properties(cls, parser: Parser) -> dict[str, Attribute]:
-        return parse_atomic(parser)
-
-    def print_properties(self, printer: Printer) -> None:
-        print_atomic(self.atomic, printer)
+        super().__init__(operands=[tile, dest, offsets], result_types=[SSAValue.get(dest).type])
 
     def infer_result_types(self) -> Sequence[Attribute]:
         tile, dst = self.tile.type, self.dest.type
@@ -153,6 +134,57 @@ class StoreOp(PyptoValueOp):
             )
         check_window(dst, tile.get_shape(), "store")
         return (dst,)
+
+
+@pypto_op_definition
+class AtomicStoreOp(PyptoValueOp):
+    """`%r = pypto.tile.atomic_store %tile, %dst[%i, %j] atomic(add) : Tile, T`.
+
+    Adds `%tile` into the window of `%dst` (PyPTO's `pl.store(..., atomic=pl.AtomicType.Add)`,
+    split-K accumulation); `%r` names `%dst`'s storage. A read-modify-write of global memory
+    is its own op, as `memref.atomic_rmw` is in MLIR: nothing that knows only `tile.store`
+    can take it for an overwrite."""
+
+    name = "pypto.tile.atomic_store"
+    OPERANDS: ClassVar[tuple[str, ...]] = ("tile", "dest")
+    OFFSETS_AFTER: ClassVar[int | None] = 1
+    RESULT_LIKE: ClassVar[int] = 1
+    tile = operand_def(TileType)
+    dest = operand_def(TensorType)
+    offsets = var_operand_def(IndexType)
+    atomic = prop_def(AtomicKindAttr)
+    result = result_def(TensorType)
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect(), ResultAliasesOperand(1))
+
+    def __init__(
+        self,
+        tile: SSAValue | Operation,
+        dest: SSAValue | Operation,
+        offsets: Sequence[SSAValue | Operation],
+        atomic: AtomicKind = AtomicKind.ADD,
+    ):
+        super().__init__(
+            operands=[tile, dest, offsets],
+            result_types=[SSAValue.get(dest).type],
+            properties={"atomic": AtomicKindAttr(atomic)},
+        )
+
+    def infer_result_types(self) -> Sequence[Attribute]:
+        if self.atomic.data == AtomicKind.NONE:
+            raise VerifyException("an atomic_store needs a combining kind (add); a plain write is pypto.tile.store")
+        return StoreOp.infer_result_types(self)  # type: ignore[arg-type]
+
+    @classmethod
+    def parse_properties(cls, parser: Parser) -> dict[str, Attribute]:
+        if parser.parse_optional_keyword("atomic") is None:
+            parser.raise_error("expected 'atomic(add)' after the offsets of pypto.tile.atomic_store")
+        parser.parse_punctuation("(")
+        kind = parser.parse_str_enum(AtomicKind)
+        parser.parse_punctuation(")")
+        return {"atomic": AtomicKindAttr(kind)}
+
+    def print_properties(self, printer: Printer) -> None:
+        printer.print_string(f" atomic({self.atomic.data.value})")
 
 
 @pypto_op_definition
@@ -923,6 +955,7 @@ class ConcatOp(ConcatOpBase):
 TILE_OPS = [
     LoadOp,
     StoreOp,
+    AtomicStoreOp,
     FullOp,
     MoveOp,
     AddOp,

@@ -155,7 +155,9 @@ def _store(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
     dest = a.tensor("output_tensor")
     offsets = a.offsets("offsets", dest.type.rank)  # type: ignore[union-attr]
     atomic = _atomic(a)
-    return fb.build_op(node, lambda: tile_ops.StoreOp(tile, dest, offsets, atomic))
+    if atomic != AtomicKind.NONE:
+        return fb.build_op(node, lambda: tile_ops.AtomicStoreOp(tile, dest, offsets, atomic))
+    return fb.build_op(node, lambda: tile_ops.StoreOp(tile, dest, offsets))
 
 
 def _assemble(family: str | None):

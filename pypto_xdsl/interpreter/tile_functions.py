@@ -46,16 +46,21 @@ class TileFunctions(ComputeFunctions):
 
     @pimpl(tile.StoreOp)
     def run_store(self, interpreter: Interpreter, op: tile.StoreOp, args: PythonValues):
+        return self._store(interpreter, op, args, add=False)
+
+    @pimpl(tile.AtomicStoreOp)
+    def run_atomic_store(self, interpreter: Interpreter, op: tile.AtomicStoreOp, args: PythonValues):
+        return self._store(interpreter, op, args, add=op.atomic.data == AtomicKind.ADD)
+
+    @staticmethod
+    def _store(interpreter: Interpreter, op: tile.StoreOp | tile.AtomicStoreOp, args: PythonValues, add: bool):
         t, dst, *offsets = args
         check_write(interpreter, op, dst)
         valid = valid_of(t)
         extents = valid if valid is not None else t.shape  # a partial tile writes its valid block
         where = window(interpreter, op, dst, offsets, extents, "store")
         data = np.asarray(t)[valid_block(extents)]
-        if op.atomic is not None and op.atomic.data == AtomicKind.ADD:
-            dst[where] = coerce(dst[where] + data, op.tile.type.element_type)  # type: ignore[union-attr]
-        else:
-            dst[where] = data
+        dst[where] = coerce(dst[where] + data, op.tile.type.element_type) if add else data  # type: ignore[union-attr]
         return (dst,)
 
     @pimpl(tile.CreateOp)

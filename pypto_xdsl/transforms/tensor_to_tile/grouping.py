@@ -235,7 +235,7 @@ def storage_of(v: SSAValue, visiting: frozenset[SSAValue] = frozenset()) -> Stor
     if type(op) in _FRESH_TYPES:
         # fresh storage (compute results become tensor.create'd tensors)
         return Storage(v, (0,) * v.type.rank)  # type: ignore[attr-defined]
-    if isinstance(op, tile.StoreOp | tensor.AssembleOp):
+    if isinstance(op, tile.StoreOp | tile.AtomicStoreOp | tensor.AssembleOp):
         return storage_of(op.dest, visiting | {v})
     if isinstance(op, tensor.SliceOp):
         base = storage_of(op.source, visiting | {v})
@@ -253,7 +253,7 @@ def names_storage_of(v: SSAValue, carried: BlockArgument) -> bool:
     for _ in range(1000):
         if v is carried:
             return True
-        if isinstance(v, OpResult) and isinstance(v.op, tile.StoreOp | tensor.AssembleOp):
+        if isinstance(v, OpResult) and isinstance(v.op, tile.StoreOp | tile.AtomicStoreOp | tensor.AssembleOp):
             v = v.op.dest
             continue
         return False

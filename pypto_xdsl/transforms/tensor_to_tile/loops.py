@@ -281,7 +281,10 @@ class GroupRewriter:
                     self.rewriter.insert(add, at)
                     where[0] = add.result
             target = current[carry]
-            store = tile.StoreOp(tiles[value], target, where, atomic)
+            if atomic == AtomicKind.NONE:
+                store = tile.StoreOp(tiles[value], target, where)
+            else:
+                store = tile.AtomicStoreOp(tiles[value], target, where, atomic)
             store.result.name_hint = target.name_hint
             self.rewriter.insert(store, at)
             current[carry] = store.result

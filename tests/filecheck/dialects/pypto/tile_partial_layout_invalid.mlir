@@ -40,7 +40,7 @@ pypto.func aiv @f(%a: !pypto.tile<[8, 16], f32, vec>) {
 // -----
 
 pypto.func aiv @f(%a: !pypto.tile<[8, 16], f32, vec>, %t: !pypto.tensor<[8, 16], f32>, %i: index) {
-  %r = pypto.tile.store %a, %t[%i, %i] atomic(sub) : !pypto.tile<[8, 16], f32, vec>, !pypto.tensor<[8, 16], f32>
+  %r = pypto.tile.atomic_store %a, %t[%i, %i] atomic(sub) : !pypto.tile<[8, 16], f32, vec>, !pypto.tensor<[8, 16], f32>
   pypto.return
 }
 
@@ -333,3 +333,21 @@ pypto.func aiv @f(%a: !pypto.tile<[8, 16], i32, vec>) {
 }
 
 // CHECK: Operation does not verify: operand 'input' must have a float element type, got i32
+
+// -----
+
+pypto.func aiv @f(%a: !pypto.tile<[8, 16], f32, vec>, %t: !pypto.tensor<[8, 16], f32>, %i: index) {
+  %r = pypto.tile.atomic_store %a, %t[%i, %i] atomic(none) : !pypto.tile<[8, 16], f32, vec>, !pypto.tensor<[8, 16], f32>
+  pypto.return
+}
+
+// CHECK: Operation does not verify: an atomic_store needs a combining kind (add); a plain write is pypto.tile.store
+
+// -----
+
+pypto.func aiv @f(%a: !pypto.tile<[8, 16], f32, vec>, %t: !pypto.tensor<[8, 16], f32>, %i: index) {
+  %r = pypto.tile.atomic_store %a, %t[%i, %i] : !pypto.tile<[8, 16], f32, vec>, !pypto.tensor<[8, 16], f32>
+  pypto.return
+}
+
+// CHECK: expected 'atomic(add)' after the offsets of pypto.tile.atomic_store

@@ -20,7 +20,7 @@ builtin.module {
     %e = pypto.tile.read %a[%c1, %c0] : !pypto.tile<[16, 128], f32, vec>
     %b = pypto.tile.write %v into %a[%c0, %c0] : f32 into !pypto.tile<[16, 128], f32, vec>
     %s = pypto.tile.adds %b, %e : !pypto.tile<[16, 128], f32, vec>, f32
-    %r = pypto.tile.store %s, %y[%c0, %c0] atomic(add) : !pypto.tile<[16, 128], f32, vec>, !pypto.tensor<[16, 128], f32>
+    %r = pypto.tile.atomic_store %s, %y[%c0, %c0] atomic(add) : !pypto.tile<[16, 128], f32, vec>, !pypto.tensor<[16, 128], f32>
     %r2 = pypto.tile.store %z, %r[%c0, %c0] : !pypto.tile<[16, 128], f32, vec>, !pypto.tensor<[16, 128], f32>
     pypto.return %r2 : !pypto.tensor<[16, 128], f32>
   }
@@ -50,7 +50,7 @@ builtin.module {
 // CHECK-NEXT:     %e = pypto.tile.read %a[%c1, %c0] : !pypto.tile<[16, 128], f32, vec>
 // CHECK-NEXT:     %b = pypto.tile.write %v into %a[%c0, %c0] : f32 into !pypto.tile<[16, 128], f32, vec>
 // CHECK-NEXT:     %s = pypto.tile.adds %b, %e : !pypto.tile<[16, 128], f32, vec>, f32
-// CHECK-NEXT:     %r = pypto.tile.store %s, %y[%c0, %c0] atomic(add) : !pypto.tile<[16, 128], f32, vec>, !pypto.tensor<[16, 128], f32>
+// CHECK-NEXT:     %r = pypto.tile.atomic_store %s, %y[%c0, %c0] atomic(add) : !pypto.tile<[16, 128], f32, vec>, !pypto.tensor<[16, 128], f32>
 // CHECK-NEXT:     %r2 = pypto.tile.store %z, %r[%c0, %c0] : !pypto.tile<[16, 128], f32, vec>, !pypto.tensor<[16, 128], f32>
 // CHECK-NEXT:     pypto.return %r2 : !pypto.tensor<[16, 128], f32>
 // CHECK-NEXT:   }
@@ -81,7 +81,7 @@ builtin.module {
 // CHECK-GENERIC-NEXT:     %e = "pypto.tile.read"(%a, %c1, %c0) : (!pypto.tile<[16, 128], f32, vec>, index, index) -> f32
 // CHECK-GENERIC-NEXT:     %b = "pypto.tile.write"(%v, %a, %c0, %c0) : (f32, !pypto.tile<[16, 128], f32, vec>, index, index) -> !pypto.tile<[16, 128], f32, vec>
 // CHECK-GENERIC-NEXT:     %s = "pypto.tile.adds"(%b, %e) : (!pypto.tile<[16, 128], f32, vec>, f32) -> !pypto.tile<[16, 128], f32, vec>
-// CHECK-GENERIC-NEXT:     %r = "pypto.tile.store"(%s, %y, %c0, %c0) <{atomic = #pypto<atomic add>}> : (!pypto.tile<[16, 128], f32, vec>, !pypto.tensor<[16, 128], f32>, index, index) -> !pypto.tensor<[16, 128], f32>
+// CHECK-GENERIC-NEXT:     %r = "pypto.tile.atomic_store"(%s, %y, %c0, %c0) <{atomic = #pypto<atomic add>}> : (!pypto.tile<[16, 128], f32, vec>, !pypto.tensor<[16, 128], f32>, index, index) -> !pypto.tensor<[16, 128], f32>
 // CHECK-GENERIC-NEXT:     %r2 = "pypto.tile.store"(%z, %r, %c0, %c0) : (!pypto.tile<[16, 128], f32, vec>, !pypto.tensor<[16, 128], f32>, index, index) -> !pypto.tensor<[16, 128], f32>
 // CHECK-GENERIC-NEXT:     "pypto.return"(%r2) : (!pypto.tensor<[16, 128], f32>) -> ()
 // CHECK-GENERIC-NEXT:   }) : () -> ()

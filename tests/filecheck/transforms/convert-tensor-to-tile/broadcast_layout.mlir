@@ -62,7 +62,7 @@ pypto.func incore @layernorm(%x: !pypto.tensor<[20, 64], f32>, %gamma: !pypto.te
 
 // -----
 
-// gelu in its tanh form, f16, assembled atomically: the group's store adds into %y.
+// gelu in its tanh form, f16, assembled atomically: the group's store is a tile.atomic_store.
 
 pypto.func incore @gelu(%x: !pypto.tensor<[16, 128], f16>, out %y: !pypto.tensor<[16, 128], f16>) -> !pypto.tensor<[16, 128], f16> {
   %c0 = arith.constant 0 : index
@@ -102,7 +102,7 @@ pypto.func incore @gelu(%x: !pypto.tensor<[16, 128], f16>, out %y: !pypto.tensor
 // CHECK-NEXT:      %t1_tile = pypto.tile.adds %t_tile, %one : !pypto.tile<[2, 128], f16, vec>, f16
 // CHECK-NEXT:      %hx_tile = pypto.tile.muls %x_tile, %half : !pypto.tile<[2, 128], f16, vec>, f16
 // CHECK-NEXT:      %g_tile = pypto.tile.mul %hx_tile, %t1_tile : !pypto.tile<[2, 128], f16, vec>
-// CHECK-NEXT:      %y_3 = pypto.tile.store %g_tile, %y_2[%row, %c0] atomic(add) : !pypto.tile<[2, 128], f16, vec>, !pypto.tensor<[16, 128], f16>
+// CHECK-NEXT:      %y_3 = pypto.tile.atomic_store %g_tile, %y_2[%row, %c0] atomic(add) : !pypto.tile<[2, 128], f16, vec>, !pypto.tensor<[16, 128], f16>
 // CHECK-NEXT:      scf.yield %y_3 : !pypto.tensor<[16, 128], f16>
 // CHECK-NEXT:    }
 // CHECK-NEXT:    pypto.return %y_1 : !pypto.tensor<[16, 128], f16>
