@@ -656,3 +656,6 @@ def register(handlers: dict[tuple[str, str], Handler]) -> None:
     handlers[("", "full")] = handlers[("tensor", "full")] = _tensor_full
     handlers[("", "create_tile")] = handlers[("tile", "create")] = handlers[("tile", "create_tile")] = _create_tile
     handlers[("tile", "transpose_view")] = _transpose_view
+    for query in ("get_block_idx", "get_block_num"):  # PyPTO spells them on pl.tensor too
+        handlers[("tensor", query)] = handlers[("tile", query)]
+    handlers[("tile", "fillpad_inplace")] = _fillpad("tile")  # in place or not: the same value here
