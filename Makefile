@@ -61,6 +61,7 @@ bench: setup
 	$(BIN)/python benchmarks/bench_inline_functions.py --sizes 1000,2000,4000,8000,16000,32000,40000 --chains 8,64,256
 	$(BIN)/python benchmarks/bench_outline_incore_scopes.py --min 1000 --max 16000
 	$(BIN)/python benchmarks/bench_frontend.py
+	$(BIN)/python benchmarks/bench_convert_tensor_to_tile.py --min 64 --max 512
 
 clean:
 	rm -rf $(VENV) build *.egg-info

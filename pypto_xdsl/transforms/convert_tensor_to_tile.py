@@ -1,17 +1,21 @@
 """convert-tensor-to-tile: tensor-level compute inside InCore functions -> tiled tile ops.
 
 In every `pypto.func incore` / `aiv` function, tensor-level elementwise ops over static
-shapes (`pypto.tensor.add sub mul div maximum minimum`, `adds subs muls divs`,
-`exp log sqrt neg abs relu recip`, `cast`) and row ops (`row_max row_sum`,
-`row_expand_sub mul div`) are grouped into **fusion groups** and each group becomes one loop
-over row blocks. Ops over 2-D tensors group by their row count M (every one computes row i
-from row i of its operands), so [M, C] values of any C and the [M, 1] row values fuse: a
-tensor-level softmax is one loop. Other ranks group by exact shape.
+shapes (`pypto.tensor.add sub mul div maximum minimum`, `adds subs muls divs maximums
+minimums`, `exp log sqrt neg abs relu recip rsqrt tanh sin cos`, `cast`, the fills `full`
+and `expands`) and row-wise ops (`row_max row_sum row_min row_prod`, the `row_expand*` and
+`col_expand*` broadcasts, `concat`) are grouped into **fusion groups** and each group becomes
+one loop over row blocks. Ops over 2-D tensors group by their row count M (every one
+computes row i from row i of its operands, and of a [1, N] column vector), so [M, C] values
+of any C and the [M, 1] row values fuse: a tensor-level softmax or layernorm is one loop.
+Other ranks group by exact shape.
 
+    <a load of each [1, N] column vector the group reads>
     scf.for %row = 0 to <full rows> step R iter_args(<destinations>) {
-      pypto.tile.load of each external tensor input's [R, ...] block
+      pypto.tile.load of each other external tensor input's [R, ...] block
       the tile ops of the group, in program order
-      pypto.tile.store of every group value that must exist as a tensor
+      pypto.tile.store (tile.atomic_store for an atomic assemble) of every group value
+      that must exist as a tensor
     }
     <the same body once more for the M % R tail rows, if any>
 
@@ -20,8 +24,9 @@ assembled into another tensor (`pypto.tensor.assemble %v into %dst[...]`) is sto
 into `%dst` (the assemble is *fused*); any other use outside the group gets a
 `pypto.tensor.create`d tensor that the loop stores into.
 
-Tile sizing: all tiles of one loop iteration (one per loaded input, one per op, and the
-scratch tile of a two-stage row reduction) must fit half of the 192 KiB Unified Buffer (the
+Tile sizing: all tiles of one loop iteration (one per loaded input, one per op, the scratch
+tile of a two-stage row reduction, the Brcb scratch of a row broadcast, the temporary buffer
+of a math API) must fit half of the 192 KiB Unified Buffer (the
 other half is for double buffering), laid out as the backend does (rows padded to 32 bytes,
 [R, 1] tiles contiguous); R is the largest row count that fits (at most 255 with a
 reduction). A group whose tiles do not fit even for one
@@ -38,6 +43,8 @@ code (M/N loops, `tile.matmul` for the first K block, `tile.matmul_acc` in a K l
 of the acc tile into the assemble destination or a created tensor); an identity
 `tensor.cast` of the product is folded into it; see `MatmulRewriter`.
 
+The rewrites are RewritePatterns (`ConvertFusionGroup`, `ConvertCubeMatmul`) applied by a
+PatternRewriteWalker once everything is planned; the parts are in `tensor_to_tile/`.
 The page `docs/passes/convert-tensor-to-tile.md` describes grouping, ordering and aliasing
 rules; this docstring summarises.
 """
