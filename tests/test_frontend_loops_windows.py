@@ -435,7 +435,7 @@ R2 = pl.Tensor[[2, 8], pl.FP32]
 def test_split_aiv_regions_in_incore_functions_scopes_and_orchestration():
     from pypto_xdsl.dialects.attributes import SplitMode
     from pypto_xdsl.dialects.program import IncoreScopeOp, SplitAivOp
-    from pypto_xdsl.frontend.program import apply_passes
+    from pypto_xdsl.runtime.passes import apply_passes
 
     @pl.program
     class P:
@@ -527,7 +527,7 @@ def test_scope_inside_a_while_captures_the_carried_value():
                 i = i + 1
             return acc
 
-    from pypto_xdsl.frontend.program import apply_passes
+    from pypto_xdsl.runtime.passes import apply_passes
 
     module = P.fresh_module()
     apply_passes(module, ["outline-incore-scopes"])

@@ -25,7 +25,7 @@ from xdsl.transforms.common_subexpression_elimination import (
 import pypto_xdsl.language as pl
 from pypto_xdsl.dialects.attributes import FuncKind, ParamDirection
 from pypto_xdsl.dialects.program import FuncOp
-from pypto_xdsl.frontend.program import apply_passes
+from pypto_xdsl.runtime.passes import apply_passes
 from pypto_xdsl.interpreter import assert_same_semantics
 from pypto_xdsl.language import FP32, InCore, Tensor
 

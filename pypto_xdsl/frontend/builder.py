@@ -92,6 +92,9 @@ class FunctionDecl:
     """Parameters and every name the body assigns."""
     last_load: dict[str, tuple[int, int]] = field(default_factory=dict)
     """Source position of the last read of each name (decides what control flow carries)."""
+    bound: dict[str, Any] = field(default_factory=dict)
+    """Names bound before the body runs that are not parameters (a `@pl.jit` entry's scalar
+    arguments, specialised to their values)."""
 
 
 @dataclass
@@ -103,6 +106,13 @@ class ProgramSource:
     srcmap: SourceMap
     globals: dict[str, Any]
     functions: dict[str, FunctionDecl] = field(default_factory=dict)
+    refs: dict[int, str] = field(default_factory=dict)
+    """Python objects a body may call by name (`id` -> function of the program): module-level
+    `@pl.function`s and `@pl.jit` dependencies, which are called without `self.`."""
+
+    def function_ref(self, obj: Any) -> FuncRef | None:
+        name = self.refs.get(id(obj))
+        return FuncRef(name) if name is not None else None
 
     @classmethod
     def parse(
@@ -140,35 +150,39 @@ class ProgramSource:
                 raise srcmap.error(item, "async functions are not supported")
         if not src.functions:
             raise srcmap.error(node, f"@pl.program class '{node.name}' has no @pl.function methods")
-        # One walk per function: stored names, the last read of each name, and which
-        # functions are referenced (`self.f`); unreferenced functions are entry points.
         for decl in src.functions.values():
-            decl.locals = {p.arg for p in decl.params}
-            last_load = decl.last_load
-            for sub in ast.walk(decl.node):
-                stored = _subscript_store_base(sub)
-                if stored is not None:
-                    decl.locals.add(stored)
-                if isinstance(sub, ast.Name):
-                    if isinstance(sub.ctx, ast.Store):
-                        decl.locals.add(sub.id)
-                    else:
-                        pos = (sub.lineno, sub.col_offset)
-                        if pos > last_load.get(sub.id, (0, 0)):
-                            last_load[sub.id] = pos
-                elif isinstance(sub, ast.AugAssign) and isinstance(sub.target, ast.Name):
-                    pos = (sub.lineno, sub.col_offset)
-                    if pos > last_load.get(sub.target.id, (0, 0)):
-                        last_load[sub.target.id] = pos
-                elif (
-                    isinstance(sub, ast.Attribute)
-                    and isinstance(sub.value, ast.Name)
-                    and sub.value.id == decl.self_name
-                    and sub.attr in src.functions
-                    and sub.attr != decl.name
-                ):
-                    src.functions[sub.attr].called = True
+            scan_function(decl, src.functions)
         return src
+
+
+def scan_function(decl: FunctionDecl, functions: dict[str, FunctionDecl]) -> None:
+    """One walk over a function: its stored names, the last read of each name, and which
+    functions it references (`self.f`, marked `called`; unreferenced functions are entries)."""
+    decl.locals = {p.arg for p in decl.params}
+    last_load = decl.last_load
+    for sub in ast.walk(decl.node):
+        stored = _subscript_store_base(sub)
+        if stored is not None:
+            decl.locals.add(stored)
+        if isinstance(sub, ast.Name):
+            if isinstance(sub.ctx, ast.Store):
+                decl.locals.add(sub.id)
+            else:
+                pos = (sub.lineno, sub.col_offset)
+                if pos > last_load.get(sub.id, (0, 0)):
+                    last_load[sub.id] = pos
+        elif isinstance(sub, ast.AugAssign) and isinstance(sub.target, ast.Name):
+            pos = (sub.lineno, sub.col_offset)
+            if pos > last_load.get(sub.target.id, (0, 0)):
+                last_load[sub.target.id] = pos
+        elif (
+            isinstance(sub, ast.Attribute)
+            and isinstance(sub.value, ast.Name)
+            and sub.value.id == decl.self_name
+            and sub.attr in functions
+            and sub.attr != decl.name
+        ):
+            functions[sub.attr].called = True
 
 
 def _closure_values(fn: Any) -> dict[str, Any]:
@@ -418,7 +432,8 @@ class ModuleBuilder:
 
     def _record_call_types(self, decl: FunctionDecl, arg_types: Sequence[Attribute], node: ast.AST | None) -> None:
         untyped = [
-            i for i, p in enumerate(decl.params) if p.annotation is None or self._is_untyped_direction(p)
+            i for i, p in enumerate(decl.params)
+            if p.annotation is None or self._is_untyped_direction(p) or self._is_untyped_annotation(decl, p)
         ]
         if not untyped or decl.name in self.overrides:
             return
@@ -443,6 +458,13 @@ class ModuleBuilder:
             self.inferred[decl.name] = new
             if decl.name in self.built:
                 self.dirty = True
+
+    def _is_untyped_annotation(self, decl: FunctionDecl, p: ast.arg) -> bool:
+        """`pl.Tensor`, `pl.Out[pl.Tensor]`: an annotation giving no type (only a direction)."""
+        if p.annotation is None:
+            return False
+        value = self._annotation(p.annotation, f"parameter '{p.arg}'", decl, p.arg)
+        return isinstance(value, T.UntypedDirection) or value is T.Tensor
 
     def _is_untyped_direction(self, p: ast.arg) -> bool:
         node = p.annotation
@@ -548,6 +570,7 @@ class FunctionBuilder:
         for arg, p in zip(self.block.args, decl.params):
             self._hint(arg, p.arg)
             self.env[p.arg] = arg
+        self.env.update(decl.bound)
         body = decl.node.body
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
             body = body[1:]  # docstring
@@ -659,7 +682,12 @@ class FunctionBuilder:
         if isinstance(value, Const) and isinstance(value.value, bool):
             raise self.error(node, "expected an index, got a bool")
         if isinstance(value, SSAValue) and not isinstance(value.type, IndexType):
-            raise self.error(node, f"expected an index, got {describe_type(value.type)}")
+            from pypto_xdsl.frontend.scalars import as_index
+
+            converted = as_index(self, value, node)  # PyPTO converts INT32/INT64 to INDEX
+            if converted is None:
+                raise self.error(node, f"expected an index, got {describe_type(value.type)}")
+            return converted
         return self.materialize(value, IndexType(), node)
 
     def index_list(self, node: ast.expr, what: str) -> list[SSAValue]:
@@ -1435,12 +1463,19 @@ class FunctionBuilder:
             if node.attr not in self.mb.source.functions:
                 raise self.error(node, f"'{self.mb.source.name}' has no @pl.function '{node.attr}'")
             return FuncRef(node.attr)
+        if isinstance(base, SSAValue) and isinstance(base.type, TensorType | TileType):
+            from pypto_xdsl.frontend.expressions import shaped_attribute
+
+            return shaped_attribute(self, base, node)
         if isinstance(base, SSAValue | Const | tuple | list | FuncRef):
             raise self.error(node, f"{describe(base)} has no attribute '{node.attr}'")
         try:
             return self.static_value(getattr(base, node.attr))
         except AttributeError:
-            raise self.error(node, f"unknown name '{ast.unparse(node)}'") from None
+            from pypto_xdsl.frontend.locate import did_you_mean
+
+            hint = did_you_mean(node.attr, dir(base)) if isinstance(base, type(builtins)) else ""
+            raise self.error(node, f"unknown name '{ast.unparse(node)}'{hint}") from None
 
     def expr_List(self, node: ast.List) -> Value:
         return [self.expr(e) for e in node.elts]
@@ -1522,10 +1557,9 @@ class FunctionBuilder:
             if name not in ("add", "sub", "mul", "div"):
                 raise self.error(node, f"operator '{type(op).__name__}' is not defined on tensors and tiles")
             if not l_shaped:
-                if name in ("add", "mul"):
-                    lhs, rhs = rhs, lhs
-                else:
-                    raise self.error(node, f"a scalar cannot be the left operand of '{name}' on {describe(rhs)}")
+                from pypto_xdsl.frontend.expressions import scalar_left
+
+                return scalar_left(self, name, lhs, rhs, node)
             return self.binary_shaped(name, lhs, rhs, node)
         return self.scalar_binop(name, lhs, rhs, node)
 
@@ -1539,7 +1573,9 @@ class FunctionBuilder:
             rhs = self.materialize(rhs, lhs.type, node)
         assert isinstance(lhs, SSAValue) and isinstance(rhs, SSAValue)
         if lhs.type != rhs.type:
-            raise self.error(node, f"operands have different types {lhs.type} and {rhs.type}")
+            from pypto_xdsl.frontend.scalars import promote
+
+            lhs, rhs = promote(self, lhs, rhs, node)
         if not is_scalar_type(lhs.type):
             raise self.error(node, f"expected scalars, got {describe(lhs)}")
         if isinstance(lhs.type, IntegerType) and lhs.type.signedness.data != Signedness.SIGNLESS:
@@ -1614,6 +1650,7 @@ class FunctionBuilder:
 
     def expr_Call(self, node: ast.Call) -> Value:
         callee = self.expr(node.func)
+        callee = self.mb.source.function_ref(callee) or callee
         if isinstance(callee, FuncRef):
             return self.call(callee, node)
         if isinstance(callee, OpStub):

@@ -27,6 +27,8 @@ class ParserError(Exception):
 
     def format(self) -> str:
         if self.line is None:
+            if self.filename == "<unknown>":
+                return f"error: {self.message}"
             return f"{self.filename}: error: {self.message}"
         col = (self.col or 0) + 1
         text = f"{self.filename}:{self.line}:{col}: error: {self.message}"
@@ -43,14 +45,35 @@ class ParserError(Exception):
         return self.format()
 
 
+OWNER_ATTR = "_pypto_srcmap"
+"""Attribute set on the AST nodes of a function read from another file than the program's."""
+
+
+class UnknownNameError(ParserError, AttributeError):
+    """A name the `pl` surface does not have (`pl.foo`): also an AttributeError, so that
+    `hasattr` and other introspection keep working."""
+
+
 class SourceMap:
-    """Maps AST nodes of one parsed file to diagnostics."""
+    """Maps AST nodes of one parsed file to diagnostics.
+
+    A program may gather functions from several files (jit dependencies, module-level
+    `@pl.function`s): `claim` marks a subtree as belonging to this map, and `error` of any
+    map locates a claimed node in its own file.
+    """
 
     def __init__(self, filename: str, lines: list[str]):
         self.filename = filename
         self.lines = lines
 
+    def claim(self, root: ast.AST) -> None:
+        for node in ast.walk(root):
+            setattr(node, OWNER_ATTR, self)
+
     def error(self, node: ast.AST | None, message: str) -> ParserError:
+        owner = getattr(node, OWNER_ATTR, None)
+        if owner is not None and owner is not self:
+            return owner.error(node, message)
         if node is None or not hasattr(node, "lineno"):
             return ParserError(message, self.filename)
         line = node.lineno  # type: ignore[attr-defined]
@@ -60,3 +83,50 @@ class SourceMap:
             end_col = node.end_col_offset  # type: ignore[attr-defined]
         src = self.lines[line - 1] if 0 < line <= len(self.lines) else None
         return ParserError(message, self.filename, line, col, src, end_col)
+
+
+def _is_diagnostic(exc: BaseException) -> bool:
+    """Errors that are diagnostics about the user's program, printed without a traceback."""
+    if isinstance(exc, ParserError):
+        return True
+    for cls in type(exc).__mro__:
+        if (cls.__module__, cls.__name__) in _DIAGNOSTIC_CLASSES:
+            return True
+    return False
+
+
+_DIAGNOSTIC_CLASSES = {
+    ("xdsl.utils.exceptions", "DiagnosticException"),
+    ("xdsl.utils.exceptions", "InterpretationError"),
+    ("pypto_xdsl.backend.ascendc.sim", "SimulationError"),
+    ("pypto_xdsl.runtime.compiled", "SimulationMismatch"),
+}
+
+
+def install_excepthook() -> None:
+    """Print an uncaught pypto diagnostic as the diagnostic alone (no Python traceback).
+
+    A script that calls a `@pl.jit` function, or defines a `@pl.program`, with a mistake in
+    it gets `file:line:col: error: ...`, the source line and a caret, and exit status 1, as
+    the tools give. Other exceptions keep Python's report; `PYPTO_XDSL_TRACEBACK=1` keeps it
+    for diagnostics too.
+    """
+    import os
+    import sys
+
+    if os.environ.get("PYPTO_XDSL_TRACEBACK") or getattr(sys.excepthook, "_pypto_xdsl", False):
+        return
+    previous = sys.excepthook
+
+    def hook(exc_type, exc, tb):  # type: ignore[no-untyped-def]
+        if exc is not None and _is_diagnostic(exc):
+            text = str(exc)
+            if not isinstance(exc, ParserError) and ": error:" not in text.split("\n", 1)[0]:
+                text = f"error: {text}"
+            print(text, file=sys.stderr)
+            return
+        previous(exc_type, exc, tb)
+
+    hook._pypto_xdsl = True  # type: ignore[attr-defined]
+    sys.excepthook = hook
+

@@ -1,13 +1,18 @@
-"""The object `@pl.program` returns, and loading programs from Python files."""
+"""The object `@pl.program` returns, and loading programs and jit functions from Python files.
+
+Building IR only: running and compiling a program is `pypto_xdsl.runtime`'s job (the
+`RunnableProgram` that `@pl.program` returns adds `.run` and `.compile`).
+"""
 
 from __future__ import annotations
 
 import ast
 import linecache
 import sys
+import warnings
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from io import StringIO
-from pathlib import Path
 from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
@@ -21,13 +26,20 @@ from pypto_xdsl.language import types as T
 from pypto_xdsl.utils import paused_gc
 
 
-def _kinds_of(cls: type) -> dict[str, A.FuncKind]:
-    kinds: dict[str, A.FuncKind] = {}
+def _members_of(cls: type) -> dict[str, tuple[A.FuncKind, Any]]:
+    """The class's `@pl.function` (and `@pl.jit.*`) methods: name -> (kind, Python function)."""
+    from pypto_xdsl.language.decorators import JitFunction
+
+    members: dict[str, tuple[A.FuncKind, Any]] = {}
     for name, member in vars(cls).items():
+        if isinstance(member, JitFunction):
+            kind = member.kind if member.kind is not None else T.FunctionType.Orchestration
+            members[name] = (kind.value, member.__wrapped__)
+            continue
         info = getattr(member, "__pl_function__", None)
         if info is not None:
-            kinds[name] = info.kind.value
-    return kinds
+            members[name] = (info.kind.value, member)
+    return members
 
 
 def _class_defs(body: list[ast.stmt], name: str, found: list[ast.ClassDef]) -> None:
@@ -41,7 +53,7 @@ def _class_defs(body: list[ast.stmt], name: str, found: list[ast.ClassDef]) -> N
                 _class_defs(sub, name, found)  # type: ignore[arg-type]
 
 
-# Parsed files: load_programs parses once and shares the tree with @pl.program.
+# Parsed files: load_python parses once and shares the tree with @pl.program.
 _TREES: dict[str, tuple[str, ast.Module]] = {}
 
 
@@ -64,12 +76,35 @@ def _find_class(tree: ast.Module, name: str, lines: set[int]) -> ast.ClassDef | 
     return candidates[0] if len(candidates) == 1 else None
 
 
+def _add_module_functions(source: ProgramSource, pyfuncs: dict[str, Any]) -> None:
+    """Module-level `@pl.function`s and `@pl.jit.*` functions the methods call by name
+    (transitively) become functions of the program."""
+    from pypto_xdsl.frontend import jit as fjit
+
+    roots = []
+    for name, decl in source.functions.items():
+        fs = fjit.FunctionSource(pyfuncs[name], name, decl.node, source.srcmap, decl.namespace, {})
+        fs.calls = fjit.static_calls(decl.node, decl.namespace, decl.locals)
+        roots.append(fs)
+    callees = fjit.discover(roots, set(source.functions), fjit.read_function)
+    for callee in callees:
+        decl = fjit.make_decl(callee.source, callee.ir_name, callee.kind)
+        decl.called = True
+        source.functions[callee.ir_name] = decl
+        for obj in callee.objects:
+            source.refs[id(obj)] = callee.ir_name
+    if callees:
+        from pypto_xdsl.frontend.builder import scan_function
+
+        for decl in source.functions.values():
+            scan_function(decl, source.functions)
+
+
 class Program:
     """A compiled `@pl.program` class.
 
-    `.module` is the xDSL module (built on first access), `.print()` prints it,
-    `.specialize(f=[types])` gives types to unannotated entry parameters, `.run(...)`
-    executes it with the reference interpreter and `.compile(out_dir)` runs the backend.
+    `.module` is the xDSL module (built on first access), `.print()` prints it and
+    `.specialize(f=[types])` gives types to unannotated entry parameters.
     """
 
     def __init__(self, source: ProgramSource, overrides: Mapping[str, list[Attribute]] | None = None):
@@ -82,10 +117,12 @@ class Program:
 
     @classmethod
     def from_class(cls, pycls: type) -> Program:
-        kinds = _kinds_of(pycls)
-        if not kinds:
+        members = _members_of(pycls)
+        if not members:
             raise ParserError(f"@pl.program class '{pycls.__name__}' has no @pl.function methods")
-        methods = [m for n, m in vars(pycls).items() if n in kinds]
+        pyfuncs = {n: f for n, (_, f) in members.items()}
+        kinds = {n: k for n, (k, _) in members.items()}
+        methods = list(pyfuncs.values())
         code = methods[0].__code__
         filename = code.co_filename
         lines = linecache.getlines(filename, methods[0].__globals__)
@@ -100,8 +137,8 @@ class Program:
         if node is None:
             raise ParserError(f"cannot find the source of @pl.program class '{pycls.__name__}' in {filename}")
         srcmap = SourceMap(filename, lines)
-        pyfuncs = {n: m for n, m in vars(pycls).items() if n in kinds}
         source = ProgramSource.parse(node, srcmap, methods[0].__globals__, kinds, pyfuncs)
+        _add_module_functions(source, pyfuncs)
         program = cls(source)
         if program._entries_typed():
             program.module  # report errors at definition time, like PyPTO's parser
@@ -133,7 +170,13 @@ class Program:
                     raise ParserError(f"specialize: {spec!r} is not a type")
                 converted.append(s.ir)
             overrides[fname] = converted
-        return Program(self.source, overrides)
+        return type(self)(self.source, overrides)
+
+    def untyped_param(self, name: str) -> str | None:
+        """The first parameter of function `name` without a type, if any."""
+        decl = self.source.functions[name]
+        p = ModuleBuilder(self.source, self._overrides)._untyped_param(decl)
+        return p.arg if p is not None else None
 
     # ---- products
 
@@ -162,136 +205,90 @@ class Program:
             raise ParserError(f"'{self.name}' has no entry function (every function is called)")
         return entries[-1]
 
-    def run(
-        self,
-        *inputs: Any,
-        entry: str | None = None,
-        passes: Sequence[str] = (),
-        dims: Mapping[str, int] | None = None,
-    ) -> Any:
-        """Execute `entry` (default: the last uncalled function) with the reference interpreter.
-
-        Inputs are numpy arrays (written in place for out/inout tensors) or Python scalars;
-        unannotated parameters of the entry take the inputs' types. `passes` (pypto-opt
-        names) run first. Returns the entry's result (a tuple when it returns several).
-        """
-        try:
-            from pypto_xdsl.interpreter import run as interpret
-        except ImportError:  # pragma: no cover - the interpreter ships with the package
-            raise NotImplementedError(
-                "Program.run needs the reference interpreter (pypto_xdsl.interpreter)"
-            ) from None
-        name = entry or self.entry()
-        if name not in self.source.functions:
-            raise ParserError(f"run: '{self.name}' has no function '{name}'")
-        program = self
-        decl = self.source.functions[name]
-        if ModuleBuilder(self.source, self._overrides)._untyped_param(decl) is not None:
-            program = self.specialize(**{name: [_type_of_input(x) for x in inputs]})
-        module = program.fresh_module()
-        if passes:
-            apply_passes(module, passes)
-        results = interpret(module, name, list(inputs), dims)
-        return results[0] if len(results) == 1 else results
-
-    def compile(
-        self,
-        out_dir: str | Path,
-        passes: Sequence[str] = ("pypto-default",),
-        entry: str | None = None,
-    ) -> list[Path]:
-        """Run `passes`, then the Ascend C backend; write its files under `out_dir`.
-
-        Returns the written paths (kernels/*.cpp, host/*, CMakeLists.txt, ...).
-        """
-        try:
-            from pypto_xdsl.backend.ascendc.emit import emit_program
-        except ImportError:
-            raise NotImplementedError(
-                "Program.compile needs the Ascend C backend (pypto_xdsl.backend.ascendc), "
-                "which is not available in this build"
-            ) from None
-        module = self.fresh_module()
-        apply_passes(module, passes)
-        emitted = emit_program(module, entry)
-        out = Path(out_dir)
-        written: list[Path] = []
-        for rel, text in emitted.files.items():
-            path = out / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text)
-            written.append(path)
-        return written
-
-
-def _type_of_input(x: Any) -> Attribute:
-    import numpy as np
-
-    from pypto_xdsl.language.types import DataType
-
-    if isinstance(x, np.ndarray):
-        mapping = {
-            np.dtype("float32"): "FP32",
-            np.dtype("float16"): "FP16",
-            np.dtype("int8"): "INT8",
-            np.dtype("int16"): "INT16",
-            np.dtype("int32"): "INT32",
-            np.dtype("int64"): "INT64",
-            np.dtype("uint8"): "UINT8",
-            np.dtype("bool"): "BOOL",
-        }
-        if x.dtype not in mapping:
-            raise ParserError(f"run: unsupported input dtype {x.dtype}")
-        return A.TensorType(list(x.shape), DataType(mapping[x.dtype]).to_ir())
-    if isinstance(x, bool):
-        return DataType("BOOL").to_ir()
-    if isinstance(x, int):
-        return DataType("INDEX").to_ir()
-    if isinstance(x, float):
-        return DataType("FP32").to_ir()
-    raise ParserError(f"run: cannot derive a parameter type from {type(x).__name__}")
-
-
-def apply_passes(module: ModuleOp, passes: Sequence[str]) -> None:
-    """Run registered passes (by pypto-opt name) on `module` in place."""
-    from pypto_xdsl.dialects import make_context
-    from pypto_xdsl.transforms import get_all_passes
-
-    available = get_all_passes()
-    ctx = make_context()
-    for p in passes:
-        if p not in available:
-            raise NotImplementedError(f"pass '{p}' is not available in this build")
-        available[p]()().apply(ctx, module)
-
 
 # --------------------------------------------------------------------------- files
 
 
-def load_programs(text: str, filename: str) -> list[Program]:
-    """Execute a Python file and return the `@pl.program`s it defines at top level."""
+@dataclass
+class LoadedFile:
+    """What a Python file defines at top level: programs, and jit functions by name."""
+
+    programs: list[Program] = field(default_factory=list)
+    jit_functions: dict[str, Any] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    """Python warnings (e.g. SyntaxWarning) raised while loading, as `file:line: warning: ...`."""
+
+    @property
+    def jit_entries(self) -> dict[str, Any]:
+        return {n: f for n, f in self.jit_functions.items() if f.is_entry}
+
+
+def load_python(text: str, filename: str) -> LoadedFile:
+    """Execute a Python file; its top-level `@pl.program`s and `@pl.jit` functions.
+
+    An exception while the file runs (a NameError at module level, a bad decorator) is a
+    `ParserError` located at the failing line of the file. Warnings Python emits meanwhile
+    are collected (not printed), so a diagnostic stays the first line of the output.
+    """
     with paused_gc():  # parsing builds large object graphs
-        return _load_programs(text, filename)
+        return _load_python(text, filename)
 
 
-def _load_programs(text: str, filename: str) -> list[Program]:
+def _format_warning(w: warnings.WarningMessage) -> str:
+    return f"{w.filename}:{w.lineno}: warning: {w.category.__name__}: {w.message}"
+
+
+def _load_python(text: str, filename: str) -> LoadedFile:
+    from pypto_xdsl.frontend.locate import error_at_traceback, user_traceback
+    from pypto_xdsl.language.decorators import JitFunction
+
     lines = text.splitlines(keepends=True)
     linecache.cache[filename] = (len(text), None, lines, filename)
-    try:
-        tree = ast.parse(text, filename)
-        code = compile(tree, filename, "exec")
-    except SyntaxError as e:
-        raise ParserError(
-            f"invalid Python: {e.msg}", filename, e.lineno, (e.offset or 1) - 1,
-            lines[e.lineno - 1] if e.lineno and e.lineno <= len(lines) else None,
-        ) from None
-    namespace: dict[str, Any] = {"__name__": "__pypto_program__", "__file__": filename}
-    _TREES[filename] = (text, tree)
-    try:
-        exec(code, namespace)
-    finally:
-        _TREES.pop(filename, None)
-    return [v for v in namespace.values() if isinstance(v, Program)]
+    loaded = LoadedFile()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            try:
+                tree = ast.parse(text, filename)
+                code = compile(tree, filename, "exec")
+            except SyntaxError as e:
+                raise ParserError(
+                    f"invalid Python: {e.msg}", filename, e.lineno, (e.offset or 1) - 1,
+                    lines[e.lineno - 1] if e.lineno and e.lineno <= len(lines) else None,
+                ) from None
+            namespace: dict[str, Any] = {"__name__": "__pypto_program__", "__file__": filename}
+            _TREES[filename] = (text, tree)
+            try:
+                exec(code, namespace)
+            except ParserError:
+                raise
+            except Exception as e:
+                tb = user_traceback(e.__traceback__)
+                message = f"{type(e).__name__}: {e}" if not isinstance(e, NameError) else str(e)
+                if isinstance(e, NameError) and e.name:
+                    from pypto_xdsl.frontend.locate import did_you_mean
+
+                    message += did_you_mean(e.name, namespace)
+                if tb is None:
+                    raise ParserError(f"{message} (while running {filename})", filename) from None
+                raise error_at_traceback(tb, message) from None
+            finally:
+                _TREES.pop(filename, None)
+        except ParserError as e:
+            e.warnings = [_format_warning(w) for w in caught]  # type: ignore[attr-defined]
+            raise
+        loaded.warnings = [_format_warning(w) for w in caught]
+    for name, value in namespace.items():
+        if isinstance(value, Program):
+            loaded.programs.append(value)
+        elif isinstance(value, JitFunction):
+            loaded.jit_functions[name] = value
+    return loaded
+
+
+def load_programs(text: str, filename: str) -> list[Program]:
+    """Execute a Python file and return the `@pl.program`s it defines at top level."""
+    return load_python(text, filename).programs
 
 
 def parse_python_file(text: str, filename: str) -> ModuleOp:

@@ -12,7 +12,7 @@ See docs/language.md for the reference.
 
 from __future__ import annotations
 
-from pypto_xdsl.frontend.errors import ParserError  # noqa: E402
+from pypto_xdsl.frontend.errors import ParserError, install_excepthook  # noqa: E402
 from pypto_xdsl.language import tensor, tile  # noqa: E402  (namespaces pl.tensor.*, pl.tile.*)
 from pypto_xdsl.language.decorators import function, jit, program
 from pypto_xdsl.language.ops import (
@@ -146,3 +146,16 @@ __all__ = [
     "row_expand_add", "row_expand_expdif", "row_expand_max", "row_expand_min", "row_min",
     "row_prod", "rsqrt", "set_validshape", "sin", "tanh", "transpose", "write",
 ]
+
+install_excepthook()
+
+
+def __getattr__(name: str):
+    # `pl.<unknown>` evaluated by Python (a decorator, an annotation, module-level code): a
+    # diagnostic at the user's line; it is an AttributeError too, so hasattr() still works.
+    if name.startswith("__"):
+        raise AttributeError(name)
+    from pypto_xdsl.frontend.errors import UnknownNameError
+    from pypto_xdsl.frontend.locate import did_you_mean, located
+
+    raise located(f"pl has no '{name}'{did_you_mean(name, __all__)}", UnknownNameError)

@@ -1,4 +1,11 @@
-"""`@pl.program`, `@pl.function`, `@pl.jit.inline`."""
+"""`@pl.program`, `@pl.function` and `@pl.jit` (with `.incore`, `.inline`, `.opaque`, `.graph`).
+
+Decorators only record what the user wrote: `@pl.function` marks a method (or a module-level
+function a program calls by name), `@pl.jit...` wraps a function in a `JitFunction`.
+Compiling and running happen in `pypto_xdsl.runtime`, loaded the first time a jit function is
+called or inspected. A decorator used wrongly (`@pl.function(1)`, `@pl.function(type=3)`,
+`@pl.program` twice, an unknown keyword) raises a `ParserError` located at the user's line.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from pypto_xdsl.language.types import FunctionType
+from pypto_xdsl.frontend.errors import UnknownNameError
+from pypto_xdsl.frontend.locate import did_you_mean, located
+from pypto_xdsl.language.types import FunctionType, Level
 
 
 @dataclass(frozen=True)
@@ -14,45 +23,244 @@ class FunctionInfo:
     kind: FunctionType
 
 
-def _mark(fn: Callable[..., Any], kind: FunctionType) -> Callable[..., Any]:
-    if not callable(fn) or not hasattr(fn, "__code__"):
-        raise TypeError(f"@pl.function decorates a method, got {fn!r}")
+def _is_function(fn: object) -> bool:
+    return callable(fn) and hasattr(fn, "__code__")
+
+
+def _mark(fn: Callable[..., Any], kind: FunctionType, what: str = "@pl.function") -> Callable[..., Any]:
+    if not _is_function(fn):
+        raise located(f"{what} decorates a function (a method of a @pl.program class), got {fn!r}")
     fn.__pl_function__ = FunctionInfo(kind)  # type: ignore[attr-defined]
     return fn
 
 
+# Options of PyPTO's @pl.function that this frontend does not model.
+_UNSUPPORTED_FUNCTION_OPTIONS = {
+    "level": "the level of a function is implied by its type (InCore, AIC, AIV)",
+    "role": "function roles (HOST orchestrators) are not modelled",
+    "attrs": "free-form function attributes are not modelled",
+    "auto_scope": "runtime scopes are not modelled",
+    "strict_ssa": "the frontend always builds SSA form",
+    "external_source": "hand-written external kernels are not supported",
+}
+
+
 def function(
     fn: Callable[..., Any] | None = None,
-    *,
+    *args: Any,
     type: FunctionType = FunctionType.Opaque,  # noqa: A002  (PyPTO's keyword)
     scope_type: FunctionType | None = None,
+    **options: Any,
 ) -> Any:
     """Mark a method of a `@pl.program` class as a pypto function.
 
     `@pl.function`, `@pl.function(type=pl.FunctionType.InCore)`; `scope_type=` is accepted as
-    a synonym of `type=` (the seed documents use it).
+    a synonym of `type=` (the seed documents use it). A module-level `@pl.function` becomes
+    part of every program that calls it by name.
     """
+    if args or (fn is not None and not _is_function(fn)):
+        given = fn if fn is not None and not _is_function(fn) else args[0]
+        raise located(
+            f"@pl.function takes keyword arguments only, got the positional argument {given!r}; "
+            "write @pl.function(type=pl.FunctionType.InCore)"
+        )
+    for key in options:
+        if key in _UNSUPPORTED_FUNCTION_OPTIONS:
+            raise located(f"@pl.function({key}=...) is not supported: {_UNSUPPORTED_FUNCTION_OPTIONS[key]}")
+        raise located(
+            f"@pl.function has no option '{key}'{did_you_mean(key, ['type', 'scope_type'])}"
+        )
     kind = scope_type if scope_type is not None else type
     if not isinstance(kind, FunctionType):
-        raise TypeError(f"@pl.function(type=...) expects a pl.FunctionType, got {kind!r}")
+        raise located(
+            f"@pl.function(type=...) expects a pl.FunctionType such as pl.FunctionType.InCore, got {kind!r}"
+        )
     if fn is not None:
         return _mark(fn, kind)
     return lambda f: _mark(f, kind)
 
 
-def program(cls: type) -> Any:
-    """Compile a class of `@pl.function` methods into a pypto program (`Program`)."""
+def program(cls: Any = None, **options: Any) -> Any:
+    """Compile a class of `@pl.function` methods into a pypto program."""
+    for key in options:
+        if key == "strict_ssa":
+            continue  # PyPTO's SSA check; the frontend always builds SSA form
+        raise located(f"@pl.program has no option '{key}'")
+    if cls is None:
+        return lambda c: program(c)
     from pypto_xdsl.frontend.program import Program
 
-    return Program.from_class(cls)
+    if isinstance(cls, Program):
+        raise located(f"@pl.program is applied twice to '{cls.name}'; apply it once")
+    if isinstance(cls, JitFunction):
+        raise located(f"@pl.program decorates a class, got the @pl.jit function '{cls.__name__}'")
+    if not isinstance(cls, type):
+        raise located(f"@pl.program decorates a class of @pl.function methods, got {cls!r}")
+    from pypto_xdsl.runtime.program import RunnableProgram
+
+    return RunnableProgram.from_class(cls)
 
 
-class _Jit:
-    """`@pl.jit.inline`: shorthand for `@pl.function(type=pl.FunctionType.Inline)`."""
-
-    @staticmethod
-    def inline(fn: Callable[..., Any]) -> Callable[..., Any]:
-        return _mark(fn, FunctionType.Inline)
+# --------------------------------------------------------------------------- @pl.jit
 
 
-jit = _Jit()
+class JitFunction:
+    """A `@pl.jit` function: specialised on its arguments' shapes and dtypes when called.
+
+    `fn(*arrays, config=RunConfig())` compiles (once per specialisation) and runs it;
+    `fn.lower(*arrays)` returns the specialised program after the default pipeline,
+    `fn.compile(*arrays)` the compiled program with its Ascend C files. A sub-function
+    (`@pl.jit.incore`, `.inline`, `.opaque`) is compiled as part of the entries that call it;
+    calling one from Python runs it as its own program.
+    """
+
+    def __init__(self, func: Callable[..., Any], kind: FunctionType | None, level: Level | None = None):
+        self.__wrapped__ = func
+        self.kind = kind  # None: the entry (an orchestration function)
+        self.level = level
+        self.__name__ = func.__name__
+        self.__qualname__ = getattr(func, "__qualname__", func.__name__)
+        self.__doc__ = func.__doc__
+        self.__module__ = func.__module__
+        self._runtime: Any = None  # pypto_xdsl.runtime.jit.JitRuntime, made on first use
+
+    @property
+    def is_entry(self) -> bool:
+        return self.kind is None
+
+    @property
+    def flavour(self) -> str:
+        """`jit`, `jit.incore`, `jit.inline`, `jit.opaque` or `jit.graph` (as decorated)."""
+        return "jit" if self.kind is None else _FLAVOURS.get(self.kind, "jit.incore")
+
+    def runtime(self) -> Any:
+        if self._runtime is None:
+            from pypto_xdsl.runtime.jit import JitRuntime
+
+            self._runtime = JitRuntime(self)
+        return self._runtime
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.runtime().call(args, kwargs)
+
+    def lower(self, *args: Any, **kwargs: Any) -> Any:
+        """The program specialised to these arguments, after the default pipeline (not run)."""
+        return self.runtime().lower(args, kwargs)
+
+    def compile(self, *args: Any, **kwargs: Any) -> Any:
+        """The compiled program for these arguments: `.files` holds the emitted Ascend C."""
+        return self.runtime().compile(args, kwargs)
+
+    def specialize(self, *args: Any, **kwargs: Any) -> Any:
+        """The program specialised to these arguments, before any pass."""
+        return self.runtime().specialize(args, kwargs)
+
+    def __repr__(self) -> str:
+        return f"<@pl.{self.flavour} function {self.__qualname__}>"
+
+
+_FLAVOURS = {
+    FunctionType.InCore: "jit.incore",
+    FunctionType.AIC: "jit.incore",
+    FunctionType.AIV: "jit.incore",
+    FunctionType.Inline: "jit.inline",
+    FunctionType.Opaque: "jit.opaque",
+}
+
+_LEVEL_KINDS = {None: FunctionType.InCore, Level.CORE_GROUP: FunctionType.InCore,
+                Level.AIC: FunctionType.AIC, Level.AIV: FunctionType.AIV}
+
+
+def _make_jit(fn: Any, kind: FunctionType | None, what: str, level: Level | None = None) -> JitFunction:
+    if isinstance(fn, JitFunction):
+        raise located(f"@pl.{what} is applied to '{fn.__name__}', which is already @pl.{fn.flavour}")
+    if isinstance(fn, type):
+        raise located(f"@pl.{what} decorates a function, got the class '{fn.__name__}' (use @pl.program)")
+    if not _is_function(fn):
+        raise located(f"@pl.{what} decorates a function, got {fn!r}")
+    return JitFunction(fn, kind, level)
+
+
+def _reject_options(what: str, options: dict[str, Any], supported: tuple[str, ...]) -> None:
+    for key in options:
+        if key == "auto_scope":
+            if options[key] is not True:
+                raise located(f"@pl.{what}(auto_scope=False) is not supported: runtime scopes are not modelled")
+            continue
+        raise located(f"@pl.{what} has no option '{key}'{did_you_mean(key, supported)}")
+
+
+class _SubDecorator:
+    def __init__(self, name: str, kind: FunctionType):
+        self.name = name
+        self.kind = kind
+
+    def __call__(self, fn: Any = None, **options: Any) -> Any:
+        what = f"jit.{self.name}"
+        level = options.pop("level", None) if self.name == "incore" else None
+        if level is not None and level not in _LEVEL_KINDS:
+            raise located(f"@pl.jit.incore(level=...) expects a pl.Level (AIC, AIV, CORE_GROUP), got {level!r}")
+        _reject_options(what, options, ("level",) if self.name == "incore" else ())
+        kind = _LEVEL_KINDS[level] if self.name == "incore" else self.kind
+        if fn is None:
+            return lambda f: _make_jit(f, kind, what, level)
+        return _make_jit(fn, kind, what, level)
+
+    def __repr__(self) -> str:
+        return f"pl.jit.{self.name}"
+
+
+class _GraphDecorator:
+    def __call__(self, fn: Any = None, **options: Any) -> Any:
+        graph = getattr(FunctionType, "Graph", None)
+        if graph is None:
+            raise located(
+                "@pl.jit.graph is not supported: the pypto dialect has no graph functions "
+                "(pl.FunctionType.Graph); use @pl.jit.opaque for a sub-function holding "
+                "orchestration loops and pl.at scopes"
+            )
+        return _SubDecorator("graph", graph)(fn, **options)  # pragma: no cover - once the dialect has it
+
+    def __repr__(self) -> str:
+        return "pl.jit.graph"
+
+
+class _Unsupported:
+    def __init__(self, name: str, why: str):
+        self.name = name
+        self.why = why
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise located(f"@pl.jit.{self.name} is not supported: {self.why}")
+
+
+class _JitDecorator:
+    """`pl.jit`: `@pl.jit` (an entry), `@pl.jit.incore`, `@pl.jit.inline`, `@pl.jit.opaque`."""
+
+    def __init__(self) -> None:
+        self.incore = _SubDecorator("incore", FunctionType.InCore)
+        self.inline = _SubDecorator("inline", FunctionType.Inline)
+        self.opaque = _SubDecorator("opaque", FunctionType.Opaque)
+        self.graph = _GraphDecorator()
+        self.host = _Unsupported("host", "HOST-level (distributed) orchestrators are not modelled; use @pl.jit")
+        self.extern = _Unsupported("extern", "hand-written external C++ kernels are not supported")
+
+    def __call__(self, fn: Any = None, **options: Any) -> Any:
+        _reject_options("jit", options, ("auto_scope",))
+        if fn is None:
+            return lambda f: _make_jit(f, None, "jit")
+        return _make_jit(fn, None, "jit")
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise located(
+            f"pl.jit has no '{name}'{did_you_mean(name, ['incore', 'inline', 'opaque', 'graph'])}",
+            UnknownNameError,
+        )
+
+    def __repr__(self) -> str:
+        return "pl.jit"
+
+
+jit = _JitDecorator()

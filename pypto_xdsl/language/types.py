@@ -270,13 +270,15 @@ class InOut:
 
 @dataclass(frozen=True)
 class UntypedDirection:
-    """`pl.Out[...]` with a literal Ellipsis: direction known, type inferred."""
+    """A parameter whose direction is known and whose type is inferred: `pl.Out[...]`, and the
+    bare `pl.Tensor` / `pl.Out[pl.Tensor]` of `@pl.jit` functions (shape and dtype come from
+    the call's arguments)."""
 
-    direction: A.ParamDirection
+    direction: A.ParamDirection = A.ParamDirection.IN
 
 
 def _with_direction(item: object, direction: A.ParamDirection) -> TypeSpec | UntypedDirection:
-    if item is Ellipsis:
+    if item is Ellipsis or item is Tensor:
         return UntypedDirection(direction)
     if not isinstance(item, TypeSpec):
         raise TypeError_(f"pl.{direction.value.capitalize()}[...] expects a type, got {item!r}")
@@ -289,6 +291,8 @@ def to_type_spec(value: object) -> TypeSpec | UntypedDirection:
     """Interpret an evaluated annotation."""
     if isinstance(value, TypeSpec | UntypedDirection):
         return value
+    if value is Tensor or value is Scalar:  # bare `pl.Tensor` / `pl.Scalar`: typed by the argument
+        return UntypedDirection()
     if isinstance(value, DataType):  # `x: pl.INDEX` shorthand for a scalar
         return TypeSpec(value.to_ir())
     raise TypeError_(f"not a pl type: {value!r}")

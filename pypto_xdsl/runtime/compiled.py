@@ -1,0 +1,245 @@
+"""A compiled specialisation of a jit function, and running it on a target."""
+
+from __future__ import annotations
+
+import sys
+import time
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.exceptions import DiagnosticException, InterpretationError
+
+from pypto_xdsl.dialects.attributes import ParamDirection, TensorType
+from pypto_xdsl.runtime import arrays
+from pypto_xdsl.runtime.config import RunConfig
+from pypto_xdsl.runtime.passes import apply_pipeline
+
+if TYPE_CHECKING:
+    from pypto_xdsl.runtime.jit import Binding, JitRuntime, ParamPlan
+    from pypto_xdsl.runtime.simulate import SimBuild
+
+
+class SimulationMismatch(AssertionError):
+    """`RunConfig(verify=True)`: the simulated program and the interpreter disagree."""
+
+
+def compile_specialisation(rt: JitRuntime, binding: Binding, config: RunConfig) -> Compiled:
+
+    module = rt.specialise(binding, static_dims=config.target == "sim")
+    what = rt.describe_binding(binding)
+    try:
+        apply_pipeline(module, config.pipeline)
+    except (DiagnosticException, ValueError, NotImplementedError) as e:
+        raise rt.error_at_def(f"cannot compile {what}: pipeline '{config.pipeline}': {e}") from None
+    compiled = Compiled(rt, module, rt.fn.__name__, [p for p in binding.plans if not p.bound], config.target, what)
+    if config.target == "sim":
+        compiled.build(config)
+    return compiled
+
+
+def _kept_dir(config: RunConfig, name: str) -> Path:
+    if config.build_dir is not None:
+        return config.build_dir
+    return Path("build_output") / f"{name}_{time.strftime('%Y%m%d_%H%M%S')}"
+
+
+class _Scalar:
+    """A scalar argument passed at run time (a `@pl.program` entry's scalar parameter)."""
+
+    def __init__(self, value: Any):
+        self.array = value
+        self.original = value
+        self.write_back = None
+
+
+class Compiled:
+    """One specialisation: the module after the pipeline and, on the sim target, its build.
+
+    `.module` is the IR, `.files` the Ascend C kernels and host code the backend emits
+    (`{relative path: text}`), `.write(dir)` writes them; calling the object runs it.
+    """
+
+    def __init__(self, rt: JitRuntime, module: ModuleOp, entry: str, plans: list[ParamPlan], target: str, what: str):
+        self.runtime = rt
+        self.module = module
+        self.entry = entry
+        self.plans = plans
+        self.target = target
+        self.what = what
+        self.sim: SimBuild | None = None
+
+    def __repr__(self) -> str:
+        return f"<compiled {self.what} for the {self.target} target>"
+
+    # ---- products
+
+    @cached_property
+    def emitted(self) -> Any:
+        from pypto_xdsl.backend.ascendc.emit import emit_program
+
+        try:
+            return emit_program(self.module, entry=self.entry)
+        except DiagnosticException as e:
+            raise self.runtime.error_at_def(f"cannot emit Ascend C for {self.what}: {e}") from None
+
+    @property
+    def files(self) -> dict[str, str]:
+        """The generated Ascend C kernels, ACL host code, CMakeLists.txt and README."""
+        return dict(self.emitted.files)
+
+    @property
+    def kernels(self) -> list[str]:
+        return list(self.emitted.kernels)
+
+    def ascendc(self) -> str:
+        """Every generated file, each after a `// ===== file: <path> =====` marker."""
+        from pypto_xdsl.backend.ascendc.target import FILE_MARKER
+
+        return "".join(FILE_MARKER.format(path=p) + "\n" + t for p, t in self.files.items())
+
+    def write(self, out_dir: str | Path) -> list[Path]:
+        """Write the generated files (and the simulation headers) under `out_dir`."""
+        from pypto_xdsl.backend.ascendc import sim
+
+        out = Path(out_dir)
+        written = []
+        for rel, text in self.files.items():
+            path = out / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text)
+            written.append(path)
+        sim.copy_headers(out)
+        return written
+
+    def __str__(self) -> str:
+        from io import StringIO
+
+        from xdsl.printer import Printer
+
+        out = StringIO()
+        Printer(stream=out).print_op(self.module)
+        return out.getvalue()
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        kwargs.setdefault("config", RunConfig(target=self.target))
+        return self.runtime.call(args, kwargs)
+
+    # ---- the sim target
+
+    def build(self, config: RunConfig) -> None:
+        from pypto_xdsl.backend.ascendc.emit import choose_entry
+        from pypto_xdsl.backend.ascendc.host import returned_params
+        from pypto_xdsl.runtime import cache
+        from pypto_xdsl.runtime.simulate import describe_build, emit_and_build
+
+        func = choose_entry(self.module, self.entry) if self.emitted else None
+        if func is None or func.sym_name.data != self.entry:
+            raise self.runtime.error_at_def(
+                f"{self.what} has no orchestration function to run on the sim target "
+                "(call it from a @pl.jit entry, or use the interpreter target)"
+            )
+        self.results = returned_params(func)
+        for i, param in enumerate(self.results):
+            if param is None or not isinstance(func.args[param].type, TensorType):
+                raise self.runtime.error_at_def(
+                    f"result #{i} of {self.what} is not one of its tensor parameters: the sim target "
+                    "returns results through pl.Out / pl.InOut parameters (write it into one, or use "
+                    "the interpreter target)"
+                )
+        key = cache.build_key(str(self), self.entry)
+        try:
+            directory, hit = cache.cached_build(key, lambda d: emit_and_build(self.module, self.entry, d))
+        except Exception as e:
+            from pypto_xdsl.backend.ascendc.sim import SimulationError
+
+            if isinstance(e, SimulationError | DiagnosticException):
+                raise self.runtime.error_at_def(f"cannot build {self.what} for the sim target: {e}") from None
+            raise
+        stats = self.runtime.stats
+        if hit:
+            stats.sim_disk_hits += 1
+        else:
+            stats.sim_builds += 1
+        self.sim = describe_build(self.module, self.entry, directory, hit)
+
+    # ---- running
+
+    def run(self, binding: Binding, config: RunConfig) -> Any:
+        args = [binding.arrays[p.name] if p.tensor else _Scalar(binding.scalars[p.name]) for p in self.plans]
+        if self.target == "sim":
+            results = self._run_sim(binding, args, config)
+        else:
+            results = self._run_interpreter(binding, args)
+        for p in self.plans:
+            a = binding.arrays[p.name]
+            if p.tensor and p.direction != ParamDirection.IN and a.write_back is not None:
+                a.write_back(a.array)
+        if config.save_kernels:
+            self._keep(config)
+        if not results:
+            return None
+        return results[0] if len(results) == 1 else tuple(results)
+
+    def _run_interpreter(self, binding: Binding, args: list[arrays.ArrayArg]) -> list[Any]:
+        from pypto_xdsl.interpreter import run as interpret
+
+        try:
+            raw = interpret(self.module, self.entry, [a.array for a in args])
+        except InterpretationError as e:
+            raise self.runtime.error_at_def(f"running {self.what}: {e}") from None
+        return [self._result(r, binding, args) for r in raw]
+
+    def _result(self, value: Any, binding: Binding, args: list[arrays.ArrayArg]) -> Any:
+        if isinstance(value, np.ndarray):
+            for a in args:
+                if not isinstance(a.array, np.ndarray):
+                    continue
+                if value is a.array or (value.shape == a.array.shape and np.shares_memory(value, a.array)):
+                    return a.original
+            return arrays.to_caller_kind(value, binding.kind)
+        if isinstance(value, np.generic):
+            return value.item()
+        return value
+
+    def _run_sim(self, binding: Binding, args: list[arrays.ArrayArg], config: RunConfig) -> list[Any]:
+        from pypto_xdsl.backend.ascendc.sim import SimulationError
+        from pypto_xdsl.runtime.simulate import run_build
+
+        assert self.sim is not None
+        reference = None
+        if config.verify:
+            from pypto_xdsl.interpreter import run as interpret
+
+            copies = [np.array(a.array, copy=True) if isinstance(a.array, np.ndarray) else a.array for a in args]
+            interpret(self.module, self.entry, copies)
+            reference = copies
+        try:
+            outputs = run_build(self.sim, [a.array for a in args])
+        except SimulationError as e:
+            raise self.runtime.error_at_def(f"running {self.what} on the sim target: {e}") from None
+        for a, p, out in zip(args, self.plans, outputs):
+            if out is None:
+                continue
+            np.copyto(a.array, out, casting="unsafe")
+            if reference is not None:
+                want = reference[self.plans.index(p)]
+                if not np.allclose(out, want, rtol=config.rtol, atol=config.atol, equal_nan=True):
+                    err = float(np.nanmax(np.abs(out.astype(np.float64) - want.astype(np.float64))))
+                    raise SimulationMismatch(
+                        f"{self.what}: the sim target's '{p.name}' differs from the interpreter's "
+                        f"(max abs error {err:.3g}, rtol {config.rtol}, atol {config.atol})"
+                    )
+        return [args[i].original for i in self.results]
+
+    def _keep(self, config: RunConfig) -> None:
+        import shutil
+
+        directory = _kept_dir(config, self.entry)
+        directory.mkdir(parents=True, exist_ok=True)
+        (directory / "program.mlir").write_text(str(self))
+        if self.sim is not None:
+            shutil.copytree(self.sim.directory, directory, dirs_exist_ok=True)
+        print(f"pypto-xdsl: kept {self.what} ({self.target} target) in {directory}/", file=sys.stderr)

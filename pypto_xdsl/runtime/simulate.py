@@ -1,0 +1,112 @@
+"""The `sim` target: the Ascend C backend's files, built with g++ against the CPU simulation,
+run on the caller's arrays.
+
+The generated driver (`host/main.cpp`) reads every parameter from `<in>/<name>.bin` and writes
+the `out`/`inout` tensors to `<out>/<name>.bin`: raw little-endian, row-major, in the host
+element type (`aclFloat16` for f16, raw bf16 bits for bf16, int64 for `index`).
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import BFloat16Type, IndexType, ModuleOp
+
+from pypto_xdsl.dialects.attributes import ParamDirection, TensorType
+from pypto_xdsl.interpreter.values import bf16_round, numpy_dtype
+
+
+@dataclass
+class SimBuild:
+    """A built simulation program: its directory and executable, and the entry's files."""
+
+    directory: Path
+    exe: Path
+    entry: str
+    file_names: list[str]
+    types: list[Any]
+    directions: list[ParamDirection]
+    cached: bool = False
+
+
+def emit_and_build(module: ModuleOp, entry: str, directory: Path) -> None:
+    """Write the backend's files for `module` into `directory` and build them with g++."""
+    from pypto_xdsl.backend.ascendc import sim
+    from pypto_xdsl.backend.ascendc.emit import emit_program
+
+    program = emit_program(module, entry=entry)
+    for rel, text in program.files.items():
+        path = directory / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    sim.copy_headers(directory)
+    sim.build(directory)
+
+
+def describe_build(module: ModuleOp, entry: str, directory: Path, cached: bool) -> SimBuild:
+    from pypto_xdsl.backend.ascendc.emit import choose_entry
+    from pypto_xdsl.backend.ascendc.host import param_file_names
+
+    func = choose_entry(module, entry)
+    assert func is not None
+    return SimBuild(
+        directory,
+        directory / "build-sim" / "pypto_main",
+        entry,
+        param_file_names(func),
+        [a.type for a in func.args],
+        list(func.directions),
+        cached,
+    )
+
+
+def _host_array(value: Any, t: Any) -> np.ndarray:
+    if isinstance(t, TensorType):
+        if isinstance(t.element_type, BFloat16Type):
+            bits = bf16_round(np.asarray(value, dtype=np.float32)).view(np.uint32) >> 16
+            return np.ascontiguousarray(bits.astype(np.uint16))
+        return np.ascontiguousarray(value, dtype=numpy_dtype(t.element_type))
+    dtype = np.int64 if isinstance(t, IndexType) else numpy_dtype(t)
+    return np.asarray(value, dtype=dtype)
+
+
+def _from_host(path: Path, t: TensorType) -> np.ndarray:
+    shape = [int(d) for d in t.get_shape()]  # type: ignore[arg-type]
+    if isinstance(t.element_type, BFloat16Type):
+        bits = np.fromfile(path, dtype=np.uint16).astype(np.uint32) << 16
+        return bits.view(np.float32).reshape(shape)
+    return np.fromfile(path, dtype=numpy_dtype(t.element_type)).reshape(shape)
+
+
+def run_build(build: SimBuild, inputs: list[Any], keep: Path | None = None, timeout: float = 300.0) -> list[np.ndarray | None]:
+    """Run the built program on `inputs` (one per entry parameter); the out/inout results."""
+    from pypto_xdsl.backend.ascendc import sim
+
+    work = Path(tempfile.mkdtemp(prefix="pypto-run-")) if keep is None else keep / "sim-run"
+    try:
+        in_dir, out_dir = work / "in", work / "out"
+        in_dir.mkdir(parents=True, exist_ok=True)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        for name, t, value in zip(build.file_names, build.types, inputs):
+            _host_array(value, t).tofile(in_dir / f"{name}.bin")
+        result = sim.run(build.exe, in_dir, out_dir, timeout=timeout)
+        if result.returncode != 0:
+            raise sim.SimulationError(
+                f"the simulated program exited with status {result.returncode}:\n"
+                f"{result.stderr}{result.stdout}".rstrip()
+            )
+        outputs: list[np.ndarray | None] = []
+        for name, t, d in zip(build.file_names, build.types, build.directions):
+            if isinstance(t, TensorType) and d != ParamDirection.IN:
+                outputs.append(_from_host(out_dir / f"{name}.bin", t))
+            else:
+                outputs.append(None)
+        return outputs
+    finally:
+        if keep is None:
+            shutil.rmtree(work, ignore_errors=True)
