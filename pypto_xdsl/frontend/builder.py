@@ -776,7 +776,10 @@ class FunctionBuilder:
             value = self.materialize(value, spec.ir, node.value)
         if not isinstance(value, SSAValue):
             raise self.error(node.value, f"cannot assign {describe(value)} to '{node.target.id}'")
-        if value.type != spec.ir and not types_compatible(spec.ir, value.type):
+        want = spec.ir
+        if spec.any_space and isinstance(want, TileType) and isinstance(value.type, TileType):
+            want = TileType(want.get_shape(), want.element_type, value.type.space)
+        if value.type != want and not types_compatible(want, value.type):
             raise self.error(
                 node, f"'{node.target.id}' is annotated {spec.ir} but the value has type {value.type}"
             )

@@ -54,6 +54,10 @@ class UnknownNameError(ParserError, AttributeError):
     `hasattr` and other introspection keep working."""
 
 
+class OpCalledError(ParserError, RuntimeError):
+    """A `pl` op called by Python itself (outside a function the frontend compiles)."""
+
+
 class SourceMap:
     """Maps AST nodes of one parsed file to diagnostics.
 

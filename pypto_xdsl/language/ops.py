@@ -17,9 +17,19 @@ class OpStub:
         return f"pl.{self.family + '.' if self.family else ''}{self.op}"
 
     def __call__(self, *args: object, **kwargs: object) -> object:
-        raise RuntimeError(
-            f"{self.qualname} can only be used inside a @pl.function of a @pl.program; "
-            "the frontend compiles it, Python does not run it"
+        from pypto_xdsl.frontend.errors import OpCalledError
+        from pypto_xdsl.frontend.locate import located
+
+        if len(args) == 1 and not kwargs and (isinstance(args[0], type) or hasattr(args[0], "__code__")):
+            raise located(
+                f"{self.qualname} is an op, not a decorator; decorate functions with @pl.function "
+                "(in a @pl.program class) or @pl.jit",
+                OpCalledError,
+            )
+        raise located(
+            f"{self.qualname} can only be used inside a @pl.function or a @pl.jit function; "
+            "the frontend compiles it, Python does not run it",
+            OpCalledError,
         )
 
     def __repr__(self) -> str:

@@ -185,6 +185,9 @@ class TypeSpec:
 
     ir: Attribute
     direction: A.ParamDirection = A.ParamDirection.IN
+    any_space: bool = False
+    """`pl.Tile[[...], dtype]` without a memory space: an annotated assignment accepts a tile
+    of any space (a parameter's tile is `vec`)."""
 
     def __repr__(self) -> str:
         return f"TypeSpec({self.ir}, {self.direction.value})"
@@ -244,7 +247,7 @@ class Tile:
             if not isinstance(item[2], MemorySpace):
                 raise TypeError_(f"expected a memory space such as pl.Mem.Vec, got {item[2]!r}")
             space = item[2].value
-        return TypeSpec(A.TileType(_dims(item[0]), dtype.to_ir(), space))
+        return TypeSpec(A.TileType(_dims(item[0]), dtype.to_ir(), space), any_space=len(item) == 2)
 
 
 class Scalar:
@@ -287,6 +290,9 @@ def _with_direction(item: object, direction: A.ParamDirection) -> TypeSpec | Unt
     return TypeSpec(item.ir, direction)
 
 
+_PYTHON_SCALARS: dict[object, DataType] = {bool: BOOL, int: INDEX, float: FP32}
+
+
 def to_type_spec(value: object) -> TypeSpec | UntypedDirection:
     """Interpret an evaluated annotation."""
     if isinstance(value, TypeSpec | UntypedDirection):
@@ -295,6 +301,8 @@ def to_type_spec(value: object) -> TypeSpec | UntypedDirection:
         return UntypedDirection()
     if isinstance(value, DataType):  # `x: pl.INDEX` shorthand for a scalar
         return TypeSpec(value.to_ir())
+    if value in _PYTHON_SCALARS:  # `n: int`, `scale: float`, `flag: bool`
+        return TypeSpec(_PYTHON_SCALARS[value].to_ir())
     raise TypeError_(f"not a pl type: {value!r}")
 
 

@@ -93,8 +93,25 @@ def _numpy_dtype_name(array: np.ndarray, what: str) -> str:
     return dtype
 
 
+class TypedSample(np.ndarray):
+    """A zero array standing for a tensor of a pl dtype (bf16 included: carried as float32),
+    used where only the type of an argument matters (`fn.lower()` from annotations, the tools'
+    `--shape`)."""
+
+    pl_dtype: T.DataType
+
+    def __new__(cls, shape: Any, dtype: T.DataType) -> TypedSample:
+        from pypto_xdsl.interpreter.values import numpy_dtype
+
+        sample = np.zeros(shape, dtype=numpy_dtype(dtype.to_ir())).view(cls)
+        sample.pl_dtype = dtype
+        return sample
+
+
 def as_array(value: Any, what: str) -> ArrayArg | None:
     """The tensor argument `value` (None when it is no array: a scalar, or another object)."""
+    if isinstance(value, TypedSample):
+        return ArrayArg(value, value.pl_dtype, value, "numpy")
     if isinstance(value, np.ndarray):
         return ArrayArg(value, T.DataType(_numpy_dtype_name(value, what)), value, "numpy")
     if is_torch_tensor(value):

@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from io import StringIO
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 from xdsl.dialects.builtin import IndexType, IntegerType, ModuleOp
 from xdsl.ir import Attribute
 from xdsl.printer import Printer
@@ -431,14 +430,12 @@ class JitRuntime:
         return self.bind(samples, kwargs, static)
 
 
-class _SignatureSample(np.ndarray):
+def _SignatureSample(t: TensorType) -> arrays.TypedSample:
     """A stand-in array of an annotation's type (signature mode of lower/compile)."""
-
-    def __new__(cls, t: TensorType):
-        from pypto_xdsl.interpreter.values import numpy_dtype
-
-        shape = [d if isinstance(d, int) else 1 for d in t.get_shape()]
-        return np.zeros(shape, dtype=numpy_dtype(t.element_type)).view(cls)
+    shape = [d if isinstance(d, int) else 1 for d in t.get_shape()]
+    dtype = T.dtype_from_ir(t.element_type)
+    assert dtype is not None
+    return arrays.TypedSample(shape, dtype)
 
 
 @dataclass

@@ -37,19 +37,25 @@ def parse_program(text: str, ctx: Context | None = None) -> ModuleOp:
     return module
 
 
-def load_program(path: Path, ctx: Context | None = None) -> ModuleOp:
-    """Parse and verify a `.mlir` file or a `.py` file holding one `@pl.program`."""
+def load_program(
+    path: Path, ctx: Context | None = None, entry: str | None = None, shapes=(), scalars=(),
+) -> ModuleOp:
+    """Parse and verify a `.mlir` file, or a `.py` file holding one `@pl.program` or `@pl.jit`
+    functions (`entry` picks one; `shapes` / `scalars` specialise it, see runtime.loading)."""
     text = Path(path).read_text()
     if Path(path).suffix == ".py":
         from pypto_xdsl.frontend.errors import ParserError
-        from pypto_xdsl.frontend.program import parse_python_file
+        from pypto_xdsl.runtime.loading import module_from_python
 
         try:
-            module = parse_python_file(text, str(path))
+            loaded = module_from_python(text, str(path), entry, {s.name: s for s in shapes}, dict(scalars))
         except ParserError as e:
-            raise DiagnosticException(str(e)) from None
-        module.verify()
-        return module
+            message = "\n".join([str(e), *getattr(e, "warnings", ())])
+            raise DiagnosticException(message) from None
+        for w in loaded.warnings:
+            print(w, file=sys.stderr)
+        loaded.module.verify()
+        return loaded.module
     return parse_program(text, ctx)
 
 
@@ -193,7 +199,7 @@ def simulate(
 
 def build_arg_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="pypto-compile", description=__doc__.split("\n\n")[0])
-    p.add_argument("input", help="PyPTO program (.mlir, or .py with one @pl.program)")
+    p.add_argument("input", help="PyPTO program (.mlir, or .py with one @pl.program or @pl.jit functions)")
     p.add_argument("-o", "--output", required=True, help="output directory")
     p.add_argument("--entry", help="orchestration function the driver runs (default: main, else the last)")
     p.add_argument(
@@ -204,6 +210,9 @@ def build_arg_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs of --sim")
     p.add_argument("--rtol", type=float, default=1e-5, help="--sim: relative tolerance against the interpreter")
     p.add_argument("--atol", type=float, default=1e-6, help="--sim: absolute tolerance (for values near zero)")
+    from pypto_xdsl.tools.python_args import add_python_arguments
+
+    add_python_arguments(p, entry=False)
     return p
 
 
@@ -218,7 +227,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     out_dir = Path(args.output)
     try:
         ctx = make_context()
-        module = load_program(Path(args.input), ctx)
+        module = load_program(Path(args.input), ctx, args.entry, args.shape, args.scalar)
         reference = module.clone()
         apply_pipeline(module, default_pipeline() if args.passes is None else args.passes, ctx)
         if not args.sim:

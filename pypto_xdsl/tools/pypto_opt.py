@@ -100,6 +100,7 @@ class PyptoOptMain(xDSLOptMain):
         )
         self._chunk_offset = 0
         self._buffer: _OutputBuffer | None = None
+        self._python_warnings: list[str] = []
         super().__init__(description="pypto modular optimizer driver", args=args)
 
     def _register_located_mlir_frontend(self) -> None:
@@ -174,6 +175,8 @@ class PyptoOptMain(xDSLOptMain):
             else:
                 with open(self.args.output_file, "w") as f:
                     f.write(self._buffer.getvalue())
+        for w in self._python_warnings:  # after the output: a diagnostic stays the first line
+            print(w, file=sys.stderr)
 
     def setup_pipeline(self) -> None:
         from xdsl.utils.arg_spec import ArgSpecParseError
@@ -203,21 +206,34 @@ class PyptoOptMain(xDSLOptMain):
         super().register_all_frontends()
         self._register_located_mlir_frontend()
 
-        def parse_python(io) -> "ModuleOp":  # noqa: F821  (a .py file holding one @pl.program)
+        def parse_python(io) -> "ModuleOp":  # noqa: F821  (a @pl.program or @pl.jit function)
             from xdsl.utils.exceptions import DiagnosticException
 
             from pypto_xdsl.frontend.errors import ParserError
-            from pypto_xdsl.frontend.program import parse_python_file
+            from pypto_xdsl.runtime.loading import module_from_python
 
             try:
-                return parse_python_file(io.read().decode(), self.get_input_name())
+                loaded = module_from_python(
+                    io.read().decode(), self.get_input_name(), self.args.entry,
+                    {s.name: s for s in self.args.shape}, dict(self.args.scalar),
+                )
             except ParserError as e:
                 if self.args.verify_diagnostics:
                     raise DiagnosticException(str(e)) from None
                 print(e, file=sys.stderr)
+                for w in getattr(e, "warnings", ()):
+                    print(w, file=sys.stderr)
                 sys.exit(1)
+            self._python_warnings = loaded.warnings
+            return loaded.module
 
         self.available_frontends["py"] = parse_python
+
+    def register_all_arguments(self, arg_parser) -> None:
+        super().register_all_arguments(arg_parser)
+        from pypto_xdsl.tools.python_args import add_python_arguments
+
+        add_python_arguments(arg_parser)
 
     def register_all_targets(self) -> None:
         super().register_all_targets()

@@ -25,6 +25,7 @@ from xdsl.utils.exceptions import (
 )
 
 from pypto_xdsl.dialects.attributes import ParamDirection
+from pypto_xdsl.frontend.errors import ParserError
 from pypto_xdsl.interpreter.api import entry_function, parse_module, random_inputs, run
 from pypto_xdsl.interpreter.values import TaskId
 
@@ -65,8 +66,9 @@ def describe(value: Any, full: bool = False) -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="pypto-run", description="Run a pypto program with the reference interpreter.")
-    p.add_argument("file", help="input .mlir file ('-' for stdin)")
-    p.add_argument("--entry", default="main", help="function to run (default: main)")
+    p.add_argument("file", help="input .mlir file ('-' for stdin), or a .py file with a @pl.program or @pl.jit function")
+    p.add_argument("--entry", default=None,
+                   help="function to run (default: main; for .py: the @pl.jit function or the program's entry)")
     p.add_argument("--dim", action="append", type=_parse_dim, default=[], metavar="NAME=N",
                    help="bind a shape symbol for random inputs ('?=N' sets unknown dims)")
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default: 0)")
@@ -76,7 +78,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output-dir", type=Path, default=None,
                    help="write result_<i>.npy and arg_<i>.npy (out/inout arguments) here")
     p.add_argument("--print-values", action="store_true", help="print whole arrays")
+    from pypto_xdsl.tools.python_args import add_python_arguments
+
+    add_python_arguments(p, entry=False)
     return p
+
+
+def _load(args: argparse.Namespace, text: str) -> tuple[Any, str, dict[str, int], list[str]]:
+    """(module, entry, dims bound by --shape, warnings) of the input file."""
+    if not args.file.endswith(".py"):
+        return parse_module(text), args.entry or "main", {}, []
+    from pypto_xdsl.runtime.loading import module_from_python
+
+    loaded = module_from_python(text, args.file, args.entry, {s.name: s for s in args.shape}, dict(args.scalar))
+    return loaded.module, loaded.entry or "main", loaded.dims, loaded.warnings
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -86,11 +101,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as e:
         print(f"pypto-run: error: {e}", file=sys.stderr)
         return 2
+    warnings: list[str] = []
     try:
-        module = parse_module(text)
+        module, args.entry, shape_dims, warnings = _load(args, text)
         module.verify()
         func = entry_function(module, args.entry)
-        dims = dict(args.dim)
+        dims = {**shape_dims, **dict(args.dim)}
         arg_names = [a.name_hint for a in func.body.block.args]  # type: ignore[attr-defined]
         n_args = len(arg_names)
         files: dict[int, Path] = {}
@@ -113,9 +129,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             run(module, args.entry, inputs, block_idx=b, block_num=args.blocks)
             for b in range(args.blocks)
         ]
+    except ParserError as e:
+        print(e, file=sys.stderr)
+        for w in [*warnings, *getattr(e, "warnings", ())]:
+            print(w, file=sys.stderr)
+        return 1
     except (ParseError, VerifyException, DiagnosticException, InterpretationError, OSError, ValueError) as e:
         print(f"pypto-run: error: {e}", file=sys.stderr)
         return 1
+    for w in warnings:
+        print(w, file=sys.stderr)
     results = runs[-1]
     for i, value in enumerate(results):
         print(f"result #{i}: {describe(value, args.print_values)}")
