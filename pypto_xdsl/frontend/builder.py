@@ -548,6 +548,7 @@ class FunctionBuilder:
         self.directions = directions
         self.env: dict[str, Value] = {}
         self.block: Block = Block(arg_types=input_types)
+        self.params_block = self.block
         self.locals: set[str] = decl.locals
         self.last_load: dict[str, Pos] = decl.last_load
         self.returned: list[SSAValue] | None = None
@@ -652,6 +653,10 @@ class FunctionBuilder:
 
     def materialize(self, value: Value, want: Attribute | None, node: ast.AST | None) -> SSAValue:
         """An SSA value for `value`, converting a literal to type `want` (default by kind)."""
+        if isinstance(value, T.DynVar):  # a dynamic dimension used as a value: its extent
+            from pypto_xdsl.frontend.expressions import dynamic_extent
+
+            value = dynamic_extent(self, value, node)
         if isinstance(value, SSAValue):
             if want is not None and value.type != want and not types_compatible(want, value.type):
                 raise self.error(node, f"expected {describe_type(want)}, got {describe_type(value.type)}")
@@ -1567,6 +1572,10 @@ class FunctionBuilder:
         return self.scalar_binop(name, lhs, rhs, node)
 
     def _scalar_pair(self, lhs: Value, rhs: Value, node: ast.AST) -> tuple[SSAValue, SSAValue]:
+        if isinstance(lhs, T.DynVar):
+            lhs = self.materialize(lhs, None, node)
+        if isinstance(rhs, T.DynVar):
+            rhs = self.materialize(rhs, None, node)
         for v in (lhs, rhs):
             if not isinstance(v, SSAValue | Const):
                 raise self.error(node, f"expected a scalar, got {describe(v)}")

@@ -33,6 +33,8 @@ def shaped_attribute(fb: FunctionBuilder, base: SSAValue, node: ast.Attribute) -
         for axis, d in enumerate(t.get_shape()):  # type: ignore[union-attr]
             if isinstance(d, int):
                 dims.append(Const(d))
+            elif isinstance(d, str) and _parameter_dim(fb, d) is not None:
+                dims.append(T.DynVar(d))  # keeps the symbol in shapes built from it
             elif isinstance(t, TensorType):
                 dims.append(fb.build_op(node, lambda axis=axis: tensor_ops.DimOp(base, axis)))
             else:
@@ -65,3 +67,27 @@ def scalar_left(fb: FunctionBuilder, name: str, lhs: Any, rhs: SSAValue, node: a
     if isinstance(lhs, Const) and lhs.value == 1:
         return inverse
     return binary(fb, "mul", inverse, lhs, node, None)
+
+
+def _parameter_dim(fb: FunctionBuilder, symbol: str) -> tuple[SSAValue, int] | None:
+    """A tensor parameter of the function and an axis whose extent is `symbol`."""
+    for arg in fb.params_block.args:
+        t = arg.type
+        if isinstance(t, TensorType):
+            for axis, d in enumerate(t.get_shape()):
+                if d == symbol:
+                    return arg, axis
+    return None
+
+
+def dynamic_extent(fb: FunctionBuilder, dim: T.DynVar, node: ast.AST) -> SSAValue:
+    """The extent of dynamic dimension `dim` as an `index` (`tensor.dim` of a parameter)."""
+    found = _parameter_dim(fb, dim.name)
+    if found is None:
+        raise fb.error(
+            node, f"the dynamic dimension {dim.name} is not the extent of a tensor parameter of "
+            f"'{fb.decl.name}', so it has no value here"
+        )
+    arg, axis = found
+    return fb.build_op(node, lambda: tensor_ops.DimOp(arg, axis))
+

@@ -35,6 +35,7 @@ from pypto_xdsl.frontend.builder import FunctionDecl, ModuleBuilder, ProgramSour
 from pypto_xdsl.frontend.errors import ParserError, SourceMap
 from pypto_xdsl.frontend.values import Const
 from pypto_xdsl.language import types as T
+from pypto_xdsl.language.decorators import DEF_LOCALS
 
 # --------------------------------------------------------------------------- reading sources
 
@@ -132,6 +133,7 @@ class FunctionSource:
     def live_namespace(self) -> dict[str, Any]:
         """The names the body resolves, as they are now (module globals can be rebound)."""
         namespace = dict(getattr(self.func, "__globals__", {}))
+        namespace.update(getattr(self.func, DEF_LOCALS, {}))
         namespace.update(closure_values(self.func))
         namespace.update(self.dynvars)
         return namespace
@@ -182,6 +184,7 @@ def read_function(func: Callable[..., Any], what: str = "@pl.jit function") -> F
     node = copy.deepcopy(node)
     srcmap.claim(node)
     namespace = dict(getattr(func, "__globals__", {}))
+    namespace.update(getattr(func, DEF_LOCALS, {}))
     namespace.update(closure_values(func))
     annotations = dict(getattr(func, "__annotations__", {}) or {})
     fs = FunctionSource(func, func.__name__, node, srcmap, namespace, annotations)

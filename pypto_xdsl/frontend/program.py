@@ -116,7 +116,9 @@ class Program:
     # ---- construction
 
     @classmethod
-    def from_class(cls, pycls: type) -> Program:
+    def from_class(cls, pycls: type, definer_locals: Mapping[str, Any] | None = None) -> Program:
+        """The program of class `pycls`; `definer_locals` are the locals of the function that
+        defined the class (a factory), which string annotations may name."""
         members = _members_of(pycls)
         if not members:
             raise ParserError(f"@pl.program class '{pycls.__name__}' has no @pl.function methods")
@@ -137,7 +139,8 @@ class Program:
         if node is None:
             raise ParserError(f"cannot find the source of @pl.program class '{pycls.__name__}' in {filename}")
         srcmap = SourceMap(filename, lines)
-        source = ProgramSource.parse(node, srcmap, methods[0].__globals__, kinds, pyfuncs)
+        namespace = {**methods[0].__globals__, **(definer_locals or {})}
+        source = ProgramSource.parse(node, srcmap, namespace, kinds, pyfuncs)
         _add_module_functions(source, pyfuncs)
         program = cls(source)
         if program._entries_typed():

@@ -9,13 +9,26 @@ called or inspected. A decorator used wrongly (`@pl.function(1)`, `@pl.function(
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from pypto_xdsl.frontend.errors import UnknownNameError
-from pypto_xdsl.frontend.locate import did_you_mean, located
+from pypto_xdsl.frontend.locate import did_you_mean, located, user_frame
 from pypto_xdsl.language.types import FunctionType, Level
+
+DEF_LOCALS = "__pypto_def_locals__"
+"""Attribute of a decorated function: the locals of the function that defined it, when it was
+defined inside one (a factory): string annotations (`from __future__ import annotations`) may
+name them, and Python keeps no other reference to them."""
+
+
+def _definer_locals() -> dict[str, Any]:
+    frame = user_frame(sys._getframe(1))
+    if frame is None or frame.f_code.co_name == "<module>" or frame.f_locals is frame.f_globals:
+        return {}
+    return dict(frame.f_locals)
 
 
 @dataclass(frozen=True)
@@ -98,7 +111,7 @@ def program(cls: Any = None, **options: Any) -> Any:
         raise located(f"@pl.program decorates a class of @pl.function methods, got {cls!r}")
     from pypto_xdsl.runtime.program import RunnableProgram
 
-    return RunnableProgram.from_class(cls)
+    return RunnableProgram.from_class(cls, _definer_locals())
 
 
 # --------------------------------------------------------------------------- @pl.jit
@@ -155,6 +168,14 @@ class JitFunction:
         """The program specialised to these arguments, before any pass."""
         return self.runtime().specialize(args, kwargs)
 
+    def cache_info(self) -> Any:
+        """Counters of the specialisation cache: hits, misses, sim builds, sim disk hits."""
+        return self.runtime().stats
+
+    def cache_clear(self) -> None:
+        """Forget every specialisation compiled in this process (the disk cache stays)."""
+        self.runtime().clear()
+
     def __repr__(self) -> str:
         return f"<@pl.{self.flavour} function {self.__qualname__}>"
 
@@ -178,6 +199,7 @@ def _make_jit(fn: Any, kind: FunctionType | None, what: str, level: Level | None
         raise located(f"@pl.{what} decorates a function, got the class '{fn.__name__}' (use @pl.program)")
     if not _is_function(fn):
         raise located(f"@pl.{what} decorates a function, got {fn!r}")
+    setattr(fn, DEF_LOCALS, _definer_locals())
     return JitFunction(fn, kind, level)
 
 

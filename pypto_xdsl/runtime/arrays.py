@@ -51,7 +51,7 @@ class ArrayArg:
     array: np.ndarray
     dtype: T.DataType
     original: Any
-    kind: str  # "numpy", "torch" or "other"
+    kind: str  # "numpy", "torch", "list" (read only) or "other"
     write_back: Callable[[np.ndarray], None] | None = None
     """Copies the program's array into the caller's object when they do not share memory."""
 
@@ -135,9 +135,7 @@ def as_array(value: Any, what: str) -> ArrayArg | None:
             array = array.astype(np.float32)
         if array.dtype.kind not in "biuf":
             return None
-        arg = ArrayArg(array, T.DataType(_numpy_dtype_name(array, what)), value, "other")
-        arg.write_back = _no_write_back(what)
-        return arg
+        return ArrayArg(array, T.DataType(_numpy_dtype_name(array, what)), value, "list")
     return None
 
 
@@ -154,13 +152,6 @@ def _exported(value: Any, array: np.ndarray, what: str) -> ArrayArg:
             raise ArgumentProblem(f"{what} is read-only; pass a writable array for an out parameter ({e})") from None
 
     return ArrayArg(copy, dtype, value, "other", write_back)
-
-
-def _no_write_back(what: str) -> Callable[[np.ndarray], None]:
-    def fail(result: np.ndarray) -> None:
-        raise ArgumentProblem(f"{what} is a list and cannot be written in place; pass a numpy array")
-
-    return fail
 
 
 def scalar_value(value: Any) -> bool | int | float | None:

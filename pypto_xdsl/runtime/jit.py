@@ -121,6 +121,10 @@ class JitRuntime:
         self._constants: list[tuple[fjit.FunctionSource, str]] = []
         self._specs: dict[str, Any] | None = None
 
+    def clear(self) -> None:
+        self.cache.clear()
+        self.stats = CacheStats()
+
     # ---- the program (read once)
 
     @property
@@ -225,6 +229,8 @@ class JitRuntime:
             )
         if array.kind == "torch":
             b.kind = "torch"
+        if array.kind == "list" and direction != A.ParamDirection.IN:
+            raise located(f"{what} is a list and cannot be written in place (pl.{direction.value.capitalize()}); pass a numpy array", ArgumentError)
         shape = list(array.array.shape)
         element = array.dtype.to_ir()
         dims: list[A.Dim]
