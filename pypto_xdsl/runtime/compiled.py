@@ -135,7 +135,10 @@ class Compiled:
         from pypto_xdsl.runtime import cache
         from pypto_xdsl.runtime.simulate import describe_build, emit_and_build
 
-        func = choose_entry(self.module, self.entry) if self.emitted else None
+        try:
+            func = choose_entry(self.module, self.entry)
+        except DiagnosticException:
+            func = None
         if func is None or func.sym_name.data != self.entry:
             raise self.runtime.error_at_def(
                 f"{self.what} has no orchestration function to run on the sim target "
@@ -149,6 +152,7 @@ class Compiled:
                     "returns results through pl.Out / pl.InOut parameters (write it into one, or use "
                     "the interpreter target)"
                 )
+        self.emitted  # backend errors before g++ runs
         key = cache.build_key(str(self), self.entry)
         try:
             directory, hit = cache.cached_build(key, lambda d: emit_and_build(self.module, self.entry, d))

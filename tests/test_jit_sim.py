@@ -1,0 +1,129 @@
+"""@pl.jit on the sim target: Ascend C built with g++ against the CPU simulation, cached on disk."""
+
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+import pytest
+
+import pypto_xdsl.language as pl
+from pypto_xdsl.frontend.errors import ParserError
+from pypto_xdsl.frontend.program import load_python
+from pypto_xdsl.runtime import RunConfig
+from pypto_xdsl.runtime import cache as disk_cache
+
+pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="the sim target builds with g++")
+
+SIM = RunConfig(target="sim")
+ROWS, COLS = 16, 64
+N = pl.dynamic("N")
+
+
+@pl.jit
+def softmax_rows(x: pl.Tensor, out: pl.Out[pl.Tensor]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        t = pl.load(x, [0, 0], [ROWS, COLS])
+        e = pl.exp(pl.row_expand_sub(t, pl.row_max(t)))
+        out = pl.store(pl.row_expand_div(e, pl.row_sum(e)), [0, 0], out)
+    return out
+
+
+@pl.jit
+def twice_rows(x: pl.Tensor[[N, COLS], pl.FP32], out: pl.Out[pl.Tensor[[N, COLS], pl.FP32]]):
+    for i in pl.range(N):
+        with pl.at(level=pl.Level.CORE_GROUP):
+            out = pl.store(pl.mul(pl.load(x, [i, 0], [1, COLS]), 2.0), [i, 0], out)
+    return out
+
+
+@pl.jit
+def fresh(x: pl.Tensor):
+    return pl.exp(x)
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("PYPTO_XDSL_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def softmax(x):
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def test_sim_target_runs_writes_in_place_and_matches_the_interpreter(cache_dir):
+    x = np.random.default_rng(1).standard_normal((ROWS, COLS)).astype(np.float32)
+    out = np.zeros_like(x)
+    softmax_rows.cache_clear()
+    assert softmax_rows(x, out, config=RunConfig(target="sim", verify=True)) is out
+    np.testing.assert_allclose(out, softmax(x), rtol=1e-5, atol=1e-6)
+    info = softmax_rows.cache_info()
+    assert (info.misses, info.sim_builds) == (1, 1)
+    out2 = np.zeros_like(x)
+    softmax_rows(x, out2, config=SIM)  # cached in memory: nothing built, nothing compiled
+    assert (info.misses, info.hits, info.sim_builds) == (1, 1, 1)
+    np.testing.assert_array_equal(out, out2)
+    softmax_rows.cache_clear()  # a new process: the build comes from the disk cache
+    softmax_rows(x, out2, config=SIM)
+    assert (softmax_rows.cache_info().sim_builds, softmax_rows.cache_info().sim_disk_hits) == (0, 1)
+    assert len(list(cache_dir.glob("sim-*"))) == 1
+
+
+def test_disk_cache_is_invalidated_by_source_and_compiler_changes(cache_dir, tmp_path, monkeypatch):
+    source = '''
+import pypto_xdsl.language as pl
+
+@pl.jit
+def scale(x: pl.Tensor, out: pl.Out[pl.Tensor]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        out = pl.store(pl.mul(pl.load(x, [0, 0], [8, 32]), FACTOR), [0, 0], out)
+    return out
+'''
+    x = np.ones((8, 32), np.float32)
+
+    def run(factor_text: str) -> tuple[np.ndarray, object]:
+        fn = load_python(f"FACTOR = {factor_text}\n" + source, str(tmp_path / "scale.py")).jit_functions["scale"]
+        out = np.zeros_like(x)
+        fn(x, out, config=SIM)
+        return out, fn.cache_info()
+
+    out, info = run("2.0")
+    assert info.sim_builds == 1 and out[0, 0] == 2.0
+    out, info = run("2.0")  # the same program, loaded again: a disk hit
+    assert (info.sim_builds, info.sim_disk_hits) == (0, 1)
+    out, info = run("3.0")  # the source changed: rebuilt
+    assert info.sim_builds == 1 and out[0, 0] == 3.0
+    monkeypatch.setattr(disk_cache, "compiler_fingerprint", lambda: "another compiler")
+    out, info = run("3.0")  # the compiler changed: rebuilt
+    assert info.sim_builds == 1 and out[0, 0] == 3.0
+    assert len(list(cache_dir.glob("sim-*"))) == 3
+
+
+def test_dynamic_dims_are_specialised_per_extent_on_the_sim_target(cache_dir):
+    twice_rows.cache_clear()
+    for rows in (3, 5):
+        x = np.arange(rows * COLS, dtype=np.float32).reshape(rows, COLS)
+        out = np.zeros_like(x)
+        twice_rows(x, out, config=SIM)
+        np.testing.assert_array_equal(out, 2 * x)
+    assert twice_rows.cache_info().sim_builds == 2
+    twice_rows(np.ones((3, COLS), np.float32), np.zeros((3, COLS), np.float32))  # interpreter: symbolic
+    assert twice_rows.cache_info().misses == 3
+
+
+def test_sim_results_must_be_out_parameters(cache_dir):
+    with pytest.raises(ParserError, match="result #0 of fresh.* is not one of its tensor parameters"):
+        fresh(np.ones((4, 8), np.float32), config=SIM)
+
+
+def test_saved_build_and_codegen_only(cache_dir, tmp_path):
+    x = np.zeros((ROWS, COLS), np.float32)
+    out = np.full_like(x, 7.0)
+    assert softmax_rows(x, out, config=RunConfig(target="sim", codegen_only=True)) is None
+    assert out[0, 0] == 7.0  # built, not run
+    softmax_rows(x, out, config=RunConfig(target="sim", save_kernels_dir=tmp_path / "kept"))
+    kept = tmp_path / "kept"
+    assert (kept / "build-sim" / "pypto_main").exists() and (kept / "host" / "main.cpp").exists()
+    assert (kept / "program.mlir").exists()
