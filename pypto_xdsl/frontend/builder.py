@@ -528,6 +528,9 @@ _BINOP_NAMES = {
 LOOP_KINDS = ("range", "parallel", "pipeline")
 LOOP_KIND_ATTR = "pypto.loop_kind"
 """Discardable attribute of an `scf.for` from `pl.parallel` / `pl.pipeline` (PyPTO's ForKind)."""
+PIPELINE_STAGE_ATTR = "pypto.pipeline_stage"
+"""Discardable attribute of an `scf.for` from `pl.pipeline(n, stage=S)`: PyPTO's pipelining depth
+(a hint; the loop runs sequentially here)."""
 
 _CMP_NAMES = {ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge", ast.Eq: "eq", ast.NotEq: "ne"}
 
@@ -924,7 +927,14 @@ class FunctionBuilder:
         kind = "range" if callee is builtins.range else callee.op  # type: ignore[union-attr]
         qual = "range" if callee is builtins.range else f"pl.{kind}"
         init_node = None
+        stage: int | None = None
         for kw in it.keywords:
+            if kw.arg == "stage" and kind == "pipeline":  # PyPTO's pipelining depth
+                value = self.expr(kw.value)
+                if not (isinstance(value, Const) and type(value.value) is int and value.value >= 1):
+                    raise self.error(kw.value, f"'stage' of pl.pipeline must be a positive integer constant, got {describe(value)}")
+                stage = value.value
+                continue
             if kw.arg != "init_values" or callee is builtins.range:
                 raise self.error(kw, f"{qual} does not accept '{kw.arg}'")
             init_node = kw.value
@@ -1008,6 +1018,8 @@ class FunctionBuilder:
         loop = scf.ForOp(lb, ub, step, inits, Region(body))
         if kind != "range":  # PyPTO's ForKind, kept as a discardable attribute
             loop.attributes[LOOP_KIND_ATTR] = StringAttr(kind)
+        if stage is not None:
+            loop.attributes[PIPELINE_STAGE_ATTR] = IntegerAttr(stage, 64)
         self.block.add_op(loop)
         results = list(loop.results)
         if yield_stmt is not None:

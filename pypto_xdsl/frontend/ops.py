@@ -10,7 +10,7 @@ import ast
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from xdsl.dialects.builtin import IndexType
+from xdsl.dialects.builtin import IndexType, IntegerType
 from xdsl.ir import SSAValue
 
 from pypto_xdsl.dialects import tensor as tensor_ops
@@ -244,9 +244,9 @@ def _create_tensor(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
             dims.append(d.value)
         elif isinstance(d, T.DynVar):
             dims.append(d.name)
-        elif isinstance(d, SSAValue) and isinstance(d.type, IndexType):
+        elif isinstance(d, SSAValue) and isinstance(d.type, IndexType | IntegerType) and d.type != IntegerType(1):
             dims.append(None)
-            sizes.append(d)
+            sizes.append(fb.index(d, shape_node))  # PyPTO converts INT32/INT64 sizes to INDEX
         else:
             raise fb.error(shape_node, f"a dimension of {qual} must be an int, pl.dynamic or an index, got {describe(d)}")
     dtype = a.dtype("dtype")

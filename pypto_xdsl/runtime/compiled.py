@@ -188,6 +188,9 @@ class Compiled:
         return results[0] if len(results) == 1 else tuple(results)
 
     def _run_interpreter(self, binding: Binding, args: list[arrays.ArrayArg]) -> list[Any]:
+        from pypto_xdsl.runtime._imports import light_xdsl_interpreters
+
+        light_xdsl_interpreters()
         from pypto_xdsl.interpreter import run as interpret
 
         try:
@@ -201,7 +204,7 @@ class Compiled:
             for a in args:
                 if not isinstance(a.array, np.ndarray):
                     continue
-                if value is a.array or (value.shape == a.array.shape and np.shares_memory(value, a.array)):
+                if value is a.array or (value.shape == a.array.shape and np.may_share_memory(value, a.array)):
                     return a.original
             return arrays.to_caller_kind(value, binding.kind)
         if isinstance(value, np.generic):
