@@ -43,3 +43,19 @@ def test_tour_python_program_compiles_through_the_default_pipeline(tmp_path: Pat
     assert "pypto.func incore @main_incore_0" in out
     assert "pypto.tile.mul" in out
     assert "pypto.call @square" not in out
+
+
+def test_tour_jit_example_runs_on_both_targets_and_through_the_tools(tmp_path: Path) -> None:
+    blocks = re.findall(r"```python\n(.*?)```", README, re.S)
+    jit = next(b for b in blocks if "@pl.jit" in b)
+    prog = tmp_path / "jit_tour.py"
+    prog.write_text(jit + "\nassert np.allclose(out, a * a)\nprint('tour ok')\n")
+    result = subprocess.run([sys.executable, str(prog)], capture_output=True, text=True, cwd=tmp_path,
+                            env={"PYPTO_XDSL_CACHE": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin"})
+    assert result.returncode == 0, result.stderr
+    assert "tour ok" in result.stdout and "__global__" in result.stdout
+    lib = tmp_path / "lib.py"
+    lib.write_text(jit.split("a, out = ")[0])
+    out = pypto_opt(lib, "--entry", "main", "--shape", "a=16x64:f32", "--shape", "out=16x64:f32",
+                    "-p", "pypto-default")
+    assert "pypto.func incore @main_incore_0" in out and "@square" not in out
