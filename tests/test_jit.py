@@ -516,6 +516,18 @@ def test_lower_compile_and_signature_mode():
     with pytest.raises(TypeError, match="every tensor parameter needs a full annotation"):
         add_rows.lower()
 
+    @pl.jit
+    def typed_scaled(x: pl.Tensor[[8, 16], pl.FP32], k: pl.FP32, out: pl.Out[pl.Tensor[[8, 16], pl.FP32]]):
+        with pl.at(level=pl.Level.CORE_GROUP):
+            out = pl.store(pl.mul(pl.load(x, [0, 0], [8, 16]), k), [0, 0], out)
+        return out
+
+    assert "3.000000e+00" in str(typed_scaled.lower(k=3.0))  # scalars by keyword
+    with pytest.raises(TypeError, match="'k' is a scalar; without sample arguments give its value by keyword"):
+        typed_scaled.lower()
+    with pytest.raises(TypeError, match="dynamic shape \\[M, 64\\] and the sim target builds one size"):
+        scale_rows.lower(config=RunConfig(target="sim"))
+
 
 # --------------------------------------------------------------------------- RunConfig
 

@@ -416,24 +416,35 @@ class JitRuntime:
         if args or any(arrays.as_array(v, k) is not None for k, v in kwargs.items()):
             return self.bind(args, kwargs, static)
         specs = self.param_specs()
-        samples: list[Any] = []
+        samples = dict(kwargs)
         for name in self.names:
-            if name in kwargs:
-                break
+            if name in samples:
+                continue
             ir = _ir_of(specs[name])
-            if not isinstance(ir, TensorType) or not all(isinstance(d, int) for d in ir.get_shape()):
-                if isinstance(ir, TensorType) and not static:
-                    samples.append(_SignatureSample(ir))
-                    continue
-                if ir is not None and not isinstance(ir, TensorType | TileType):
-                    break  # a scalar: its value must be given by keyword
+            has_default = self.signature.parameters[name].default is not inspect.Parameter.empty
+            if isinstance(ir, TensorType):
+                if static and not all(isinstance(d, int) for d in ir.get_shape()):
+                    raise located(
+                        f"{self.fn.__name__}(): '{name}' has the dynamic shape {A.format_shape(ir.get_shape())} "
+                        "and the sim target builds one size; pass sample arrays",
+                        ArgumentError,
+                    )
+                samples[name] = _SignatureSample(ir)
+            elif has_default:
+                continue
+            elif ir is None or isinstance(ir, TileType):
                 raise located(
                     f"{self.fn.__name__}(): without sample arguments every tensor parameter needs a full "
                     f"annotation (pl.Tensor[[...], dtype]); '{name}' has none, pass sample arrays",
                     ArgumentError,
                 )
-            samples.append(_SignatureSample(ir))
-        return self.bind(samples, kwargs, static)
+            else:
+                raise located(
+                    f"{self.fn.__name__}(): '{name}' is a scalar; without sample arguments give its value "
+                    f"by keyword ({name}=...)",
+                    ArgumentError,
+                )
+        return self.bind((), samples, static)
 
 
 def _SignatureSample(t: TensorType) -> arrays.TypedSample:
