@@ -551,6 +551,8 @@ def test_run_config_spelling_and_ignored_options(monkeypatch):
     monkeypatch.setenv("PYPTO_XDSL_TARGET", "sim")
     assert RunConfig().target == "sim"
     assert RunConfig(keep_build_dir=True).save_kernels
+    positional = RunConfig("a2a3sim", 0, 1e-3)  # PyPTO's field order
+    assert (positional.platform, positional.rtol) == ("a2a3sim", 1e-3)
 
 
 def test_pipeline_option_and_saved_program(tmp_path):
@@ -561,3 +563,23 @@ def test_pipeline_option_and_saved_program(tmp_path):
     assert "pypto.incore_scope" in (tmp_path / "kept" / "program.mlir").read_text()  # no pass ran
     with pytest.raises(ParserError, match="pipeline 'no-such-pass'"):
         add_rows(a, a, c, config=RunConfig(pipeline="no-such-pass"))
+
+
+def test_dependency_calls_take_keyword_arguments():
+    @pl.jit
+    def by_keyword(x: pl.Tensor, out: pl.Out[pl.Tensor]):
+        out = exp_kernel(x, out=out)
+        return out
+
+    x = arr(ROWS, COLS)
+    out = np.zeros_like(x)
+    by_keyword(x, out)
+    np.testing.assert_allclose(out, np.exp(x), rtol=1e-5)
+
+    @pl.jit
+    def misspelt(x: pl.Tensor, out: pl.Out[pl.Tensor]):
+        out = exp_kernel(x, ouput=out)
+        return out
+
+    with pytest.raises(ParserError, match="'exp_kernel' has no parameter 'ouput' \\(did you mean 'out'\\?\\)"):
+        misspelt(x, out)

@@ -1743,9 +1743,11 @@ class FunctionBuilder:
         return values, [A.substitute_symbols(t, binding) for t in outputs]
 
     def call(self, ref: FuncRef, node: ast.Call) -> Value:
-        if node.keywords:
-            raise self.error(node.keywords[0], "keyword arguments are not supported in calls")
         args = self.call_args(node.args)
+        if node.keywords:
+            from pypto_xdsl.frontend.expressions import keyword_arguments
+
+            args = keyword_arguments(self, self.mb.source.functions[ref.name], args, node)
         values, outputs = self._callee_args(ref.name, args, node, submit=False)
         op = CallOp(ref.name, values, outputs)
         self.block.add_op(op)

@@ -91,3 +91,22 @@ def dynamic_extent(fb: FunctionBuilder, dim: T.DynVar, node: ast.AST) -> SSAValu
     arg, axis = found
     return fb.build_op(node, lambda: tensor_ops.DimOp(arg, axis))
 
+
+def keyword_arguments(fb: FunctionBuilder, callee: Any, args: list[tuple[Any, ast.expr]], node: ast.Call) -> list[tuple[Any, ast.expr]]:
+    """`f(a, out=o)`: the call's arguments in the callee's parameter order."""
+    names = [p.arg for p in callee.params]
+    by_position: list[tuple[Any, ast.expr] | None] = [*args, *[None] * (len(names) - len(args))]
+    for kw in node.keywords:
+        if kw.arg is None:
+            raise fb.error(kw, "'**' arguments are not supported in calls")
+        if kw.arg not in names:
+            raise fb.error(kw, f"'{callee.name}' has no parameter '{kw.arg}'{did_you_mean(kw.arg, names)}")
+        i = names.index(kw.arg)
+        if i < len(by_position) and by_position[i] is not None:
+            raise fb.error(kw, f"'{callee.name}' gets parameter '{kw.arg}' twice")
+        by_position[i] = (fb.expr(kw.value), kw.value)
+    missing = [n for n, a in zip(names, by_position) if a is None]
+    if missing:
+        raise fb.error(node, f"'{callee.name}' takes {len(names)} arguments; '{missing[0]}' is missing")
+    return by_position  # type: ignore[return-value]
+

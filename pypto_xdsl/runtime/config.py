@@ -80,6 +80,12 @@ IGNORED_OPTIONS: dict[str, tuple[Any, str]] = {
 
 _reported: set[str] = set()
 
+# The order of the first fields of PyPTO's RunConfig dataclass (for positional arguments).
+_POSITIONAL = (
+    "platform", "device_id", "rtol", "atol", "strategy", "backend_type", "dump_passes",
+    "save_kernels", "save_kernels_dir", "codegen_only",
+)
+
 
 def _default_target() -> str:
     target = os.environ.get("PYPTO_XDSL_TARGET", "interpreter") or "interpreter"
@@ -117,7 +123,13 @@ class RunConfig:
     codegen_only: bool = False
     ignored: dict[str, Any] = field(default_factory=dict, repr=False)
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, *args: Any, **options: Any) -> None:
+        if len(args) > len(_POSITIONAL):
+            raise located(f"RunConfig takes at most {len(_POSITIONAL)} positional options, got {len(args)}", _ConfigError)
+        for name, value in zip(_POSITIONAL, args):  # PyPTO's dataclass order
+            if name in options:
+                raise located(f"RunConfig got '{name}' twice", _ConfigError)
+            options[name] = value
         ours = {f.name for f in fields(RunConfig) if f.name != "ignored"}
         synonyms = {"keep_build_dir": "save_kernels", "build_dir": "save_kernels_dir"}
         self.ignored = {}
