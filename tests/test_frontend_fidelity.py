@@ -170,3 +170,26 @@ def test_tile_annotation_without_memory_space_accepts_any_space():
             def main(self, a: pl.Tensor[[16, 16], pl.FP16]) -> pl.Tensor[[16, 16], pl.FP16]:
                 t: pl.Tile[[16, 16], pl.FP16, pl.Mem.Vec] = pl.load(a, [0, 0], [16, 16], target_memory=pl.Mem.Mat)
                 return a
+
+
+def test_cast_of_scalars():
+    @pl.program
+    class C:
+        @pl.function
+        def main(self, cfg: pl.Tensor[[2], pl.INT64], x: pl.Scalar[pl.FP32]) -> pl.Scalar[pl.INDEX]:
+            n = pl.cast(pl.read(cfg, [0]), pl.INDEX)  # i64 -> index
+            f = pl.cast(n, pl.FP32)  # index -> f32
+            k = pl.cast(x * f, pl.INT32)  # f32 -> i32 (truncates)
+            total = 0
+            for i in pl.range(n):
+                total = total + k
+            return total
+
+    assert C.run(np.array([3, 0], np.int64), 1.5) == 3 * int(1.5 * 3)
+    with pytest.raises(ParserError, match="pl.cast expects a tensor, a tile or a numeric scalar"):
+
+        @pl.program
+        class D:
+            @pl.function
+            def main(self, x: pl.Scalar[pl.FP32]) -> pl.Scalar[pl.FP32]:
+                return pl.cast([x], pl.FP32)
