@@ -1,6 +1,8 @@
 """The PyPTO DSL surface: `import pypto_xdsl.language as pl`.
 
-Programs are Python classes decorated with `@pl.program` whose methods are decorated with
+Programs are `@pl.jit` functions called on arrays (with `@pl.jit.incore` / `.inline` /
+`.opaque` dependencies; `pypto_xdsl.runtime` specialises, compiles and runs them), or Python
+classes decorated with `@pl.program` whose methods are decorated with
 `@pl.function(type=pl.FunctionType.InCore)` and friends. The frontend
 (`pypto_xdsl.frontend`) reads their source with `ast` and builds pypto IR; nothing in a
 function body is executed by Python. The objects here are therefore *markers*: types
