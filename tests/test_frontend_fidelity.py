@@ -186,10 +186,3 @@ def test_cast_of_scalars():
             return total
 
     assert C.run(np.array([3, 0], np.int64), 1.5) == 3 * int(1.5 * 3)
-    with pytest.raises(ParserError, match="pl.cast expects a tensor, a tile or a numeric scalar"):
-
-        @pl.program
-        class D:
-            @pl.function
-            def main(self, x: pl.Scalar[pl.FP32]) -> pl.Scalar[pl.FP32]:
-                return pl.cast([x], pl.FP32)

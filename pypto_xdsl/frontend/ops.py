@@ -314,10 +314,6 @@ def _matmul_acc(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
 def _cast(family: str | None):
     def handle(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
         a = Args(fb, node, qual, ["input", "target_type"], 2)
-        if family is None and not isinstance(getattr(a.value("input"), "type", None), TensorType | TileType):
-            from pypto_xdsl.frontend.scalars import cast_scalar  # pl.cast(scalar, dtype)
-
-            return cast_scalar(fb, a.value("input"), a.dtype("target_type").to_ir(), a.node_of("input"))
         value = a.shaped("input")
         fam = _check_family(fb, value, family, node, qual)
         dtype = a.dtype("target_type")

@@ -14,14 +14,14 @@ In the IR, `index` and the integer types are distinct, so each promotion is an e
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerType, Signedness
 from xdsl.ir import Attribute, SSAValue
 
 from pypto_xdsl.dialects.attributes import is_float_type
-from pypto_xdsl.frontend.values import describe, describe_type
+from pypto_xdsl.frontend.values import describe_type
 
 if TYPE_CHECKING:
     from pypto_xdsl.frontend.builder import FunctionBuilder
@@ -97,28 +97,3 @@ def as_index(fb: FunctionBuilder, value: SSAValue, node: ast.AST) -> SSAValue | 
     if _is_signless_int(value.type):
         return fb.build_op(node, lambda: arith.IndexCastOp(value, IndexType()))
     return None
-
-
-def cast_scalar(fb: FunctionBuilder, value: Any, target: Attribute, node: ast.AST) -> SSAValue:
-    """`pl.cast(s, dtype)` of a scalar: a conversion within a category, or int <-> float."""
-    from pypto_xdsl.frontend.values import Const
-
-    if isinstance(value, Const):
-        v = value.value
-        if _category(target) == "integer" and isinstance(v, float):
-            v = int(v)  # PyPTO truncates like a C cast
-        return fb.materialize(Const(v), target, node)
-    if not isinstance(value, SSAValue) or _category(value.type) is None or _category(target) is None:
-        raise fb.error(node, f"pl.cast expects a tensor, a tile or a numeric scalar, got {describe(value)}")
-    source = value.type
-    if _category(source) == _category(target):
-        return convert(fb, value, target, node)
-    if _category(source) == "integer":  # int -> float, through i64 for index
-        if isinstance(source, IndexType):
-            value = fb.build_op(node, lambda: arith.IndexCastOp(value, IntegerType(64)))
-        return fb.build_op(node, lambda: arith.SIToFPOp(value, target))
-    if isinstance(target, IndexType):  # float -> index, through i64
-        wide = fb.build_op(node, lambda: arith.FPToSIOp(value, IntegerType(64)))
-        return fb.build_op(node, lambda: arith.IndexCastOp(wide, IndexType()))
-    return fb.build_op(node, lambda: arith.FPToSIOp(value, target))
-
