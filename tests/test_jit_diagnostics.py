@@ -62,6 +62,10 @@ CASES = {
         "ROWS = 4\nSIZE = ROWZ * 2\n",
         4, 8, "name 'ROWZ' is not defined (did you mean 'ROWS'?)", None,
     ),
+    "malformed annotation evaluated by Python": (
+        "@pl.jit\ndef f(a: pl.Tensor[[4], pl.INDEX]):\n    return a\n",
+        4, 10, "tensor elements cannot be pl.INDEX", None,
+    ),
     "op called by Python": (
         "X = pl.exp(1.0)\n",
         3, 5, "pl.exp can only be used inside a @pl.function or a @pl.jit function", None,
@@ -142,3 +146,11 @@ def test_errors_inside_a_jit_body_point_at_the_users_file(tmp_path):
     first, source, caret = proc.stderr.splitlines()[:3]
     assert first.startswith(f"{path}:10:24: error: ") and "must both be tensors or both tiles" in first
     assert source.strip() == "out = pl.store(pl.add(t, a), [0, 0], out)" and caret.strip().startswith("^")
+
+
+def test_a_malformed_annotation_in_a_script_is_a_diagnostic(tmp_path):
+    path = tmp_path / "prog.py"
+    path.write_text(HEADER + "@pl.jit\ndef f(a: pl.Tensor[[4], pl.INDEX]):\n    return a\n")
+    proc = subprocess.run([sys.executable, str(path)], capture_output=True, text=True)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert proc.stderr.startswith(f"{path}:4:10: error: tensor elements cannot be pl.INDEX\n")

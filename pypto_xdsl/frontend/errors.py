@@ -129,6 +129,15 @@ def install_excepthook() -> None:
                 text = f"error: {text}"
             print(text, file=sys.stderr)
             return
+        if exc is not None and type(exc).__module__.startswith("pypto_xdsl."):
+            # raised by the DSL while Python evaluated the user's code (a malformed
+            # annotation at definition time, ...): located at the user's line
+            from pypto_xdsl.frontend.locate import error_at_traceback, user_traceback
+
+            user = user_traceback(tb)
+            if user is not None:
+                print(error_at_traceback(user, str(exc)), file=sys.stderr)
+                return
         previous(exc_type, exc, tb)
 
     hook._pypto_xdsl = True  # type: ignore[attr-defined]

@@ -253,7 +253,8 @@ def _load_python(text: str, filename: str) -> LoadedFile:
         try:
             try:
                 tree = ast.parse(text, filename)
-                code = compile(tree, filename, "exec")
+                # dont_inherit: the user's file gets its own __future__ flags, not this module's
+                code = compile(tree, filename, "exec", dont_inherit=True)
             except SyntaxError as e:
                 raise ParserError(
                     f"invalid Python: {e.msg}", filename, e.lineno, (e.offset or 1) - 1,
@@ -267,7 +268,8 @@ def _load_python(text: str, filename: str) -> LoadedFile:
                 raise
             except Exception as e:
                 tb = user_traceback(e.__traceback__)
-                message = f"{type(e).__name__}: {e}" if not isinstance(e, NameError) else str(e)
+                ours = type(e).__module__.startswith("pypto_xdsl.")  # the DSL's own message
+                message = str(e) if ours or isinstance(e, NameError) else f"{type(e).__name__}: {e}"
                 if isinstance(e, NameError) and e.name:
                     from pypto_xdsl.frontend.locate import did_you_mean
 

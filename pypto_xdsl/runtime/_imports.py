@@ -23,7 +23,7 @@ class _LazyPackage(types.ModuleType):
         spec = self.__spec__
         assert spec is not None and spec.origin is not None
         with open(spec.origin) as f:
-            code = compile(f.read(), spec.origin, "exec")
+            code = compile(f.read(), spec.origin, "exec", dont_inherit=True)
         exec(code, self.__dict__)  # xDSL's __init__, in this module's namespace
         return getattr(self, name)
 
