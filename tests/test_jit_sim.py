@@ -127,3 +127,11 @@ def test_saved_build_and_codegen_only(cache_dir, tmp_path):
     kept = tmp_path / "kept"
     assert (kept / "build-sim" / "pypto_main").exists() and (kept / "host" / "main.cpp").exists()
     assert (kept / "program.mlir").exists()
+
+
+def test_lower_on_the_sim_target_builds_nothing(cache_dir):
+    softmax_rows.cache_clear()
+    x = np.zeros((ROWS, COLS), np.float32)
+    lowered = softmax_rows.lower(x, x, config=SIM)
+    assert "softmax_rows_incore_0" in lowered.functions
+    assert softmax_rows.cache_info().sim_builds == 0 and not list(cache_dir.glob("sim-*"))

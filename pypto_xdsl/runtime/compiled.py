@@ -34,10 +34,7 @@ def compile_specialisation(rt: JitRuntime, binding: Binding, config: RunConfig) 
         apply_pipeline(module, config.pipeline)
     except (DiagnosticException, ValueError, NotImplementedError) as e:
         raise rt.error_at_def(f"cannot compile {what}: pipeline '{config.pipeline}': {e}") from None
-    compiled = Compiled(rt, module, rt.fn.__name__, [p for p in binding.plans if not p.bound], config.target, what)
-    if config.target == "sim":
-        compiled.build(config)
-    return compiled
+    return Compiled(rt, module, rt.fn.__name__, [p for p in binding.plans if not p.bound], config.target, what)
 
 
 def _kept_dir(config: RunConfig, name: str) -> Path:

@@ -355,19 +355,25 @@ class JitRuntime:
                 parts.append(f"{p.name}={binding.scalars[p.name]!r}")
         return f"{self.fn.__name__}({', '.join(parts)})"
 
-    def compiled_for(self, binding: Binding, config: RunConfig) -> Compiled:
+    def compiled_for(self, binding: Binding, config: RunConfig, build: bool = True) -> Compiled:
+        """The specialisation for `binding` (compiled on a miss); on the sim target with
+        `build`, also its simulation build (`lower` needs none)."""
         key = (config.target, config.pipeline, tuple(binding.key_parts))
         compiled = self.cache.get(key)
         if compiled is not None:
             self.stats.hits += 1
-            return compiled
-        self.stats.misses += 1
-        start = time.perf_counter()
-        from pypto_xdsl.runtime.compiled import compile_specialisation
+        else:
+            self.stats.misses += 1
+            start = time.perf_counter()
+            from pypto_xdsl.runtime.compiled import compile_specialisation
 
-        compiled = compile_specialisation(self, binding, config)
-        self.stats.last_compile_seconds = time.perf_counter() - start
-        self.cache[key] = compiled
+            compiled = compile_specialisation(self, binding, config)
+            self.stats.last_compile_seconds = time.perf_counter() - start
+            self.cache[key] = compiled
+        if build and config.target == "sim" and compiled.sim is None:
+            start = time.perf_counter()
+            compiled.build(config)
+            self.stats.last_compile_seconds += time.perf_counter() - start
         return compiled
 
     def error_at_def(self, message: str) -> CompileError:
@@ -397,7 +403,7 @@ class JitRuntime:
     def lower(self, args: Sequence[Any], kwargs: dict[str, Any]) -> LoweredProgram:
         config = self._config(kwargs)
         binding = self._bind_or_signature(args, kwargs, config)
-        compiled = self.compiled_for(binding, config)
+        compiled = self.compiled_for(binding, config, build=False)
         return LoweredProgram(compiled.module.clone(), compiled.entry)
 
     def specialize(self, args: Sequence[Any], kwargs: dict[str, Any]) -> LoweredProgram:
