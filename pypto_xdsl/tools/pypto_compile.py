@@ -5,6 +5,8 @@
     pypto-compile prog.mlir -o out/ --sim      # ... then build with g++ against the simulation
                                                # headers, run on seeded random inputs and compare
                                                # with the reference interpreter when it can run
+    pypto-compile prog.mlir -o out/ --sim --profile   # ... and print the cost model's estimate
+    pypto-compile prog.mlir -o out/ --report   # ... and the per-kernel metrics (implies --sim)
 
 Exit status: 0 on success, 1 on a compile error (message on stderr, no traceback), 2 when the
 simulated program fails or disagrees with the interpreter.
@@ -96,6 +98,7 @@ class SimulationReport:
     max_abs_error: float | None = None
     max_rel_error: float | None = None
     note: str = ""
+    profile: list[dict[str, Any]] = field(default_factory=list)  # cost-model launch records
 
 
 def _param_files(func) -> list[tuple[str, Any, ParamDirection]]:
@@ -143,11 +146,13 @@ def simulate(
     seed: int = 0,
     reference_module: ModuleOp | None = None,
     compare: bool = True,
+    profile: bool = False,
 ) -> SimulationReport:
     """Compile `module`, build it against the simulation, run on `inputs` (seeded random by default).
 
     With `compare`, the interpreter runs `reference_module` (default: `module`) on copies of the
     same inputs and the report carries the max abs/rel error over all out/inout tensors.
+    With `profile`, the report carries the cost model's launch records (`sim/profile.py`).
     """
     out_dir = Path(out_dir)
     compile_module(module, out_dir, entry)
@@ -161,12 +166,17 @@ def simulate(
     exe = sim.build(out_dir)
     in_dir, res_dir = out_dir / "sim-run" / "in", out_dir / "sim-run" / "out"
     write_inputs(func, inputs, in_dir)
-    result = sim.run(exe, in_dir, res_dir)
+    profile_path = out_dir / "sim-run" / "profile.jsonl" if profile else None
+    result = sim.run(exe, in_dir, res_dir, profile=profile_path)
     if result.returncode != 0:
         raise sim.SimulationError(
             f"the simulated program exited with status {result.returncode}:\n{result.stderr}{result.stdout}"
         )
     report = SimulationReport(exe, read_outputs(func, res_dir))
+    if profile_path is not None:
+        from pypto_xdsl.backend.ascendc.sim.profile import read_profile
+
+        report.profile = read_profile(profile_path)
     if compare:
         try:
             from pypto_xdsl.interpreter.api import run as interpret
@@ -210,6 +220,11 @@ def build_arg_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs of --sim")
     p.add_argument("--rtol", type=float, default=1e-5, help="--sim: relative tolerance against the interpreter")
     p.add_argument("--atol", type=float, default=1e-6, help="--sim: absolute tolerance (for values near zero)")
+    p.add_argument("--profile", action="store_true",
+                   help="--sim: print the cost model's estimate per kernel (cycles, bounding pipe, utilisation)")
+    p.add_argument("--report", action="store_true",
+                   help="print per-kernel metrics of the simulated run (GM bytes, memory use, DMA bursts, vector "
+                        "work, sync) and add them to the kernels' header comments; implies --sim")
     from pypto_xdsl.tools.python_args import add_python_arguments
 
     add_python_arguments(p, entry=False)
@@ -230,12 +245,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         module = load_program(Path(args.input), ctx, args.entry, args.shape, args.scalar)
         reference = module.clone()
         apply_pipeline(module, default_pipeline() if args.passes is None else args.passes, ctx)
-        if not args.sim:
+        if not (args.sim or args.report):
             program = compile_module(module, out_dir, args.entry)
             print(f"pypto-compile: wrote {len(program.files)} files to {out_dir}/ "
                   f"({len(program.kernels)} kernels, {len(program.hosts)} orchestration functions)")
             return 0
-        report = simulate(module, out_dir, entry=args.entry, seed=args.seed, reference_module=reference)
+        report = simulate(module, out_dir, entry=args.entry, seed=args.seed, reference_module=reference,
+                          profile=args.profile or args.report)
     except (DiagnosticException, ParseError) as e:
         print(f"pypto-compile: error: {e}", file=sys.stderr)
         return 1
@@ -246,6 +262,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"pypto-compile: simulation failed: {e}", file=sys.stderr)
         return 2
     print(f"pypto-compile: wrote {out_dir}/ and built {report.exe}")
+    if args.profile or args.report:
+        _print_profile(report, module, args, out_dir)
     for name, arr in report.outputs.items():
         print(f"  output {name}: shape {list(arr.shape)}")
     if report.max_abs_error is None:
@@ -262,6 +280,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     print(f"  simulation matches the interpreter (rtol {args.rtol}, atol {args.atol})")
     return 0
+
+
+def _print_profile(report: SimulationReport, module: ModuleOp, args, out_dir: Path) -> None:
+    from pypto_xdsl.backend.ascendc.sim import profile as prof
+
+    kernels = prof.by_kernel(report.profile)
+    if args.profile:
+        print(prof.format_profile(kernels))
+    if args.report:
+        func = choose_entry(module, args.entry)
+        print(prof.format_report(kernels, prof.program_min_bytes(func) if func is not None else None))
+        prof.annotate_kernel_sources(out_dir, kernels)
 
 
 def entry_point() -> None:

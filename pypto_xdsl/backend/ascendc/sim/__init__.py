@@ -6,6 +6,7 @@ printers emit; see `include/pypto_sim/core.h`.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from dataclasses import dataclass
@@ -64,11 +65,19 @@ def build(out_dir: Path, exe_name: str = "pypto_main", opt: str = "-O1") -> Path
     return exe
 
 
-def run(exe: Path, in_dir: Path, out_dir: Path, timeout: float = 120.0) -> SimResult:
+def run(
+    exe: Path, in_dir: Path, out_dir: Path, timeout: float = 120.0, profile: Path | None = None
+) -> SimResult:
+    """Run a built program; with `profile`, the cost model appends one JSON line per kernel
+    launch to that file (see `profile.py`), which is emptied first."""
     Path(out_dir).mkdir(parents=True, exist_ok=True)
+    env = None
+    if profile is not None:
+        Path(profile).unlink(missing_ok=True)
+        env = dict(os.environ, PYPTO_SIM_PROFILE=str(profile))
     try:
         proc = subprocess.run(
-            [str(exe), str(in_dir), str(out_dir)], capture_output=True, text=True, timeout=timeout
+            [str(exe), str(in_dir), str(out_dir)], capture_output=True, text=True, timeout=timeout, env=env
         )
     except subprocess.TimeoutExpired as e:
         raise SimulationError(

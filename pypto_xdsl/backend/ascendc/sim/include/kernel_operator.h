@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "pypto_sim/core.h"
+#include "pypto_sim/cost.h"
 
 #define __global__
 #define __aicore__
@@ -59,6 +60,7 @@ inline void SetFlag(int32_t eventID) {
   int& n = detail::pending_flags(event, eventID);
   if (n != 0) fail("SetFlag<HardEvent::%s>(%d) while that flag is already set", detail::event_name(event), eventID);
   n = 1;
+  pypto_sim::cost::set_flag(detail::event_name(event), eventID);
 }
 
 template <HardEvent event>
@@ -67,6 +69,7 @@ inline void WaitFlag(int32_t eventID) {
   if (n == 0) fail("WaitFlag<HardEvent::%s>(%d) without a matching SetFlag (deadlock on hardware)", detail::event_name(event), eventID);
   n = 0;
   if (event == HardEvent::V_S) ++pypto_sim::vs_epoch();
+  pypto_sim::cost::wait_flag(detail::event_name(event), eventID);
 }
 
 // PIPE_V ordering: vector instructions may overlap, so one that reads or writes UB bytes an
@@ -141,6 +144,7 @@ template <pipe_t pipe>
 inline void PipeBarrier() {
   if (pipe == PIPE_ALL) ++pypto_sim::vs_epoch();
   if (pipe == PIPE_V || pipe == PIPE_ALL) detail::v_barrier();
+  pypto_sim::cost::barrier(pipe);
 }
 
 // ------------------------------------------------------------------ tensors
@@ -201,11 +205,13 @@ class LocalTensor {
     if (i >= size_) fail("GetValue(%u) on a LocalTensor of %u elements", i, size_);
     if (slot_->v_write_epoch >= pypto_sim::vs_epoch())
       fail("GetValue reads buffer '%s' written by the vector pipe without SetFlag/WaitFlag<HardEvent::V_S>", slot_->owner);
+    pypto_sim::cost::scalar_ub();
     return ptr_[i];
   }
   void SetValue(uint32_t i, T v) const {
     check_live("SetValue");
     if (i >= size_) fail("SetValue(%u) on a LocalTensor of %u elements", i, size_);
+    pypto_sim::cost::scalar_ub();
     ptr_[i] = v;
   }
 
@@ -281,6 +287,23 @@ struct BufferBase {
 };
 }  // namespace detail
 
+namespace detail {
+// The pipes that fill and read a queue's buffers (the flags of EnQue/DeQue and FreeTensor/AllocTensor).
+constexpr int que_producer(TPosition p) {
+  return p == TPosition::VECIN || p == TPosition::A1 || p == TPosition::B1 ? pypto_sim::cost::MTE2
+         : p == TPosition::VECOUT                                          ? pypto_sim::cost::V
+         : p == TPosition::CO1                                             ? pypto_sim::cost::M
+                                                                           : pypto_sim::cost::MTE1;
+}
+constexpr int que_consumer(TPosition p) {
+  return p == TPosition::VECIN                           ? pypto_sim::cost::V
+         : p == TPosition::VECOUT                        ? pypto_sim::cost::MTE3
+         : p == TPosition::A1 || p == TPosition::B1      ? pypto_sim::cost::MTE1
+         : p == TPosition::CO1                           ? pypto_sim::cost::FIX
+                                                         : pypto_sim::cost::M;
+}
+}  // namespace detail
+
 template <TPosition pos, int32_t depth, auto mask = 0>
 class TQue : public detail::BufferBase {
   static_assert(pos == TPosition::VECIN || pos == TPosition::VECOUT || pos == TPosition::A1 || pos == TPosition::A2 ||
@@ -296,6 +319,7 @@ class TQue : public detail::BufferBase {
         s.state = SlotState::Allocated;
         s.v_write_epoch = 0;
         detail::v_forget(s);
+        pypto_sim::cost::que_alloc(&s, detail::que_producer(pos));
         return LocalTensor<T>(reinterpret_cast<T*>(pypto_sim::mem_base(s.mem) + s.addr), s.bytes / sizeof(T), &s);
       }
     }
@@ -309,6 +333,7 @@ class TQue : public detail::BufferBase {
     s->state = SlotState::Enqueued;
     detail::v_forget(*s);
     fifo_.push_back(s);
+    pypto_sim::cost::que_enque(s, detail::que_producer(pos));
     return true;
   }
   template <typename T>
@@ -318,6 +343,7 @@ class TQue : public detail::BufferBase {
     fifo_.erase(fifo_.begin());
     s->state = SlotState::Dequeued;
     detail::v_forget(*s);
+    pypto_sim::cost::que_deque(s, detail::que_consumer(pos));
     return LocalTensor<T>(reinterpret_cast<T*>(pypto_sim::mem_base(s->mem) + s->addr), s->bytes / sizeof(T), s);
   }
   template <typename T>
@@ -327,6 +353,7 @@ class TQue : public detail::BufferBase {
     s->state = SlotState::Free;
     detail::v_forget(*s);
     ++s->gen;
+    pypto_sim::cost::que_free(s, detail::que_consumer(pos));
   }
 
  private:
@@ -426,6 +453,7 @@ class TPipe {
       s.owner = s.name;
       used_ += aligned;
     }
+    pypto_sim::cost::mem_used(static_cast<int>(mem), used_);
     ++count_;
     b.pipe = this;
     buffers_.push_back(&b);
@@ -511,6 +539,7 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint3
   detail::check_copy_in_dst(dst, count);
   src.check(0, count, "DataCopy GM->UB");
   std::memcpy(dst.sim_ptr(), src.sim_ptr(), count * sizeof(T));
+  pypto_sim::cost::gm_transfer(pypto_sim::cost::MTE2, src.sim_ptr(), 1, count * sizeof(T), 0, true);
 }
 
 // UB -> GM, count form
@@ -520,6 +549,7 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint3
   detail::check_copy_out_src(src, count);
   dst.check(0, count, "DataCopy UB->GM");
   std::memcpy(dst.sim_ptr(), src.sim_ptr(), count * sizeof(T));
+  pypto_sim::cost::gm_transfer(pypto_sim::cost::MTE3, dst.sim_ptr(), 1, count * sizeof(T), 0, false);
 }
 
 // UB -> UB (vector pipe), count form
@@ -530,6 +560,7 @@ void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32
   dst.check_vec("DataCopy UB->UB", count, false);
   std::memmove(dst.sim_ptr(), src.sim_ptr(), count * sizeof(T));
   dst.mark_v_write();
+  pypto_sim::cost::vector_count("DataCopy UB->UB", sizeof(T), count);
 }
 
 // GM -> UB, strided blocks
@@ -544,6 +575,7 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataC
     src.check(s, (uint64_t)p.blockLen * per, "DataCopy GM->UB");
     std::memcpy(dst.sim_ptr() + d, src.sim_ptr() + s, (size_t)p.blockLen * pypto_sim::kBlockBytes);
   }
+  pypto_sim::cost::gm_transfer(pypto_sim::cost::MTE2, src.sim_ptr(), p.blockCount, p.blockLen * 32ull, (p.blockLen + p.srcStride) * 32ull, true);
 }
 
 // UB -> GM, strided blocks
@@ -558,6 +590,7 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataC
     dst.check(d, (uint64_t)p.blockLen * per, "DataCopy UB->GM");
     std::memcpy(dst.sim_ptr() + d, src.sim_ptr() + s, (size_t)p.blockLen * pypto_sim::kBlockBytes);
   }
+  pypto_sim::cost::gm_transfer(pypto_sim::cost::MTE3, dst.sim_ptr(), p.blockCount, p.blockLen * 32ull, (p.blockLen + p.dstStride) * 32ull, false);
 }
 
 // GM -> UB, byte-granular rows; each row lands at a 32-byte aligned UB address.
@@ -574,6 +607,7 @@ void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Da
     src.check(s, p.blockLen / sizeof(T), "DataCopyPad GM->UB");
     std::memcpy(reinterpret_cast<uint8_t*>(dst.sim_ptr()) + (uint64_t)i * row_ub * pypto_sim::kBlockBytes, src.sim_ptr() + s, p.blockLen);
   }
+  pypto_sim::cost::gm_transfer(pypto_sim::cost::MTE2, src.sim_ptr(), p.blockCount, p.blockLen, (uint64_t)p.blockLen + p.srcStride, true);
 }
 
 // UB -> GM, byte-granular rows read from 32-byte aligned UB rows.
@@ -589,6 +623,7 @@ void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const Da
     dst.check(d, p.blockLen / sizeof(T), "DataCopyPad UB->GM");
     std::memcpy(dst.sim_ptr() + d, reinterpret_cast<const uint8_t*>(src.sim_ptr()) + (uint64_t)i * row_ub * pypto_sim::kBlockBytes, p.blockLen);
   }
+  pypto_sim::cost::gm_transfer(pypto_sim::cost::MTE3, dst.sim_ptr(), p.blockCount, p.blockLen, (uint64_t)p.blockLen + p.dstStride, false);
 }
 
 // ------------------------------------------------------------------ vector compute (level 2)
@@ -609,6 +644,7 @@ void binary(const char* what, const LocalTensor<T>& dst, const LocalTensor<T>& a
   const T* y = b.sim_ptr();
   for (int32_t i = 0; i < count; ++i) d[i] = f(x[i], y[i]);
   dst.mark_v_write();
+  pypto_sim::cost::vector_count(what, sizeof(T), count);
 }
 template <typename T, typename F>
 void unary(const char* what, const LocalTensor<T>& dst, const LocalTensor<T>& a, int32_t count, F f) {
@@ -619,6 +655,7 @@ void unary(const char* what, const LocalTensor<T>& dst, const LocalTensor<T>& a,
   const T* x = a.sim_ptr();
   for (int32_t i = 0; i < count; ++i) d[i] = f(x[i]);
   dst.mark_v_write();
+  pypto_sim::cost::vector_count(what, sizeof(T), count);
 }
 }  // namespace detail
 
@@ -666,6 +703,7 @@ void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, const int32_t& c
   dst.check_vec("Duplicate", count, false);
   for (int32_t i = 0; i < count; ++i) dst.sim_ptr()[i] = scalarValue;
   dst.mark_v_write();
+  pypto_sim::cost::vector_count("Duplicate", sizeof(T), count);
 }
 
 template <typename D, typename S>
@@ -688,6 +726,7 @@ void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const RoundMode&
     dst.sim_ptr()[i] = static_cast<D>(v);
   }
   dst.mark_v_write();
+  pypto_sim::cost::vector_count("Cast", sizeof(D) > sizeof(S) ? sizeof(D) : sizeof(S), count);
 }
 
 // ------------------------------------------------------------------ vector compute (level 0, continuous mask)
@@ -735,6 +774,7 @@ void binary_l0(const char* what, const LocalTensor<T>& dst, const LocalTensor<T>
       dst.sim_ptr()[l0_index<T>(r, e, p.dstBlkStride, p.dstRepStride)] =
           f(a.sim_ptr()[l0_index<T>(r, e, p.src0BlkStride, p.src0RepStride)], b.sim_ptr()[l0_index<T>(r, e, p.src1BlkStride, p.src1RepStride)]);
   dst.mark_v_write();
+  pypto_sim::cost::vector(what, sizeof(T), repeat, (uint64_t)repeat * mask);
 }
 }  // namespace detail
 
@@ -798,6 +838,7 @@ void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const int32_t r
       for (uint32_t e = 0; e < per; ++e) block[e] = v;
     }
   dst.mark_v_write();
+  pypto_sim::cost::vector("Brcb", sizeof(T), repeatTime, 8ull * repeatTime);
 }
 
 template <typename T>
@@ -810,6 +851,7 @@ void Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarV
       dst.sim_ptr()[detail::l0_index<T>(r, e, p.dstBlkStride, p.dstRepStride)] =
           src.sim_ptr()[detail::l0_index<T>(r, e, p.srcBlkStride, p.srcRepStride)] * scalarValue;
   dst.mark_v_write();
+  pypto_sim::cost::vector("Muls", sizeof(T), repeatTime, (uint64_t)repeatTime * mask);
 }
 
 // ------------------------------------------------------------------ reductions
@@ -839,6 +881,7 @@ void whole_reduce(const char* what, const LocalTensor<T>& dst, const LocalTensor
     }
   }
   dst.mark_v_write();
+  pypto_sim::cost::vector(what, sizeof(T), repeat, (uint64_t)repeat * mask);
 }
 }  // namespace detail
 
@@ -871,6 +914,7 @@ void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const 
     dst.sim_ptr()[(uint64_t)r * dstRepStride] = static_cast<T>(acc);
   }
   dst.mark_v_write();
+  pypto_sim::cost::vector("WholeReduceSum", sizeof(T), repeatTime, (uint64_t)repeatTime * mask);
 }
 
 // ------------------------------------------------------------------ cube (AIC) path
@@ -952,6 +996,7 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2Nz
     for (uint32_t c = 0; c < p.dValue; ++c)
       dst.sim_ptr()[((c / c0) * p.dstNzC0Stride + (uint64_t)r * p.dstNzNStride) * c0 + c % c0] = src.sim_ptr()[(uint64_t)r * p.srcDValue + c];
   }
+  pypto_sim::cost::gm_transfer(pypto_sim::cost::MTE2, src.sim_ptr(), p.nValue, (uint64_t)p.dValue * sizeof(T), (uint64_t)p.srcDValue * sizeof(T), true, true);
 }
 
 // L1 -> L0A / L0B, one 512-byte fractal per repeat
@@ -970,6 +1015,7 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadDa
     for (uint32_t r = 0; r < 16; ++r)
       for (uint32_t c = 0; c < 16; ++c) d[r * 16 + c] = p.ifTranspose ? s[c * 16 + r] : s[r * 16 + c];
   }
+  pypto_sim::cost::mte1_load((uint64_t)p.repeatTimes * 512, dmem == pypto_sim::Mem::L0B);
 }
 
 // L0C += / = L0A x L0B
@@ -994,6 +1040,7 @@ void Mmad(const LocalTensor<D>& dst, const LocalTensor<A>& a, const LocalTensor<
       out = p.cmatrixInitVal ? static_cast<D>(acc) : static_cast<D>(static_cast<float>(out) + acc);
     }
   (void)mb;
+  pypto_sim::cost::mmad(p.m, p.n, p.k, sizeof(A));
 }
 
 // L0C -> GM (ND), NoQuant keeps f32
@@ -1010,6 +1057,8 @@ void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const Fixpip
     for (uint32_t c = 0; c < p.nSize; ++c)
       dst.sim_ptr()[(uint64_t)r * p.dstStride + c] = src.sim_ptr()[((uint64_t)(c / 16) * p.srcStride + r) * 16 + c % 16];
   }
+  pypto_sim::cost::gm_transfer(pypto_sim::cost::FIX, dst.sim_ptr(), p.mSize, (uint64_t)p.nSize * sizeof(T), (uint64_t)p.dstStride * sizeof(T), false,
+                               true, (double)p.mSize * p.nSize * sizeof(U) / pypto_sim::cost::params().fix_l0c_bytes_per_cycle);
 }
 
 }  // namespace AscendC

@@ -6,6 +6,7 @@
 
 #include "acl/acl.h"
 #include "pypto_sim/core.h"
+#include "pypto_sim/cost.h"
 
 #define ACLRT_LAUNCH_KERNEL(kernel) aclrtlaunch_##kernel
 
@@ -16,13 +17,17 @@ uint32_t launch(const char* name, uint32_t blockDim, aclrtStream stream, F&& bod
   if (stream == nullptr) fail("launch of kernel %s on a null stream", name);
   if (blockDim == 0 || blockDim > 65535) fail("launch of kernel %s with blockDim %u", name, blockDim);
   LaunchState& s = launch_state();
+  cost::begin_launch(name, blockDim);
   for (uint32_t b = 0; b < blockDim; ++b) {
     s.kernel = name;
     s.block_idx = b;
     s.block_num = blockDim;
+    cost::begin_block();
     body();
+    cost::end_block();
   }
   s.kernel = nullptr;
+  cost::end_launch();
   return 0;
 }
 // A kernel argument that should be device memory.

@@ -1,0 +1,589 @@
+// pypto-xdsl CPU SIMULATION: a pipe-level cost model of one Ascend 910B (Atlas A2, dav-c220) AI core.
+//
+// An ESTIMATE, not a measurement: every instruction the simulated kernel issues is charged to
+// its pipe (S, V, M, MTE1, MTE2, MTE3, FIX) with a cost derived from published Atlas A2 figures
+// (docs/performance.md lists each parameter and its source). The scalar unit issues in program
+// order; each pipe executes its own instructions in order; pipes run in parallel and wait for
+// each other only where the program says so: SetFlag/WaitFlag, PipeBarrier and the flags that
+// TQue::EnQue/DeQue/AllocTensor/FreeTensor set and wait. GM transfers of MTE2, MTE3 and FIX
+// share the core's slice of the GM bandwidth. The result, per block and per launch: estimated
+// cycles, busy cycles per pipe, and counters (GM bytes, DMA bursts, vector repeats, barriers,
+// flags) — written as one JSON line per launch to the file named by PYPTO_SIM_PROFILE.
+//
+// kernel_operator.h calls the hooks below (one line per instruction); pypto_sim/launch.h
+// calls begin_block/end_block/end_launch around every block of a launch.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+namespace pypto_sim {
+namespace cost {
+
+// Pipes, in the order of the real pipe_t (PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3),
+// then FIX.
+enum Pipe : int { S = 0, V, M, MTE1, MTE2, MTE3, FIX, kPipes };
+inline const char* pipe_name(int p) {
+  static const char* names[] = {"S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX"};
+  return p >= 0 && p < kPipes ? names[p] : "?";
+}
+inline int pipe_from_name(const char* s, size_t n) {
+  for (int p = 0; p < kPipes; ++p)
+    if (std::strlen(pipe_name(p)) == n && std::strncmp(pipe_name(p), s, n) == 0) return p;
+  return -1;
+}
+
+// The model's parameters (docs/performance.md: value, unit, source). PYPTO_SIM_COST="name=value,..."
+// overrides any of them for one run (used by the calibration tests and benchmarks).
+struct Params {
+  double clock_ghz = 1.85;           // AI core clock
+  double aiv_cores = 48;             // vector cores of an Ascend910B1
+  double aic_cores = 24;             // cube cores
+  double hbm_gbps = 1600;            // attainable GM (HBM) bandwidth of the chip, GB/s
+  double l2_gbps = 5000;             // L2 cache bandwidth of the chip, GB/s
+  double l2_mib = 192;               // L2 capacity
+  double core_bytes_per_cycle = 128; // one core's GM port (upper bound on its share)
+  double dma_issue = 13;             // cycles per DMA instruction (GM <-> UB/L1)
+  double dma_burst = 1;              // cycles per burst (row) of a DMA instruction
+  double dma_latency = 200;          // cycles from the end of a transfer until a waiting pipe sees it
+  double gm_misalign_bytes = 512;    // extra bytes per burst whose GM start is not 512-byte aligned
+  double v_issue = 2;                // cycles per vector instruction besides its repeats
+  double v_latency = 22;             // vector pipeline depth: result visible this much after the last repeat
+  double mte1_issue = 10;            // cycles per LoadData besides its bytes
+  double mte1_latency = 20;
+  double l0a_bytes_per_cycle = 256;  // LoadData L1 -> L0A
+  double l0b_bytes_per_cycle = 128;  // LoadData L1 -> L0B
+  double m_issue = 10;               // Mmad head overhead (delta t of the devkit's formula)
+  double m_latency = 20;
+  double fix_issue = 13;             // Fixpipe, as a DMA instruction
+  double fix_l0c_bytes_per_cycle = 128;
+  double s_call = 3;                 // scalar cycles per API call (issue, parameters, address arithmetic)
+  double s_ub_access = 4;            // LocalTensor GetValue/SetValue
+  double queue_depth = 32;           // instructions a pipe's queue holds before the scalar unit stalls
+
+  void override_from_env() {
+    const char* spec = std::getenv("PYPTO_SIM_COST");
+    if (spec == nullptr) return;
+    struct Entry { const char* name; double* value; };
+    const Entry table[] = {
+        {"clock_ghz", &clock_ghz}, {"aiv_cores", &aiv_cores}, {"aic_cores", &aic_cores},
+        {"hbm_gbps", &hbm_gbps}, {"l2_gbps", &l2_gbps}, {"l2_mib", &l2_mib},
+        {"core_bytes_per_cycle", &core_bytes_per_cycle}, {"dma_issue", &dma_issue}, {"dma_burst", &dma_burst},
+        {"dma_latency", &dma_latency}, {"gm_misalign_bytes", &gm_misalign_bytes}, {"v_issue", &v_issue},
+        {"v_latency", &v_latency}, {"mte1_issue", &mte1_issue}, {"mte1_latency", &mte1_latency},
+        {"l0a_bytes_per_cycle", &l0a_bytes_per_cycle}, {"l0b_bytes_per_cycle", &l0b_bytes_per_cycle},
+        {"m_issue", &m_issue}, {"m_latency", &m_latency}, {"fix_issue", &fix_issue},
+        {"fix_l0c_bytes_per_cycle", &fix_l0c_bytes_per_cycle}, {"s_call", &s_call},
+        {"s_ub_access", &s_ub_access}, {"queue_depth", &queue_depth},
+    };
+    const char* p = spec;
+    while (*p) {
+      const char* eq = std::strchr(p, '=');
+      if (eq == nullptr) break;
+      const char* end = std::strchr(eq, ',');
+      if (end == nullptr) end = eq + std::strlen(eq);
+      bool known = false;
+      for (const Entry& e : table)
+        if (std::strlen(e.name) == size_t(eq - p) && std::strncmp(e.name, p, eq - p) == 0) {
+          *e.value = std::strtod(eq + 1, nullptr);
+          known = true;
+        }
+      if (!known) {
+        std::fprintf(stderr, "pypto-sim error: PYPTO_SIM_COST names an unknown parameter '%.*s'\n", int(eq - p), p);
+        std::exit(86);
+      }
+      p = *end ? end + 1 : end;
+    }
+  }
+};
+
+inline Params& params() {
+  static Params* p = [] {
+    auto* q = new Params();
+    q->override_from_env();
+    return q;
+  }();
+  return *p;
+}
+
+// A resource shared by the GM transfers of one core (its slice of the chip's GM bandwidth): a
+// calendar of busy intervals. A transfer takes the earliest free time at or after its start,
+// possibly in pieces around transfers reserved earlier (the port interleaves requests).
+class Calendar {
+ public:
+  double reserve(double start, double duration) {
+    if (duration <= 0) return start;
+    std::vector<std::pair<double, double>> out;
+    out.reserve(busy_.size() + 2);
+    double cursor = start, left = duration;
+    for (const auto& iv : busy_) {
+      if (left > 0 && iv.first > cursor) {
+        const double take = std::min(left, iv.first - cursor);
+        out.push_back({cursor, cursor + take});
+        left -= take;
+        cursor += take;
+      }
+      out.push_back(iv);
+      if (left > 0 && iv.second > cursor && iv.first <= cursor) cursor = iv.second;
+    }
+    if (left > 0) {
+      out.push_back({cursor, cursor + left});
+      cursor += left;
+    }
+    std::sort(out.begin(), out.end());
+    busy_.clear();
+    for (const auto& iv : out) {  // merge touching pieces
+      if (!busy_.empty() && iv.first <= busy_.back().second + 1e-9) busy_.back().second = std::max(busy_.back().second, iv.second);
+      else busy_.push_back(iv);
+    }
+    return cursor;
+  }
+  // Nothing starts before `t` any more.
+  void prune(double t) {
+    size_t k = 0;
+    while (k < busy_.size() && busy_[k].second < t) ++k;
+    if (k > 0) busy_.erase(busy_.begin(), busy_.begin() + k);
+  }
+  void clear() { busy_.clear(); }
+
+ private:
+  std::vector<std::pair<double, double>> busy_;
+};
+
+struct PipeState {
+  double free = 0;   // the next instruction starts no earlier
+  double done = 0;   // every instruction issued so far has completed (results visible)
+  double busy = 0;   // cycles spent executing
+  uint64_t instrs = 0;
+  std::vector<double> starts;  // start times of the last queue_depth instructions (ring)
+};
+
+// Per-block counters (the dynamic metrics of pypto-compile --report).
+struct Counters {
+  uint64_t gm_read = 0, gm_written = 0, l2_hit_bytes = 0;
+  uint64_t dma = 0, dma_bursts = 0, dma_min_burst = UINT64_MAX, dma_max_burst = 0, dma_misaligned = 0;
+  uint64_t vec = 0, vec_repeats = 0, vec_elements = 0;
+  uint64_t barriers_v = 0, barriers_all = 0, barriers_other = 0;
+  uint64_t set_flags = 0, wait_flags = 0, enques = 0, deques = 0;
+  uint64_t mte1 = 0, mmad = 0, mmad_macs = 0, fixpipe = 0;
+  uint64_t scalar_ub = 0;
+  void add(const Counters& o) {
+    gm_read += o.gm_read; gm_written += o.gm_written; l2_hit_bytes += o.l2_hit_bytes;
+    dma += o.dma; dma_bursts += o.dma_bursts; dma_misaligned += o.dma_misaligned;
+    dma_min_burst = std::min(dma_min_burst, o.dma_min_burst); dma_max_burst = std::max(dma_max_burst, o.dma_max_burst);
+    vec += o.vec; vec_repeats += o.vec_repeats; vec_elements += o.vec_elements;
+    barriers_v += o.barriers_v; barriers_all += o.barriers_all; barriers_other += o.barriers_other;
+    set_flags += o.set_flags; wait_flags += o.wait_flags; enques += o.enques; deques += o.deques;
+    mte1 += o.mte1; mmad += o.mmad; mmad_macs += o.mmad_macs; fixpipe += o.fixpipe; scalar_ub += o.scalar_ub;
+  }
+};
+
+struct SlotTimes {
+  double ready = 0;  // EnQue: the producer pipe's work on the buffer is visible
+  double freed = 0;  // FreeTensor: the consumer pipe is done with it
+};
+
+struct BlockState {
+  bool active = false;
+  bool cube = false;      // the kernel uses the cube core (decided by its first cube-side instruction)
+  double s = 0;           // scalar unit: program-order issue time
+  double s_busy = 0;
+  PipeState pipe[kPipes];
+  Calendar gm_port;
+  double gm_busy = 0;     // cycles of transfer on the GM port
+  std::map<std::pair<const void*, int>, double> flags;  // (event name, id) -> time it is set
+  std::unordered_map<const void*, SlotTimes> slots;
+  Counters c;
+  double total() const {
+    double t = s;
+    for (const PipeState& p : pipe) t = std::max(t, p.done);
+    return t;
+  }
+};
+
+struct BlockResult {
+  double cycles = 0;
+  double busy[kPipes] = {};
+  double gm_busy = 0;
+  Counters c;
+};
+
+// The current launch: its blocks, its GM byte ranges (for unique footprints) and the chip-wide L2 lines.
+struct LaunchCost {
+  const char* kernel = nullptr;
+  uint32_t block_num = 1;
+  bool cube = false;
+  std::vector<BlockResult> blocks;
+  std::vector<std::pair<uintptr_t, uintptr_t>> read_ranges, write_ranges;
+  uint32_t mem_used[8] = {};
+};
+
+inline BlockState& block() {
+  static BlockState b;
+  return b;
+}
+inline LaunchCost& launch_cost() {
+  static LaunchCost l;
+  return l;
+}
+// 512-byte GM lines touched since the program started (an L2 that keeps everything up to its capacity).
+inline std::unordered_set<uintptr_t>& l2_lines() {
+  static std::unordered_set<uintptr_t> s;
+  return s;
+}
+
+// ---------------------------------------------------------------- issue
+
+// The scalar unit issues one API call onto `pipe` (S for scalar-only work): returns the earliest
+// time the instruction can start on its pipe.
+inline double issue(int pipe) {
+  BlockState& b = block();
+  const Params& P = params();
+  b.s += P.s_call;
+  b.s_busy += P.s_call;
+  if (pipe == S) return b.s;
+  PipeState& q = b.pipe[pipe];
+  const size_t depth = static_cast<size_t>(std::max(1.0, P.queue_depth));
+  if (q.starts.size() < depth) q.starts.resize(depth, 0.0);
+  if (q.instrs >= depth) {  // the queue is full until the instruction `depth` places earlier has started
+    const double t = q.starts[q.instrs % depth];
+    if (t > b.s) b.s = t;
+  }
+  return std::max(q.free, b.s);
+}
+inline void record(int pipe, double start, double end, double visible) {
+  BlockState& b = block();
+  PipeState& q = b.pipe[pipe];
+  const size_t depth = q.starts.size();
+  if (depth) q.starts[q.instrs % depth] = start;
+  ++q.instrs;
+  q.busy += end - start;
+  q.free = end;
+  q.done = std::max(q.done, visible);
+}
+
+inline double core_share(double chip_gbps) {
+  const Params& P = params();
+  const LaunchCost& l = launch_cost();
+  const double cores = block().cube ? P.aic_cores : P.aiv_cores;
+  const double active = std::max(1.0, std::min<double>(cores, l.block_num));
+  return std::min(P.core_bytes_per_cycle, chip_gbps / P.clock_ghz / active);
+}
+
+// ---------------------------------------------------------------- hooks: data movement
+
+// A DMA between GM and UB/L1 (MTE2 reads, MTE3 writes) or L0C -> GM (FIX): `bursts` rows of
+// `burst_bytes` each, `gm_stride` bytes apart in GM starting at `gm`.
+inline void gm_transfer(int pipe, const void* gm, uint64_t bursts, uint64_t burst_bytes, uint64_t gm_stride, bool read,
+                        bool cube_side = false, double extra_cycles = 0) {
+  BlockState& b = block();
+  if (!b.active) return;
+  if (cube_side) b.cube = true;
+  const Params& P = params();
+  const double start = issue(pipe);
+  const uintptr_t base = reinterpret_cast<uintptr_t>(gm);
+  uint64_t hbm_bytes = 0, l2_bytes = 0;
+  const uint64_t l2_cap_lines = static_cast<uint64_t>(P.l2_mib * 1024 * 1024 / 512);
+  LaunchCost& l = launch_cost();
+  for (uint64_t r = 0; r < bursts; ++r) {
+    const uintptr_t a = base + r * gm_stride;
+    (read ? l.read_ranges : l.write_ranges).push_back({a, a + burst_bytes});
+    const uint64_t charged = (burst_bytes + 31) / 32 * 32;
+    bool hit_first = false;
+    uint64_t hit = 0;
+    for (uintptr_t line = a / 512; line <= (a + burst_bytes - 1) / 512; ++line) {
+      const uintptr_t lo = std::max<uintptr_t>(a, line * 512), hi = std::min<uintptr_t>(a + burst_bytes, (line + 1) * 512);
+      auto& lines = l2_lines();
+      const bool hit_line = lines.count(line) != 0;
+      if (!hit_line && lines.size() < l2_cap_lines) lines.insert(line);
+      if (hit_line) hit += hi - lo;
+      if (line == a / 512) hit_first = hit_line;
+    }
+    // reads of lines already in L2 are served from L2; writes always go on to HBM (no write-back credit)
+    const uint64_t from_l2 = read ? std::min<uint64_t>(hit, charged) : 0;
+    l2_bytes += from_l2;
+    hbm_bytes += charged - from_l2;
+    if (a % 512 != 0) {
+      (read && hit_first ? l2_bytes : hbm_bytes) += static_cast<uint64_t>(P.gm_misalign_bytes);
+      ++b.c.dma_misaligned;
+    }
+    b.c.dma_min_burst = std::min(b.c.dma_min_burst, burst_bytes);
+    b.c.dma_max_burst = std::max(b.c.dma_max_burst, burst_bytes);
+  }
+  const double transfer = hbm_bytes / core_share(P.hbm_gbps) + l2_bytes / core_share(P.l2_gbps);
+  const double head = (pipe == FIX ? P.fix_issue : P.dma_issue) + bursts * P.dma_burst;
+  b.gm_port.prune(b.s);
+  const double end = std::max(b.gm_port.reserve(start + head, transfer), start + head + extra_cycles);
+  b.gm_busy += transfer;
+  record(pipe, start, end, end + P.dma_latency);
+  b.c.dma += 1;
+  if (pipe == FIX) ++b.c.fixpipe;
+  b.c.dma_bursts += bursts;
+  const uint64_t bytes = bursts * burst_bytes;
+  (read ? b.c.gm_read : b.c.gm_written) += bytes;
+  b.c.l2_hit_bytes += l2_bytes;
+}
+
+// LoadData L1 -> L0A/L0B (MTE1).
+inline void mte1_load(uint64_t bytes, bool to_l0b) {
+  BlockState& b = block();
+  if (!b.active) return;
+  b.cube = true;
+  const Params& P = params();
+  const double start = issue(MTE1);
+  const double end = start + P.mte1_issue + bytes / (to_l0b ? P.l0b_bytes_per_cycle : P.l0a_bytes_per_cycle);
+  record(MTE1, start, end, end + P.mte1_latency);
+  ++b.c.mte1;
+}
+
+// Mmad (M): ceil(m/16) * ceil(n/16) * ceil(k/k0) fractal steps of one cycle each (f16: k0 = 16).
+inline void mmad(uint32_t m, uint32_t n, uint32_t k, uint32_t in_bytes) {
+  BlockState& b = block();
+  if (!b.active) return;
+  b.cube = true;
+  const Params& P = params();
+  const uint32_t k0 = in_bytes == 1 ? 32 : 16;
+  const double steps = std::ceil(m / 16.0) * std::ceil(n / 16.0) * std::ceil(double(k) / k0);
+  const double start = issue(M);
+  const double end = start + P.m_issue + steps;
+  record(M, start, end, end + P.m_latency);
+  ++b.c.mmad;
+  b.c.mmad_macs += uint64_t(m) * n * k;
+}
+
+// ---------------------------------------------------------------- hooks: vector instructions
+
+// Cycles per 256-byte repeat for an instruction (devkit docs, "Vector指令理论性能汇总", Atlas A2):
+// most element-wise instructions do one repeat per cycle (64 f32 / 128 f16 lanes); Exp, Ln, Sqrt
+// and Div do 32 elements per cycle; ReduceRepeat (WholeReduceSum/Max) 64/7 f32, 128/7 f16.
+inline double cycles_per_repeat(const char* op, uint32_t elem_bytes) {
+  const double lanes = 256.0 / std::max<uint32_t>(1, elem_bytes);
+  static const char* slow[] = {"Exp", "Ln", "Sqrt", "Div"};
+  for (const char* s : slow)
+    if (std::strcmp(op, s) == 0) return lanes / 32.0;
+  if (std::strncmp(op, "WholeReduce", 11) == 0) return 7.0;
+  return 1.0;
+}
+
+// One vector instruction of `repeats` repeats processing `elements` elements (V).
+inline void vector(const char* op, uint32_t elem_bytes, uint64_t repeats, uint64_t elements) {
+  BlockState& b = block();
+  if (!b.active) return;
+  const Params& P = params();
+  const double start = issue(V);
+  const double end = start + P.v_issue + repeats * cycles_per_repeat(op, elem_bytes);
+  record(V, start, end, end + P.v_latency);
+  ++b.c.vec;
+  b.c.vec_repeats += repeats;
+  b.c.vec_elements += elements;
+}
+// Count-form (level 2) instructions: ceil(count * size / 256) repeats.
+inline void vector_count(const char* op, uint32_t elem_bytes, uint64_t count) {
+  vector(op, elem_bytes, (count * elem_bytes + 255) / 256, count);
+}
+
+// Scalar reads/writes of UB (LocalTensor::GetValue/SetValue).
+inline void scalar_ub() {
+  BlockState& b = block();
+  if (!b.active) return;
+  const double extra = params().s_ub_access;
+  issue(S);
+  b.s += extra;
+  b.s_busy += extra;
+  ++b.c.scalar_ub;
+}
+
+// ---------------------------------------------------------------- hooks: synchronisation
+
+// SetFlag<SRC_DST>(id) / WaitFlag<SRC_DST>(id); `event` is the HardEvent's name ("MTE2_V").
+inline void flag_pipes(const char* event, int& src, int& dst) {
+  const char* us = std::strchr(event, '_');
+  src = us ? pipe_from_name(event, us - event) : -1;
+  dst = us ? pipe_from_name(us + 1, std::strlen(us + 1)) : -1;
+}
+inline void set_flag(const char* event, int id) {
+  BlockState& b = block();
+  if (!b.active) return;
+  int src, dst;
+  flag_pipes(event, src, dst);
+  const double t = issue(S);
+  // the flag is set once every instruction the source pipe received before it has completed
+  b.flags[{event, id}] = src > S ? std::max(t, b.pipe[src].done) : t;
+  ++b.c.set_flags;
+}
+inline void wait_flag(const char* event, int id) {
+  BlockState& b = block();
+  if (!b.active) return;
+  int src, dst;
+  flag_pipes(event, src, dst);
+  issue(S);
+  auto it = b.flags.find({event, id});
+  const double t = it == b.flags.end() ? 0 : it->second;
+  if (it != b.flags.end()) b.flags.erase(it);
+  if (dst == S || dst < 0) b.s = std::max(b.s, t);  // the scalar unit itself waits
+  else b.pipe[dst].free = std::max(b.pipe[dst].free, t);
+  ++b.c.wait_flags;
+}
+
+// PipeBarrier<pipe>: `pipe_t_value` is the API's pipe_t (0..5 as Pipe, 6 = PIPE_ALL, 7 = PIPE_FIX).
+inline void barrier(int pipe_t_value) {
+  BlockState& b = block();
+  if (!b.active) return;
+  issue(S);
+  if (pipe_t_value == 6) {  // PIPE_ALL: the scalar unit waits until every pipe has drained
+    for (PipeState& p : b.pipe) b.s = std::max(b.s, p.done);
+    for (PipeState& p : b.pipe) p.free = std::max(p.free, b.s);
+    ++b.c.barriers_all;
+    return;
+  }
+  const int p = pipe_t_value == 7 ? FIX : pipe_t_value;
+  if (p <= S || p >= kPipes) return;
+  b.pipe[p].free = std::max(b.pipe[p].free, b.pipe[p].done);
+  (p == V ? b.c.barriers_v : b.c.barriers_other) += 1;
+}
+
+// TQue hand-offs: a queue's buffer is filled by `producer` and read by `consumer` (VECIN: MTE2 -> V,
+// VECOUT: V -> MTE3, A1/B1: MTE2 -> MTE1, A2/B2: MTE1 -> M, CO1: M -> FIX). As in the real TQue,
+// EnQue sets a producer->consumer flag that DeQue waits for, FreeTensor a consumer->producer flag
+// that the next AllocTensor of the buffer waits for.
+inline void que_alloc(const void* slot, int producer) {
+  BlockState& b = block();
+  if (!b.active) return;
+  issue(S);
+  if (producer > S) b.pipe[producer].free = std::max(b.pipe[producer].free, b.slots[slot].freed);
+}
+inline void que_enque(const void* slot, int producer) {
+  BlockState& b = block();
+  if (!b.active) return;
+  const double t = issue(S);
+  b.slots[slot].ready = producer > S ? std::max(t, b.pipe[producer].done) : t;
+  ++b.c.enques;
+}
+inline void que_deque(const void* slot, int consumer) {
+  BlockState& b = block();
+  if (!b.active) return;
+  issue(S);
+  if (consumer > S) b.pipe[consumer].free = std::max(b.pipe[consumer].free, b.slots[slot].ready);
+  ++b.c.deques;
+}
+inline void que_free(const void* slot, int consumer) {
+  BlockState& b = block();
+  if (!b.active) return;
+  const double t = issue(S);
+  b.slots[slot].freed = consumer > S ? std::max(t, b.pipe[consumer].done) : t;
+}
+
+// TPipe::InitBuffer: bytes of an on-chip memory in use (index as pypto_sim::Mem).
+inline void mem_used(int mem, uint32_t bytes) {
+  if (!block().active || mem < 0 || mem >= 8) return;
+  LaunchCost& l = launch_cost();
+  l.mem_used[mem] = std::max(l.mem_used[mem], bytes);
+}
+
+// ---------------------------------------------------------------- launches
+
+inline void begin_launch(const char* kernel, uint32_t block_num) {
+  LaunchCost& l = launch_cost();
+  l = LaunchCost();
+  l.kernel = kernel;
+  l.block_num = block_num;
+}
+inline void begin_block() {
+  BlockState& b = block();
+  b = BlockState();
+  b.active = true;
+}
+inline void end_block() {
+  BlockState& b = block();
+  BlockResult r;
+  r.cycles = b.total();
+  for (int p = 0; p < kPipes; ++p) r.busy[p] = b.pipe[p].busy;
+  r.busy[S] = b.s_busy;
+  r.gm_busy = b.gm_busy;
+  r.c = b.c;
+  LaunchCost& l = launch_cost();
+  l.cube = l.cube || b.cube;
+  l.blocks.push_back(r);
+  b.active = false;
+}
+
+inline uint64_t unique_bytes(std::vector<std::pair<uintptr_t, uintptr_t>>& ranges) {
+  std::sort(ranges.begin(), ranges.end());
+  uint64_t total = 0;
+  uintptr_t lo = 0, hi = 0;
+  bool open = false;
+  for (const auto& r : ranges) {
+    if (open && r.first <= hi) { hi = std::max(hi, r.second); continue; }
+    if (open) total += hi - lo;
+    lo = r.first; hi = r.second; open = true;
+  }
+  if (open) total += hi - lo;
+  return total;
+}
+
+// Blocks go to cores round-robin (block i on core i mod cores); a core runs its blocks one after
+// another and the launch ends with its slowest core. Appends one JSON line to $PYPTO_SIM_PROFILE.
+inline void end_launch() {
+  LaunchCost& l = launch_cost();
+  const Params& P = params();
+  const uint32_t cores = static_cast<uint32_t>(l.cube ? P.aic_cores : P.aiv_cores);
+  const uint32_t used = std::max<uint32_t>(1, std::min<uint32_t>(cores, l.block_num));
+  std::vector<BlockResult> per_core(used);
+  for (size_t i = 0; i < l.blocks.size(); ++i) {
+    BlockResult& c = per_core[i % used];
+    const BlockResult& r = l.blocks[i];
+    c.cycles += r.cycles;
+    for (int p = 0; p < kPipes; ++p) c.busy[p] += r.busy[p];
+    c.gm_busy += r.gm_busy;
+  }
+  size_t slowest = 0;
+  for (size_t i = 1; i < per_core.size(); ++i)
+    if (per_core[i].cycles > per_core[slowest].cycles) slowest = i;
+  Counters all;
+  for (const BlockResult& r : l.blocks) all.add(r.c);
+  const char* path = std::getenv("PYPTO_SIM_PROFILE");
+  if (path == nullptr || *path == 0 || l.kernel == nullptr) return;
+  FILE* f = std::fopen(path, "a");
+  if (f == nullptr) return;
+  const BlockResult& crit = per_core.empty() ? BlockResult() : per_core[slowest];
+  std::fprintf(f, "{\"kernel\": \"%s\", \"blocks\": %u, \"cores\": %u, \"core_type\": \"%s\", \"cycles\": %.1f, "
+               "\"clock_ghz\": %g, \"hbm_gbps\": %g, \"aiv_cores\": %g, \"aic_cores\": %g, \"busy\": {", l.kernel, l.block_num,
+               used, l.cube ? "aic" : "aiv", crit.cycles, P.clock_ghz, P.hbm_gbps, P.aiv_cores, P.aic_cores);
+  for (int p = 0; p < kPipes; ++p) std::fprintf(f, "%s\"%s\": %.1f", p ? ", " : "", pipe_name(p), crit.busy[p]);
+  std::fprintf(f, ", \"GM\": %.1f}", crit.gm_busy);
+  std::fprintf(f, ", \"block_cycles\": [");
+  for (size_t i = 0; i < l.blocks.size(); ++i) std::fprintf(f, "%s%.1f", i ? ", " : "", l.blocks[i].cycles);
+  std::fprintf(f, "]");
+  const uint64_t ur = unique_bytes(l.read_ranges), uw = unique_bytes(l.write_ranges);
+  std::fprintf(f, ", \"counters\": {\"gm_read\": %llu, \"gm_read_unique\": %llu, \"gm_written\": %llu, "
+               "\"gm_written_unique\": %llu, \"l2_hit_bytes\": %llu, \"dma\": %llu, \"dma_bursts\": %llu, "
+               "\"dma_min_burst\": %llu, \"dma_max_burst\": %llu, \"dma_misaligned\": %llu, \"vec\": %llu, "
+               "\"vec_repeats\": %llu, \"vec_elements\": %llu, \"barriers_v\": %llu, \"barriers_all\": %llu, "
+               "\"barriers_other\": %llu, \"set_flags\": %llu, \"wait_flags\": %llu, \"enques\": %llu, \"deques\": %llu, "
+               "\"mte1\": %llu, \"mmad\": %llu, \"mmad_macs\": %llu, \"fixpipe\": %llu, \"scalar_ub\": %llu}",
+               (unsigned long long)all.gm_read, (unsigned long long)ur, (unsigned long long)all.gm_written,
+               (unsigned long long)uw, (unsigned long long)all.l2_hit_bytes, (unsigned long long)all.dma,
+               (unsigned long long)all.dma_bursts, (unsigned long long)(all.dma ? all.dma_min_burst : 0),
+               (unsigned long long)all.dma_max_burst, (unsigned long long)all.dma_misaligned,
+               (unsigned long long)all.vec, (unsigned long long)all.vec_repeats, (unsigned long long)all.vec_elements,
+               (unsigned long long)all.barriers_v, (unsigned long long)all.barriers_all,
+               (unsigned long long)all.barriers_other, (unsigned long long)all.set_flags,
+               (unsigned long long)all.wait_flags, (unsigned long long)all.enques, (unsigned long long)all.deques,
+               (unsigned long long)all.mte1, (unsigned long long)all.mmad, (unsigned long long)all.mmad_macs,
+               (unsigned long long)all.fixpipe, (unsigned long long)all.scalar_ub);
+  std::fprintf(f, ", \"mem_used\": {\"UB\": %u, \"L1\": %u, \"L0A\": %u, \"L0B\": %u, \"L0C\": %u}}\n", l.mem_used[0],
+               l.mem_used[1], l.mem_used[2], l.mem_used[3], l.mem_used[4]);
+  std::fclose(f);
+}
+
+}  // namespace cost
+}  // namespace pypto_sim
