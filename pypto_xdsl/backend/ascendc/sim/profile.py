@@ -293,20 +293,22 @@ def run_kernel_source(
     work.mkdir(parents=True, exist_ok=True)
     params, decls, calls, setup, teardown = [], [], [], [], []
     arrays = [a for a in args if isinstance(a, np.ndarray)]
+    array_index = {i: j for j, i in enumerate(i for i, a in enumerate(args) if isinstance(a, np.ndarray))}
     for i, a in enumerate(args):
         if isinstance(a, np.ndarray):
             n = a.nbytes
+            j = array_index[i]
             decls.append("uint8_t*")
             setup.append(
                 f"  void* d{i}; if (aclrtMalloc(&d{i}, {n}, ACL_MEM_MALLOC_HUGE_FIRST)) return 1;\n"
-                f"  {{ std::vector<uint8_t> h({n}); FILE* f = std::fopen(argv[1 + {arrays.index(a)}], \"rb\");\n"
+                f"  {{ std::vector<uint8_t> h({n}); FILE* f = std::fopen(argv[1 + {j}], \"rb\");\n"
                 f"    if (!f || std::fread(h.data(), 1, {n}, f) != {n}) return 2; std::fclose(f);\n"
                 f"    aclrtMemcpy(d{i}, {n}, h.data(), {n}, ACL_MEMCPY_HOST_TO_DEVICE); }}"
             )
             calls.append(f"static_cast<uint8_t*>(d{i})")
             teardown.append(
                 f"  {{ std::vector<uint8_t> h({n}); aclrtMemcpy(h.data(), {n}, d{i}, {n}, ACL_MEMCPY_DEVICE_TO_HOST);\n"
-                f"    FILE* f = std::fopen(argv[1 + {len(arrays)} + {arrays.index(a)}], \"wb\");\n"
+                f"    FILE* f = std::fopen(argv[1 + {len(arrays) + j}], \"wb\");\n"
                 f"    if (!f) return 3; std::fwrite(h.data(), 1, {n}, f); std::fclose(f); aclrtFree(d{i}); }}"
             )
         elif isinstance(a, float):

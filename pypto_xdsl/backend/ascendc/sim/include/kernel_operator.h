@@ -314,8 +314,11 @@ class TQue : public detail::BufferBase {
   template <typename T>
   LocalTensor<T> AllocTensor() {
     if (slots.empty()) fail("AllocTensor on a queue that was never given buffers by TPipe::InitBuffer");
-    for (Slot& s : slots) {
+    // buffers are handed out in turn (ping, pong, ping, ...), as the real TQue does
+    for (size_t k = 0; k < slots.size(); ++k) {
+      Slot& s = slots[(cursor_ + k) % slots.size()];
       if (s.state == SlotState::Free) {
+        cursor_ = (cursor_ + k + 1) % slots.size();
         s.state = SlotState::Allocated;
         s.v_write_epoch = 0;
         detail::v_forget(s);
@@ -367,6 +370,7 @@ class TQue : public detail::BufferBase {
     return s;
   }
   std::vector<Slot*> fifo_;
+  size_t cursor_ = 0;
 };
 
 template <TPosition pos = TPosition::VECCALC>

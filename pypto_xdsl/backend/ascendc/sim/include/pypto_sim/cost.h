@@ -194,6 +194,7 @@ struct SlotTimes {
 
 struct BlockState {
   bool active = false;
+  bool trace = false;     // PYPTO_SIM_TRACE prints the first block's instructions
   bool cube = false;      // the kernel uses the cube core (decided by its first cube-side instruction)
   double s = 0;           // scalar unit: program-order issue time
   double s_busy = 0;
@@ -260,8 +261,17 @@ inline double issue(int pipe) {
   }
   return std::max(q.free, b.s);
 }
+// PYPTO_SIM_TRACE=1: every instruction of block 0 on stderr (pipe, start, end, visible).
+inline bool tracing() {
+  static const bool on = [] {
+    const char* t = std::getenv("PYPTO_SIM_TRACE");
+    return t != nullptr && *t != 0 && *t != '0';
+  }();
+  return on;
+}
 inline void record(int pipe, double start, double end, double visible) {
   BlockState& b = block();
+  if (tracing() && b.trace) std::fprintf(stderr, "pypto-sim trace: %-4s %10.1f %10.1f %10.1f (scalar %.1f)\n", pipe_name(pipe), start, end, visible, b.s);
   PipeState& q = b.pipe[pipe];
   const size_t depth = q.starts.size();
   if (depth) q.starts[q.instrs % depth] = start;
@@ -501,6 +511,7 @@ inline void begin_block() {
   BlockState& b = block();
   b = BlockState();
   b.active = true;
+  b.trace = launch_cost().blocks.empty();
 }
 inline void end_block() {
   BlockState& b = block();
