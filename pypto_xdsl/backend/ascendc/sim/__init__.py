@@ -65,20 +65,38 @@ def build(out_dir: Path, exe_name: str = "pypto_main", opt: str = "-O1") -> Path
     return exe
 
 
+def run_profiled(
+    argv: list[str], profile: Path | None, env: dict[str, str] | None = None, timeout: float = 120.0
+) -> subprocess.CompletedProcess:
+    """Run a simulated program; with `profile`, the cost model writes one JSON line per kernel
+    launch there. When blocks of a launch read the same GM lines (matmul panels), the program is
+    run a second time with the first run's reader counts, so that the L2 model can share each
+    HBM fetch between the blocks that read the line (see `include/pypto_sim/cost.h`)."""
+    env = dict(os.environ if env is None else env)
+    if profile is None:
+        return subprocess.run(argv, capture_output=True, text=True, timeout=timeout, env=env)
+    profile = Path(profile)
+    share = profile.with_suffix(".l2share")
+    for f in (profile, share):
+        f.unlink(missing_ok=True)
+    env["PYPTO_SIM_PROFILE"] = str(profile)
+    env["PYPTO_SIM_L2_SHARE_OUT"] = str(share)
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, env=env)
+    if proc.returncode != 0 or not share.exists() or share.stat().st_size == 0:
+        return proc
+    profile.unlink(missing_ok=True)
+    del env["PYPTO_SIM_L2_SHARE_OUT"]
+    env["PYPTO_SIM_L2_SHARE_IN"] = str(share)
+    return subprocess.run(argv, capture_output=True, text=True, timeout=timeout, env=env)
+
+
 def run(
     exe: Path, in_dir: Path, out_dir: Path, timeout: float = 120.0, profile: Path | None = None
 ) -> SimResult:
-    """Run a built program; with `profile`, the cost model appends one JSON line per kernel
-    launch to that file (see `profile.py`), which is emptied first."""
+    """Run a built program; with `profile`, the cost model's launch records go to that file."""
     Path(out_dir).mkdir(parents=True, exist_ok=True)
-    env = None
-    if profile is not None:
-        Path(profile).unlink(missing_ok=True)
-        env = dict(os.environ, PYPTO_SIM_PROFILE=str(profile))
     try:
-        proc = subprocess.run(
-            [str(exe), str(in_dir), str(out_dir)], capture_output=True, text=True, timeout=timeout, env=env
-        )
+        proc = run_profiled([str(exe), str(in_dir), str(out_dir)], profile, timeout=timeout)
     except subprocess.TimeoutExpired as e:
         raise SimulationError(
             f"{exe} did not finish within {timeout:.0f} s (an endless loop, e.g. a loop step of 0?)"

@@ -347,12 +347,10 @@ def run_kernel_source(
         ins.append(str(p))
         outs.append(str(work / f"out{j}.bin"))
     prof = work / "profile.jsonl"
-    if prof.exists():
-        prof.unlink()
-    env = dict(os.environ, PYPTO_SIM_PROFILE=str(prof))
+    env = dict(os.environ)
     if cost_params:
         env["PYPTO_SIM_COST"] = ",".join(f"{k}={v}" for k, v in cost_params.items())
-    run = subprocess.run([str(exe), *ins, *outs], capture_output=True, text=True, env=env, timeout=600)
+    run = sim.run_profiled([str(exe), *ins, *outs], prof, env=env, timeout=600)
     if run.returncode != 0:
         raise sim.SimulationError(f"{source.name}: the simulated kernel exited with {run.returncode}:\n{run.stderr}")
     results = [np.fromfile(o, dtype=a.dtype).reshape(a.shape) for o, a in zip(outs, arrays)]

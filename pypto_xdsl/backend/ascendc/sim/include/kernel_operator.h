@@ -1032,14 +1032,20 @@ void Mmad(const LocalTensor<D>& dst, const LocalTensor<A>& a, const LocalTensor<
   detail::check_local(a, "Mmad", pypto_sim::Mem::L0A, (uint64_t)p.m * p.k, true);
   detail::check_local(b, "Mmad", pypto_sim::Mem::L0B, (uint64_t)p.k * p.n, true);
   detail::check_local(dst, "Mmad", pypto_sim::Mem::L0C, (uint64_t)p.m * p.n, false);
+  // unpack both operands once (row-major A[m][k], B^T[n][k]) so the product loop runs over floats
+  std::vector<float> ua((size_t)p.m * p.k), ub((size_t)p.n * p.k);
+  for (uint32_t r = 0; r < p.m; ++r)
+    for (uint32_t k = 0; k < p.k; ++k)
+      ua[(size_t)r * p.k + k] = static_cast<float>(a.sim_ptr()[((r / 16) * kb + k / 16) * 256 + (r % 16) * 16 + k % 16]);
+  for (uint32_t c = 0; c < p.n; ++c)
+    for (uint32_t k = 0; k < p.k; ++k)
+      ub[(size_t)c * p.k + k] = static_cast<float>(b.sim_ptr()[((k / 16) * nb + c / 16) * 256 + (c % 16) * 16 + k % 16]);
   for (uint32_t r = 0; r < p.m; ++r)
     for (uint32_t c = 0; c < p.n; ++c) {
       float acc = 0.0f;
-      for (uint32_t k = 0; k < p.k; ++k) {
-        const float x = static_cast<float>(a.sim_ptr()[((r / 16) * kb + k / 16) * 256 + (r % 16) * 16 + k % 16]);
-        const float y = static_cast<float>(b.sim_ptr()[((k / 16) * nb + c / 16) * 256 + (c % 16) * 16 + k % 16]);
-        acc += x * y;
-      }
+      const float* x = &ua[(size_t)r * p.k];
+      const float* y = &ub[(size_t)c * p.k];
+      for (uint32_t k = 0; k < p.k; ++k) acc += x[k] * y[k];
       D& out = dst.sim_ptr()[((uint64_t)(c / 16) * p.m + r) * 16 + c % 16];
       out = p.cmatrixInitVal ? static_cast<D>(acc) : static_cast<D>(static_cast<float>(out) + acc);
     }

@@ -53,9 +53,9 @@ struct Params {
   double l2_mib = 192;               // L2 capacity
   double core_bytes_per_cycle = 128; // one core's GM port (upper bound on its share)
   double dma_issue = 13;             // cycles per DMA instruction (GM <-> UB/L1)
-  double dma_burst = 1;              // cycles per burst (row) of a DMA instruction
+  double dma_burst = 0.5;            // cycles per burst (row) of a DMA instruction
   double dma_latency = 200;          // cycles from the end of a transfer until a waiting pipe sees it
-  double gm_misalign_bytes = 512;    // extra bytes per burst whose GM start is not 512-byte aligned
+  double gm_misalign_bytes = 512;    // extra bytes per 512-byte GM line a burst straddles beyond its length
   double v_issue = 2;                // cycles per vector instruction besides its repeats
   double v_latency = 22;             // vector pipeline depth: result visible this much after the last repeat
   double mte1_issue = 10;            // cycles per LoadData besides its bytes
@@ -236,10 +236,81 @@ inline LaunchCost& launch_cost() {
   static LaunchCost l;
   return l;
 }
-// 512-byte GM lines touched since the program started (an L2 that keeps everything up to its capacity).
-inline std::unordered_set<uintptr_t>& l2_lines() {
-  static std::unordered_set<uintptr_t> s;
+// The L2 cache, at 512-byte GM lines: a line is in L2 once any launch before this one touched it
+// (up to the capacity; no eviction is modelled). Inside a launch the blocks run at the same time
+// on hardware but one after another here, so "the first block to touch a line fetches it from
+// HBM" would charge the whole fetch to whichever block the simulation runs first. Instead a line
+// that k blocks of the launch read costs each of them 1/k of an HBM fetch and (k-1)/k of an L2
+// read. k comes from a first run of the same program (PYPTO_SIM_L2_SHARE_OUT writes it,
+// PYPTO_SIM_L2_SHARE_IN reads it back; `pypto-compile --profile` runs twice when the first run
+// finds lines shared between blocks); without it k = 1.
+struct L2State {
+  std::unordered_set<uintptr_t> warm;                     // lines touched by earlier launches
+  std::unordered_map<uintptr_t, std::pair<int64_t, uint32_t>> launch_lines;  // line -> (last block, blocks)
+  std::unordered_set<uintptr_t> block_lines;              // lines the current block touched
+  std::map<std::pair<uint32_t, uintptr_t>, uint32_t> shared;  // (launch, line) -> readers, from the first run
+  uint32_t launch = 0;
+  bool loaded = false;
+};
+inline L2State& l2() {
+  static L2State s;
+  if (!s.loaded) {
+    s.loaded = true;
+    const char* in = std::getenv("PYPTO_SIM_L2_SHARE_IN");
+    if (in != nullptr && *in) {
+      if (FILE* f = std::fopen(in, "r")) {
+        unsigned launch;
+        unsigned long long line;
+        unsigned k;
+        while (std::fscanf(f, "%u %llx %u", &launch, &line, &k) == 3) s.shared[{launch, uintptr_t(line)}] = k;
+        std::fclose(f);
+      }
+    }
+  }
   return s;
+}
+// A GM line named independently of where the host placed the buffer (the same in both runs):
+// the number of the device allocation in the order the cost model first saw it, and the line in it.
+inline uintptr_t canonical_line(uintptr_t addr) {
+  static std::map<const uint8_t*, uintptr_t> ids;
+  const uint8_t* p = reinterpret_cast<const uint8_t*>(addr);
+  auto it = device_allocs().upper_bound(p);
+  if (it == device_allocs().begin()) return addr / 512;
+  --it;
+  auto id = ids.find(it->first);
+  if (id == ids.end()) id = ids.emplace(it->first, ids.size() + 1).first;
+  return (id->second << 40) | uintptr_t((p - it->first) / 512);
+}
+// HBM share (0..1) of reading the line at `addr` in the current block; registers the touch.
+inline double l2_touch(uintptr_t addr, int64_t block_idx, bool read) {
+  const uintptr_t line = canonical_line(addr);
+  L2State& s = l2();
+  const bool warm = s.warm.count(line) != 0;
+  const bool again = !s.block_lines.insert(line).second;
+  auto& e = s.launch_lines[line];
+  if (e.second == 0 || e.first != block_idx) {
+    e.first = block_idx;
+    ++e.second;
+  }
+  if (!read) return 1.0;  // writes go on to HBM (no write-back credit)
+  if (warm || again) return 0.0;
+  auto it = s.shared.find({s.launch, line});
+  return it == s.shared.end() ? 1.0 : 1.0 / it->second;
+}
+inline void l2_end_block() { l2().block_lines.clear(); }
+inline void l2_end_launch() {
+  L2State& s = l2();
+  const Params& P = params();
+  const size_t cap = static_cast<size_t>(P.l2_mib * 1024 * 1024 / 512);
+  const char* out = std::getenv("PYPTO_SIM_L2_SHARE_OUT");
+  FILE* f = out != nullptr && *out ? std::fopen(out, "a") : nullptr;
+  for (const auto& [line, e] : s.launch_lines) {
+    if (f != nullptr && e.second > 1) std::fprintf(f, "%u %llx %u\n", s.launch, (unsigned long long)line, e.second);
+    if (s.warm.size() < cap) s.warm.insert(line);
+  }
+  if (f != nullptr) std::fclose(f);
+  s.launch_lines.clear();
+  ++s.launch;
 }
 
 // ---------------------------------------------------------------- issue
@@ -301,31 +372,26 @@ inline void gm_transfer(int pipe, const void* gm, uint64_t bursts, uint64_t burs
   const Params& P = params();
   const double start = issue(pipe);
   const uintptr_t base = reinterpret_cast<uintptr_t>(gm);
-  uint64_t hbm_bytes = 0, l2_bytes = 0;
-  const uint64_t l2_cap_lines = static_cast<uint64_t>(P.l2_mib * 1024 * 1024 / 512);
+  double hbm_bytes = 0, l2_bytes = 0;
   LaunchCost& l = launch_cost();
+  const int64_t block_idx = static_cast<int64_t>(l.blocks.size());
   for (uint64_t r = 0; r < bursts; ++r) {
     const uintptr_t a = base + r * gm_stride;
     (read ? l.read_ranges : l.write_ranges).push_back({a, a + burst_bytes});
-    const uint64_t charged = (burst_bytes + 31) / 32 * 32;
-    bool hit_first = false;
-    uint64_t hit = 0;
+    // whole 32-byte blocks move; a burst that straddles one more 512-byte line than its length
+    // needs pays for that line again
+    const uint64_t lines = (a + burst_bytes - 1) / 512 - a / 512 + 1, needed = (burst_bytes + 511) / 512;
+    const double extra = lines > needed ? P.gm_misalign_bytes * double(lines - needed) : 0.0;
+    if (lines > needed) ++b.c.dma_misaligned;
+    const double charged = double((burst_bytes + 31) / 32 * 32) + extra;
+    double hbm_share = 0;
     for (uintptr_t line = a / 512; line <= (a + burst_bytes - 1) / 512; ++line) {
       const uintptr_t lo = std::max<uintptr_t>(a, line * 512), hi = std::min<uintptr_t>(a + burst_bytes, (line + 1) * 512);
-      auto& lines = l2_lines();
-      const bool hit_line = lines.count(line) != 0;
-      if (!hit_line && lines.size() < l2_cap_lines) lines.insert(line);
-      if (hit_line) hit += hi - lo;
-      if (line == a / 512) hit_first = hit_line;
+      hbm_share += l2_touch(lo, block_idx, read) * double(hi - lo);
     }
-    // reads of lines already in L2 are served from L2; writes always go on to HBM (no write-back credit)
-    const uint64_t from_l2 = read ? std::min<uint64_t>(hit, charged) : 0;
-    l2_bytes += from_l2;
-    hbm_bytes += charged - from_l2;
-    if (a % 512 != 0) {
-      (read && hit_first ? l2_bytes : hbm_bytes) += static_cast<uint64_t>(P.gm_misalign_bytes);
-      ++b.c.dma_misaligned;
-    }
+    hbm_share /= double(burst_bytes);
+    hbm_bytes += charged * hbm_share;
+    l2_bytes += charged * (1.0 - hbm_share);
     b.c.dma_min_burst = std::min(b.c.dma_min_burst, burst_bytes);
     b.c.dma_max_burst = std::max(b.c.dma_max_burst, burst_bytes);
   }
@@ -340,7 +406,7 @@ inline void gm_transfer(int pipe, const void* gm, uint64_t bursts, uint64_t burs
   b.c.dma_bursts += bursts;
   const uint64_t bytes = bursts * burst_bytes;
   (read ? b.c.gm_read : b.c.gm_written) += bytes;
-  b.c.l2_hit_bytes += l2_bytes;
+  b.c.l2_hit_bytes += static_cast<uint64_t>(l2_bytes);
 }
 
 // LoadData L1 -> L0A/L0B (MTE1).
@@ -525,6 +591,7 @@ inline void end_block() {
   l.cube = l.cube || b.cube;
   l.blocks.push_back(r);
   b.active = false;
+  l2_end_block();
 }
 
 inline uint64_t unique_bytes(std::vector<std::pair<uintptr_t, uintptr_t>>& ranges) {
@@ -546,6 +613,7 @@ inline uint64_t unique_bytes(std::vector<std::pair<uintptr_t, uintptr_t>>& range
 inline void end_launch() {
   LaunchCost& l = launch_cost();
   const Params& P = params();
+  l2_end_launch();
   const uint32_t cores = static_cast<uint32_t>(l.cube ? P.aic_cores : P.aiv_cores);
   const uint32_t used = std::max<uint32_t>(1, std::min<uint32_t>(cores, l.block_num));
   std::vector<BlockResult> per_core(used);
