@@ -105,6 +105,7 @@ class KernelEltwise {
 #else
     // gelu(x) ~= x - x / (1 + exp(2 u)), u = sqrt(2 / pi) * (x + 0.044715 x^3)
     LocalTensor<float> t = tmpBuf_.Get<float>();
+    PipeBarrier<PIPE_V>();  // t is still read by the previous tile's Sub
     Mul(t, x, x, TILE_LENGTH);
     PipeBarrier<PIPE_V>();
     Mul(t, t, x, TILE_LENGTH);

@@ -11,6 +11,11 @@
 // values are broadcast with Brcb and applied with level-0 Sub/Mul (source-1 block stride 0);
 // a row-wise divide is one Reciprocal of the row values and Muls. COLS is a power of two
 // multiple of 64, at most 2040 / 8 * 8 floats apart per row (level-0 repeat strides are 8-bit).
+//
+// For the benchmarks' what-if estimates: SERIAL_FOLD 1 folds the column chunks one after another
+// (copy the first chunk, then one dependent Max/Add per further chunk, a barrier each, as the
+// generated kernels do today); DIV_BROADCAST 1 divides by the broadcast row values (level-0 Div)
+// instead of Reciprocal + Mul.
 #include "kernel_operator.h"
 
 #ifndef OP
@@ -24,6 +29,12 @@
 #endif
 #ifndef BUFFER_NUM
 #define BUFFER_NUM 2
+#endif
+#ifndef SERIAL_FOLD
+#define SERIAL_FOLD 0
+#endif
+#ifndef DIV_BROADCAST
+#define DIV_BROADCAST 0
 #endif
 
 using namespace AscendC;
@@ -72,6 +83,16 @@ class KernelRows {
       Reduce<kMax>(dst, src, kRowBlocks);
       return;
     }
+    if (SERIAL_FOLD) {
+      Muls(work, src, 1.0f, kChunk, TILE_ROWS, UnaryRepeatParams(1, 1, kHalf / 8, kRowBlocks));
+      for (int32_t c = kChunk; c < COLS; c += kChunk) {
+        PipeBarrier<PIPE_V>();
+        Fold<kMax>(work, work, src[c], BinaryRepeatParams(1, 1, 1, kHalf / 8, kHalf / 8, kRowBlocks));
+      }
+      PipeBarrier<PIPE_V>();
+      Reduce<kMax>(dst, work, kHalf / 8);
+      return;
+    }
     for (int32_t c = 0; c < kHalf; c += kChunk)
       Fold<kMax>(work[c], src[c], src[kHalf + c], BinaryRepeatParams(1, 1, 1, kHalf / 8, kRowBlocks, kRowBlocks));
     PipeBarrier<PIPE_V>();
@@ -93,27 +114,38 @@ class KernelRows {
     if (kMax) WholeReduceMax(dst, src, kChunk, TILE_ROWS, 1, 1, rowStride, ReduceOrder::ORDER_ONLY_VALUE);
     else WholeReduceSum(dst, src, kChunk, TILE_ROWS, 1, 1, rowStride);
   }
-  // dst[r, :] = src[r, :] (op) vals[r]; op 0 = Sub, 1 = Mul.
+  // dst[r, :] = src[r, :] (op) vals[r]
+  enum Apply { kSub, kMul, kDiv };
   __aicore__ inline void RowApply(const LocalTensor<float>& dst, const LocalTensor<float>& src,
-                                  const LocalTensor<float>& vals, bool mul) {
+                                  const LocalTensor<float>& vals, Apply op) {
     LocalTensor<float> bc = brcbBuf_.Get<float>();
     Brcb(bc, vals, kRowVals / 8, BrcbRepeatParams(1, 8));
     PipeBarrier<PIPE_V>();
     const BinaryRepeatParams p(1, 1, 0, kRowBlocks, kRowBlocks, 1);
     for (int32_t c = 0; c < COLS; c += kChunk) {
-      if (mul) Mul(dst[c], src[c], bc, kChunk, TILE_ROWS, p);
+      if (op == kMul) Mul(dst[c], src[c], bc, kChunk, TILE_ROWS, p);
+      else if (op == kDiv) Div(dst[c], src[c], bc, kChunk, TILE_ROWS, p);
       else Sub(dst[c], src[c], bc, kChunk, TILE_ROWS, p);
     }
   }
-  // vals = 1 / sqrt(vals / COLS + eps)
-  __aicore__ inline void InvRms(const LocalTensor<float>& vals, float eps) {
+  // dst[r, :] = src[r, :] / vals[r]
+  __aicore__ inline void RowDivide(const LocalTensor<float>& dst, const LocalTensor<float>& src,
+                                   const LocalTensor<float>& vals) {
+    if (DIV_BROADCAST) {
+      RowApply(dst, src, vals, kDiv);
+      return;
+    }
+    Reciprocal(vals, vals, TILE_ROWS);
+    PipeBarrier<PIPE_V>();
+    RowApply(dst, src, vals, kMul);
+  }
+  // vals = sqrt(vals / COLS + eps)
+  __aicore__ inline void Rms(const LocalTensor<float>& vals, float eps) {
     Muls(vals, vals, 1.0f / COLS, TILE_ROWS);
     PipeBarrier<PIPE_V>();
     Adds(vals, vals, eps, TILE_ROWS);
     PipeBarrier<PIPE_V>();
     Sqrt(vals, vals, TILE_ROWS);
-    PipeBarrier<PIPE_V>();
-    Reciprocal(vals, vals, TILE_ROWS);
     PipeBarrier<PIPE_V>();
   }
   __aicore__ inline void Compute() {
@@ -124,36 +156,34 @@ class KernelRows {
 #if OP == 0
     RowReduce<true>(vals, x);
     PipeBarrier<PIPE_V>();
-    RowApply(y, x, vals, false);
+    RowApply(y, x, vals, kSub);
     PipeBarrier<PIPE_V>();
     Exp(y, y, kTile);
     PipeBarrier<PIPE_V>();
     RowReduce<false>(vals, y);
     PipeBarrier<PIPE_V>();
-    Reciprocal(vals, vals, TILE_ROWS);
-    PipeBarrier<PIPE_V>();
-    RowApply(y, y, vals, true);
+    RowDivide(y, y, vals);
 #elif OP == 1
     Mul(y, x, x, kTile);
     PipeBarrier<PIPE_V>();
     RowReduce<false>(vals, y);
     PipeBarrier<PIPE_V>();
-    InvRms(vals, 1e-6f);
-    RowApply(y, x, vals, true);
+    Rms(vals, 1e-6f);
+    RowDivide(y, x, vals);
 #else
     LocalTensor<float> sq = tmpBuf_.Get<float>();
     RowReduce<false>(vals, x);
     PipeBarrier<PIPE_V>();
     Muls(vals, vals, 1.0f / COLS, TILE_ROWS);
     PipeBarrier<PIPE_V>();
-    RowApply(y, x, vals, false);
+    RowApply(y, x, vals, kSub);
     PipeBarrier<PIPE_V>();
     Mul(sq, y, y, kTile);
     PipeBarrier<PIPE_V>();
     RowReduce<false>(vals, sq);
     PipeBarrier<PIPE_V>();
-    InvRms(vals, 1e-5f);
-    RowApply(y, y, vals, true);
+    Rms(vals, 1e-5f);
+    RowDivide(y, y, vals);
 #endif
     outQueueY_.EnQue(y);
     inQueueX_.FreeTensor(x);

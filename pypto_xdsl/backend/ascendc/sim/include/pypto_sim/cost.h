@@ -69,6 +69,7 @@ struct Params {
   double s_call = 3;                 // scalar cycles per API call (issue, parameters, address arithmetic)
   double s_ub_access = 4;            // LocalTensor GetValue/SetValue
   double queue_depth = 32;           // instructions a pipe's queue holds before the scalar unit stalls
+  double shared_by = 0;              // cores sharing the chip's bandwidth (0: the launch's blocks, up to the cores)
 
   void override_from_env() {
     const char* spec = std::getenv("PYPTO_SIM_COST");
@@ -83,7 +84,7 @@ struct Params {
         {"l0a_bytes_per_cycle", &l0a_bytes_per_cycle}, {"l0b_bytes_per_cycle", &l0b_bytes_per_cycle},
         {"m_issue", &m_issue}, {"m_latency", &m_latency}, {"fix_issue", &fix_issue},
         {"fix_l0c_bytes_per_cycle", &fix_l0c_bytes_per_cycle}, {"s_call", &s_call},
-        {"s_ub_access", &s_ub_access}, {"queue_depth", &queue_depth},
+        {"s_ub_access", &s_ub_access}, {"queue_depth", &queue_depth}, {"shared_by", &shared_by},
     };
     const char* p = spec;
     while (*p) {
@@ -356,7 +357,7 @@ inline double core_share(double chip_gbps) {
   const Params& P = params();
   const LaunchCost& l = launch_cost();
   const double cores = block().cube ? P.aic_cores : P.aiv_cores;
-  const double active = std::max(1.0, std::min<double>(cores, l.block_num));
+  const double active = P.shared_by > 0 ? P.shared_by : std::max(1.0, std::min<double>(cores, l.block_num));
   return std::min(P.core_bytes_per_cycle, chip_gbps / P.clock_ghz / active);
 }
 
