@@ -51,7 +51,8 @@ struct Params {
   double hbm_gbps = 1600;            // attainable GM (HBM) bandwidth of the chip, GB/s
   double l2_gbps = 5000;             // L2 cache bandwidth of the chip, GB/s
   double l2_mib = 192;               // L2 capacity
-  double core_bytes_per_cycle = 128; // one core's GM port (upper bound on its share)
+  double core_bytes_per_cycle = 128; // one core's GM port (upper bound on its share of L2)
+  double core_hbm_bytes_per_cycle = 48;  // one core alone reading HBM (upper bound on its share of HBM)
   double dma_issue = 13;             // cycles per DMA instruction (GM <-> UB/L1)
   double dma_burst = 0.5;            // cycles per burst (row) of a DMA instruction
   double dma_latency = 200;          // cycles from the end of a transfer until a waiting pipe sees it
@@ -78,7 +79,7 @@ struct Params {
     const Entry table[] = {
         {"clock_ghz", &clock_ghz}, {"aiv_cores", &aiv_cores}, {"aic_cores", &aic_cores},
         {"hbm_gbps", &hbm_gbps}, {"l2_gbps", &l2_gbps}, {"l2_mib", &l2_mib},
-        {"core_bytes_per_cycle", &core_bytes_per_cycle}, {"dma_issue", &dma_issue}, {"dma_burst", &dma_burst},
+        {"core_bytes_per_cycle", &core_bytes_per_cycle}, {"core_hbm_bytes_per_cycle", &core_hbm_bytes_per_cycle}, {"dma_issue", &dma_issue}, {"dma_burst", &dma_burst},
         {"dma_latency", &dma_latency}, {"gm_misalign_bytes", &gm_misalign_bytes}, {"v_issue", &v_issue},
         {"v_latency", &v_latency}, {"mte1_issue", &mte1_issue}, {"mte1_latency", &mte1_latency},
         {"l0a_bytes_per_cycle", &l0a_bytes_per_cycle}, {"l0b_bytes_per_cycle", &l0b_bytes_per_cycle},
@@ -353,12 +354,12 @@ inline void record(int pipe, double start, double end, double visible) {
   q.done = std::max(q.done, visible);
 }
 
-inline double core_share(double chip_gbps) {
+inline double core_share(double chip_gbps, double cap) {
   const Params& P = params();
   const LaunchCost& l = launch_cost();
   const double cores = block().cube ? P.aic_cores : P.aiv_cores;
   const double active = P.shared_by > 0 ? P.shared_by : std::max(1.0, std::min<double>(cores, l.block_num));
-  return std::min(P.core_bytes_per_cycle, chip_gbps / P.clock_ghz / active);
+  return std::min(cap, chip_gbps / P.clock_ghz / active);
 }
 
 // ---------------------------------------------------------------- hooks: data movement
@@ -396,7 +397,8 @@ inline void gm_transfer(int pipe, const void* gm, uint64_t bursts, uint64_t burs
     b.c.dma_min_burst = std::min(b.c.dma_min_burst, burst_bytes);
     b.c.dma_max_burst = std::max(b.c.dma_max_burst, burst_bytes);
   }
-  const double transfer = hbm_bytes / core_share(P.hbm_gbps) + l2_bytes / core_share(P.l2_gbps);
+  const double transfer = hbm_bytes / core_share(P.hbm_gbps, std::min(P.core_hbm_bytes_per_cycle, P.core_bytes_per_cycle)) +
+                          l2_bytes / core_share(P.l2_gbps, P.core_bytes_per_cycle);
   const double head = (pipe == FIX ? P.fix_issue : P.dma_issue) + bursts * P.dma_burst;
   b.gm_port.prune(b.s);
   const double end = std::max(b.gm_port.reserve(start + head, transfer), start + head + extra_cycles);
