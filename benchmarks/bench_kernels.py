@@ -16,6 +16,7 @@ issue #17 (halving-tree reductions, Reciprocal + Mul, larger tiles, no barrier l
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 import time
@@ -328,7 +329,6 @@ def what_if(work: Path, wanted: list[str]) -> None:
         # barriers cost their pipeline latency: with zero V latency a barrier costs nothing
         from pypto_xdsl.frontend.program import parse_python_file
         from pypto_xdsl.tools.pypto_compile import apply_pipeline, default_pipeline, simulate
-        import os
 
         module = parse_python_file(PROGRAMS[op.name], f"<bench {op.name}>")
         apply_pipeline(module, default_pipeline())
