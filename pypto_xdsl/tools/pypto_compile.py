@@ -5,7 +5,7 @@
     pypto-compile prog.mlir -o out/ --sim      # ... then build with g++ against the simulation
                                                # headers, run on seeded random inputs and compare
                                                # with the reference interpreter when it can run
-    pypto-compile prog.mlir -o out/ --sim --profile   # ... and print the cost model's estimate
+    pypto-compile prog.mlir -o out/ --profile  # ... and print the cost model's estimate (implies --sim)
     pypto-compile prog.mlir -o out/ --report   # ... and the per-kernel metrics (implies --sim)
 
 Exit status: 0 on success, 1 on a compile error (message on stderr, no traceback), 2 when the
@@ -221,7 +221,8 @@ def build_arg_parser() -> argparse.ArgumentParser:
     p.add_argument("--rtol", type=float, default=1e-5, help="--sim: relative tolerance against the interpreter")
     p.add_argument("--atol", type=float, default=1e-6, help="--sim: absolute tolerance (for values near zero)")
     p.add_argument("--profile", action="store_true",
-                   help="--sim: print the cost model's estimate per kernel (cycles, bounding pipe, utilisation)")
+                   help="print the cost model's estimate per kernel of the simulated run (cycles, bounding pipe, "
+                        "utilisation; docs/performance.md); implies --sim")
     p.add_argument("--report", action="store_true",
                    help="print per-kernel metrics of the simulated run (GM bytes, memory use, DMA bursts, vector "
                         "work, sync) and add them to the kernels' header comments; implies --sim")
@@ -245,7 +246,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         module = load_program(Path(args.input), ctx, args.entry, args.shape, args.scalar)
         reference = module.clone()
         apply_pipeline(module, default_pipeline() if args.passes is None else args.passes, ctx)
-        if not (args.sim or args.report):
+        if not (args.sim or args.profile or args.report):
             program = compile_module(module, out_dir, args.entry)
             print(f"pypto-compile: wrote {len(program.files)} files to {out_dir}/ "
                   f"({len(program.kernels)} kernels, {len(program.hosts)} orchestration functions)")
