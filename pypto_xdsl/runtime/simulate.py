@@ -15,10 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import BFloat16Type, IndexType, ModuleOp
+from xdsl.dialects.builtin import ModuleOp
 
 from pypto_xdsl.dialects.attributes import ParamDirection, TensorType
-from pypto_xdsl.interpreter.values import bf16_round, numpy_dtype
 
 
 @dataclass
@@ -65,24 +64,6 @@ def describe_build(module: ModuleOp, entry: str, directory: Path, cached: bool) 
     )
 
 
-def _host_array(value: Any, t: Any) -> np.ndarray:
-    if isinstance(t, TensorType):
-        if isinstance(t.element_type, BFloat16Type):
-            bits = bf16_round(np.asarray(value, dtype=np.float32)).view(np.uint32) >> 16
-            return np.ascontiguousarray(bits.astype(np.uint16))
-        return np.ascontiguousarray(value, dtype=numpy_dtype(t.element_type))
-    dtype = np.int64 if isinstance(t, IndexType) else numpy_dtype(t)
-    return np.asarray(value, dtype=dtype)
-
-
-def _from_host(path: Path, t: TensorType) -> np.ndarray:
-    shape = [int(d) for d in t.get_shape()]  # type: ignore[arg-type]
-    if isinstance(t.element_type, BFloat16Type):
-        bits = np.fromfile(path, dtype=np.uint16).astype(np.uint32) << 16
-        return bits.view(np.float32).reshape(shape)
-    return np.fromfile(path, dtype=numpy_dtype(t.element_type)).reshape(shape)
-
-
 def run_build(build: SimBuild, inputs: list[Any], keep: Path | None = None, timeout: float = 300.0) -> list[np.ndarray | None]:
     """Run the built program on `inputs` (one per entry parameter); the out/inout results."""
     from pypto_xdsl.backend.ascendc import sim
@@ -93,7 +74,7 @@ def run_build(build: SimBuild, inputs: list[Any], keep: Path | None = None, time
         in_dir.mkdir(parents=True, exist_ok=True)
         out_dir.mkdir(parents=True, exist_ok=True)
         for name, t, value in zip(build.file_names, build.types, inputs):
-            _host_array(value, t).tofile(in_dir / f"{name}.bin")
+            sim.write_parameter_file(in_dir / f"{name}.bin", value, t)
         result = sim.run(build.exe, in_dir, out_dir, timeout=timeout)
         if result.returncode != 0:
             raise sim.SimulationError(
@@ -103,7 +84,7 @@ def run_build(build: SimBuild, inputs: list[Any], keep: Path | None = None, time
         outputs: list[np.ndarray | None] = []
         for name, t, d in zip(build.file_names, build.types, build.directions):
             if isinstance(t, TensorType) and d != ParamDirection.IN:
-                outputs.append(_from_host(out_dir / f"{name}.bin", t))
+                outputs.append(sim.read_parameter_file(out_dir / f"{name}.bin", t))
             else:
                 outputs.append(None)
         return outputs

@@ -110,31 +110,18 @@ def _param_files(func) -> list[tuple[str, Any, ParamDirection]]:
 
 
 def write_inputs(func, inputs: Sequence[Any], in_dir: Path) -> None:
-    from pypto_xdsl.interpreter.values import (
-        numpy_dtype,  # dtype mapping shared with the interpreter
-    )
-
     in_dir.mkdir(parents=True, exist_ok=True)
-    for (name, t, d), value in zip(_param_files(func), inputs):
-        if isinstance(t, TensorType):
-            # out tensors too: their initial contents are part of the program's input
-            np.ascontiguousarray(value, dtype=numpy_dtype(t.element_type)).tofile(in_dir / f"{name}.bin")
-        else:
-            from xdsl.dialects.builtin import IndexType
-
-            dtype = np.int64 if isinstance(t, IndexType) else numpy_dtype(t)
-            np.asarray(value, dtype=dtype).tofile(in_dir / f"{name}.bin")
+    # out tensors too: their initial contents are part of the program's input
+    for (name, t, _), value in zip(_param_files(func), inputs):
+        sim.write_parameter_file(in_dir / f"{name}.bin", value, t)
 
 
 def read_outputs(func, out_dir: Path) -> dict[str, np.ndarray]:
-    from pypto_xdsl.interpreter.values import numpy_dtype
-
-    result = {}
-    for name, t, d in _param_files(func):
-        if isinstance(t, TensorType) and d != ParamDirection.IN:
-            shape = [int(x) for x in t.get_shape()]  # type: ignore[arg-type]
-            result[name] = np.fromfile(out_dir / f"{name}.bin", dtype=numpy_dtype(t.element_type)).reshape(shape)
-    return result
+    return {
+        name: sim.read_parameter_file(out_dir / f"{name}.bin", t)
+        for name, t, d in _param_files(func)
+        if isinstance(t, TensorType) and d != ParamDirection.IN
+    }
 
 
 def simulate(

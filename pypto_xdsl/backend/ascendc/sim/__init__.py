@@ -11,6 +11,9 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 SIM_INCLUDE_DIR = Path(__file__).parent / "include"
 
@@ -24,6 +27,40 @@ class SimResult:
     returncode: int
     stdout: str
     stderr: str
+
+
+def write_parameter_file(path: Path, value: Any, param_type: Any) -> None:
+    """Write one entry parameter the way the generated driver (`host/main.cpp`) reads it: raw
+    little-endian, row-major, in the host element type (`aclFloat16` for f16, the upper 16 bits of
+    the rounded float32 for bf16, int64 for `index`)."""
+    np.ascontiguousarray(_host_array(value, param_type)).tofile(path)
+
+
+def read_parameter_file(path: Path, tensor_type: Any) -> np.ndarray:
+    """Read an out/inout tensor the driver wrote; bf16 comes back carried as float32."""
+    from xdsl.dialects.builtin import BFloat16Type
+
+    from pypto_xdsl.interpreter.values import numpy_dtype
+
+    shape = [int(d) for d in tensor_type.get_shape()]
+    if isinstance(tensor_type.element_type, BFloat16Type):
+        bits = np.fromfile(path, dtype=np.uint16).astype(np.uint32) << 16
+        return bits.view(np.float32).reshape(shape)
+    return np.fromfile(path, dtype=numpy_dtype(tensor_type.element_type)).reshape(shape)
+
+
+def _host_array(value: Any, param_type: Any) -> np.ndarray:
+    from xdsl.dialects.builtin import BFloat16Type, IndexType
+
+    from pypto_xdsl.dialects.attributes import TensorType
+    from pypto_xdsl.interpreter.values import bf16_round, numpy_dtype
+
+    if isinstance(param_type, TensorType):
+        if isinstance(param_type.element_type, BFloat16Type):
+            bits = bf16_round(np.asarray(value, dtype=np.float32)).view(np.uint32) >> 16
+            return bits.astype(np.uint16)
+        return np.asarray(value, dtype=numpy_dtype(param_type.element_type))
+    return np.asarray(value, dtype=np.int64 if isinstance(param_type, IndexType) else numpy_dtype(param_type))
 
 
 def copy_headers(out_dir: Path) -> Path:
