@@ -12,11 +12,16 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
 
         return Pypto
 
-    return {"pypto": get_pypto}
+    def get_ascendc() -> Dialect:
+        from pypto_xdsl.dialects.ascendc import AscendC
+
+        return AscendC
+
+    return {"pypto": get_pypto, "ascendc": get_ascendc}
 
 
 def make_context() -> Context:
-    """A context with the pypto dialect and every upstream xDSL dialect (lazily loaded)."""
+    """A context with the pypto and ascendc dialects and every upstream xDSL dialect (lazily loaded)."""
     from xdsl.dialects import get_all_dialects as xdsl_dialects
 
     ctx = Context()

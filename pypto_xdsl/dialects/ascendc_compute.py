@@ -1,0 +1,542 @@
+"""`ascendc` instructions: the vector unit (level-2 count form and level-0 repeat form),
+reductions, Brcb, Cast, Select, the cube (LoadData, Mmad, Fixpipe) and the scalar
+expressions (`GetBlockIdx()`, `GetBlockNum()`, unary minus).
+
+Vector instructions write their first operand (destination-passing, as in Ascend C):
+
+    ascendc.add %d, %a, %b count 2048 : !ascendc.local_tensor<f32, VECOUT>, ...
+    ascendc.sub %d, %a, %b mask 64 repeat 16 params(1, 1, 0, 16, 16, 1) : ...
+    ascendc.muls %d, %a, %s count 2048 : ..., f32
+
+`CXX_NAME` is the Ascend C function each op is.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.dialects.builtin import IndexType, IntegerAttr
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+
+from pypto_xdsl.dialects.ascendc_format import (
+    ENUM,
+    INT,
+    INTS,
+    AscendCFormat,
+    check_ints,
+    check_positive,
+    int_prop,
+    ints_prop,
+    prop_int,
+)
+from pypto_xdsl.dialects.ascendc_memory import Expression, UsesReservedUb, _same_element
+from pypto_xdsl.dialects.ascendc_types import (
+    GlobalTensorType,
+    LocalTensorType,
+    ParamsType,
+    ReduceOrder,
+    ReduceOrderAttr,
+    RoundMode,
+    RoundModeAttr,
+    SelMode,
+    SelModeAttr,
+    TPosition,
+)
+
+MAX_REPEAT = 255
+REPEAT_BYTES = 256
+_UB_POSITIONS = (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC)
+
+
+def _check_ub(op: IRDLOperation, values: list[SSAValue]) -> None:
+    for v in values:
+        t = v.type
+        if not isinstance(t, LocalTensorType) or t.pos not in _UB_POSITIONS:
+            raise VerifyException(f"{op.name} operands are Unified Buffer tensors (VECIN/VECOUT/VECCALC), got {t}")
+
+
+class VectorOp(AscendCFormat, IRDLOperation):
+    """A vector instruction: `count N` (level 2) or `mask M repeat R params(...)` (level 0)."""
+
+    CXX_NAME: ClassVar[str] = ""
+    REPEAT_PARAMS: ClassVar[int] = 0  # values of its level-0 repeat-params struct (0: no level-0 form)
+    FORMAT_KEYWORDS: ClassVar[tuple] = (
+        ("count", "count", INT, None),
+        ("mask", "mask", INT, None),
+        ("repeat", "repeat", INT, None),
+        ("params", "params", INTS, None),
+    )
+
+    def _tensor_operands(self) -> list[SSAValue]:
+        return [o for o in self.operands if isinstance(o.type, LocalTensorType)]
+
+    def _verify_form(self) -> None:
+        props = self.properties
+        level2 = "count" in props
+        level0 = any(k in props for k in ("mask", "repeat", "params"))
+        if level2 == level0:
+            raise VerifyException(f"{self.name} takes either 'count' or 'mask', 'repeat' and 'params'")
+        check_positive(self, "count")
+        if level0:
+            if not all(k in props for k in ("mask", "repeat", "params")) or not self.REPEAT_PARAMS:
+                raise VerifyException(f"the level-0 form of {self.name} takes 'mask', 'repeat' and 'params'")
+            eb = self.operands[0].type.element_bytes  # type: ignore[attr-defined]
+            check_positive(self, "repeat", MAX_REPEAT)
+            check_positive(self, "mask", REPEAT_BYTES // eb)
+            check_ints(self, "params", self.REPEAT_PARAMS, 255, f"the repeat parameters of {self.name}")
+
+    def verify_(self) -> None:
+        tensors = self._tensor_operands()
+        _check_ub(self, tensors)
+        _same_element(self, tensors)
+        self._verify_form()
+
+
+def _vector_init(self, operands, count, mask, repeat, params, extra_props=None):
+    props: dict[str, Attribute] = dict(extra_props or {})
+    if count is not None:
+        props["count"] = int_prop(count)
+    if mask is not None:
+        props["mask"] = int_prop(mask)
+        props["repeat"] = int_prop(repeat)
+        props["params"] = ints_prop(params)
+    IRDLOperation.__init__(self, operands=operands, properties=props)
+
+
+class BinaryOp(VectorOp):
+    dst = operand_def(LocalTensorType)
+    src0 = operand_def(LocalTensorType)
+    src1 = operand_def(LocalTensorType)
+    count = opt_prop_def(IntegerAttr)
+    mask = opt_prop_def(IntegerAttr)
+    repeat = opt_prop_def(IntegerAttr)
+    params = opt_prop_def()
+    REPEAT_PARAMS: ClassVar[int] = 6  # BinaryRepeatParams(dstBlkStride, src0BlkStride, src1BlkStride, dstRepStride, src0RepStride, src1RepStride)
+
+    def __init__(self, dst: SSAValue, src0: SSAValue, src1: SSAValue, *, count: int | None = None,
+                 mask: int | None = None, repeat: int | None = None, params=None):
+        _vector_init(self, [dst, src0, src1], count, mask, repeat, params)
+
+
+@irdl_op_definition
+class AddOp(BinaryOp):
+    name = "ascendc.add"
+    CXX_NAME: ClassVar[str] = "Add"
+
+
+@irdl_op_definition
+class SubOp(BinaryOp):
+    name = "ascendc.sub"
+    CXX_NAME: ClassVar[str] = "Sub"
+
+
+@irdl_op_definition
+class MulOp(BinaryOp):
+    name = "ascendc.mul"
+    CXX_NAME: ClassVar[str] = "Mul"
+
+
+@irdl_op_definition
+class DivOp(BinaryOp):
+    name = "ascendc.div"
+    CXX_NAME: ClassVar[str] = "Div"
+
+
+@irdl_op_definition
+class MaxOp(BinaryOp):
+    name = "ascendc.max"
+    CXX_NAME: ClassVar[str] = "Max"
+
+
+@irdl_op_definition
+class MinOp(BinaryOp):
+    name = "ascendc.min"
+    CXX_NAME: ClassVar[str] = "Min"
+
+
+class UnaryOp(VectorOp):
+    dst = operand_def(LocalTensorType)
+    src = operand_def(LocalTensorType)
+    count = opt_prop_def(IntegerAttr)
+    mask = opt_prop_def(IntegerAttr)
+    repeat = opt_prop_def(IntegerAttr)
+    params = opt_prop_def()
+    REPEAT_PARAMS: ClassVar[int] = 4  # UnaryRepeatParams(dstBlkStride, srcBlkStride, dstRepStride, srcRepStride)
+
+    def __init__(self, dst: SSAValue, src: SSAValue, *, count: int | None = None,
+                 mask: int | None = None, repeat: int | None = None, params=None):
+        _vector_init(self, [dst, src], count, mask, repeat, params)
+
+
+@irdl_op_definition
+class ExpOp(UnaryOp):
+    name = "ascendc.exp"
+    CXX_NAME: ClassVar[str] = "Exp"
+
+
+@irdl_op_definition
+class LnOp(UnaryOp):
+    name = "ascendc.ln"
+    CXX_NAME: ClassVar[str] = "Ln"
+
+
+@irdl_op_definition
+class SqrtOp(UnaryOp):
+    name = "ascendc.sqrt"
+    CXX_NAME: ClassVar[str] = "Sqrt"
+
+
+@irdl_op_definition
+class AbsOp(UnaryOp):
+    name = "ascendc.abs"
+    CXX_NAME: ClassVar[str] = "Abs"
+
+
+@irdl_op_definition
+class ReluOp(UnaryOp):
+    name = "ascendc.relu"
+    CXX_NAME: ClassVar[str] = "Relu"
+
+
+@irdl_op_definition
+class ReciprocalOp(UnaryOp):
+    name = "ascendc.reciprocal"
+    CXX_NAME: ClassVar[str] = "Reciprocal"
+
+
+_SCALAR = IndexType
+
+
+class ScalarOp(VectorOp):
+    """`Adds(dst, src, scalar, ...)`: the scalar is cast to the element type where it differs."""
+
+    dst = operand_def(LocalTensorType)
+    src = operand_def(LocalTensorType)
+    scalar = operand_def()
+    count = opt_prop_def(IntegerAttr)
+    mask = opt_prop_def(IntegerAttr)
+    repeat = opt_prop_def(IntegerAttr)
+    params = opt_prop_def()
+    REPEAT_PARAMS: ClassVar[int] = 4  # UnaryRepeatParams
+
+    def __init__(self, dst: SSAValue, src: SSAValue, scalar: SSAValue, *, count: int | None = None,
+                 mask: int | None = None, repeat: int | None = None, params=None):
+        _vector_init(self, [dst, src, scalar], count, mask, repeat, params)
+
+    def verify_(self) -> None:
+        if isinstance(self.scalar.type, LocalTensorType | GlobalTensorType):
+            raise VerifyException(f"the scalar operand of {self.name} is a scalar, got {self.scalar.type}")
+        super().verify_()
+
+
+@irdl_op_definition
+class AddsOp(ScalarOp):
+    name = "ascendc.adds"
+    CXX_NAME: ClassVar[str] = "Adds"
+
+
+@irdl_op_definition
+class MulsOp(ScalarOp):
+    name = "ascendc.muls"
+    CXX_NAME: ClassVar[str] = "Muls"
+
+
+@irdl_op_definition
+class MaxsOp(ScalarOp):
+    name = "ascendc.maxs"
+    CXX_NAME: ClassVar[str] = "Maxs"
+
+
+@irdl_op_definition
+class MinsOp(ScalarOp):
+    name = "ascendc.mins"
+    CXX_NAME: ClassVar[str] = "Mins"
+
+
+@irdl_op_definition
+class DuplicateOp(VectorOp):
+    """`Duplicate(dst, scalar, count)`."""
+
+    name = "ascendc.duplicate"
+    CXX_NAME: ClassVar[str] = "Duplicate"
+    dst = operand_def(LocalTensorType)
+    scalar = operand_def()
+    count = opt_prop_def(IntegerAttr)
+    FORMAT_KEYWORDS: ClassVar[tuple] = (("count", "count", INT, None),)
+
+    def __init__(self, dst: SSAValue, scalar: SSAValue, count: int):
+        IRDLOperation.__init__(self, operands=[dst, scalar], properties={"count": int_prop(count)})
+
+
+@irdl_op_definition
+class CastOp(VectorOp):
+    """`Cast(dst, src, RoundMode::MODE, count)`."""
+
+    name = "ascendc.cast"
+    CXX_NAME: ClassVar[str] = "Cast"
+    dst = operand_def(LocalTensorType)
+    src = operand_def(LocalTensorType)
+    round = prop_def(RoundModeAttr)
+    count = opt_prop_def(IntegerAttr)
+    FORMAT_KEYWORDS: ClassVar[tuple] = (("round", "round", ENUM, RoundModeAttr), ("count", "count", INT, None))
+
+    def __init__(self, dst: SSAValue, src: SSAValue, mode: RoundMode, count: int):
+        IRDLOperation.__init__(self, operands=[dst, src], properties={"round": RoundModeAttr(mode), "count": int_prop(count)})
+
+    def verify_(self) -> None:
+        _check_ub(self, [self.dst, self.src])
+        self._verify_form()
+
+
+class WholeReduceOp(VectorOp):
+    """`WholeReduceMax/Sum(dst, src, mask, repeatTime, dstRepStride, srcBlkStride, srcRepStride[, order])`:
+    one result per repeat."""
+
+    dst = operand_def(LocalTensorType)
+    src = operand_def(LocalTensorType)
+    mask = prop_def(IntegerAttr)
+    repeat = prop_def(IntegerAttr)
+    strides = prop_def()
+    FORMAT_KEYWORDS: ClassVar[tuple] = (
+        ("mask", "mask", INT, None),
+        ("repeat", "repeat", INT, None),
+        ("strides", "strides", INTS, None),
+    )
+
+    def verify_(self) -> None:
+        _check_ub(self, [self.dst, self.src])
+        _same_element(self, [self.dst, self.src])
+        eb = self.src.type.element_bytes  # type: ignore[union-attr]
+        check_positive(self, "repeat", MAX_REPEAT)
+        check_positive(self, "mask", REPEAT_BYTES // eb)
+        check_ints(self, "strides", 3, 65535, f"the strides (dstRepStride, srcBlkStride, srcRepStride) of {self.name}")
+
+
+@irdl_op_definition
+class WholeReduceMaxOp(WholeReduceOp):
+    name = "ascendc.whole_reduce_max"
+    CXX_NAME: ClassVar[str] = "WholeReduceMax"
+    order = prop_def(ReduceOrderAttr)
+    FORMAT_KEYWORDS: ClassVar[tuple] = WholeReduceOp.FORMAT_KEYWORDS + (("order", "order", ENUM, ReduceOrderAttr),)
+
+    def __init__(self, dst: SSAValue, src: SSAValue, mask: int, repeat: int, strides, order: ReduceOrder):
+        IRDLOperation.__init__(self, operands=[dst, src], properties={
+            "mask": int_prop(mask), "repeat": int_prop(repeat), "strides": ints_prop(strides),
+            "order": ReduceOrderAttr(order),
+        })
+
+
+@irdl_op_definition
+class WholeReduceSumOp(WholeReduceOp):
+    name = "ascendc.whole_reduce_sum"
+    CXX_NAME: ClassVar[str] = "WholeReduceSum"
+
+    def __init__(self, dst: SSAValue, src: SSAValue, mask: int, repeat: int, strides):
+        IRDLOperation.__init__(self, operands=[dst, src], properties={
+            "mask": int_prop(mask), "repeat": int_prop(repeat), "strides": ints_prop(strides),
+        })
+
+
+@irdl_op_definition
+class BrcbOp(VectorOp):
+    """`Brcb(dst, src, repeatTime, BrcbRepeatParams(dstBlkStride, dstRepStride))`: each of 8
+    source elements per repeat fills one 32-byte block of dst."""
+
+    name = "ascendc.brcb"
+    CXX_NAME: ClassVar[str] = "Brcb"
+    dst = operand_def(LocalTensorType)
+    src = operand_def(LocalTensorType)
+    repeat = prop_def(IntegerAttr)
+    params = prop_def()
+    FORMAT_KEYWORDS: ClassVar[tuple] = (("repeat", "repeat", INT, None), ("params", "params", INTS, None))
+
+    def __init__(self, dst: SSAValue, src: SSAValue, repeat: int, params):
+        IRDLOperation.__init__(self, operands=[dst, src], properties={"repeat": int_prop(repeat), "params": ints_prop(params)})
+
+    def verify_(self) -> None:
+        _check_ub(self, [self.dst, self.src])
+        _same_element(self, [self.dst, self.src])
+        if self.src.type.element_bytes not in (2, 4):  # type: ignore[union-attr]
+            raise VerifyException("Brcb broadcasts 2- and 4-byte elements")
+        check_positive(self, "repeat", MAX_REPEAT)
+        check_ints(self, "params", 2, 65535, "BrcbRepeatParams(dstBlkStride, dstRepStride)")
+
+
+@irdl_op_definition
+class SelectOp(VectorOp):
+    """`Select(dst, selMask, src0, src1, SELMODE::MODE, count)`. On dav-c220 it uses hidden UB
+    scratch above TMP_UB_OFFSET, so a kernel using it may plan only 184 KiB of UB."""
+
+    name = "ascendc.select"
+    CXX_NAME: ClassVar[str] = "Select"
+    dst = operand_def(LocalTensorType)
+    sel_mask = operand_def(LocalTensorType)
+    src0 = operand_def(LocalTensorType)
+    src1 = operand_def(LocalTensorType)
+    mode = prop_def(SelModeAttr)
+    count = prop_def(IntegerAttr)
+    traits = traits_def(UsesReservedUb())
+    FORMAT_KEYWORDS: ClassVar[tuple] = (("mode", "mode", ENUM, SelModeAttr), ("count", "count", INT, None))
+
+    def __init__(self, dst: SSAValue, sel_mask: SSAValue, src0: SSAValue, src1: SSAValue, mode: SelMode, count: int):
+        IRDLOperation.__init__(self, operands=[dst, sel_mask, src0, src1],
+                               properties={"mode": SelModeAttr(mode), "count": int_prop(count)})
+
+    def verify_(self) -> None:
+        _check_ub(self, [self.dst, self.sel_mask, self.src0, self.src1])
+        _same_element(self, [self.dst, self.src0, self.src1])
+        check_positive(self, "count")
+
+
+VECTOR_OPS = [
+    AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, LnOp, SqrtOp, AbsOp, ReluOp, ReciprocalOp,
+    AddsOp, MulsOp, MaxsOp, MinsOp, DuplicateOp, CastOp, WholeReduceMaxOp, WholeReduceSumOp, BrcbOp, SelectOp,
+]
+
+
+# --------------------------------------------------------------------------- cube
+
+
+def _check_struct(op: IRDLOperation, value: SSAValue, struct: str) -> None:
+    t = value.type
+    if not isinstance(t, ParamsType) or t.struct.data != struct:
+        raise VerifyException(f"{op.name} takes {struct}, got {t}")
+
+
+def _check_position(op: IRDLOperation, value: SSAValue, positions: tuple[TPosition, ...], what: str) -> None:
+    t = value.type
+    if not isinstance(t, LocalTensorType) or t.pos not in positions:
+        raise VerifyException(f"the {what} of {op.name} is a {'/'.join(p.value for p in positions)} tensor, got {t}")
+
+
+@irdl_op_definition
+class LoadDataOp(AscendCFormat, IRDLOperation):
+    """`LoadData(dst, src, LoadData2DParams)`: L1 (A1/B1) -> L0A/L0B (A2/B2)."""
+
+    name = "ascendc.load_data"
+    CXX_NAME: ClassVar[str] = "LoadData"
+    dst = operand_def(LocalTensorType)
+    src = operand_def(LocalTensorType)
+    params = operand_def(ParamsType)
+
+    def __init__(self, dst: SSAValue, src: SSAValue, params: SSAValue):
+        super().__init__(operands=[dst, src, params])
+
+    def verify_(self) -> None:
+        _check_position(self, self.dst, (TPosition.A2, TPosition.B2), "destination")
+        _check_position(self, self.src, (TPosition.A1, TPosition.B1), "source")
+        _check_struct(self, self.params, "LoadData2DParams")
+
+
+@irdl_op_definition
+class MmadOp(AscendCFormat, IRDLOperation):
+    """`Mmad(dst, fm, filter, MmadParams)`: L0A x L0B -> L0C."""
+
+    name = "ascendc.mmad"
+    CXX_NAME: ClassVar[str] = "Mmad"
+    dst = operand_def(LocalTensorType)
+    fm = operand_def(LocalTensorType)
+    filter = operand_def(LocalTensorType)
+    params = operand_def(ParamsType)
+
+    def __init__(self, dst: SSAValue, fm: SSAValue, filter: SSAValue, params: SSAValue):
+        super().__init__(operands=[dst, fm, filter, params])
+
+    def verify_(self) -> None:
+        _check_position(self, self.dst, (TPosition.CO1,), "destination")
+        _check_position(self, self.fm, (TPosition.A2,), "left operand")
+        _check_position(self, self.filter, (TPosition.B2,), "right operand")
+        _check_struct(self, self.params, "MmadParams")
+
+
+@irdl_op_definition
+class FixpipeOp(AscendCFormat, IRDLOperation):
+    """`Fixpipe(dst, src, FixpipeParamsV220)`: L0C -> GM."""
+
+    name = "ascendc.fixpipe"
+    CXX_NAME: ClassVar[str] = "Fixpipe"
+    dst = operand_def(GlobalTensorType)
+    src = operand_def(LocalTensorType)
+    params = operand_def(ParamsType)
+
+    def __init__(self, dst: SSAValue, src: SSAValue, params: SSAValue):
+        super().__init__(operands=[dst, src, params])
+
+    def verify_(self) -> None:
+        _check_position(self, self.src, (TPosition.CO1,), "source")
+        _check_struct(self, self.params, "FixpipeParamsV220")
+
+
+CUBE_OPS = [LoadDataOp, MmadOp, FixpipeOp]
+
+
+# --------------------------------------------------------------------------- scalar expressions
+
+
+@irdl_op_definition
+class GetBlockIdxOp(AscendCFormat, IRDLOperation):
+    """`AscendC::GetBlockIdx()`"""
+
+    name = "ascendc.get_block_idx"
+    result = result_def(IndexType)
+    traits = traits_def(Pure(), Expression())
+
+    @classmethod
+    def result_type(cls, operand_types, props):
+        return IndexType()
+
+    def __init__(self):
+        super().__init__(result_types=[IndexType()])
+
+
+@irdl_op_definition
+class GetBlockNumOp(AscendCFormat, IRDLOperation):
+    """`AscendC::GetBlockNum()`"""
+
+    name = "ascendc.get_block_num"
+    result = result_def(IndexType)
+    traits = traits_def(Pure(), Expression())
+
+    @classmethod
+    def result_type(cls, operand_types, props):
+        return IndexType()
+
+    def __init__(self):
+        super().__init__(result_types=[IndexType()])
+
+
+@irdl_op_definition
+class UnaryMinusOp(AscendCFormat, IRDLOperation):
+    """`-x`: a C++ negation, printed where it is used (a negated scalar operand)."""
+
+    name = "ascendc.unary_minus"
+    input = operand_def()
+    result = result_def()
+    traits = traits_def(Pure(), Expression())
+
+    @classmethod
+    def result_type(cls, operand_types, props):
+        return operand_types[0] if operand_types else None
+
+    def __init__(self, value: SSAValue):
+        super().__init__(operands=[value], result_types=[value.type])
+
+    def verify_(self) -> None:
+        if self.result.type != self.input.type:
+            raise VerifyException("unary_minus keeps its operand's type")
+
+
+EXPRESSION_OPS = [GetBlockIdxOp, GetBlockNumOp, UnaryMinusOp]
+
+__all__ = ["prop_int"]

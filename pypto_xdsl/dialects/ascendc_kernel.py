@@ -1,0 +1,365 @@
+"""`ascendc.kernel`, `ascendc.return` and `ascendc.launch`: an Ascend C kernel function and its
+launch from host code.
+
+    ascendc.kernel vector @add(%x: !ascendc.gm_addr, %s: f32, %z: !ascendc.gm_addr)
+        attributes {results = [#ascendc.result<param 2>]} {
+      ...
+      ascendc.return
+    }
+
+    %r = ascendc.launch @add blocks 4 (%x, %s, %z) : (!pypto.tensor<[64, 128], f32>, f32,
+        !pypto.tensor<[64, 128], f32>) -> !pypto.tensor<[64, 128], f32>
+
+A kernel is `extern "C" __global__ __aicore__ void <name>(GM_ADDR x, float s, GM_ADDR z)`; its
+`results` say which parameter each result of the program's kernel function was written
+through (or which workspace slot it lives in), `workspace` is the per-block bytes of its
+trailing workspace parameter, `memory_plan` (set by ascendc-plan-buffers) the bytes used and
+available per on-chip memory, `sync` (set by ascendc-insert-sync) how PIPE_V ordering was
+decided. `ascendc.launch` replaces the program's `pypto.call`/`pypto.submit` of the kernel in
+orchestration code: its operands and results are the program's tensors and scalars.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    BFloat16Type,
+    DictionaryAttr,
+    FlatSymbolRefAttrConstr,
+    Float16Type,
+    Float32Type,
+    IndexType,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    SymbolNameConstraint,
+    SymbolRefAttr,
+    UnitAttr,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, ParametrizedAttribute, Region, SSAValue
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    irdl_attr_definition,
+    irdl_op_definition,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import AttrParser, Parser
+from xdsl.printer import Printer
+from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, SymbolOpInterface, SymbolUserOpInterface
+from xdsl.utils.exceptions import VerifyException
+
+from pypto_xdsl.analysis.symbols import lookup_symbol
+from pypto_xdsl.dialects.ascendc_types import (
+    MEMORY_BYTES,
+    POSITION_MEMORY,
+    TMP_UB_OFFSET,
+    BufferType,
+    GmAddrType,
+    KernelKind,
+    KernelKindAttr,
+    Memory,
+    QueueType,
+    TPosition,
+)
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+_CUBE_POSITIONS = frozenset({TPosition.A1, TPosition.A2, TPosition.B1, TPosition.B2, TPosition.C1, TPosition.C2,
+                             TPosition.CO1})
+_VECTOR_POSITIONS = frozenset({TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC})
+
+
+def is_scalar_param(t: Attribute) -> bool:
+    return isinstance(t, IndexType | Float32Type | Float16Type | BFloat16Type) or (
+        isinstance(t, IntegerType) and t.width.data in (8, 16, 32, 64)
+    )
+
+
+@irdl_attr_definition
+class KernelResultAttr(ParametrizedAttribute):
+    """`#ascendc.result<param 2>` (result written through parameter 2) or
+    `#ascendc.result<workspace 512>` (a kernel-local tensor at byte 512 of the workspace)."""
+
+    name = "ascendc.result"
+    kind: StringAttr
+    value: IntAttr
+
+    def __init__(self, kind: str, value: int):
+        super().__init__(StringAttr(kind), IntAttr(value))
+
+    def verify(self) -> None:
+        if self.kind.data not in ("param", "workspace"):
+            raise VerifyException(f"a kernel result is 'param N' or 'workspace OFFSET', not '{self.kind.data}'")
+        if self.value.data < 0:
+            raise VerifyException("a kernel result index or offset is not negative")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            kind = parser.parse_keyword_in(("param", "workspace"))
+            value = parser.parse_integer(allow_boolean=False, allow_negative=False)
+        return (StringAttr(kind), IntAttr(value))
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.kind.data} {self.value.data}>")
+
+
+# Properties printed as keywords, the rest in the attribute dictionary.
+_KERNEL_PROPS = ("results", "workspace", "memory_plan", "sync")
+
+
+@irdl_op_definition
+class KernelOp(IRDLOperation):
+    """An Ascend C kernel: `extern "C" __global__ __aicore__ void name(GM_ADDR ..., scalars ...)`."""
+
+    name = "ascendc.kernel"
+
+    body = region_def("single_block")
+    sym_name = prop_def(SymbolNameConstraint())
+    kind = prop_def(KernelKindAttr)
+    results_ = opt_prop_def(ArrayAttr[KernelResultAttr], prop_name="results")
+    workspace = opt_prop_def(IntegerAttr)
+    memory_plan = opt_prop_def(DictionaryAttr)
+    sync = opt_prop_def(StringAttr)
+
+    traits = traits_def(IsolatedFromAbove(), SymbolOpInterface())
+
+    def __init__(self, sym_name: str, kind: KernelKind, arg_types: Sequence[Attribute], body: Region | None = None):
+        if body is None:
+            body = Region(Block(arg_types=arg_types))
+        super().__init__(
+            properties={"sym_name": StringAttr(sym_name), "kind": KernelKindAttr(kind)}, regions=[body]
+        )
+
+    # ---- accessors
+
+    @property
+    def kernel_kind(self) -> KernelKind:
+        return self.kind.data
+
+    @property
+    def args(self) -> tuple[SSAValue, ...]:
+        return self.body.block.args
+
+    @property
+    def workspace_bytes(self) -> int:
+        return self.workspace.value.data if self.workspace is not None else 0
+
+    @property
+    def launch_params(self) -> tuple[SSAValue, ...]:
+        """The parameters a launch passes (all but the trailing workspace)."""
+        return self.args[:-1] if self.workspace_bytes else self.args
+
+    @property
+    def result_kinds(self) -> list[KernelResultAttr]:
+        return list(self.results_.data) if self.results_ is not None else []
+
+    def memory(self) -> dict[Memory, tuple[int, int]]:
+        """memory -> (used, capacity) recorded by ascendc-plan-buffers."""
+        out: dict[Memory, tuple[int, int]] = {}
+        if self.memory_plan is None:
+            return out
+        for key, entry in self.memory_plan.data.items():
+            used = entry.data.get("used") if isinstance(entry, DictionaryAttr) else None
+            cap = entry.data.get("capacity") if isinstance(entry, DictionaryAttr) else None
+            if isinstance(used, IntegerAttr) and isinstance(cap, IntegerAttr) and key in Memory.__members__.values():
+                out[Memory(key)] = (used.value.data, cap.value.data)
+        return out
+
+    # ---- verification
+
+    def verify_(self) -> None:
+        name = self.sym_name.data
+        for k, arg in enumerate(self.args):
+            if not (isinstance(arg.type, GmAddrType) or is_scalar_param(arg.type)):
+                raise VerifyException(
+                    f"parameter #{k} of kernel @{name} is {arg.type}; kernel parameters are !ascendc.gm_addr or scalars"
+                )
+        if self.workspace is not None:
+            if self.workspace_bytes <= 0:
+                raise VerifyException(f"kernel @{name}: 'workspace' must be positive, got {self.workspace_bytes}")
+            if not self.args or not isinstance(self.args[-1].type, GmAddrType):
+                raise VerifyException(f"kernel @{name} has a workspace but its last parameter is not !ascendc.gm_addr")
+        for r in self.result_kinds:
+            if r.kind.data == "param":
+                k = r.value.data
+                if k >= len(self.launch_params) or not isinstance(self.args[k].type, GmAddrType):
+                    raise VerifyException(f"kernel @{name}: result written through parameter #{k}, which is not a GM parameter")
+            elif self.workspace is None or r.value.data >= self.workspace_bytes:
+                raise VerifyException(f"kernel @{name}: result in workspace byte {r.value.data}, outside its workspace")
+        if self.memory_plan is not None:
+            for key, entry in self.memory_plan.data.items():
+                if key not in Memory.__members__.values():
+                    raise VerifyException(f"kernel @{name}: 'memory_plan' names unknown memory '{key}'")
+                if not (isinstance(entry, DictionaryAttr) and isinstance(entry.data.get("used"), IntegerAttr)
+                        and isinstance(entry.data.get("capacity"), IntegerAttr)):
+                    raise VerifyException(f"kernel @{name}: 'memory_plan' entry {key} needs integer 'used' and 'capacity'")
+        if self.sync is not None and self.sync.data not in ("explicit", "auto"):
+            raise VerifyException(f"kernel @{name}: 'sync' is \"explicit\" or \"auto\", got \"{self.sync.data}\"")
+        self._verify_declarations()
+
+    def _verify_declarations(self) -> None:
+        from pypto_xdsl.dialects.ascendc_memory import InitBufferOp, uses_reserved_ub
+
+        name = self.sym_name.data
+        names: dict[str, Operation] = {}
+        positions: set[TPosition] = set()
+        used: dict[Memory, int] = {}
+        reserved = False
+        for op in self.walk():
+            n = op.properties.get("name")
+            if isinstance(n, StringAttr) and op is not self:
+                if not _IDENTIFIER.fullmatch(n.data):
+                    raise VerifyException(f"kernel @{name}: '{n.data}' ({op.name}) is not a C++ identifier")
+                if n.data in names:
+                    raise VerifyException(f"kernel @{name} declares '{n.data}' twice ({names[n.data].name} and {op.name})")
+                names[n.data] = op
+            for r in op.results:
+                if isinstance(r.type, QueueType | BufferType):
+                    positions.add(r.type.pos)
+            if isinstance(op, InitBufferOp):
+                t = op.buffer.type
+                mem = POSITION_MEMORY.get(t.pos)  # type: ignore[union-attr]
+                if mem is not None:
+                    used[mem] = used.get(mem, 0) + op.total_bytes
+            reserved = reserved or uses_reserved_ub(op)
+        kind = self.kernel_kind
+        if kind == KernelKind.VECTOR and positions & _CUBE_POSITIONS:
+            bad = sorted(p.value for p in positions & _CUBE_POSITIONS)
+            raise VerifyException(f"vector kernel @{name} declares cube buffers ({', '.join(bad)}); use kind cube or mix")
+        if kind == KernelKind.CUBE and positions & _VECTOR_POSITIONS:
+            bad = sorted(p.value for p in positions & _VECTOR_POSITIONS)
+            raise VerifyException(f"cube kernel @{name} declares vector buffers ({', '.join(bad)}); use kind vector or mix")
+        plan = self.memory()
+        for mem, total in used.items():
+            capacity = plan[mem][1] if mem in plan else MEMORY_BYTES[mem]
+            if mem == Memory.UB and reserved and capacity > TMP_UB_OFFSET:
+                capacity = TMP_UB_OFFSET
+            if total > capacity:
+                why = " (it uses an API with hidden scratch above TMP_UB_OFFSET)" if mem == Memory.UB and reserved else ""
+                raise VerifyException(
+                    f"kernel @{name} initialises {total} bytes of {mem.value} buffers but {mem.value} holds {capacity}{why}"
+                )
+
+    # ---- custom syntax
+
+    @classmethod
+    def parse(cls, parser: Parser) -> KernelOp:
+        kind = parser.parse_str_enum(KernelKind)
+        sym_name = parser.parse_symbol_name().data
+        args = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_argument)
+        attributes = parser.parse_optional_attr_dict_with_keyword()
+        body = parser.parse_region(args)
+        op = cls(sym_name, kind, [a.type for a in args], body)
+        if attributes is not None:
+            for key, value in attributes.data.items():
+                if key in _KERNEL_PROPS:
+                    op.properties[key] = value
+                else:
+                    op.attributes[key] = value
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.kernel_kind.value} ")
+        printer.print_symbol_name(self.sym_name.data)
+        with printer.in_parens():
+            printer.print_list(self.body.block.args, printer.print_block_argument)
+        extra = {k: self.properties[k] for k in _KERNEL_PROPS if k in self.properties}
+        extra.update(self.attributes)
+        if extra:
+            printer.print_op_attributes(extra, print_keyword=True)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
+
+
+@irdl_op_definition
+class ReturnOp(IRDLOperation):
+    """The end of a kernel body (C++: the closing brace)."""
+
+    name = "ascendc.return"
+    traits = traits_def(IsTerminator(), HasParent(KernelOp))
+    assembly_format = "attr-dict"
+
+
+class LaunchSymbolUser(SymbolUserOpInterface):
+    def verify(self, op: Operation) -> None:
+        assert isinstance(op, LaunchOp)
+        callee = lookup_symbol(op, op.callee)
+        name = op.callee.string_value()
+        if not isinstance(callee, KernelOp):
+            raise VerifyException(f"'@{name}' does not refer to an ascendc.kernel")
+        params = callee.launch_params
+        if len(op.args) != len(params):
+            raise VerifyException(f"@{name} takes {len(params)} arguments, the launch passes {len(op.args)}")
+        from pypto_xdsl.dialects.attributes import TensorType
+
+        for k, (arg, param) in enumerate(zip(op.args, params)):
+            if isinstance(param.type, GmAddrType):
+                if not isinstance(arg.type, TensorType):
+                    raise VerifyException(f"argument #{k} of the launch of @{name} must be a tensor (a GM parameter), got {arg.type}")
+            elif arg.type != param.type:
+                raise VerifyException(f"argument #{k} of the launch of @{name} has type {arg.type}, expected {param.type}")
+        n_tensors = len(op.res) - (1 if op.task is not None else 0)
+        if n_tensors != len(callee.result_kinds):
+            raise VerifyException(f"@{name} returns {len(callee.result_kinds)} tensors, the launch has {n_tensors}")
+
+
+@irdl_op_definition
+class LaunchOp(IRDLOperation):
+    """`ACLRT_LAUNCH_KERNEL(k)(blocks, stream, args...)`: a kernel launch in orchestration code.
+
+    `deps` and `task` keep a `pypto.submit`'s task dependencies and task id (launches on one
+    stream run in order, so they need no code)."""
+
+    name = "ascendc.launch"
+    callee = prop_def(FlatSymbolRefAttrConstr)
+    blocks = prop_def(IntegerAttr)
+    task = opt_prop_def(UnitAttr)
+    args = var_operand_def()
+    deps = var_operand_def()
+    res = var_result_def()
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(LaunchSymbolUser())
+    assembly_format = (
+        "$callee `blocks` $blocks `(` $args `)` (`deps` `(` $deps^ `)`)? (`task` $task^)? attr-dict "
+        "`:` functional-type($args, $res) (`,` type($deps)^)?"
+    )
+
+    def __init__(self, callee: str, blocks: int, args: Sequence[SSAValue], result_types: Sequence[Attribute],
+                 deps: Sequence[SSAValue] = (), task: bool = False):
+        props: dict[str, Attribute] = {"callee": SymbolRefAttr(callee), "blocks": IntegerAttr(blocks, i64)}
+        if task:
+            props["task"] = UnitAttr()
+        super().__init__(operands=[args, deps], result_types=[result_types], properties=props)
+
+    def verify_(self) -> None:
+        if self.blocks.value.data < 1:
+            raise VerifyException(f"a launch runs on at least one block, got {self.blocks.value.data}")
+        from pypto_xdsl.dialects.attributes import TaskIdType
+
+        if self.task is not None and (not self.res or not isinstance(self.res[-1].type, TaskIdType)):
+            raise VerifyException("a launch with 'task' has a !pypto.task_id as its last result")
+        for d in self.deps:
+            if not isinstance(d.type, TaskIdType):
+                raise VerifyException(f"launch dependencies are task ids, got {d.type}")
+
+    @property
+    def block_dim(self) -> int:
+        return self.blocks.value.data
+
+    @property
+    def outputs(self) -> Sequence[SSAValue]:
+        """The tensor results (without the task id)."""
+        return self.res[:-1] if self.task is not None else self.res

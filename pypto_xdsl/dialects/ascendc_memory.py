@@ -1,0 +1,752 @@
+"""`ascendc` declarations, local tensors and data movement.
+
+Declarations (at the top of a kernel, in this order when printed): `global_tensor`,
+`block_workspace`, `pipe`, `tque`, `tbuf`, `init_buffer`. Local tensors: `alloc_tensor`,
+`get_buf`, `enque`, `deque`, `free_tensor`, and `at` (`t[64]`, `x_gm[i * 128]`, a C++
+expression printed where it is used). Copies: `data_copy` (count, `DataCopyParams` or
+parameter-struct form) and `data_copy_pad`. Parameter structs: `params`.
+
+Ops that declare a C++ variable carry its `name` ("t" in `%t = ascendc.alloc_tensor "t" %q`):
+the kernel printer prints names verbatim, so the IR decides them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    BoolAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import OpTrait, Pure
+from xdsl.utils.exceptions import VerifyException
+
+from pypto_xdsl.dialects.ascendc_format import (
+    BOOLS_INTS,
+    INT,
+    INTS,
+    AscendCFormat,
+    check_ints,
+    check_positive,
+    int_prop,
+    ints_prop,
+    prop_int,
+    prop_ints,
+)
+from pypto_xdsl.dialects.ascendc_types import (
+    BOOL_FIELDS,
+    PARAM_STRUCTS,
+    BufferType,
+    GlobalTensorType,
+    GmAddrType,
+    LocalTensorType,
+    ParamsType,
+    PipeType,
+    QueueType,
+    TPosition,
+)
+
+
+class UsesReservedUb(OpTrait):
+    """The API uses hidden UB scratch at TMP_UB_OFFSET on dav-c220 (`__ASC_USE_RESERVED_UBUF__(2201)`)."""
+
+
+def uses_reserved_ub(op: Operation) -> bool:
+    return op.has_trait(UsesReservedUb)
+
+
+class Expression(OpTrait):
+    """The op is a C++ expression: it prints where its result is used, not as a statement."""
+
+
+class Declaration(OpTrait):
+    """A kernel-level declaration (printed before the body)."""
+
+
+def tensor_element(t: Attribute) -> Attribute | None:
+    return t.element_type if isinstance(t, LocalTensorType | GlobalTensorType) else None
+
+
+def _same_element(op: Operation, values: Sequence[SSAValue]) -> None:
+    elems = {tensor_element(v.type) for v in values}
+    if len(elems) != 1 or None in elems:
+        raise VerifyException(f"{op.name} operands must be tensors of one element type, got " + ", ".join(str(v.type) for v in values))
+
+
+# --------------------------------------------------------------------------- declarations
+
+
+@irdl_op_definition
+class GlobalTensorOp(AscendCFormat, IRDLOperation):
+    """`GlobalTensor<T> name; name.SetGlobalBuffer((__gm__ T*)addr, size);` (`offset`: at
+    `addr + offset` bytes)."""
+
+    name = "ascendc.global_tensor"
+    addr = operand_def(GmAddrType)
+    var = prop_def(StringAttr, prop_name="name")
+    size = prop_def(IntegerAttr)
+    offset = opt_prop_def(IntegerAttr)
+    comment = opt_prop_def(StringAttr)
+    result = result_def(GlobalTensorType)
+    traits = traits_def(Declaration())
+
+    FORMAT_NAMED: ClassVar[bool] = True
+    FORMAT_KEYWORDS: ClassVar[tuple] = (("offset", "offset", INT, None), ("size", "size", INT, None))
+
+    def __init__(self, name: str, addr: SSAValue, element_type: Attribute, size: int, offset: int | None = None,
+                 comment: str | None = None):
+        props: dict[str, Attribute] = {"name": StringAttr(name), "size": int_prop(size)}
+        if offset is not None:
+            props["offset"] = int_prop(offset)
+        if comment is not None:
+            props["comment"] = StringAttr(comment)
+        super().__init__(operands=[addr], properties=props, result_types=[GlobalTensorType(element_type)])
+
+    def verify_(self) -> None:
+        check_positive(self, "size")
+        if (off := prop_int(self, "offset")) is not None and off < 0:
+            raise VerifyException(f"'offset' is a byte offset, not negative: {off}")
+
+
+@irdl_op_definition
+class BlockWorkspaceOp(AscendCFormat, IRDLOperation):
+    """`GM_ADDR name = workspace + AscendC::GetBlockIdx() * bytes;`: this block's part of the
+    launch's workspace (kernel-local GM tensors)."""
+
+    name = "ascendc.block_workspace"
+    workspace = operand_def(GmAddrType)
+    var = prop_def(StringAttr, prop_name="name")
+    bytes_ = prop_def(IntegerAttr, prop_name="bytes")
+    result = result_def(GmAddrType)
+    traits = traits_def(Declaration())
+
+    FORMAT_NAMED: ClassVar[bool] = True
+    FORMAT_KEYWORDS: ClassVar[tuple] = (("bytes", "bytes", INT, None),)
+
+    @classmethod
+    def result_type(cls, operand_types, props):
+        return GmAddrType()
+
+    def __init__(self, name: str, workspace: SSAValue, nbytes: int):
+        super().__init__(operands=[workspace], properties={"name": StringAttr(name), "bytes": int_prop(nbytes)},
+                         result_types=[GmAddrType()])
+
+    def verify_(self) -> None:
+        check_positive(self, "bytes")
+
+
+@irdl_op_definition
+class PipeOp(AscendCFormat, IRDLOperation):
+    """`TPipe name;`"""
+
+    name = "ascendc.pipe"
+    var = prop_def(StringAttr, prop_name="name")
+    result = result_def(PipeType)
+    traits = traits_def(Declaration())
+    FORMAT_NAMED: ClassVar[bool] = True
+
+    @classmethod
+    def result_type(cls, operand_types, props):
+        return PipeType()
+
+    def __init__(self, name: str = "pipe"):
+        super().__init__(properties={"name": StringAttr(name)}, result_types=[PipeType()])
+
+
+def _values_prop(values: Sequence[str]) -> ArrayAttr:
+    return ArrayAttr([StringAttr(v) for v in values])
+
+
+class _BufferDecl(AscendCFormat, IRDLOperation):
+    """Shared by `tque` and `tbuf`: `values` lists the program values the buffer holds (for
+    the declaration's comment and for messages)."""
+
+    FORMAT_NAMED: ClassVar[bool] = True
+
+    @property
+    def held_values(self) -> list[str]:
+        v = self.properties.get("values")
+        return [x.data for x in v.data] if isinstance(v, ArrayAttr) else []  # type: ignore[union-attr]
+
+    @property
+    def var_name(self) -> str:
+        return self.properties["name"].data  # type: ignore[union-attr]
+
+
+@irdl_op_definition
+class TQueOp(_BufferDecl):
+    """`TQue<TPosition::P, depth> name;`"""
+
+    name = "ascendc.tque"
+    var = prop_def(StringAttr, prop_name="name")
+    values = opt_prop_def(ArrayAttr[StringAttr])
+    result = result_def(QueueType)
+    traits = traits_def(Declaration())
+
+    def __init__(self, name: str, position: TPosition, depth: int, values: Sequence[str] = ()):
+        props: dict[str, Attribute] = {"name": StringAttr(name)}
+        if values:
+            props["values"] = _values_prop(values)
+        super().__init__(properties=props, result_types=[QueueType(position, depth)])
+
+    def verify_(self) -> None:
+        if self.result.type.pos == TPosition.VECCALC:  # type: ignore[union-attr]
+            raise VerifyException("VECCALC is a TBuf position (ascendc.tbuf), not a queue's")
+
+
+@irdl_op_definition
+class TBufOp(_BufferDecl):
+    """`TBuf<TPosition::P> name;`"""
+
+    name = "ascendc.tbuf"
+    var = prop_def(StringAttr, prop_name="name")
+    values = opt_prop_def(ArrayAttr[StringAttr])
+    result = result_def(BufferType)
+    traits = traits_def(Declaration())
+
+    def __init__(self, name: str, position: TPosition, values: Sequence[str] = ()):
+        props: dict[str, Attribute] = {"name": StringAttr(name)}
+        if values:
+            props["values"] = _values_prop(values)
+        super().__init__(properties=props, result_types=[BufferType(position)])
+
+
+@irdl_op_definition
+class InitBufferOp(AscendCFormat, IRDLOperation):
+    """`pipe.InitBuffer(que, num, len);` or `pipe.InitBuffer(buf, len);` (bytes per buffer)."""
+
+    name = "ascendc.init_buffer"
+    pipe = operand_def(PipeType)
+    buffer = operand_def(QueueType | BufferType)
+    num = opt_prop_def(IntegerAttr)
+    len_ = prop_def(IntegerAttr, prop_name="len")
+    traits = traits_def(Declaration())
+    FORMAT_KEYWORDS: ClassVar[tuple] = (("num", "num", INT, None), ("len", "len", INT, None))
+
+    def __init__(self, pipe: SSAValue, buffer: SSAValue, nbytes: int, num: int | None = None):
+        props: dict[str, Attribute] = {"len": int_prop(nbytes)}
+        if num is not None:
+            props["num"] = int_prop(num)
+        super().__init__(operands=[pipe, buffer], properties=props)
+
+    @property
+    def bytes_per_buffer(self) -> int:
+        return self.len_.value.data
+
+    @property
+    def buffer_count(self) -> int:
+        return self.num.value.data if self.num is not None else 1
+
+    @property
+    def total_bytes(self) -> int:
+        return self.bytes_per_buffer * self.buffer_count
+
+    def verify_(self) -> None:
+        check_positive(self, "len")
+        if self.bytes_per_buffer % 32:
+            raise VerifyException(f"buffers are whole 32-byte blocks; {self.bytes_per_buffer} bytes is not")
+        if isinstance(self.buffer.type, QueueType):
+            if self.num is None:
+                raise VerifyException("InitBuffer of a TQue takes a buffer count ('num')")
+            if not 1 <= self.buffer_count <= self.buffer.type.depth.data:
+                raise VerifyException(
+                    f"InitBuffer gives {self.buffer_count} buffers to a queue of depth {self.buffer.type.depth.data}"
+                )
+        elif self.num is not None:
+            raise VerifyException("InitBuffer of a TBuf takes no buffer count")
+
+
+# --------------------------------------------------------------------------- local tensors
+
+
+def _owner_chain(value: SSAValue) -> list[SSAValue]:
+    """`value` and every tensor handed over from it by `deque` (the C++ variable's SSA values)."""
+    chain = [value]
+    k = 0
+    while k < len(chain):
+        for use in chain[k].uses:
+            if isinstance(use.operation, DequeOp) and use.index == 1:
+                chain.append(use.operation.result)
+        k += 1
+    return chain
+
+
+def _frees_in(block: Block, chain: set[SSAValue], what: str) -> int:
+    """How many times every path through `block` frees the tensor; raises when paths differ."""
+    count = 0
+    for op in block.ops:
+        if isinstance(op, FreeTensorOp) and op.tensor in chain:
+            count += 1
+            continue
+        if not op.regions:
+            continue
+        inner = [_frees_in(b, chain, what) for r in op.regions for b in r.blocks]
+        if not any(inner):
+            continue
+        if isinstance(op, scf.IfOp):
+            branches = [_frees_in(r.block, chain, what) if r.blocks else 0 for r in (op.true_region, op.false_region)]
+            if branches[0] != branches[1]:
+                raise VerifyException(f"{what} is freed in one branch of an scf.if but not the other")
+            count += branches[0]
+        else:
+            raise VerifyException(f"{what} is freed inside {op.name} but allocated outside it")
+    return count
+
+
+@irdl_op_definition
+class AllocTensorOp(AscendCFormat, IRDLOperation):
+    """`LocalTensor<T> name = que.AllocTensor<T>();`"""
+
+    name = "ascendc.alloc_tensor"
+    queue = operand_def(QueueType)
+    var = prop_def(StringAttr, prop_name="name")
+    result = result_def(LocalTensorType)
+    FORMAT_NAMED: ClassVar[bool] = True
+
+    def __init__(self, name: str, queue: SSAValue, element_type: Attribute):
+        pos = queue.type.pos  # type: ignore[attr-defined]
+        super().__init__(operands=[queue], properties={"name": StringAttr(name)},
+                         result_types=[LocalTensorType(element_type, pos)])
+
+    def verify_(self) -> None:
+        if self.result.type.pos != self.queue.type.pos:  # type: ignore[union-attr]
+            raise VerifyException(
+                f"a tensor allocated from a {self.queue.type.pos.value} queue is at that position, not "  # type: ignore[union-attr]
+                f"{self.result.type.pos.value}"  # type: ignore[union-attr]
+            )
+        block = self.parent_block()
+        if block is None:
+            return
+        what = f"the tensor '{self.var.data}' allocated from a queue"
+        chain = set(_owner_chain(self.result))
+        frees = _frees_in(block, chain, what)
+        if frees != 1:
+            raise VerifyException(f"{what} must be freed once on every path (FreeTensor), freed {frees} times")
+
+
+@irdl_op_definition
+class GetBufOp(AscendCFormat, IRDLOperation):
+    """`LocalTensor<T> name = buf.Get<T>();`"""
+
+    name = "ascendc.get_buf"
+    buffer = operand_def(BufferType)
+    var = prop_def(StringAttr, prop_name="name")
+    result = result_def(LocalTensorType)
+    FORMAT_NAMED: ClassVar[bool] = True
+
+    def __init__(self, name: str, buffer: SSAValue, element_type: Attribute):
+        pos = buffer.type.pos  # type: ignore[attr-defined]
+        super().__init__(operands=[buffer], properties={"name": StringAttr(name)},
+                         result_types=[LocalTensorType(element_type, pos)])
+
+    def verify_(self) -> None:
+        if self.result.type.pos != self.buffer.type.pos:  # type: ignore[union-attr]
+            raise VerifyException("a tensor taken from a TBuf is at the TBuf's position")
+
+
+def _queue_of(value: SSAValue) -> SSAValue | None:
+    """The queue a local tensor was allocated from (through deque hand-overs)."""
+    for _ in range(10000):
+        owner = value.owner
+        if isinstance(owner, AllocTensorOp):
+            return owner.queue
+        if isinstance(owner, DequeOp):
+            value = owner.tensor
+            continue
+        return None
+    return None
+
+
+class _QueueTensorOp(AscendCFormat, IRDLOperation):
+    def _check_pair(self) -> None:
+        q, t = self.operands[0], self.operands[1]
+        if t.type.pos != q.type.pos:  # type: ignore[attr-defined]
+            raise VerifyException(
+                f"{self.name} of a {t.type.pos.value} tensor on a {q.type.pos.value} queue: positions must pair up"  # type: ignore[attr-defined]
+            )
+        origin = _queue_of(t)
+        if origin is not None and origin is not q:
+            raise VerifyException(f"{self.name} on another queue than the one the tensor was allocated from")
+
+
+@irdl_op_definition
+class EnqueOp(_QueueTensorOp):
+    """`que.EnQue(t);`: hand the tensor to the queue's consumer pipe."""
+
+    name = "ascendc.enque"
+    queue = operand_def(QueueType)
+    tensor = operand_def(LocalTensorType)
+
+    def __init__(self, queue: SSAValue, tensor: SSAValue):
+        super().__init__(operands=[queue, tensor])
+
+    def verify_(self) -> None:
+        self._check_pair()
+
+
+@irdl_op_definition
+class DequeOp(_QueueTensorOp):
+    """`t = que.DeQue<T>();`: receive the tensor `enque` handed over (`tensor`); the C++
+    variable is reassigned."""
+
+    name = "ascendc.deque"
+    queue = operand_def(QueueType)
+    tensor = operand_def(LocalTensorType)
+    result = result_def(LocalTensorType)
+
+    @classmethod
+    def result_type(cls, operand_types, props):
+        return operand_types[1] if len(operand_types) > 1 else None
+
+    def __init__(self, queue: SSAValue, tensor: SSAValue):
+        super().__init__(operands=[queue, tensor], result_types=[tensor.type])
+
+    def verify_(self) -> None:
+        self._check_pair()
+        if self.result.type != self.tensor.type:
+            raise VerifyException("deque returns the tensor type it receives")
+        block = self.parent_block()
+        if block is None:
+            return
+        for op in block.ops:
+            if op is self:
+                break
+            if isinstance(op, EnqueOp) and op.tensor is self.tensor and op.queue is self.queue:
+                return
+        raise VerifyException("deque of a tensor that was not enqueued on this queue before it (in the same block)")
+
+
+@irdl_op_definition
+class FreeTensorOp(_QueueTensorOp):
+    """`que.FreeTensor(t);`"""
+
+    name = "ascendc.free_tensor"
+    queue = operand_def(QueueType)
+    tensor = operand_def(LocalTensorType)
+
+    def __init__(self, queue: SSAValue, tensor: SSAValue):
+        super().__init__(operands=[queue, tensor])
+
+    def verify_(self) -> None:
+        self._check_pair()
+        if _queue_of(self.tensor) is None:
+            raise VerifyException("free_tensor of a tensor not allocated from a queue")
+
+
+@irdl_op_definition
+class AtOp(IRDLOperation):
+    """`base[i * 128 + j + 5]`: the tensor starting `offset` elements into `base` (a C++
+    expression). `terms` is a flat list of (operand index, coefficient) pairs, with operand
+    index -1 for a constant term; terms print in order, joined by `+`."""
+
+    name = "ascendc.at"
+    base = operand_def(LocalTensorType | GlobalTensorType)
+    indices = var_operand_def(IndexType | IntegerType)
+    terms = prop_def(ArrayAttr[IntegerAttr])
+    result = result_def(LocalTensorType | GlobalTensorType)
+    traits = traits_def(Pure(), Expression())
+
+    def __init__(self, base: SSAValue, terms: Sequence[tuple[SSAValue | None, int]]):
+        operands: list[SSAValue] = []
+        flat: list[int] = []
+        for value, coeff in terms:
+            if value is None:
+                flat += [-1, coeff]
+            else:
+                flat += [len(operands), coeff]
+                operands.append(value)
+        super().__init__(operands=[base, operands], properties={"terms": ArrayAttr([IntegerAttr(x, i64) for x in flat])},
+                         result_types=[base.type])
+
+    def term_list(self) -> list[tuple[SSAValue | None, int]]:
+        flat = [a.value.data for a in self.terms.data]
+        return [(None if flat[k] < 0 else self.indices[flat[k]], flat[k + 1]) for k in range(0, len(flat), 2)]
+
+    def verify_(self) -> None:
+        flat = [a.value.data for a in self.terms.data]
+        if len(flat) % 2 or not flat:
+            raise VerifyException("'terms' holds (operand index, coefficient) pairs, at least one")
+        seen = [flat[k] for k in range(0, len(flat), 2) if flat[k] >= 0]
+        if sorted(seen) != list(range(len(self.indices))):
+            raise VerifyException("every index operand appears in exactly one term")
+        if self.result.type != self.base.type:
+            raise VerifyException("ascendc.at has the type of its base tensor")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AtOp:
+        base = parser.parse_unresolved_operand()
+        parser.parse_punctuation("[")
+        pieces: list[tuple[object | None, int]] = []
+        while True:
+            operand = parser.parse_optional_unresolved_operand()
+            if operand is not None:
+                coeff = 1
+                if parser.parse_optional_punctuation("*") is not None:
+                    coeff = parser.parse_integer(allow_boolean=False)
+                pieces.append((operand, coeff))
+            else:
+                pieces.append((None, parser.parse_integer(allow_boolean=False)))
+            if parser.parse_optional_punctuation("+") is None:
+                break
+        parser.parse_punctuation("]")
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        base_type = parser.parse_type()
+        index_types = []
+        while parser.parse_optional_punctuation(",") is not None:
+            index_types.append(parser.parse_type())
+        unresolved = [p for p, _ in pieces if p is not None]
+        if len(index_types) != len(unresolved):
+            parser.raise_error(f"ascendc.at has {len(unresolved)} index operands but {len(index_types)} index types")
+        resolved = iter(parser.resolve_operand(u, t) for u, t in zip(unresolved, index_types))
+        terms = [(next(resolved) if p is not None else None, c) for p, c in pieces]
+        op = cls(parser.resolve_operand(base, base_type), terms)  # type: ignore[arg-type]
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.base)
+        printer.print_string("[")
+        for k, (value, coeff) in enumerate(self.term_list()):
+            if k:
+                printer.print_string(" + ")
+            if value is None:
+                printer.print_string(str(coeff))
+            else:
+                printer.print_operand(value)
+                if coeff != 1:
+                    printer.print_string(f" * {coeff}")
+        printer.print_string("]")
+        if self.attributes:
+            printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_list([self.base.type, *(v.type for v in self.indices)], printer.print_attribute)
+
+
+def base_tensor(value: SSAValue) -> SSAValue:
+    """The tensor an `ascendc.at` chain starts from."""
+    while isinstance(value.owner, AtOp):
+        value = value.owner.base
+    return value
+
+
+# --------------------------------------------------------------------------- parameter structs
+
+
+@irdl_op_definition
+class ParamsOp(IRDLOperation):
+    """`Nd2NzParams name; name.ndNum = 1; ...`: a parameter struct variable with its fields
+    assigned in the struct's field order."""
+
+    name = "ascendc.params"
+    var = prop_def(StringAttr, prop_name="name")
+    fields = prop_def(ArrayAttr[ArrayAttr])
+    result = result_def(ParamsType)
+
+    def __init__(self, name: str, struct: str, fields: Sequence[tuple[str, int | bool]]):
+        order = PARAM_STRUCTS.get(struct, ())
+        ranked = sorted(fields, key=lambda f: order.index(f[0]) if f[0] in order else len(order))
+        entries = ArrayAttr([
+            ArrayAttr([StringAttr(k), IntegerAttr.from_bool(v) if isinstance(v, bool) else IntegerAttr(v, i64)])
+            for k, v in ranked
+        ])
+        super().__init__(properties={"name": StringAttr(name), "fields": entries}, result_types=[ParamsType(struct)])
+
+    @property
+    def struct(self) -> str:
+        return self.result.type.struct.data  # type: ignore[union-attr]
+
+    def field_items(self) -> list[tuple[str, int | bool]]:
+        out: list[tuple[str, int | bool]] = []
+        for entry in self.fields.data:
+            key, value = entry.data
+            v = value.value.data  # type: ignore[union-attr]
+            out.append((key.data, bool(v) if key.data in BOOL_FIELDS else int(v)))  # type: ignore[union-attr]
+        return out
+
+    def verify_(self) -> None:
+        known = PARAM_STRUCTS.get(self.struct)
+        if known is None:
+            return  # the type's verifier names the struct
+        seen: list[str] = []
+        for entry in self.fields.data:
+            if len(entry.data) != 2 or not isinstance(entry.data[0], StringAttr) or not isinstance(entry.data[1], IntegerAttr):
+                raise VerifyException("'fields' holds [name, value] pairs")
+            key = entry.data[0].data
+            if key not in known:
+                raise VerifyException(f"{self.struct} has no field '{key}' (fields: {', '.join(known)})")
+            if key in seen:
+                raise VerifyException(f"field '{key}' of {self.struct} is set twice")
+            seen.append(key)
+            if entry.data[1].value.data < 0 and key not in BOOL_FIELDS:
+                raise VerifyException(f"field '{key}' of {self.struct} is negative")
+        if [k for k in known if k in seen] != seen:
+            raise VerifyException(f"fields of {self.struct} are listed in declaration order ({', '.join(known)})")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ParamsOp:
+        name = parser.parse_str_literal()
+        struct = parser.parse_identifier()
+
+        def field() -> tuple[str, int | bool]:
+            key = parser.parse_identifier()
+            parser.parse_punctuation("=")
+            b = parser.parse_optional_boolean()
+            return key, (b if b is not None else parser.parse_integer(allow_boolean=False))
+
+        fields = parser.parse_comma_separated_list(parser.Delimiter.PAREN, field)
+        attrs = parser.parse_optional_attr_dict()
+        op = cls(name, struct, fields)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_string_literal(self.var.data)
+        printer.print_string(f" {self.struct}(")
+        printer.print_string(", ".join(
+            f"{k} = {('true' if v else 'false') if isinstance(v, bool) else v}" for k, v in self.field_items()
+        ))
+        printer.print_string(")")
+        if self.attributes:
+            printer.print_op_attributes(self.attributes)
+
+
+def params_field(params: SSAValue, key: str) -> int | bool | None:
+    owner = params.owner
+    if isinstance(owner, ParamsOp):
+        return dict(owner.field_items()).get(key)
+    return None
+
+
+# --------------------------------------------------------------------------- data movement
+
+BLOCK_BYTES = 32
+
+
+def copy_direction(dst: Attribute, src: Attribute) -> str:
+    """'GM->local' (MTE2), 'local->GM' (MTE3) or 'local->local' (UB to UB, the vector unit)."""
+    if isinstance(dst, LocalTensorType) and isinstance(src, GlobalTensorType):
+        return "GM->local"
+    if isinstance(dst, GlobalTensorType) and isinstance(src, LocalTensorType):
+        return "local->GM"
+    if isinstance(dst, LocalTensorType) and isinstance(src, LocalTensorType):
+        return "local->local"
+    return "GM->GM"
+
+
+@irdl_op_definition
+class DataCopyOp(AscendCFormat, IRDLOperation):
+    """`DataCopy(dst, src, count)`, `DataCopy(dst, src, DataCopyParams(blockCount, blockLen,
+    srcStride, dstStride))` (lengths and strides in 32-byte blocks) or `DataCopy(dst, src, p)`
+    with an `Nd2NzParams` struct (GM ND -> L1 NZ)."""
+
+    name = "ascendc.data_copy"
+    dst = operand_def(LocalTensorType | GlobalTensorType)
+    src = operand_def(LocalTensorType | GlobalTensorType)
+    struct_params = opt_operand_def(ParamsType)
+    count = opt_prop_def(IntegerAttr)
+    params = opt_prop_def(ArrayAttr[IntegerAttr])
+
+    FORMAT_KEYWORDS: ClassVar[tuple] = (("count", "count", INT, None), ("params", "params", INTS, None))
+
+    def __init__(self, dst: SSAValue, src: SSAValue, *, count: int | None = None,
+                 params: Sequence[int] | None = None, struct: SSAValue | None = None):
+        props: dict[str, Attribute] = {}
+        if count is not None:
+            props["count"] = int_prop(count)
+        if params is not None:
+            props["params"] = ints_prop(params)
+        super().__init__(operands=[dst, src, [struct] if struct is not None else []], properties=props)
+
+    @property
+    def direction(self) -> str:
+        return copy_direction(self.dst.type, self.src.type)
+
+    def verify_(self) -> None:
+        _same_element(self, [self.dst, self.src])
+        forms = sum(x is not None for x in (self.count, self.params, self.struct_params))
+        if forms != 1:
+            raise VerifyException("DataCopy takes exactly one of 'count', 'params' or a parameter struct")
+        if self.direction == "GM->GM":
+            raise VerifyException("DataCopy between two GlobalTensors does not exist")
+        eb = self.dst.type.element_bytes  # type: ignore[union-attr]
+        if self.count is not None:
+            check_positive(self, "count")
+            n = self.count.value.data
+            if (n * eb) % BLOCK_BYTES:
+                raise VerifyException(
+                    f"DataCopy count {n} moves {n * eb} bytes, not a multiple of 32 bytes (use data_copy_pad)"
+                )
+        if self.params is not None:
+            check_ints(self, "params", 4, 65535, "DataCopyParams(blockCount, blockLen, srcStride, dstStride)")
+            if prop_ints(self, "params")[0] == 0 or prop_ints(self, "params")[1] == 0:  # type: ignore[index]
+                raise VerifyException("DataCopyParams needs a positive blockCount and blockLen")
+        if self.struct_params is not None:
+            struct = self.struct_params.type.struct.data  # type: ignore[union-attr]
+            if struct != "Nd2NzParams" or self.direction != "GM->local":
+                raise VerifyException(f"the struct form of DataCopy is GM -> L1 with Nd2NzParams, not {struct} ({self.direction})")
+
+
+@irdl_op_definition
+class DataCopyPadOp(AscendCFormat, IRDLOperation):
+    """`DataCopyPad(dst, src, DataCopyExtParams(blockCount, blockLen, srcStride, dstStride, 0)
+    [, DataCopyPadExtParams<T>(isPad, leftPadding, rightPadding, paddingValue)])`: lengths and
+    strides in bytes; the pad parameters only for GM -> local."""
+
+    name = "ascendc.data_copy_pad"
+    dst = operand_def(LocalTensorType | GlobalTensorType)
+    src = operand_def(LocalTensorType | GlobalTensorType)
+    ext = prop_def(ArrayAttr[IntegerAttr])
+    pad = opt_prop_def(ArrayAttr[IntegerAttr])
+
+    FORMAT_KEYWORDS: ClassVar[tuple] = (("ext", "ext", INTS, None), ("pad", "pad", BOOLS_INTS, None))
+
+    def __init__(self, dst: SSAValue, src: SSAValue, ext: Sequence[int], pad: Sequence[int | bool] | None = None):
+        props: dict[str, Attribute] = {"ext": ints_prop(ext)}
+        if pad is not None:
+            props["pad"] = ints_prop(pad)
+        super().__init__(operands=[dst, src], properties=props)
+
+    @property
+    def direction(self) -> str:
+        return copy_direction(self.dst.type, self.src.type)
+
+    def verify_(self) -> None:
+        _same_element(self, [self.dst, self.src])
+        if self.direction not in ("GM->local", "local->GM"):
+            raise VerifyException(f"DataCopyPad copies between GM and a local tensor, not {self.direction}")
+        check_ints(self, "ext", 5, 2**32 - 1, "DataCopyExtParams(blockCount, blockLen, srcStride, dstStride, rsv)")
+        if (self.pad is not None) != (self.direction == "GM->local"):
+            raise VerifyException("DataCopyPad GM -> local takes pad parameters, local -> GM none")
+        if self.pad is not None:
+            values = self.pad.data
+            if len(values) != 4 or not isinstance(values[0], BoolAttr | IntegerAttr):
+                raise VerifyException("DataCopyPadExtParams(isPad, leftPadding, rightPadding, paddingValue)")
+
+
+DECLARATION_OPS = [GlobalTensorOp, BlockWorkspaceOp, PipeOp, TQueOp, TBufOp, InitBufferOp]
+TENSOR_OPS = [AllocTensorOp, GetBufOp, EnqueOp, DequeOp, FreeTensorOp, AtOp, ParamsOp]
+COPY_OPS = [DataCopyOp, DataCopyPadOp]
