@@ -537,6 +537,24 @@ class UnaryMinusOp(AscendCFormat, IRDLOperation):
             raise VerifyException("unary_minus keeps its operand's type")
 
 
-EXPRESSION_OPS = [GetBlockIdxOp, GetBlockNumOp, UnaryMinusOp]
+@irdl_op_definition
+class ScalarCastOp(AscendCFormat, IRDLOperation):
+    """`static_cast<T>(x)`: a scalar converted to another C++ type, printed where it is used."""
+
+    name = "ascendc.scalar_cast"
+    input = operand_def()
+    result = result_def()
+    traits = traits_def(Pure(), Expression())
+
+    def __init__(self, value: SSAValue, to: Attribute):
+        super().__init__(operands=[value], result_types=[to])
+
+    def verify_(self) -> None:
+        for t in (self.input.type, self.result.type):
+            if isinstance(t, LocalTensorType | GlobalTensorType):
+                raise VerifyException(f"scalar_cast converts scalars, not {t}")
+
+
+EXPRESSION_OPS = [GetBlockIdxOp, GetBlockNumOp, UnaryMinusOp, ScalarCastOp]
 
 __all__ = ["prop_int"]

@@ -61,7 +61,6 @@ from xdsl.utils.exceptions import VerifyException
 
 from pypto_xdsl.analysis.symbols import lookup_symbol
 from pypto_xdsl.dialects.ascendc_types import (
-    MEMORY_BYTES,
     POSITION_MEMORY,
     TMP_UB_OFFSET,
     BufferType,
@@ -116,7 +115,7 @@ class KernelResultAttr(ParametrizedAttribute):
 
 
 # Properties printed as keywords, the rest in the attribute dictionary.
-_KERNEL_PROPS = ("results", "workspace", "memory_plan", "sync")
+_KERNEL_PROPS = ("arg_names", "results", "workspace", "memory_plan", "sync")
 
 
 @irdl_op_definition
@@ -132,6 +131,7 @@ class KernelOp(IRDLOperation):
     workspace = opt_prop_def(IntegerAttr)
     memory_plan = opt_prop_def(DictionaryAttr)
     sync = opt_prop_def(StringAttr)
+    arg_names = opt_prop_def(ArrayAttr[StringAttr])
 
     traits = traits_def(IsolatedFromAbove(), SymbolOpInterface())
 
@@ -205,6 +205,12 @@ class KernelOp(IRDLOperation):
                 if not (isinstance(entry, DictionaryAttr) and isinstance(entry.data.get("used"), IntegerAttr)
                         and isinstance(entry.data.get("capacity"), IntegerAttr)):
                     raise VerifyException(f"kernel @{name}: 'memory_plan' entry {key} needs integer 'used' and 'capacity'")
+        if self.arg_names is not None:
+            if len(self.arg_names.data) != len(self.args):
+                raise VerifyException(f"kernel @{name} has {len(self.args)} parameters but {len(self.arg_names.data)} 'arg_names'")
+            for n in self.arg_names.data:
+                if not _IDENTIFIER.fullmatch(n.data):
+                    raise VerifyException(f"kernel @{name}: parameter name '{n.data}' is not a C++ identifier")
         if self.sync is not None and self.sync.data not in ("explicit", "auto"):
             raise VerifyException(f"kernel @{name}: 'sync' is \"explicit\" or \"auto\", got \"{self.sync.data}\"")
         self._verify_declarations()
@@ -214,6 +220,11 @@ class KernelOp(IRDLOperation):
 
         name = self.sym_name.data
         names: dict[str, Operation] = {}
+        if self.arg_names is not None:
+            for n in self.arg_names.data:
+                if n.data in names:
+                    raise VerifyException(f"kernel @{name} names two parameters '{n.data}'")
+                names[n.data] = self
         positions: set[TPosition] = set()
         used: dict[Memory, int] = {}
         reserved = False
@@ -223,7 +234,8 @@ class KernelOp(IRDLOperation):
                 if not _IDENTIFIER.fullmatch(n.data):
                     raise VerifyException(f"kernel @{name}: '{n.data}' ({op.name}) is not a C++ identifier")
                 if n.data in names:
-                    raise VerifyException(f"kernel @{name} declares '{n.data}' twice ({names[n.data].name} and {op.name})")
+                    first = "a parameter" if names[n.data] is self else names[n.data].name
+                    raise VerifyException(f"kernel @{name} declares '{n.data}' twice ({first} and {op.name})")
                 names[n.data] = op
             for r in op.results:
                 if isinstance(r.type, QueueType | BufferType):
@@ -242,14 +254,24 @@ class KernelOp(IRDLOperation):
             bad = sorted(p.value for p in positions & _VECTOR_POSITIONS)
             raise VerifyException(f"cube kernel @{name} declares vector buffers ({', '.join(bad)}); use kind vector or mix")
         plan = self.memory()
+        if self.memory_plan is None:
+            return  # capacities are the plan's invariant (ascendc-plan-buffers records them)
         for mem, total in used.items():
-            capacity = plan[mem][1] if mem in plan else MEMORY_BYTES[mem]
+            if mem not in plan:
+                raise VerifyException(f"kernel @{name} has {mem.value} buffers but its 'memory_plan' has no {mem.value} entry")
+            recorded, capacity = plan[mem]
             if mem == Memory.UB and reserved and capacity > TMP_UB_OFFSET:
-                capacity = TMP_UB_OFFSET
-            if total > capacity:
-                why = " (it uses an API with hidden scratch above TMP_UB_OFFSET)" if mem == Memory.UB and reserved else ""
                 raise VerifyException(
-                    f"kernel @{name} initialises {total} bytes of {mem.value} buffers but {mem.value} holds {capacity}{why}"
+                    f"kernel @{name} uses an API with hidden UB scratch above TMP_UB_OFFSET ({TMP_UB_OFFSET} bytes) "
+                    f"but plans {capacity} bytes of UB"
+                )
+            if total > capacity:
+                raise VerifyException(
+                    f"kernel @{name} initialises {total} bytes of {mem.value} buffers but its plan allows {capacity}"
+                )
+            if total != recorded:
+                raise VerifyException(
+                    f"kernel @{name} initialises {total} bytes of {mem.value} buffers but its 'memory_plan' records {recorded}"
                 )
 
     # ---- custom syntax
@@ -332,10 +354,47 @@ class LaunchOp(IRDLOperation):
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(LaunchSymbolUser())
-    assembly_format = (
-        "$callee `blocks` $blocks `(` $args `)` (`deps` `(` $deps^ `)`)? (`task` $task^)? attr-dict "
-        "`:` functional-type($args, $res) (`,` type($deps)^)?"
-    )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LaunchOp:
+        from pypto_xdsl.dialects.attributes import TaskIdType
+
+        callee = parser.parse_symbol_name().data
+        parser.parse_keyword("blocks")
+        blocks = parser.parse_integer(allow_boolean=False, allow_negative=False)
+        args = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
+        deps = []
+        if parser.parse_optional_keyword("deps") is not None:
+            deps = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
+        task = parser.parse_optional_keyword("task") is not None
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        ft = parser.parse_function_type()
+        if len(ft.inputs.data) != len(args):
+            parser.raise_error(f"ascendc.launch has {len(args)} arguments but {len(ft.inputs.data)} types", pos, parser.pos)
+        operands = [parser.resolve_operand(u, t) for u, t in zip(args, ft.inputs.data)]
+        dep_values = [parser.resolve_operand(u, TaskIdType()) for u in deps]
+        op = cls(callee, blocks, operands, list(ft.outputs.data), dep_values, task)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_symbol_name(self.callee.string_value())
+        printer.print_string(f" blocks {self.block_dim} (")
+        printer.print_list(self.args, printer.print_operand)
+        printer.print_string(")")
+        if self.deps:
+            printer.print_string(" deps(")
+            printer.print_list(self.deps, printer.print_operand)
+            printer.print_string(")")
+        if self.task is not None:
+            printer.print_string(" task")
+        if self.attributes:
+            printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_function_type(self.args.types, self.res.types)
 
     def __init__(self, callee: str, blocks: int, args: Sequence[SSAValue], result_types: Sequence[Attribute],
                  deps: Sequence[SSAValue] = (), task: bool = False):

@@ -18,11 +18,11 @@ from typing import ClassVar
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import (
     ArrayAttr,
-    BoolAttr,
     IndexType,
     IntegerAttr,
     IntegerType,
     StringAttr,
+    UnitAttr,
     i64,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
@@ -222,13 +222,17 @@ class TBufOp(_BufferDecl):
     name = "ascendc.tbuf"
     var = prop_def(StringAttr, prop_name="name")
     values = opt_prop_def(ArrayAttr[StringAttr])
+    fixed = opt_prop_def(UnitAttr)
+    """Holds a tile carried through a loop or branch for the whole region: never shared."""
     result = result_def(BufferType)
     traits = traits_def(Declaration())
 
-    def __init__(self, name: str, position: TPosition, values: Sequence[str] = ()):
+    def __init__(self, name: str, position: TPosition, values: Sequence[str] = (), fixed: bool = False):
         props: dict[str, Attribute] = {"name": StringAttr(name)}
         if values:
             props["values"] = _values_prop(values)
+        if fixed:
+            props["fixed"] = UnitAttr()
         super().__init__(properties=props, result_types=[BufferType(position)])
 
 
@@ -743,7 +747,7 @@ class DataCopyPadOp(AscendCFormat, IRDLOperation):
             raise VerifyException("DataCopyPad GM -> local takes pad parameters, local -> GM none")
         if self.pad is not None:
             values = self.pad.data
-            if len(values) != 4 or not isinstance(values[0], BoolAttr | IntegerAttr):
+            if len(values) != 4 or not isinstance(values[0], IntegerAttr):
                 raise VerifyException("DataCopyPadExtParams(isPad, leftPadding, rightPadding, paddingValue)")
 
 

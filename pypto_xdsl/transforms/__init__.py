@@ -16,9 +16,12 @@ _PASSES: dict[str, tuple[str, str]] = {
     "verify-split-incore-orch": ("outline_incore_scopes", "VerifySplitIncoreOrchPass"),
     "convert-tensor-to-tile": ("convert_tensor_to_tile", "ConvertTensorToTilePass"),
     "verify-convert-tensor-to-tile": ("convert_tensor_to_tile", "VerifyTensorToTilePass"),
+    "convert-pypto-to-ascendc": ("convert_pypto_to_ascendc", "ConvertPyptoToAscendCPass"),
     "ascendc-plan-buffers": ("ascendc_plan_buffers", "AscendCPlanBuffersPass"),
     "ascendc-insert-sync": ("ascendc_insert_sync", "AscendCInsertSyncPass"),
+    "ascendc-remove-redundant-sync": ("ascendc_remove_redundant_sync", "AscendCRemoveRedundantSyncPass"),
     "pypto-default": ("pipelines", "PyptoDefaultPipeline"),
+    "pypto-ascendc": ("pipelines", "PyptoAscendCPipeline"),
 }
 
 

@@ -1,23 +1,26 @@
-"""ascendc-insert-sync: record the synchronisation of every planned Ascend C kernel.
+"""ascendc-insert-sync: make the pipeline hand-offs of every `ascendc.kernel` explicit.
 
-Requires `ascendc-plan-buffers` (a tile-level kernel without `ascendc.buffers` is an error).
-From the plan, the pass records with builtin attributes (docs/passes/ascendc-insert-sync.md):
+The pipes of an AI Core (MTE2 copies in, V computes, MTE3 copies out; on the cube MTE2 ->
+MTE1 -> M -> FIX) run concurrently; the kernel orders them in three ways, each inserted per
+site by a RewritePattern:
 
-- `ascendc.stage` on every tile op: its pipeline stage (vector: MTE2 load, V compute, MTE3
-  store; cube: MTE2 load to L1, MTE1 move to L0A/L0B, M matmul, FIX Fixpipe store);
-- `ascendc.handoff = {from, queue, to}` on each op whose tile crosses stages through a queue,
-  which the printer realises as `EnQue` then `DeQue` on `queue`;
-- `ascendc.free = [queues]` on the op after which each queue tile (VECIN, A1/B1/A2/B2) is
-  FreeTensor'd: the last use of the tile in the block that defines it;
-- `ascendc.store = "direct" | "staged" | "fixpipe"` on every `tile.store`;
-- `ascendc.flags = [HardEvent]` where a SetFlag/WaitFlag pair is needed: after a store into a
-  tensor this kernel also loads (MTE3_MTE2);
-- `ascendc.barrier = "V"` on an op whose vector instructions depend on earlier ones with no
-  barrier in between (a `PipeBarrier<PIPE_V>()` goes before them; off with
-  `pipe-v-barriers=false`, for toolchains that insert them automatically);
-- `ascendc.sync = "vector" | "cube"` on the function.
+* **queue hand-offs** (the TPipe/TQue paradigm): after the copy that fills a VECIN/A1/B1
+  tensor and after the LoadData loop that fills an A2/B2 tensor, `enque` + `deque` on its
+  queue; before the copy-out of a VECOUT tensor and before the Fixpipe of a CO1 tensor, the
+  same. Later uses read the dequeued tensor;
+* **flags**: after a copy-out into a GlobalTensor the kernel also reads (MTE3 then MTE2 on
+  the same GM), `SetFlag<HardEvent::MTE3_MTE2>`/`WaitFlag` with an event id taken from the
+  TPipe (`FetchEventID`: the wait follows at once, so the id is only borrowed; the queues
+  reserve theirs with AllocEventID from the same pool, which a hard-coded EVENT_ID0 could
+  collide with). Conservative: every such copy-out gets one; ascendc-remove-redundant-sync
+  drops those with no later read;
+* **PIPE_V barriers**: a `PipeBarrier<PIPE_V>` before every vector instruction that
+  depends on an earlier one (analysis/ascendc_pipes.py) with no queue hand-off in between,
+  placed before that instruction's declarations. Conservative too: the remove pass keeps
+  only the barriers no earlier barrier already implies. Option `pipe-v-barriers=false`
+  leaves them to the toolchain (the kernel's `sync` is then "auto").
 
-Re-running the pass replaces the previous decisions, so running it twice equals once.
+The kernel's `sync` records that this pass ran; running it again changes nothing.
 """
 
 from __future__ import annotations
@@ -25,28 +28,239 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
+from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
 
-from pypto_xdsl.backend.ascendc.cxx import BackendError
-from pypto_xdsl.backend.ascendc.planning import insert_sync, is_tile_level
-from pypto_xdsl.dialects import program
+from pypto_xdsl.analysis.ascendc_pipes import (
+    Pending,
+    VectorOrder,
+    add,
+    barrier_point,
+    buffer_of,
+    conflicts,
+    is_v_barrier,
+    mte2_read,
+    mte3_write,
+    vector_access,
+)
+from pypto_xdsl.analysis.cxx_names import BackendError, Namer
+from pypto_xdsl.dialects import ascendc_compute as C
+from pypto_xdsl.dialects import ascendc_memory as M
+from pypto_xdsl.dialects import ascendc_sync as S
+from pypto_xdsl.dialects.ascendc_kernel import KernelOp
+from pypto_xdsl.dialects.ascendc_types import HardEvent, LocalTensorType, Pipe, TPosition
+from pypto_xdsl.transforms.ascendc_plan_buffers import kernel_names
+
+_PRODUCED_IN = (TPosition.VECIN, TPosition.A1, TPosition.B1)  # filled by MTE2
+_PRODUCED_L0 = (TPosition.A2, TPosition.B2)  # filled by MTE1 (LoadData)
+
+
+def _kernel_of(op: Operation) -> KernelOp | None:
+    p = op.parent_op()
+    while p is not None and not isinstance(p, KernelOp):
+        p = p.parent_op()
+    return p
+
+
+def _ancestor_in(op: Operation, block: Block) -> Operation | None:
+    while op is not None and op.parent_block() is not block:
+        op = op.parent_op()  # type: ignore[assignment]
+    return op
+
+
+def _handle(value: SSAValue) -> SSAValue:
+    """The tensor a subtensor (`ascendc.at`) is part of."""
+    return M.base_tensor(value)
+
+
+def _origin(value: SSAValue) -> M.AllocTensorOp | None:
+    owner = value.owner
+    return owner if isinstance(owner, M.AllocTensorOp) else None
+
+
+def _hand_off(rewriter: PatternRewriter, queue: SSAValue, tensor: SSAValue, point: InsertPoint,
+              users_after: Operation) -> None:
+    """`enque` + `deque` at `point`; uses of `tensor` from `users_after` on read the dequeued one."""
+    enque = M.EnqueOp(queue, tensor)
+    deque = M.DequeOp(queue, tensor)
+    deque.result.name_hint = tensor.name_hint
+    rewriter.insert_op([enque, deque], point)
+    block = deque.parent_block()
+    assert block is not None
+    order = {o: k for k, o in enumerate(block.ops)}
+    start = order[deque]
+
+    def after(use) -> bool:
+        if use.operation in (enque, deque):
+            return False
+        anc = _ancestor_in(use.operation, block)
+        return anc is not None and order[anc] > start
+
+    tensor.replace_uses_with_if(deque.result, after)
+    del users_after
+
+
+def _already_handed_off(tensor: SSAValue) -> bool:
+    return any(isinstance(u.operation, M.EnqueOp) for u in tensor.uses)
+
+
+class HandOffAfterProducer(RewritePattern):
+    """MTE2 -> consumer: `enque`/`deque` right after the copy filling a VECIN/A1/B1 tensor;
+    MTE1 -> M: after the LoadData (loop) filling an A2/B2 tensor."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, M.DataCopyOp | M.DataCopyPadOp) and op.direction == "GM->local":
+            dst = _handle(op.dst)
+            positions = _PRODUCED_IN
+        elif isinstance(op, C.LoadDataOp):
+            dst = _handle(op.dst)
+            positions = _PRODUCED_L0
+        else:
+            return
+        alloc = _origin(dst)
+        if alloc is None or alloc.queue.type.pos not in positions or _already_handed_off(dst):  # type: ignore[union-attr]
+            return
+        block = alloc.parent_block()
+        assert block is not None
+        anchor = _ancestor_in(op, block)
+        assert anchor is not None
+        _hand_off(rewriter, alloc.queue, dst, InsertPoint.after(anchor), anchor)
+
+
+def _hoisted(op: Operation) -> Operation:
+    point = op
+    while point.prev_op is not None and isinstance(point.prev_op, M.AtOp | M.ParamsOp):
+        point = point.prev_op
+    return point
+
+
+class HandOffBeforeConsumer(RewritePattern):
+    """V -> MTE3: `enque`/`deque` right before the copy-out of a VECOUT tensor; M -> FIX:
+    before the Fixpipe of a CO1 tensor (and before the declarations of their operands)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, M.DataCopyOp | M.DataCopyPadOp) and op.direction == "local->GM":
+            src, positions = _handle(op.src), (TPosition.VECOUT,)
+        elif isinstance(op, C.FixpipeOp):
+            src, positions = _handle(op.src), (TPosition.CO1,)
+        else:
+            return
+        alloc = _origin(src)
+        if alloc is None or alloc.queue.type.pos not in positions or _already_handed_off(src):  # type: ignore[union-attr]
+            return
+        block = alloc.parent_block()
+        assert block is not None
+        anchor = _ancestor_in(_hoisted(op), block)
+        assert anchor is not None
+        _hand_off(rewriter, alloc.queue, src, InsertPoint.before(anchor), anchor)
+
+
+@dataclass
+class FlagStoreThenLoad(RewritePattern):
+    """After a copy-out into a GlobalTensor the kernel also reads: SetFlag/WaitFlag<MTE3_MTE2>."""
+
+    read_roots: set[SSAValue]
+    namer: Namer
+    pipe: SSAValue
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        root = mte3_write(op)
+        if root is None or root not in self.read_roots:
+            return
+        point = op
+        nxt = op.next_op
+        if isinstance(nxt, M.FreeTensorOp) and _handle(nxt.tensor) is _handle(op.src):  # type: ignore[attr-defined]
+            point = nxt
+        after = point.next_op
+        if isinstance(after, S.FetchEventIdOp | S.AllocEventIdOp) and after.event.data == HardEvent.MTE3_MTE2:
+            return
+        name = self.namer.fresh("event_mte3_mte2")
+        fetch = S.FetchEventIdOp(name, HardEvent.MTE3_MTE2, self.pipe)
+        fetch.result.name_hint = name
+        rewriter.insert_op(
+            [fetch, S.SetFlagOp(HardEvent.MTE3_MTE2, fetch.result), S.WaitFlagOp(HardEvent.MTE3_MTE2, fetch.result)],
+            InsertPoint.after(point),
+        )
+
+
+def dependent_instructions(kernel: KernelOp) -> list[Operation]:
+    """Vector instructions that depend on an earlier one with no queue hand-off in between
+    (barriers not counted: the conservative placement)."""
+    needs: dict[Operation, bool] = {}
+
+    def instruction(op: Operation, state: Pending) -> Pending:
+        reads, writes = vector_access(op)
+        needs[op] = conflicts(state, reads, writes)
+        return add(state, reads, writes)
+
+    VectorOrder(instruction, lambda op, state: state).run(kernel.body.block)
+    return [op for op in kernel.walk() if needs.get(op)]
+
+
+def insert_barriers(kernel: KernelOp) -> None:
+    for instr in dependent_instructions(kernel):
+        point = barrier_point(instr)
+        prev = point.prev_op
+        if prev is not None and is_v_barrier(prev):
+            continue
+        block = point.parent_block()
+        assert block is not None
+        block.insert_op_before(S.PipeBarrierOp(Pipe.PIPE_V), point)
+
+
+def sync_kernel(kernel: KernelOp, pipe_v_barriers: bool = True) -> None:
+    """Insert the hand-offs, flags and (optionally) PIPE_V barriers of one kernel."""
+    if kernel.sync is not None:
+        return
+    if kernel.memory_plan is None:
+        raise BackendError(
+            f"ascendc: @{kernel.sym_name.data} has no buffer plan ('memory_plan'); "
+            "run ascendc-plan-buffers before ascendc-insert-sync"
+        )
+    walker = PatternRewriteWalker(
+        GreedyRewritePatternApplier([HandOffAfterProducer(), HandOffBeforeConsumer()]), apply_recursively=False
+    )
+    walker.rewrite_region(kernel.body)
+    read_roots = {r for op in kernel.walk() if (r := mte2_read(op)) is not None}
+    pipes = [op.result for op in kernel.body.block.ops if isinstance(op, M.PipeOp)]
+    if read_roots and pipes:
+        PatternRewriteWalker(
+            FlagStoreThenLoad(read_roots, kernel_names(kernel), pipes[0]), apply_recursively=False
+        ).rewrite_region(kernel.body)
+    if pipe_v_barriers:
+        insert_barriers(kernel)
+    kernel.sync = StringAttr("explicit" if pipe_v_barriers else "auto")
+
+
+def sync_module(module: ModuleOp, pipe_v_barriers: bool = True) -> None:
+    for op in module.body.block.ops:
+        if isinstance(op, KernelOp):
+            sync_kernel(op, pipe_v_barriers)
 
 
 @dataclass(frozen=True)
 class AscendCInsertSyncPass(ModulePass):
-    """`ascendc-insert-sync`."""
+    """`ascendc-insert-sync{pipe-v-barriers=false}`."""
 
     name = "ascendc-insert-sync"
 
     pipe_v_barriers: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for func in program.func_ops(op):
-            if not func.is_incore or not is_tile_level(func):
-                continue
-            try:
-                insert_sync(func, self.pipe_v_barriers)
-            except BackendError as e:
-                raise PassFailedException(f"{self.name}: {str(e).removeprefix('ascendc: ')}") from e
+        try:
+            sync_module(op, self.pipe_v_barriers)
+        except BackendError as e:
+            raise PassFailedException(f"{self.name}: {str(e).removeprefix('ascendc: ')}") from e
+
+
+__all__ = ["AscendCInsertSyncPass", "sync_kernel", "buffer_of", "LocalTensorType", "scf"]

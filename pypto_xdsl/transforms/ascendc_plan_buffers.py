@@ -1,21 +1,24 @@
-"""ascendc-plan-buffers: decide, per Ascend C kernel, the on-chip buffer of every tile value.
+"""ascendc-plan-buffers: plan the on-chip buffers of every `ascendc.kernel` by transforming its
+declarations.
 
-For every `pypto.func incore|aiv|aic` whose body is tile-level (no tensor-level compute left),
-the pass records the plan the kernel printer follows, with builtin attributes only (the IR
-still prints, parses, verifies and survives `mlir-opt` in generic form):
+`convert-pypto-to-ascendc` declares one buffer per tile, every queue with depth 1. For each
+kernel without a `memory_plan` this pass:
 
-- `ascendc.buffer = "inQ_a"` on every op producing a tile (an array of names, "" for non-tile
-  results, on multi-result ops such as `scf.for`);
-- `ascendc.staging = "outQ_c_out"` on a `tile.store` whose tile is not in a VECOUT queue;
-- `ascendc.scratch = "buf_m_tmp"` on a two-stage row reduction;
-- on the function, `ascendc.buffers` (one `{bytes, depth, name, position, values}` dictionary
-  per TQue/TBuf, in declaration order) and `ascendc.memory` (`{UB = {capacity, used}, ...}`).
+* shares TBufs: VECCALC buffers (not `fixed`, i.e. not holding a tile carried through a loop
+  or branch) whose tensors' live ranges do not overlap become one TBuf (`calcBuf<k>`, the
+  largest size, its `values` listing every tile). A tensor is live from its `get_buf` to the
+  end of the last op, in the block of the `get_buf`, that uses it; ranges touching at one op
+  never share, so no instruction reads and writes one buffer through two tensors;
+* double-buffers: a queue (not CO1) whose tensors are allocated inside a loop gets depth 2
+  (`TQue<P, 2>`, `InitBuffer(q, 2, bytes)`) when every buffer of its memory still fits,
+  otherwise every queue of that memory keeps depth 1; if that does not fit either the kernel
+  is rejected, listing its buffers;
+* records `memory_plan = {UB = {capacity, used}, ...}` on the kernel.
 
-The rules (VECIN/VECOUT/VECCALC, cube A1/B1/A2/B2/CO1, TBuf sharing, double buffering) are in
-pypto_xdsl/backend/ascendc/planning.py; docs/passes/ascendc-plan-buffers.md describes them.
-A kernel whose buffers do not fit raises PassFailedException naming the function, the tiles
-and their sizes. Re-running the pass replaces the previous plan (and drops sync decisions
-made for it), so running it twice equals running it once.
+Capacities: UB 192 KiB (option `ub-bytes`), L1 512 KiB, L0A/L0B 64 KiB, L0C 128 KiB. A kernel
+using an API with hidden UB scratch on dav-c220 (`ascendc.select`: Select uses the top 8 KiB,
+TMP_UB_OFFSET = 184 KiB) may plan only up to TMP_UB_OFFSET. A kernel that already has a
+plan is left as it is.
 """
 
 from __future__ import annotations
@@ -23,13 +26,260 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, StringAttr, i64
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
-from pypto_xdsl.backend.ascendc.cxx import UB_BYTES, BackendError
-from pypto_xdsl.backend.ascendc.planning import Capacities, is_tile_level, plan_buffers
-from pypto_xdsl.dialects import program
+from pypto_xdsl.analysis.cxx_names import BackendError, Namer, kernel_namer
+from pypto_xdsl.dialects import ascendc_memory as M
+from pypto_xdsl.dialects.ascendc_kernel import KernelOp
+from pypto_xdsl.dialects.ascendc_types import (
+    MEMORY_BYTES,
+    POSITION_MEMORY,
+    TMP_UB_OFFSET,
+    Memory,
+    QueueType,
+    TPosition,
+)
+
+UB_BYTES = MEMORY_BYTES[Memory.UB]
+_PLANNED_MEMORIES = (Memory.UB, Memory.L1, Memory.L0A, Memory.L0B, Memory.L0C)
+
+
+@dataclass(frozen=True)
+class Capacities:
+    """Options of the plan: the UB size and whether loop queues may be double-buffered."""
+
+    ub_bytes: int = UB_BYTES
+    double_buffer: bool = True
+
+    def of(self, memory: Memory, reserved_ub: bool) -> int:
+        if memory == Memory.UB:
+            return min(self.ub_bytes, TMP_UB_OFFSET) if reserved_ub else self.ub_bytes
+        return MEMORY_BYTES[memory]
+
+
+def kernel_names(kernel: KernelOp) -> Namer:
+    """A namer that knows every name the kernel already uses."""
+    namer = kernel_namer(kernel.sym_name.data)
+    if kernel.arg_names is not None:
+        namer.used |= {n.data for n in kernel.arg_names.data}
+    for arg in kernel.args:
+        if arg.name_hint:
+            namer.used.add(arg.name_hint)
+    for op in kernel.walk():
+        n = op.properties.get("name")
+        if isinstance(n, StringAttr):
+            namer.used.add(n.data)
+    return namer
+
+
+def _spans(kernel: KernelOp) -> dict[Operation, tuple[int, int]]:
+    """Pre-order position of each op (start) and of the last op nested in it (end)."""
+    spans: dict[Operation, tuple[int, int]] = {}
+    counter = 0
+
+    def visit(op: Operation) -> None:
+        nonlocal counter
+        start = counter
+        counter += 1
+        for region in op.regions:
+            for block in region.blocks:
+                for inner in block.ops:
+                    visit(inner)
+        spans[op] = (start, counter - 1)
+
+    for op in kernel.body.block.ops:
+        visit(op)
+    return spans
+
+
+def _ancestor_in(op: Operation, block: Block) -> Operation | None:
+    while op is not None and op.parent_block() is not block:
+        op = op.parent_op()  # type: ignore[assignment]
+    return op
+
+
+def _users(value: SSAValue) -> list[Operation]:
+    """The ops using a local tensor, through `ascendc.at` subtensors and deque hand-overs."""
+    out: list[Operation] = []
+    pending = [value]
+    while pending:
+        v = pending.pop()
+        for use in v.uses:
+            out.append(use.operation)
+            if isinstance(use.operation, M.AtOp | M.DequeOp):
+                pending.extend(use.operation.results)
+    return out
+
+
+def live_range(tensor: SSAValue, spans: dict[Operation, tuple[int, int]]) -> tuple[int, int]:
+    owner = tensor.owner
+    assert isinstance(owner, Operation)
+    block = owner.parent_block()
+    assert block is not None
+    start = spans[owner][0]
+    end = start
+    for user in _users(tensor):
+        anc = _ancestor_in(user, block)
+        if anc is not None:
+            end = max(end, spans[anc][1])
+    return start, end
+
+
+def _in_loop(op: Operation, kernel: KernelOp) -> bool:
+    parent = op.parent_op()
+    while parent is not None and parent is not kernel:
+        if isinstance(parent, scf.ForOp | scf.WhileOp):
+            return True
+        parent = parent.parent_op()
+    return False
+
+
+class KernelBuffers:
+    """The kernel's buffer declarations and their InitBuffer calls."""
+
+    def __init__(self, kernel: KernelOp):
+        self.kernel = kernel
+        self.decls: list[M.TQueOp | M.TBufOp] = []
+        self.init: dict[SSAValue, M.InitBufferOp] = {}
+        for op in kernel.body.block.ops:
+            if isinstance(op, M.TQueOp | M.TBufOp):
+                self.decls.append(op)
+            elif isinstance(op, M.InitBufferOp):
+                self.init[op.buffer] = op
+        for d in self.decls:
+            if d.result not in self.init:
+                raise BackendError(
+                    f"ascendc: @{kernel.sym_name.data}: buffer '{d.var_name}' is declared but never initialised (InitBuffer)"
+                )
+
+    def memory(self, d: M.TQueOp | M.TBufOp) -> Memory:
+        return POSITION_MEMORY[d.result.type.pos]  # type: ignore[union-attr]
+
+
+def share_tbufs(kernel: KernelOp, buffers: KernelBuffers, namer: Namer) -> None:
+    """VECCALC TBufs whose tensors' live ranges are disjoint share one TBuf."""
+    spans = _spans(kernel)
+    ranges: dict[M.TBufOp, tuple[int, int]] = {}
+    for d in buffers.decls:
+        if not isinstance(d, M.TBufOp) or d.result.type.pos != TPosition.VECCALC or d.fixed is not None:  # type: ignore[union-attr]
+            continue
+        gets = [u.operation for u in d.result.uses if isinstance(u.operation, M.GetBufOp)]
+        if len(gets) != 1:
+            continue
+        ranges[d] = live_range(gets[0].result, spans)
+    calc = sorted(ranges, key=lambda d: ranges[d][0])
+    pools: list[tuple[M.TBufOp, int]] = []  # (pool, end of its last member)
+    members: dict[M.TBufOp, list[M.TBufOp]] = {}
+    size: dict[M.TBufOp, int] = {d: buffers.init[d.result].bytes_per_buffer for d in calc}
+    for d in calc:
+        start, end = ranges[d]
+        free = [k for k, (_, last) in enumerate(pools) if last < start]
+        if free:
+            # the smallest pool that is big enough, else the biggest one (grown)
+            fits = [k for k in free if size[pools[k][0]] >= size[d]]
+            k = min(fits, key=lambda k: size[pools[k][0]]) if fits else max(free, key=lambda k: size[pools[k][0]])
+            pool = pools[k][0]
+            members.setdefault(pool, []).append(d)
+            size[pool] = max(size[pool], size[d])
+            pools[k] = (pool, end)
+        else:
+            pools.append((d, end))
+    if not members:
+        return
+    rewriter = Rewriter()
+    for k, (pool, _) in enumerate(pools):
+        group = members.get(pool)
+        if not group:
+            continue
+        values = pool.held_values + [v for m in group for v in m.held_values]
+        name = namer.fresh(f"calcBuf{k}")
+        pool.properties["name"] = StringAttr(name)
+        pool.properties["values"] = ArrayAttr([StringAttr(v) for v in values])
+        pool.result.name_hint = name
+        buffers.init[pool.result].properties["len"] = IntegerAttr(size[pool], i64)
+        for m in group:
+            init = buffers.init.pop(m.result)
+            rewriter.erase_op(init)
+            m.result.replace_all_uses_with(pool.result)
+            rewriter.erase_op(m)
+            buffers.decls.remove(m)
+
+
+def fit(kernel: KernelOp, buffers: KernelBuffers, capacities: Capacities) -> dict[Memory, tuple[int, int]]:
+    """Per on-chip memory: double-buffer loop queues when everything fits, else depth 1."""
+    reserved = any(M.uses_reserved_ub(op) for op in kernel.walk())
+    totals: dict[Memory, tuple[int, int]] = {}
+    depth: dict[M.TQueOp | M.TBufOp, int] = {}
+    for mem in _PLANNED_MEMORIES:
+        capacity = capacities.of(mem, reserved)
+        decls = [d for d in buffers.decls if buffers.memory(d) == mem]
+        if not decls:
+            continue
+        for d in decls:
+            in_loop = isinstance(d, M.TQueOp) and any(
+                isinstance(u.operation, M.AllocTensorOp) and _in_loop(u.operation, kernel) for u in d.result.uses
+            )
+            double = capacities.double_buffer and in_loop and d.result.type.pos != TPosition.CO1  # type: ignore[union-attr]
+            depth[d] = 2 if double else 1
+        total = sum(buffers.init[d.result].bytes_per_buffer * depth[d] for d in decls)
+        if total > capacity:
+            for d in decls:
+                depth[d] = 1
+            total = sum(buffers.init[d.result].bytes_per_buffer for d in decls)
+        if total > capacity:
+            listing = ", ".join(
+                f"{(d.held_values or [d.var_name])[0]} ({d.result.type.pos.value}, "  # type: ignore[union-attr]
+                f"{buffers.init[d.result].bytes_per_buffer} B)"
+                for d in decls
+            )
+            name = "Unified Buffer" if mem == Memory.UB else mem.value
+            raise BackendError(
+                f"ascendc: cannot lower @{kernel.sym_name.data}: its tiles need {total} bytes of {name} "
+                f"but a core has {capacity}: {listing}. Use smaller tiles (loop over the tensor)."
+            )
+        totals[mem] = (total, capacity)
+    rewriter = Rewriter()
+    for idx, d in enumerate(list(buffers.decls)):
+        n = depth.get(d)
+        if n is None or not isinstance(d, M.TQueOp):
+            continue
+        t = d.result.type
+        assert isinstance(t, QueueType)
+        init = buffers.init[d.result]
+        if t.depth.data != n:
+            new = M.TQueOp(d.var_name, t.pos, n, d.held_values)
+            new.result.name_hint = d.result.name_hint
+            del buffers.init[d.result]
+            rewriter.replace_op(d, new)
+            buffers.init[new.result] = init
+            buffers.decls[idx] = new
+        init.properties["num"] = IntegerAttr(n, i64)
+    return totals
+
+
+def plan_kernel(kernel: KernelOp, capacities: Capacities | None = None) -> None:
+    """Plan the buffers of one kernel (raises BackendError); a planned kernel is left alone."""
+    if kernel.memory_plan is not None:
+        return
+    capacities = capacities or Capacities()
+    buffers = KernelBuffers(kernel)
+    share_tbufs(kernel, buffers, kernel_names(kernel))
+    totals = fit(kernel, buffers, capacities)
+    kernel.memory_plan = DictionaryAttr({
+        mem.value: DictionaryAttr({"capacity": IntegerAttr(cap, i64), "used": IntegerAttr(used, i64)})
+        for mem, (used, cap) in sorted(totals.items(), key=lambda kv: kv[0].value)
+    })
+
+
+def plan_module(module: ModuleOp, capacities: Capacities | None = None) -> None:
+    for op in module.body.block.ops:
+        if isinstance(op, KernelOp):
+            plan_kernel(op, capacities)
 
 
 @dataclass(frozen=True)
@@ -42,16 +292,12 @@ class AscendCPlanBuffersPass(ModulePass):
     """Unified Buffer bytes a kernel may use (default: the 192 KiB of A2/A3)."""
 
     double_buffer: bool = True
-    """Give queues of tiles defined in loops two buffers when the plan still fits."""
+    """Give queues of tiles allocated in loops two buffers when the plan still fits."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.ub_bytes <= 0:
             raise PassFailedException(f"{self.name}: ub-bytes must be positive, got {self.ub_bytes}")
-        capacities = Capacities(self.ub_bytes, self.double_buffer)
-        for func in program.func_ops(op):
-            if not func.is_incore or not is_tile_level(func):
-                continue
-            try:
-                plan_buffers(func, capacities)
-            except BackendError as e:
-                raise PassFailedException(f"{self.name}: {str(e).removeprefix('ascendc: ')}") from e
+        try:
+            plan_module(op, Capacities(self.ub_bytes, self.double_buffer))
+        except BackendError as e:
+            raise PassFailedException(f"{self.name}: {str(e).removeprefix('ascendc: ')}") from e

@@ -17,6 +17,15 @@ DEFAULT_PIPELINE: tuple[str, ...] = (
 )
 
 
+# Down to the ascendc dialect: the default pipeline, then the Ascend C backend's passes.
+ASCENDC_PIPELINE: tuple[str, ...] = DEFAULT_PIPELINE + (
+    "convert-pypto-to-ascendc",
+    "ascendc-plan-buffers",
+    "ascendc-insert-sync",
+    "ascendc-remove-redundant-sync",
+)
+
+
 @dataclass(frozen=True)
 class PyptoDefaultPipeline(ModulePass):
     """`pypto-default`: everything up to codegen-ready IR."""
@@ -30,3 +39,11 @@ class PyptoDefaultPipeline(ModulePass):
         available = get_all_passes()
         for stage in self.stages:
             available[stage]()().apply(ctx, op)
+
+
+@dataclass(frozen=True)
+class PyptoAscendCPipeline(PyptoDefaultPipeline):
+    """`pypto-ascendc`: everything down to the ascendc dialect (what `-t ascendc` prints)."""
+
+    name = "pypto-ascendc"
+    stages: ClassVar[tuple[str, ...]] = ASCENDC_PIPELINE

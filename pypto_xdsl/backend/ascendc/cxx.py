@@ -9,68 +9,31 @@ branches with their carried values as variables. Subclasses print their own ops 
 from __future__ import annotations
 
 import math
-import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import (
-    BFloat16Type,
-    Float16Type,
     Float32Type,
     Float64Type,
     FloatAttr,
-    IndexType,
     IntegerAttr,
-    IntegerType,
-    Signedness,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
-from xdsl.utils.exceptions import DiagnosticException
 
+from pypto_xdsl.analysis.cxx_names import (  # noqa: F401  (re-exported for the printers and tests)
+    CPP_KEYWORDS,
+    BackendError,
+    Namer,
+    ctype,
+    op_error,
+)
 from pypto_xdsl.dialects.attributes import TensorType, TileType, element_byte_width
 
 UB_BYTES = 192 * 1024
 BLOCK_BYTES = 32
 REPEAT_BYTES = 256
 MAX_REPEAT = 255
-
-
-class BackendError(DiagnosticException):
-    """The Ascend C backend cannot print the program (unsupported op, shape, or layout)."""
-
-
-def op_error(op: Operation, reason: str) -> BackendError:
-    func = op
-    while func is not None and func.name != "pypto.func":
-        func = func.parent_op()
-    where = f" in @{func.sym_name.data}" if func is not None else ""  # type: ignore[union-attr]
-    return BackendError(f"ascendc: cannot lower '{op.name}'{where}: {reason}")
-
-
-# --------------------------------------------------------------------------- types
-
-
-def ctype(t: Attribute) -> str:
-    """The C++ type of an element or scalar type."""
-    if isinstance(t, IndexType):
-        return "int64_t"
-    if isinstance(t, Float32Type):
-        return "float"
-    if isinstance(t, Float16Type):
-        return "half"
-    if isinstance(t, BFloat16Type):
-        return "bfloat16_t"
-    if isinstance(t, Float64Type):
-        return "double"
-    if isinstance(t, IntegerType):
-        width = t.width.data
-        if width == 1:
-            return "bool"
-        if width in (8, 16, 32, 64):
-            unsigned = t.signedness.data == Signedness.UNSIGNED
-            return f"{'u' if unsigned else ''}int{width}_t"
-    raise BackendError(f"ascendc: type {t} has no C++ equivalent")
 
 
 def byte_width(t: Attribute) -> int:
@@ -103,36 +66,6 @@ def int_literal(value: int, t: Attribute) -> str:
     if c == "int64_t" and -(2**31) <= value < 2**31:
         return str(value)
     return f"static_cast<{c}>({value})"
-
-
-_CPP_KEYWORDS = frozenset(
-    ["alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch", "char", "char16_t", "char32_t", "class", "compl", "const", "constexpr", "const_cast", "continue", "decltype", "default", "delete", "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register", "reinterpret_cast", "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq", "main", "half", "pipe"]
-)
-
-
-class Namer:
-    """Unique C++ identifiers derived from IR name hints."""
-
-    def __init__(self, reserved: Iterable[str] = ()):
-        self.used: set[str] = set(_CPP_KEYWORDS) | set(reserved)
-
-    @staticmethod
-    def sanitize(base: str) -> str:
-        base = re.sub(r"[^0-9A-Za-z_]", "_", base)
-        if not base or base[0].isdigit():
-            base = "v" + base
-        if base.startswith("__") or re.match(r"_[A-Z]", base):
-            base = "v" + base
-        return base
-
-    def fresh(self, base: str) -> str:
-        base = self.sanitize(base)
-        name, k = base, 1
-        while name in self.used:
-            name = f"{base}_{k}"
-            k += 1
-        self.used.add(name)
-        return name
 
 
 @dataclass

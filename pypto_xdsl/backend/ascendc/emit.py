@@ -1,4 +1,10 @@
-"""Program-level emission: every file `pypto-compile` writes, as {relative path: text}."""
+"""Program-level emission: every file `pypto-compile` writes, as {relative path: text}.
+
+`emit_program` prints a module whose kernels are planned and synchronised `ascendc.kernel`s;
+kernels still at the pypto level, or not planned or synchronised yet, are lowered first on a
+copy with the pypto-ascendc stages (convert-pypto-to-ascendc, ascendc-plan-buffers,
+ascendc-insert-sync, ascendc-remove-redundant-sync), so printing never changes its input.
+"""
 
 from __future__ import annotations
 
@@ -14,8 +20,9 @@ from pypto_xdsl.backend.ascendc.host import (
     print_driver,
     print_host,
 )
-from pypto_xdsl.backend.ascendc.kernel import kernel_cxx_name, print_kernel
+from pypto_xdsl.backend.ascendc.kernel import kernel_cxx_name, print_ascendc_kernel
 from pypto_xdsl.dialects import program
+from pypto_xdsl.dialects.ascendc_kernel import KernelOp
 
 
 @dataclass
@@ -30,8 +37,45 @@ def host_file_base(orchestration_name: str) -> str:
     return Namer.sanitize(orchestration_name) + "_orch"
 
 
-def kernel_funcs(module: ModuleOp) -> list[program.FuncOp]:
-    return [f for f in program.func_ops(module) if f.is_incore]
+def kernel_funcs(module: ModuleOp) -> list[KernelOp]:
+    return [op for op in module.body.block.ops if isinstance(op, KernelOp)]
+
+
+def _complete_kernel(kernel: KernelOp) -> None:
+    from pypto_xdsl.transforms.ascendc_insert_sync import sync_kernel
+    from pypto_xdsl.transforms.ascendc_plan_buffers import plan_kernel
+    from pypto_xdsl.transforms.ascendc_remove_redundant_sync import remove_redundant_sync
+
+    plan_kernel(kernel)
+    if kernel.sync is None:
+        sync_kernel(kernel)
+        remove_redundant_sync(kernel)
+
+
+def lower_for_printing(module: ModuleOp) -> ModuleOp:
+    """`module`, or a copy of it whose kernels are all planned, synchronised ascendc.kernels."""
+    from pypto_xdsl.transforms.convert_pypto_to_ascendc import has_pypto_kernels, lower_module
+
+    pending = has_pypto_kernels(module) or any(
+        k.memory_plan is None or k.sync is None for k in kernel_funcs(module)
+    )
+    if not pending:
+        return module
+    clone = module.clone()
+    if has_pypto_kernels(clone):
+        lower_module(clone)
+    for kernel in kernel_funcs(clone):
+        _complete_kernel(kernel)
+    return clone
+
+
+def lower_kernel_for_printing(func: program.FuncOp) -> KernelOp:
+    """A planned and synchronised ascendc.kernel for one tile-level pypto kernel (a copy)."""
+    from pypto_xdsl.transforms.ascendc_kernel_lowering import lower_kernel
+
+    kernel = lower_kernel(func)
+    _complete_kernel(kernel)
+    return kernel
 
 
 def choose_entry(module: ModuleOp, entry: str | None) -> program.FuncOp | None:
@@ -47,7 +91,7 @@ def choose_entry(module: ModuleOp, entry: str | None) -> program.FuncOp | None:
     return orch[-1] if orch else None
 
 
-def launch_header(func: program.FuncOp) -> str:
+def launch_header(func: KernelOp) -> str:
     """The simulation's stand-in for CANN's generated `aclrtlaunch_<kernel>.h`."""
     name = kernel_cxx_name(func.sym_name.data)
     sig = kernel_signature(func)
@@ -147,13 +191,14 @@ and queue discipline and stops with "pypto-sim error" on a violation.
 def emit_program(module: ModuleOp, entry: str | None = None, with_sim: bool = True) -> EmittedProgram:
     em = EmittedProgram()
     seen: dict[str, str] = {}
+    module = lower_for_printing(module)
     kfuncs = kernel_funcs(module)
     for f in kfuncs:
         name = kernel_cxx_name(f.sym_name.data)
         if name in seen:
             raise BackendError(f"ascendc: kernels @{seen[name]} and @{f.sym_name.data} map to the same C++ name {name}")
         seen[name] = f.sym_name.data
-        em.files[f"kernels/{name}.cpp"] = print_kernel(f)
+        em.files[f"kernels/{name}.cpp"] = print_ascendc_kernel(f)
         em.kernels.append(name)
         if with_sim:
             em.files[f"sim/aclrtlaunch_{name}.h"] = launch_header(f)

@@ -16,6 +16,7 @@ from xdsl.dialects import scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
+from pypto_xdsl.analysis.cxx_names import kernel_cxx_name
 from pypto_xdsl.analysis.symbols import lookup_symbol
 from pypto_xdsl.backend.ascendc.cxx import (
     BackendError,
@@ -28,12 +29,9 @@ from pypto_xdsl.backend.ascendc.cxx import (
     ctype,
     op_error,
 )
-from pypto_xdsl.backend.ascendc.kernel import (
-    kernel_cxx_name,
-    returned_locals,
-    workspace_bytes,
-)
 from pypto_xdsl.dialects import program, tensor, tile
+from pypto_xdsl.dialects.ascendc_kernel import KernelOp, LaunchOp
+from pypto_xdsl.dialects.ascendc_types import GmAddrType
 from pypto_xdsl.dialects.attributes import (
     FuncKind,
     ParamDirection,
@@ -94,6 +92,15 @@ def _param_index(func: program.FuncOp, value: SSAValue) -> int | None:
         elif isinstance(op, scf.IfOp):
             y = op.true_region.block.last_op
             value = y.operands[value.index]  # type: ignore[union-attr]
+        elif isinstance(op, LaunchOp):
+            callee = lookup_symbol(op, op.callee)
+            if not isinstance(callee, KernelOp):
+                return None
+            idx = launch_result_params(callee)
+            k = value.index  # type: ignore[union-attr]
+            if k >= len(idx) or idx[k] is None:
+                return None
+            value = op.args[idx[k]]
         elif isinstance(op, program.CallOp | program.SubmitOp):
             callee = lookup_symbol(op, op.callee)
             if not isinstance(callee, program.FuncOp):
@@ -110,6 +117,16 @@ def _param_index(func: program.FuncOp, value: SSAValue) -> int | None:
 
 def block_dim(call: Operation, callee: program.FuncOp) -> int:
     return program.launch_block_dim(call, callee)
+
+
+def launch_result_params(kernel: KernelOp) -> list[int | None]:
+    """For each tensor result of a kernel, the parameter it is written through (else None)."""
+    return [r.value.data if r.kind.data == "param" else None for r in kernel.result_kinds]
+
+
+def launch_result_workspace(kernel: KernelOp) -> list[int | None]:
+    """For each tensor result of a kernel, its workspace byte offset when it is kernel-local."""
+    return [r.value.data if r.kind.data == "workspace" else None for r in kernel.result_kinds]
 
 
 @dataclass(frozen=True)
@@ -158,15 +175,15 @@ class DeviceTensor:
         return self.type.num_elements() * byte_width(self.type.element_type)
 
 
-def kernel_signature(func: program.FuncOp) -> list[tuple[str, str]]:
+def kernel_signature(kernel: KernelOp) -> list[tuple[str, str]]:
     """(C++ type on the host side, name) of each kernel parameter, as the launch header has it."""
     namer = Namer()
     out = []
-    for k, arg in enumerate(func.args):
+    for k, arg in enumerate(kernel.launch_params):
         name = namer.fresh(arg.name_hint or f"arg{k}")
-        out.append(("void*" if isinstance(arg.type, TensorType) else ctype(arg.type), name))
-    if workspace_bytes(func):
-        out.append(("void*", namer.fresh("workspace")))  # kernel-local tensors (see kernel.workspace_plan)
+        out.append(("void*" if isinstance(arg.type, GmAddrType) else ctype(arg.type), name))
+    if kernel.workspace_bytes:
+        out.append(("void*", namer.fresh("workspace")))  # kernel-local tensors (the kernel's workspace slots)
     return out
 
 
@@ -316,15 +333,15 @@ class HostPrinter(CxxWriter):
         function entry (a launch in a loop reuses it: launches on the one stream run in order)
         and sized for every block of the launch."""
         for op in self.func.walk():
-            if not isinstance(op, program.CallOp | program.SubmitOp):
+            if not isinstance(op, LaunchOp):
                 continue
             callee = lookup_symbol(op, op.callee)
-            if not isinstance(callee, program.FuncOp) or not callee.is_incore:
+            if not isinstance(callee, KernelOp):
                 continue
-            per_block = workspace_bytes(callee)
+            per_block = callee.workspace_bytes
             if not per_block:
                 continue
-            dim = block_dim(op, callee)
+            dim = op.block_dim
             var = self.namer.fresh(f"{kernel_cxx_name(callee.sym_name.data)}_ws_dev")
             self.out.add(
                 f"void*& {var} = buffers.slot();  // workspace of @{callee.sym_name.data}: kernel-local tensors, "
@@ -357,8 +374,10 @@ class HostPrinter(CxxWriter):
             if op.results[0] not in self.device:
                 self._alloc_create(op)
             return
-        if isinstance(op, program.CallOp | program.SubmitOp):
+        if isinstance(op, LaunchOp):
             return self._emit_launch(op)
+        if isinstance(op, program.CallOp | program.SubmitOp):
+            return self._reject_call(op)
         if isinstance(op, tensor.SliceOp):
             return self._emit_slice(op)
         if isinstance(op, tensor.AssembleOp):
@@ -399,7 +418,7 @@ class HostPrinter(CxxWriter):
         assert isinstance(t, TensorType)
         view = self._window(self.tensor_root(op.source), [self.expr(o) for o in op.offsets], t.get_shape())
         self.tensor_views[op.result] = view
-        launched = any(isinstance(u.operation, program.CallOp | program.SubmitOp) for u in op.result.uses)
+        launched = any(isinstance(u.operation, program.CallOp | program.SubmitOp | LaunchOp) for u in op.result.uses)
         if launched and view.contiguous and view not in self.view_ptrs and view.const != 0:
             name = self.namer.fresh(f"{op.result.name_hint or 'view'}_dev")
             self.out.add(f"void* {name} = {self._ptr(view)};  // %{op.result.name_hint or '?'}: {t}")
@@ -421,7 +440,7 @@ class HostPrinter(CxxWriter):
         )
         self.tensor_views[op.result] = dst
 
-    def _bind_returned_local(self, op: Operation, callee: program.FuncOp, result: SSAValue, offset: int, dim: int) -> None:
+    def _bind_returned_local(self, op: Operation, callee: KernelOp, result: SSAValue, offset: int, dim: int) -> None:
         """A kernel result that is one of its kernel-local tensors: a view of the launch's workspace."""
         what = f"@{callee.sym_name.data} returns the kernel-local tensor %{result.name_hint or '?'} {result.type}"
         if dim != 1:
@@ -453,16 +472,18 @@ class HostPrinter(CxxWriter):
             )
         return self._ptr(view)
 
-    def _emit_launch(self, op: program.CallOp | program.SubmitOp) -> None:
+    def _reject_call(self, op: program.CallOp | program.SubmitOp) -> None:
         callee = lookup_symbol(op, op.callee)
-        assert isinstance(callee, program.FuncOp)
-        if not callee.is_incore:
+        if isinstance(callee, program.FuncOp) and not callee.is_incore:
             raise op_error(
                 op, f"@{callee.sym_name.data} has kind '{callee.func_kind.value}'; orchestration code can only "
                 "launch incore kernels (inline or outline it first)"
             )
-        if len(op.args) != len(callee.args):
-            raise op_error(op, "omitted output arguments are not supported by the host printer")
+        raise op_error(op, "kernels are launched with ascendc.launch (run convert-pypto-to-ascendc first)")
+
+    def _emit_launch(self, op: LaunchOp) -> None:
+        callee = lookup_symbol(op, op.callee)
+        assert isinstance(callee, KernelOp)
         args = []
         for a in op.args:
             if isinstance(a.type, TensorType):
@@ -471,18 +492,18 @@ class HostPrinter(CxxWriter):
                 args.append(cast_to(self.expr(a), ctype(a.type)))
         if op in self.workspaces:
             args.append(self.workspaces[op])
-        dim = block_dim(op, callee)
+        dim = op.block_dim
         name = kernel_cxx_name(callee.sym_name.data)
         if name not in self.kernels:
             self.kernels.append(name)
-        results = op.outputs if isinstance(op, program.SubmitOp) else op.res
-        locals_ = returned_locals(callee)
-        for k, idx in enumerate(returned_params(callee)):
-            if k < len(results) and idx is not None:
-                self.tensor_views[results[k]] = self.tensor_root(op.args[idx])
-            elif k < len(results) and k < len(locals_) and locals_[k] is not None:
-                self._bind_returned_local(op, callee, results[k], locals_[k].offset, dim)  # type: ignore[union-attr]
-        if isinstance(op, program.SubmitOp):
+        results = op.outputs
+        params, locals_ = launch_result_params(callee), launch_result_workspace(callee)
+        for k in range(min(len(results), len(params))):
+            if params[k] is not None:
+                self.tensor_views[results[k]] = self.tensor_root(op.args[params[k]])  # type: ignore[index]
+            elif locals_[k] is not None:
+                self._bind_returned_local(op, callee, results[k], locals_[k], dim)  # type: ignore[arg-type]
+        if op.task is not None:
             tid = op.results[-1]
             tname = self.namer.fresh(tid.name_hint or "task")
             self.task_names[tid] = tname
@@ -675,7 +696,7 @@ def _escapes_region(value: SSAValue) -> bool:
             user = use.operation
             if isinstance(user, scf.YieldOp | scf.ConditionOp | program.YieldOp):
                 return True
-            if isinstance(user, program.CallOp | program.SubmitOp):
+            if isinstance(user, program.CallOp | program.SubmitOp | LaunchOp):
                 pending.extend(user.results)  # the callee may return its argument
             elif aliased_operand(user) is v or user.name == "pypto.tensor.slice":
                 pending.extend(user.results[:1])

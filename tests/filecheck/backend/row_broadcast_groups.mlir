@@ -1,4 +1,4 @@
-// RUN: pypto-opt %s -p 'ascendc-plan-buffers{ub-bytes=1048576},ascendc-insert-sync' -t ascendc | filecheck %s
+// RUN: pypto-opt %s -p 'convert-pypto-to-ascendc,ascendc-plan-buffers{ub-bytes=1048576}' -t ascendc | filecheck %s
 // More rows than one Brcb covers (255 repeats of 8 rows): Brcb runs in groups of 254 repeats
 // (2032 rows, so every later source offset stays 32-byte aligned for 2-byte types too), and the
 // level-0 instruction in groups of 255 rows. No A2/A3 Unified Buffer holds such a tile with its

@@ -1,0 +1,592 @@
+"""What `convert-pypto-to-ascendc` decides about one tile-level kernel before it emits ops.
+
+`KernelPlan(func)` reads a `pypto.func incore|aiv|aic` whose body is tile-level and decides:
+
+* the kernel kind (vector or cube) and the checks on its signature;
+* the UB layout of every tile (`tile_layout`: rows padded to 32 bytes except single-row and
+  single-column tiles) and the kernel-local GM tensors' workspace slots (`workspace_plan`);
+* the buffer each tile lives in, by what its uses need: a loaded tile a VECIN queue; a
+  computed tile whose only escape is a store that is its last use a VECOUT queue (a direct
+  store); other computed tiles a VECCALC TBuf, stored through a VECOUT staging queue; tiles
+  carried by scf.for/scf.while or yielded by scf.if a fixed VECCALC TBuf; two-stage row
+  reductions and row broadcasts a VECCALC scratch TBuf; cube tiles A1/B1 (L1), A2/B2
+  (L0A/L0B), CO1 (L0C), accumulators updated in place;
+* where each queue tile is freed: after its last use in the block that defines it;
+* the C++ names of everything the kernel declares, in the order the generated code has
+  always used (parameters, GlobalTensors, workspace, buffers in plan order, tile variables).
+
+Sharing TBufs, queue depths and capacities are decided later, on the ascendc declarations,
+by `ascendc-plan-buffers`; synchronisation by `ascendc-insert-sync`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import Float16Type, Float32Type, IntegerType
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+
+from pypto_xdsl.analysis.cxx_names import BackendError, Namer, kernel_namer, op_error
+from pypto_xdsl.dialects import program, tensor, tile
+from pypto_xdsl.dialects.ascendc_types import TPosition
+from pypto_xdsl.dialects.attributes import (
+    MemorySpace,
+    ParamDirection,
+    TensorType,
+    TileType,
+    element_byte_width,
+    format_shape,
+)
+
+BLOCK_BYTES = 32
+REPEAT_BYTES = 256
+MAX_REPEAT = 255
+WORKSPACE_ALIGN = 512  # bytes; every kernel-local tensor starts on a 512-byte boundary of the workspace
+
+_SUPPORTED_ELEMENTS = (Float32Type, Float16Type, IntegerType)
+CUBE_SPACES = (MemorySpace.MAT, MemorySpace.LEFT, MemorySpace.RIGHT, MemorySpace.ACC)
+# Queues whose tile the consumer frees (FreeTensor) after its last use.
+FREED_POSITIONS = (TPosition.VECIN, TPosition.A1, TPosition.B1, TPosition.A2, TPosition.B2)
+_PREFIX = {
+    TPosition.VECIN: "inQ", TPosition.VECOUT: "outQ", TPosition.VECCALC: "buf", TPosition.A1: "qA1",
+    TPosition.B1: "qB1", TPosition.A2: "qA2", TPosition.B2: "qB2", TPosition.CO1: "qCO1",
+}
+
+
+def round_up(x: int, m: int) -> int:
+    return (x + m - 1) // m * m
+
+
+@dataclass(frozen=True)
+class Layout:
+    """UB layout of a static 2-D (or 1-D, as one row) tile."""
+
+    rows: int
+    cols: int
+    ld: int  # elements between row starts
+    elem_bytes: int
+
+    @property
+    def count(self) -> int:
+        """Elements vector ops process (padding included)."""
+        return self.rows * self.ld if self.rows > 1 else self.cols
+
+    @property
+    def alloc_elems(self) -> int:
+        return round_up(self.count, BLOCK_BYTES // self.elem_bytes)
+
+    @property
+    def bytes(self) -> int:
+        return self.alloc_elems * self.elem_bytes
+
+
+def byte_width(t: Attribute) -> int:
+    return element_byte_width(t)
+
+
+def tile_layout(t: TileType, op: Operation) -> Layout:
+    if not t.is_static():
+        raise op_error(op, f"tile {t} has a dynamic shape; tiles must be static")
+    shape = t.get_shape()
+    if t.rank == 1:
+        rows, cols = 1, shape[0]
+    elif t.rank == 2:
+        rows, cols = shape
+    else:
+        raise op_error(op, f"tile {t} has rank {t.rank}; only 1-D and 2-D tiles are supported")
+    assert isinstance(rows, int) and isinstance(cols, int)
+    if rows == 0 or cols == 0:
+        raise op_error(op, f"tile {t} is empty")
+    eb = byte_width(t.element_type)
+    per_block = BLOCK_BYTES // eb
+    ld = cols if rows == 1 or cols == 1 else round_up(cols, per_block)
+    return Layout(rows, cols, ld, eb)
+
+
+def cube_layout(t: TileType) -> Layout:
+    """Cube tiles are whole fractal matrices: no row padding."""
+    rows, cols = t.get_shape()
+    return Layout(rows, cols, cols, byte_width(t.element_type))  # type: ignore[arg-type]
+
+
+def layout_of(t: TileType, op: Operation) -> Layout:
+    return cube_layout(t) if t.space in CUBE_SPACES else tile_layout(t, op)
+
+
+def in_loop(op: Operation, func: Operation) -> bool:
+    parent = op.parent_op()
+    while parent is not None and parent is not func:
+        if isinstance(parent, scf.ForOp | scf.WhileOp):
+            return True
+        parent = parent.parent_op()
+    return False
+
+
+def ancestor_in(op: Operation, block: Block) -> Operation | None:
+    while op is not None and op.parent_block() is not block:
+        op = op.parent_op()  # type: ignore[assignment]
+    return op
+
+
+def last_use_in_block(value: SSAValue, block: Block) -> Operation | None:
+    last: Operation | None = None
+    last_index = -1
+    order = {o: k for k, o in enumerate(block.ops)}
+    for use in value.uses:
+        anc = ancestor_in(use.operation, block)
+        if anc is not None and order[anc] > last_index:
+            last, last_index = anc, order[anc]
+    return last
+
+
+def check_while_tiles(op: scf.WhileOp) -> None:
+    """A tile carried through `op` keeps one buffer for the whole loop, so at its position the
+    initial value, the `before` argument and the result must all have that tile type."""
+    before = op.before_region.block
+    columns = (("initial value", op.arguments), ("'before' block argument", before.args), ("loop result", op.results))
+    width = max(len(values) for _, values in columns)
+    for index in range(width):
+        types = [values[index].type if index < len(values) else None for _, values in columns]
+        tile_t = next((t for t in types if isinstance(t, TileType)), None)
+        if tile_t is None:
+            continue
+        for (what, _), t in zip(columns, types):
+            if t != tile_t:
+                raise op_error(
+                    op, f"a tile carried through scf.while keeps its position: the {what} at position {index} "
+                    f"is {t if t is not None else 'missing'}, not {tile_t} (the initial values, 'before' "
+                    "arguments and results must line up)"
+                )
+
+
+@dataclass(frozen=True)
+class WorkspaceSlot:
+    """A kernel-local GM tensor (`pypto.tensor.create` in a kernel) at a fixed byte offset of
+    the launch's workspace (per block)."""
+
+    value: SSAValue
+    offset: int
+    bytes: int
+
+
+def workspace_plan(func: program.FuncOp) -> tuple[list[WorkspaceSlot], int]:
+    """Kernel-local tensors of `func` and the workspace bytes one block needs: every
+    `pypto.tensor.create` (at any depth) gets its own 512-byte aligned slot; one inside a loop
+    reuses its slot in every iteration."""
+    slots: list[WorkspaceSlot] = []
+    offset = 0
+    for op in func.walk():
+        if not isinstance(op, tensor.CreateOp):
+            continue
+        t = op.result.type
+        assert isinstance(t, TensorType)
+        if not t.is_static():
+            raise op_error(op, f"kernel-local tensor {t} has a dynamic shape; the workspace is planned statically")
+        if t.rank > 2:
+            raise op_error(op, f"kernel-local tensor {t} has rank {t.rank}; only 1-D and 2-D tensors are supported")
+        nbytes = t.num_elements() * byte_width(t.element_type)
+        if nbytes == 0:
+            raise op_error(op, f"kernel-local tensor {t} is empty")
+        slots.append(WorkspaceSlot(op.result, offset, nbytes))
+        offset += round_up(nbytes, WORKSPACE_ALIGN)
+    return slots, offset
+
+
+def storage_root(func: program.FuncOp, value: SSAValue) -> SSAValue | None:
+    """The kernel parameter or kernel-local `tensor.create` a tensor value of `func` names the
+    storage of (through stores, slices, loop carries and scf.while), or None if unknown."""
+    for _ in range(10000):
+        if isinstance(value, BlockArgument):
+            owner = value.owner.parent_op()
+            if owner is func:
+                return value
+            if isinstance(owner, scf.ForOp) and value.index > 0:
+                value = owner.iter_args[value.index - 1]
+                continue
+            if isinstance(owner, scf.WhileOp) and value.owner is owner.before_region.block:
+                value = owner.arguments[value.index]
+                continue
+            if isinstance(owner, scf.WhileOp):
+                cond = owner.before_region.block.last_op
+                assert isinstance(cond, scf.ConditionOp)
+                value = cond.args[value.index]
+                continue
+            return None
+        op = value.owner
+        if isinstance(op, tensor.CreateOp):
+            return value
+        if isinstance(op, tile.StoreOp):
+            value = op.dest
+        elif isinstance(op, tensor.SliceOp):
+            value = op.source
+        elif isinstance(op, scf.ForOp):
+            value = op.iter_args[value.index]  # type: ignore[union-attr]
+        elif isinstance(op, scf.WhileOp):
+            cond = op.before_region.block.last_op
+            assert isinstance(cond, scf.ConditionOp)
+            value = cond.args[value.index]  # type: ignore[union-attr]
+        else:
+            return None
+    return None
+
+
+def returned_locals(func: program.FuncOp) -> list[WorkspaceSlot | None]:
+    """For each result of kernel `func`, the workspace slot of the whole kernel-local tensor it
+    returns, else None."""
+    ret = func.body.block.last_op
+    if not isinstance(ret, program.ReturnOp):
+        return []
+    slots = {s.value: s for s in workspace_plan(func)[0]}
+    out: list[WorkspaceSlot | None] = []
+    for v in ret.arguments:
+        root = storage_root(func, v) if isinstance(v.type, TensorType) else None
+        out.append(slots.get(root) if root is not None and root.type == v.type else None)  # type: ignore[arg-type]
+    return out
+
+
+def returned_params(func: program.FuncOp) -> list[int | None]:
+    """For each result of kernel `func`, the index of the tensor parameter it writes through."""
+    ret = func.body.block.last_op
+    if not isinstance(ret, program.ReturnOp):
+        return []
+    out: list[int | None] = []
+    for v in ret.arguments:
+        root = storage_root(func, v) if isinstance(v.type, TensorType) else None
+        if isinstance(root, BlockArgument) and root.owner.parent_op() is func:
+            out.append(root.index)
+        else:
+            out.append(None)
+    return out
+
+
+# ---------------------------------------------------------------------------- kernel checks
+
+
+def check_element(func: program.FuncOp, t: Attribute, what: str) -> None:
+    if not isinstance(t, _SUPPORTED_ELEMENTS) or (isinstance(t, IntegerType) and t.width.data == 1):
+        raise BackendError(
+            f"ascendc: cannot lower @{func.sym_name.data}: {what} has element type {t}; "
+            "supported: f32, f16 and integers"
+        )
+
+
+def uses_cube(func: program.FuncOp) -> bool:
+    """Cube kernels hold mat/left/right/acc tiles only; vector kernels vec tiles only."""
+    if not func.is_incore:
+        raise BackendError(f"ascendc: @{func.sym_name.data} is a {func.func_kind.value} function, not a kernel")
+    spaces = set()
+    for op in func.walk():
+        for r in op.results:
+            if isinstance(r.type, TileType):
+                spaces.add(r.type.space)
+    cube = bool(spaces & set(CUBE_SPACES))
+    name = func.sym_name.data
+    if cube and MemorySpace.VEC in spaces:
+        raise BackendError(
+            f"ascendc: cannot lower @{name}: it mixes vector ('vec') and cube (mat/left/right/acc) tiles; "
+            "mixed AIC/AIV kernels are not supported yet (split it into an aiv and an aic kernel)"
+        )
+    if cube and func.func_kind.value == "aiv":
+        raise BackendError(f"ascendc: cannot lower @{name}: an aiv kernel cannot use cube tiles")
+    if not cube and func.func_kind.value == "aic":
+        raise BackendError(f"ascendc: cannot lower @{name}: an aic kernel must use cube tiles (mat/left/right/acc)")
+    return cube
+
+
+# tensor ops the kernel lowering handles itself (GM views and kernel-local tensors)
+KERNEL_TENSOR_OPS = (tensor.SliceOp, tensor.DimOp, tensor.CreateOp)
+
+
+def is_tile_level(func: program.FuncOp) -> bool:
+    """No tensor-level compute left: the body is what the kernel lowering handles."""
+    return not any(
+        o.name.startswith("pypto.tensor.") and not isinstance(o, KERNEL_TENSOR_OPS) for o in func.walk()
+    )
+
+
+@dataclass
+class SignatureNames:
+    """C++ names of a kernel's parameters and GM tensors, in allocation order."""
+
+    params: dict[SSAValue, str] = field(default_factory=dict)
+    gm: dict[SSAValue, str] = field(default_factory=dict)  # tensor parameter / local tensor -> GlobalTensor
+    slots: list[WorkspaceSlot] = field(default_factory=list)
+    ws_bytes: int = 0
+    ws_param: str | None = None
+    ws_block: str | None = None
+
+
+def signature_names(func: program.FuncOp, namer: Namer) -> SignatureNames:
+    """Check the kernel's parameters and kernel-local tensors and name them with `namer`."""
+    names = SignatureNames()
+    fname = func.sym_name.data
+    for k, (arg, direction) in enumerate(zip(func.args, func.directions)):
+        t = arg.type
+        base = arg.name_hint or f"arg{k}"
+        if isinstance(t, TensorType):
+            if not t.is_static():
+                raise BackendError(
+                    f"ascendc: cannot lower @{fname}: tensor parameter "
+                    f"%{base} has dynamic shape {format_shape(t.get_shape())}; the backend needs static shapes"
+                )
+            if t.rank > 2:
+                raise BackendError(
+                    f"ascendc: cannot lower @{fname}: tensor parameter %{base} has "
+                    f"rank {t.rank}; only 1-D and 2-D tensors are supported"
+                )
+            check_element(func, t.element_type, f"tensor parameter %{base}")
+            name = namer.fresh(base)
+            names.params[arg] = name
+            names.gm[arg] = namer.fresh(f"{name}_gm")
+        elif isinstance(t, TileType):
+            raise BackendError(
+                f"ascendc: cannot lower @{fname}: parameter %{base} is a tile; "
+                "kernel parameters must be tensors or scalars"
+            )
+        else:
+            if direction != ParamDirection.IN:
+                raise BackendError(
+                    f"ascendc: cannot lower @{fname}: scalar parameter %{base} is "
+                    f"'{direction.value}'; kernels cannot return scalars"
+                )
+            names.params[arg] = namer.fresh(base)
+    names.slots, names.ws_bytes = workspace_plan(func)
+    for slot in names.slots:
+        t = slot.value.type
+        assert isinstance(t, TensorType)
+        check_element(func, t.element_type, f"kernel-local tensor %{slot.value.name_hint or '?'}")
+    if names.ws_bytes:
+        names.ws_param = namer.fresh("workspace")
+        names.ws_block = namer.fresh("block_ws")
+        for slot in names.slots:
+            names.gm[slot.value] = namer.fresh(f"{slot.value.name_hint or 'local'}_gm")
+    return names
+
+
+# ---------------------------------------------------------------------------- buffers
+
+
+@dataclass
+class PlannedBuffer:
+    """One TQue/TBuf the kernel declares (before ascendc-plan-buffers shares or deepens it)."""
+
+    name: str
+    position: TPosition
+    bytes: int
+    what: str  # the IR value it holds, for comments and messages
+    fixed: bool = False  # a carried tile's buffer: never shared
+
+
+@dataclass
+class KernelPlan:
+    """The lowering decisions for one tile-level kernel (see the module docstring)."""
+
+    func: program.FuncOp
+    cube: bool = False
+    namer: Namer = field(default_factory=Namer)
+    signature: SignatureNames = field(default_factory=SignatureNames)
+    buffers: list[PlannedBuffer] = field(default_factory=list)
+    tile_buffer: dict[SSAValue, PlannedBuffer] = field(default_factory=dict)
+    aliases: dict[SSAValue, SSAValue] = field(default_factory=dict)  # acc results -> the accumulator they update
+    direct_store: set[Operation] = field(default_factory=set)
+    store_staging: dict[Operation, PlannedBuffer] = field(default_factory=dict)
+    scratch: dict[Operation, PlannedBuffer] = field(default_factory=dict)
+    tile_var: dict[SSAValue, str] = field(default_factory=dict)
+    frees: dict[Operation, list[SSAValue]] = field(default_factory=dict)
+
+    @staticmethod
+    def build(func: program.FuncOp) -> KernelPlan:
+        plan = KernelPlan(func)
+        plan.cube = uses_cube(func)
+        planner_namer = kernel_namer(func.sym_name.data)
+        signature_names(func, planner_namer)
+        plan._planner_namer = planner_namer  # type: ignore[attr-defined]
+        plan._plan(func.body.block)
+        # The names the kernel prints: parameters, then every buffer, then the tile variables.
+        plan.namer = kernel_namer(func.sym_name.data)
+        plan.signature = signature_names(func, plan.namer)
+        for b in plan.buffers:
+            plan.namer.used.add(b.name)
+        plan._bind_tiles(func.body.block)
+        plan._plan_frees(func.body.block)
+        return plan
+
+    # ---- buffer kinds (the planner's order: nested regions first, then an op's results)
+
+    def _new_buffer(self, base: str, position: TPosition, nbytes: int, what: str) -> PlannedBuffer:
+        namer: Namer = self._planner_namer  # type: ignore[attr-defined]
+        b = PlannedBuffer(namer.fresh(f"{_PREFIX[position]}_{base}"), position, nbytes, what)
+        self.buffers.append(b)
+        return b
+
+    def _plan(self, block: Block) -> None:
+        for op in block.ops:
+            for region in op.regions:
+                for inner in region.blocks:
+                    self._plan(inner)
+            if isinstance(op, scf.WhileOp):
+                check_while_tiles(op)
+            for res in op.results:
+                if isinstance(res.type, TileType):
+                    self._plan_tile(op, res)
+            if isinstance(op, tile.StoreOp):
+                self._plan_store(op)
+            if isinstance(op, tile.RowMaxOp | tile.RowSumOp):
+                self._plan_reduction_scratch(op)
+            if isinstance(op, tile.RowExpandSubOp | tile.RowExpandMulOp | tile.RowExpandDivOp):
+                self._plan_broadcast_scratch(op)
+
+    def _plan_tile(self, op: Operation, res: SSAValue) -> None:
+        t = res.type
+        assert isinstance(t, TileType)
+        if t.space in CUBE_SPACES:
+            return self._plan_cube_tile(op, res, t)
+        if t.space != MemorySpace.VEC:
+            raise op_error(op, f"tile {t} is in memory space '{t.space.value}', which the backend does not support")
+        check_element(self.func, t.element_type, f"tile %{res.name_hint or '?'}")
+        layout = tile_layout(t, op)
+        base = res.name_hint or "t"
+        what = f"%{res.name_hint or '?'} {t}"
+        if isinstance(op, tile.LoadOp):
+            buf = self._new_buffer(base, TPosition.VECIN, layout.bytes, what)
+        elif isinstance(op, scf.ForOp | scf.IfOp | scf.WhileOp):
+            # A tile carried through a loop or yielded by a branch: one fixed buffer that the
+            # initial value and every yielded value are copied into.
+            buf = self._new_buffer(base, TPosition.VECCALC, layout.bytes, what)
+            buf.fixed = True
+        else:
+            kind = TPosition.VECOUT if self._stores_directly(op, res) else TPosition.VECCALC
+            buf = self._new_buffer(base, kind, layout.bytes, what)
+        self._planner_namer.fresh(base)  # type: ignore[attr-defined]  # the tile's variable: keeps later names identical
+        self.tile_buffer[res] = buf
+
+    def _plan_cube_tile(self, op: Operation, res: SSAValue, t: TileType) -> None:
+        shape = t.get_shape()
+        if len(shape) != 2 or not all(isinstance(d, int) and d > 0 and d % 16 == 0 for d in shape):
+            raise op_error(op, f"cube tile {t} must be 2-D with static dims that are multiples of 16")
+        rows, cols = shape  # type: ignore[misc]
+        eb = byte_width(t.element_type)
+        space = t.space
+        if space == MemorySpace.ACC:
+            if not isinstance(t.element_type, Float32Type):
+                raise op_error(op, f"accumulator tile {t} must be f32 (integer matmul is not supported yet)")
+        elif not isinstance(t.element_type, Float16Type):
+            raise op_error(op, f"cube operand tile {t} must be f16 (bf16, f32 and int8 matmul are not supported yet)")
+        base = res.name_hint or "t"
+        what = f"%{res.name_hint or '?'} {t}"
+        if isinstance(op, tile.MatmulAccOp | scf.ForOp | scf.IfOp | scf.WhileOp):
+            if isinstance(op, scf.IfOp | scf.WhileOp) or space != MemorySpace.ACC:
+                raise op_error(op, f"cube tile {t} cannot be yielded from a region (only an accumulator carried by scf.for)")
+            self.aliases[res] = op.acc if isinstance(op, tile.MatmulAccOp) else op.iter_args[res.index]  # type: ignore[union-attr]
+            return
+        if isinstance(op, tile.LoadOp) and space == MemorySpace.MAT:
+            targets = {u.operation.result.type.space for u in res.uses if isinstance(u.operation, tile.MoveOp)}
+            if len(targets) != 1 or len(list(res.uses)) != sum(1 for u in res.uses if isinstance(u.operation, tile.MoveOp)):
+                raise op_error(op, f"mat tile %{res.name_hint or '?'} must only be moved to one of left or right")
+            kind = TPosition.A1 if targets == {MemorySpace.LEFT} else TPosition.B1
+            if targets - {MemorySpace.LEFT, MemorySpace.RIGHT}:
+                raise op_error(op, f"mat tile %{res.name_hint or '?'} must be moved to left or right")
+        elif isinstance(op, tile.MoveOp) and space in (MemorySpace.LEFT, MemorySpace.RIGHT):
+            if op.input.type.space != MemorySpace.MAT:  # type: ignore[union-attr]
+                raise op_error(op, "left/right tiles are moved from mat tiles")
+            kind = TPosition.A2 if space == MemorySpace.LEFT else TPosition.B2
+        elif isinstance(op, tile.MatmulOp) and space == MemorySpace.ACC:
+            kind = TPosition.CO1
+        else:
+            raise op_error(op, f"producing a {space.value} tile with {op.name} is not supported by the cube path")
+        buf = self._new_buffer(base, kind, rows * cols * eb, what)  # type: ignore[operator]
+        self._planner_namer.fresh(base)  # type: ignore[attr-defined]
+        self.tile_buffer[res] = buf
+
+    def buffer_of(self, value: SSAValue) -> PlannedBuffer | None:
+        while True:
+            if value in self.aliases:
+                value = self.aliases[value]
+            elif isinstance(value, BlockArgument) and value.index > 0 and isinstance(loop := value.owner.parent_op(), scf.ForOp):
+                value = loop.iter_args[value.index - 1]  # a carried accumulator: its initial value's buffer
+            else:
+                break
+        return self.tile_buffer.get(value)
+
+    def _stores_directly(self, op: Operation, res: SSAValue) -> bool:
+        stores = [u.operation for u in res.uses if isinstance(u.operation, tile.StoreOp) and u.index == 0]
+        if len(stores) != 1:
+            return False
+        store = stores[0]
+        block = op.parent_block()
+        if store.parent_block() is not block or block is None:
+            return False
+        if last_use_in_block(res, block) is not store:
+            return False
+        if sum(1 for u in res.uses if u.operation is store) != 1:
+            return False
+        self.direct_store.add(store)
+        return True
+
+    def _plan_store(self, op: tile.StoreOp) -> None:
+        t = op.tile.type
+        assert isinstance(t, TileType)
+        if t.space == MemorySpace.ACC:
+            if not isinstance(op.dest.type.element_type, Float32Type):  # type: ignore[union-attr]
+                raise op_error(op, "an accumulator is stored to an f32 tensor (quantising Fixpipe is not supported yet)")
+            if len(list(op.tile.uses)) != 1:
+                raise op_error(op, "an accumulator tile is stored once, as its last use (the store frees L0C)")
+            return
+        if t.space != MemorySpace.VEC:
+            raise op_error(op, f"storing a {t.space.value} tile is not supported (only vec and acc tiles are stored)")
+        if op not in self.direct_store:
+            layout = tile_layout(t, op)
+            self.store_staging[op] = self._new_buffer(
+                f"{op.tile.name_hint or 't'}_out", TPosition.VECOUT, layout.bytes,
+                f"%{op.tile.name_hint or '?'}.out (store staging)",
+            )
+
+    def _plan_reduction_scratch(self, op: tile.RowMaxOp | tile.RowSumOp) -> None:
+        t = op.input.type
+        assert isinstance(t, TileType)
+        layout = tile_layout(t, op)
+        lanes = REPEAT_BYTES // layout.elem_bytes
+        if layout.cols > lanes:
+            self.scratch[op] = self._new_buffer(
+                f"{op.result.name_hint or 'red'}_tmp", TPosition.VECCALC, layout.rows * lanes * layout.elem_bytes,
+                f"%{op.result.name_hint or '?'}.scratch (two-stage reduction)",
+            )
+
+    def _plan_broadcast_scratch(self, op: tile.RowExpandSubOp | tile.RowExpandMulOp | tile.RowExpandDivOp) -> None:
+        t = op.input.type
+        assert isinstance(t, TileType)
+        layout = tile_layout(t, op)
+        if layout.cols == 1:
+            return  # [R, 1] with [R, 1]: an elementwise op, nothing to broadcast
+        self.scratch[op] = self._new_buffer(
+            f"{op.result.name_hint or 'bc'}_brcb", TPosition.VECCALC, round_up(layout.rows, 8) * BLOCK_BYTES,
+            f"%{op.result.name_hint or '?'}.scratch (row broadcast)",
+        )
+
+    # ---- tile variables and frees
+
+    def _bind_tiles(self, block: Block) -> None:
+        for op in block.ops:
+            for region in op.regions:
+                for inner in region.blocks:
+                    self._bind_tiles(inner)
+            for res in op.results:
+                t = res.type
+                if not isinstance(t, TileType):
+                    continue
+                if t.space == MemorySpace.ACC and isinstance(op, tile.MatmulAccOp | scf.ForOp):
+                    continue  # aliases the accumulator it updates
+                self.tile_var[res] = self.namer.fresh(res.name_hint or "t")
+
+    def _plan_frees(self, block: Block) -> None:
+        for op in block.ops:
+            for region in op.regions:
+                for inner in region.blocks:
+                    self._plan_frees(inner)
+        for op in block.ops:
+            for res in op.results:
+                buf = self.tile_buffer.get(res)
+                if buf is not None and buf.position in FREED_POSITIONS and not isinstance(op, scf.ForOp | scf.IfOp):
+                    last = last_use_in_block(res, block) or op
+                    self.frees.setdefault(last, []).append(res)

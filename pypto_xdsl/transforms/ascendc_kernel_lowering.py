@@ -1,0 +1,951 @@
+"""The kernel half of `convert-pypto-to-ascendc`: one tile-level `pypto.func incore|aiv|aic`
+becomes one `ascendc.kernel`.
+
+The lowering walks the kernel body in program order, as the generated C++ reads, and emits
+for every op the ascendc ops of its C++ statements. It is one ordered walk rather than
+independent rewrites because what flows between ops is not SSA-local: a GM tensor value is a
+window of a parameter (a view, materialised as `ascendc.at` where a copy uses it), a tile
+carried through a loop lives in one fixed buffer that every iteration copies into, and the
+names of C++ variables follow program order. The decisions (buffer of every tile, frees,
+names) come from `KernelPlan` (pypto_xdsl/analysis/ascendc_kernel.py); this module only
+realises them. Queue depths, TBuf sharing and capacities are left to ascendc-plan-buffers
+(every queue is declared with depth 1, every buffer on its own); EnQue/DeQue, flags and
+barriers to ascendc-insert-sync.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.rewriter import InsertPoint
+
+from pypto_xdsl.analysis.ascendc_kernel import (
+    BLOCK_BYTES,
+    MAX_REPEAT,
+    REPEAT_BYTES,
+    KernelPlan,
+    Layout,
+    PlannedBuffer,
+    layout_of,
+    returned_locals,
+    returned_params,
+    tile_layout,
+)
+from pypto_xdsl.analysis.cxx_names import BackendError, ctype, kernel_namer, op_error
+from pypto_xdsl.dialects import ascendc_compute as C
+from pypto_xdsl.dialects import ascendc_memory as M
+from pypto_xdsl.dialects import program, tensor, tile
+from pypto_xdsl.dialects.ascendc_kernel import KernelOp, KernelResultAttr, ReturnOp
+from pypto_xdsl.dialects.ascendc_types import (
+    GmAddrType,
+    KernelKind,
+    ReduceOrder,
+    RoundMode,
+    TPosition,
+)
+from pypto_xdsl.dialects.attributes import (
+    MemorySpace,
+    TaskIdType,
+    TensorType,
+    TileType,
+    is_float_type,
+)
+
+_BINARY = {
+    tile.AddOp: C.AddOp, tile.SubOp: C.SubOp, tile.MulOp: C.MulOp, tile.DivOp: C.DivOp,
+    tile.MaximumOp: C.MaxOp, tile.MinimumOp: C.MinOp,
+}
+_UNARY = {
+    tile.ExpOp: C.ExpOp, tile.LogOp: C.LnOp, tile.SqrtOp: C.SqrtOp, tile.AbsOp: C.AbsOp, tile.ReluOp: C.ReluOp,
+    tile.RecipOp: C.ReciprocalOp,
+}
+
+# Repeats per Brcb when a row broadcast needs several (over 2040 rows): 254 x 8 rows keeps the
+# next call's source offset 32-byte aligned for 2-byte elements too (255 x 8 halves would not).
+_BRCB_REPEATS = 254
+
+NO_STORAGE_MESSAGE = "this tensor value does not name a kernel parameter's storage"
+
+Term = tuple[SSAValue | None, int]
+
+
+@dataclass(frozen=True)
+class View:
+    """A tensor value as a window of a kernel parameter (or kernel-local tensor): element
+    (i, j) is element `offset + i * N + j` of the root (row-major, the root's row length N).
+    `terms` is the offset as printed (empty: 0); `const` its value when it is constant."""
+
+    root: SSAValue
+    terms: tuple[Term, ...] = ()
+    const: int | None = 0
+
+
+class TileRef:
+    """A tile value's local tensor: its current SSA handle, layout and buffer."""
+
+    def __init__(self, value: SSAValue, var: str, layout: Layout, elem: Attribute, buffer: PlannedBuffer, decl: SSAValue):
+        self.value = value
+        self.var = var
+        self.layout = layout
+        self.elem = elem
+        self.buffer = buffer
+        self.decl = decl
+
+    @property
+    def position(self) -> TPosition:
+        return self.buffer.position
+
+
+class KernelLowering:
+    def __init__(self, func: program.FuncOp, plan: KernelPlan):
+        self.func = func
+        self.plan = plan
+        self.namer = plan.namer
+        self.values: dict[SSAValue, SSAValue] = {}
+        self.consts: dict[SSAValue, int | float] = {}
+        self.tiles: dict[SSAValue, TileRef] = {}
+        self.views: dict[SSAValue, View] = {}
+        self.gm: dict[SSAValue, SSAValue] = {}  # root -> its GlobalTensor
+        self.decls: dict[int, SSAValue] = {}  # id(PlannedBuffer) -> its tque/tbuf value
+        self.builder: Builder = Builder(InsertPoint.at_end(Block()))
+        self.constant_cache: dict[tuple, SSAValue] = {}
+
+    # ------------------------------------------------------------------ entry
+
+    def lower(self) -> KernelOp:
+        func, plan = self.func, self.plan
+        sig = plan.signature
+        arg_types: list[Attribute] = []
+        arg_names: list[str] = []
+        for arg in func.args:
+            arg_types.append(GmAddrType() if isinstance(arg.type, TensorType) else arg.type)
+            arg_names.append(sig.params[arg])
+        if sig.ws_bytes:
+            arg_types.append(GmAddrType())
+            arg_names.append(sig.ws_param)  # type: ignore[arg-type]
+        kernel = KernelOp(func.sym_name.data, KernelKind.CUBE if plan.cube else KernelKind.VECTOR, arg_types)
+        kernel.arg_names = ArrayAttr([StringAttr(n) for n in arg_names])
+        block = kernel.body.block
+        for old, new in zip(func.args, block.args):
+            new.name_hint = old.name_hint
+            if not isinstance(old.type, TensorType):
+                self.values[old] = new
+        if sig.ws_bytes:
+            block.args[-1].name_hint = "workspace"
+        self.builder = Builder(InsertPoint.at_end(block))
+        self._prologue(block)
+        for op in func.body.block.ops:
+            self.lower_op(op)
+        self.builder.insert(ReturnOp())
+        results: list[KernelResultAttr] = []
+        ret = func.body.block.last_op
+        if isinstance(ret, program.ReturnOp):
+            params, locals_ = returned_params(func), returned_locals(func)
+            for k in range(len(ret.arguments)):
+                if k < len(params) and params[k] is not None:
+                    results.append(KernelResultAttr("param", params[k]))  # type: ignore[arg-type]
+                elif k < len(locals_) and locals_[k] is not None:
+                    results.append(KernelResultAttr("workspace", locals_[k].offset))  # type: ignore[union-attr]
+        if results:
+            kernel.results_ = ArrayAttr(results)
+        if sig.ws_bytes:
+            kernel.workspace = IntegerAttr(sig.ws_bytes, i64)
+        return kernel
+
+    def _prologue(self, block: Block) -> None:
+        func, plan, sig = self.func, self.plan, self.plan.signature
+        for old, new in zip(func.args, block.args):
+            t = old.type
+            if isinstance(t, TensorType):
+                gt = self.builder.insert(M.GlobalTensorOp(sig.gm[old], new, t.element_type, t.num_elements()))
+                gt.result.name_hint = sig.gm[old]
+                self.gm[old] = gt.result
+                self.views[old] = View(old)
+        if sig.ws_bytes:
+            bw = self.builder.insert(M.BlockWorkspaceOp(sig.ws_block, block.args[-1], sig.ws_bytes))  # type: ignore[arg-type]
+            bw.result.name_hint = sig.ws_block
+            for slot in sig.slots:
+                t = slot.value.type
+                assert isinstance(t, TensorType)
+                comment = (f"%{slot.value.name_hint or '?'} {t}, workspace bytes "
+                           f"[{slot.offset}, {slot.offset + slot.bytes})")
+                gt = self.builder.insert(M.GlobalTensorOp(sig.gm[slot.value], bw.result, t.element_type,
+                                                          t.num_elements(), slot.offset, comment))
+                gt.result.name_hint = sig.gm[slot.value]
+                self.gm[slot.value] = gt.result
+        if not plan.buffers:
+            return
+        pipe = self.builder.insert(M.PipeOp("pipe"))
+        pipe.result.name_hint = "pipe"
+        self.pipe = pipe.result
+        decls = []
+        for b in plan.buffers:
+            if b.position == TPosition.VECCALC:
+                d = self.builder.insert(M.TBufOp(b.name, b.position, [b.what], fixed=b.fixed))
+            else:
+                d = self.builder.insert(M.TQueOp(b.name, b.position, 1, [b.what]))
+            d.results[0].name_hint = b.name
+            self.decls[id(b)] = d.results[0]
+            decls.append((b, d.results[0]))
+        for b, d in decls:
+            num = None if b.position == TPosition.VECCALC else 1
+            self.builder.insert(M.InitBufferOp(self.pipe, d, b.bytes, num))
+
+    # ------------------------------------------------------------------ helpers
+
+    def _insert(self, op: Operation) -> Operation:
+        return self.builder.insert(op)
+
+    def scalar(self, value: SSAValue) -> SSAValue:
+        v = self.values.get(value)
+        if v is None:
+            owner = value.owner
+            op = owner if isinstance(owner, Operation) else owner.parent_op()
+            raise op_error(op, f"value of type {value.type} has no C++ equivalent here")  # type: ignore[arg-type]
+        return v
+
+    def constant(self, value: int, t: Attribute) -> SSAValue:
+        op = self._insert(arith.ConstantOp(IntegerAttr(value, t)))
+        return op.results[0]
+
+    def scalar_as(self, value: SSAValue, elem: Attribute) -> SSAValue:
+        """The scalar as an operand of an instruction on `elem` elements (a static_cast where
+        the C++ types differ)."""
+        if ctype(value.type) == ctype(elem):
+            return value
+        return self._insert(C.ScalarCastOp(value, elem)).results[0]
+
+    def literal_as(self, value: int, elem: Attribute) -> SSAValue:
+        """`static_cast<T>(value)` for an integer literal."""
+        return self._insert(C.ScalarCastOp(self.constant(value, i64), elem)).results[0]
+
+    def at(self, base: SSAValue, terms: list[Term] | tuple[Term, ...]) -> SSAValue:
+        if not terms:
+            return base
+        return self._insert(M.AtOp(base, list(terms))).results[0]
+
+    def at_const(self, base: SSAValue, offset: int) -> SSAValue:
+        return self.at(base, [(None, offset)] if offset else [])
+
+    def tensor_root(self, value: SSAValue) -> View:
+        view = self.views.get(value)
+        if view is None:
+            owner = value.owner
+            op = owner if isinstance(owner, Operation) else owner.parent_op()
+            raise op_error(op, NO_STORAGE_MESSAGE)  # type: ignore[arg-type]
+        return view
+
+    def _tile_ref(self, value: SSAValue, op: Operation) -> TileRef:
+        t = value.type
+        assert isinstance(t, TileType)
+        buf = self.plan.buffer_of(value)
+        if buf is None:
+            raise op_error(op, f"its tile result %{value.name_hint or '?'} has no planned buffer")
+        var = self.plan.tile_var[value]
+        return TileRef(value, var, layout_of(t, op), t.element_type, buf, self.decls[id(buf)])
+
+    def def_tile(self, value: SSAValue, op: Operation) -> TileRef:
+        """The tile's local tensor: `AllocTensor` from its queue or `Get` from its TBuf."""
+        ref = self._tile_ref(value, op)
+        if ref.position == TPosition.VECCALC:
+            new = self._insert(M.GetBufOp(ref.var, ref.decl, ref.elem))
+        else:
+            new = self._insert(M.AllocTensorOp(ref.var, ref.decl, ref.elem))
+        new.results[0].name_hint = ref.var
+        ref.value = new.results[0]
+        self.tiles[value] = ref
+        return ref
+
+    def tile_of(self, value: SSAValue) -> TileRef:
+        return self.tiles[value]
+
+    def copy_tile(self, dst: TileRef, src: TileRef) -> None:
+        self._insert(M.DataCopyOp(dst.value, src.value, count=dst.layout.alloc_elems))
+
+    def free_after(self, op: Operation) -> None:
+        for value in self.plan.frees.get(op, ()):
+            ref = self.tiles.get(value)
+            if ref is None:
+                raise op_error(op, f"the tile %{value.name_hint or '?'} it frees has no local tensor")
+            self._insert(M.FreeTensorOp(ref.decl, ref.value))
+
+    # ------------------------------------------------------------------ ops
+
+    def lower_block(self, block: Block) -> None:
+        for op in block.ops:
+            self.lower_op(op)
+
+    def lower_op(self, op: Operation) -> None:
+        if isinstance(op, arith.ConstantOp):
+            new = self._insert(op.clone())
+            self.values[op.result] = new.results[0]
+            value = op.value
+            if isinstance(value, IntegerAttr | FloatAttr):
+                self.consts[op.result] = value.value.data
+        elif op.dialect_name() == "arith":
+            new = op.clone(value_mapper={k: v for k, v in self.values.items()})
+            for o in op.operands:
+                self.scalar(o)
+            self._insert(new)
+            for a, b in zip(op.results, new.results):
+                self.values[a] = b
+        elif isinstance(op, scf.ForOp):
+            self.lower_for(op)
+        elif isinstance(op, scf.IfOp):
+            self.lower_if(op)
+        elif isinstance(op, scf.WhileOp):
+            self.lower_while(op)
+        elif isinstance(op, scf.YieldOp | scf.ConditionOp):
+            raise op_error(op, "unexpected scf.yield")
+        else:
+            self.lower_other(op)
+        self.free_after(op)
+
+    def lower_other(self, op: Operation) -> None:
+        if isinstance(op, program.ReturnOp):
+            return self._check_return(op)
+        if isinstance(op, tile.LoadOp):
+            return self._load(op)
+        if isinstance(op, tile.StoreOp):
+            return self._store(op)
+        if isinstance(op, tensor.SliceOp):
+            _, origin = self._window(self.tensor_root(op.source), op.offsets)
+            self.views[op.result] = origin
+            return
+        if isinstance(op, tensor.DimOp):
+            t = op.source.type
+            assert isinstance(t, TensorType)
+            dim = t.get_shape()[op.axis.value.data]
+            new = self._insert(arith.ConstantOp(IntegerAttr(dim, IndexType())))
+            new.results[0].name_hint = op.result.name_hint
+            self.values[op.result] = new.results[0]
+            self.consts[op.result] = dim  # type: ignore[assignment]
+            return
+        if isinstance(op, tensor.CreateOp):
+            self.views[op.result] = View(op.result)
+            return
+        if isinstance(op, tile.GetBlockIdxOp | tile.GetBlockNumOp):
+            new = self._insert(C.GetBlockIdxOp() if isinstance(op, tile.GetBlockIdxOp) else C.GetBlockNumOp())
+            new.results[0].name_hint = op.result.name_hint
+            self.values[op.result] = new.results[0]
+            return
+        if type(op) in _BINARY:
+            a, b = self.tile_of(op.operands[0]), self.tile_of(op.operands[1])
+            if len({a.layout.ld, b.layout.ld}) != 1:
+                raise op_error(op, "operands have different UB layouts")
+            d = self.def_tile(op.results[0], op)
+            self._insert(_BINARY[type(op)](d.value, a.value, b.value, count=d.layout.count))
+            return
+        if type(op) in _UNARY:
+            a = self.tile_of(op.operands[0])
+            d = self.def_tile(op.results[0], op)
+            self._insert(_UNARY[type(op)](d.value, a.value, count=d.layout.count))
+            return
+        if isinstance(op, tile.NegOp):
+            a = self.tile_of(op.input)
+            d = self.def_tile(op.result, op)
+            self._insert(C.MulsOp(d.value, a.value, self.literal_as(-1, d.elem), count=d.layout.count))
+            return
+        if isinstance(op, tile.AddsOp | tile.SubsOp | tile.MulsOp | tile.DivsOp):
+            return self._scalar_op(op)
+        if isinstance(op, tile.FullOp):
+            d = self.def_tile(op.result, op)
+            self._insert(C.DuplicateOp(d.value, self.scalar_as(self.scalar(op.value), d.elem), d.layout.count))
+            return
+        if isinstance(op, tile.CastOp):
+            return self._cast(op)
+        if isinstance(op, tile.MoveOp) and op.result.type.space in (MemorySpace.LEFT, MemorySpace.RIGHT):  # type: ignore[union-attr]
+            return self._split(op)
+        if isinstance(op, tile.MatmulOp | tile.MatmulAccOp):
+            return self._mmad(op)
+        if isinstance(op, tile.MoveOp):
+            a = self.tile_of(op.input)
+            d = self.def_tile(op.result, op)
+            self._insert(M.DataCopyOp(d.value, a.value, count=d.layout.alloc_elems))
+            return
+        if isinstance(op, tile.RowMaxOp | tile.RowSumOp):
+            return self._row_reduce(op)
+        if isinstance(op, tile.RowExpandSubOp | tile.RowExpandMulOp | tile.RowExpandDivOp):
+            return self._row_expand(op)
+        if op.name.startswith("pypto.tensor."):
+            raise op_error(op, "tensor-level compute must be converted to tile ops first (convert-tensor-to-tile)")
+        if isinstance(op, program.CallOp | program.SubmitOp):
+            raise op_error(op, "kernels cannot call functions (inline them first)")
+        raise op_error(op, "this op is not supported by the Ascend C backend")
+
+    def _check_return(self, op: program.ReturnOp) -> None:
+        for v in op.arguments:
+            if not isinstance(v.type, TensorType):
+                raise op_error(op, f"kernels can only return tensors written through parameters, got {v.type}")
+            view = self.tensor_root(v)
+            root = view.root
+            if isinstance(root, BlockArgument) and root.owner.parent_op() is self.func:
+                continue
+            if view.const != 0 or root.type != v.type:
+                raise op_error(
+                    op,
+                    f"the kernel returns a window of the kernel-local tensor %{root.name_hint or '?'} {root.type}; "
+                    "only a whole kernel-local tensor can be returned (the host reads it from the workspace)",
+                )
+
+    # ---- GM windows
+
+    def _gm_offset(self, tensor_type: TensorType, offsets) -> tuple[list[Term], int | None]:
+        shape = tensor_type.get_shape()
+        strides = [1] * len(shape)
+        for k in range(len(shape) - 2, -1, -1):
+            strides[k] = strides[k + 1] * int(shape[k + 1])  # type: ignore[arg-type]
+        terms: list[Term] = []
+        const = 0
+        all_const = True
+        for off, stride in zip(offsets, strides):
+            known = self.consts.get(off)
+            if known is not None:
+                const += int(known) * stride
+                continue
+            all_const = False
+            terms.append((self.scalar(off), stride))
+        if const:
+            terms.append((None, const))
+        return terms, (const if all_const else None)
+
+    def _window(self, view: View, offsets) -> tuple[SSAValue | None, View]:
+        """The origin of a window of `view` at `offsets` (and its GlobalTensor, when the root
+        has one)."""
+        root_type = view.root.type
+        assert isinstance(root_type, TensorType)
+        terms, const = self._gm_offset(root_type, offsets)
+        if view.const is not None and const is not None:
+            total = view.const + const
+            origin = View(view.root, ((None, total),) if total else (), total)
+        else:
+            origin = View(view.root, tuple(view.terms) + tuple(terms), None)
+        return None, origin
+
+    def _gm_at(self, view: View, offsets) -> SSAValue:
+        _, origin = self._window(view, offsets)
+        return self.at(self.gm[view.root], origin.terms)
+
+    # ---- copies between GM and local tensors
+
+    @staticmethod
+    def _copy_form(op: Operation, tensor_type: TensorType, layout: Layout) -> tuple[str, int]:
+        shape = [int(d) for d in tensor_type.get_shape()]  # type: ignore[arg-type]
+        n = shape[-1]
+        rows, cols, eb = layout.rows, layout.cols, layout.elem_bytes
+        rows_gm = 1 if len(shape) == 1 else rows
+        if cols == 1 and rows > 1 and n != 1:
+            raise op_error(op, f"a [{rows}, 1] column window of {tensor_type} is strided; column loads are not supported")
+        contiguous = rows_gm == 1 or cols == n
+        if contiguous and (layout.ld == cols or rows == 1):
+            total = rows * cols
+            return ("count" if (total * eb) % BLOCK_BYTES == 0 else "pad_flat"), total
+        if (cols * eb) % BLOCK_BYTES == 0 and ((n - cols) * eb) % BLOCK_BYTES == 0:
+            return "params", rows * cols
+        return "pad", rows * cols
+
+    def _copy(self, op: Operation, tensor_type: TensorType, lay: Layout, local: SSAValue, gm: SSAValue, *, to_gm: bool) -> None:
+        form, count = self._copy_form(op, tensor_type, lay)
+        dst, src = (gm, local) if to_gm else (local, gm)
+        n = int(tensor_type.get_shape()[-1])  # type: ignore[arg-type]
+        if form == "count":
+            self._insert(M.DataCopyOp(dst, src, count=count))
+            return
+        if form == "params":
+            blk = lay.cols * lay.elem_bytes // BLOCK_BYTES
+            stride = (n - lay.cols) * lay.elem_bytes // BLOCK_BYTES
+            if any(v > 65535 for v in (lay.rows, blk, stride)):
+                raise op_error(op, "the copy is too large for one DataCopy (16-bit block counts)")
+            src_stride, dst_stride = (0, stride) if to_gm else (stride, 0)
+            self._insert(M.DataCopyOp(dst, src, params=[lay.rows, blk, src_stride, dst_stride]))
+            return
+        if form == "pad_flat":
+            rows, length, gap = 1, count * lay.elem_bytes, 0
+        else:
+            rows, length, gap = lay.rows, lay.cols * lay.elem_bytes, (n - lay.cols) * lay.elem_bytes
+        if to_gm:
+            self._insert(M.DataCopyPadOp(dst, src, [rows, length, 0, gap, 0]))
+        else:
+            self._insert(M.DataCopyPadOp(dst, src, [rows, length, gap, 0, 0], [False, 0, 0, 0]))
+
+    def _load(self, op: tile.LoadOp) -> None:
+        if op.result.type.space == MemorySpace.MAT:  # type: ignore[union-attr]
+            return self._load_nz(op)
+        view = self.tensor_root(op.source)
+        src = view.root.type
+        assert isinstance(src, TensorType)
+        d = self.def_tile(op.result, op)
+        gm = self._gm_at(view, op.offsets)
+        self._copy(op, src, d.layout, d.value, gm, to_gm=False)
+
+    def _store(self, op: tile.StoreOp) -> None:
+        view = self.tensor_root(op.dest)
+        dst = view.root.type
+        assert isinstance(dst, TensorType)
+        self.views[op.result] = view
+        ref = self.tile_of(op.tile)
+        if ref.position == TPosition.CO1:
+            return self._fixpipe(op, view, ref)
+        if op in self.plan.direct_store and ref.position == TPosition.VECOUT:
+            local, queue = ref.value, ref.decl
+        else:
+            staging = self.plan.store_staging.get(op)
+            if staging is None:
+                raise op_error(op, f"the stored tile lives in {ref.position.value} buffer '{ref.buffer.name}' and has no staging queue")
+            var = self.namer.fresh(f"{ref.var}_out")
+            queue = self.decls[id(staging)]
+            alloc = self._insert(M.AllocTensorOp(var, queue, ref.elem))
+            alloc.results[0].name_hint = var
+            local = alloc.results[0]
+            self._insert(M.DataCopyOp(local, ref.value, count=ref.layout.alloc_elems))
+        gm = self._gm_at(view, op.offsets)
+        self._copy(op, dst, ref.layout, local, gm, to_gm=True)
+        self._insert(M.FreeTensorOp(queue, local))
+
+    # ---- vector compute
+
+    def _scalar_op(self, op: tile.AddsOp | tile.SubsOp | tile.MulsOp | tile.DivsOp) -> None:
+        a = self.tile_of(op.lhs)
+        d = self.def_tile(op.result, op)
+        s = self.scalar(op.scalar)
+        n = d.layout.count
+        if isinstance(op, tile.AddsOp):
+            self._insert(C.AddsOp(d.value, a.value, self.scalar_as(s, d.elem), count=n))
+        elif isinstance(op, tile.SubsOp):
+            neg = self._insert(C.UnaryMinusOp(s)).results[0]
+            self._insert(C.AddsOp(d.value, a.value, self.scalar_as(neg, d.elem), count=n))
+        elif isinstance(op, tile.MulsOp):
+            self._insert(C.MulsOp(d.value, a.value, self.scalar_as(s, d.elem), count=n))
+        else:
+            # Exact division: broadcast the scalar, then divide elementwise.
+            self._insert(C.DuplicateOp(d.value, self.scalar_as(s, d.elem), n))
+            self._insert(C.DivOp(d.value, a.value, d.value, count=n))
+
+    def _cast(self, op: tile.CastOp) -> None:
+        a = self.tile_of(op.input)
+        d_layout = tile_layout(op.result.type, op)  # type: ignore[arg-type]
+        if d_layout.ld != a.layout.ld:
+            raise op_error(
+                op, f"casting {op.input.type} to {op.result.type} changes the padded UB row length; "
+                "use a column count that is a multiple of 32 bytes for both types"
+            )
+        d = self.def_tile(op.result, op)
+        src_t, dst_t = op.input.type.element_type, op.result.type.element_type  # type: ignore[union-attr]
+        mode = RoundMode.CAST_TRUNC if is_float_type(src_t) and not is_float_type(dst_t) else RoundMode.CAST_NONE
+        self._insert(C.CastOp(d.value, a.value, mode, d.layout.count))
+
+    def _row_reduce(self, op: tile.RowMaxOp | tile.RowSumOp) -> None:
+        a = self.tile_of(op.input)
+        lay = a.layout
+        is_max = isinstance(op, tile.RowMaxOp)
+        lanes = REPEAT_BYTES // lay.elem_bytes
+        d = self.def_tile(op.result, op)
+        if lay.cols == 1:
+            self._insert(M.DataCopyOp(d.value, a.value, count=d.layout.alloc_elems))
+            return
+        if lay.rows > MAX_REPEAT:
+            raise op_error(op, f"{op.input.type} has {lay.rows} rows; row reductions support at most {MAX_REPEAT} rows per tile")
+        rep_stride = lay.ld * lay.elem_bytes // BLOCK_BYTES if lay.rows > 1 else 8
+        if rep_stride > 255:
+            raise op_error(op, f"rows of {op.input.type} are longer than 255 blocks of 32 bytes")
+
+        def whole(src: SSAValue, mask: int, src_rep: int) -> None:
+            if is_max:
+                self._insert(C.WholeReduceMaxOp(d.value, src, mask, lay.rows, [1, 1, src_rep], ReduceOrder.ORDER_ONLY_VALUE))
+            else:
+                self._insert(C.WholeReduceSumOp(d.value, src, mask, lay.rows, [1, 1, src_rep]))
+
+        if lay.cols <= lanes:
+            whole(a.value, lay.cols, rep_stride)
+            return
+        # Two stages: fold the 256-byte column chunks of every row into a [rows, lanes] scratch
+        # tile with level-0 Max/Add (one repeat per row), then reduce the scratch rows.
+        tmp = self.plan.scratch[op]
+        tname = self.namer.fresh(f"{d.var}_tmp")
+        get = self._insert(M.GetBufOp(tname, self.decls[id(tmp)], d.elem))
+        get.results[0].name_hint = tname
+        scratch = get.results[0]
+        chunk_blocks = REPEAT_BYTES // BLOCK_BYTES
+        self._insert(C.MulsOp(scratch, a.value, self.literal_as(1, d.elem), mask=lanes, repeat=lay.rows,
+                              params=[1, 1, chunk_blocks, rep_stride]))
+        fold = C.MaxOp if is_max else C.AddOp
+        for start in range(lanes, lay.cols, lanes):
+            mask = min(lanes, lay.cols - start)
+            self._insert(fold(scratch, scratch, self.at_const(a.value, start), mask=mask, repeat=lay.rows,
+                              params=[1, 1, 1, chunk_blocks, chunk_blocks, rep_stride]))
+        whole(scratch, lanes, chunk_blocks)
+
+    def _row_expand(self, op: tile.RowExpandSubOp | tile.RowExpandMulOp | tile.RowExpandDivOp) -> None:
+        """[R, C] op [R, 1] on the vector pipe: Brcb the row values into one 32-byte block per
+        row (scratch), then level-0 Sub/Mul/Div with one repeat per row whose second source
+        re-reads that row's block (src1 block stride 0, repeat stride 1 block)."""
+        a, r = self.tile_of(op.input), self.tile_of(op.row)
+        lay = a.layout
+        fn = {tile.RowExpandSubOp: C.SubOp, tile.RowExpandMulOp: C.MulOp, tile.RowExpandDivOp: C.DivOp}[type(op)]
+        if fn is C.DivOp and not is_float_type(op.input.type.element_type):  # type: ignore[union-attr]
+            raise op_error(op, f"the vector unit has no integer Div ({op.input.type})")
+        if lay.cols == 1:
+            d = self.def_tile(op.result, op)
+            self._insert(fn(d.value, a.value, r.value, count=lay.count))
+            return
+        if lay.elem_bytes not in (2, 4):
+            raise op_error(op, f"Brcb broadcasts 2- and 4-byte elements only, not the elements of {op.input.type}")
+        per_block = BLOCK_BYTES // lay.elem_bytes
+        lanes = REPEAT_BYTES // lay.elem_bytes
+        rep_stride = lay.ld * lay.elem_bytes // BLOCK_BYTES if lay.rows > 1 else REPEAT_BYTES // BLOCK_BYTES
+        if rep_stride > 255:
+            raise op_error(op, f"rows of {op.input.type} are longer than 255 blocks of 32 bytes (the repeat stride limit)")
+        scratch = self.plan.scratch[op]
+        d = self.def_tile(op.result, op)
+        bc_name = self.namer.fresh(f"{d.var}_brcb")
+        get = self._insert(M.GetBufOp(bc_name, self.decls[id(scratch)], d.elem))
+        get.results[0].name_hint = bc_name
+        bc = get.results[0]
+        groups = -(-lay.rows // 8)
+        for g0 in range(0, groups, _BRCB_REPEATS):
+            n = min(_BRCB_REPEATS, groups - g0)
+            src = self.at_const(r.value, g0 * 8)
+            dst = self.at_const(bc, g0 * 8 * per_block)
+            self._insert(C.BrcbOp(dst, src, n, [1, 8]))
+        params = [1, 1, 0, rep_stride, rep_stride, 1]
+        for r0 in range(0, lay.rows, MAX_REPEAT):
+            rows = min(MAX_REPEAT, lay.rows - r0)
+            for c0 in range(0, lay.cols, lanes):
+                mask = min(lanes, lay.cols - c0)
+                off = r0 * lay.ld + c0
+                self._insert(fn(self.at_const(d.value, off), self.at_const(a.value, off), self.at_const(bc, r0 * per_block),
+                                mask=mask, repeat=rows, params=params))
+
+    # ---- cube
+
+    def _params(self, base: str, struct: str, fields) -> SSAValue:
+        name = self.namer.fresh(base)
+        p = self._insert(M.ParamsOp(name, struct, fields))
+        p.results[0].name_hint = name
+        return p.results[0]
+
+    def _load_nz(self, op: tile.LoadOp) -> None:
+        """GM (ND) -> L1 (NZ fractals of 16 x 16 halves) with an Nd2Nz DataCopy."""
+        view = self.tensor_root(op.source)
+        src = view.root.type
+        assert isinstance(src, TensorType)
+        d = self.def_tile(op.result, op)
+        gm = self._gm_at(view, op.offsets)
+        lay = d.layout
+        p = self._params(f"{d.var}_nd2nz", "Nd2NzParams", [
+            ("ndNum", 1), ("nValue", lay.rows), ("dValue", lay.cols), ("srcNdMatrixStride", 0),
+            ("srcDValue", int(src.get_shape()[-1])), ("dstNzC0Stride", lay.rows), ("dstNzNStride", 1),  # type: ignore[arg-type]
+            ("dstNzMatrixStride", 0),
+        ])
+        self._insert(M.DataCopyOp(d.value, gm, struct=p))
+
+    def _split(self, op: tile.MoveOp) -> None:
+        """L1 -> L0A (row blocks of fractals) or L0B (transposed fractals) with LoadData."""
+        src = self.tile_of(op.input)
+        d = self.def_tile(op.result, op)
+        rows, cols = d.layout.rows, d.layout.cols
+        left = op.result.type.space == MemorySpace.LEFT  # type: ignore[union-attr]
+        outer, inner = rows // 16, cols // 16
+        if inner > 255:
+            raise op_error(op, f"{op.result.type} needs more than 255 LoadData repeats per row block")
+        p = self._params(f"{d.var}_load", "LoadData2DParams",
+                         [("repeatTimes", inner), ("srcStride", outer), ("ifTranspose", not left)])
+        frac = 512 // d.layout.elem_bytes
+        lb, ub, step = (self.constant(v, i32) for v in (0, outer, 1))
+        loop = self._insert(scf.ForOp(lb, ub, step, [], Region(Block(arg_types=[i32]))))
+        iv = loop.body.block.args[0]
+        iv.name_hint = "blk"
+        outer_builder = self.builder
+        self.builder = Builder(InsertPoint.at_end(loop.body.block))
+        dst = self.at(d.value, [(iv, inner * frac)])
+        s = self.at(src.value, [(iv, frac)])
+        self._insert(C.LoadDataOp(dst, s, p))
+        self._insert(scf.YieldOp())
+        self.builder = outer_builder
+
+    def _mmad(self, op: tile.MatmulOp | tile.MatmulAccOp) -> None:
+        a, b = self.tile_of(op.lhs), self.tile_of(op.rhs)
+        if op.lhs.type.space != MemorySpace.LEFT or op.rhs.type.space != MemorySpace.RIGHT:  # type: ignore[union-attr]
+            raise op_error(op, "matmul takes a 'left' and a 'right' tile (move them from 'mat' first)")
+        if isinstance(op, tile.MatmulAccOp):
+            c = self.tile_of(op.acc)
+            self.tiles[op.result] = c
+        else:
+            c = self.def_tile(op.result, op)
+        m, k, n = a.layout.rows, a.layout.cols, b.layout.cols
+        p = self._params(f"{c.var}_mmad", "MmadParams",
+                         [("m", m), ("n", n), ("k", k), ("cmatrixInitVal", not isinstance(op, tile.MatmulAccOp))])
+        self._insert(C.MmadOp(c.value, a.value, b.value, p))
+
+    def _fixpipe(self, op: tile.StoreOp, view: View, ref: TileRef) -> None:
+        """L0C (NZ) -> GM (ND) with Fixpipe."""
+        dst = view.root.type
+        assert isinstance(dst, TensorType)
+        gm = self._gm_at(view, op.offsets)
+        p = self._params(f"{ref.var}_fixpipe", "FixpipeParamsV220", [
+            ("nSize", ref.layout.cols), ("mSize", ref.layout.rows), ("srcStride", ref.layout.rows),
+            ("dstStride", int(dst.get_shape()[-1])), ("ndNum", 1),  # type: ignore[arg-type]
+        ])
+        self._insert(C.FixpipeOp(gm, ref.value, p))
+        self._insert(M.FreeTensorOp(ref.decl, ref.value))
+
+    # ------------------------------------------------------------------ regions
+
+    def _carried_kind(self, op: Operation, t: Attribute) -> str:
+        if isinstance(t, TileType):
+            if t.space not in (MemorySpace.VEC, MemorySpace.ACC):
+                raise op_error(op, f"tile {t} cannot be carried: only 'vec' and 'acc' tiles are supported")
+            return "tile"
+        if isinstance(t, TensorType):
+            return "tensor"
+        try:
+            if isinstance(t, TaskIdType):
+                raise BackendError("task id")
+            ctype(t)
+        except BackendError:
+            raise op_error(op, f"values of type {t} cannot be carried through scf regions") from None
+        return "scalar"
+
+    def _bind_carried_tile(self, op: Operation, result: SSAValue, arg: SSAValue | None, init: SSAValue | None) -> None:
+        if result.type.space == MemorySpace.ACC:  # type: ignore[attr-defined]
+            # The accumulator stays in its CO1 buffer: the loop updates it in place (matmul_acc).
+            if init is None or arg is None:
+                raise op_error(op, "accumulator tiles cannot be yielded from scf.if")
+            if any(u.operation is not op for u in init.uses):
+                raise op_error(op, "an accumulator carried by scf.for cannot be used after the loop starts")
+            self.tiles[result] = self.tiles[arg] = self.tiles[init]
+            return
+        existing = self.tiles.get(result)
+        if existing is not None:
+            # scf.while: its results and 'after' arguments name the tile its 'before' arguments carry
+            if arg is not None:
+                self.tiles[arg] = existing
+            return
+        ref = self.def_tile(result, op)
+        if arg is not None:
+            self.tiles[arg] = ref
+        if init is not None:
+            self.copy_tile(ref, self.tiles[init])
+
+    def _assign_carried_tile(self, op: Operation, result: SSAValue, value: SSAValue) -> None:
+        info, src = self.tiles[result], self.tiles[value]
+        if src is info:
+            return
+        if result.type.space == MemorySpace.ACC:  # type: ignore[attr-defined]
+            raise op_error(op, "a carried accumulator must be updated in place (yield its matmul_acc result)")
+        if src.buffer.fixed and isinstance(value, BlockArgument):
+            raise op_error(op, "yielding one carried tile in place of another (a swap) is not supported")
+        self.copy_tile(info, src)
+
+    def _assign_yield(self, op: Operation, kinds: list[str], results: list[SSAValue], yielded, carried) -> list[SSAValue]:
+        """Copy yielded tiles into their carried buffers, check yielded tensors; return the
+        scalars the new terminator yields."""
+        scalars: list[SSAValue] = []
+        for kind, res, value, into in zip(kinds, results, yielded, carried):
+            if kind == "tile":
+                self._assign_carried_tile(op, res, value)
+            elif kind == "tensor":
+                if self.tensor_root(value) != self.tensor_root(into):
+                    raise op_error(
+                        op, "a tensor yielded from a region must name the same storage as the value it replaces "
+                        "(write through the carried tensor)",
+                    )
+            elif kind == "scalar":
+                scalars.append(self.scalar(value))
+        return scalars
+
+    def _in_block(self, block: Block, body) -> None:
+        outer = self.builder
+        self.builder = Builder(InsertPoint.at_end(block))
+        try:
+            body()
+        finally:
+            self.builder = outer
+
+    def lower_for(self, op: scf.ForOp) -> None:
+        lb, ub, step = self.scalar(op.lb), self.scalar(op.ub), self.scalar(op.step)
+        body = op.body.block
+        args = list(body.args[1:])
+        kinds = [self._carried_kind(op, r.type) for r in op.res]
+        scalar_inits: list[SSAValue] = []
+        scalar_types: list[Attribute] = []
+        for kind, init, res, arg in zip(kinds, op.iter_args, op.res, args):
+            if kind == "tensor":
+                self.views[arg] = self.views[res] = self.tensor_root(init)
+            elif kind == "tile":
+                self._bind_carried_tile(op, res, arg, init)
+            else:
+                scalar_inits.append(self.scalar(init))
+                scalar_types.append(res.type)
+        new_block = Block(arg_types=[body.args[0].type, *scalar_types])
+        new_block.args[0].name_hint = body.args[0].name_hint
+        self.values[body.args[0]] = new_block.args[0]
+        new_args = iter(new_block.args[1:])
+        for kind, arg in zip(kinds, args):
+            if kind == "scalar":
+                a = next(new_args)
+                a.name_hint = arg.name_hint
+                self.values[arg] = a
+        loop = scf.ForOp(lb, ub, step, scalar_inits, Region(new_block))
+
+        def lower_body() -> None:
+            for inner in body.ops:
+                if isinstance(inner, scf.YieldOp):
+                    scalars = self._assign_yield(op, kinds, list(op.res), list(inner.operands), args)
+                    self.free_after(inner)
+                    self._insert(scf.YieldOp(*scalars))
+                else:
+                    self.lower_op(inner)
+
+        self._in_block(new_block, lower_body)
+        self._insert(loop)
+        new_results = iter(loop.results)
+        for kind, res in zip(kinds, op.res):
+            if kind == "scalar":
+                r = next(new_results)
+                r.name_hint = res.name_hint
+                self.values[res] = r
+
+    def lower_if(self, op: scf.IfOp) -> None:
+        cond = self.scalar(op.cond)
+        kinds = [self._carried_kind(op, r.type) for r in op.output]
+        scalar_types = []
+        for kind, res in zip(kinds, op.output):
+            if kind == "tile":
+                self._bind_carried_tile(op, res, None, None)
+            elif kind == "scalar":
+                scalar_types.append(res.type)
+        regions = []
+        branches = [op.true_region] + ([op.false_region] if op.false_region.blocks else [])
+        for k, region in enumerate(branches):
+            new_block = Block()
+            block = region.block
+
+            def lower_branch(block=block, k=k) -> None:
+                for inner in block.ops:
+                    if isinstance(inner, scf.YieldOp):
+                        for kind, value, res in zip(kinds, inner.operands, op.output):
+                            if kind != "tensor":
+                                continue
+                            if k == 0:
+                                self.views[res] = self.tensor_root(value)
+                            elif self.tensor_root(value) != self.tensor_root(res):
+                                raise op_error(op, "both branches must yield tensors naming the same storage")
+                        scalars = self._assign_yield(op, kinds, list(op.output), list(inner.operands), list(op.output))
+                        self.free_after(inner)
+                        self._insert(scf.YieldOp(*scalars))
+                    else:
+                        self.lower_op(inner)
+
+            self._in_block(new_block, lower_branch)
+            regions.append(Region(new_block))
+        if len(regions) == 1:
+            regions.append(Region())
+        new_if = scf.IfOp(cond, scalar_types, regions[0], regions[1])
+        self._insert(new_if)
+        new_results = iter(new_if.results)
+        for kind, res in zip(kinds, op.output):
+            if kind == "scalar":
+                r = next(new_results)
+                r.name_hint = res.name_hint
+                self.values[res] = r
+
+    def lower_while(self, op: scf.WhileOp) -> None:
+        before, after = op.before_region.block, op.after_region.block
+        cond_op = before.last_op
+        assert isinstance(cond_op, scf.ConditionOp)
+        carried = [self._carried_kind(op, a.type) for a in before.args]
+        scalar_inits, scalar_before_types = [], []
+        for k, (kind, init, arg) in enumerate(zip(carried, op.arguments, before.args)):
+            if kind == "tensor":
+                self.views[arg] = self.tensor_root(init)
+            elif kind == "tile":
+                if k >= len(op.res) or op.res[k].type != arg.type:
+                    raise op_error(op, f"the tile carried at position {k} must be forwarded to the loop result at position {k}")
+                self._bind_carried_tile(op, op.res[k], arg, init)
+            else:
+                scalar_inits.append(self.scalar(init))
+                scalar_before_types.append(arg.type)
+        forwarded = [self._carried_kind(op, r.type) for r in op.res]
+        scalar_result_types = []
+        for k, (kind, res, arg) in enumerate(zip(forwarded, op.res, after.args)):
+            if kind == "tile":
+                if k >= len(before.args) or before.args[k].type != res.type:
+                    raise op_error(op, f"the tile forwarded to position {k} must be carried at position {k}")
+                self._bind_carried_tile(op, res, arg, None)
+            elif kind == "scalar":
+                scalar_result_types.append(res.type)
+        carried_roots = [self.tensor_root(a) for a, kind in zip(before.args, carried) if kind == "tensor"]
+        new_before = Block(arg_types=scalar_before_types)
+        it = iter(new_before.args)
+        for kind, arg in zip(carried, before.args):
+            if kind == "scalar":
+                a = next(it)
+                a.name_hint = arg.name_hint
+                self.values[arg] = a
+        new_after = Block(arg_types=scalar_result_types)
+        it = iter(new_after.args)
+        for kind, arg in zip(forwarded, after.args):
+            if kind == "scalar":
+                a = next(it)
+                a.name_hint = arg.name_hint
+                self.values[arg] = a
+
+        def lower_before() -> None:
+            for inner in before.ops:
+                if inner is not cond_op:
+                    self.lower_op(inner)
+                    continue
+                for kind, value, res, arg in zip(forwarded, cond_op.args, op.res, after.args):
+                    if kind == "tensor":
+                        if self.tensor_root(value) not in carried_roots:
+                            raise op_error(
+                                op, "a tensor forwarded by scf.condition must name the storage of one of the "
+                                "loop's carried tensors"
+                            )
+                        self.views[res] = self.views[arg] = self.tensor_root(value)
+                scalars = self._assign_yield(op, forwarded, list(op.res), list(cond_op.args), list(op.res))
+                self.free_after(cond_op)
+                self._insert(scf.ConditionOp(self.scalar(cond_op.condition), *scalars))
+
+        def lower_after() -> None:
+            for inner in after.ops:
+                if isinstance(inner, scf.YieldOp):
+                    scalars = self._assign_yield(op, carried, list(before.args), list(inner.operands), list(before.args))
+                    self.free_after(inner)
+                    self._insert(scf.YieldOp(*scalars))
+                else:
+                    self.lower_op(inner)
+
+        self._in_block(new_before, lower_before)
+        self._in_block(new_after, lower_after)
+        loop = scf.WhileOp(scalar_inits, scalar_result_types, Region(new_before), Region(new_after))
+        self._insert(loop)
+        it = iter(loop.results)
+        for kind, res in zip(forwarded, op.res):
+            if kind == "scalar":
+                r = next(it)
+                r.name_hint = res.name_hint
+                self.values[res] = r
+
+
+def lower_kernel(func: program.FuncOp) -> KernelOp:
+    """The ascendc.kernel of one tile-level incore function (raises BackendError)."""
+    plan = KernelPlan.build(func)
+    return KernelLowering(func, plan).lower()
+
+
+__all__ = ["lower_kernel", "KernelLowering", "View", "kernel_namer", "IntegerType"]

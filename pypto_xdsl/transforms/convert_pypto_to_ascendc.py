@@ -1,0 +1,158 @@
+"""convert-pypto-to-ascendc: tile-level pypto kernels (with scf/arith) -> `ascendc` kernels.
+
+Every `pypto.func incore|aiv|aic` becomes an `ascendc.kernel` of the same name
+(pypto_xdsl/transforms/ascendc_kernel_lowering.py: one op per C++ statement of the kernel,
+each queue with depth 1 and each buffer on its own, no synchronisation yet); every
+`pypto.call`/`pypto.submit` of such a kernel in host code becomes an `ascendc.launch`
+(a RewritePattern per call site). Orchestration functions otherwise stay as they are: the
+host printer prints them directly (docs/backend.md says why).
+
+Errors name the op and the function, with the messages the backend has always given
+(`cannot lower 'pypto.tile.load' in @k: ...`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
+from xdsl.utils.exceptions import PassFailedException
+
+from pypto_xdsl.analysis.ascendc_kernel import returned_params
+from pypto_xdsl.analysis.cxx_names import BackendError, op_error
+from pypto_xdsl.analysis.symbols import invalidate, lookup_symbol
+from pypto_xdsl.dialects import program, tensor, tile
+from pypto_xdsl.dialects.ascendc_kernel import KernelOp, LaunchOp
+from pypto_xdsl.dialects.attributes import TensorType
+from pypto_xdsl.transforms.ascendc_kernel_lowering import lower_kernel
+
+
+def _host_root(value: SSAValue) -> SSAValue:
+    """The device storage a host tensor value is a window of (through slices, assembles,
+    call results and loop carries), as far as the host printer follows it."""
+    for _ in range(10000):
+        if isinstance(value, BlockArgument):
+            owner = value.owner.parent_op()
+            if isinstance(owner, scf.ForOp) and value.index > 0:
+                value = owner.iter_args[value.index - 1]
+                continue
+            return value
+        op = value.owner
+        if isinstance(op, tensor.SliceOp):
+            value = op.source
+        elif isinstance(op, tensor.AssembleOp):
+            value = op.dest if hasattr(op, "dest") else op.operands[1]
+        elif isinstance(op, scf.ForOp):
+            value = op.iter_args[value.index]  # type: ignore[union-attr]
+        elif isinstance(op, program.CallOp | program.SubmitOp | LaunchOp):
+            callee = lookup_symbol(op, op.callee)
+            if isinstance(callee, program.FuncOp):
+                idx = returned_params(callee) if callee.is_incore else []
+            elif isinstance(callee, KernelOp):
+                idx = [r.value.data if r.kind.data == "param" else None for r in callee.result_kinds]
+            else:
+                return value
+            k = value.index  # type: ignore[union-attr]
+            if k >= len(idx) or idx[k] is None:
+                return value
+            value = op.operands[idx[k]]  # type: ignore[index]
+        else:
+            return value
+    return value
+
+
+def _check_kernel_argument(op: Operation, value: SSAValue) -> None:
+    t = value.type
+    if not isinstance(t, TensorType) or not isinstance(value.owner, tensor.SliceOp):
+        return
+    root = _host_root(value)
+    shape = t.get_shape()
+    root_shape = root.type.get_shape()  # type: ignore[attr-defined]
+    contiguous = len(shape) < 2 or shape[0] == 1 or shape[-1] == root_shape[-1]
+    if not contiguous:
+        raise op_error(
+            op,
+            f"kernel argument {t} is a strided window of {root.type}; kernels take "
+            "contiguous tensors (pass the whole tensor and offsets, or full-row slices)",
+        )
+
+
+@dataclass
+class LaunchKernels(RewritePattern):
+    """`pypto.call`/`pypto.submit` of a lowered kernel -> `ascendc.launch` (block count from
+    the call's or the callee's `pypto.block_dim`)."""
+
+    kernels: dict[str, program.FuncOp]
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, program.CallOp | program.SubmitOp):
+            return
+        name = op.callee.string_value()
+        callee = self.kernels.get(name)
+        if callee is None:
+            return
+        blocks = program.launch_block_dim(op, callee)
+        if isinstance(op, program.SubmitOp):
+            launch = LaunchOp(name, blocks, list(op.args), [*op.outputs.types, op.results[-1].type],
+                              deps=list(op.deps), task=True)
+        else:
+            launch = LaunchOp(name, blocks, list(op.args), list(op.res.types))
+        for old, new in zip(op.results, launch.results):
+            new.name_hint = old.name_hint
+        rewriter.replace_op(op, launch)
+
+
+def check_launch(op: program.CallOp | program.SubmitOp, callee: program.FuncOp) -> None:
+    """What a launch of a lowered kernel needs (raises BackendError naming the call)."""
+    if len(op.args) != len(callee.args):
+        raise op_error(op, "omitted output arguments are not supported by the host printer")
+    for a in op.args:
+        _check_kernel_argument(op, a)
+
+
+def lower_module(module: ModuleOp) -> None:
+    """Lower every tile-level kernel of `module` to an ascendc.kernel and its launches to
+    ascendc.launch (raises BackendError)."""
+    kernels = [f for f in program.func_ops(module) if f.is_incore]
+    lowered = [(f, lower_kernel(f)) for f in kernels]
+    if kernels:
+        by_name = {f.sym_name.data: f for f in kernels}
+        for op in module.walk():
+            if isinstance(op, program.CallOp | program.SubmitOp) and op.callee.string_value() in by_name:
+                check_launch(op, by_name[op.callee.string_value()])
+        PatternRewriteWalker(GreedyRewritePatternApplier([LaunchKernels(by_name)]), apply_recursively=False).rewrite_module(module)
+    for func, kernel in lowered:
+        module.body.block.insert_op_before(kernel, func)
+        func.detach()
+        func.erase(safe_erase=False)
+    invalidate(module)
+
+
+def has_pypto_kernels(module: ModuleOp) -> bool:
+    return any(f.is_incore for f in program.func_ops(module))
+
+
+@dataclass(frozen=True)
+class ConvertPyptoToAscendCPass(ModulePass):
+    """`convert-pypto-to-ascendc`."""
+
+    name = "convert-pypto-to-ascendc"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        try:
+            lower_module(op)
+        except BackendError as e:
+            raise PassFailedException(f"{self.name}: {str(e).removeprefix('ascendc: ')}") from e
+
+
+__all__ = ["ConvertPyptoToAscendCPass", "lower_module", "tile"]
