@@ -227,22 +227,18 @@ def test_task_ids_carried_through_a_host_loop(tmp_path):
 
 
 @pytest.mark.parametrize("name", ["softmax", "fused", "while_tiles", "scalar_ops"])
-def test_kernels_without_the_recorded_pipe_v_barriers_fail_in_the_simulation(tmp_path, name):
-    """The barriers `ascendc-insert-sync` records are needed: without them (the printer still
-    emits the ones inside multi-instruction expansions) the simulation stops on a PIPE_V hazard."""
-    from pypto_xdsl.backend.ascendc.planning import BARRIER_ATTR, insert_sync, is_tile_level, plan_buffers
+def test_kernels_without_their_pipe_v_barriers_fail_in_the_simulation(tmp_path, name):
+    """The barriers `ascendc-insert-sync` inserts (and the remove pass keeps) are needed:
+    without them the simulation stops on a PIPE_V hazard."""
     from pypto_xdsl.backend.ascendc.sim import SimulationError
-    from pypto_xdsl.dialects import program
+    from pypto_xdsl.dialects.ascendc_sync import PipeBarrierOp
 
     module = load(name)
-    apply_pipeline(module, default_pipeline())
-    removed = 0
-    for func in program.func_ops(module):
-        if func.is_incore and is_tile_level(func):
-            plan_buffers(func)
-            insert_sync(func)
-            for op in func.walk():
-                removed += op.attributes.pop(BARRIER_ATTR, None) is not None
-    assert removed
+    apply_pipeline(module, "pypto-ascendc")
+    barriers = [op for op in module.walk() if isinstance(op, PipeBarrierOp)]
+    assert barriers
+    for op in barriers:
+        op.detach()
+        op.erase()
     with pytest.raises(SimulationError, match=r"with no PipeBarrier<PIPE_V> in between \(missing PIPE_V synchronisation\)"):
         simulate(module, tmp_path / name, seed=1)

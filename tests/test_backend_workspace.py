@@ -17,7 +17,7 @@ import pytest
 
 from pypto_xdsl.backend.ascendc import sim
 from pypto_xdsl.backend.ascendc.cxx import BackendError
-from pypto_xdsl.backend.ascendc.emit import emit_program
+from pypto_xdsl.backend.ascendc.emit import emit_program, lower_kernel_for_printing
 from pypto_xdsl.backend.ascendc.host import kernel_signature
 from pypto_xdsl.backend.ascendc.kernel import (
     print_kernel,
@@ -88,8 +88,11 @@ def test_the_pipeline_materialises_kernel_local_tensors_and_plans_their_slots():
 def test_only_kernels_with_local_tensors_take_a_workspace():
     module = pipelined("workspace_result")
     twice, use = func(module, "twice"), func(module, "use")
-    assert kernel_signature(twice)[-1] == ("void*", "workspace")
-    assert all(name != "workspace" for _, name in kernel_signature(use))
+    lowered_twice, lowered_use = lower_kernel_for_printing(twice), lower_kernel_for_printing(use)
+    assert kernel_signature(lowered_twice)[-1] == ("void*", "workspace")
+    assert all(name != "workspace" for _, name in kernel_signature(lowered_use))
+    assert lowered_twice.workspace_bytes == 64 * 128 * 4
+    assert [(r.kind.data, r.value.data) for r in lowered_twice.result_kinds] == [("workspace", 0)]
     assert "GM_ADDR workspace" in print_kernel(twice)
     assert "workspace" not in print_kernel(use)
     slot = returned_locals(twice)[0]

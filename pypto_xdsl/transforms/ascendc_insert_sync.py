@@ -94,7 +94,7 @@ def _hand_off(rewriter: PatternRewriter, queue: SSAValue, tensor: SSAValue, poin
     enque = M.EnqueOp(queue, tensor)
     deque = M.DequeOp(queue, tensor)
     deque.result.name_hint = tensor.name_hint
-    rewriter.insert_op([enque, deque], point)
+    rewriter.insert([enque, deque], point)
     block = deque.parent_block()
     assert block is not None
     order = {o: k for k, o in enumerate(block.ops)}
@@ -187,7 +187,7 @@ class FlagStoreThenLoad(RewritePattern):
         name = self.namer.fresh("event_mte3_mte2")
         fetch = S.FetchEventIdOp(name, HardEvent.MTE3_MTE2, self.pipe)
         fetch.result.name_hint = name
-        rewriter.insert_op(
+        rewriter.insert(
             [fetch, S.SetFlagOp(HardEvent.MTE3_MTE2, fetch.result), S.WaitFlagOp(HardEvent.MTE3_MTE2, fetch.result)],
             InsertPoint.after(point),
         )

@@ -40,8 +40,6 @@ from pypto_xdsl.analysis.ascendc_kernel import (
     Layout,
     PlannedBuffer,
     layout_of,
-    returned_locals,
-    returned_params,
     tile_layout,
 )
 from pypto_xdsl.analysis.cxx_names import BackendError, ctype, kernel_namer, op_error
@@ -153,12 +151,13 @@ class KernelLowering:
         results: list[KernelResultAttr] = []
         ret = func.body.block.last_op
         if isinstance(ret, program.ReturnOp):
-            params, locals_ = returned_params(func), returned_locals(func)
-            for k in range(len(ret.arguments)):
-                if k < len(params) and params[k] is not None:
-                    results.append(KernelResultAttr("param", params[k]))  # type: ignore[arg-type]
-                elif k < len(locals_) and locals_[k] is not None:
-                    results.append(KernelResultAttr("workspace", locals_[k].offset))  # type: ignore[union-attr]
+            slots = {slot.value: slot for slot in sig.slots}
+            for v in ret.arguments:
+                root = self.tensor_root(v).root
+                if isinstance(root, BlockArgument) and root.owner.parent_op() is func:
+                    results.append(KernelResultAttr("param", root.index))
+                elif root in slots:
+                    results.append(KernelResultAttr("workspace", slots[root].offset))
         if results:
             kernel.results_ = ArrayAttr(results)
         if sig.ws_bytes:

@@ -109,7 +109,7 @@ class LaunchKernels(RewritePattern):
             launch = LaunchOp(name, blocks, list(op.args), list(op.res.types))
         for old, new in zip(op.results, launch.results):
             new.name_hint = old.name_hint
-        rewriter.replace_op(op, launch)
+        rewriter.replace(op, launch)
 
 
 def check_launch(op: program.CallOp | program.SubmitOp, callee: program.FuncOp) -> None:

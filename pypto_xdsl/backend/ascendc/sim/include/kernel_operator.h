@@ -32,9 +32,15 @@ enum class TPosition : uint8_t {
 };
 using QuePosition = TPosition;
 
-enum class HardEvent : uint8_t { MTE2_V, V_MTE2, V_MTE3, MTE3_V, V_S, S_V, MTE2_S, MTE3_S, MTE3_MTE2, MTE2_MTE3 };
+// src_dst, in the devkit's order (impl/basic_api/kernel_event.h)
+enum class HardEvent : uint8_t {
+  MTE2_MTE1, MTE1_MTE2, MTE1_M, M_MTE1, MTE2_V, V_MTE2, MTE3_V, V_MTE3, M_V, V_M, V_V, MTE3_MTE1, MTE1_MTE3, MTE1_V,
+  MTE2_M, M_MTE2, V_MTE1, M_FIX, FIX_M, MTE3_MTE2, MTE2_MTE3, S_V, V_S, S_MTE2, MTE2_S, S_MTE3, MTE3_S, MTE2_FIX,
+  FIX_MTE2, FIX_S, M_S, FIX_MTE3, MTE1_FIX, FIX_MTE1, FIX_FIX, MAX
+};
 enum pipe_t : uint8_t { PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL };
-enum TEventID : int32_t { EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
+using TEventID = int8_t;  // as in the devkit; ids come from TPipe::AllocEventID/FetchEventID
+enum event_t : int32_t { EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
 enum class ReduceOrder : uint8_t { ORDER_VALUE_INDEX = 0, ORDER_INDEX_VALUE, ORDER_ONLY_VALUE, ORDER_ONLY_INDEX };
 enum class RoundMode : uint8_t { CAST_NONE = 0, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD };
 
@@ -44,13 +50,23 @@ inline int64_t GetBlockNum() { return pypto_sim::launch_state().block_num; }
 // ------------------------------------------------------------------ flags
 
 namespace detail {
+constexpr int kEvents = static_cast<int>(HardEvent::MAX);
 inline const char* event_name(HardEvent e) {
-  static const char* names[] = {"MTE2_V", "V_MTE2", "V_MTE3", "MTE3_V", "V_S", "S_V", "MTE2_S", "MTE3_S", "MTE3_MTE2", "MTE2_MTE3"};
+  static const char* names[] = {
+      "MTE2_MTE1", "MTE1_MTE2", "MTE1_M", "M_MTE1", "MTE2_V", "V_MTE2", "MTE3_V", "V_MTE3", "M_V", "V_M", "V_V",
+      "MTE3_MTE1", "MTE1_MTE3", "MTE1_V", "MTE2_M", "M_MTE2", "V_MTE1", "M_FIX", "FIX_M", "MTE3_MTE2", "MTE2_MTE3",
+      "S_V", "V_S", "S_MTE2", "MTE2_S", "S_MTE3", "MTE3_S", "MTE2_FIX", "FIX_MTE2", "FIX_S", "M_S", "FIX_MTE3",
+      "MTE1_FIX", "FIX_MTE1", "FIX_FIX"};
   return names[static_cast<int>(e)];
 }
 inline int& pending_flags(HardEvent e, int32_t id) {
-  static int table[16][8] = {};
+  static int table[kEvents][8] = {};
   if (id < 0 || id > 7) fail("event id %d out of range [0, 7]", id);
+  return table[static_cast<int>(e)][id];
+}
+// Event ids reserved with TPipe::AllocEventID (per HardEvent, 8 ids).
+inline bool& allocated_event(HardEvent e, int32_t id) {
+  static bool table[kEvents][8] = {};
   return table[static_cast<int>(e)][id];
 }
 }  // namespace detail
@@ -393,6 +409,9 @@ class TPipe {
     detail::v_barrier();
   }
   ~TPipe() {
+    for (const auto& e : allocated_events_)
+      fail("event id %d of HardEvent::%s was reserved with AllocEventID and never released", e.second,
+           detail::event_name(e.first));
     for (detail::BufferBase* b : buffers_) {
       b->check_released();
       b->slots.clear();
@@ -431,6 +450,43 @@ class TPipe {
   }
 
   void Reset() { fail("TPipe::Reset is not supported by the simulation"); }
+
+  // Event ids (SetFlag/WaitFlag): AllocEventID reserves one until ReleaseEventID;
+  // FetchEventID lends one that nobody reserved, without reserving it.
+  template <HardEvent evt>
+  TEventID AllocEventID() {
+    for (int32_t id = 0; id < 8; ++id) {
+      if (!detail::allocated_event(evt, id) && detail::pending_flags(evt, id) == 0) {
+        detail::allocated_event(evt, id) = true;
+        allocated_events_.push_back({evt, id});
+        return static_cast<TEventID>(id);
+      }
+    }
+    fail("AllocEventID<HardEvent::%s>: all 8 event ids are in use (release them with ReleaseEventID)",
+         detail::event_name(evt));
+    return 0;
+  }
+  template <HardEvent evt>
+  void ReleaseEventID(TEventID id) {
+    if (id < 0 || id > 7 || !detail::allocated_event(evt, id))
+      fail("ReleaseEventID<HardEvent::%s>(%d) of an id AllocEventID did not return", detail::event_name(evt), id);
+    if (detail::pending_flags(evt, id) != 0)
+      fail("ReleaseEventID<HardEvent::%s>(%d) while its flag is set and not waited for", detail::event_name(evt), id);
+    detail::allocated_event(evt, id) = false;
+    for (size_t i = 0; i < allocated_events_.size(); ++i)
+      if (allocated_events_[i].first == evt && allocated_events_[i].second == id) {
+        allocated_events_.erase(allocated_events_.begin() + i);
+        break;
+      }
+  }
+  template <HardEvent evt>
+  TEventID FetchEventID() { return FetchEventID(evt); }
+  TEventID FetchEventID(HardEvent evt) {
+    for (int32_t id = 0; id < 8; ++id)
+      if (!detail::allocated_event(evt, id)) return static_cast<TEventID>(id);
+    fail("FetchEventID(HardEvent::%s): every event id is reserved by AllocEventID", detail::event_name(evt));
+    return 0;
+  }
 
  private:
   bool init(detail::BufferBase& b, uint8_t num, uint32_t len, bool dma_in, SlotState st, const char* kind,
@@ -472,6 +528,7 @@ class TPipe {
   uint32_t used[static_cast<int>(pypto_sim::Mem::Count)] = {};
   uint32_t count_ = 0;
   std::vector<detail::BufferBase*> buffers_;
+  std::vector<std::pair<HardEvent, int32_t>> allocated_events_;
 };
 
 namespace detail {
