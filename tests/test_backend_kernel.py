@@ -7,16 +7,15 @@ from pathlib import Path
 import pytest
 from xdsl.dialects import test as xdsl_test
 from xdsl.dialects.builtin import Float16Type, Float32Type
-from xdsl.ir import Operation
 
+from pypto_xdsl.analysis.ascendc_pipes import buffer_of, is_vector_instruction
 from pypto_xdsl.backend.ascendc.cxx import BackendError, Namer, float_literal
 from pypto_xdsl.backend.ascendc.emit import emit_program
-from pypto_xdsl.analysis.ascendc_pipes import buffer_of, is_vector_instruction
 from pypto_xdsl.backend.ascendc.kernel import print_kernel, tile_layout
 from pypto_xdsl.dialects import ascendc_memory as M
 from pypto_xdsl.dialects import program
 from pypto_xdsl.dialects.ascendc_kernel import KernelOp
-from pypto_xdsl.dialects.ascendc_types import MEMORY_BYTES, POSITION_MEMORY, Memory, TMP_UB_OFFSET
+from pypto_xdsl.dialects.ascendc_types import MEMORY_BYTES, POSITION_MEMORY, TMP_UB_OFFSET, Memory
 from pypto_xdsl.dialects.attributes import TileType
 from pypto_xdsl.tools.pypto_compile import apply_pipeline, parse_program
 

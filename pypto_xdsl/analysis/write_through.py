@@ -183,3 +183,26 @@ def write_target(op: Operation) -> tuple[int, SSAValue] | None:
     if trait is None:
         return None
     return trait.operand_index, op.operands[trait.operand_index]
+
+
+def escapes_region(value: SSAValue) -> bool:
+    """Whether a value, or a write-through alias of it, is yielded out of its region."""
+    from pypto_xdsl.dialects import program
+    from pypto_xdsl.dialects.ascendc_kernel import LaunchOp
+    from pypto_xdsl.dialects.traits import aliased_operand
+
+    pending, seen = [value], set()
+    while pending:
+        v = pending.pop()
+        if v in seen:
+            continue
+        seen.add(v)
+        for use in v.uses:
+            user = use.operation
+            if isinstance(user, scf.YieldOp | scf.ConditionOp | program.YieldOp):
+                return True
+            if isinstance(user, program.CallOp | program.SubmitOp | LaunchOp):
+                pending.extend(user.results)  # the callee may return its argument
+            elif aliased_operand(user) is v or user.name == "pypto.tensor.slice":
+                pending.extend(user.results[:1])
+    return False

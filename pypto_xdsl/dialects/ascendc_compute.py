@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import IndexType, IntegerAttr
+from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -64,6 +64,19 @@ def _check_ub(op: IRDLOperation, values: list[SSAValue]) -> None:
         t = v.type
         if not isinstance(t, LocalTensorType) or t.pos not in _UB_POSITIONS:
             raise VerifyException(f"{op.name} operands are Unified Buffer tensors (VECIN/VECOUT/VECCALC), got {t}")
+
+
+def _check_scalar(op: IRDLOperation, scalar: SSAValue, elem: Attribute) -> None:
+    """The scalar of an instruction on T elements is a T (the C++ template deduces T from
+    both): a static_cast (ascendc.scalar_cast) converts it otherwise."""
+    t = scalar.type
+    if isinstance(t, LocalTensorType | GlobalTensorType):
+        raise VerifyException(f"the scalar operand of {op.name} is a scalar, got {t}")
+    same = t == elem or (isinstance(t, IndexType) and isinstance(elem, IntegerType) and elem.width.data == 64)
+    if not same:
+        raise VerifyException(
+            f"the scalar operand of {op.name} is {t} but the tensors hold {elem} (convert it with ascendc.scalar_cast)"
+        )
 
 
 class VectorOp(AscendCFormat, IRDLOperation):
@@ -235,8 +248,7 @@ class ScalarOp(VectorOp):
         _vector_init(self, [dst, src, scalar], count, mask, repeat, params)
 
     def verify_(self) -> None:
-        if isinstance(self.scalar.type, LocalTensorType | GlobalTensorType):
-            raise VerifyException(f"the scalar operand of {self.name} is a scalar, got {self.scalar.type}")
+        _check_scalar(self, self.scalar, self.dst.type.element_type)  # type: ignore[union-attr]
         super().verify_()
 
 
@@ -277,6 +289,10 @@ class DuplicateOp(VectorOp):
 
     def __init__(self, dst: SSAValue, scalar: SSAValue, count: int):
         IRDLOperation.__init__(self, operands=[dst, scalar], properties={"count": int_prop(count)})
+
+    def verify_(self) -> None:
+        _check_scalar(self, self.scalar, self.dst.type.element_type)  # type: ignore[union-attr]
+        super().verify_()
 
 
 @irdl_op_definition

@@ -228,7 +228,7 @@ def sync_kernel(kernel: KernelOp, pipe_v_barriers: bool = True) -> None:
             "run ascendc-plan-buffers before ascendc-insert-sync"
         )
     walker = PatternRewriteWalker(
-        GreedyRewritePatternApplier([HandOffAfterProducer(), HandOffBeforeConsumer()]), apply_recursively=False
+        GreedyRewritePatternApplier([HandOffAfterProducer(), HandOffBeforeConsumer()], dce_enabled=False), apply_recursively=False
     )
     walker.rewrite_region(kernel.body)
     read_roots = {r for op in kernel.walk() if (r := mte2_read(op)) is not None}

@@ -28,9 +28,10 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.utils.exceptions import PassFailedException
 
-from pypto_xdsl.analysis.ascendc_kernel import returned_params
+from pypto_xdsl.analysis.ascendc_kernel import returned_locals, returned_params
 from pypto_xdsl.analysis.cxx_names import BackendError, op_error
 from pypto_xdsl.analysis.symbols import invalidate, lookup_symbol
+from pypto_xdsl.analysis.write_through import escapes_region
 from pypto_xdsl.dialects import program, tensor, tile
 from pypto_xdsl.dialects.ascendc_kernel import KernelOp, LaunchOp
 from pypto_xdsl.dialects.attributes import TensorType
@@ -118,6 +119,21 @@ def check_launch(op: program.CallOp | program.SubmitOp, callee: program.FuncOp) 
         raise op_error(op, "omitted output arguments are not supported by the host printer")
     for a in op.args:
         _check_kernel_argument(op, a)
+    results = op.outputs if isinstance(op, program.SubmitOp) else op.res
+    params = returned_params(callee)
+    for k, slot in enumerate(returned_locals(callee)):
+        if slot is None or k >= len(results) or (k < len(params) and params[k] is not None):
+            continue
+        result = results[k]
+        what = f"@{callee.sym_name.data} returns the kernel-local tensor %{result.name_hint or '?'} {result.type}"
+        dim = program.launch_block_dim(op, callee)
+        if dim != 1:
+            raise op_error(op, f"{what} but is launched on {dim} blocks, each with its own copy; write it into an out parameter")
+        if escapes_region(result):
+            raise op_error(
+                op, f"{what}, which lives in the launch's workspace; the workspace is reused by every iteration, "
+                "so the result cannot be carried out of the loop or branch (write it into an out parameter)",
+            )
 
 
 def lower_module(module: ModuleOp) -> None:
@@ -130,7 +146,7 @@ def lower_module(module: ModuleOp) -> None:
         for op in module.walk():
             if isinstance(op, program.CallOp | program.SubmitOp) and op.callee.string_value() in by_name:
                 check_launch(op, by_name[op.callee.string_value()])
-        PatternRewriteWalker(GreedyRewritePatternApplier([LaunchKernels(by_name)]), apply_recursively=False).rewrite_module(module)
+        PatternRewriteWalker(GreedyRewritePatternApplier([LaunchKernels(by_name)], dce_enabled=False), apply_recursively=False).rewrite_module(module)
     for func, kernel in lowered:
         module.body.block.insert_op_before(kernel, func)
         func.detach()

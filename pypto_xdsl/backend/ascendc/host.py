@@ -18,6 +18,7 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from pypto_xdsl.analysis.cxx_names import kernel_cxx_name
 from pypto_xdsl.analysis.symbols import lookup_symbol
+from pypto_xdsl.analysis.write_through import escapes_region
 from pypto_xdsl.backend.ascendc.cxx import (
     BackendError,
     CxxWriter,
@@ -320,7 +321,7 @@ class HostPrinter(CxxWriter):
         for op in self.func.walk():
             if not isinstance(op, tensor.CreateOp) or op.parent_op() is self.func:
                 continue
-            if _escapes_region(op.results[0]):
+            if escapes_region(op.results[0]):
                 raise op_error(
                     op,
                     "a tensor created inside a loop or branch is carried out of it; the host printer "
@@ -445,7 +446,7 @@ class HostPrinter(CxxWriter):
         what = f"@{callee.sym_name.data} returns the kernel-local tensor %{result.name_hint or '?'} {result.type}"
         if dim != 1:
             raise op_error(op, f"{what} but is launched on {dim} blocks, each with its own copy; write it into an out parameter")
-        if _escapes_region(result):
+        if escapes_region(result):
             raise op_error(
                 op, f"{what}, which lives in the launch's workspace; the workspace is reused by every iteration, "
                 "so the result cannot be carried out of the loop or branch (write it into an out parameter)",
@@ -678,26 +679,3 @@ def print_driver(func: program.FuncOp, host: HostProgram) -> str:
 
 def orchestration_funcs(module: ModuleOp) -> list[program.FuncOp]:
     return [f for f in program.func_ops(module) if f.func_kind == FuncKind.ORCHESTRATION]
-
-
-def _escapes_region(value: SSAValue) -> bool:
-    """Whether a value, or a write-through alias of it, is yielded out of its region."""
-    from xdsl.dialects import scf
-
-    from pypto_xdsl.dialects.traits import aliased_operand
-
-    pending, seen = [value], set()
-    while pending:
-        v = pending.pop()
-        if v in seen:
-            continue
-        seen.add(v)
-        for use in v.uses:
-            user = use.operation
-            if isinstance(user, scf.YieldOp | scf.ConditionOp | program.YieldOp):
-                return True
-            if isinstance(user, program.CallOp | program.SubmitOp | LaunchOp):
-                pending.extend(user.results)  # the callee may return its argument
-            elif aliased_operand(user) is v or user.name == "pypto.tensor.slice":
-                pending.extend(user.results[:1])
-    return False

@@ -17,7 +17,7 @@ ascendc.kernel vector @vec(%x: !ascendc.gm_addr, %s: f32, %z: !ascendc.gm_addr, 
   %c0 = arith.constant 0 : index
   %c16 = arith.constant 16 : index
   %c64 = arith.constant 64 : index
-  %one = arith.constant 1 : i32
+  %one = arith.constant 1.000000e+00 : f32
   scf.for %i = %c0 to %c64 step %c16 {
     %a = ascendc.alloc_tensor "a" %inQ_a : !ascendc.queue<VECIN, 2> -> !ascendc.local_tensor<f32, VECIN>
     %src = ascendc.at %x_gm[%i * 128] : !ascendc.global_tensor<f32>, index
@@ -27,7 +27,7 @@ ascendc.kernel vector @vec(%x: !ascendc.gm_addr, %s: f32, %z: !ascendc.gm_addr, 
     %c = ascendc.get_buf "c" %calcBuf0 : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<f32, VECCALC>
     ascendc.pipe_barrier PIPE_V
     ascendc.exp %c, %a2 count 2048 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECIN>
-    ascendc.muls %c, %c, %one mask 64 repeat 16 params(1, 1, 8, 16) : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, i32
+    ascendc.muls %c, %c, %one mask 64 repeat 16 params(1, 1, 8, 16) : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, f32
     %neg = ascendc.unary_minus %s : f32
     ascendc.adds %c, %c, %neg count 2048 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, f32
     %a64 = ascendc.at %a2[64] : !ascendc.local_tensor<f32, VECIN>
@@ -57,3 +57,150 @@ ascendc.kernel vector @vec(%x: !ascendc.gm_addr, %s: f32, %z: !ascendc.gm_addr, 
   %num = ascendc.get_block_num
   ascendc.return
 }
+
+// CHECK: builtin.module {
+// CHECK-NEXT: ascendc.kernel vector @vec(%x: !ascendc.gm_addr, %s: f32, %z: !ascendc.gm_addr, %workspace: !ascendc.gm_addr) attributes {results = [#ascendc.result<param 2>], workspace = 1024 : i64} {
+// CHECK-NEXT: %x_gm = ascendc.global_tensor "x_gm" %x size 2048 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
+// CHECK-NEXT: %z_gm = ascendc.global_tensor "z_gm" %z size 2048 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
+// CHECK-NEXT: %block_ws = ascendc.block_workspace "block_ws" %workspace bytes 1024 : !ascendc.gm_addr
+// CHECK-NEXT: %m_gm = ascendc.global_tensor "m_gm" %block_ws offset 0 size 16 {comment = "%m !pypto.tensor<[16], f32>"} : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
+// CHECK-NEXT: %pipe = ascendc.pipe "pipe"
+// CHECK-NEXT: %inQ_a = ascendc.tque "inQ_a" {values = ["%a !pypto.tile<[16, 128], f32, vec>"]} : !ascendc.queue<VECIN, 2>
+// CHECK-NEXT: %outQ_b = ascendc.tque "outQ_b" : !ascendc.queue<VECOUT, 1>
+// CHECK-NEXT: %calcBuf0 = ascendc.tbuf "calcBuf0" {values = ["%c", "%d"]} : !ascendc.buffer<VECCALC>
+// CHECK-NEXT: ascendc.init_buffer %pipe, %inQ_a num 2 len 8192 : !ascendc.pipe, !ascendc.queue<VECIN, 2>
+// CHECK-NEXT: ascendc.init_buffer %pipe, %outQ_b num 1 len 8192 : !ascendc.pipe, !ascendc.queue<VECOUT, 1>
+// CHECK-NEXT: ascendc.init_buffer %pipe, %calcBuf0 len 8192 : !ascendc.pipe, !ascendc.buffer<VECCALC>
+// CHECK-NEXT: %c0 = arith.constant 0 : index
+// CHECK-NEXT: %c16 = arith.constant 16 : index
+// CHECK-NEXT: %c64 = arith.constant 64 : index
+// CHECK-NEXT: %one = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: scf.for %i = %c0 to %c64 step %c16 {
+// CHECK-NEXT: %a = ascendc.alloc_tensor "a" %inQ_a : !ascendc.queue<VECIN, 2> -> !ascendc.local_tensor<f32, VECIN>
+// CHECK-NEXT: %src = ascendc.at %x_gm[%i * 128] : !ascendc.global_tensor<f32>, index
+// CHECK-NEXT: ascendc.data_copy %a, %src count 2048 : !ascendc.local_tensor<f32, VECIN>, !ascendc.global_tensor<f32>
+// CHECK-NEXT: ascendc.enque %inQ_a, %a : !ascendc.queue<VECIN, 2>, !ascendc.local_tensor<f32, VECIN>
+// CHECK-NEXT: %a2 = ascendc.deque %inQ_a, %a : !ascendc.queue<VECIN, 2>, !ascendc.local_tensor<f32, VECIN>
+// CHECK-NEXT: %c = ascendc.get_buf "c" %calcBuf0 : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<f32, VECCALC>
+// CHECK-NEXT: ascendc.pipe_barrier PIPE_V
+// CHECK-NEXT: ascendc.exp %c, %a2 count 2048 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECIN>
+// CHECK-NEXT: ascendc.muls %c, %c, %one mask 64 repeat 16 params(1, 1, 8, 16) : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, f32
+// CHECK-NEXT: %neg = ascendc.unary_minus %s : f32
+// CHECK-NEXT: ascendc.adds %c, %c, %neg count 2048 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, f32
+// CHECK-NEXT: %a64 = ascendc.at %a2[64] : !ascendc.local_tensor<f32, VECIN>
+// CHECK-NEXT: ascendc.sub %c, %c, %a64 mask 64 repeat 16 params(1, 1, 0, 16, 16, 1) : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECIN>
+// CHECK-NEXT: ascendc.free_tensor %inQ_a, %a2 : !ascendc.queue<VECIN, 2>, !ascendc.local_tensor<f32, VECIN>
+// CHECK-NEXT: %b = ascendc.alloc_tensor "b" %outQ_b : !ascendc.queue<VECOUT, 1> -> !ascendc.local_tensor<f32, VECOUT>
+// CHECK-NEXT: ascendc.whole_reduce_max %b, %c mask 64 repeat 16 strides(1, 1, 8) order ORDER_ONLY_VALUE : !ascendc.local_tensor<f32, VECOUT>, !ascendc.local_tensor<f32, VECCALC>
+// CHECK-NEXT: ascendc.whole_reduce_sum %b, %c mask 64 repeat 16 strides(1, 1, 8) : !ascendc.local_tensor<f32, VECOUT>, !ascendc.local_tensor<f32, VECCALC>
+// CHECK-NEXT: ascendc.brcb %c, %b repeat 2 params(1, 8) : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECOUT>
+// CHECK-NEXT: ascendc.duplicate %b, %s count 2048 : !ascendc.local_tensor<f32, VECOUT>, f32
+// CHECK-NEXT: ascendc.cast %b, %c round CAST_NONE count 2048 : !ascendc.local_tensor<f32, VECOUT>, !ascendc.local_tensor<f32, VECCALC>
+// CHECK-NEXT: ascendc.enque %outQ_b, %b : !ascendc.queue<VECOUT, 1>, !ascendc.local_tensor<f32, VECOUT>
+// CHECK-NEXT: %b2 = ascendc.deque %outQ_b, %b : !ascendc.queue<VECOUT, 1>, !ascendc.local_tensor<f32, VECOUT>
+// CHECK-NEXT: %dst = ascendc.at %z_gm[%i * 128 + 4] : !ascendc.global_tensor<f32>, index
+// CHECK-NEXT: ascendc.data_copy %dst, %b2 params(16, 16, 0, 0) : !ascendc.global_tensor<f32>, !ascendc.local_tensor<f32, VECOUT>
+// CHECK-NEXT: ascendc.data_copy_pad %m_gm, %b2 ext(1, 64, 0, 0, 0) : !ascendc.global_tensor<f32>, !ascendc.local_tensor<f32, VECOUT>
+// CHECK-NEXT: ascendc.free_tensor %outQ_b, %b2 : !ascendc.queue<VECOUT, 1>, !ascendc.local_tensor<f32, VECOUT>
+// CHECK-NEXT: %e = ascendc.fetch_event_id "e" MTE3_MTE2 %pipe : !ascendc.pipe
+// CHECK-NEXT: ascendc.set_flag MTE3_MTE2 %e : !ascendc.event<MTE3_MTE2>
+// CHECK-NEXT: ascendc.wait_flag MTE3_MTE2 %e : !ascendc.event<MTE3_MTE2>
+// CHECK-NEXT: %f = ascendc.alloc_event_id "f" MTE3_MTE2 %pipe : !ascendc.pipe
+// CHECK-NEXT: ascendc.set_flag MTE3_MTE2 %f : !ascendc.event<MTE3_MTE2>
+// CHECK-NEXT: ascendc.wait_flag MTE3_MTE2 %f : !ascendc.event<MTE3_MTE2>
+// CHECK-NEXT: ascendc.release_event_id MTE3_MTE2 %pipe, %f : !ascendc.pipe, !ascendc.event<MTE3_MTE2>
+// CHECK-NEXT: }
+// CHECK-NEXT: %idx = ascendc.get_block_idx
+// CHECK-NEXT: %num = ascendc.get_block_num
+// CHECK-NEXT: ascendc.return
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// CHECK-GENERIC: "ascendc.kernel"() <{sym_name = "vec", kind = #ascendc<kind vector>, results = [#ascendc.result<param 2>], workspace = 1024 : i64}> ({
+// CHECK-GENERIC: %src = "ascendc.at"(%x_gm, %i) <{terms = [0 : i64, 128 : i64]}> : (!ascendc.global_tensor<f32>, index) -> !ascendc.global_tensor<f32>
+// CHECK-GENERIC: %a64 = "ascendc.at"(%a2) <{terms = [-1 : i64, 64 : i64]}> : (!ascendc.local_tensor<f32, VECIN>) -> !ascendc.local_tensor<f32, VECIN>
+// CHECK-GENERIC: %dst = "ascendc.at"(%z_gm, %i) <{terms = [0 : i64, 128 : i64, -1 : i64, 4 : i64]}> : (!ascendc.global_tensor<f32>, index) -> !ascendc.global_tensor<f32>
+
+// -----
+
+// A cube kernel (parameter structs, LoadData, Mmad, Fixpipe) and its launches from host code,
+// one of them a task with dependencies.
+ascendc.kernel cube @mm(%a: !ascendc.gm_addr, %c: !ascendc.gm_addr) attributes {arg_names = ["a", "c"], results = [#ascendc.result<param 1>]} {
+  %a_gm = ascendc.global_tensor "a_gm" %a size 256 : !ascendc.gm_addr -> !ascendc.global_tensor<f16>
+  %c_gm = ascendc.global_tensor "c_gm" %c size 256 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
+  %pipe = ascendc.pipe "pipe"
+  %qA1 = ascendc.tque "qA1" : !ascendc.queue<A1, 1>
+  %qA2 = ascendc.tque "qA2" : !ascendc.queue<A2, 1>
+  %qB2 = ascendc.tque "qB2" : !ascendc.queue<B2, 1>
+  %qCO1 = ascendc.tque "qCO1" : !ascendc.queue<CO1, 1>
+  ascendc.init_buffer %pipe, %qA1 num 1 len 512 : !ascendc.pipe, !ascendc.queue<A1, 1>
+  ascendc.init_buffer %pipe, %qA2 num 1 len 512 : !ascendc.pipe, !ascendc.queue<A2, 1>
+  ascendc.init_buffer %pipe, %qB2 num 1 len 512 : !ascendc.pipe, !ascendc.queue<B2, 1>
+  ascendc.init_buffer %pipe, %qCO1 num 1 len 1024 : !ascendc.pipe, !ascendc.queue<CO1, 1>
+  %am = ascendc.alloc_tensor "am" %qA1 : !ascendc.queue<A1, 1> -> !ascendc.local_tensor<f16, A1>
+  %nd = ascendc.params "nd" Nd2NzParams(ndNum = 1, nValue = 16, dValue = 16, srcNdMatrixStride = 0, srcDValue = 16, dstNzC0Stride = 16, dstNzNStride = 1, dstNzMatrixStride = 0)
+  ascendc.data_copy %am, %a_gm, %nd : !ascendc.local_tensor<f16, A1>, !ascendc.global_tensor<f16>, !ascendc.params<Nd2NzParams>
+  %al = ascendc.alloc_tensor "al" %qA2 : !ascendc.queue<A2, 1> -> !ascendc.local_tensor<f16, A2>
+  %br = ascendc.alloc_tensor "br" %qB2 : !ascendc.queue<B2, 1> -> !ascendc.local_tensor<f16, B2>
+  %ld = ascendc.params "ld" LoadData2DParams(repeatTimes = 1, srcStride = 1, ifTranspose = false)
+  ascendc.load_data %al, %am, %ld : !ascendc.local_tensor<f16, A2>, !ascendc.local_tensor<f16, A1>, !ascendc.params<LoadData2DParams>
+  ascendc.free_tensor %qA1, %am : !ascendc.queue<A1, 1>, !ascendc.local_tensor<f16, A1>
+  %acc = ascendc.alloc_tensor "acc" %qCO1 : !ascendc.queue<CO1, 1> -> !ascendc.local_tensor<f32, CO1>
+  %mp = ascendc.params "mp" MmadParams(m = 16, n = 16, k = 16, cmatrixInitVal = true)
+  ascendc.mmad %acc, %al, %br, %mp : !ascendc.local_tensor<f32, CO1>, !ascendc.local_tensor<f16, A2>, !ascendc.local_tensor<f16, B2>, !ascendc.params<MmadParams>
+  ascendc.free_tensor %qA2, %al : !ascendc.queue<A2, 1>, !ascendc.local_tensor<f16, A2>
+  ascendc.free_tensor %qB2, %br : !ascendc.queue<B2, 1>, !ascendc.local_tensor<f16, B2>
+  %fp = ascendc.params "fp" FixpipeParamsV220(nSize = 16, mSize = 16, srcStride = 16, dstStride = 16, ndNum = 1)
+  ascendc.fixpipe %c_gm, %acc, %fp : !ascendc.global_tensor<f32>, !ascendc.local_tensor<f32, CO1>, !ascendc.params<FixpipeParamsV220>
+  ascendc.free_tensor %qCO1, %acc : !ascendc.queue<CO1, 1>, !ascendc.local_tensor<f32, CO1>
+  ascendc.return
+}
+pypto.func orchestration @main(%a: !pypto.tensor<[16, 16], f16>, out %c: !pypto.tensor<[16, 16], f32>) -> !pypto.tensor<[16, 16], f32> {
+  %r = ascendc.launch @mm blocks 1 (%a, %c) : (!pypto.tensor<[16, 16], f16>, !pypto.tensor<[16, 16], f32>) -> !pypto.tensor<[16, 16], f32>
+  %r2, %t = ascendc.launch @mm blocks 2 (%a, %r) task : (!pypto.tensor<[16, 16], f16>, !pypto.tensor<[16, 16], f32>) -> (!pypto.tensor<[16, 16], f32>, !pypto.task_id)
+  %r3, %t2 = ascendc.launch @mm blocks 1 (%a, %r2) deps(%t) task : (!pypto.tensor<[16, 16], f16>, !pypto.tensor<[16, 16], f32>) -> (!pypto.tensor<[16, 16], f32>, !pypto.task_id)
+  pypto.return %r3 : !pypto.tensor<[16, 16], f32>
+}
+
+// CHECK: builtin.module {
+// CHECK-NEXT: ascendc.kernel cube @mm(%a: !ascendc.gm_addr, %c: !ascendc.gm_addr) attributes {arg_names = ["a", "c"], results = [#ascendc.result<param 1>]} {
+// CHECK-NEXT: %a_gm = ascendc.global_tensor "a_gm" %a size 256 : !ascendc.gm_addr -> !ascendc.global_tensor<f16>
+// CHECK-NEXT: %c_gm = ascendc.global_tensor "c_gm" %c size 256 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
+// CHECK-NEXT: %pipe = ascendc.pipe "pipe"
+// CHECK-NEXT: %qA1 = ascendc.tque "qA1" : !ascendc.queue<A1, 1>
+// CHECK-NEXT: %qA2 = ascendc.tque "qA2" : !ascendc.queue<A2, 1>
+// CHECK-NEXT: %qB2 = ascendc.tque "qB2" : !ascendc.queue<B2, 1>
+// CHECK-NEXT: %qCO1 = ascendc.tque "qCO1" : !ascendc.queue<CO1, 1>
+// CHECK-NEXT: ascendc.init_buffer %pipe, %qA1 num 1 len 512 : !ascendc.pipe, !ascendc.queue<A1, 1>
+// CHECK-NEXT: ascendc.init_buffer %pipe, %qA2 num 1 len 512 : !ascendc.pipe, !ascendc.queue<A2, 1>
+// CHECK-NEXT: ascendc.init_buffer %pipe, %qB2 num 1 len 512 : !ascendc.pipe, !ascendc.queue<B2, 1>
+// CHECK-NEXT: ascendc.init_buffer %pipe, %qCO1 num 1 len 1024 : !ascendc.pipe, !ascendc.queue<CO1, 1>
+// CHECK-NEXT: %am = ascendc.alloc_tensor "am" %qA1 : !ascendc.queue<A1, 1> -> !ascendc.local_tensor<f16, A1>
+// CHECK-NEXT: %nd = ascendc.params "nd" Nd2NzParams(ndNum = 1, nValue = 16, dValue = 16, srcNdMatrixStride = 0, srcDValue = 16, dstNzC0Stride = 16, dstNzNStride = 1, dstNzMatrixStride = 0)
+// CHECK-NEXT: ascendc.data_copy %am, %a_gm, %nd : !ascendc.local_tensor<f16, A1>, !ascendc.global_tensor<f16>, !ascendc.params<Nd2NzParams>
+// CHECK-NEXT: %al = ascendc.alloc_tensor "al" %qA2 : !ascendc.queue<A2, 1> -> !ascendc.local_tensor<f16, A2>
+// CHECK-NEXT: %br = ascendc.alloc_tensor "br" %qB2 : !ascendc.queue<B2, 1> -> !ascendc.local_tensor<f16, B2>
+// CHECK-NEXT: %ld = ascendc.params "ld" LoadData2DParams(repeatTimes = 1, srcStride = 1, ifTranspose = false)
+// CHECK-NEXT: ascendc.load_data %al, %am, %ld : !ascendc.local_tensor<f16, A2>, !ascendc.local_tensor<f16, A1>, !ascendc.params<LoadData2DParams>
+// CHECK-NEXT: ascendc.free_tensor %qA1, %am : !ascendc.queue<A1, 1>, !ascendc.local_tensor<f16, A1>
+// CHECK-NEXT: %acc = ascendc.alloc_tensor "acc" %qCO1 : !ascendc.queue<CO1, 1> -> !ascendc.local_tensor<f32, CO1>
+// CHECK-NEXT: %mp = ascendc.params "mp" MmadParams(m = 16, n = 16, k = 16, cmatrixInitVal = true)
+// CHECK-NEXT: ascendc.mmad %acc, %al, %br, %mp : !ascendc.local_tensor<f32, CO1>, !ascendc.local_tensor<f16, A2>, !ascendc.local_tensor<f16, B2>, !ascendc.params<MmadParams>
+// CHECK-NEXT: ascendc.free_tensor %qA2, %al : !ascendc.queue<A2, 1>, !ascendc.local_tensor<f16, A2>
+// CHECK-NEXT: ascendc.free_tensor %qB2, %br : !ascendc.queue<B2, 1>, !ascendc.local_tensor<f16, B2>
+// CHECK-NEXT: %fp = ascendc.params "fp" FixpipeParamsV220(nSize = 16, mSize = 16, srcStride = 16, dstStride = 16, ndNum = 1)
+// CHECK-NEXT: ascendc.fixpipe %c_gm, %acc, %fp : !ascendc.global_tensor<f32>, !ascendc.local_tensor<f32, CO1>, !ascendc.params<FixpipeParamsV220>
+// CHECK-NEXT: ascendc.free_tensor %qCO1, %acc : !ascendc.queue<CO1, 1>, !ascendc.local_tensor<f32, CO1>
+// CHECK-NEXT: ascendc.return
+// CHECK-NEXT: }
+// CHECK-NEXT: pypto.func orchestration @main(%a: !pypto.tensor<[16, 16], f16>, out %c: !pypto.tensor<[16, 16], f32>) -> !pypto.tensor<[16, 16], f32> {
+// CHECK-NEXT: %r = ascendc.launch @mm blocks 1 (%a, %c) : (!pypto.tensor<[16, 16], f16>, !pypto.tensor<[16, 16], f32>) -> !pypto.tensor<[16, 16], f32>
+// CHECK-NEXT: %r2, %t = ascendc.launch @mm blocks 2 (%a, %r) task : (!pypto.tensor<[16, 16], f16>, !pypto.tensor<[16, 16], f32>) -> (!pypto.tensor<[16, 16], f32>, !pypto.task_id)
+// CHECK-NEXT: %r3, %t2 = ascendc.launch @mm blocks 1 (%a, %r2) deps(%t) task : (!pypto.tensor<[16, 16], f16>, !pypto.tensor<[16, 16], f32>) -> (!pypto.tensor<[16, 16], f32>, !pypto.task_id)
+// CHECK-NEXT: pypto.return %r3 : !pypto.tensor<[16, 16], f32>
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// CHECK-GENERIC: "ascendc.kernel"() <{sym_name = "mm", kind = #ascendc<kind cube>, arg_names = ["a", "c"], results = [#ascendc.result<param 1>]}> ({
+// CHECK-GENERIC: %nd = "ascendc.params"() <{name = "nd", fields = [["ndNum", 1 : i64], ["nValue", 16 : i64], ["dValue", 16 : i64], ["srcNdMatrixStride", 0 : i64], ["srcDValue", 16 : i64], ["dstNzC0Stride", 16 : i64], ["dstNzNStride", 1 : i64], ["dstNzMatrixStride", 0 : i64]]}> : () -> !ascendc.params<Nd2NzParams>
+// CHECK-GENERIC: %ld = "ascendc.params"() <{name = "ld", fields = [["repeatTimes", 1 : i64], ["srcStride", 1 : i64], ["ifTranspose", false]]}> : () -> !ascendc.params<LoadData2DParams>
+// CHECK-GENERIC: %mp = "ascendc.params"() <{name = "mp", fields = [["m", 16 : i64], ["n", 16 : i64], ["k", 16 : i64], ["cmatrixInitVal", true]]}> : () -> !ascendc.params<MmadParams>
+

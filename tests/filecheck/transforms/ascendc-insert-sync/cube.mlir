@@ -1,24 +1,66 @@
-// RUN: pypto-opt %s -p ascendc-plan-buffers,ascendc-insert-sync | filecheck %s
-// Cube kernels: MTE2 (GM -> L1) hands mat tiles to MTE1 through A1/B1, MTE1 (L1 -> L0A/L0B)
-// hands left/right tiles to M through A2/B2, M hands the accumulator to FIX (Fixpipe) through
-// CO1. Operand queues are freed after the matmul that reads them last.
+// RUN: pypto-opt %s -p pypto-ascendc | filecheck %s
+// RUN: pypto-opt %s -p pypto-ascendc -t ascendc | filecheck %s --check-prefix=CXX
+// A cube kernel, as IR: the cube pipes MTE2 (GM -> L1, Nd2Nz copies), MTE1 (L1 -> L0A/L0B,
+// LoadData loops), M (Mmad) and FIX (Fixpipe to GM) hand their tensors over through their
+// queues: enque/deque after the copy-in of each A1/B1 tensor and after the LoadData loop of
+// each A2/B2 tensor, before the Fixpipe of the CO1 result (and before its parameter
+// struct). A1/B1 tensors are freed once moved, A2/B2 once multiplied, CO1 once stored. No
+// PIPE_V barrier: nothing runs on the vector pipe.
 
-pypto.func aic @mm(%a: !pypto.tensor<[32, 32], f16>, %b: !pypto.tensor<[32, 32], f16>, out %c: !pypto.tensor<[32, 32], f32>) -> !pypto.tensor<[32, 32], f32> {
+pypto.func aic @mm(%a: !pypto.tensor<[32, 64], f16>, %b: !pypto.tensor<[64, 32], f16>, out %c: !pypto.tensor<[32, 32], f32>) -> !pypto.tensor<[32, 32], f32> {
   %c0 = arith.constant 0 : index
-  %am = pypto.tile.load %a[%c0, %c0] : !pypto.tensor<[32, 32], f16> -> !pypto.tile<[32, 32], f16, mat>
-  %bm = pypto.tile.load %b[%c0, %c0] : !pypto.tensor<[32, 32], f16> -> !pypto.tile<[32, 32], f16, mat>
-  %al = pypto.tile.move %am : !pypto.tile<[32, 32], f16, mat> -> !pypto.tile<[32, 32], f16, left>
-  %br = pypto.tile.move %bm : !pypto.tile<[32, 32], f16, mat> -> !pypto.tile<[32, 32], f16, right>
-  %acc = pypto.tile.matmul %al, %br : !pypto.tile<[32, 32], f16, left>, !pypto.tile<[32, 32], f16, right> -> !pypto.tile<[32, 32], f32, acc>
+  %am = pypto.tile.load %a[%c0, %c0] : !pypto.tensor<[32, 64], f16> -> !pypto.tile<[32, 64], f16, mat>
+  %bm = pypto.tile.load %b[%c0, %c0] : !pypto.tensor<[64, 32], f16> -> !pypto.tile<[64, 32], f16, mat>
+  %al = pypto.tile.move %am : !pypto.tile<[32, 64], f16, mat> -> !pypto.tile<[32, 64], f16, left>
+  %br = pypto.tile.move %bm : !pypto.tile<[64, 32], f16, mat> -> !pypto.tile<[64, 32], f16, right>
+  %acc = pypto.tile.matmul %al, %br : !pypto.tile<[32, 64], f16, left>, !pypto.tile<[64, 32], f16, right> -> !pypto.tile<[32, 32], f32, acc>
   %w = pypto.tile.store %acc, %c[%c0, %c0] : !pypto.tile<[32, 32], f32, acc>, !pypto.tensor<[32, 32], f32>
   pypto.return %w : !pypto.tensor<[32, 32], f32>
 }
 
-// CHECK-LABEL: pypto.func aic @mm
-// CHECK-SAME: ascendc.sync = "cube"
-// CHECK: %am = pypto.tile.load {{.*}}{ascendc.buffer = "qA1_am", ascendc.handoff = {from = "MTE2", queue = "qA1_am", to = "MTE1"}, ascendc.stage = "MTE2"}
-// CHECK: %bm = pypto.tile.load {{.*}}{ascendc.buffer = "qB1_bm", ascendc.handoff = {from = "MTE2", queue = "qB1_bm", to = "MTE1"}, ascendc.stage = "MTE2"}
-// CHECK: %al = pypto.tile.move %am {ascendc.buffer = "qA2_al", ascendc.handoff = {from = "MTE1", queue = "qA2_al", to = "M"}, ascendc.stage = "MTE1", ascendc.free = ["qA1_am"]}
-// CHECK: %br = pypto.tile.move %bm {ascendc.buffer = "qB2_br", ascendc.handoff = {from = "MTE1", queue = "qB2_br", to = "M"}, ascendc.stage = "MTE1", ascendc.free = ["qB1_bm"]}
-// CHECK: %acc = pypto.tile.matmul %al, %br {ascendc.buffer = "qCO1_acc", ascendc.stage = "M", ascendc.free = ["qA2_al", "qB2_br"]}
-// CHECK: %w = pypto.tile.store %acc, {{.*}}{ascendc.handoff = {from = "M", queue = "qCO1_acc", to = "FIX"}, ascendc.store = "fixpipe", ascendc.stage = "FIX"}
+// CHECK-LABEL: ascendc.kernel cube @mm
+// CHECK-SAME: memory_plan = {L0A = {capacity = 65536 : i64, used = 4096 : i64}, L0B = {capacity = 65536 : i64, used = 4096 : i64}, L0C = {capacity = 131072 : i64, used = 4096 : i64}, L1 = {capacity = 524288 : i64, used = 8192 : i64}}
+// CHECK: %am = ascendc.alloc_tensor "am" %qA1_am : !ascendc.queue<A1, 1> -> !ascendc.local_tensor<f16, A1>
+// CHECK-NEXT: %am_nd2nz = ascendc.params "am_nd2nz" Nd2NzParams(ndNum = 1, nValue = 32, dValue = 64, srcNdMatrixStride = 0, srcDValue = 64, dstNzC0Stride = 32, dstNzNStride = 1, dstNzMatrixStride = 0)
+// CHECK-NEXT: ascendc.data_copy %am, %a_gm, %am_nd2nz
+// CHECK-NEXT: ascendc.enque %qA1_am, %am
+// CHECK-NEXT: %am_1 = ascendc.deque %qA1_am, %am
+// CHECK: %al = ascendc.alloc_tensor "al" %qA2_al
+// CHECK-NEXT: %al_load = ascendc.params "al_load" LoadData2DParams(repeatTimes = 4, srcStride = 2, ifTranspose = false)
+// CHECK: scf.for %blk = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
+// CHECK-NEXT: %[[DST:.*]] = ascendc.at %al[%blk * 1024]
+// CHECK-NEXT: %[[SRC:.*]] = ascendc.at %am_1[%blk * 256]
+// CHECK-NEXT: ascendc.load_data %[[DST]], %[[SRC]], %al_load
+// CHECK-NEXT: }
+// CHECK-NEXT: ascendc.enque %qA2_al, %al
+// CHECK-NEXT: %al_1 = ascendc.deque %qA2_al, %al
+// CHECK-NEXT: ascendc.free_tensor %qA1_am, %am_1
+// CHECK: %br_load = ascendc.params "br_load" LoadData2DParams(repeatTimes = 2, srcStride = 4, ifTranspose = true)
+// CHECK: %br_1 = ascendc.deque %qB2_br, %br
+// CHECK-NEXT: ascendc.free_tensor %qB1_bm, %bm_1
+// CHECK-NEXT: %acc = ascendc.alloc_tensor "acc" %qCO1_acc
+// CHECK-NEXT: %acc_mmad = ascendc.params "acc_mmad" MmadParams(m = 32, n = 32, k = 64, cmatrixInitVal = true)
+// CHECK-NEXT: ascendc.mmad %acc, %al_1, %br_1, %acc_mmad
+// CHECK-NEXT: ascendc.free_tensor %qA2_al, %al_1
+// CHECK-NEXT: ascendc.free_tensor %qB2_br, %br_1
+// CHECK-NEXT: ascendc.enque %qCO1_acc, %acc
+// CHECK-NEXT: %acc_1 = ascendc.deque %qCO1_acc, %acc
+// CHECK-NEXT: %acc_fixpipe = ascendc.params "acc_fixpipe" FixpipeParamsV220(nSize = 32, mSize = 32, srcStride = 32, dstStride = 32, ndNum = 1)
+// CHECK-NEXT: ascendc.fixpipe %c_gm, %acc_1, %acc_fixpipe
+// CHECK-NEXT: ascendc.free_tensor %qCO1_acc, %acc_1
+// CHECK-NEXT: ascendc.return
+// CHECK-NOT: ascendc.pipe_barrier
+
+// CXX: KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+// CXX: for (int32_t blk = 0; blk < 2; ++blk) {
+// CXX-NEXT: LoadData(al[blk * 1024], am[blk * 256], al_load);
+// CXX-NEXT: }
+// CXX-NEXT: qA2_al.EnQue(al);
+// CXX-NEXT: al = qA2_al.DeQue<half>();
+// CXX-NEXT: qA1_am.FreeTensor(am);
+// CXX: Mmad(acc, al, br, acc_mmad);
+// CXX: qCO1_acc.EnQue(acc);
+// CXX-NEXT: acc = qCO1_acc.DeQue<float>();
+// CXX-NEXT: FixpipeParamsV220 acc_fixpipe;
+// CXX: Fixpipe(c_gm, acc, acc_fixpipe);
+// CXX-NEXT: qCO1_acc.FreeTensor(acc);

@@ -1,0 +1,366 @@
+// RUN: PYPTO_VERIFY_DIAG
+
+// Every verifier message of the ascendc dialect, one case each.
+
+// -----
+
+ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
+  %pipe = ascendc.pipe "pipe"
+  %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
+  %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
+  %t = ascendc.alloc_tensor "t" %inQ : !ascendc.queue<VECIN, 1> -> !ascendc.local_tensor<f32, VECIN>
+  ascendc.data_copy %t, %x_gm count 10 : !ascendc.local_tensor<f32, VECIN>, !ascendc.global_tensor<f32>
+  ascendc.free_tensor %inQ, %t : !ascendc.queue<VECIN, 1>, !ascendc.local_tensor<f32, VECIN>
+  ascendc.return
+}
+
+// CHECK: DataCopy count 10 moves 40 bytes, not a multiple of 32 bytes (use data_copy_pad)
+
+// -----
+
+ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
+  %pipe = ascendc.pipe "pipe"
+  %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
+  %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
+  %t = ascendc.alloc_tensor "t" %outQ : !ascendc.queue<VECOUT, 1> -> !ascendc.local_tensor<f32, VECOUT>
+  ascendc.enque %inQ, %t : !ascendc.queue<VECIN, 1>, !ascendc.local_tensor<f32, VECOUT>
+  ascendc.free_tensor %outQ, %t : !ascendc.queue<VECOUT, 1>, !ascendc.local_tensor<f32, VECOUT>
+  ascendc.return
+}
+
+// CHECK: ascendc.enque of a VECOUT tensor on a VECIN queue: positions must pair up
+
+// -----
+
+ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
+  %pipe = ascendc.pipe "pipe"
+  %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
+  %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
+  %t = ascendc.alloc_tensor "t" %inQ : !ascendc.queue<VECIN, 1> -> !ascendc.local_tensor<f32, VECIN>
+  ascendc.return
+}
+
+// CHECK: the tensor 't' allocated from a queue must be freed once on every path (FreeTensor), freed 0 times
+
+// -----
+
+ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
+  %pipe = ascendc.pipe "pipe"
+  %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
+  %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
+  %c = arith.constant true
+  %t = ascendc.alloc_tensor "t" %inQ : !ascendc.queue<VECIN, 1> -> !ascendc.local_tensor<f32, VECIN>
+  scf.if %c {
+    ascendc.free_tensor %inQ, %t : !ascendc.queue<VECIN, 1>, !ascendc.local_tensor<f32, VECIN>
+  }
+  ascendc.return
+}
+
+// CHECK: the tensor 't' allocated from a queue is freed in one branch of an scf.if but not the other
+
+// -----
+
+ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
+  %pipe = ascendc.pipe "pipe"
+  %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
+  %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c1 = arith.constant 1 : index
+  %t = ascendc.alloc_tensor "t" %inQ : !ascendc.queue<VECIN, 1> -> !ascendc.local_tensor<f32, VECIN>
+  scf.for %i = %c0 to %c4 step %c1 {
+    ascendc.free_tensor %inQ, %t : !ascendc.queue<VECIN, 1>, !ascendc.local_tensor<f32, VECIN>
+  }
+  ascendc.return
+}
+
+// CHECK: the tensor 't' allocated from a queue is freed inside scf.for but allocated outside it
+
+// -----
+
+ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
+  %pipe = ascendc.pipe "pipe"
+  %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
+  %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
+  %t = ascendc.alloc_tensor "t" %inQ : !ascendc.queue<VECIN, 1> -> !ascendc.local_tensor<f32, VECIN>
+  %t2 = ascendc.deque %inQ, %t : !ascendc.queue<VECIN, 1>, !ascendc.local_tensor<f32, VECIN>
+  ascendc.free_tensor %inQ, %t2 : !ascendc.queue<VECIN, 1>, !ascendc.local_tensor<f32, VECIN>
+  ascendc.return
+}
+
+// CHECK: deque of a tensor that was not enqueued on this queue before it (in the same block)
+
+// -----
+
+ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
+  %pipe = ascendc.pipe "pipe"
+  %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
+  %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
+  %t = ascendc.alloc_tensor "t" %inQ : !ascendc.queue<VECIN, 1> -> !ascendc.local_tensor<f32, VECIN>
+  ascendc.free_tensor %outQ, %t : !ascendc.queue<VECOUT, 1>, !ascendc.local_tensor<f32, VECIN>
+  ascendc.return
+}
+
+// CHECK: ascendc.free_tensor of a VECIN tensor on a VECOUT queue: positions must pair up
+
+// -----
+
+ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
+  %pipe = ascendc.pipe "pipe"
+  %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
+  %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
+  %e = ascendc.fetch_event_id "e" MTE3_MTE2 %pipe : !ascendc.pipe
+  ascendc.set_flag MTE3_MTE2 %e : !ascendc.event<MTE3_MTE2>
+  ascendc.return
+}
+
+// CHECK: SetFlag<MTE3_MTE2> needs a WaitFlag on the same event id later in its block
+
+// -----
+
+ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
+  %pipe = ascendc.pipe "pipe"
+  %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
+  %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
+  %e = ascendc.fetch_event_id "e" MTE3_MTE2 %pipe : !ascendc.pipe
+  ascendc.wait_flag MTE2_V %e : !ascendc.event<MTE3_MTE2>
+  ascendc.return
+}
+
+// CHECK: ascendc.wait_flag MTE2_V takes an event id of !ascendc.event<MTE2_V>, got !ascendc.event<MTE3_MTE2>
+
+// -----
+
+ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
+  %pipe = ascendc.pipe "pipe"
+  %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
+  %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
+  %e = ascendc.alloc_event_id "e" MTE3_MTE2 %pipe : !ascendc.pipe
+  ascendc.set_flag MTE3_MTE2 %e : !ascendc.event<MTE3_MTE2>
+  ascendc.wait_flag MTE3_MTE2 %e : !ascendc.event<MTE3_MTE2>
+  ascendc.return
+}
+
+// CHECK: an event id from AllocEventID is released (ReleaseEventID) once its flags are done
+
+// -----
+
+ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
+  %pipe = ascendc.pipe "pipe"
+  %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
+  %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
+  %b = ascendc.tque "b" : !ascendc.queue<VECCALC, 1>
+  ascendc.return
+}
+
+// CHECK: VECCALC is a TBuf position (ascendc.tbuf), not a queue's
+
+// -----
+
+ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
+  %pipe = ascendc.pipe "pipe"
+  %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
+  %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
+  ascendc.init_buffer %pipe, %inQ num 2 len 4096 : !ascendc.pipe, !ascendc.queue<VECIN, 1>
+  ascendc.return
+}
+
+// CHECK: InitBuffer gives 2 buffers to a queue of depth 1
+
+// -----
+
+ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
+  %pipe = ascendc.pipe "pipe"
+  %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
+  %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
+  ascendc.init_buffer %pipe, %inQ num 1 len 100 : !ascendc.pipe, !ascendc.queue<VECIN, 1>
+  ascendc.return
+}
+
+// CHECK: buffers are whole 32-byte blocks; 100 bytes is not
+
+// -----
+
+ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
+  %pipe = ascendc.pipe "pipe"
+  %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
+  %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
+  %q = ascendc.tque "q" : !ascendc.queue<A1, 1>
+  ascendc.return
+}
+
+// CHECK: vector kernel @k declares cube buffers (A1); use kind cube or mix
+
+// -----
+
+ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
+  %pipe = ascendc.pipe "pipe"
+  %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
+  %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
+  %q = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
+  ascendc.return
+}
+
+// CHECK: kernel @k declares 'inQ' twice (ascendc.tque and ascendc.tque)
+
+// -----
+
+ascendc.kernel vector @k(%x: !ascendc.gm_addr) attributes {memory_plan = {UB = {capacity = 196608 : i64, used = 262144 : i64}}} {
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
+  %pipe = ascendc.pipe "pipe"
+  %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
+  %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
+  %b = ascendc.tbuf "b" : !ascendc.buffer<VECCALC>
+  ascendc.init_buffer %pipe, %b len 262144 : !ascendc.pipe, !ascendc.buffer<VECCALC>
+  ascendc.return
+}
+
+// CHECK: kernel @k initialises 262144 bytes of UB buffers but its plan allows 196608
+
+// -----
+
+ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
+  %pipe = ascendc.pipe "pipe"
+  %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
+  %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
+  %t = ascendc.alloc_tensor "t" %outQ : !ascendc.queue<VECOUT, 1> -> !ascendc.local_tensor<f32, VECOUT>
+  ascendc.exp %t, %t mask 128 repeat 1 params(1, 1, 8, 8) : !ascendc.local_tensor<f32, VECOUT>, !ascendc.local_tensor<f32, VECOUT>
+  ascendc.free_tensor %outQ, %t : !ascendc.queue<VECOUT, 1>, !ascendc.local_tensor<f32, VECOUT>
+  ascendc.return
+}
+
+// CHECK: 'mask' is 128, more than the 64 the instruction encodes
+
+// -----
+
+ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
+  %pipe = ascendc.pipe "pipe"
+  %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
+  %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
+  %t = ascendc.alloc_tensor "t" %outQ : !ascendc.queue<VECOUT, 1> -> !ascendc.local_tensor<f32, VECOUT>
+  ascendc.exp %t, %t count 64 mask 64 repeat 1 params(1, 1, 8, 8) : !ascendc.local_tensor<f32, VECOUT>, !ascendc.local_tensor<f32, VECOUT>
+  ascendc.free_tensor %outQ, %t : !ascendc.queue<VECOUT, 1>, !ascendc.local_tensor<f32, VECOUT>
+  ascendc.return
+}
+
+// CHECK: ascendc.exp takes either 'count' or 'mask', 'repeat' and 'params'
+
+// -----
+
+ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
+  %pipe = ascendc.pipe "pipe"
+  %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
+  %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
+  %t = ascendc.alloc_tensor "t" %inQ : !ascendc.queue<VECIN, 1> -> !ascendc.local_tensor<f32, VECIN>
+  ascendc.data_copy_pad %t, %x_gm ext(1, 40, 0, 0, 0) : !ascendc.local_tensor<f32, VECIN>, !ascendc.global_tensor<f32>
+  ascendc.free_tensor %inQ, %t : !ascendc.queue<VECIN, 1>, !ascendc.local_tensor<f32, VECIN>
+  ascendc.return
+}
+
+// CHECK: DataCopyPad GM -> local takes pad parameters, local -> GM none
+
+// -----
+
+ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
+  %pipe = ascendc.pipe "pipe"
+  %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
+  %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
+  %p = ascendc.params "p" MmadParams(m = 16, depth = 3)
+  ascendc.return
+}
+
+// CHECK: MmadParams has no field 'depth' (fields: m, n, k, unitFlag, cmatrixSource, cmatrixInitVal)
+
+// -----
+
+ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
+  %pipe = ascendc.pipe "pipe"
+  %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
+  %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
+  %t = ascendc.alloc_tensor "t" %outQ : !ascendc.queue<VECOUT, 1> -> !ascendc.local_tensor<f32, VECOUT>
+  %p = ascendc.params "p" MmadParams(m = 16, n = 16, k = 16)
+  ascendc.mmad %t, %t, %t, %p : !ascendc.local_tensor<f32, VECOUT>, !ascendc.local_tensor<f32, VECOUT>, !ascendc.local_tensor<f32, VECOUT>, !ascendc.params<MmadParams>
+  ascendc.free_tensor %outQ, %t : !ascendc.queue<VECOUT, 1>, !ascendc.local_tensor<f32, VECOUT>
+  ascendc.return
+}
+
+// CHECK: the destination of ascendc.mmad is a CO1 tensor, got !ascendc.local_tensor<f32, VECOUT>
+
+// -----
+
+ascendc.kernel vector @k(%x: !ascendc.gm_addr) attributes {results = [#ascendc.result<param 0>]} {
+  ascendc.return
+}
+pypto.func orchestration @main(%x: !pypto.tensor<[8, 8], f32>, %y: !pypto.tensor<[8, 8], f32>) {
+  %r = ascendc.launch @k blocks 1 (%x, %y) : (!pypto.tensor<[8, 8], f32>, !pypto.tensor<[8, 8], f32>) -> !pypto.tensor<[8, 8], f32>
+  pypto.return
+}
+
+// CHECK: @k takes 1 arguments, the launch passes 2
+
+// -----
+
+ascendc.kernel vector @k(%x: !ascendc.gm_addr) attributes {results = [#ascendc.result<param 0>]} {
+  ascendc.return
+}
+pypto.func orchestration @main(%x: !pypto.tensor<[8, 8], f32>) {
+  %r = ascendc.launch @k blocks 0 (%x) : (!pypto.tensor<[8, 8], f32>) -> !pypto.tensor<[8, 8], f32>
+  pypto.return
+}
+
+// CHECK: a launch runs on at least one block, got 0
+
+// -----
+
+ascendc.kernel vector @k(%t: !pypto.tensor<[8, 8], f32>) {
+  ascendc.return
+}
+
+// CHECK: parameter #0 of kernel @k is !pypto.tensor<[8, 8], f32>; kernel parameters are !ascendc.gm_addr or scalars
+
+// -----
+
+ascendc.kernel vector @k() attributes {memory_plan = {UB = {capacity = 196608 : i64, used = 4096 : i64}}} {
+  %pipe = ascendc.pipe "pipe"
+  %b = ascendc.tbuf "b" : !ascendc.buffer<VECCALC>
+  ascendc.init_buffer %pipe, %b len 4096 : !ascendc.pipe, !ascendc.buffer<VECCALC>
+  %t = ascendc.get_buf "t" %b : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<f32, VECCALC>
+  %m = ascendc.get_buf "m" %b : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<i8, VECCALC>
+  ascendc.select %t, %m, %t, %t mode VSEL_TENSOR_TENSOR_MODE count 64 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<i8, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>
+  ascendc.return
+}
+
+// CHECK: kernel @k uses an API with hidden UB scratch above TMP_UB_OFFSET (188416 bytes) but plans 196608 bytes of UB
+
+// -----
+
+ascendc.kernel vector @k() {
+  %pipe = ascendc.pipe "pipe"
+  %b = ascendc.tbuf "b" : !ascendc.buffer<VECCALC>
+  %t = ascendc.get_buf "t" %b : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<f32, VECCALC>
+  %one = arith.constant 1 : i32
+  ascendc.muls %t, %t, %one count 64 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, i32
+  ascendc.return
+}
+
+// CHECK: the scalar operand of ascendc.muls is i32 but the tensors hold f32 (convert it with ascendc.scalar_cast)
