@@ -5,7 +5,7 @@ A kernel after `convert-pypto-to-ascendc`, `ascendc-plan-buffers` and `ascendc-i
 
     ascendc.kernel vector @add(%x: !ascendc.gm_addr, %z: !ascendc.gm_addr) attributes {...} {
       %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr
-      %pipe = ascendc.pipe "pipe"
+      %pipe = ascendc.tpipe "pipe"
       %inQ_a = ascendc.tque "inQ_a" : !ascendc.queue<VECIN, 1>
       ascendc.init_buffer %pipe, %inQ_a num 1 len 4096 : !ascendc.pipe, !ascendc.queue<VECIN, 1>
       %a = ascendc.alloc_tensor "a" %inQ_a : !ascendc.queue<VECIN, 1> -> !ascendc.local_tensor<f32, VECIN>

@@ -1,7 +1,7 @@
 """`ascendc` declarations, local tensors and data movement.
 
 Declarations (at the top of a kernel, in this order when printed): `global_tensor`,
-`block_workspace`, `pipe`, `tque`, `tbuf`, `init_buffer`. Local tensors: `alloc_tensor`,
+`block_workspace`, `tpipe`, `tque`, `tbuf`, `init_buffer`. Local tensors: `alloc_tensor`,
 `get_buf`, `enque`, `deque`, `free_tensor`, and `at` (`t[64]`, `x_gm[i * 128]`, a C++
 expression printed where it is used). Copies: `data_copy` (count, `DataCopyParams` or
 parameter-struct form) and `data_copy_pad`. Parameter structs: `params`.
@@ -160,7 +160,7 @@ class BlockWorkspaceOp(AscendCFormat, IRDLOperation):
 class PipeOp(AscendCFormat, IRDLOperation):
     """`TPipe name;`"""
 
-    name = "ascendc.pipe"
+    name = "ascendc.tpipe"
     var = prop_def(StringAttr, prop_name="name")
     result = result_def(PipeType)
     traits = traits_def(Declaration())

@@ -3,13 +3,13 @@
 | IR | Ascend C |
 |---|---|
 | `!ascendc.gm_addr` | `GM_ADDR` (a kernel parameter, a workspace address) |
-| `!ascendc.global_tensor<f32>` | `GlobalTensor<float>` |
+| `!ascendc.gm_tensor<f32>` | `GlobalTensor<float>` |
 | `!ascendc.local_tensor<f32, VECIN>` | `LocalTensor<float>` in a buffer of that `TPosition` |
 | `!ascendc.queue<VECIN, 2>` | `TQue<TPosition::VECIN, 2>` |
 | `!ascendc.buffer<VECCALC>` | `TBuf<TPosition::VECCALC>` |
 | `!ascendc.pipe` | `TPipe` |
 | `!ascendc.event<MTE3_MTE2>` | a `TEventID` for `HardEvent::MTE3_MTE2` |
-| `!ascendc.params<Nd2NzParams>` | a parameter struct variable (`Nd2NzParams`, `MmadParams`, ...) |
+| `!ascendc.struct<Nd2NzParams>` | a parameter struct variable (`Nd2NzParams`, `MmadParams`, ...) |
 
 The enums mirror the devkit's (`impl/basic_api/kernel_event.h` for HardEvent, `pipe_t` for
 pipes, `TPosition`, `RoundMode`, `ReduceOrder`, `SELMODE`), spelled as in C++.
@@ -197,16 +197,16 @@ class TPositionAttr(EnumAttribute[TPosition], SpacedOpaqueSyntaxAttribute):
 
 @irdl_attr_definition
 class HardEventAttr(EnumAttribute[HardEvent], SpacedOpaqueSyntaxAttribute):
-    """`#ascendc<event MTE3_MTE2>`"""
+    """`#ascendc<hard_event MTE3_MTE2>`"""
 
-    name = "ascendc.event"
+    name = "ascendc.hard_event"
 
 
 @irdl_attr_definition
 class PipeAttr(EnumAttribute[Pipe], SpacedOpaqueSyntaxAttribute):
-    """`#ascendc<pipe PIPE_V>`"""
+    """`#ascendc<pipe_kind PIPE_V>`"""
 
-    name = "ascendc.pipe"
+    name = "ascendc.pipe_kind"
 
 
 @irdl_attr_definition
@@ -279,16 +279,16 @@ class PipeType(ParametrizedAttribute, TypeAttribute):
 
 @irdl_attr_definition
 class GlobalTensorType(ParametrizedAttribute, TypeAttribute):
-    """`!ascendc.global_tensor<f32>`: `GlobalTensor<float>`."""
+    """`!ascendc.gm_tensor<f32>`: `GlobalTensor<float>`."""
 
-    name = "ascendc.global_tensor"
+    name = "ascendc.gm_tensor"
     element_type: Attribute
 
     def __init__(self, element_type: Attribute):
         super().__init__(element_type)
 
     def verify(self) -> None:
-        _check_element(self.element_type, "!ascendc.global_tensor")
+        _check_element(self.element_type, "!ascendc.gm_tensor")
 
     @property
     def element_bytes(self) -> int:
@@ -448,9 +448,9 @@ BOOL_FIELDS = frozenset({"ifTranspose", "cmatrixSource", "cmatrixInitVal", "relu
 
 @irdl_attr_definition
 class ParamsType(ParametrizedAttribute, TypeAttribute):
-    """`!ascendc.params<MmadParams>`: a parameter struct variable."""
+    """`!ascendc.struct<MmadParams>`: a parameter struct variable."""
 
-    name = "ascendc.params"
+    name = "ascendc.struct"
     struct: StringAttr
 
     def __init__(self, struct: str | StringAttr):

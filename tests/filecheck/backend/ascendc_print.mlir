@@ -5,11 +5,11 @@
 // IR declares them. No planning or synchronisation is added.
 
 ascendc.kernel vector @vec(%x: !ascendc.gm_addr, %s: f32, %z: !ascendc.gm_addr, %workspace: !ascendc.gm_addr) attributes {results = [#ascendc.result<param 2>], workspace = 1024 : i64, memory_plan = {UB = {capacity = 196608 : i64, used = 32768 : i64}}, sync = "explicit"} {
-  %x_gm = ascendc.global_tensor "x_gm" %x size 2048 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
-  %z_gm = ascendc.global_tensor "z_gm" %z size 2048 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
+  %x_gm = ascendc.global_tensor "x_gm" %x size 2048 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+  %z_gm = ascendc.global_tensor "z_gm" %z size 2048 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
   %block_ws = ascendc.block_workspace "block_ws" %workspace bytes 1024 : !ascendc.gm_addr
-  %m_gm = ascendc.global_tensor "m_gm" %block_ws offset 0 size 16 {comment = "%m !pypto.tensor<[16], f32>"} : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
-  %pipe = ascendc.pipe "pipe"
+  %m_gm = ascendc.global_tensor "m_gm" %block_ws offset 0 size 16 {comment = "%m !pypto.tensor<[16], f32>"} : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+  %pipe = ascendc.tpipe "pipe"
   %inQ_a = ascendc.tque "inQ_a" {values = ["%a !pypto.tile<[16, 128], f32, vec>"]} : !ascendc.queue<VECIN, 2>
   %outQ_b = ascendc.tque "outQ_b" : !ascendc.queue<VECOUT, 1>
   %calcBuf0 = ascendc.tbuf "calcBuf0" {values = ["%c", "%d"]} : !ascendc.buffer<VECCALC>
@@ -22,8 +22,8 @@ ascendc.kernel vector @vec(%x: !ascendc.gm_addr, %s: f32, %z: !ascendc.gm_addr, 
   %one = arith.constant 1.000000e+00 : f32
   scf.for %i = %c0 to %c64 step %c16 {
     %a = ascendc.alloc_tensor "a" %inQ_a : !ascendc.queue<VECIN, 2> -> !ascendc.local_tensor<f32, VECIN>
-    %src = ascendc.at %x_gm[%i * 128] : !ascendc.global_tensor<f32>, index
-    ascendc.data_copy %a, %src count 2048 : !ascendc.local_tensor<f32, VECIN>, !ascendc.global_tensor<f32>
+    %src = ascendc.at %x_gm[%i * 128] : !ascendc.gm_tensor<f32>, index
+    ascendc.data_copy %a, %src count 2048 : !ascendc.local_tensor<f32, VECIN>, !ascendc.gm_tensor<f32>
     ascendc.enque %inQ_a, %a : !ascendc.queue<VECIN, 2>, !ascendc.local_tensor<f32, VECIN>
     %a2 = ascendc.deque %inQ_a, %a : !ascendc.queue<VECIN, 2>, !ascendc.local_tensor<f32, VECIN>
     %c = ascendc.get_buf "c" %calcBuf0 : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<f32, VECCALC>
@@ -43,9 +43,9 @@ ascendc.kernel vector @vec(%x: !ascendc.gm_addr, %s: f32, %z: !ascendc.gm_addr, 
     ascendc.cast %b, %c round CAST_NONE count 2048 : !ascendc.local_tensor<f32, VECOUT>, !ascendc.local_tensor<f32, VECCALC>
     ascendc.enque %outQ_b, %b : !ascendc.queue<VECOUT, 1>, !ascendc.local_tensor<f32, VECOUT>
     %b2 = ascendc.deque %outQ_b, %b : !ascendc.queue<VECOUT, 1>, !ascendc.local_tensor<f32, VECOUT>
-    %dst = ascendc.at %z_gm[%i * 128 + 4] : !ascendc.global_tensor<f32>, index
-    ascendc.data_copy %dst, %b2 params(16, 16, 0, 0) : !ascendc.global_tensor<f32>, !ascendc.local_tensor<f32, VECOUT>
-    ascendc.data_copy_pad %m_gm, %b2 ext(1, 64, 0, 0, 0) : !ascendc.global_tensor<f32>, !ascendc.local_tensor<f32, VECOUT>
+    %dst = ascendc.at %z_gm[%i * 128 + 4] : !ascendc.gm_tensor<f32>, index
+    ascendc.data_copy %dst, %b2 params(16, 16, 0, 0) : !ascendc.gm_tensor<f32>, !ascendc.local_tensor<f32, VECOUT>
+    ascendc.data_copy_pad %m_gm, %b2 ext(1, 64, 0, 0, 0) : !ascendc.gm_tensor<f32>, !ascendc.local_tensor<f32, VECOUT>
     ascendc.free_tensor %outQ_b, %b2 : !ascendc.queue<VECOUT, 1>, !ascendc.local_tensor<f32, VECOUT>
     %e = ascendc.fetch_event_id "e" MTE3_MTE2 %pipe : !ascendc.pipe
     ascendc.set_flag MTE3_MTE2 %e : !ascendc.event<MTE3_MTE2>

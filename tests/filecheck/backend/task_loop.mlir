@@ -54,8 +54,6 @@ pypto.func orchestration @main(%x: !pypto.tensor<[32, 64], f32>, inout %y: !pypt
 // CHECK-NEXT: s = outQ_s.DeQue<float>();
 // CHECK-NEXT: DataCopy(y_gm[row * 64], s, 512);
 // CHECK-NEXT: outQ_s.FreeTensor(s);
-// CHECK-NEXT: SetFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);
-// CHECK-NEXT: WaitFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);
 // CHECK-NEXT: }
 // CHECK-LABEL: // ===== file: sim/aclrtlaunch_step.h =====
 // CHECK-LABEL: // ===== file: host/main_orch.h =====

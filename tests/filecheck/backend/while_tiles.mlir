@@ -32,9 +32,9 @@ pypto.func incore @halve_add(%x: !T, %n: index, out %y: !T) -> !T {
 // CHECK: TBuf<TPosition::VECCALC> buf_t;  // %t !pypto.tile<[16, 64], f32, vec>
 // CHECK: inQ_xt.EnQue(xt);
 // CHECK-NEXT: xt = inQ_xt.DeQue<float>();
-// CHECK-NEXT: int64_t j = 0;
 // CHECK-NEXT: LocalTensor<float> t = buf_t.Get<float>();
 // CHECK-NEXT: DataCopy(t, xt, 1024);
+// CHECK-NEXT: int64_t j = 0;
 // CHECK-NEXT: int64_t jj{};
 // CHECK-NEXT: while (true) {
 // CHECK-NEXT: const bool go = j < n;
@@ -79,6 +79,7 @@ pypto.func incore @forward(%x: !T, %n: index, out %z: !T, out %y: !T) -> (!T, !T
 // CHECK-LABEL: // ===== file: kernels/forward.cpp =====
 // CHECK: LocalTensor<float> t = buf_t.Get<float>();
 // CHECK-NEXT: DataCopy(t, xt, 1024);
+// CHECK-NEXT: int64_t j = 0;
 // CHECK-NEXT: int64_t jj{};
 // CHECK-NEXT: while (true) {
 // CHECK-NEXT: PipeBarrier<PIPE_V>();
@@ -130,8 +131,8 @@ pypto.func incore @reload(%x: !T, %n: index, out %y: !T) -> !T {
 // CHECK-NEXT: const int64_t j1 = jj + 1;
 // CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: DataCopy(t, u, 1024);
-// CHECK-NEXT: j = j1;
 // CHECK-NEXT: inQ_u.FreeTensor(u);
+// CHECK-NEXT: j = j1;
 // CHECK-NEXT: }
 
 pypto.func orchestration @main(%x: !T, %n: index, out %y: !T, out %z: !T, out %y2: !T, out %y3: !T) -> (!T, !T, !T, !T) {

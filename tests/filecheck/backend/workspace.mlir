@@ -64,8 +64,9 @@ pypto.func @main(%a: !pypto.tensor<[64, 128], f32>, %b: !pypto.tensor<[64, 128],
 // CHECK-NEXT:   TPipe pipe;
 // CHECK:        DataCopy(t_gm, t_tile, 8192);
 // CHECK-NEXT:   outQ_t_tile.FreeTensor(t_tile);
-// CHECK-NEXT:   SetFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);
-// CHECK-NEXT:   WaitFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);
+// CHECK-NEXT:   TEventID event_mte3_mte2 = pipe.FetchEventID<HardEvent::MTE3_MTE2>();
+// CHECK-NEXT:   SetFlag<HardEvent::MTE3_MTE2>(event_mte3_mte2);
+// CHECK-NEXT:   WaitFlag<HardEvent::MTE3_MTE2>(event_mte3_mte2);
 // CHECK:        DataCopy(xs_tile, t_gm[2048], 4096);
 // CHECK:        DataCopy(t_tile_1, t_gm, 8192);
 // CHECK:        DataCopy(p_gm, t_tile_1_out, 8192);

@@ -37,8 +37,9 @@ pypto.func orchestration @main(%x: !pypto.tensor<[64, 64], f32>, out %y: !pypto.
 // CHECK:        for (int64_t k = AscendC::GetBlockIdx(); k < 8; k += AscendC::GetBlockNum()) {
 // CHECK:          DataCopy(tmp_gm, e, 512);
 // CHECK-NEXT:     outQ_e.FreeTensor(e);
-// CHECK-NEXT:     SetFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);
-// CHECK-NEXT:     WaitFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);
+// CHECK-NEXT:     TEventID event_mte3_mte2 = pipe.FetchEventID<HardEvent::MTE3_MTE2>();
+// CHECK-NEXT:     SetFlag<HardEvent::MTE3_MTE2>(event_mte3_mte2);
+// CHECK-NEXT:     WaitFlag<HardEvent::MTE3_MTE2>(event_mte3_mte2);
 // CHECK-NEXT:     LocalTensor<float> back = inQ_back.AllocTensor<float>();
 // CHECK-NEXT:     DataCopy(back, tmp_gm, 512);
 // CHECK-LABEL: // ===== file: host/main_orch.cpp =====

@@ -5,12 +5,12 @@
 // -----
 
 ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
-  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
-  %pipe = ascendc.pipe "pipe"
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+  %pipe = ascendc.tpipe "pipe"
   %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
   %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
   %t = ascendc.alloc_tensor "t" %inQ : !ascendc.queue<VECIN, 1> -> !ascendc.local_tensor<f32, VECIN>
-  ascendc.data_copy %t, %x_gm count 10 : !ascendc.local_tensor<f32, VECIN>, !ascendc.global_tensor<f32>
+  ascendc.data_copy %t, %x_gm count 10 : !ascendc.local_tensor<f32, VECIN>, !ascendc.gm_tensor<f32>
   ascendc.free_tensor %inQ, %t : !ascendc.queue<VECIN, 1>, !ascendc.local_tensor<f32, VECIN>
   ascendc.return
 }
@@ -20,8 +20,8 @@ ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
 // -----
 
 ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
-  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
-  %pipe = ascendc.pipe "pipe"
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+  %pipe = ascendc.tpipe "pipe"
   %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
   %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
   %t = ascendc.alloc_tensor "t" %outQ : !ascendc.queue<VECOUT, 1> -> !ascendc.local_tensor<f32, VECOUT>
@@ -35,8 +35,8 @@ ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
 // -----
 
 ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
-  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
-  %pipe = ascendc.pipe "pipe"
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+  %pipe = ascendc.tpipe "pipe"
   %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
   %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
   %t = ascendc.alloc_tensor "t" %inQ : !ascendc.queue<VECIN, 1> -> !ascendc.local_tensor<f32, VECIN>
@@ -48,8 +48,8 @@ ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
 // -----
 
 ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
-  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
-  %pipe = ascendc.pipe "pipe"
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+  %pipe = ascendc.tpipe "pipe"
   %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
   %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
   %c = arith.constant true
@@ -65,8 +65,8 @@ ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
 // -----
 
 ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
-  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
-  %pipe = ascendc.pipe "pipe"
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+  %pipe = ascendc.tpipe "pipe"
   %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
   %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
   %c0 = arith.constant 0 : index
@@ -84,8 +84,8 @@ ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
 // -----
 
 ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
-  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
-  %pipe = ascendc.pipe "pipe"
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+  %pipe = ascendc.tpipe "pipe"
   %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
   %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
   %t = ascendc.alloc_tensor "t" %inQ : !ascendc.queue<VECIN, 1> -> !ascendc.local_tensor<f32, VECIN>
@@ -99,8 +99,8 @@ ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
 // -----
 
 ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
-  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
-  %pipe = ascendc.pipe "pipe"
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+  %pipe = ascendc.tpipe "pipe"
   %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
   %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
   %t = ascendc.alloc_tensor "t" %inQ : !ascendc.queue<VECIN, 1> -> !ascendc.local_tensor<f32, VECIN>
@@ -113,8 +113,8 @@ ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
 // -----
 
 ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
-  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
-  %pipe = ascendc.pipe "pipe"
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+  %pipe = ascendc.tpipe "pipe"
   %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
   %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
   %e = ascendc.fetch_event_id "e" MTE3_MTE2 %pipe : !ascendc.pipe
@@ -127,8 +127,8 @@ ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
 // -----
 
 ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
-  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
-  %pipe = ascendc.pipe "pipe"
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+  %pipe = ascendc.tpipe "pipe"
   %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
   %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
   %e = ascendc.fetch_event_id "e" MTE3_MTE2 %pipe : !ascendc.pipe
@@ -141,8 +141,8 @@ ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
 // -----
 
 ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
-  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
-  %pipe = ascendc.pipe "pipe"
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+  %pipe = ascendc.tpipe "pipe"
   %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
   %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
   %e = ascendc.alloc_event_id "e" MTE3_MTE2 %pipe : !ascendc.pipe
@@ -156,8 +156,8 @@ ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
 // -----
 
 ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
-  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
-  %pipe = ascendc.pipe "pipe"
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+  %pipe = ascendc.tpipe "pipe"
   %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
   %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
   %b = ascendc.tque "b" : !ascendc.queue<VECCALC, 1>
@@ -169,8 +169,8 @@ ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
 // -----
 
 ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
-  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
-  %pipe = ascendc.pipe "pipe"
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+  %pipe = ascendc.tpipe "pipe"
   %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
   %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
   ascendc.init_buffer %pipe, %inQ num 2 len 4096 : !ascendc.pipe, !ascendc.queue<VECIN, 1>
@@ -182,8 +182,8 @@ ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
 // -----
 
 ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
-  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
-  %pipe = ascendc.pipe "pipe"
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+  %pipe = ascendc.tpipe "pipe"
   %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
   %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
   ascendc.init_buffer %pipe, %inQ num 1 len 100 : !ascendc.pipe, !ascendc.queue<VECIN, 1>
@@ -195,8 +195,8 @@ ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
 // -----
 
 ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
-  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
-  %pipe = ascendc.pipe "pipe"
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+  %pipe = ascendc.tpipe "pipe"
   %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
   %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
   %q = ascendc.tque "q" : !ascendc.queue<A1, 1>
@@ -208,8 +208,8 @@ ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
 // -----
 
 ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
-  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
-  %pipe = ascendc.pipe "pipe"
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+  %pipe = ascendc.tpipe "pipe"
   %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
   %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
   %q = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
@@ -221,8 +221,8 @@ ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
 // -----
 
 ascendc.kernel vector @k(%x: !ascendc.gm_addr) attributes {memory_plan = {UB = {capacity = 196608 : i64, used = 262144 : i64}}} {
-  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
-  %pipe = ascendc.pipe "pipe"
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+  %pipe = ascendc.tpipe "pipe"
   %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
   %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
   %b = ascendc.tbuf "b" : !ascendc.buffer<VECCALC>
@@ -235,8 +235,8 @@ ascendc.kernel vector @k(%x: !ascendc.gm_addr) attributes {memory_plan = {UB = {
 // -----
 
 ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
-  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
-  %pipe = ascendc.pipe "pipe"
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+  %pipe = ascendc.tpipe "pipe"
   %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
   %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
   %t = ascendc.alloc_tensor "t" %outQ : !ascendc.queue<VECOUT, 1> -> !ascendc.local_tensor<f32, VECOUT>
@@ -250,8 +250,8 @@ ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
 // -----
 
 ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
-  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
-  %pipe = ascendc.pipe "pipe"
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+  %pipe = ascendc.tpipe "pipe"
   %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
   %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
   %t = ascendc.alloc_tensor "t" %outQ : !ascendc.queue<VECOUT, 1> -> !ascendc.local_tensor<f32, VECOUT>
@@ -265,12 +265,12 @@ ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
 // -----
 
 ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
-  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
-  %pipe = ascendc.pipe "pipe"
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+  %pipe = ascendc.tpipe "pipe"
   %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
   %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
   %t = ascendc.alloc_tensor "t" %inQ : !ascendc.queue<VECIN, 1> -> !ascendc.local_tensor<f32, VECIN>
-  ascendc.data_copy_pad %t, %x_gm ext(1, 40, 0, 0, 0) : !ascendc.local_tensor<f32, VECIN>, !ascendc.global_tensor<f32>
+  ascendc.data_copy_pad %t, %x_gm ext(1, 40, 0, 0, 0) : !ascendc.local_tensor<f32, VECIN>, !ascendc.gm_tensor<f32>
   ascendc.free_tensor %inQ, %t : !ascendc.queue<VECIN, 1>, !ascendc.local_tensor<f32, VECIN>
   ascendc.return
 }
@@ -280,8 +280,8 @@ ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
 // -----
 
 ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
-  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
-  %pipe = ascendc.pipe "pipe"
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+  %pipe = ascendc.tpipe "pipe"
   %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
   %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
   %p = ascendc.params "p" MmadParams(m = 16, depth = 3)
@@ -293,13 +293,13 @@ ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
 // -----
 
 ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
-  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
-  %pipe = ascendc.pipe "pipe"
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+  %pipe = ascendc.tpipe "pipe"
   %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
   %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
   %t = ascendc.alloc_tensor "t" %outQ : !ascendc.queue<VECOUT, 1> -> !ascendc.local_tensor<f32, VECOUT>
   %p = ascendc.params "p" MmadParams(m = 16, n = 16, k = 16)
-  ascendc.mmad %t, %t, %t, %p : !ascendc.local_tensor<f32, VECOUT>, !ascendc.local_tensor<f32, VECOUT>, !ascendc.local_tensor<f32, VECOUT>, !ascendc.params<MmadParams>
+  ascendc.mmad %t, %t, %t, %p : !ascendc.local_tensor<f32, VECOUT>, !ascendc.local_tensor<f32, VECOUT>, !ascendc.local_tensor<f32, VECOUT>, !ascendc.struct<MmadParams>
   ascendc.free_tensor %outQ, %t : !ascendc.queue<VECOUT, 1>, !ascendc.local_tensor<f32, VECOUT>
   ascendc.return
 }
@@ -341,7 +341,7 @@ ascendc.kernel vector @k(%t: !pypto.tensor<[8, 8], f32>) {
 // -----
 
 ascendc.kernel vector @k() attributes {memory_plan = {UB = {capacity = 196608 : i64, used = 4096 : i64}}} {
-  %pipe = ascendc.pipe "pipe"
+  %pipe = ascendc.tpipe "pipe"
   %b = ascendc.tbuf "b" : !ascendc.buffer<VECCALC>
   ascendc.init_buffer %pipe, %b len 4096 : !ascendc.pipe, !ascendc.buffer<VECCALC>
   %t = ascendc.get_buf "t" %b : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<f32, VECCALC>
@@ -355,7 +355,7 @@ ascendc.kernel vector @k() attributes {memory_plan = {UB = {capacity = 196608 : 
 // -----
 
 ascendc.kernel vector @k() {
-  %pipe = ascendc.pipe "pipe"
+  %pipe = ascendc.tpipe "pipe"
   %b = ascendc.tbuf "b" : !ascendc.buffer<VECCALC>
   %t = ascendc.get_buf "t" %b : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<f32, VECCALC>
   %one = arith.constant 1 : i32

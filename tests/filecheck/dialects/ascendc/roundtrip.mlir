@@ -3,11 +3,11 @@
 
 // A vector kernel using every declaration, local tensor, copy, vector and sync op.
 ascendc.kernel vector @vec(%x: !ascendc.gm_addr, %s: f32, %z: !ascendc.gm_addr, %workspace: !ascendc.gm_addr) attributes {results = [#ascendc.result<param 2>], workspace = 1024 : i64} {
-  %x_gm = ascendc.global_tensor "x_gm" %x size 2048 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
-  %z_gm = ascendc.global_tensor "z_gm" %z size 2048 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
+  %x_gm = ascendc.global_tensor "x_gm" %x size 2048 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+  %z_gm = ascendc.global_tensor "z_gm" %z size 2048 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
   %block_ws = ascendc.block_workspace "block_ws" %workspace bytes 1024 : !ascendc.gm_addr
-  %m_gm = ascendc.global_tensor "m_gm" %block_ws offset 0 size 16 {comment = "%m !pypto.tensor<[16], f32>"} : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
-  %pipe = ascendc.pipe "pipe"
+  %m_gm = ascendc.global_tensor "m_gm" %block_ws offset 0 size 16 {comment = "%m !pypto.tensor<[16], f32>"} : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+  %pipe = ascendc.tpipe "pipe"
   %inQ_a = ascendc.tque "inQ_a" {values = ["%a !pypto.tile<[16, 128], f32, vec>"]} : !ascendc.queue<VECIN, 2>
   %outQ_b = ascendc.tque "outQ_b" : !ascendc.queue<VECOUT, 1>
   %calcBuf0 = ascendc.tbuf "calcBuf0" {values = ["%c", "%d"]} : !ascendc.buffer<VECCALC>
@@ -20,8 +20,8 @@ ascendc.kernel vector @vec(%x: !ascendc.gm_addr, %s: f32, %z: !ascendc.gm_addr, 
   %one = arith.constant 1.000000e+00 : f32
   scf.for %i = %c0 to %c64 step %c16 {
     %a = ascendc.alloc_tensor "a" %inQ_a : !ascendc.queue<VECIN, 2> -> !ascendc.local_tensor<f32, VECIN>
-    %src = ascendc.at %x_gm[%i * 128] : !ascendc.global_tensor<f32>, index
-    ascendc.data_copy %a, %src count 2048 : !ascendc.local_tensor<f32, VECIN>, !ascendc.global_tensor<f32>
+    %src = ascendc.at %x_gm[%i * 128] : !ascendc.gm_tensor<f32>, index
+    ascendc.data_copy %a, %src count 2048 : !ascendc.local_tensor<f32, VECIN>, !ascendc.gm_tensor<f32>
     ascendc.enque %inQ_a, %a : !ascendc.queue<VECIN, 2>, !ascendc.local_tensor<f32, VECIN>
     %a2 = ascendc.deque %inQ_a, %a : !ascendc.queue<VECIN, 2>, !ascendc.local_tensor<f32, VECIN>
     %c = ascendc.get_buf "c" %calcBuf0 : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<f32, VECCALC>
@@ -41,9 +41,9 @@ ascendc.kernel vector @vec(%x: !ascendc.gm_addr, %s: f32, %z: !ascendc.gm_addr, 
     ascendc.cast %b, %c round CAST_NONE count 2048 : !ascendc.local_tensor<f32, VECOUT>, !ascendc.local_tensor<f32, VECCALC>
     ascendc.enque %outQ_b, %b : !ascendc.queue<VECOUT, 1>, !ascendc.local_tensor<f32, VECOUT>
     %b2 = ascendc.deque %outQ_b, %b : !ascendc.queue<VECOUT, 1>, !ascendc.local_tensor<f32, VECOUT>
-    %dst = ascendc.at %z_gm[%i * 128 + 4] : !ascendc.global_tensor<f32>, index
-    ascendc.data_copy %dst, %b2 params(16, 16, 0, 0) : !ascendc.global_tensor<f32>, !ascendc.local_tensor<f32, VECOUT>
-    ascendc.data_copy_pad %m_gm, %b2 ext(1, 64, 0, 0, 0) : !ascendc.global_tensor<f32>, !ascendc.local_tensor<f32, VECOUT>
+    %dst = ascendc.at %z_gm[%i * 128 + 4] : !ascendc.gm_tensor<f32>, index
+    ascendc.data_copy %dst, %b2 params(16, 16, 0, 0) : !ascendc.gm_tensor<f32>, !ascendc.local_tensor<f32, VECOUT>
+    ascendc.data_copy_pad %m_gm, %b2 ext(1, 64, 0, 0, 0) : !ascendc.gm_tensor<f32>, !ascendc.local_tensor<f32, VECOUT>
     ascendc.free_tensor %outQ_b, %b2 : !ascendc.queue<VECOUT, 1>, !ascendc.local_tensor<f32, VECOUT>
     %e = ascendc.fetch_event_id "e" MTE3_MTE2 %pipe : !ascendc.pipe
     ascendc.set_flag MTE3_MTE2 %e : !ascendc.event<MTE3_MTE2>
@@ -60,11 +60,11 @@ ascendc.kernel vector @vec(%x: !ascendc.gm_addr, %s: f32, %z: !ascendc.gm_addr, 
 
 // CHECK: builtin.module {
 // CHECK-NEXT: ascendc.kernel vector @vec(%x: !ascendc.gm_addr, %s: f32, %z: !ascendc.gm_addr, %workspace: !ascendc.gm_addr) attributes {results = [#ascendc.result<param 2>], workspace = 1024 : i64} {
-// CHECK-NEXT: %x_gm = ascendc.global_tensor "x_gm" %x size 2048 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
-// CHECK-NEXT: %z_gm = ascendc.global_tensor "z_gm" %z size 2048 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
+// CHECK-NEXT: %x_gm = ascendc.global_tensor "x_gm" %x size 2048 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+// CHECK-NEXT: %z_gm = ascendc.global_tensor "z_gm" %z size 2048 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
 // CHECK-NEXT: %block_ws = ascendc.block_workspace "block_ws" %workspace bytes 1024 : !ascendc.gm_addr
-// CHECK-NEXT: %m_gm = ascendc.global_tensor "m_gm" %block_ws offset 0 size 16 {comment = "%m !pypto.tensor<[16], f32>"} : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
-// CHECK-NEXT: %pipe = ascendc.pipe "pipe"
+// CHECK-NEXT: %m_gm = ascendc.global_tensor "m_gm" %block_ws offset 0 size 16 {comment = "%m !pypto.tensor<[16], f32>"} : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+// CHECK-NEXT: %pipe = ascendc.tpipe "pipe"
 // CHECK-NEXT: %inQ_a = ascendc.tque "inQ_a" {values = ["%a !pypto.tile<[16, 128], f32, vec>"]} : !ascendc.queue<VECIN, 2>
 // CHECK-NEXT: %outQ_b = ascendc.tque "outQ_b" : !ascendc.queue<VECOUT, 1>
 // CHECK-NEXT: %calcBuf0 = ascendc.tbuf "calcBuf0" {values = ["%c", "%d"]} : !ascendc.buffer<VECCALC>
@@ -77,8 +77,8 @@ ascendc.kernel vector @vec(%x: !ascendc.gm_addr, %s: f32, %z: !ascendc.gm_addr, 
 // CHECK-NEXT: %one = arith.constant 1.000000e+00 : f32
 // CHECK-NEXT: scf.for %i = %c0 to %c64 step %c16 {
 // CHECK-NEXT: %a = ascendc.alloc_tensor "a" %inQ_a : !ascendc.queue<VECIN, 2> -> !ascendc.local_tensor<f32, VECIN>
-// CHECK-NEXT: %src = ascendc.at %x_gm[%i * 128] : !ascendc.global_tensor<f32>, index
-// CHECK-NEXT: ascendc.data_copy %a, %src count 2048 : !ascendc.local_tensor<f32, VECIN>, !ascendc.global_tensor<f32>
+// CHECK-NEXT: %src = ascendc.at %x_gm[%i * 128] : !ascendc.gm_tensor<f32>, index
+// CHECK-NEXT: ascendc.data_copy %a, %src count 2048 : !ascendc.local_tensor<f32, VECIN>, !ascendc.gm_tensor<f32>
 // CHECK-NEXT: ascendc.enque %inQ_a, %a : !ascendc.queue<VECIN, 2>, !ascendc.local_tensor<f32, VECIN>
 // CHECK-NEXT: %a2 = ascendc.deque %inQ_a, %a : !ascendc.queue<VECIN, 2>, !ascendc.local_tensor<f32, VECIN>
 // CHECK-NEXT: %c = ascendc.get_buf "c" %calcBuf0 : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<f32, VECCALC>
@@ -98,9 +98,9 @@ ascendc.kernel vector @vec(%x: !ascendc.gm_addr, %s: f32, %z: !ascendc.gm_addr, 
 // CHECK-NEXT: ascendc.cast %b, %c round CAST_NONE count 2048 : !ascendc.local_tensor<f32, VECOUT>, !ascendc.local_tensor<f32, VECCALC>
 // CHECK-NEXT: ascendc.enque %outQ_b, %b : !ascendc.queue<VECOUT, 1>, !ascendc.local_tensor<f32, VECOUT>
 // CHECK-NEXT: %b2 = ascendc.deque %outQ_b, %b : !ascendc.queue<VECOUT, 1>, !ascendc.local_tensor<f32, VECOUT>
-// CHECK-NEXT: %dst = ascendc.at %z_gm[%i * 128 + 4] : !ascendc.global_tensor<f32>, index
-// CHECK-NEXT: ascendc.data_copy %dst, %b2 params(16, 16, 0, 0) : !ascendc.global_tensor<f32>, !ascendc.local_tensor<f32, VECOUT>
-// CHECK-NEXT: ascendc.data_copy_pad %m_gm, %b2 ext(1, 64, 0, 0, 0) : !ascendc.global_tensor<f32>, !ascendc.local_tensor<f32, VECOUT>
+// CHECK-NEXT: %dst = ascendc.at %z_gm[%i * 128 + 4] : !ascendc.gm_tensor<f32>, index
+// CHECK-NEXT: ascendc.data_copy %dst, %b2 params(16, 16, 0, 0) : !ascendc.gm_tensor<f32>, !ascendc.local_tensor<f32, VECOUT>
+// CHECK-NEXT: ascendc.data_copy_pad %m_gm, %b2 ext(1, 64, 0, 0, 0) : !ascendc.gm_tensor<f32>, !ascendc.local_tensor<f32, VECOUT>
 // CHECK-NEXT: ascendc.free_tensor %outQ_b, %b2 : !ascendc.queue<VECOUT, 1>, !ascendc.local_tensor<f32, VECOUT>
 // CHECK-NEXT: %e = ascendc.fetch_event_id "e" MTE3_MTE2 %pipe : !ascendc.pipe
 // CHECK-NEXT: ascendc.set_flag MTE3_MTE2 %e : !ascendc.event<MTE3_MTE2>
@@ -116,18 +116,18 @@ ascendc.kernel vector @vec(%x: !ascendc.gm_addr, %s: f32, %z: !ascendc.gm_addr, 
 // CHECK-NEXT: }
 // CHECK-NEXT: }
 // CHECK-GENERIC: "ascendc.kernel"() <{sym_name = "vec", kind = #ascendc<kind vector>, results = [#ascendc.result<param 2>], workspace = 1024 : i64}> ({
-// CHECK-GENERIC: %src = "ascendc.at"(%x_gm, %i) <{terms = [0 : i64, 128 : i64]}> : (!ascendc.global_tensor<f32>, index) -> !ascendc.global_tensor<f32>
+// CHECK-GENERIC: %src = "ascendc.at"(%x_gm, %i) <{terms = [0 : i64, 128 : i64]}> : (!ascendc.gm_tensor<f32>, index) -> !ascendc.gm_tensor<f32>
 // CHECK-GENERIC: %a64 = "ascendc.at"(%a2) <{terms = [-1 : i64, 64 : i64]}> : (!ascendc.local_tensor<f32, VECIN>) -> !ascendc.local_tensor<f32, VECIN>
-// CHECK-GENERIC: %dst = "ascendc.at"(%z_gm, %i) <{terms = [0 : i64, 128 : i64, -1 : i64, 4 : i64]}> : (!ascendc.global_tensor<f32>, index) -> !ascendc.global_tensor<f32>
+// CHECK-GENERIC: %dst = "ascendc.at"(%z_gm, %i) <{terms = [0 : i64, 128 : i64, -1 : i64, 4 : i64]}> : (!ascendc.gm_tensor<f32>, index) -> !ascendc.gm_tensor<f32>
 
 // -----
 
 // A cube kernel (parameter structs, LoadData, Mmad, Fixpipe) and its launches from host code,
 // one of them a task with dependencies.
 ascendc.kernel cube @mm(%a: !ascendc.gm_addr, %c: !ascendc.gm_addr) attributes {arg_names = ["a", "c"], results = [#ascendc.result<param 1>]} {
-  %a_gm = ascendc.global_tensor "a_gm" %a size 256 : !ascendc.gm_addr -> !ascendc.global_tensor<f16>
-  %c_gm = ascendc.global_tensor "c_gm" %c size 256 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
-  %pipe = ascendc.pipe "pipe"
+  %a_gm = ascendc.global_tensor "a_gm" %a size 256 : !ascendc.gm_addr -> !ascendc.gm_tensor<f16>
+  %c_gm = ascendc.global_tensor "c_gm" %c size 256 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+  %pipe = ascendc.tpipe "pipe"
   %qA1 = ascendc.tque "qA1" : !ascendc.queue<A1, 1>
   %qA2 = ascendc.tque "qA2" : !ascendc.queue<A2, 1>
   %qB2 = ascendc.tque "qB2" : !ascendc.queue<B2, 1>
@@ -138,19 +138,19 @@ ascendc.kernel cube @mm(%a: !ascendc.gm_addr, %c: !ascendc.gm_addr) attributes {
   ascendc.init_buffer %pipe, %qCO1 num 1 len 1024 : !ascendc.pipe, !ascendc.queue<CO1, 1>
   %am = ascendc.alloc_tensor "am" %qA1 : !ascendc.queue<A1, 1> -> !ascendc.local_tensor<f16, A1>
   %nd = ascendc.params "nd" Nd2NzParams(ndNum = 1, nValue = 16, dValue = 16, srcNdMatrixStride = 0, srcDValue = 16, dstNzC0Stride = 16, dstNzNStride = 1, dstNzMatrixStride = 0)
-  ascendc.data_copy %am, %a_gm, %nd : !ascendc.local_tensor<f16, A1>, !ascendc.global_tensor<f16>, !ascendc.params<Nd2NzParams>
+  ascendc.data_copy %am, %a_gm, %nd : !ascendc.local_tensor<f16, A1>, !ascendc.gm_tensor<f16>, !ascendc.struct<Nd2NzParams>
   %al = ascendc.alloc_tensor "al" %qA2 : !ascendc.queue<A2, 1> -> !ascendc.local_tensor<f16, A2>
   %br = ascendc.alloc_tensor "br" %qB2 : !ascendc.queue<B2, 1> -> !ascendc.local_tensor<f16, B2>
   %ld = ascendc.params "ld" LoadData2DParams(repeatTimes = 1, srcStride = 1, ifTranspose = false)
-  ascendc.load_data %al, %am, %ld : !ascendc.local_tensor<f16, A2>, !ascendc.local_tensor<f16, A1>, !ascendc.params<LoadData2DParams>
+  ascendc.load_data %al, %am, %ld : !ascendc.local_tensor<f16, A2>, !ascendc.local_tensor<f16, A1>, !ascendc.struct<LoadData2DParams>
   ascendc.free_tensor %qA1, %am : !ascendc.queue<A1, 1>, !ascendc.local_tensor<f16, A1>
   %acc = ascendc.alloc_tensor "acc" %qCO1 : !ascendc.queue<CO1, 1> -> !ascendc.local_tensor<f32, CO1>
   %mp = ascendc.params "mp" MmadParams(m = 16, n = 16, k = 16, cmatrixInitVal = true)
-  ascendc.mmad %acc, %al, %br, %mp : !ascendc.local_tensor<f32, CO1>, !ascendc.local_tensor<f16, A2>, !ascendc.local_tensor<f16, B2>, !ascendc.params<MmadParams>
+  ascendc.mmad %acc, %al, %br, %mp : !ascendc.local_tensor<f32, CO1>, !ascendc.local_tensor<f16, A2>, !ascendc.local_tensor<f16, B2>, !ascendc.struct<MmadParams>
   ascendc.free_tensor %qA2, %al : !ascendc.queue<A2, 1>, !ascendc.local_tensor<f16, A2>
   ascendc.free_tensor %qB2, %br : !ascendc.queue<B2, 1>, !ascendc.local_tensor<f16, B2>
   %fp = ascendc.params "fp" FixpipeParamsV220(nSize = 16, mSize = 16, srcStride = 16, dstStride = 16, ndNum = 1)
-  ascendc.fixpipe %c_gm, %acc, %fp : !ascendc.global_tensor<f32>, !ascendc.local_tensor<f32, CO1>, !ascendc.params<FixpipeParamsV220>
+  ascendc.fixpipe %c_gm, %acc, %fp : !ascendc.gm_tensor<f32>, !ascendc.local_tensor<f32, CO1>, !ascendc.struct<FixpipeParamsV220>
   ascendc.free_tensor %qCO1, %acc : !ascendc.queue<CO1, 1>, !ascendc.local_tensor<f32, CO1>
   ascendc.return
 }
@@ -163,9 +163,9 @@ pypto.func orchestration @main(%a: !pypto.tensor<[16, 16], f16>, out %c: !pypto.
 
 // CHECK: builtin.module {
 // CHECK-NEXT: ascendc.kernel cube @mm(%a: !ascendc.gm_addr, %c: !ascendc.gm_addr) attributes {arg_names = ["a", "c"], results = [#ascendc.result<param 1>]} {
-// CHECK-NEXT: %a_gm = ascendc.global_tensor "a_gm" %a size 256 : !ascendc.gm_addr -> !ascendc.global_tensor<f16>
-// CHECK-NEXT: %c_gm = ascendc.global_tensor "c_gm" %c size 256 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
-// CHECK-NEXT: %pipe = ascendc.pipe "pipe"
+// CHECK-NEXT: %a_gm = ascendc.global_tensor "a_gm" %a size 256 : !ascendc.gm_addr -> !ascendc.gm_tensor<f16>
+// CHECK-NEXT: %c_gm = ascendc.global_tensor "c_gm" %c size 256 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+// CHECK-NEXT: %pipe = ascendc.tpipe "pipe"
 // CHECK-NEXT: %qA1 = ascendc.tque "qA1" : !ascendc.queue<A1, 1>
 // CHECK-NEXT: %qA2 = ascendc.tque "qA2" : !ascendc.queue<A2, 1>
 // CHECK-NEXT: %qB2 = ascendc.tque "qB2" : !ascendc.queue<B2, 1>
@@ -176,19 +176,19 @@ pypto.func orchestration @main(%a: !pypto.tensor<[16, 16], f16>, out %c: !pypto.
 // CHECK-NEXT: ascendc.init_buffer %pipe, %qCO1 num 1 len 1024 : !ascendc.pipe, !ascendc.queue<CO1, 1>
 // CHECK-NEXT: %am = ascendc.alloc_tensor "am" %qA1 : !ascendc.queue<A1, 1> -> !ascendc.local_tensor<f16, A1>
 // CHECK-NEXT: %nd = ascendc.params "nd" Nd2NzParams(ndNum = 1, nValue = 16, dValue = 16, srcNdMatrixStride = 0, srcDValue = 16, dstNzC0Stride = 16, dstNzNStride = 1, dstNzMatrixStride = 0)
-// CHECK-NEXT: ascendc.data_copy %am, %a_gm, %nd : !ascendc.local_tensor<f16, A1>, !ascendc.global_tensor<f16>, !ascendc.params<Nd2NzParams>
+// CHECK-NEXT: ascendc.data_copy %am, %a_gm, %nd : !ascendc.local_tensor<f16, A1>, !ascendc.gm_tensor<f16>, !ascendc.struct<Nd2NzParams>
 // CHECK-NEXT: %al = ascendc.alloc_tensor "al" %qA2 : !ascendc.queue<A2, 1> -> !ascendc.local_tensor<f16, A2>
 // CHECK-NEXT: %br = ascendc.alloc_tensor "br" %qB2 : !ascendc.queue<B2, 1> -> !ascendc.local_tensor<f16, B2>
 // CHECK-NEXT: %ld = ascendc.params "ld" LoadData2DParams(repeatTimes = 1, srcStride = 1, ifTranspose = false)
-// CHECK-NEXT: ascendc.load_data %al, %am, %ld : !ascendc.local_tensor<f16, A2>, !ascendc.local_tensor<f16, A1>, !ascendc.params<LoadData2DParams>
+// CHECK-NEXT: ascendc.load_data %al, %am, %ld : !ascendc.local_tensor<f16, A2>, !ascendc.local_tensor<f16, A1>, !ascendc.struct<LoadData2DParams>
 // CHECK-NEXT: ascendc.free_tensor %qA1, %am : !ascendc.queue<A1, 1>, !ascendc.local_tensor<f16, A1>
 // CHECK-NEXT: %acc = ascendc.alloc_tensor "acc" %qCO1 : !ascendc.queue<CO1, 1> -> !ascendc.local_tensor<f32, CO1>
 // CHECK-NEXT: %mp = ascendc.params "mp" MmadParams(m = 16, n = 16, k = 16, cmatrixInitVal = true)
-// CHECK-NEXT: ascendc.mmad %acc, %al, %br, %mp : !ascendc.local_tensor<f32, CO1>, !ascendc.local_tensor<f16, A2>, !ascendc.local_tensor<f16, B2>, !ascendc.params<MmadParams>
+// CHECK-NEXT: ascendc.mmad %acc, %al, %br, %mp : !ascendc.local_tensor<f32, CO1>, !ascendc.local_tensor<f16, A2>, !ascendc.local_tensor<f16, B2>, !ascendc.struct<MmadParams>
 // CHECK-NEXT: ascendc.free_tensor %qA2, %al : !ascendc.queue<A2, 1>, !ascendc.local_tensor<f16, A2>
 // CHECK-NEXT: ascendc.free_tensor %qB2, %br : !ascendc.queue<B2, 1>, !ascendc.local_tensor<f16, B2>
 // CHECK-NEXT: %fp = ascendc.params "fp" FixpipeParamsV220(nSize = 16, mSize = 16, srcStride = 16, dstStride = 16, ndNum = 1)
-// CHECK-NEXT: ascendc.fixpipe %c_gm, %acc, %fp : !ascendc.global_tensor<f32>, !ascendc.local_tensor<f32, CO1>, !ascendc.params<FixpipeParamsV220>
+// CHECK-NEXT: ascendc.fixpipe %c_gm, %acc, %fp : !ascendc.gm_tensor<f32>, !ascendc.local_tensor<f32, CO1>, !ascendc.struct<FixpipeParamsV220>
 // CHECK-NEXT: ascendc.free_tensor %qCO1, %acc : !ascendc.queue<CO1, 1>, !ascendc.local_tensor<f32, CO1>
 // CHECK-NEXT: ascendc.return
 // CHECK-NEXT: }
@@ -200,7 +200,7 @@ pypto.func orchestration @main(%a: !pypto.tensor<[16, 16], f16>, out %c: !pypto.
 // CHECK-NEXT: }
 // CHECK-NEXT: }
 // CHECK-GENERIC: "ascendc.kernel"() <{sym_name = "mm", kind = #ascendc<kind cube>, arg_names = ["a", "c"], results = [#ascendc.result<param 1>]}> ({
-// CHECK-GENERIC: %nd = "ascendc.params"() <{name = "nd", fields = [["ndNum", 1 : i64], ["nValue", 16 : i64], ["dValue", 16 : i64], ["srcNdMatrixStride", 0 : i64], ["srcDValue", 16 : i64], ["dstNzC0Stride", 16 : i64], ["dstNzNStride", 1 : i64], ["dstNzMatrixStride", 0 : i64]]}> : () -> !ascendc.params<Nd2NzParams>
-// CHECK-GENERIC: %ld = "ascendc.params"() <{name = "ld", fields = [["repeatTimes", 1 : i64], ["srcStride", 1 : i64], ["ifTranspose", false]]}> : () -> !ascendc.params<LoadData2DParams>
-// CHECK-GENERIC: %mp = "ascendc.params"() <{name = "mp", fields = [["m", 16 : i64], ["n", 16 : i64], ["k", 16 : i64], ["cmatrixInitVal", true]]}> : () -> !ascendc.params<MmadParams>
+// CHECK-GENERIC: %nd = "ascendc.params"() <{name = "nd", fields = [["ndNum", 1 : i64], ["nValue", 16 : i64], ["dValue", 16 : i64], ["srcNdMatrixStride", 0 : i64], ["srcDValue", 16 : i64], ["dstNzC0Stride", 16 : i64], ["dstNzNStride", 1 : i64], ["dstNzMatrixStride", 0 : i64]]}> : () -> !ascendc.struct<Nd2NzParams>
+// CHECK-GENERIC: %ld = "ascendc.params"() <{name = "ld", fields = [["repeatTimes", 1 : i64], ["srcStride", 1 : i64], ["ifTranspose", false]]}> : () -> !ascendc.struct<LoadData2DParams>
+// CHECK-GENERIC: %mp = "ascendc.params"() <{name = "mp", fields = [["m", 16 : i64], ["n", 16 : i64], ["k", 16 : i64], ["cmatrixInitVal", true]]}> : () -> !ascendc.struct<MmadParams>
 

@@ -6,7 +6,7 @@
 // CHECK-LABEL: ascendc.kernel vector @select
 // CHECK-SAME: memory_plan = {UB = {capacity = 188416 : i64, used = 12288 : i64}}
 ascendc.kernel vector @select() {
-  %pipe = ascendc.pipe "pipe"
+  %pipe = ascendc.tpipe "pipe"
   %b = ascendc.tbuf "b" : !ascendc.buffer<VECCALC>
   %m = ascendc.tbuf "m" : !ascendc.buffer<VECCALC>
   %d = ascendc.tbuf "d" : !ascendc.buffer<VECCALC>
@@ -25,7 +25,7 @@ ascendc.kernel vector @select() {
 // CHECK-LABEL: ascendc.kernel vector @no_select
 // CHECK-SAME: memory_plan = {UB = {capacity = 196608 : i64, used = 192512 : i64}}
 ascendc.kernel vector @no_select() {
-  %pipe = ascendc.pipe "pipe"
+  %pipe = ascendc.tpipe "pipe"
   %b = ascendc.tbuf "b" {fixed} : !ascendc.buffer<VECCALC>
   ascendc.init_buffer %pipe, %b len 192512 : !ascendc.pipe, !ascendc.buffer<VECCALC>
   ascendc.return

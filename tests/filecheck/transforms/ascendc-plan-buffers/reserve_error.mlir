@@ -1,7 +1,7 @@
 // RUN: not pypto-opt %s -p ascendc-plan-buffers 2>&1 | filecheck %s
 // 188 KiB of buffers and a Select: over the reserve.
 ascendc.kernel vector @too_big() {
-  %pipe = ascendc.pipe "pipe"
+  %pipe = ascendc.tpipe "pipe"
   %b = ascendc.tbuf "b" {values = ["%b"], fixed} : !ascendc.buffer<VECCALC>
   ascendc.init_buffer %pipe, %b len 192512 : !ascendc.pipe, !ascendc.buffer<VECCALC>
   %bt = ascendc.get_buf "bt" %b : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<f32, VECCALC>

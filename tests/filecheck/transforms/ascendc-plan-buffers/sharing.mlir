@@ -18,7 +18,7 @@
 // CHECK: %a = ascendc.get_buf "a" %calcBuf0
 // CHECK: %c = ascendc.get_buf "c" %calcBuf0
 ascendc.kernel vector @share(%s: f32) {
-  %pipe = ascendc.pipe "pipe"
+  %pipe = ascendc.tpipe "pipe"
   %a_buf = ascendc.tbuf "a_buf" {values = ["%a"]} : !ascendc.buffer<VECCALC>
   %b_buf = ascendc.tbuf "b_buf" {values = ["%b"]} : !ascendc.buffer<VECCALC>
   %c_buf = ascendc.tbuf "c_buf" {values = ["%c"]} : !ascendc.buffer<VECCALC>

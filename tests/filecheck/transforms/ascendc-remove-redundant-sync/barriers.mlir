@@ -5,7 +5,7 @@
 
 // CHECK-LABEL: ascendc.kernel vector @barriers
 ascendc.kernel vector @barriers(%s: f32) attributes {memory_plan = {UB = {capacity = 196608 : i64, used = 12288 : i64}}, sync = "explicit"} {
-  %pipe = ascendc.pipe "pipe"
+  %pipe = ascendc.tpipe "pipe"
   %a_buf = ascendc.tbuf "a_buf" : !ascendc.buffer<VECCALC>
   %b_buf = ascendc.tbuf "b_buf" : !ascendc.buffer<VECCALC>
   %c_buf = ascendc.tbuf "c_buf" : !ascendc.buffer<VECCALC>

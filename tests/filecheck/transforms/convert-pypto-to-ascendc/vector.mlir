@@ -31,9 +31,9 @@ pypto.func orchestration @main(%x: !pypto.tensor<[64, 100], f32>, %s: f32, out %
 
 // CHECK-LABEL: ascendc.kernel vector @k(%x: !ascendc.gm_addr, %s: f32, %y: !ascendc.gm_addr)
 // CHECK-SAME: attributes {arg_names = ["x", "s", "y"], results = [#ascendc.result<param 2>]}
-// CHECK-NEXT: %x_gm = ascendc.global_tensor "x_gm" %x size 6400 : !ascendc.gm_addr -> !ascendc.global_tensor<f32>
+// CHECK-NEXT: %x_gm = ascendc.global_tensor "x_gm" %x size 6400 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
 // CHECK-NEXT: %y_gm = ascendc.global_tensor "y_gm" %y size 6144
-// CHECK-NEXT: %pipe = ascendc.pipe "pipe"
+// CHECK-NEXT: %pipe = ascendc.tpipe "pipe"
 // CHECK-NEXT: %inQ_t = ascendc.tque "inQ_t" {values = ["%t !pypto.tile<[8, 96], f32, vec>"]} : !ascendc.queue<VECIN, 1>
 // CHECK-NEXT: %buf_a = ascendc.tbuf "buf_a" {values = ["%a !pypto.tile<[8, 96], f32, vec>"]} : !ascendc.buffer<VECCALC>
 // CHECK-NEXT: %outQ_d = ascendc.tque "outQ_d" {values = ["%d !pypto.tile<[8, 96], f32, vec>"]} : !ascendc.queue<VECOUT, 1>
@@ -42,7 +42,7 @@ pypto.func orchestration @main(%x: !pypto.tensor<[64, 100], f32>, %s: f32, out %
 // CHECK-NEXT: ascendc.init_buffer %pipe, %outQ_d num 1 len 3072
 // CHECK: scf.for %i = %c0 to %c64 step %c8 {
 // CHECK-NEXT: %t = ascendc.alloc_tensor "t" %inQ_t : !ascendc.queue<VECIN, 1> -> !ascendc.local_tensor<f32, VECIN>
-// CHECK-NEXT: %[[X:.*]] = ascendc.at %x_gm[%i * 100 + 1] : !ascendc.global_tensor<f32>, index
+// CHECK-NEXT: %[[X:.*]] = ascendc.at %x_gm[%i * 100 + 1] : !ascendc.gm_tensor<f32>, index
 // CHECK-NEXT: ascendc.data_copy_pad %t, %[[X]] ext(8, 384, 16, 0, 0) pad(false, 0, 0, 0)
 // CHECK-NEXT: %a = ascendc.get_buf "a" %buf_a
 // CHECK-NEXT: %[[NEG:.*]] = ascendc.unary_minus %s : f32
