@@ -137,13 +137,6 @@ _CMPF = {"oeq": "==", "one": "!=", "olt": "<", "ole": "<=", "ogt": ">", "oge": "
 
 
 @dataclass(frozen=True)
-class TileSlot:
-    """A tile carried through a region: the region op's result names the carried buffer."""
-
-    result: SSAValue
-
-
-@dataclass(frozen=True)
 class NoValue:
     """A carried value with no C++ representation (a task id: launches on one stream are ordered)."""
 
@@ -180,20 +173,8 @@ class CxxWriter:
             raise op_error(op, self.NO_STORAGE_MESSAGE)  # type: ignore[arg-type]
         return root
 
-    def bind_carried_tile(self, op: Operation, result: SSAValue, arg: SSAValue | None, init: SSAValue | None) -> None:
-        raise op_error(op, "tiles cannot be carried through regions here")
-
-    def assign_carried_tile(self, op: Operation, result: SSAValue, value: SSAValue) -> None:
-        raise op_error(op, "tiles cannot be carried through regions here")
-
-    def before_terminator(self, term: Operation) -> None:
-        """Called before the values a terminator yields are assigned."""
-
-    def after_terminator(self, term: Operation) -> None:
-        """Called once the values `term` (scf.yield / scf.condition) passes on are assigned."""
-
     def carried_kind(self, op: Operation, t: Attribute) -> str:
-        """'tensor', 'scalar'; raises for anything else (tiles)."""
+        """'tensor', 'scalar' or 'none' (a value with no C++ form); raises for anything else (tiles)."""
         if isinstance(t, TensorType):
             return "tensor"
         if isinstance(t, TileType):
@@ -322,13 +303,11 @@ class CxxWriter:
         The variable is named after the region's block argument (`hints`) when it has a name
         hint, else after the result.
         """
-        names: list[str | TileSlot | None] = []
+        names: list[str | NoValue | None] = []
         for k, r in enumerate(results):
             kind = self.carried_kind(op, r.type)
             if kind == "tensor":
                 names.append(None)
-            elif kind == "tile":
-                names.append(TileSlot(r))
             elif kind == "none":
                 names.append(NoValue(r))
             else:
@@ -336,15 +315,12 @@ class CxxWriter:
                 names.append(self.name_for(hint, "r"))
         return names
 
-    def _assign_yield(self, op: Operation, targets: Sequence[str | TileSlot | NoValue | None], yielded: Sequence[SSAValue],
+    def _assign_yield(self, op: Operation, targets: Sequence[str | NoValue | None], yielded: Sequence[SSAValue],
                       carried: Sequence[SSAValue]) -> None:
         """Assign yielded scalars to `targets`; check yielded tensors alias `carried` ones."""
         pending: list[tuple[str, str]] = []
         for target, value, into in zip(targets, yielded, carried):
             if isinstance(target, NoValue):
-                continue
-            if isinstance(target, TileSlot):
-                self.assign_carried_tile(op, target.result, value)
                 continue
             if target is None:
                 if self.tensor_root(value) != self.tensor_root(into):
@@ -378,8 +354,6 @@ class CxxWriter:
             if var is None:
                 self.bind_tensor(arg, init)
                 self.bind_tensor(res, init)
-            elif isinstance(var, TileSlot):
-                self.bind_carried_tile(op, res, arg, init)
             elif isinstance(var, NoValue):
                 continue
             else:
@@ -392,9 +366,7 @@ class CxxWriter:
         self.out.indent()
         for inner in body.ops:
             if isinstance(inner, scf.YieldOp):
-                self.before_terminator(inner)
                 self._assign_yield(op, vars_, inner.operands, body.args[1:])
-                self.after_terminator(inner)
             else:
                 self.emit_op(inner)
         self.out.dedent()
@@ -404,9 +376,7 @@ class CxxWriter:
         cond = self.expr(op.cond)
         vars_ = self._carried_vars(op, op.output)
         for var, res in zip(vars_, op.output):
-            if isinstance(var, TileSlot):
-                self.bind_carried_tile(op, res, None, None)
-            elif isinstance(var, NoValue):
+            if isinstance(var, NoValue):
                 continue
             elif var is not None:
                 self.out.add(f"{ctype(res.type)} {var}{{}};")
@@ -427,9 +397,7 @@ class CxxWriter:
                                 self.bind_tensor(res, value)
                             elif self.tensor_root(value) != self.tensor_root(res):
                                 raise op_error(op, "both branches must yield tensors naming the same storage")
-                    self.before_terminator(inner)
                     self._assign_yield(op, vars_, list(inner.operands), list(op.output))
-                    self.after_terminator(inner)
                 else:
                     self.emit_op(inner)
             self.out.dedent()
@@ -440,9 +408,7 @@ class CxxWriter:
 
         The carried values (the `before` block's arguments) and the values `scf.condition`
         forwards (the loop's results, which are also the `after` block's arguments) are two
-        sets of C++ variables. Tensors must keep naming the carried storage (as for scf.for);
-        a tile (where the subclass supports it) keeps one buffer per position: the `before`
-        argument, the result and the `after` argument at that position all name it.
+        sets of C++ variables. Tensors must keep naming the carried storage (as for scf.for).
         """
         before, after = op.before_region.block, op.after_region.block
         cond_op = before.last_op
@@ -451,10 +417,6 @@ class CxxWriter:
         for k, (var, init, arg) in enumerate(zip(carried, op.arguments, before.args)):
             if var is None:
                 self.bind_tensor(arg, init)
-            elif isinstance(var, TileSlot):
-                if k >= len(op.res) or op.res[k].type != arg.type:
-                    raise op_error(op, f"the tile carried at position {k} must be forwarded to the loop result at position {k}")
-                self.bind_carried_tile(op, op.res[k], arg, init)
             elif isinstance(var, NoValue):
                 continue
             else:
@@ -464,11 +426,6 @@ class CxxWriter:
         forwarded = self._carried_vars(op, op.res, after.args)
         for k, (var, res, arg) in enumerate(zip(forwarded, op.res, after.args)):
             if var is None or isinstance(var, NoValue):
-                continue
-            if isinstance(var, TileSlot):
-                if k >= len(before.args) or before.args[k].type != res.type:
-                    raise op_error(op, f"the tile forwarded to position {k} must be carried at position {k}")
-                self.bind_carried_tile(op, res, arg, None)
                 continue
             c = ctype(res.type)
             self.out.add(f"{c} {var}{{}};")
@@ -489,17 +446,13 @@ class CxxWriter:
                         )
                     self.bind_tensor(res, value)
                     self.bind_tensor(arg, value)
-            self.before_terminator(cond_op)
             self._assign_yield(op, forwarded, list(cond_op.args), list(op.res))
-            self.after_terminator(cond_op)
             cond = self.expr(cond_op.condition)
             test = f"!{cond.text}" if cond.text.isidentifier() else f"!({cond.text})"
             self.out.add(f"if ({test}) break;")
         for inner in after.ops:
             if isinstance(inner, scf.YieldOp):
-                self.before_terminator(inner)
                 self._assign_yield(op, carried, list(inner.operands), list(before.args))
-                self.after_terminator(inner)
             else:
                 self.emit_op(inner)
         self.out.dedent()
