@@ -76,6 +76,10 @@ def test_pipe_v_barrier_orders_dependent_vector_instructions(program):
         ("count_overflow", "512 elements exceed the operand's 256 elements"),
         ("getvalue_without_sync", "without SetFlag/WaitFlag<HardEvent::V_S>"),
         ("wait_without_set", "WaitFlag<HardEvent::V_S>(1) without a matching SetFlag"),
+        ("event_ids_exhausted", "AllocEventID<HardEvent::MTE3_MTE2>: all 8 event ids are in use"),
+        ("release_foreign_event_id", "ReleaseEventID<HardEvent::MTE3_MTE2>(0) of an id AllocEventID did not return"),
+        ("release_with_flag_set", "while its flag is set and not waited for"),
+        ("event_id_not_released", "reserved with AllocEventID and never released"),
         ("repeat_limit", "repeatTime 300 outside [1, 255]"),
         ("mask_limit", "mask 65 outside [1, 64]"),
         ("brcb_misaligned", "Brcb: operand in buffer 'VECIN queue #0 slot 0 (UB bytes [0, 1024))' at UB byte 12 is not 32-byte aligned"),
@@ -104,3 +108,10 @@ def test_violation_fails_loudly(program, mode, message):
     assert "pypto-sim error" in proc.stderr
     assert message in proc.stderr
     assert "ok " not in proc.stdout
+
+
+def test_event_ids_come_from_the_tpipe(program):
+    """AllocEventID reserves an id until ReleaseEventID; FetchEventID lends one nobody reserved."""
+    proc = run(program, "event_ids_ok")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[0] == "event ids ok"

@@ -64,6 +64,26 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y) {
   PipeBarrier<PIPE_V>();
   if (m == "getvalue_without_sync") (void)b.GetValue(0);
   if (m == "wait_without_set") WaitFlag<HardEvent::V_S>(EVENT_ID1);
+  if (m == "event_ids_exhausted")
+    for (int k = 0; k < 9; ++k) (void)pipe.AllocEventID<HardEvent::MTE3_MTE2>();
+  if (m == "release_foreign_event_id") pipe.ReleaseEventID<HardEvent::MTE3_MTE2>(pipe.FetchEventID<HardEvent::MTE3_MTE2>());
+  if (m == "release_with_flag_set") {
+    TEventID id = pipe.AllocEventID<HardEvent::MTE3_MTE2>();
+    SetFlag<HardEvent::MTE3_MTE2>(id);
+    pipe.ReleaseEventID<HardEvent::MTE3_MTE2>(id);
+  }
+  if (m == "event_id_not_released") (void)pipe.AllocEventID<HardEvent::MTE3_MTE2>();
+  if (m == "event_ids_ok") {
+    // reserved ids are not lent; a released one is available again
+    TEventID a = pipe.AllocEventID<HardEvent::MTE3_MTE2>();
+    TEventID f = pipe.FetchEventID(HardEvent::MTE3_MTE2);
+    if (f == a) std::printf("fetch lent a reserved id\n");
+    SetFlag<HardEvent::MTE3_MTE2>(f);
+    WaitFlag<HardEvent::MTE3_MTE2>(f);
+    pipe.ReleaseEventID<HardEvent::MTE3_MTE2>(a);
+    if (pipe.FetchEventID<HardEvent::MTE3_MTE2>() != a) std::printf("released id not reused\n");
+    std::printf("event ids ok\n");
+  }
   if (m == "repeat_limit") WholeReduceSum(b, a, 64, 300, 1, 1, 8);
   if (m == "mask_limit") WholeReduceMax(b, a, 65, 1, 1, 1, 8, ReduceOrder::ORDER_ONLY_VALUE);
   if (m == "brcb_misaligned") Brcb(b, a[3], 1, BrcbRepeatParams(1, 8));
