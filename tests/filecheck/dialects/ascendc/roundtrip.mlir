@@ -204,3 +204,72 @@ pypto.func orchestration @main(%a: !pypto.tensor<[16, 16], f16>, out %c: !pypto.
 // CHECK-GENERIC: %ld = "ascendc.params"() <{name = "ld", fields = [["repeatTimes", 1 : i64], ["srcStride", 1 : i64], ["ifTranspose", false]]}> : () -> !ascendc.struct<LoadData2DParams>
 // CHECK-GENERIC: %mp = "ascendc.params"() <{name = "mp", fields = [["m", 16 : i64], ["n", 16 : i64], ["k", 16 : i64], ["cmatrixInitVal", true]]}> : () -> !ascendc.struct<MmadParams>
 
+// -----
+
+// The remaining vector instructions, the scalar cast and the padded copy-in.
+ascendc.kernel vector @more(%x: !ascendc.gm_addr, %n: i64) attributes {arg_names = ["x", "n"]} {
+  %x_gm = ascendc.global_tensor "x_gm" %x size 100 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+  %pipe = ascendc.tpipe "pipe"
+  %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
+  %buf = ascendc.tbuf "buf" : !ascendc.buffer<VECCALC>
+  %mbuf = ascendc.tbuf "mbuf" : !ascendc.buffer<VECCALC>
+  ascendc.init_buffer %pipe, %inQ num 1 len 512 : !ascendc.pipe, !ascendc.queue<VECIN, 1>
+  ascendc.init_buffer %pipe, %buf len 512 : !ascendc.pipe, !ascendc.buffer<VECCALC>
+  ascendc.init_buffer %pipe, %mbuf len 64 : !ascendc.pipe, !ascendc.buffer<VECCALC>
+  %a = ascendc.alloc_tensor "a" %inQ : !ascendc.queue<VECIN, 1> -> !ascendc.local_tensor<f32, VECIN>
+  ascendc.data_copy_pad %a, %x_gm ext(1, 400, 0, 0, 0) pad(false, 0, 0, 0) : !ascendc.local_tensor<f32, VECIN>, !ascendc.gm_tensor<f32>
+  %d = ascendc.get_buf "d" %buf : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<f32, VECCALC>
+  %m = ascendc.get_buf "m" %mbuf : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<i8, VECCALC>
+  %s = ascendc.scalar_cast %n : i64 -> f32
+  ascendc.add %d, %a, %a count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECIN>, !ascendc.local_tensor<f32, VECIN>
+  ascendc.mul %d, %d, %a count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECIN>
+  ascendc.div %d, %d, %a count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECIN>
+  ascendc.max %d, %d, %a mask 64 repeat 2 params(1, 1, 1, 8, 8, 8) : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECIN>
+  ascendc.min %d, %d, %a count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECIN>
+  ascendc.ln %d, %d count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>
+  ascendc.sqrt %d, %d count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>
+  ascendc.abs %d, %d count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>
+  ascendc.relu %d, %d count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>
+  ascendc.reciprocal %d, %d mask 64 repeat 2 params(1, 1, 8, 8) : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>
+  ascendc.maxs %d, %d, %s count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, f32
+  ascendc.mins %d, %d, %s count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, f32
+  ascendc.select %d, %m, %d, %a mode VSEL_TENSOR_TENSOR_MODE count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<i8, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECIN>
+  ascendc.free_tensor %inQ, %a : !ascendc.queue<VECIN, 1>, !ascendc.local_tensor<f32, VECIN>
+  ascendc.return
+}
+
+// CHECK: builtin.module {
+// CHECK-NEXT: ascendc.kernel vector @more(%x: !ascendc.gm_addr, %n: i64) attributes {arg_names = ["x", "n"]} {
+// CHECK-NEXT: %x_gm = ascendc.global_tensor "x_gm" %x size 100 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+// CHECK-NEXT: %pipe = ascendc.tpipe "pipe"
+// CHECK-NEXT: %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
+// CHECK-NEXT: %buf = ascendc.tbuf "buf" : !ascendc.buffer<VECCALC>
+// CHECK-NEXT: %mbuf = ascendc.tbuf "mbuf" : !ascendc.buffer<VECCALC>
+// CHECK-NEXT: ascendc.init_buffer %pipe, %inQ num 1 len 512 : !ascendc.pipe, !ascendc.queue<VECIN, 1>
+// CHECK-NEXT: ascendc.init_buffer %pipe, %buf len 512 : !ascendc.pipe, !ascendc.buffer<VECCALC>
+// CHECK-NEXT: ascendc.init_buffer %pipe, %mbuf len 64 : !ascendc.pipe, !ascendc.buffer<VECCALC>
+// CHECK-NEXT: %a = ascendc.alloc_tensor "a" %inQ : !ascendc.queue<VECIN, 1> -> !ascendc.local_tensor<f32, VECIN>
+// CHECK-NEXT: ascendc.data_copy_pad %a, %x_gm ext(1, 400, 0, 0, 0) pad(false, 0, 0, 0) : !ascendc.local_tensor<f32, VECIN>, !ascendc.gm_tensor<f32>
+// CHECK-NEXT: %d = ascendc.get_buf "d" %buf : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<f32, VECCALC>
+// CHECK-NEXT: %m = ascendc.get_buf "m" %mbuf : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<i8, VECCALC>
+// CHECK-NEXT: %s = ascendc.scalar_cast %n : i64 -> f32
+// CHECK-NEXT: ascendc.add %d, %a, %a count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECIN>, !ascendc.local_tensor<f32, VECIN>
+// CHECK-NEXT: ascendc.mul %d, %d, %a count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECIN>
+// CHECK-NEXT: ascendc.div %d, %d, %a count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECIN>
+// CHECK-NEXT: ascendc.max %d, %d, %a mask 64 repeat 2 params(1, 1, 1, 8, 8, 8) : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECIN>
+// CHECK-NEXT: ascendc.min %d, %d, %a count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECIN>
+// CHECK-NEXT: ascendc.ln %d, %d count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>
+// CHECK-NEXT: ascendc.sqrt %d, %d count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>
+// CHECK-NEXT: ascendc.abs %d, %d count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>
+// CHECK-NEXT: ascendc.relu %d, %d count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>
+// CHECK-NEXT: ascendc.reciprocal %d, %d mask 64 repeat 2 params(1, 1, 8, 8) : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>
+// CHECK-NEXT: ascendc.maxs %d, %d, %s count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, f32
+// CHECK-NEXT: ascendc.mins %d, %d, %s count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, f32
+// CHECK-NEXT: ascendc.select %d, %m, %d, %a mode VSEL_TENSOR_TENSOR_MODE count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<i8, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECIN>
+// CHECK-NEXT: ascendc.free_tensor %inQ, %a : !ascendc.queue<VECIN, 1>, !ascendc.local_tensor<f32, VECIN>
+// CHECK-NEXT: ascendc.return
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// CHECK-GENERIC: "ascendc.data_copy_pad"(%a, %x_gm) <{ext = [1 : i64, 400 : i64, 0 : i64, 0 : i64, 0 : i64], pad = [false, 0 : i64, 0 : i64, 0 : i64]}> : (!ascendc.local_tensor<f32, VECIN>, !ascendc.gm_tensor<f32>) -> ()
+// CHECK-GENERIC: %s = "ascendc.scalar_cast"(%n) : (i64) -> f32
+// CHECK-GENERIC: "ascendc.select"(%d, %m, %d, %a) <{mode = #ascendc<selmode VSEL_TENSOR_TENSOR_MODE>, count = 128 : i64}> : (!ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<i8, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECIN>) -> ()
