@@ -1,4 +1,4 @@
-// RUN: not pypto-opt %s --split-input-file -p convert-pypto-to-ascendc 2>&1 | filecheck %s
+// RUN: pypto-opt %s --split-input-file --verify-diagnostics -p convert-pypto-to-ascendc | filecheck %s
 // Conversion errors name the op and the kernel, with the backend's messages.
 
 pypto.func incore @tensor_level(%x: !pypto.tensor<[8, 64], f32>, out %y: !pypto.tensor<[8, 64], f32>) -> !pypto.tensor<[8, 64], f32> {
@@ -6,3 +6,45 @@ pypto.func incore @tensor_level(%x: !pypto.tensor<[8, 64], f32>, out %y: !pypto.
   pypto.return %e : !pypto.tensor<[8, 64], f32>
 }
 // CHECK: convert-pypto-to-ascendc: cannot lower 'pypto.tensor.exp' in @tensor_level: tensor-level compute must be converted to tile ops first (convert-tensor-to-tile)
+
+// -----
+
+pypto.func incore @cube16(%a: !pypto.tensor<[24, 16], f16>) {
+  %c0 = arith.constant 0 : index
+  %am = pypto.tile.load %a[%c0, %c0] : !pypto.tensor<[24, 16], f16> -> !pypto.tile<[24, 16], f16, mat>
+  %al = pypto.tile.move %am : !pypto.tile<[24, 16], f16, mat> -> !pypto.tile<[24, 16], f16, left>
+  pypto.return
+}
+// CHECK: convert-pypto-to-ascendc: cannot lower 'pypto.tile.load' in @cube16: cube tile !pypto.tile<[24, 16], f16, mat> must be 2-D with static dims that are multiples of 16
+
+// -----
+
+pypto.func incore @col(%x: !pypto.tensor<[8, 64], f32>) {
+  %c0 = arith.constant 0 : index
+  %t = pypto.tile.load %x[%c0, %c0] : !pypto.tensor<[8, 64], f32> -> !pypto.tile<[8, 1], f32, vec>
+  pypto.return
+}
+// CHECK: convert-pypto-to-ascendc: cannot lower 'pypto.tile.load' in @col: a [8, 1] column window of !pypto.tensor<[8, 64], f32> is strided; column loads are not supported
+
+// -----
+
+pypto.func incore @rows(%x: !pypto.tensor<[300, 8], f32>) {
+  %c0 = arith.constant 0 : index
+  %t = pypto.tile.load %x[%c0, %c0] : !pypto.tensor<[300, 8], f32> -> !pypto.tile<[300, 8], f32, vec>
+  %m = pypto.tile.row_max %t : !pypto.tile<[300, 8], f32, vec> -> !pypto.tile<[300, 1], f32, vec>
+  pypto.return
+}
+// CHECK: convert-pypto-to-ascendc: cannot lower 'pypto.tile.row_max' in @rows: !pypto.tile<[300, 8], f32, vec> has 300 rows; row reductions support at most 255 rows per tile
+
+// -----
+
+pypto.func incore @k(%x: !pypto.tensor<[8, 64], f32>, out %y: !pypto.tensor<[8, 32], f32>) -> !pypto.tensor<[8, 32], f32> {
+  pypto.return %y : !pypto.tensor<[8, 32], f32>
+}
+pypto.func orchestration @main(%x: !pypto.tensor<[8, 64], f32>, %z: !pypto.tensor<[8, 64], f32>) {
+  %c0 = arith.constant 0 : index
+  %s = pypto.tensor.slice %z[%c0, %c0] : !pypto.tensor<[8, 64], f32> -> !pypto.tensor<[8, 32], f32>
+  %r = pypto.call @k(%x, %s) : (!pypto.tensor<[8, 64], f32>, !pypto.tensor<[8, 32], f32>) -> !pypto.tensor<[8, 32], f32>
+  pypto.return
+}
+// CHECK: convert-pypto-to-ascendc: cannot lower 'pypto.call' in @main: kernel argument !pypto.tensor<[8, 32], f32> is a strided window of !pypto.tensor<[8, 64], f32>; kernels take contiguous tensors (pass the whole tensor and offsets, or full-row slices)
