@@ -4,6 +4,10 @@ declarations.
 `convert-pypto-to-ascendc` declares one buffer per tile, every queue with depth 1. For each
 kernel without a `memory_plan` this pass:
 
+* when the kernel does not fit otherwise (option `in-place`), gives an elementwise
+  instruction's result the buffer of a source tile that dies at it: the result tile's TBuf
+  goes, the instruction computes in place (`Add(a, a, b)`), and the source's FreeTensor moves
+  after the result's last use;
 * shares TBufs: VECCALC buffers (not `fixed`, i.e. not holding a tile carried through a loop
   or branch) whose tensors' live ranges do not overlap become one TBuf (`calcBuf<k>`, the
   largest size, its `values` listing every tile). A tensor is live from its `get_buf` to the
@@ -30,16 +34,18 @@ from xdsl.dialects import scf
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, StringAttr, i64
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.rewriter import Rewriter
+from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
 from pypto_xdsl.analysis.cxx_names import BackendError, Namer, kernel_namer
+from pypto_xdsl.dialects import ascendc_compute as C
 from pypto_xdsl.dialects import ascendc_memory as M
 from pypto_xdsl.dialects.ascendc_kernel import KernelOp
 from pypto_xdsl.dialects.ascendc_types import (
     MEMORY_BYTES,
     POSITION_MEMORY,
     TMP_UB_OFFSET,
+    LocalTensorType,
     Memory,
     QueueType,
     TPosition,
@@ -51,10 +57,12 @@ _PLANNED_MEMORIES = (Memory.UB, Memory.L1, Memory.L0A, Memory.L0B, Memory.L0C)
 
 @dataclass(frozen=True)
 class Capacities:
-    """Options of the plan: the UB size and whether loop queues may be double-buffered."""
+    """Options of the plan: the UB size, whether loop queues may be double-buffered, and when
+    results take the buffer of a source dying at them (`IN_PLACE_MODES`)."""
 
     ub_bytes: int = UB_BYTES
     double_buffer: bool = True
+    in_place: str = "auto"
 
     def of(self, memory: Memory, reserved_ub: bool) -> int:
         if memory == Memory.UB:
@@ -161,6 +169,120 @@ class KernelBuffers:
         return POSITION_MEMORY[d.result.type.pos]  # type: ignore[union-attr]
 
 
+IN_PLACE_MODES = ("auto", "always", "never")
+"""auto: only when the kernel does not fit at queue depth 1 otherwise; always; never."""
+
+# Level-2 instructions whose documentation allows a destination 100% overlapping a source
+# (the devkit's general address-overlap rule); Cast changes the element size, Duplicate,
+# reductions, Brcb and Select are not elementwise on one layout.
+_IN_PLACE_OPS = (C.BinaryOp, C.UnaryOp, C.ScalarOp)
+
+
+def _sole_get(d: M.TBufOp) -> M.GetBufOp | None:
+    gets = [u.operation for u in d.result.uses if isinstance(u.operation, M.GetBufOp)]
+    others = [u for u in d.result.uses if not isinstance(u.operation, M.GetBufOp | M.InitBufferOp)]
+    return gets[0] if len(gets) == 1 and not others else None
+
+
+def _storage_decl(tensor: SSAValue) -> M.TQueOp | M.TBufOp | None:
+    """The declaration a whole local tensor comes from (an alloc from a queue or a Get)."""
+    owner = tensor.owner
+    if isinstance(owner, M.AllocTensorOp | M.GetBufOp):
+        decl = (owner.queue if isinstance(owner, M.AllocTensorOp) else owner.buffer).owner
+        if isinstance(decl, M.TQueOp | M.TBufOp):
+            return decl
+    return None
+
+
+def _dying_source(
+    result: SSAValue, inst: Operation, buffers: KernelBuffers, spans: dict[Operation, tuple[int, int]]
+) -> SSAValue | None:
+    """A source of `inst` (whose destination is `result`) that `result` may be computed over."""
+    block = inst.parent_block()
+    result_bytes = buffers.init[result.owner.buffer].bytes_per_buffer  # type: ignore[union-attr]
+    for src in inst.operands[1:]:
+        if not isinstance(src.type, LocalTensorType) or src is result or src.owner is None:
+            continue
+        decl = _storage_decl(src)
+        if decl is None or src.owner.parent_block() is not block:  # type: ignore[union-attr]
+            continue
+        if isinstance(decl, M.TBufOp) and (decl.fixed is not None or _sole_get(decl) is None):
+            continue
+        if src.type.element_type != result.type.element_type:  # type: ignore[union-attr]
+            continue
+        if buffers.init[decl.result].bytes_per_buffer < result_bytes:
+            continue
+        users = [u for u in _users(src) if not isinstance(u, M.FreeTensorOp)]
+        if any(_ancestor_in(u, block) is None for u in users):  # type: ignore[arg-type]
+            continue
+        last = max(spans[_ancestor_in(u, block)][1] for u in users)  # type: ignore[arg-type, index]
+        frees = [u.operation for u in src.uses if isinstance(u.operation, M.FreeTensorOp)]
+        if last == spans[inst][1] and len(frees) == (1 if isinstance(decl, M.TQueOp) else 0):
+            if all(f.parent_block() is block for f in frees):
+                return src
+    return None
+
+
+def compute_in_place(kernel: KernelOp, buffers: KernelBuffers) -> bool:
+    """Results of elementwise instructions take the buffer of a source tile dying there.
+
+    A VECCALC TBuf tile (not fixed) first written by a level-2 elementwise instruction, and
+    only ever used as a whole by vector instructions, is replaced by one of that
+    instruction's sources when the source is a whole tile of the same element type, in a
+    buffer at least as big, defined in the same block, whose last use is the instruction.
+    Returns whether anything changed."""
+    changed = False
+    rewriter = Rewriter()
+    progress = True
+    while progress:
+        progress = False
+        spans = _spans(kernel)
+        for d in list(buffers.decls):
+            if not isinstance(d, M.TBufOp) or d.result.type.pos != TPosition.VECCALC or d.fixed is not None:  # type: ignore[union-attr]
+                continue
+            get = _sole_get(d)
+            if get is None:
+                continue
+            result = get.result
+            uses = [u.operation for u in result.uses]
+            if not uses or not all(isinstance(u, C.VectorOp) for u in uses):
+                continue
+            block = get.parent_block()
+            anc = [_ancestor_in(u, block) for u in uses]  # type: ignore[arg-type]
+            if any(a is None for a in anc):
+                continue
+            first = min(uses, key=lambda u: spans[u][0])
+            if (
+                not isinstance(first, _IN_PLACE_OPS)
+                or first.parent_block() is not block
+                or first.count is None
+                or first.operands[0] is not result
+                or result in first.operands[1:]
+            ):
+                continue
+            src = _dying_source(result, first, buffers, spans)
+            if src is None:
+                continue
+            last = max(anc, key=lambda a: spans[a][1])  # type: ignore[index]
+            source_decl = _storage_decl(src)
+            assert source_decl is not None
+            result.replace_all_uses_with(src)
+            for free in [u.operation for u in src.uses if isinstance(u.operation, M.FreeTensorOp)]:
+                if spans[free][0] < spans[last][1]:  # type: ignore[index]
+                    free.detach()
+                    rewriter.insert_op(free, InsertPoint.after(last))  # type: ignore[arg-type]
+            source_decl.properties["values"] = ArrayAttr(
+                [StringAttr(v) for v in source_decl.held_values + d.held_values]
+            )
+            rewriter.erase_op(get)
+            rewriter.erase_op(buffers.init.pop(d.result))
+            rewriter.erase_op(d)
+            buffers.decls.remove(d)
+            changed = progress = True
+            break
+    return changed
+
+
 def share_tbufs(kernel: KernelOp, buffers: KernelBuffers, namer: Namer) -> None:
     """VECCALC TBufs whose tensors' live ranges are disjoint share one TBuf."""
     spans = _spans(kernel)
@@ -262,12 +384,26 @@ def fit(kernel: KernelOp, buffers: KernelBuffers, capacities: Capacities) -> dic
     return totals
 
 
+def _fits_at_depth_1(kernel: KernelOp, capacities: Capacities) -> bool:
+    """Whether the plan without in-place results fits (tried on a copy)."""
+    trial = kernel.clone()
+    buffers = KernelBuffers(trial)
+    share_tbufs(trial, buffers, kernel_names(trial))
+    try:
+        fit(trial, buffers, Capacities(capacities.ub_bytes, double_buffer=False))
+    except BackendError:
+        return False
+    return True
+
+
 def plan_kernel(kernel: KernelOp, capacities: Capacities | None = None) -> None:
     """Plan the buffers of one kernel (raises BackendError); a planned kernel is left alone."""
     if kernel.memory_plan is not None:
         return
     capacities = capacities or Capacities()
     buffers = KernelBuffers(kernel)
+    if capacities.in_place == "always" or (capacities.in_place == "auto" and not _fits_at_depth_1(kernel, capacities)):
+        compute_in_place(kernel, buffers)
     share_tbufs(kernel, buffers, kernel_names(kernel))
     totals = fit(kernel, buffers, capacities)
     kernel.memory_plan = DictionaryAttr({
@@ -284,7 +420,7 @@ def plan_module(module: ModuleOp, capacities: Capacities | None = None) -> None:
 
 @dataclass(frozen=True)
 class AscendCPlanBuffersPass(ModulePass):
-    """`ascendc-plan-buffers{ub-bytes=N double-buffer=false}`."""
+    """`ascendc-plan-buffers{ub-bytes=N double-buffer=false in-place=auto|always|never}`."""
 
     name = "ascendc-plan-buffers"
 
@@ -294,10 +430,18 @@ class AscendCPlanBuffersPass(ModulePass):
     double_buffer: bool = True
     """Give queues of tiles allocated in loops two buffers when the plan still fits."""
 
+    in_place: str = "auto"
+    """When an elementwise result takes the buffer of a source dying at it: `auto` (only when
+    the kernel does not fit otherwise), `always` or `never`."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.ub_bytes <= 0:
             raise PassFailedException(f"{self.name}: ub-bytes must be positive, got {self.ub_bytes}")
+        if self.in_place not in IN_PLACE_MODES:
+            raise PassFailedException(
+                f"{self.name}: in-place must be one of {', '.join(IN_PLACE_MODES)}, got '{self.in_place}'"
+            )
         try:
-            plan_module(op, Capacities(self.ub_bytes, self.double_buffer))
+            plan_module(op, Capacities(self.ub_bytes, self.double_buffer, self.in_place))
         except BackendError as e:
             raise PassFailedException(f"{self.name}: {str(e).removeprefix('ascendc: ')}") from e
