@@ -99,6 +99,18 @@ def test_tensor_larger_than_ub(tmp_path):
     np.testing.assert_allclose(report.outputs["y"], x * x - x, rtol=RTOL, atol=ATOL)
 
 
+def test_in_place_results_of_kernels_that_fill_the_ub(tmp_path):
+    """The shapes of the reference's 03_scalar_ops and 04_activation: four [128, 128] f32 tiles
+    only fit with the sum computed in place over a dead loaded tile."""
+    report = compile_and_run("in_place", tmp_path, seed=3)
+    assert_matches_interpreter(report)
+    a, b = (inputs_of(report, tmp_path, "in_place", p, (128, 128)) for p in "ab")
+    x, y = (inputs_of(report, tmp_path, "in_place", p, (256, 128)) for p in "xy")
+    np.testing.assert_array_equal(report.outputs["scaled"], (a + b) * np.float32(2))
+    np.testing.assert_array_equal(report.outputs["rectified"], np.maximum(a + b, 0))
+    np.testing.assert_array_equal(report.outputs["rows"], np.maximum(x + y, 0))
+
+
 def test_orchestration_with_several_kernels_and_deps(tmp_path):
     report = compile_and_run("orchestration", tmp_path, seed=6)
     assert_matches_interpreter(report)
