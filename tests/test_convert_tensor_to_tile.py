@@ -383,8 +383,8 @@ def test_tile_set_that_cannot_fit_one_row_is_an_error():
 # --------------------------------------------------------------------------- left alone
 
 
-def test_non_incore_functions_and_dynamic_shapes_are_left_alone():
-    dyn = T(["N", 64])
+def test_non_incore_functions_and_unknown_dims_are_left_alone():
+    dyn = T(["?", 64])
     text = f"""
 pypto.func incore @k(%a: {dyn}, out %o: {dyn}) -> {dyn} {{
   %c0 = arith.constant 0 : index
@@ -681,7 +681,7 @@ def test_end_to_end_programs_match_the_interpreter(tmp_path, name):
 def test_verifier_names_what_is_left_and_passes_after_conversion():
     from pypto_xdsl.transforms.convert_tensor_to_tile import check_tensor_to_tile
 
-    dyn = T(["N", 64])
+    dyn = T(["?", 64])
     text = f"""
 pypto.func incore @dyn(%a: {dyn}, %m: {T([16, 16])}, out %o: {dyn}) -> {dyn} {{
   %c0 = arith.constant 0 : index
@@ -694,9 +694,11 @@ pypto.func incore @dyn(%a: {dyn}, %m: {T([16, 16])}, out %o: {dyn}) -> {dyn} {{
     _before, after = convert(text)
     problems = check_tensor_to_tile(after)
     assert problems == [
-        "@dyn: 'pypto.tensor.exp' (%x) is left: its shape is not static",
+        "@dyn: 'pypto.tensor.exp' (%x) is left: its shape !pypto.tensor<[?, 64], f32> has an unknown "
+        "dimension '?': name it (pl.dynamic) to tile it",
         "@dyn: 'pypto.tensor.matmul' (%p) is left: the cube path multiplies f16 operands, not f32",
-        "@dyn: 'pypto.tensor.assemble' (%w) is left: its shapes are not static",
+        "@dyn: 'pypto.tensor.assemble' (%w) is left: its shapes have an unknown dimension '?': name it "
+        "(pl.dynamic) to tile it",
     ]
     with pytest.raises(PassFailedException, match="@dyn: 'pypto.tensor.exp'"):
         apply_pipeline(after, "verify-convert-tensor-to-tile")

@@ -282,9 +282,9 @@ def test_out_of_bounds_windows_are_diagnostics_naming_the_op(line, op_name):
 
 def test_argument_shape_mismatch_names_the_argument():
     m = module(CALLS)
-    with pytest.raises(PyptoInterpretationError, match=r"argument #1 of @main .* needs N = 4"):
+    with pytest.raises(PyptoInterpretationError, match=r"argument #1 \(%o\) of @main .* needs N = 4, the extent of dimension 0 of argument #0 \(%a\) of @main"):
         run(m, "main", [np.zeros((4, 4), np.float32), np.zeros((6, 4), np.float32)])
-    with pytest.raises(PyptoInterpretationError, match=r"argument #0 of @main has shape \[4, 5\]"):
+    with pytest.raises(PyptoInterpretationError, match=r"argument #0 \(%a\) of @main has shape \[4, 5\]"):
         run(m, "main", [np.zeros((4, 5), np.float32), np.zeros((4, 4), np.float32)])
     with pytest.raises(PyptoInterpretationError, match="dtype float64"):
         run(m, "main", [np.zeros((4, 4)), np.zeros((4, 4), np.float32)])

@@ -355,7 +355,7 @@ def test_bind_dynamic_and_shape_unpacking():
 
 
 def test_dynamic_dim_extents_must_agree():
-    with pytest.raises(TypeError, match="dimension M is 4 in an earlier argument but 5 in dimension 0 of 'out'"):
+    with pytest.raises(TypeError, match="the dynamic dimension M is 4 in dimension 0 of 'x' but 5 in dimension 0 of 'out'"):
         scale_rows(arr(4, COLS), np.zeros((5, COLS), np.float32))
 
 

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
+    DictionaryAttr,
     FlatSymbolRefAttrConstr,
     FunctionType,
     IndexType,
@@ -61,6 +62,7 @@ from pypto_xdsl.dialects.attributes import (
     SplitModeAttr,
     SymbolBindingError,
     TaskIdType,
+    TensorType,
     TileType,
     argument_mismatch,
     substitute_symbols,
@@ -77,6 +79,40 @@ def _verify_block_dim(op: Operation) -> None:
     attr = op.attributes.get(BLOCK_DIM_ATTR)
     if attr is not None and (not isinstance(attr, IntegerAttr) or attr.value.data < 1):
         raise VerifyException(f"'{BLOCK_DIM_ATTR}' must be a positive integer, got {attr}")
+
+
+DIM_BOUNDS_ATTR = "pypto.dim_bounds"
+"""Discardable attribute of a `pypto.func`: `{N = 4096 : i64, ...}`, the largest extent each
+named dynamic dimension of its signature takes (`pl.dynamic("N", max=4096)`). Static buffer
+sizes (tiles, workspace) are chosen for it; runtimes check the actual extents against it."""
+
+
+def _verify_dim_bounds(func: FuncOp) -> None:
+    attr = func.attributes.get(DIM_BOUNDS_ATTR)
+    if attr is None:
+        return
+    if not isinstance(attr, DictionaryAttr):
+        raise VerifyException(f"'{DIM_BOUNDS_ATTR}' must be a dictionary {{symbol = bound}}, got {attr}")
+    symbols: set[str] = set()
+    for t in (*func.function_type.inputs.data, *func.function_type.outputs.data):
+        if isinstance(t, TensorType | TileType):
+            symbols.update(t.symbols())
+    for name, bound in attr.data.items():
+        if name not in symbols:
+            raise VerifyException(
+                f"'{DIM_BOUNDS_ATTR}' bounds {name}, which is no dimension of the signature of "
+                f"@{func.sym_name.data}"
+            )
+        if not isinstance(bound, IntegerAttr) or bound.value.data < 1:
+            raise VerifyException(f"'{DIM_BOUNDS_ATTR}': the bound of {name} must be a positive integer, got {bound}")
+
+
+def dim_bounds(func: FuncOp) -> dict[str, int]:
+    """The bounds `pypto.dim_bounds` declares on `func` (symbol -> largest extent)."""
+    attr = func.attributes.get(DIM_BOUNDS_ATTR)
+    if not isinstance(attr, DictionaryAttr):
+        return {}
+    return {k: v.value.data for k, v in attr.data.items() if isinstance(v, IntegerAttr)}
 
 
 def launch_block_dim(call: Operation, callee: FuncOp | None) -> int:
@@ -196,6 +232,7 @@ class FuncOp(IRDLOperation):
 
     def verify_(self) -> None:
         _verify_block_dim(self)
+        _verify_dim_bounds(self)
         inputs = self.function_type.inputs.data
         if self.body.block.arg_types != inputs:
             raise VerifyException(

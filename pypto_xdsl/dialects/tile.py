@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import IndexType
+from xdsl.dialects.builtin import DenseArrayBase, IndexType, i32
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
+    AttrSizedOperandSegments,
     operand_def,
     prop_def,
     result_def,
@@ -33,6 +34,7 @@ from pypto_xdsl.dialects.attributes import (
     TensorType,
     TileType,
     format_shape,
+    type_text,
 )
 from pypto_xdsl.dialects.common import (
     MatmulOpBase,
@@ -122,9 +124,12 @@ _PURE = traits_def(Pure())
 
 @pypto_op_definition
 class LoadOp(PyptoValueOp):
-    """`%t = pypto.tile.load %src[%i, %j] : T -> !pypto.tile<[64, 64], f32, vec>`.
+    """`%t = pypto.tile.load %src[%i, %j] [valid[%r, %c]] : T -> !pypto.tile<[64, 64], f32, vec>`.
 
-    Copies the window of `%src` at the offsets, shaped like the result tile.
+    Copies the window of `%src` at the offsets, shaped like the result tile. With
+    `valid[...]` (one `index` extent per dimension, PyPTO's `valid_shape`) only that block at
+    the window's origin is read: the tile is partial (see `set_validshape`), and the rest of
+    the window may lie beyond the source's end (a tail block of a run-time extent).
     """
 
     name = "pypto.tile.load"
@@ -132,13 +137,24 @@ class LoadOp(PyptoValueOp):
     OFFSETS_AFTER: ClassVar[int | None] = 0
     source = operand_def(TensorType)
     offsets = var_operand_def(IndexType)
+    valid_shape = var_operand_def(IndexType)
     result = result_def(TileType)
     traits = traits_def(MemoryReadEffect())
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def __init__(
-        self, source: SSAValue | Operation, offsets: Sequence[SSAValue | Operation], result_type: TileType
+        self,
+        source: SSAValue | Operation,
+        offsets: Sequence[SSAValue | Operation],
+        result_type: TileType,
+        valid_shape: Sequence[SSAValue | Operation] = (),
     ):
-        super().__init__(operands=[source, offsets], result_types=[result_type])
+        super().__init__(operands=[source, offsets, valid_shape], result_types=[result_type])
+
+    @property
+    def is_partial(self) -> bool:
+        """The load reads only its `valid[...]` block."""
+        return len(self.valid_shape) > 0
 
     def infer_result_types(self) -> Sequence[Attribute]:
         src, tile = self.source.type, self.result.type
@@ -148,8 +164,61 @@ class LoadOp(PyptoValueOp):
             raise VerifyException(
                 f"result tile element type {tile.element_type} differs from the source's {src.element_type}"
             )
-        check_window(src, tile.get_shape(), "load")
+        if self.valid_shape:
+            if len(self.valid_shape) != tile.rank:
+                raise VerifyException(
+                    f"valid shape has {len(self.valid_shape)} extents for the rank-{tile.rank} tile {tile}"
+                )
+            for i, v in enumerate(self.valid_shape):
+                if not isinstance(v.type, IndexType):
+                    raise VerifyException(f"valid extent #{i} must be index, got {v.type}")
+            if tile.rank != src.rank:
+                raise VerifyException(f"load: rank {tile.rank} differs from the rank {src.rank} of {src}")
+        else:
+            check_window(src, tile.get_shape(), "load")
         return (tile,)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LoadOp:
+        source = parser.parse_unresolved_operand()
+        parser.parse_punctuation("[")
+        offsets = []
+        if parser.parse_optional_punctuation("]") is None:
+            offsets = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+            parser.parse_punctuation("]")
+        valid = []
+        if parser.parse_optional_keyword("valid") is not None:
+            valid = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        source_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        result_type = parser.parse_type()
+        index = IndexType()
+        op = cls.create(
+            operands=[
+                parser.resolve_operand(source, source_type),
+                *(parser.resolve_operand(o, index) for o in offsets),
+                *(parser.resolve_operand(v, index) for v in valid),
+            ],
+            result_types=[result_type],
+            properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [1, len(offsets), len(valid)])},
+        )
+        op.attributes |= attributes
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        printer.print_string("[")
+        printer.print_list(self.offsets, printer.print_operand)
+        printer.print_string("]")
+        if self.valid_shape:
+            printer.print_string(" valid[")
+            printer.print_list(self.valid_shape, printer.print_operand)
+            printer.print_string("]")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(f" : {type_text(self.source.type)} -> {type_text(self.result.type)}")
 
 
 @pypto_op_definition

@@ -56,6 +56,7 @@ from pypto_xdsl.dialects.program import (
     YieldOp,
 )
 from pypto_xdsl.dialects.traits import InferResultTypes, aliased_operand
+from pypto_xdsl.frontend.bounds import attach_dim_bounds
 from pypto_xdsl.frontend.errors import ParserError, SourceMap
 from pypto_xdsl.frontend.values import (
     Const,
@@ -95,6 +96,8 @@ class FunctionDecl:
     bound: dict[str, Any] = field(default_factory=dict)
     """Names bound before the body runs that are not parameters (a `@pl.jit` entry's scalar
     arguments, specialised to their values)."""
+    dim_bounds: dict[str, int] = field(default_factory=dict)
+    """Bounds of dynamic dimensions declared outside the annotations (`bind_dynamic`)."""
 
 
 @dataclass
@@ -425,6 +428,7 @@ class ModuleBuilder:
         try:
             fb = FunctionBuilder(self, decl, inputs, [d for _, d in specs])  # type: ignore[arg-type]
             op = fb.build()
+            attach_dim_bounds(self, decl, op)
         finally:
             self.in_progress.discard(name)
         self.built[name] = op

@@ -102,6 +102,8 @@ class DynamicBind:
     axis: int
     symbol: str
     node: ast.stmt
+    bound: int | None = None
+    """The symbol's `max=`, when it has one."""
 
 
 @dataclass
@@ -271,21 +273,31 @@ def _read_bind(fs: FunctionSource, stmt: ast.Expr, params: set[str]) -> DynamicB
         symbol = _dynamic_call(fs, sym_node)
     if not isinstance(symbol, T.DynVar):
         raise fs.error(sym_node, "the second argument of bind_dynamic must be a pl.dynamic(\"N\") variable")
-    return DynamicBind(target.id, axis_node.value, symbol.name, stmt)
+    return DynamicBind(target.id, axis_node.value, symbol.name, stmt, symbol.max)
 
 
 def _dynamic_call(fs: FunctionSource, call: ast.Call) -> T.DynVar | None:
     callee = _static_eval(call.func, fs.namespace)
     if callee is not T.dynamic:
         return None
-    if len(call.args) != 1 or call.keywords or not (
+    keywords = {kw.arg: kw.value for kw in call.keywords}
+    if len(call.args) != 1 or set(keywords) - {"max"} or not (
         isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str)
     ):
-        raise fs.error(call, "pl.dynamic takes the dimension's name as a string literal: pl.dynamic(\"N\")")
+        raise fs.error(
+            call, "pl.dynamic takes the dimension's name as a string literal and an optional bound: "
+            "pl.dynamic(\"N\") or pl.dynamic(\"N\", max=4096)"
+        )
+    bound = None
+    if "max" in keywords:
+        node = keywords["max"]
+        bound = node.value if isinstance(node, ast.Constant) else _static_eval(node, fs.namespace)
+        if bound is _NOT_STATIC:
+            raise fs.error(node, "the bound of pl.dynamic(..., max=...) must be an integer literal or a module constant")
     try:
-        return T.dynamic(call.args[0].value)
+        return T.dynamic(call.args[0].value, max=bound)
     except ValueError as e:
-        raise fs.error(call.args[0], str(e)) from None
+        raise fs.error(call, str(e)) from None
 
 
 def _dynamic_assignment(fs: FunctionSource, stmt: ast.stmt) -> tuple[str, T.DynVar] | None:
@@ -416,7 +428,9 @@ def build_module(
                 spec = T.to_type_spec(decl.annotations[p.arg])
             except T.TypeError_:
                 continue  # reported when the builder reads the annotation
-            decl.annotations[p.arg] = T.TypeSpec(types[p.arg], spec.direction)
+            bounds = spec.bounds if isinstance(spec, T.TypeSpec) else ()
+            decl.annotations[p.arg] = T.TypeSpec(types[p.arg], spec.direction, bounds=bounds)
+    decl.dim_bounds = {b.symbol: b.bound for b in entry.binds if b.bound is not None}
     source.functions[name] = decl
     for callee in callees:
         d = make_decl(callee.source, callee.ir_name, callee.kind)

@@ -36,6 +36,7 @@ from pypto_xdsl.dialects.attributes import (
     format_shape,
 )
 from pypto_xdsl.dialects.program import (
+    DIM_BOUNDS_ATTR,
     CallOp,
     FuncOp,
     IncoreScopeOp,
@@ -43,6 +44,7 @@ from pypto_xdsl.dialects.program import (
     SplitAivOp,
     SubmitOp,
     YieldOp,
+    dim_bounds,
     launch_block_dim,
 )
 from pypto_xdsl.interpreter.values import (
@@ -147,14 +149,18 @@ def check_value(
                 bound = frame.binding.get(d)
                 if bound is None:
                     frame.binding[d] = n
+                    frame.origins[d] = f"dimension {axis} of {what}"
                 elif bound != n and d not in frame.ambiguous:
                     if frame.lenient:
                         frame.ambiguous.add(d)
                     else:
+                        origin = frame.origins.get(d)
                         raise fail(
                             interpreter, op,
                             f"shape mismatch: {what} has shape {list(value.shape)} but its type "
-                            f"{t} needs {d} = {bound} (dim {axis} is {n})",
+                            f"{t} needs {d} = {bound}"
+                            + (f", the extent of {origin}" if origin else "")
+                            + f" (dim {axis} is {n})",
                         )
         want = numpy_dtype(t.element_type)
         if value.dtype != want:
@@ -205,8 +211,20 @@ def check_write(interpreter: Interpreter, op: Operation, dest: np.ndarray) -> No
 def bind_arguments(
     interpreter: Interpreter, op: Operation, callee: FuncOp, args: Sequence[Any], frame: Frame
 ) -> None:
+    params = callee.body.blocks[0].args if callee.body.blocks else ()
     for i, (t, value) in enumerate(zip(callee.function_type.inputs.data, args)):
-        check_value(interpreter, op, f"argument #{i} of @{callee.sym_name.data}", t, value, frame)
+        hint = params[i].name_hint if i < len(params) else None
+        name = f" (%{hint})" if hint else ""
+        check_value(interpreter, op, f"argument #{i}{name} of @{callee.sym_name.data}", t, value, frame)
+    for symbol, bound in dim_bounds(callee).items():
+        extent = frame.binding.get(symbol)
+        if extent is not None and extent > bound:
+            raise fail(
+                interpreter, op,
+                f"the dynamic dimension {symbol} is {extent} ({frame.origins.get(symbol, 'an argument')}), "
+                f"above its bound {bound} ({DIM_BOUNDS_ATTR} of @{callee.sym_name.data}: its tiles are sized for "
+                f"at most {bound})",
+            )
 
 
 # --------------------------------------------------------------------------- program ops

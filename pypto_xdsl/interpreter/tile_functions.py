@@ -40,9 +40,17 @@ class TileFunctions(ComputeFunctions):
 
     @pimpl(tile.LoadOp)
     def run_load(self, interpreter: Interpreter, op: tile.LoadOp, args: PythonValues):
-        src, *offsets = args
+        n_offsets = len(op.offsets)
+        src, offsets, valid = args[0], args[1 : 1 + n_offsets], args[1 + n_offsets :]
         extents = result_shape(interpreter, op, op.result.type)
-        return (src[window(interpreter, op, src, offsets, extents, "load")].copy(),)
+        if not valid:
+            return (src[window(interpreter, op, src, offsets, extents, "load")].copy(),)
+        # A partial load reads its valid block only; the window may run past the source.
+        if any(not 0 <= v <= e for v, e in zip(valid, extents)):
+            raise fail(interpreter, op, f"valid shape {list(valid)} does not fit the tile shape {list(extents)}")
+        out = numerics.unspecified(tuple(extents), numpy_dtype(op.result.type.element_type))
+        out[valid_block(valid)] = src[window(interpreter, op, src, offsets, valid, "load of the valid block")]
+        return (with_valid(out, valid),)
 
     @pimpl(tile.StoreOp)
     def run_store(self, interpreter: Interpreter, op: tile.StoreOp, args: PythonValues):

@@ -68,6 +68,9 @@ class Frame:
     lenient: bool = False
     """Inline functions may bind one symbol to different extents per site."""
     ambiguous: set[str] = field(default_factory=set)
+    origins: dict[str, str] = field(default_factory=dict)
+    """Where each bound symbol took its extent (`dimension 0 of argument #0 (%x)`), for
+    messages about a second value that disagrees."""
     readonly: list[tuple[int, np.ndarray]] = field(default_factory=list)
     """(index, array) of the tensor arguments passed to `in` parameters."""
 

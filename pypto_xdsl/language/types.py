@@ -136,18 +136,24 @@ class TensorLayout(Enum):
 
 @dataclass(frozen=True)
 class DynVar:
-    """`N = pl.dynamic("N")`: a named symbolic dimension."""
+    """`N = pl.dynamic("N")`: a named symbolic dimension; `pl.dynamic("N", max=4096)` also
+    bounds it (buffers are sized for the bound; a larger extent is an error at the call)."""
 
     name: str
+    max: int | None = None
 
     def __repr__(self) -> str:
-        return f"pl.dynamic({self.name!r})"
+        bound = f", max={self.max}" if self.max is not None else ""
+        return f"pl.dynamic({self.name!r}{bound})"
 
 
-def dynamic(name: str) -> DynVar:
+def dynamic(name: str, max: int | None = None) -> DynVar:
+    """A dynamic dimension named `name`, optionally bounded by `max` (the largest extent)."""
     if not isinstance(name, str) or not name.isidentifier():
         raise ValueError(f"pl.dynamic expects an identifier, got {name!r}")
-    return DynVar(name)
+    if max is not None and (isinstance(max, bool) or not isinstance(max, int) or max < 1):
+        raise ValueError(f"pl.dynamic({name!r}, max=...) takes a positive integer bound, got {max!r}")
+    return DynVar(name, max)
 
 
 # --------------------------------------------------------------------------- type specs
@@ -179,6 +185,18 @@ def _dtype(dtype: object) -> DataType:
     return dtype
 
 
+def dim_bounds(shape: object) -> tuple[tuple[str, int], ...]:
+    """The `(name, max)` of every bounded `pl.dynamic` in a shape; one name bounded two ways
+    is an error."""
+    found: dict[str, int] = {}
+    for d in shape if isinstance(shape, list | tuple) else ():
+        if isinstance(d, DynVar) and d.max is not None:
+            if found.get(d.name, d.max) != d.max:
+                raise TypeError_(f"the dynamic dimension {d.name} has the bounds {found[d.name]} and {d.max}")
+            found[d.name] = d.max
+    return tuple(found.items())
+
+
 @dataclass(frozen=True)
 class TypeSpec:
     """A resolved DSL type annotation: its IR type and its parameter direction."""
@@ -188,6 +206,8 @@ class TypeSpec:
     any_space: bool = False
     """`pl.Tile[[...], dtype]` without a memory space: an annotated assignment accepts a tile
     of any space (a parameter's tile is `vec`)."""
+    bounds: tuple[tuple[str, int], ...] = ()
+    """`(name, max)` of the bounded `pl.dynamic` dimensions of the type."""
 
     def __repr__(self) -> str:
         return f"TypeSpec({self.ir}, {self.direction.value})"
@@ -230,7 +250,7 @@ class Tensor:
         dtype = _dtype(item[1])
         if dtype is INDEX or dtype == INDEX:
             raise TypeError_("tensor elements cannot be pl.INDEX")
-        return TypeSpec(A.TensorType(_dims(item[0]), dtype.to_ir()))
+        return TypeSpec(A.TensorType(_dims(item[0]), dtype.to_ir()), bounds=dim_bounds(item[0]))
 
 
 class Tile:
@@ -247,7 +267,9 @@ class Tile:
             if not isinstance(item[2], MemorySpace):
                 raise TypeError_(f"expected a memory space such as pl.Mem.Vec, got {item[2]!r}")
             space = item[2].value
-        return TypeSpec(A.TileType(_dims(item[0]), dtype.to_ir(), space), any_space=len(item) == 2)
+        return TypeSpec(
+            A.TileType(_dims(item[0]), dtype.to_ir(), space), any_space=len(item) == 2, bounds=dim_bounds(item[0])
+        )
 
 
 class Scalar:
@@ -287,7 +309,7 @@ def _with_direction(item: object, direction: A.ParamDirection) -> TypeSpec | Unt
         raise TypeError_(f"pl.{direction.value.capitalize()}[...] expects a type, got {item!r}")
     if item.direction != A.ParamDirection.IN:
         raise TypeError_("parameter directions cannot be nested")
-    return TypeSpec(item.ir, direction)
+    return TypeSpec(item.ir, direction, bounds=item.bounds)
 
 
 _PYTHON_SCALARS: dict[object, DataType] = {bool: BOOL, int: INDEX, float: FP32}

@@ -79,6 +79,8 @@ class Binding:
     key_parts: list[Any]
     symbols: dict[str, int]
     kind: str  # "torch" when any tensor argument is a torch tensor
+    origins: dict[str, str] = field(default_factory=dict)
+    """Where each symbol took its extent: `dimension 0 of 'x'`."""
     tensor_types: dict[str, tuple[TensorType, bool, bool]] = field(default_factory=dict)
     """Per tensor parameter: its type in the program, whether dynamic dims were made static,
     whether the annotation gives the type."""
@@ -120,6 +122,7 @@ class JitRuntime:
         self._callees: list[fjit.Callee] = []
         self._constants: list[tuple[fjit.FunctionSource, str]] = []
         self._specs: dict[str, Any] | None = None
+        self._bounds: dict[str, int] | None = None
 
     def clear(self) -> None:
         self.cache.clear()
@@ -286,14 +289,35 @@ class JitRuntime:
         b.tensor_types[name] = (TensorType(concrete, element), concrete != dims, formal is not None)
 
     def _bind_symbol(self, b: Binding, symbol: str, extent: int, name: str, axis: int) -> None:
+        where = f"dimension {axis} of '{name}'"
         previous = b.symbols.get(symbol)
         if previous is not None and previous != extent:
             raise located(
-                f"dimension {symbol} is {previous} in an earlier argument but {extent} in dimension "
-                f"{axis} of '{name}' ({self.fn.__name__}())",
+                f"{self.fn.__name__}(): the dynamic dimension {symbol} is {previous} in {b.origins[symbol]} "
+                f"but {extent} in {where}; parameters sharing a dimension must agree",
+                ArgumentError,
+            )
+        bound = self.symbol_bounds().get(symbol)
+        if bound is not None and extent > bound:
+            raise located(
+                f"{self.fn.__name__}(): {where} is {extent}, above the bound of its dynamic dimension "
+                f"(pl.dynamic({symbol!r}, max={bound}))",
                 ArgumentError,
             )
         b.symbols[symbol] = extent
+        b.origins.setdefault(symbol, where)
+
+    def symbol_bounds(self) -> dict[str, int]:
+        """The declared bounds of the entry's dynamic dimensions (annotations and binds)."""
+        if self._bounds is None:
+            bounds: dict[str, int] = {}
+            for spec in self.param_specs().values():
+                bounds.update(getattr(spec, "bounds", ()))
+            for bind in self.program_sources().binds:
+                if bind.bound is not None:
+                    bounds[bind.symbol] = bind.bound
+            self._bounds = bounds
+        return self._bounds
 
     def _bind_scalar(
         self, b: Binding, name: str, value: Any, formal: Attribute | None, direction: A.ParamDirection,

@@ -51,6 +51,7 @@ rules; this docstring summarises.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import ClassVar
@@ -68,9 +69,10 @@ from xdsl.pattern_rewriter import (
 from xdsl.traits import is_side_effect_free
 from xdsl.utils.exceptions import PassFailedException
 
+from pypto_xdsl.analysis.dim_bounds import DimBounds
 from pypto_xdsl.analysis.symbols import invalidate
 from pypto_xdsl.dialects import tensor, tile
-from pypto_xdsl.dialects.attributes import FuncKind
+from pypto_xdsl.dialects.attributes import FuncKind, TensorType
 from pypto_xdsl.dialects.program import (
     BLOCK_DIM_ATTR,
     CallOp,
@@ -97,8 +99,10 @@ from pypto_xdsl.transforms.tensor_to_tile.grouping import (
     BlockGrouper,
     FusionGroup,
     convertible_key,
+    dynamic_reason,
+    is_static,
+    shape_of,
     sink_storage,
-    static_shape,
     storage_of,
 )
 from pypto_xdsl.transforms.tensor_to_tile.loops import (
@@ -185,14 +189,17 @@ class _LaunchBlockDims:
 class ConvertTensorToTilePass(ModulePass):
     """`convert-tensor-to-tile`: see the module docstring and docs/passes/convert-tensor-to-tile.md.
 
-    Options: `ub-bytes` (Unified Buffer capacity, default 196608) and `double-buffer`
-    (default true: a tile set may use half of it).
+    Options: `ub-bytes` (Unified Buffer capacity, default 196608), `double-buffer`
+    (default true: a tile set may use half of it) and `default-dim-bound` (the bound of a
+    dynamic dimension that has no declared or derivable one; default 0: none, and a tile
+    that needs one is an error).
     """
 
     name = "convert-tensor-to-tile"
 
     ub_bytes: int = UB_BYTES
     double_buffer: bool = True
+    default_dim_bound: int = 0
 
     KINDS: ClassVar[frozenset[FuncKind]] = CONVERTED_KINDS
 
@@ -201,11 +208,17 @@ class ConvertTensorToTilePass(ModulePass):
         work: list[tuple[FuncOp, FusionGroup, TilePlan, bool]] = []
         matmuls: list[MatmulPlan] = []
         launch_dims = _LaunchBlockDims(op)
+        if self.default_dim_bound < 0:
+            raise PassFailedException(
+                f"convert-tensor-to-tile: default-dim-bound must be a positive bound (or 0 for none), got {self.default_dim_bound}"
+            )
+        dim_bounds = DimBounds(op, self.default_dim_bound or None)
         # Analyse and size everything first, so a failure leaves the module unchanged.
         for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
+            bound_of = functools.partial(dim_bounds.of, func)
             if func.func_kind in MATMUL_KINDS:
                 for mm in func.walk():
-                    if isinstance(mm, tensor.MatmulOp) and (plan := plan_matmul(mm)) is not None:
+                    if isinstance(mm, tensor.MatmulOp) and (plan := plan_matmul(mm, bound_of)) is not None:
                         matmuls.append(plan)
             if func.func_kind not in self.KINDS:
                 continue
@@ -215,7 +228,7 @@ class ConvertTensorToTilePass(ModulePass):
                 groups.extend(BlockGrouper(skip).scan(block))
             spmd = launch_dims.of(func) > 1 and self._single_group_body(func, groups)
             for g in groups:
-                work.append((func, g, plan_group(func, g, budget, self.ub_bytes, self.double_buffer), spmd))
+                work.append((func, g, plan_group(func, g, budget, self.ub_bytes, self.double_buffer, bound_of), spmd))
         if not work and not matmuls:
             return
         groups = {g.last: (func, g, plan, spmd) for func, g, plan, spmd in work}
@@ -268,19 +281,38 @@ def _why_not_converted(op: Operation) -> str:
     if func is not None and func.func_kind not in CONVERTED_KINDS:
         return "tensor-level compute other than matmul is converted in incore/aiv functions only"
     if type(op) in FUSED_TYPES:
-        return "its shape is not static" if convertible_key(op) is None else "it was not converted"
+        return _shape_reason(op) if convertible_key(op) is None else "it was not converted"
     if isinstance(op, _COL_REDUCTIONS):
         return "column reductions combine the row blocks the pass tiles over: not converted yet"
     if isinstance(op, tensor.MatmulAccOp):
         return "the cube path converts tensor.matmul; accumulate with a matmul into an assembled window instead"
     if isinstance(op, tensor.AssembleOp):
-        if static_shape(op.source.type) is None or static_shape(op.dest.type) is None:
-            return "its shapes are not static"
-        shape = static_shape(op.source.type) or ()
+        if shape_of(op.source.type) is None or shape_of(op.dest.type) is None:
+            return "its shapes have an unknown dimension '?': name it (pl.dynamic) to tile it"
+        shape = shape_of(op.source.type) or ()
+        if not is_static(shape) and (reason := dynamic_reason(op, shape)) is not None:
+            return reason
         if not storage_of(op.source).independent(shape, sink_storage(op), shape):
             return "its source and destination may overlap"
         return "it was not converted"
     return "the op has no tile-level lowering"
+
+
+def _shape_reason(op: Operation) -> str:
+    """Why the shapes of a fusable op keep it from being tiled."""
+    for v in (*op.results, *op.operands):
+        if not isinstance(v.type, TensorType):
+            continue
+        shape = shape_of(v.type)
+        if shape is None:
+            return f"its shape {v.type} has an unknown dimension '?': name it (pl.dynamic) to tile it"
+        if 0 in shape:
+            return f"the shape {v.type} is empty"
+        if not is_static(shape) and (reason := dynamic_reason(op, shape)) is not None:
+            return reason
+    if isinstance(op, tensor.ConcatOp):
+        return "a concat of dynamic column counts is not converted (a partial tile's columns would leave a gap)"
+    return "its operand shapes differ from its result's"
 
 
 def check_tensor_to_tile(

@@ -3,7 +3,7 @@ blocked `tile.matmul` / `tile.matmul_acc` code (M/N loops, a K loop)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import arith, scf
@@ -12,18 +12,22 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
+from pypto_xdsl.analysis.dim_bounds import parameter_dim
 from pypto_xdsl.dialects import tensor, tile
 from pypto_xdsl.dialects.attributes import (
     FuncKind,
     MemorySpace,
     TileType,
+    format_shape,
 )
 from pypto_xdsl.dialects.program import FuncOp
 from pypto_xdsl.transforms.tensor_to_tile.grouping import (
     const_index,
+    is_static,
     may_write,
+    parameter_symbols,
+    shape_of,
     sink_storage,
-    static_shape,
     storage_of,
 )
 from pypto_xdsl.transforms.tensor_to_tile.loops import (
@@ -56,13 +60,17 @@ def matmul_reason(op: tensor.MatmulOp) -> str | None:
     func = func_of(op)
     if func is None or func.func_kind not in MATMUL_KINDS:
         return "matmul runs on the cube unit: it is converted in incore/aic functions only"
-    a, b = static_shape(op.lhs.type), static_shape(op.rhs.type)
+    a, b = shape_of(op.lhs.type), shape_of(op.rhs.type)
     if a is None or b is None:
         return "its shapes are not static"
+    if not is_static((a[1], *b)):
+        return f"only M may be dynamic on the cube path (static K and N), got {format_shape(a)} @ {format_shape(b)}"
+    if isinstance(a[0], str) and a[0] not in parameter_symbols(func):
+        return f"the dynamic dimension {a[0]} is no dimension of a tensor parameter, so the kernel cannot read its extent"
     dtype = op.lhs.type.element_type  # type: ignore[attr-defined]
     if not isinstance(dtype, Float16Type):
         return f"the cube path multiplies f16 operands, not {dtype}"
-    if any(d % 16 for d in (*a, *b)):
+    if any(isinstance(d, int) and d % 16 for d in (*a, *b)):
         return f"every dim must be a multiple of 16 for the cube path, got {a[0]}x{a[1]} @ {b[0]}x{b[1]}"
     return None
 
@@ -102,6 +110,8 @@ class MatmulPlan:
     cast: tensor.CastOp | None
     sink: tensor.AssembleOp | None
     blocks: tuple[int, int, int]  # M, N, K block sizes
+    m_bound: int | None = None
+    """For a dynamic M: its bound (None: unbounded)."""
 
     @property
     def result(self) -> SSAValue:
@@ -113,12 +123,20 @@ class MatmulPlan:
         return tuple(o for o in (self.cast, self.sink) if o is not None)
 
 
-def plan_matmul(op: tensor.MatmulOp) -> MatmulPlan | None:
+def plan_matmul(op: tensor.MatmulOp, bound_of: Callable[[str], int | None] = lambda _: None) -> MatmulPlan | None:
     if matmul_reason(op) is not None:
         return None
     cast = identity_cast(op)
-    (m, k), (_, n) = static_shape(op.lhs.type), static_shape(op.rhs.type)  # type: ignore[misc]
-    mb, nb = cube_block(m, CUBE_BLOCK_MAX), cube_block(n, CUBE_BLOCK_MAX)
+    (m, k), (_, n) = shape_of(op.lhs.type), shape_of(op.rhs.type)  # type: ignore[misc]
+    m_bound = None
+    if isinstance(m, str):
+        # a run-time M: blocks of at most 128 rows (fewer when the bound is smaller), the
+        # last one partial
+        m_bound = bound_of(m)
+        mb = CUBE_BLOCK_MAX if m_bound is None else min(CUBE_BLOCK_MAX, -(-m_bound // 16) * 16)
+    else:
+        mb = cube_block(m, CUBE_BLOCK_MAX)
+    nb = cube_block(n, CUBE_BLOCK_MAX)
     kb = 16
     for d in range(16, k + 1, 16):
         if (
@@ -130,7 +148,17 @@ def plan_matmul(op: tensor.MatmulOp) -> MatmulPlan | None:
             kb = d
     assert mb * nb * 4 <= L0C_BYTES
     result = cast.result if cast is not None else op.result
-    return MatmulPlan(op, cast, matmul_sink(op, result), (mb, nb, kb))
+    sink = matmul_sink(op, result)
+    if sink is not None and isinstance(m, str):
+        dst_rows = shape_of(sink.dest.type)[0]  # type: ignore[index]
+        if isinstance(dst_rows, int) and dst_rows < mb:
+            # an M block's acc tile must fit the static destination it is stored into
+            if dst_rows < 16:
+                sink = None
+            else:
+                mb = dst_rows // 16 * 16
+                m_bound = dst_rows if m_bound is None else min(m_bound, dst_rows)
+    return MatmulPlan(op, cast, sink, (mb, nb, kb), m_bound)
 
 
 def matmul_sink(op: tensor.MatmulOp, result: SSAValue) -> tensor.AssembleOp | None:
@@ -143,7 +171,7 @@ def matmul_sink(op: tensor.MatmulOp, result: SSAValue) -> tensor.AssembleOp | No
     sink = uses[0].operation
     if not isinstance(sink, tensor.AssembleOp) or uses[0].index != 0 or sink.parent_block() is not op.parent_block():
         return None
-    dst_shape = static_shape(sink.dest.type)
+    dst_shape = shape_of(sink.dest.type)
     if dst_shape is None or len(dst_shape) != 2:
         return None
     block = op.parent_block()
@@ -180,7 +208,7 @@ class MatmulRewriter:
     def rewrite(self) -> None:
         p = self.plan
         a, b = p.matmul.lhs, p.matmul.rhs
-        (m, k), (_, n) = static_shape(a.type), static_shape(b.type)  # type: ignore[misc]
+        (m, k), (_, n) = shape_of(a.type), shape_of(b.type)  # type: ignore[misc]
         mb, nb, kb = p.blocks
         result_name = p.result.name_hint
         if p.sink is not None:
@@ -191,11 +219,14 @@ class MatmulRewriter:
             self.rewriter.insert(create, self.at)
             dest, offsets = create.result, [self._index(0), self._index(0)]
 
-        def tile_n(at: InsertPoint, carried: SSAValue, row: SSAValue) -> SSAValue:
+        def tile_n(at: InsertPoint, carried: SSAValue, row: SSAValue, valid_rows: SSAValue | None = None) -> SSAValue:
             return self._loop(at, n, nb, carried, "n",
-                              lambda at2, c2, col: self._block(at2, a, b, c2, offsets, row, col, k, (mb, nb, kb)))
+                              lambda at2, c2, col: self._block(at2, a, b, c2, offsets, row, col, k, (mb, nb, kb), valid_rows))
 
-        final = self._loop(self.at, m, mb, dest, "m", tile_n)
+        if isinstance(m, str):
+            final = self._runtime_m(m, mb, dest, tile_n)
+        else:
+            final = self._loop(self.at, m, mb, dest, "m", tile_n)
         if p.sink is not None:
             self.rewriter.replace_all_uses_with(p.sink.result, final)
             self.rewriter.erase(p.sink)
@@ -220,6 +251,49 @@ class MatmulRewriter:
         loop.results[0].name_hint = carried.name_hint
         return loop.results[0]
 
+    def _runtime_m(self, symbol: str, mb: int, dest: SSAValue, body) -> SSAValue:
+        """The M blocks of a run-time M: a loop over the full blocks, then a partial block
+        of the remaining rows (its A tiles loaded `valid[rows, Kb]`, its acc tile stored
+        through `tile.set_validshape`), if any."""
+        at = self.at
+        found = parameter_dim(func_of(self.plan.matmul), symbol)  # type: ignore[arg-type]
+        assert found is not None
+        dim = tensor.DimOp(found[0], found[1])
+        dim.result.name_hint = symbol
+        self.rewriter.insert(dim, at)
+        n = dim.result
+
+        def arith_op(op: Operation, name: str) -> SSAValue:
+            op.results[0].name_hint = name
+            self.rewriter.insert(op, at)
+            return op.results[0]
+
+        zero = self._index(0)
+        current, start, rest, name = dest, zero, n, "has_rows"
+        if self.plan.m_bound is None or self.plan.m_bound > mb:
+            blocks = arith_op(arith.DivUIOp(n, self._index(mb)), "full_blocks")
+            full = arith_op(arith.MuliOp(blocks, self._index(mb)), "full_rows")
+            block = Block(arg_types=[IndexType(), dest.type])
+            block.args[0].name_hint, block.args[1].name_hint = "m", dest.name_hint
+            inner = InsertPoint.at_end(block)
+            out = body(inner, block.args[1], block.args[0])
+            self.rewriter.insert(scf.YieldOp(out), inner)
+            loop = scf.ForOp(zero, full, self._index(mb), [dest], block)
+            self.rewriter.insert(loop, at)
+            loop.results[0].name_hint = dest.name_hint
+            current, start = loop.results[0], full
+            rest, name = arith_op(arith.SubiOp(n, full), "tail_rows"), "has_tail"
+        has_rest = arith_op(arith.CmpiOp(rest, zero, "sgt"), name)
+        then_block, else_block = Block(), Block()
+        inner = InsertPoint.at_end(then_block)
+        out = body(inner, current, start, rest)
+        self.rewriter.insert(scf.YieldOp(out), inner)
+        else_block.add_op(scf.YieldOp(current))
+        branch = scf.IfOp(has_rest, [dest.type], [then_block], [else_block])
+        self.rewriter.insert(branch, at)
+        branch.results[0].name_hint = dest.name_hint
+        return branch.results[0]
+
     def _offset(self, at: InsertPoint, base: SSAValue, delta: SSAValue, name: str) -> SSAValue:
         b, d = const_index(base), const_index(delta)
         if b == 0:
@@ -234,10 +308,12 @@ class MatmulRewriter:
         return add.result
 
     def _operands(self, at: InsertPoint, a: SSAValue, b: SSAValue, row: SSAValue, col: SSAValue,
-                  kk: SSAValue, shape: tuple[int, int, int], suffix: str) -> tuple[SSAValue, SSAValue]:
+                  kk: SSAValue, shape: tuple[int, int, int], suffix: str,
+                  valid_rows: SSAValue | None = None) -> tuple[SSAValue, SSAValue]:
         mb, nb, kb = shape
         f16 = a.type.element_type  # type: ignore[attr-defined]
-        a_mat = tile.LoadOp(a, [row, kk], TileType([mb, kb], f16, MemorySpace.MAT))
+        valid = [valid_rows, self._index(kb)] if valid_rows is not None else []
+        a_mat = tile.LoadOp(a, [row, kk], TileType([mb, kb], f16, MemorySpace.MAT), valid)
         b_mat = tile.LoadOp(b, [kk, col], TileType([kb, nb], f16, MemorySpace.MAT))
         left = tile.MoveOp(a_mat, MemorySpace.LEFT)
         right = tile.MoveOp(b_mat, MemorySpace.RIGHT)
@@ -248,10 +324,12 @@ class MatmulRewriter:
         return left.result, right.result
 
     def _block(self, at: InsertPoint, a: SSAValue, b: SSAValue, dest: SSAValue, offsets: Sequence[SSAValue],
-               row: SSAValue, col: SSAValue, k: int, shape: tuple[int, int, int]) -> SSAValue:
-        """One [mb, nb] output block: the K reduction into an acc tile, then its store."""
-        _mb, _nb, kb = shape
-        left, right = self._operands(at, a, b, row, col, self._index(0), shape, "")
+               row: SSAValue, col: SSAValue, k: int, shape: tuple[int, int, int],
+               valid_rows: SSAValue | None = None) -> SSAValue:
+        """One [mb, nb] output block: the K reduction into an acc tile, then its store (of
+        its first `valid_rows` rows, for the partial block of a run-time M)."""
+        _mb, nb, kb = shape
+        left, right = self._operands(at, a, b, row, col, self._index(0), shape, "", valid_rows)
         acc = tile.MatmulOp(left, right)
         acc.result.name_hint = "acc"
         self.rewriter.insert(acc, at)
@@ -260,7 +338,7 @@ class MatmulRewriter:
             block = Block(arg_types=[IndexType(), result.type])
             block.args[0].name_hint, block.args[1].name_hint = "k", "part"
             inner = InsertPoint.at_end(block)
-            l2, r2 = self._operands(inner, a, b, row, col, block.args[0], shape, "_k")
+            l2, r2 = self._operands(inner, a, b, row, col, block.args[0], shape, "_k", valid_rows)
             nxt = tile.MatmulAccOp(block.args[1], l2, r2)
             nxt.result.name_hint = "part"
             self.rewriter.insert([nxt, scf.YieldOp(nxt.result)], inner)
@@ -269,6 +347,11 @@ class MatmulRewriter:
             loop.results[0].name_hint = "acc"
             result = loop.results[0]
         where = [self._offset(at, offsets[0], row, "dst_row"), self._offset(at, offsets[1], col, "dst_col")]
+        if valid_rows is not None:
+            marked = tile.SetValidShapeOp(result, valid_rows, self._index(nb))
+            marked.result.name_hint = "acc_valid"
+            self.rewriter.insert(marked, at)
+            result = marked.result
         store = tile.StoreOp(result, dest, where)
         store.result.name_hint = dest.name_hint
         self.rewriter.insert(store, at)

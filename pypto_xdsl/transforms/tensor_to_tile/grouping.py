@@ -14,8 +14,10 @@ from xdsl.utils.exceptions import PassFailedException
 
 from pypto_xdsl.dialects import tensor, tile
 from pypto_xdsl.dialects.attributes import (
+    Dim,
     FuncKind,
     TensorType,
+    format_shape,
 )
 from pypto_xdsl.dialects.program import FuncOp
 
@@ -100,10 +102,11 @@ an instruction repeats at most 255 times."""
 
 GroupKey = tuple[str, object]
 """What the ops of one fusion group share: ("rows", M) for 2-D values (any column count,
-[M, 1] row values included), ("shape", shape) for values of other ranks."""
+[M, 1] row values included; M a static extent or a dimension symbol), ("shape", shape) for
+values of other ranks (static shapes only)."""
 
 
-def group_key(shape: tuple[int, ...]) -> GroupKey:
+def group_key(shape: tuple[Dim, ...]) -> GroupKey:
     return ("rows", shape[0]) if len(shape) == 2 else ("shape", shape)
 
 
@@ -112,6 +115,7 @@ def pass_failure(func: FuncOp, message: str) -> PassFailedException:
 
 
 _STATIC_SHAPES: dict[int, tuple[Attribute, tuple[int, ...] | None]] = {}
+_SHAPES: dict[int, tuple[Attribute, tuple[Dim, ...] | None]] = {}
 
 
 def static_shape(t: Attribute) -> tuple[int, ...] | None:
@@ -126,23 +130,94 @@ def static_shape(t: Attribute) -> tuple[int, ...] | None:
     return shape  # type: ignore[return-value]
 
 
+def shape_of(t: Attribute) -> tuple[Dim, ...] | None:
+    """The shape of a tensor type of rank >= 1 whose dims are static extents or named
+    symbols (no `?`), else None (memoised like `static_shape`)."""
+    hit = _SHAPES.get(id(t))
+    if hit is not None and hit[0] is t:
+        return hit[1]
+    shape = None
+    if isinstance(t, TensorType) and t.rank >= 1:
+        dims = t.get_shape()
+        if all(d is not None for d in dims):
+            shape = tuple(dims)
+    if len(_SHAPES) < 65536:
+        _SHAPES[id(t)] = (t, shape)
+    return shape
+
+
+def is_static(shape: Sequence[Dim]) -> bool:
+    return all(isinstance(d, int) for d in shape)
+
+
+def enclosing_func(op: Operation) -> FuncOp | None:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, FuncOp):
+        parent = parent.parent_op()
+    return parent
+
+
+_PARAMETER_SYMBOLS: dict[int, tuple[FuncOp, Attribute, frozenset[str]]] = {}
+
+
+def parameter_symbols(func: FuncOp | None) -> frozenset[str]:
+    """The dimension symbols of `func`'s tensor parameters: the extents a kernel can read
+    (`tensor.dim` of the parameter) when it tiles a dynamic dimension."""
+    if func is None:
+        return frozenset()
+    signature = func.function_type
+    hit = _PARAMETER_SYMBOLS.get(id(func))
+    if hit is not None and hit[0] is func and hit[1] is signature:
+        return hit[2]
+    symbols = frozenset(
+        d for t in signature.inputs.data if isinstance(t, TensorType) for d in t.get_shape() if isinstance(d, str)
+    )
+    if len(_PARAMETER_SYMBOLS) < 4096:
+        _PARAMETER_SYMBOLS[id(func)] = (func, signature, symbols)
+    return symbols
+
+
+def dynamic_reason(op: Operation, shape: Sequence[Dim]) -> str | None:
+    """Why a group cannot tile a value of the non-static `shape` in `op` (None: it can): only
+    2-D values (a partial tile is 2-D) whose symbols are parameter dimensions."""
+    if len(shape) != 2:
+        return f"a dynamic shape {format_shape(shape)} of rank {len(shape)}: only 2-D values tile dynamic dimensions (a partial tile is 2-D)"
+    symbols = parameter_symbols(enclosing_func(op))
+    for d in shape:
+        if isinstance(d, str) and d not in symbols:
+            return f"the dynamic dimension {d} is no dimension of a tensor parameter, so the kernel cannot read its extent"
+    return None
+
+
+def _tileable(op: Operation, shape: tuple[Dim, ...] | None) -> bool:
+    if shape is None or any(d == 0 for d in shape):
+        return False
+    return is_static(shape) or dynamic_reason(op, shape) is None
+
+
 def convertible_key(op: Operation) -> GroupKey | None:
-    """The fusion key of a convertible op (static, non-empty shapes), else None."""
+    """The fusion key of a convertible op (non-empty shapes, static or 2-D with parameter
+    dimension symbols), else None."""
     if type(op) not in FUSED_TYPES:
         return None
-    shape = static_shape(op.results[0].type)
-    if shape is None or any(d == 0 for d in shape):
+    shape = shape_of(op.results[0].type)
+    if not _tileable(op, shape):
         return None
+    assert shape is not None
     for v in op.operands:
         if not isinstance(v.type, TensorType):
             continue
-        vs = static_shape(v.type)
+        vs = shape_of(v.type)
         if type(op) in ROW_TYPES:
             # row ops are 2-D (verified) and row-aligned: [M, C] with [M, 1]
-            if vs is None or 0 in vs:
+            if not _tileable(op, vs):
                 return None
         elif vs != shape:
             return None
+    if isinstance(op, tensor.ConcatOp) and not all(
+        isinstance(shape_of(v.type)[1], int) for v in (op.src0, op.src1, op.result)  # type: ignore[index]
+    ):
+        return None  # columns of a partial tile would leave a gap between the halves
     return group_key(shape)
 
 
@@ -153,9 +228,9 @@ def read_operands(op: Operation) -> list[SSAValue]:
     return [v for v in op.operands if isinstance(v.type, TensorType)]
 
 
-def static_shape_of(v: SSAValue) -> tuple[int, ...]:
-    """The static shape of a group value, input or sink source."""
-    shape = static_shape(v.type)
+def dims_of(v: SSAValue) -> tuple[Dim, ...]:
+    """The shape of a group value, input or sink source (static extents and symbols)."""
+    shape = shape_of(v.type)
     assert shape is not None
     return shape
 
@@ -194,15 +269,17 @@ class Storage:
             and self.origin == other.origin
         )
 
-    def disjoint(self, shape: Sequence[int], other: Storage, other_shape: Sequence[int]) -> bool:
-        """Two constant windows of one storage that share no element."""
+    def disjoint(self, shape: Sequence[Dim], other: Storage, other_shape: Sequence[Dim]) -> bool:
+        """Two constant windows of one storage that share no element (a dynamic extent is
+        not known to end anywhere)."""
         if self.root is None or self.root is not other.root or self.origin is None or other.origin is None:
             return False
         return any(
-            a + n <= b or b + m <= a for a, n, b, m in zip(self.origin, shape, other.origin, other_shape)
+            (isinstance(n, int) and a + n <= b) or (isinstance(m, int) and b + m <= a)
+            for a, n, b, m in zip(self.origin, shape, other.origin, other_shape)
         )
 
-    def independent(self, shape: Sequence[int], other: Storage, other_shape: Sequence[int]) -> bool:
+    def independent(self, shape: Sequence[Dim], other: Storage, other_shape: Sequence[Dim]) -> bool:
         """Reading (or writing) one block by block, interleaved with writing the other block
         by block at the same positions, gives the same result as one after the other."""
         return self.distinct_from(other) or self.same_window(other) or self.disjoint(shape, other, other_shape)
@@ -275,8 +352,9 @@ class FusionGroup:
         return {m.results[0] for m in self.members}
 
     @property
-    def extent(self) -> int:
-        """The rows (elements, for 1-D values) the loop iterates over."""
+    def extent(self) -> Dim:
+        """The rows (elements, for 1-D values) the loop iterates over: a static extent, or
+        the symbol of a dynamic row count."""
         kind, value = self.key
         return value if kind == "rows" else value[0]  # type: ignore[return-value,index]
 
@@ -304,7 +382,7 @@ class FusionGroup:
     def is_broadcast(self, v: SSAValue) -> bool:
         """A [1, N] input of a group over M > 1 rows: a column vector every row block reads
         whole (column broadcasts take nothing else of that shape)."""
-        return self.key[0] == "rows" and self.extent > 1 and static_shape_of(v)[0] == 1
+        return self.key[0] == "rows" and self.extent != 1 and dims_of(v)[0] == 1
 
     def block_inputs(self) -> list[SSAValue]:
         """The external inputs loaded block by block."""
@@ -397,8 +475,8 @@ class BlockGrouper:
         g = self._open_owner(op.source)
         if g is None or op.source not in g.values():
             return False
-        src_shape = static_shape_of(op.source)
-        dst_shape = static_shape(op.dest.type)
+        src_shape = dims_of(op.source)
+        dst_shape = shape_of(op.dest.type)
         if dst_shape is None or len(dst_shape) != len(src_shape):
             return False
         if op.dest in g.values() or any(self.owner.get(o) is g for o in op.offsets):
@@ -410,10 +488,10 @@ class BlockGrouper:
         # value of a group is row-aligned): fine when they read a window at the written
         # window's origin, a disjoint one or other storage.
         for v in g.block_inputs():
-            if not storage_of(v).independent(static_shape_of(v), dst, src_shape):
+            if not storage_of(v).independent(dims_of(v), dst, src_shape):
                 return False
         for other in g.sinks:
-            if not sink_storage(other).independent(static_shape_of(other.source), dst, src_shape):
+            if not sink_storage(other).independent(dims_of(other.source), dst, src_shape):
                 return False
         # The store is a write: other open groups are closed before it, except those over
         # the same shape whose reads are independent of it, which join this loop (they may
@@ -422,7 +500,7 @@ class BlockGrouper:
             if h is g:
                 continue
             if h.key == g.key and all(
-                storage_of(v).independent(static_shape_of(v), dst, src_shape) for v in h.block_inputs()
+                storage_of(v).independent(dims_of(v), dst, src_shape) for v in h.block_inputs()
             ):
                 self._merge(g, h)
             else:
@@ -435,9 +513,9 @@ class BlockGrouper:
     def _try_copy(self, op: tensor.AssembleOp) -> bool:
         """An assemble of a tensor that no open group computes: a copy loop of its own
         (load the source's blocks, store them into the window)."""
-        shape = static_shape(op.source.type)
-        dst_shape = static_shape(op.dest.type)
-        if shape is None or dst_shape is None or len(shape) != len(dst_shape) or 0 in shape:
+        shape = shape_of(op.source.type)
+        dst_shape = shape_of(op.dest.type)
+        if shape is None or dst_shape is None or len(shape) != len(dst_shape) or not _tileable(op, shape):
             return False
         src, dst = storage_of(op.source), sink_storage(op)
         if not src.independent(shape, dst, shape):

@@ -11,8 +11,9 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
+from pypto_xdsl.analysis.dim_bounds import parameter_dim
 from pypto_xdsl.dialects import tensor, tile
-from pypto_xdsl.dialects.attributes import AtomicKind, TileType
+from pypto_xdsl.dialects.attributes import AtomicKind, Dim, TileType
 from pypto_xdsl.dialects.program import FuncOp
 from pypto_xdsl.transforms.tensor_to_tile.grouping import (
     BINARY,
@@ -24,16 +25,16 @@ from pypto_xdsl.transforms.tensor_to_tile.grouping import (
     UNARY,
     FusionGroup,
     const_index,
-    static_shape_of,
+    dims_of,
 )
 from pypto_xdsl.transforms.tensor_to_tile.sizing import (
     TilePlan,
 )
 
 
-def tile_op(m: Operation, operands: dict[SSAValue, SSAValue], rows: int) -> Operation:
-    """The tile op computing the [rows, ...] block of member `m` from the blocks of its
-    operands (`operands`: tensor value -> tile)."""
+def tile_op(m: Operation, operands: dict[SSAValue, SSAValue], shape: Sequence[int]) -> Operation:
+    """The tile op computing the block of member `m` (a tile of `shape`) from the blocks of
+    its operands (`operands`: tensor value -> tile)."""
     get = lambda v: operands.get(v, v)
     if type(m) in ROW_REDUCE:
         return ROW_REDUCE[type(m)](get(m.operands[0]))
@@ -52,7 +53,7 @@ def tile_op(m: Operation, operands: dict[SSAValue, SSAValue], rows: int) -> Oper
     if isinstance(m, FILLS):
         t = m.results[0].type
         value = m.value if isinstance(m, tensor.FullOp) else m.scalar
-        return tile.FullOp(value, TileType([rows, *t.get_shape()[1:]], t.element_type))  # type: ignore[attr-defined]
+        return tile.FullOp(value, TileType(list(shape), t.element_type))  # type: ignore[attr-defined]
     assert isinstance(m, tensor.CastOp)
     return tile.CastOp(get(m.input), m.result.type.element_type)  # type: ignore[attr-defined]
 
@@ -97,7 +98,13 @@ class IndexConstants:
 
 
 class GroupRewriter:
-    """Emits the loop of one planned fusion group in place of its ops (through `rewriter`)."""
+    """Emits the loop of one planned fusion group in place of its ops (through `rewriter`).
+
+    Static row counts: a loop over the full blocks and a tail block of static size, or (SPMD)
+    the blocks dealt cyclically over the cores. A run-time row count (a dimension symbol):
+    the rows [lo, hi) of this core (all of them, or a balanced contiguous share under SPMD),
+    a loop over its full blocks and one partial block (`tile.load ... valid[...]`) for the
+    rest when there is any. Dynamic columns make every block partial in its columns."""
 
     def __init__(self, func: FuncOp, g: FusionGroup, plan: TilePlan, spmd: bool, rewriter: PatternRewriter):
         self.func, self.g, self.plan, self.spmd = func, g, plan, spmd
@@ -105,10 +112,31 @@ class GroupRewriter:
         assert g.last is not None
         self.at = InsertPoint.before(g.last)
         self.consts = IndexConstants(g.last, rewriter)
+        self.extents: dict[str, SSAValue] = {}
 
     def _index(self, value: int) -> SSAValue:
         """An index constant, inserted before the group's loop (so it dominates its body)."""
         return self.consts.get(value)
+
+    def _extent(self, symbol: str) -> SSAValue:
+        """The run-time extent of dimension `symbol`: `tensor.dim` of a parameter that has it,
+        inserted before the group's loop."""
+        if symbol not in self.extents:
+            found = parameter_dim(self.func, symbol)
+            assert found is not None, symbol  # grouping converts parameter dimensions only
+            dim = tensor.DimOp(found[0], found[1])
+            dim.result.name_hint = symbol
+            self.rewriter.insert(dim, self.at)
+            self.extents[symbol] = dim.result
+        return self.extents[symbol]
+
+    def _dim(self, d: Dim) -> SSAValue:
+        return self._extent(d) if isinstance(d, str) else self._index(d)  # type: ignore[arg-type]
+
+    def _arith(self, at: InsertPoint, op: Operation, name: str) -> SSAValue:
+        op.results[0].name_hint = name
+        self.rewriter.insert(op, at)
+        return op.results[0]
 
     def rewrite(self) -> None:
         g = self.g
@@ -148,21 +176,26 @@ class GroupRewriter:
         self.broadcast: dict[SSAValue, SSAValue] = {}
         for v in g.external_inputs():
             if g.is_broadcast(v):
+                dims = dims_of(v)
                 zeros = [self._index(0)] * v.type.rank  # type: ignore[attr-defined]
-                load = tile.LoadOp(v, zeros, TileType(static_shape_of(v), v.type.element_type))  # type: ignore[attr-defined]
+                valid = [self._dim(d) for d in dims] if self.plan.dynamic else []
+                load = tile.LoadOp(v, zeros, TileType(self.plan.tile_shape(dims, 1), v.type.element_type), valid)  # type: ignore[attr-defined]
                 load.result.name_hint = f"{v.name_hint}_tile" if v.name_hint else None
                 self.rewriter.insert(load, at)
                 self.broadcast[v] = load.result
         rows, total = self.plan.rows, g.extent
-        full_blocks, tail = divmod(total, rows)
         current = inits
-        if self.spmd and full_blocks > 0:
+        if isinstance(total, str):
+            current = self._runtime_rows(at, stores, inits, rows, total)
+        elif self.spmd and total // rows > 0:
+            full_blocks, tail = divmod(total, rows)
             current = self._spmd_loop(at, stores, inits, rows, full_blocks)
             if tail:
                 current = self._spmd_tail(at, stores, current, full_blocks * rows, tail, full_blocks)
         else:
+            full_blocks, tail = divmod(total, rows)
             if full_blocks > 1:
-                current = self._loop(at, stores, inits, rows, full_blocks * rows)
+                current = self._loop(at, stores, inits, rows, self._index(0), self._index(full_blocks * rows))
             elif full_blocks == 1:
                 current = self._body(at, stores, inits, self._index(0), rows)
             if tail:
@@ -180,12 +213,13 @@ class GroupRewriter:
         for m in reversed(self.g.members):
             self.rewriter.erase(m)
 
-    def _loop(self, at: InsertPoint, stores, inits, rows: int, end: int) -> list[SSAValue]:
+    def _loop(self, at: InsertPoint, stores, inits, rows: int, start: SSAValue, end: SSAValue) -> list[SSAValue]:
+        """`scf.for %row = start to end step rows`, one full block per iteration."""
         body = Block(arg_types=[IndexType(), *(v.type for v in inits)])
         body.args[0].name_hint = "row"
         for arg, init in zip(body.args[1:], inits):
             arg.name_hint = init.name_hint
-        loop = scf.ForOp(self._index(0), self._index(end), self._index(rows), inits, body)
+        loop = scf.ForOp(start, end, self._index(rows), inits, body)
         inner_at = InsertPoint.at_end(body)
         stored = self._body(inner_at, stores, list(body.args[1:]), body.args[0], rows)
         self.rewriter.insert(scf.YieldOp(*stored), inner_at)
@@ -195,16 +229,20 @@ class GroupRewriter:
             r.name_hint = init.name_hint
         return list(loop.results)
 
-    def _spmd_loop(self, at: InsertPoint, stores, inits, rows: int, nblocks: int) -> list[SSAValue]:
+    def _block_index(self, at: InsertPoint) -> tuple[SSAValue, SSAValue]:
         idx, num = tile.GetBlockIdxOp(), tile.GetBlockNumOp()
         idx.result.name_hint, num.result.name_hint = "block_idx", "block_num"
         self.rewriter.insert([idx, num], at)
         self.block_idx, self.block_num = idx.result, num.result
+        return idx.result, num.result
+
+    def _spmd_loop(self, at: InsertPoint, stores, inits, rows: int, nblocks: int) -> list[SSAValue]:
+        idx, num = self._block_index(at)
         body = Block(arg_types=[IndexType(), *(v.type for v in inits)])
         body.args[0].name_hint = "blk"
         for arg, init in zip(body.args[1:], inits):
             arg.name_hint = init.name_hint
-        loop = scf.ForOp(idx.result, self._index(nblocks), num.result, inits, body)
+        loop = scf.ForOp(idx, self._index(nblocks), num, inits, body)
         inner_at = InsertPoint.at_end(body)
         row = arith.MuliOp(body.args[0], self._index(rows))
         row.result.name_hint = "row"
@@ -222,16 +260,54 @@ class GroupRewriter:
         is_owner = arith.CmpiOp(self.block_idx, owner.result, "eq")
         owner.result.name_hint, is_owner.result.name_hint = "tail_core", "on_tail_core"
         self.rewriter.insert([owner, is_owner], at)
+        return self._guarded(at, stores, current, is_owner.result, self._index(start), tail, None)
+
+    def _guarded(
+        self, at: InsertPoint, stores, current, cond: SSAValue, start: SSAValue, rows: int, valid_rows: SSAValue | None
+    ) -> list[SSAValue]:
+        """`scf.if cond` around one block of `rows` rows at `start` (the carried tensors
+        pass through unchanged otherwise)."""
         then_block, else_block = Block(), Block()
         inner_at = InsertPoint.at_end(then_block)
-        stored = self._body(inner_at, stores, current, self._index(start), tail)
+        stored = self._body(inner_at, stores, current, start, rows, valid_rows)
         self.rewriter.insert(scf.YieldOp(*stored), inner_at)
         else_block.add_op(scf.YieldOp(*current))
-        branch = scf.IfOp(is_owner.result, [v.type for v in current], [then_block], [else_block])
+        branch = scf.IfOp(cond, [v.type for v in current], [then_block], [else_block])
         self.rewriter.insert(branch, at)
         for r, v in zip(branch.results, current):
             r.name_hint = v.name_hint
         return list(branch.results)
+
+    def _runtime_rows(self, at: InsertPoint, stores, inits, rows: int, symbol: str) -> list[SSAValue]:
+        """The blocks of a run-time row count `symbol`: this core's rows [lo, hi), a loop over
+        its full blocks, then the partial block of the remaining rows, if any. Under SPMD the
+        share of core b of B is rows [b*n/B, (b+1)*n/B): balanced (shares differ by at most
+        one row), contiguous, every row on exactly one core, nothing when n = 0."""
+        n = self._extent(symbol)
+        zero = self._index(0)
+        if self.spmd:
+            idx, num = self._block_index(at)
+            first = self._arith(at, arith.MuliOp(idx, n), "first_scaled")
+            lo = self._arith(at, arith.DivUIOp(first, num), "first_row")
+            nxt = self._arith(at, arith.AddiOp(idx, self._index(1)), "next_block")
+            last = self._arith(at, arith.MuliOp(nxt, n), "end_scaled")
+            hi = self._arith(at, arith.DivUIOp(last, num), "end_row")
+            count = self._arith(at, arith.SubiOp(hi, lo), "core_rows")
+        else:
+            lo, hi, count = zero, n, n
+        current = inits
+        name = "has_tail"
+        if self.plan.row_bound is not None and self.plan.row_bound <= rows:
+            start, rest, name = lo, count, "has_rows"  # every share fits one block
+        else:
+            blocks = self._arith(at, arith.DivUIOp(count, self._index(rows)), "full_blocks")
+            full = self._arith(at, arith.MuliOp(blocks, self._index(rows)), "full_rows")
+            end = full if lo is zero else self._arith(at, arith.AddiOp(lo, full), "full_end")
+            current = self._loop(at, stores, inits, rows, lo, end)
+            start = end
+            rest = self._arith(at, arith.SubiOp(hi, end), "tail_rows")
+        has_rest = self._arith(at, arith.CmpiOp(rest, zero, "sgt"), name)
+        return self._guarded(at, stores, current, has_rest, start, rows, rest)
 
     def _body(
         self,
@@ -240,16 +316,32 @@ class GroupRewriter:
         carries: Sequence[SSAValue],
         row: SSAValue,
         rows: int,
+        valid_rows: SSAValue | None = None,
     ) -> list[SSAValue]:
         """Loads, tile ops and stores of one [rows, ...] block starting at `row`; returns the
-        carried tensors after the stores."""
+        carried tensors after the stores. A block is partial when only `valid_rows` of its
+        rows exist (the tail of a run-time row count) or its columns are dynamic: its loads
+        read the valid block (`valid[...]`), its fills and stored tiles are marked with
+        `tile.set_validshape` (a store writes the valid block of its tile)."""
         g = self.g
         zero = self._index(0) if g.rank > 1 else None
         offsets = [row, *([zero] * (g.rank - 1))]
+        partial = valid_rows is not None or self.plan.dynamic
+
+        def valid_of(dims: Sequence[Dim]) -> list[SSAValue]:
+            return [valid_rows if valid_rows is not None else self._index(rows), *(self._dim(d) for d in dims[1:])]
+
+        def mark(t: SSAValue, dims: Sequence[Dim], name: str | None) -> SSAValue:
+            marked = tile.SetValidShapeOp(t, *valid_of(dims))
+            marked.result.name_hint = name
+            self.rewriter.insert(marked, at)
+            return marked.result
+
         tiles: dict[SSAValue, SSAValue] = dict(self.broadcast)
         for v in g.block_inputs():
-            shape = [rows, *static_shape_of(v)[1:]]
-            load = tile.LoadOp(v, offsets, TileType(shape, v.type.element_type))  # type: ignore[attr-defined]
+            dims = dims_of(v)
+            shape = self.plan.tile_shape(dims, rows)
+            load = tile.LoadOp(v, offsets, TileType(shape, v.type.element_type), valid_of(dims) if partial else ())  # type: ignore[attr-defined]
             load.result.name_hint = f"{v.name_hint}_tile" if v.name_hint else None
             self.rewriter.insert(load, at)
             tiles[v] = load.result
@@ -258,10 +350,15 @@ class GroupRewriter:
                 # an identity cast (e.g. of an f32 matmul product): the same tile
                 tiles[m.result] = tiles[m.input]
                 continue
-            t = tile_op(m, tiles, rows)
-            t.results[0].name_hint = f"{m.results[0].name_hint}_tile" if m.results[0].name_hint else None
+            dims = dims_of(m.results[0])
+            t = tile_op(m, tiles, self.plan.tile_shape(dims, rows))
+            name = f"{m.results[0].name_hint}_tile" if m.results[0].name_hint else None
+            t.results[0].name_hint = name
             self.rewriter.insert(t, at)
-            tiles[m.results[0]] = t.results[0]
+            result = t.results[0]
+            if partial and isinstance(m, FILLS):
+                result = mark(result, dims, name)
+            tiles[m.results[0]] = result
         current = list(carries)
         for value, carry, sink_offsets, atomic in stores:
             if sink_offsets is None:
@@ -281,10 +378,13 @@ class GroupRewriter:
                     self.rewriter.insert(add, at)
                     where[0] = add.result
             target = current[carry]
+            stored = tiles[value]
+            if partial:
+                stored = mark(stored, dims_of(value), f"{value.name_hint}_valid" if value.name_hint else None)
             if atomic == AtomicKind.NONE:
-                store = tile.StoreOp(tiles[value], target, where)
+                store = tile.StoreOp(stored, target, where)
             else:
-                store = tile.AtomicStoreOp(tiles[value], target, where, atomic)
+                store = tile.AtomicStoreOp(stored, target, where, atomic)
             store.result.name_hint = target.name_hint
             self.rewriter.insert(store, at)
             current[carry] = store.result

@@ -3,13 +3,15 @@ ops' scratch) laid out as the backend does, and the row count that fits the Unif
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from pypto_xdsl.analysis.dim_bounds import missing_bound_message
 from pypto_xdsl.dialects import tensor
 from pypto_xdsl.dialects.attributes import (
+    Dim,
     TensorType,
     TileType,
     element_byte_width,
@@ -21,8 +23,8 @@ from pypto_xdsl.transforms.tensor_to_tile.grouping import (
     ROW_REDUCE,
     ROW_TYPES,
     FusionGroup,
+    dims_of,
     pass_failure,
-    static_shape_of,
 )
 
 # --------------------------------------------------------------------------- sizing
@@ -86,6 +88,43 @@ class TileNeed:
 class TilePlan:
     rows: int  # rows (elements for rank 1) per block
     tiles: list[TileNeed]
+    row_bound: int | None = None
+    """For a dynamic row count: its bound (None: unbounded)."""
+    bounds: dict[str, int] = field(default_factory=dict)
+    """The static size of every dynamic column dimension of the group's tiles."""
+
+    def tile_shape(self, dims: Sequence[Dim], rows: int) -> list[int]:
+        """The static shape of the [rows, ...] tile of a value of shape `dims`."""
+        return [rows, *(self.bounds[d] if isinstance(d, str) else d for d in dims[1:])]  # type: ignore[misc]
+
+    @property
+    def dynamic(self) -> bool:
+        return bool(self.bounds)
+
+
+MAX_DYNAMIC_ROWS = 4095
+"""Rows of one block of a dynamic row count: a DataCopyPad moves at most 4095 blocks (rows)."""
+
+BoundOf = Callable[[str], "int | None"]
+"""The bound of a dimension symbol of the function being converted (None: unbounded)."""
+
+BOUND_OPTION = "convert-tensor-to-tile{default-dim-bound=...}"
+
+
+def bounded_dims(func: FuncOp, dims: Sequence[Dim], bound_of: BoundOf, what: str, bounds: dict[str, int]) -> tuple[Dim, ...]:
+    """`dims` with every dynamic dimension after the first replaced by its bound (recorded in
+    `bounds`); a dimension without one is a PassFailedException naming it."""
+    out: list[Dim] = [dims[0]]
+    for d in dims[1:]:
+        if isinstance(d, str):
+            b = bound_of(d)
+            if b is None:
+                raise pass_failure(func, missing_bound_message(func, d, what, BOUND_OPTION))
+            bounds[d] = b
+            out.append(b)
+        else:
+            out.append(d)
+    return tuple(out)
 
 
 def describe_value(v: SSAValue, prefix: str) -> str:
@@ -102,41 +141,53 @@ APIs these ops lower to (`GetTanhMaxMinTmpSize`, `GetSinMaxMinTmpSize`, ...: 1 /
 temporaries of one 256-byte repeat for Tanh, 3 / 8 for Sin and Cos)."""
 
 
-def tile_needs(g: FusionGroup) -> list[TileNeed]:
+def tile_needs(g: FusionGroup, shape: Callable[[SSAValue], tuple[Dim, ...]] | None = None) -> list[TileNeed]:
     """Every tile one iteration of the group's loop holds: loads (a column vector once, not
     per row), op results, the scratch tile of a row reduction over more than 256 bytes per
     row (the backend folds the row's 256-byte chunks into it first), the Brcb scratch of a
-    row broadcast and the temporary buffer of a math API (tanh, sin, cos)."""
+    row broadcast and the temporary buffer of a math API (tanh, sin, cos). `shape` gives a
+    value's shape with its dynamic columns bounded (default: its static shape)."""
+    shape = shape or dims_of
     tiles: list[TileNeed] = []
     for i, v in enumerate(g.external_inputs()):
         tiles.append(TileNeed(
-            f"load of {describe_value(v, f'input #{i}')}", static_shape_of(v), v.type.element_type,  # type: ignore[attr-defined]
+            f"load of {describe_value(v, f'input #{i}')}", shape(v), v.type.element_type,  # type: ignore[attr-defined]
             fixed_rows=1 if g.is_broadcast(v) else None,
         ))
     for m in g.members:
         r = m.results[0]
         name = f"{m.name.replace('pypto.tensor.', 'pypto.tile.')} {describe_value(r, 'result')}"
         element = r.type.element_type  # type: ignore[attr-defined]
-        tiles.append(TileNeed(name, static_shape_of(r), element))
+        tiles.append(TileNeed(name, shape(r), element))
         if type(m) in ROW_REDUCE:
             lanes = 256 // element_byte_width(element)
-            rows, cols = static_shape_of(m.operands[0])
-            if cols > lanes:
+            rows, cols = shape(m.operands[0])
+            if cols > lanes:  # type: ignore[operator]
                 tiles.append(TileNeed(f"scratch of {name}", (rows, lanes), element))
         if type(m) in ROW_EXPAND:
-            rows, cols = static_shape_of(m.operands[0])
-            if cols > 1:  # Brcb spreads each row value over one 32-byte block, 8 rows a repeat
+            rows, cols = shape(m.operands[0])
+            if cols > 1:  # type: ignore[operator]  # Brcb spreads each row value over one 32-byte block, 8 rows a repeat
                 block = 32 // element_byte_width(element)
                 tiles.append(TileNeed(f"broadcast scratch of {name}", (rows, block), element, rows_per_repeat=8))
         if type(m) in MATH_SCRATCH:
             f32_bytes, half_bytes = MATH_SCRATCH[type(m)]
             size = f32_bytes if element_byte_width(element) == 4 else half_bytes
-            tiles.append(TileNeed(f"math scratch of {name}", static_shape_of(r), element, fixed_bytes=size))
+            tiles.append(TileNeed(f"math scratch of {name}", shape(r), element, fixed_bytes=size))
     return tiles
 
 
-def plan_group(func: FuncOp, g: FusionGroup, budget: int, ub_bytes: int, double_buffer: bool = True) -> TilePlan:
-    tiles = tile_needs(g)
+def plan_group(
+    func: FuncOp, g: FusionGroup, budget: int, ub_bytes: int, double_buffer: bool = True,
+    bound_of: BoundOf = lambda _: None,
+) -> TilePlan:
+    bounds: dict[str, int] = {}
+    ops = "row-wise" if any(type(m) in ROW_TYPES for m in g.members) else "elementwise"
+
+    def shape(v: SSAValue) -> tuple[Dim, ...]:
+        what = f"the tile of {describe_value(v, 'a value')} in the {ops} ops"
+        return bounded_dims(func, dims_of(v), bound_of, what, bounds)
+
+    tiles = tile_needs(g, shape)
     row_group = g.key[0] == "rows"
 
     def total(rows: int) -> int:
@@ -156,7 +207,18 @@ def plan_group(func: FuncOp, g: FusionGroup, budget: int, ub_bytes: int, double_
             f"{ub_bytes} bytes of Unified Buffer: {listing}",
         )
     # the largest row count that fits (the byte count grows with the rows)
-    lo, hi = 1, g.extent
+    extent = g.extent
+    row_bound = bound_of(extent) if isinstance(extent, str) else None
+    if isinstance(extent, int):
+        hi = extent
+    else:
+        hi = min(row_bound, MAX_DYNAMIC_ROWS) if row_bound is not None else MAX_DYNAMIC_ROWS
+        for sink in g.sinks:  # a block's tile must fit a static destination it is stored into
+            dst_rows = dims_of(sink.dest)[0]
+            if isinstance(dst_rows, int):
+                hi = min(hi, dst_rows)
+                row_bound = dst_rows if row_bound is None else min(row_bound, dst_rows)
+    lo = 1
     if any(type(m) in ROW_REDUCE for m in g.members):
         hi = min(hi, MAX_REDUCE_ROWS)
     while lo < hi:
@@ -165,7 +227,10 @@ def plan_group(func: FuncOp, g: FusionGroup, budget: int, ub_bytes: int, double_
             lo = mid
         else:
             hi = mid - 1
-    return TilePlan(block_rows(g.extent, g.one_dimensional, lo, tiles), tiles)
+    if isinstance(extent, str):
+        # a run-time row count: the largest block that fits (its tail is a partial tile)
+        return TilePlan(lo, tiles, row_bound, bounds)
+    return TilePlan(block_rows(extent, g.one_dimensional, lo, tiles), tiles, None, bounds)
 
 
 def block_rows(total: int, one_dimensional: bool, max_rows: int, tiles: list[TileNeed]) -> int:

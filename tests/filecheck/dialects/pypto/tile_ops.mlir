@@ -114,7 +114,7 @@ builtin.module {
 // CHECK-GENERIC-NEXT:     %idx = "pypto.tile.get_block_idx"() : () -> index
 // CHECK-GENERIC-NEXT:     %num = "pypto.tile.get_block_num"() : () -> index
 // CHECK-GENERIC-NEXT:     %row = "arith.muli"(%idx, %num) <{overflowFlags = #arith.overflow<none>}> : (index, index) -> index
-// CHECK-GENERIC-NEXT:     %a = "pypto.tile.load"(%x, %row, %c0) : (!pypto.tensor<[N, 128], f32>, index, index) -> !pypto.tile<[64, 128], f32, vec>
+// CHECK-GENERIC-NEXT:     %a = "pypto.tile.load"(%x, %row, %c0) <{operandSegmentSizes = array<i32: 1, 2, 0>}> : (!pypto.tensor<[N, 128], f32>, index, index) -> !pypto.tile<[64, 128], f32, vec>
 // CHECK-GENERIC-NEXT:     %f = "pypto.tile.full"(%s) : (f32) -> !pypto.tile<[64, 128], f32, vec>
 // CHECK-GENERIC-NEXT:     %add = "pypto.tile.add"(%a, %f) : (!pypto.tile<[64, 128], f32, vec>, !pypto.tile<[64, 128], f32, vec>) -> !pypto.tile<[64, 128], f32, vec>
 // CHECK-GENERIC-NEXT:     %sub = "pypto.tile.sub"(%add, %f) : (!pypto.tile<[64, 128], f32, vec>, !pypto.tile<[64, 128], f32, vec>) -> !pypto.tile<[64, 128], f32, vec>
@@ -146,8 +146,8 @@ builtin.module {
 // CHECK-GENERIC-NEXT:   "pypto.func"() <{sym_name = "cube", function_type = (!pypto.tensor<[64, 32], f16>, !pypto.tensor<[32, 16], f16>, !pypto.tensor<[64, 16], f32>) -> !pypto.tensor<[64, 16], f32>, kind = #pypto<kind aic>, arg_dirs = [#pypto<dir in>, #pypto<dir in>, #pypto<dir inout>]}> ({
 // CHECK-GENERIC-NEXT:   ^bb0(%a: !pypto.tensor<[64, 32], f16>, %b: !pypto.tensor<[32, 16], f16>, %c: !pypto.tensor<[64, 16], f32>):
 // CHECK-GENERIC-NEXT:     %c0 = "arith.constant"() <{value = 0 : index}> : () -> index
-// CHECK-GENERIC-NEXT:     %am = "pypto.tile.load"(%a, %c0, %c0) : (!pypto.tensor<[64, 32], f16>, index, index) -> !pypto.tile<[64, 32], f16, mat>
-// CHECK-GENERIC-NEXT:     %bm = "pypto.tile.load"(%b, %c0, %c0) : (!pypto.tensor<[32, 16], f16>, index, index) -> !pypto.tile<[32, 16], f16, mat>
+// CHECK-GENERIC-NEXT:     %am = "pypto.tile.load"(%a, %c0, %c0) <{operandSegmentSizes = array<i32: 1, 2, 0>}> : (!pypto.tensor<[64, 32], f16>, index, index) -> !pypto.tile<[64, 32], f16, mat>
+// CHECK-GENERIC-NEXT:     %bm = "pypto.tile.load"(%b, %c0, %c0) <{operandSegmentSizes = array<i32: 1, 2, 0>}> : (!pypto.tensor<[32, 16], f16>, index, index) -> !pypto.tile<[32, 16], f16, mat>
 // CHECK-GENERIC-NEXT:     %al = "pypto.tile.move"(%am) : (!pypto.tile<[64, 32], f16, mat>) -> !pypto.tile<[64, 32], f16, left>
 // CHECK-GENERIC-NEXT:     %br = "pypto.tile.move"(%bm) : (!pypto.tile<[32, 16], f16, mat>) -> !pypto.tile<[32, 16], f16, right>
 // CHECK-GENERIC-NEXT:     %acc = "pypto.tile.matmul"(%al, %br) : (!pypto.tile<[64, 32], f16, left>, !pypto.tile<[32, 16], f16, right>) -> !pypto.tile<[64, 16], f32, acc>

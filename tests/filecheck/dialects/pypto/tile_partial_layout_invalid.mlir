@@ -351,3 +351,30 @@ pypto.func aiv @f(%a: !pypto.tile<[8, 16], f32, vec>, %t: !pypto.tensor<[8, 16],
 }
 
 // CHECK: expected 'atomic(add)' after the offsets of pypto.tile.atomic_store
+
+// -----
+
+pypto.func aiv @f(%x: !pypto.tensor<[N, 16], f32>, %n: index) {
+  %r = pypto.tile.load %x[%n, %n] valid[%n] : !pypto.tensor<[N, 16], f32> -> !pypto.tile<[8, 16], f32, vec>
+  pypto.return
+}
+
+// CHECK: Operation does not verify: valid shape has 1 extents for the rank-2 tile !pypto.tile<[8, 16], f32, vec>
+
+// -----
+
+pypto.func aiv @f(%x: !pypto.tensor<[N], f32>, %n: index) {
+  %r = pypto.tile.load %x[%n] valid[%n, %n] : !pypto.tensor<[N], f32> -> !pypto.tile<[8, 16], f32, vec>
+  pypto.return
+}
+
+// CHECK: Operation does not verify: load: rank 2 differs from the rank 1 of !pypto.tensor<[N], f32>
+
+// -----
+
+pypto.func aiv @f(%x: !pypto.tensor<[N, 16], f32>, %n: index, %v: f32) {
+  %r = "pypto.tile.load"(%x, %n, %n, %n, %v) <{operandSegmentSizes = array<i32: 1, 2, 2>}> : (!pypto.tensor<[N, 16], f32>, index, index, index, f32) -> !pypto.tile<[8, 16], f32, vec>
+  pypto.return
+}
+
+// CHECK: operand 'valid_shape' at positions 3 to 4 does not verify:

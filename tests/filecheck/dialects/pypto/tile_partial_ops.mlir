@@ -11,6 +11,7 @@ builtin.module {
     %c16 = arith.constant 16 : index
     %t = pypto.tile.load %x[%c0, %c0] : !pypto.tensor<[16, 128], f32> -> !pypto.tile<[16, 128], f32, vec>
     %p = pypto.tile.set_validshape %t, %c16, %n : !pypto.tile<[16, 128], f32, vec>, index, index
+    %tail = pypto.tile.load %x[%c1, %c0] valid[%n, %c16] : !pypto.tensor<[16, 128], f32> -> !pypto.tile<[32, 128], f32, vec>
     %f = pypto.tile.fillpad %p pad(min) : !pypto.tile<[16, 128], f32, vec>
     %z = pypto.tile.fillpad %p pad(zero) : !pypto.tile<[16, 128], f32, vec>
     %big = pypto.tile.fillpad_expand %p pad(max) : !pypto.tile<[16, 128], f32, vec> -> !pypto.tile<[32, 128], f32, vec>
@@ -41,6 +42,7 @@ builtin.module {
 // CHECK-NEXT:     %c16 = arith.constant 16 : index
 // CHECK-NEXT:     %t = pypto.tile.load %x[%c0, %c0] : !pypto.tensor<[16, 128], f32> -> !pypto.tile<[16, 128], f32, vec>
 // CHECK-NEXT:     %p = pypto.tile.set_validshape %t, %c16, %n : !pypto.tile<[16, 128], f32, vec>, index, index
+// CHECK-NEXT:     %tail = pypto.tile.load %x[%c1, %c0] valid[%n, %c16] : !pypto.tensor<[16, 128], f32> -> !pypto.tile<[32, 128], f32, vec>
 // CHECK-NEXT:     %f = pypto.tile.fillpad %p pad(min) : !pypto.tile<[16, 128], f32, vec>
 // CHECK-NEXT:     %z = pypto.tile.fillpad %p pad(zero) : !pypto.tile<[16, 128], f32, vec>
 // CHECK-NEXT:     %big = pypto.tile.fillpad_expand %p pad(max) : !pypto.tile<[16, 128], f32, vec> -> !pypto.tile<[32, 128], f32, vec>
@@ -70,8 +72,9 @@ builtin.module {
 // CHECK-GENERIC-NEXT:     %c0 = "arith.constant"() <{value = 0 : index}> : () -> index
 // CHECK-GENERIC-NEXT:     %c1 = "arith.constant"() <{value = 1 : index}> : () -> index
 // CHECK-GENERIC-NEXT:     %c16 = "arith.constant"() <{value = 16 : index}> : () -> index
-// CHECK-GENERIC-NEXT:     %t = "pypto.tile.load"(%x, %c0, %c0) : (!pypto.tensor<[16, 128], f32>, index, index) -> !pypto.tile<[16, 128], f32, vec>
+// CHECK-GENERIC-NEXT:     %t = "pypto.tile.load"(%x, %c0, %c0) <{operandSegmentSizes = array<i32: 1, 2, 0>}> : (!pypto.tensor<[16, 128], f32>, index, index) -> !pypto.tile<[16, 128], f32, vec>
 // CHECK-GENERIC-NEXT:     %p = "pypto.tile.set_validshape"(%t, %c16, %n) : (!pypto.tile<[16, 128], f32, vec>, index, index) -> !pypto.tile<[16, 128], f32, vec>
+// CHECK-GENERIC-NEXT:     %tail = "pypto.tile.load"(%x, %c1, %c0, %n, %c16) <{operandSegmentSizes = array<i32: 1, 2, 2>}> : (!pypto.tensor<[16, 128], f32>, index, index, index, index) -> !pypto.tile<[32, 128], f32, vec>
 // CHECK-GENERIC-NEXT:     %f = "pypto.tile.fillpad"(%p) <{pad = #pypto<pad min>}> : (!pypto.tile<[16, 128], f32, vec>) -> !pypto.tile<[16, 128], f32, vec>
 // CHECK-GENERIC-NEXT:     %z = "pypto.tile.fillpad"(%p) <{pad = #pypto<pad zero>}> : (!pypto.tile<[16, 128], f32, vec>) -> !pypto.tile<[16, 128], f32, vec>
 // CHECK-GENERIC-NEXT:     %big = "pypto.tile.fillpad_expand"(%p) <{pad = #pypto<pad max>}> : (!pypto.tile<[16, 128], f32, vec>) -> !pypto.tile<[32, 128], f32, vec>
