@@ -890,15 +890,16 @@ irdl.dialect @pypto {
     irdl.results(result: %3)
   }
 
-  // pypto.tile.load: `%t = pypto.tile.load %src[%i, %j] : T -> !pypto.tile<[64, 64], f32, vec>`.
+  // pypto.tile.load: `%t = pypto.tile.load %src[%i, %j] [valid[%r, %c]] : T -> !pypto.tile<[64, 64], f32, vec>`.
   //   traits: MemoryReadEffect
   //   result types inferred by infer_result_types()
   irdl.operation @tile_load {
     %0 = irdl.base @pypto::@tensor
     %1 = irdl.is index
-    %2 = irdl.base @pypto::@tile
-    irdl.operands(source: %0, offsets: variadic %1)
-    irdl.results(result: %2)
+    %2 = irdl.is index
+    %3 = irdl.base @pypto::@tile
+    irdl.operands(source: %0, offsets: variadic %1, valid_shape: variadic %2)
+    irdl.results(result: %3)
   }
 
   // pypto.tile.store: `%r = pypto.tile.store %tile, %dst[%i, %j] : Tile, T`.

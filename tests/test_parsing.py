@@ -207,6 +207,10 @@ def test_value_ops_list_their_operands_in_definition_order():
     ops = [op for op in (*tensor.TENSOR_OPS, *tile.TILE_OPS) if issubclass(op, PyptoValueOp)]
     assert len(ops) > 40
     for op in ops:
+        if op.parse.__func__ is not PyptoValueOp.parse.__func__:
+            # its own syntax and segment sizes (tile.load's `valid[...]` group)
+            assert op.get_irdl_definition().options, op.name
+            continue
         names = [name for name, _ in op.get_irdl_definition().operands]
         variadic = [
             name for name, d in op.get_irdl_definition().operands

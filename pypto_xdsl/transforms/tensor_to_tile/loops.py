@@ -297,6 +297,8 @@ class GroupRewriter:
             lo, hi, count = zero, n, n
         current = inits
         name = "has_tail"
+        if rows == 1:  # blocks of one row: no partial rows
+            return self._loop(at, stores, inits, rows, lo, hi)
         if self.plan.row_bound is not None and self.plan.row_bound <= rows:
             start, rest, name = lo, count, "has_rows"  # every share fits one block
         else:
