@@ -37,6 +37,13 @@ function's body is a single group and does not already query its block index, th
 blocks are distributed cyclically over the cores with `pypto.tile.get_block_idx` /
 `get_block_num`.
 
+Dynamic shapes: 2-D values may have named dynamic dimensions (parameter dimensions). A
+run-time row count is a loop over its full blocks (`tensor.dim` of a parameter bounds it)
+and one partial block for the rest (`tile.load ... valid[...]`, `tile.set_validshape` before
+the stores), split into balanced contiguous shares under SPMD; dynamic columns take their
+bound (`pypto.dim_bounds`, the call sites', or `default-dim-bound`), and a missing one is an
+error naming the parameter and the symbol. A matmul may have a dynamic M.
+
 Cube matmul: in `incore` / `aic` functions, `pypto.tensor.matmul` of static f16 operands
 (dims multiples of 16; the product is f32, like the cube's accumulator) becomes blocked cube
 code (M/N loops, `tile.matmul` for the first K block, `tile.matmul_acc` in a K loop, one store

@@ -162,11 +162,11 @@ def tile_needs(g: FusionGroup, shape: Callable[[SSAValue], tuple[Dim, ...]] | No
         if type(m) in ROW_REDUCE:
             lanes = 256 // element_byte_width(element)
             rows, cols = shape(m.operands[0])
-            if cols > lanes:  # type: ignore[operator]
+            if cols > lanes:  # type: ignore[operator]  (columns are bounded: ints)
                 tiles.append(TileNeed(f"scratch of {name}", (rows, lanes), element))
         if type(m) in ROW_EXPAND:
             rows, cols = shape(m.operands[0])
-            if cols > 1:  # type: ignore[operator]  # Brcb spreads each row value over one 32-byte block, 8 rows a repeat
+            if cols > 1:  # type: ignore[operator]  (Brcb spreads each row value over one 32-byte block, 8 rows a repeat)
                 block = 32 // element_byte_width(element)
                 tiles.append(TileNeed(f"broadcast scratch of {name}", (rows, block), element, rows_per_repeat=8))
         if type(m) in MATH_SCRATCH:
