@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import ModuleOp
 
+from pypto_xdsl.analysis.dynamic_extents import first_dynamic_extent
 from pypto_xdsl.backend.ascendc.cxx import BackendError, Namer
 from pypto_xdsl.backend.ascendc.host import (
     HostProgram,
@@ -188,8 +189,21 @@ and queue discipline and stops with "pypto-sim error" on a violation.
 """
 
 
+STATIC_ONLY = "the Ascend C backend compiles static shapes only (docs/backend.md, \"Dynamic shapes\")"
+
+
+def check_static(module: ModuleOp) -> None:
+    """Refuse the first kernel or orchestration function that depends on a run-time extent,
+    naming the parameter or op, before anything is printed."""
+    for func in (*kernel_funcs(module), *orchestration_funcs(module)):
+        found = first_dynamic_extent(func)
+        if found is not None:
+            raise BackendError(f"ascendc: cannot lower {found.where()}: {found.description}; {STATIC_ONLY}")
+
+
 def emit_program(module: ModuleOp, entry: str | None = None, with_sim: bool = True) -> EmittedProgram:
     em = EmittedProgram()
+    check_static(module)
     seen: dict[str, str] = {}
     module = lower_for_printing(module)
     kfuncs = kernel_funcs(module)

@@ -33,7 +33,19 @@ pypto.func incore @too_big(%a: !pypto.tensor<[256, 256], f32>, out %o: !pypto.te
 pypto.func incore @dyn(%a: !pypto.tensor<[N, 64], f32>) {
   pypto.return
 }
-// CHECK: ascendc: cannot lower @dyn: tensor parameter %a has dynamic shape [N, 64]; the backend needs static shapes
+// CHECK: ascendc: cannot lower @dyn: tensor parameter %a has the dynamic shape [N, 64] (N is a run-time extent); the Ascend C backend compiles static shapes only (docs/backend.md, "Dynamic shapes")
+
+// -----
+
+// A partial load is a run-time block: refused, not printed as a copy of the whole window.
+pypto.func incore @partial(%a: !pypto.tensor<[16, 64], f32>, %n: index, out %o: !pypto.tensor<[16, 64], f32>) -> !pypto.tensor<[16, 64], f32> {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %t = pypto.tile.load %a[%c0, %c0] valid[%n, %c64] : !pypto.tensor<[16, 64], f32> -> !pypto.tile<[16, 64], f32, vec>
+  %w = pypto.tile.store %t, %o[%c0, %c0] : !pypto.tile<[16, 64], f32, vec>, !pypto.tensor<[16, 64], f32>
+  pypto.return %w : !pypto.tensor<[16, 64], f32>
+}
+// CHECK: ascendc: cannot lower 'pypto.tile.load' in @partial: the partial load of %t (valid[%n, %c64]) reads a run-time block; the Ascend C backend compiles static shapes only (docs/backend.md, "Dynamic shapes")
 
 // -----
 
