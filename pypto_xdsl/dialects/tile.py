@@ -122,6 +122,9 @@ _PURE = traits_def(Pure())
 # --------------------------------------------------------------------------- memory
 
 
+_LOAD_SEGMENTS: dict[tuple[int, int], DenseArrayBase] = {}
+
+
 @pypto_op_definition
 class LoadOp(PyptoValueOp):
     """`%t = pypto.tile.load %src[%i, %j] [valid[%r, %c]] : T -> !pypto.tile<[64, 64], f32, vec>`.
@@ -149,7 +152,20 @@ class LoadOp(PyptoValueOp):
         result_type: TileType,
         valid_shape: Sequence[SSAValue | Operation] = (),
     ):
-        super().__init__(operands=[source, offsets, valid_shape], result_types=[result_type])
+        # Built like `create`, with one shared segment-sizes attribute per operand count: the
+        # IRDL builder range-checks a new DenseArrayBase for every load, which doubled the
+        # cost of building one (the loads of a tiled loop are the bulk of what
+        # convert-tensor-to-tile builds).
+        sizes = (len(offsets), len(valid_shape))
+        segments = _LOAD_SEGMENTS.get(sizes)
+        if segments is None:
+            segments = _LOAD_SEGMENTS[sizes] = DenseArrayBase.from_list(i32, [1, *sizes])
+        Operation.__init__(
+            self,
+            operands=[SSAValue.get(source), *map(SSAValue.get, offsets), *map(SSAValue.get, valid_shape)],
+            result_types=[result_type],
+            properties={"operandSegmentSizes": segments},
+        )
 
     @property
     def is_partial(self) -> bool:

@@ -24,6 +24,7 @@ from pypto_xdsl.transforms.tensor_to_tile.grouping import (
     ROW_TYPES,
     FusionGroup,
     dims_of,
+    is_static,
     pass_failure,
 )
 
@@ -95,6 +96,8 @@ class TilePlan:
 
     def tile_shape(self, dims: Sequence[Dim], rows: int) -> list[int]:
         """The static shape of the [rows, ...] tile of a value of shape `dims`."""
+        if not self.bounds:
+            return [rows, *dims[1:]]  # type: ignore[list-item]  (static columns)
         return [rows, *(self.bounds[d] if isinstance(d, str) else d for d in dims[1:])]  # type: ignore[misc]
 
     @property
@@ -184,8 +187,11 @@ def plan_group(
     ops = "row-wise" if any(type(m) in ROW_TYPES for m in g.members) else "elementwise"
 
     def shape(v: SSAValue) -> tuple[Dim, ...]:
+        dims = dims_of(v)
+        if is_static(dims[1:]):
+            return dims  # nothing to bound (and no message to build)
         what = f"the tile of {describe_value(v, 'a value')} in the {ops} ops"
-        return bounded_dims(func, dims_of(v), bound_of, what, bounds)
+        return bounded_dims(func, dims, bound_of, what, bounds)
 
     tiles = tile_needs(g, shape)
     row_group = g.key[0] == "rows"
