@@ -195,7 +195,8 @@ STATIC_ONLY = "the Ascend C backend compiles static shapes only (docs/backend.md
 def check_static(module: ModuleOp) -> None:
     """Refuse the first kernel or orchestration function that depends on a run-time extent,
     naming the parameter or op, before anything is printed."""
-    for func in (*kernel_funcs(module), *orchestration_funcs(module)):
+    kernels = [f for f in program.func_ops(module) if f.is_incore]
+    for func in (*kernels, *orchestration_funcs(module)):
         found = first_dynamic_extent(func)
         if found is not None:
             raise BackendError(f"ascendc: cannot lower {found.where()}: {found.description}; {STATIC_ONLY}")
