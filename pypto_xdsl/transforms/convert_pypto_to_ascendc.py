@@ -30,11 +30,12 @@ from xdsl.utils.exceptions import PassFailedException
 
 from pypto_xdsl.analysis.ascendc_kernel import returned_locals, returned_params
 from pypto_xdsl.analysis.cxx_names import BackendError, op_error
+from pypto_xdsl.analysis.dynamic_extents import first_dynamic_extent
 from pypto_xdsl.analysis.symbols import invalidate, lookup_symbol
 from pypto_xdsl.analysis.write_through import escapes_region
 from pypto_xdsl.dialects import program, tensor, tile
 from pypto_xdsl.dialects.ascendc_kernel import KernelOp, LaunchOp
-from pypto_xdsl.dialects.attributes import TensorType
+from pypto_xdsl.dialects.attributes import FuncKind, TensorType
 from pypto_xdsl.transforms.ascendc_kernel_lowering import lower_kernel
 
 
@@ -136,9 +137,26 @@ def check_launch(op: program.CallOp | program.SubmitOp, callee: program.FuncOp) 
             )
 
 
+STATIC_ONLY = "the Ascend C backend compiles static shapes only (docs/backend.md, \"Dynamic shapes\")"
+
+
+def check_static(module: ModuleOp) -> None:
+    """Refuse the first kernel or orchestration function that depends on a run-time extent
+    (a dynamic tensor or a partial tile), naming the parameter or op, before anything is
+    lowered or printed (raises BackendError)."""
+    funcs = list(program.func_ops(module))
+    kernels = [f for f in funcs if f.is_incore]
+    hosts = [f for f in funcs if f.func_kind == FuncKind.ORCHESTRATION]
+    for func in (*kernels, *hosts):
+        found = first_dynamic_extent(func)
+        if found is not None:
+            raise BackendError(f"ascendc: cannot lower {found.where()}: {found.description}; {STATIC_ONLY}")
+
+
 def lower_module(module: ModuleOp) -> None:
     """Lower every tile-level kernel of `module` to an ascendc.kernel and its launches to
     ascendc.launch (raises BackendError)."""
+    check_static(module)
     kernels = [f for f in program.func_ops(module) if f.is_incore]
     lowered = [(f, lower_kernel(f)) for f in kernels]
     if kernels:

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import ModuleOp
 
-from pypto_xdsl.analysis.dynamic_extents import first_dynamic_extent
 from pypto_xdsl.backend.ascendc.cxx import BackendError, Namer
 from pypto_xdsl.backend.ascendc.host import (
     HostProgram,
@@ -189,20 +188,9 @@ and queue discipline and stops with "pypto-sim error" on a violation.
 """
 
 
-STATIC_ONLY = "the Ascend C backend compiles static shapes only (docs/backend.md, \"Dynamic shapes\")"
-
-
-def check_static(module: ModuleOp) -> None:
-    """Refuse the first kernel or orchestration function that depends on a run-time extent,
-    naming the parameter or op, before anything is printed."""
-    kernels = [f for f in program.func_ops(module) if f.is_incore]
-    for func in (*kernels, *orchestration_funcs(module)):
-        found = first_dynamic_extent(func)
-        if found is not None:
-            raise BackendError(f"ascendc: cannot lower {found.where()}: {found.description}; {STATIC_ONLY}")
-
-
 def emit_program(module: ModuleOp, entry: str | None = None, with_sim: bool = True) -> EmittedProgram:
+    from pypto_xdsl.transforms.convert_pypto_to_ascendc import check_static
+
     em = EmittedProgram()
     check_static(module)
     seen: dict[str, str] = {}

@@ -48,3 +48,23 @@ pypto.func orchestration @main(%x: !pypto.tensor<[8, 64], f32>, %z: !pypto.tenso
   pypto.return
 }
 // CHECK: convert-pypto-to-ascendc: cannot lower 'pypto.call' in @main: kernel argument !pypto.tensor<[8, 32], f32> is a strided window of !pypto.tensor<[8, 64], f32>; kernels take contiguous tensors (pass the whole tensor and offsets, or full-row slices)
+
+// -----
+
+// Run-time extents (#16) stop the conversion before anything is lowered: a dynamic kernel
+// parameter, and a partial load, which would otherwise become a copy of the whole window.
+pypto.func incore @dynamic_rows(%a: !pypto.tensor<[N, 64], f32>) {
+  pypto.return
+}
+// CHECK: convert-pypto-to-ascendc: cannot lower @dynamic_rows: tensor parameter %a has the dynamic shape [N, 64] (N is a run-time extent); the Ascend C backend compiles static shapes only (docs/backend.md, "Dynamic shapes")
+
+// -----
+
+pypto.func incore @partial(%a: !pypto.tensor<[16, 64], f32>, %n: index, out %o: !pypto.tensor<[16, 64], f32>) -> !pypto.tensor<[16, 64], f32> {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %t = pypto.tile.load %a[%c0, %c0] valid[%n, %c64] : !pypto.tensor<[16, 64], f32> -> !pypto.tile<[16, 64], f32, vec>
+  %w = pypto.tile.store %t, %o[%c0, %c0] : !pypto.tile<[16, 64], f32, vec>, !pypto.tensor<[16, 64], f32>
+  pypto.return %w : !pypto.tensor<[16, 64], f32>
+}
+// CHECK: convert-pypto-to-ascendc: cannot lower 'pypto.tile.load' in @partial: the partial load of %t (valid[%n, %c64]) reads a run-time block; the Ascend C backend compiles static shapes only (docs/backend.md, "Dynamic shapes")
