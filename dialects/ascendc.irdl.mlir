@@ -534,6 +534,15 @@ irdl.dialect @ascendc {
     irdl.operands(dst: %0, src: %1)
   }
 
+  // ascendc.rsqrt
+  //   memory effects: unknown
+  //   not in IRDL: count (property, optional), mask (property, optional), repeat (property, optional), params (property, optional)
+  irdl.operation @rsqrt {
+    %0 = irdl.base @ascendc::@local_tensor
+    %1 = irdl.base @ascendc::@local_tensor
+    irdl.operands(dst: %0, src: %1)
+  }
+
   // ascendc.adds
   //   memory effects: unknown
   //   not in IRDL: count (property, optional), mask (property, optional), repeat (property, optional), params (property, optional)
@@ -597,6 +606,19 @@ irdl.dialect @ascendc {
   // ascendc.whole_reduce_max
   //   memory effects: unknown
   irdl.operation @whole_reduce_max {
+    %0 = irdl.base @ascendc::@local_tensor
+    %1 = irdl.base @ascendc::@local_tensor
+    %2 = irdl.base @ascendc::@order
+    %3 = irdl.base "#builtin.integer"
+    %4 = irdl.base "#builtin.integer"
+    %5 = irdl.any
+    irdl.operands(dst: %0, src: %1)
+    irdl.attributes {"order" = %2, "mask" = %3, "repeat" = %4, "strides" = %5}
+  }
+
+  // ascendc.whole_reduce_min
+  //   memory effects: unknown
+  irdl.operation @whole_reduce_min {
     %0 = irdl.base @ascendc::@local_tensor
     %1 = irdl.base @ascendc::@local_tensor
     %2 = irdl.base @ascendc::@order

@@ -58,6 +58,20 @@ MAX_REPEAT = 255
 REPEAT_BYTES = 256
 _UB_POSITIONS = (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC)
 
+# Element types an instruction exists for on dav-c220 (the devkit's `SupportType<T, ...>`
+# checks in impl/basic_api/dav_c220/), in MLIR spelling.
+FLOATS = ("f16", "f32")
+FLOATS_I32 = ("f16", "f32", "i32")
+ARITH = ("f16", "f32", "i16", "i32")
+ALL_16_32 = ("f16", "bf16", "f32", "i16", "ui16", "i32", "ui32")
+_CXX = {"f16": "half", "bf16": "bfloat16_t", "f32": "float", "i16": "int16_t", "ui16": "uint16_t",
+        "i32": "int32_t", "ui32": "uint32_t"}
+
+
+def supported_elements_text(elements: tuple[str, ...]) -> str:
+    names = [_CXX.get(e, e) for e in elements]
+    return " and ".join(names) if len(names) <= 2 else ", ".join(names[:-1]) + " and " + names[-1]
+
 
 def _check_ub(op: IRDLOperation, values: list[SSAValue]) -> None:
     for v in values:
@@ -84,6 +98,7 @@ class VectorOp(AscendCFormat, IRDLOperation):
 
     CXX_NAME: ClassVar[str] = ""
     REPEAT_PARAMS: ClassVar[int] = 0  # values of its level-0 repeat-params struct (0: no level-0 form)
+    ELEMENTS: ClassVar[tuple[str, ...] | None] = None  # element types it exists for (None: not checked)
     FORMAT_KEYWORDS: ClassVar[tuple] = (
         ("count", "count", INT, None),
         ("mask", "mask", INT, None),
@@ -93,6 +108,21 @@ class VectorOp(AscendCFormat, IRDLOperation):
 
     def _tensor_operands(self) -> list[SSAValue]:
         return [o for o in self.operands if isinstance(o.type, LocalTensorType)]
+
+    @classmethod
+    def element_error(cls, elem: Attribute) -> str | None:
+        """Why the instruction does not exist for `elem` elements (None: it does)."""
+        if cls.ELEMENTS is None or str(elem) in cls.ELEMENTS:
+            return None
+        return (f"Ascend C {cls.CXX_NAME} exists for {supported_elements_text(cls.ELEMENTS)} elements only "
+                f"(dav-c220), not {elem}")
+
+    def _verify_elements(self) -> None:
+        t = self.operands[0].type
+        if isinstance(t, LocalTensorType):
+            why = self.element_error(t.element_type)
+            if why is not None:
+                raise VerifyException(f"{self.name}: {why}")
 
     def _verify_form(self) -> None:
         props = self.properties
@@ -114,6 +144,7 @@ class VectorOp(AscendCFormat, IRDLOperation):
         _check_ub(self, tensors)
         _same_element(self, tensors)
         self._verify_form()
+        self._verify_elements()
 
 
 def _vector_init(self, operands, count, mask, repeat, params, extra_props=None):
@@ -136,6 +167,7 @@ class BinaryOp(VectorOp):
     repeat = opt_prop_def(IntegerAttr)
     params = opt_prop_def()
     REPEAT_PARAMS: ClassVar[int] = 6  # BinaryRepeatParams(dstBlkStride, src0BlkStride, src1BlkStride, dstRepStride, src0RepStride, src1RepStride)
+    ELEMENTS: ClassVar[tuple[str, ...] | None] = ARITH
 
     def __init__(self, dst: SSAValue, src0: SSAValue, src1: SSAValue, *, count: int | None = None,
                  mask: int | None = None, repeat: int | None = None, params=None):
@@ -164,6 +196,7 @@ class MulOp(BinaryOp):
 class DivOp(BinaryOp):
     name = "ascendc.div"
     CXX_NAME: ClassVar[str] = "Div"
+    ELEMENTS: ClassVar[tuple[str, ...] | None] = FLOATS
 
 
 @irdl_op_definition
@@ -186,6 +219,7 @@ class UnaryOp(VectorOp):
     repeat = opt_prop_def(IntegerAttr)
     params = opt_prop_def()
     REPEAT_PARAMS: ClassVar[int] = 4  # UnaryRepeatParams(dstBlkStride, srcBlkStride, dstRepStride, srcRepStride)
+    ELEMENTS: ClassVar[tuple[str, ...] | None] = FLOATS
 
     def __init__(self, dst: SSAValue, src: SSAValue, *, count: int | None = None,
                  mask: int | None = None, repeat: int | None = None, params=None):
@@ -220,12 +254,19 @@ class AbsOp(UnaryOp):
 class ReluOp(UnaryOp):
     name = "ascendc.relu"
     CXX_NAME: ClassVar[str] = "Relu"
+    ELEMENTS: ClassVar[tuple[str, ...] | None] = FLOATS_I32
 
 
 @irdl_op_definition
 class ReciprocalOp(UnaryOp):
     name = "ascendc.reciprocal"
     CXX_NAME: ClassVar[str] = "Reciprocal"
+
+
+@irdl_op_definition
+class RsqrtOp(UnaryOp):
+    name = "ascendc.rsqrt"
+    CXX_NAME: ClassVar[str] = "Rsqrt"
 
 
 _SCALAR = IndexType
@@ -242,6 +283,7 @@ class ScalarOp(VectorOp):
     repeat = opt_prop_def(IntegerAttr)
     params = opt_prop_def()
     REPEAT_PARAMS: ClassVar[int] = 4  # UnaryRepeatParams
+    ELEMENTS: ClassVar[tuple[str, ...] | None] = ARITH
 
     def __init__(self, dst: SSAValue, src: SSAValue, scalar: SSAValue, *, count: int | None = None,
                  mask: int | None = None, repeat: int | None = None, params=None):
@@ -282,6 +324,7 @@ class DuplicateOp(VectorOp):
 
     name = "ascendc.duplicate"
     CXX_NAME: ClassVar[str] = "Duplicate"
+    ELEMENTS: ClassVar[tuple[str, ...] | None] = ALL_16_32
     dst = operand_def(LocalTensorType)
     scalar = operand_def()
     count = opt_prop_def(IntegerAttr)
@@ -316,8 +359,10 @@ class CastOp(VectorOp):
 
 
 class WholeReduceOp(VectorOp):
-    """`WholeReduceMax/Sum(dst, src, mask, repeatTime, dstRepStride, srcBlkStride, srcRepStride[, order])`:
+    """`WholeReduceMax/Min/Sum(dst, src, mask, repeatTime, dstRepStride, srcBlkStride, srcRepStride[, order])`:
     one result per repeat."""
+
+    ELEMENTS: ClassVar[tuple[str, ...] | None] = FLOATS
 
     dst = operand_def(LocalTensorType)
     src = operand_def(LocalTensorType)
@@ -337,12 +382,27 @@ class WholeReduceOp(VectorOp):
         check_positive(self, "repeat", MAX_REPEAT)
         check_positive(self, "mask", REPEAT_BYTES // eb)
         check_ints(self, "strides", 3, 65535, f"the strides (dstRepStride, srcBlkStride, srcRepStride) of {self.name}")
+        self._verify_elements()
 
 
 @irdl_op_definition
 class WholeReduceMaxOp(WholeReduceOp):
     name = "ascendc.whole_reduce_max"
     CXX_NAME: ClassVar[str] = "WholeReduceMax"
+    order = prop_def(ReduceOrderAttr)
+    FORMAT_KEYWORDS: ClassVar[tuple] = WholeReduceOp.FORMAT_KEYWORDS + (("order", "order", ENUM, ReduceOrderAttr),)
+
+    def __init__(self, dst: SSAValue, src: SSAValue, mask: int, repeat: int, strides, order: ReduceOrder):
+        IRDLOperation.__init__(self, operands=[dst, src], properties={
+            "mask": int_prop(mask), "repeat": int_prop(repeat), "strides": ints_prop(strides),
+            "order": ReduceOrderAttr(order),
+        })
+
+
+@irdl_op_definition
+class WholeReduceMinOp(WholeReduceOp):
+    name = "ascendc.whole_reduce_min"
+    CXX_NAME: ClassVar[str] = "WholeReduceMin"
     order = prop_def(ReduceOrderAttr)
     FORMAT_KEYWORDS: ClassVar[tuple] = WholeReduceOp.FORMAT_KEYWORDS + (("order", "order", ENUM, ReduceOrderAttr),)
 
@@ -371,6 +431,7 @@ class BrcbOp(VectorOp):
 
     name = "ascendc.brcb"
     CXX_NAME: ClassVar[str] = "Brcb"
+    ELEMENTS: ClassVar[tuple[str, ...] | None] = ALL_16_32
     dst = operand_def(LocalTensorType)
     src = operand_def(LocalTensorType)
     repeat = prop_def(IntegerAttr)
@@ -387,6 +448,7 @@ class BrcbOp(VectorOp):
             raise VerifyException("Brcb broadcasts 2- and 4-byte elements")
         check_positive(self, "repeat", MAX_REPEAT)
         check_ints(self, "params", 2, 65535, "BrcbRepeatParams(dstBlkStride, dstRepStride)")
+        self._verify_elements()
 
 
 @irdl_op_definition
@@ -416,8 +478,9 @@ class SelectOp(VectorOp):
 
 
 VECTOR_OPS = [
-    AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, LnOp, SqrtOp, AbsOp, ReluOp, ReciprocalOp,
-    AddsOp, MulsOp, MaxsOp, MinsOp, DuplicateOp, CastOp, WholeReduceMaxOp, WholeReduceSumOp, BrcbOp, SelectOp,
+    AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, LnOp, SqrtOp, AbsOp, ReluOp, ReciprocalOp, RsqrtOp,
+    AddsOp, MulsOp, MaxsOp, MinsOp, DuplicateOp, CastOp, WholeReduceMaxOp, WholeReduceMinOp, WholeReduceSumOp,
+    BrcbOp, SelectOp,
 ]
 
 

@@ -42,6 +42,7 @@ from pypto_xdsl.dialects.ascendc_types import (
     QueueType,
 )
 
+_PROMOTED_TO_INT = ("int8_t", "uint8_t", "int16_t", "uint16_t")
 _PLAN_ORDER = (Memory.UB, Memory.L1, Memory.L0A, Memory.L0B, Memory.L0C)
 _TASK_TYPE = {KernelKind.CUBE: "KERNEL_TYPE_AIC_ONLY", KernelKind.MIX: "KERNEL_TYPE_MIX_AIC_1_2"}
 
@@ -301,7 +302,9 @@ class KernelPrinter(CxxWriter):
                 text = f"-{s.text}"
             else:
                 text = f"-({s.text})"
-            self.exprs[op.result] = Expr(text, s.ctype)
+            # C++ promotes a negated 8/16-bit integer to int: the expression is an int
+            promoted = s.ctype in _PROMOTED_TO_INT
+            self.exprs[op.result] = Expr(text, "int32_t" if promoted else s.ctype)
             return
         if isinstance(op, C.ScalarCastOp):
             c = ctype(op.result.type)

@@ -364,3 +364,69 @@ ascendc.kernel vector @k() {
 }
 
 // CHECK: the scalar operand of ascendc.muls is i32 but the tensors hold f32 (convert it with ascendc.scalar_cast)
+
+// -----
+
+// Element types: an instruction exists only for the types the devkit's SupportType lists.
+ascendc.kernel vector @k() {
+  %pipe = ascendc.tpipe "pipe"
+  %buf = ascendc.tbuf "buf" : !ascendc.buffer<VECCALC>
+  ascendc.init_buffer %pipe, %buf len 1024 : !ascendc.pipe, !ascendc.buffer<VECCALC>
+  %t = ascendc.get_buf "t" %buf : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<i32, VECCALC>
+  ascendc.abs %t, %t count 64 : !ascendc.local_tensor<i32, VECCALC>, !ascendc.local_tensor<i32, VECCALC>
+  ascendc.return
+}
+
+// CHECK: ascendc.abs: Ascend C Abs exists for half and float elements only (dav-c220), not i32
+
+// -----
+
+ascendc.kernel vector @k() {
+  %pipe = ascendc.tpipe "pipe"
+  %buf = ascendc.tbuf "buf" : !ascendc.buffer<VECCALC>
+  ascendc.init_buffer %pipe, %buf len 1024 : !ascendc.pipe, !ascendc.buffer<VECCALC>
+  %t = ascendc.get_buf "t" %buf : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<i16, VECCALC>
+  ascendc.relu %t, %t count 64 : !ascendc.local_tensor<i16, VECCALC>, !ascendc.local_tensor<i16, VECCALC>
+  ascendc.return
+}
+
+// CHECK: ascendc.relu: Ascend C Relu exists for half, float and int32_t elements only (dav-c220), not i16
+
+// -----
+
+ascendc.kernel vector @k() {
+  %pipe = ascendc.tpipe "pipe"
+  %buf = ascendc.tbuf "buf" : !ascendc.buffer<VECCALC>
+  ascendc.init_buffer %pipe, %buf len 1024 : !ascendc.pipe, !ascendc.buffer<VECCALC>
+  %t = ascendc.get_buf "t" %buf : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<i16, VECCALC>
+  ascendc.div %t, %t, %t count 64 : !ascendc.local_tensor<i16, VECCALC>, !ascendc.local_tensor<i16, VECCALC>, !ascendc.local_tensor<i16, VECCALC>
+  ascendc.return
+}
+
+// CHECK: ascendc.div: Ascend C Div exists for half and float elements only (dav-c220), not i16
+
+// -----
+
+ascendc.kernel vector @k() {
+  %pipe = ascendc.tpipe "pipe"
+  %buf = ascendc.tbuf "buf" : !ascendc.buffer<VECCALC>
+  ascendc.init_buffer %pipe, %buf len 1024 : !ascendc.pipe, !ascendc.buffer<VECCALC>
+  %t = ascendc.get_buf "t" %buf : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<i32, VECCALC>
+  ascendc.whole_reduce_sum %t, %t mask 64 repeat 1 strides(1, 1, 8) : !ascendc.local_tensor<i32, VECCALC>, !ascendc.local_tensor<i32, VECCALC>
+  ascendc.return
+}
+
+// CHECK: ascendc.whole_reduce_sum: Ascend C WholeReduceSum exists for half and float elements only (dav-c220), not i32
+
+// -----
+
+ascendc.kernel vector @k() {
+  %pipe = ascendc.tpipe "pipe"
+  %buf = ascendc.tbuf "buf" : !ascendc.buffer<VECCALC>
+  ascendc.init_buffer %pipe, %buf len 1024 : !ascendc.pipe, !ascendc.buffer<VECCALC>
+  %t = ascendc.get_buf "t" %buf : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<i32, VECCALC>
+  ascendc.rsqrt %t, %t count 64 : !ascendc.local_tensor<i32, VECCALC>, !ascendc.local_tensor<i32, VECCALC>
+  ascendc.return
+}
+
+// CHECK: ascendc.rsqrt: Ascend C Rsqrt exists for half and float elements only (dav-c220), not i32

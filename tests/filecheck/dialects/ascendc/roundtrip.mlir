@@ -35,6 +35,7 @@ ascendc.kernel vector @vec(%x: !ascendc.gm_addr, %s: f32, %z: !ascendc.gm_addr, 
     ascendc.free_tensor %inQ_a, %a2 : !ascendc.queue<VECIN, 2>, !ascendc.local_tensor<f32, VECIN>
     %b = ascendc.alloc_tensor "b" %outQ_b : !ascendc.queue<VECOUT, 1> -> !ascendc.local_tensor<f32, VECOUT>
     ascendc.whole_reduce_max %b, %c mask 64 repeat 16 strides(1, 1, 8) order ORDER_ONLY_VALUE : !ascendc.local_tensor<f32, VECOUT>, !ascendc.local_tensor<f32, VECCALC>
+    ascendc.whole_reduce_min %b, %c mask 64 repeat 16 strides(1, 1, 8) order ORDER_ONLY_VALUE : !ascendc.local_tensor<f32, VECOUT>, !ascendc.local_tensor<f32, VECCALC>
     ascendc.whole_reduce_sum %b, %c mask 64 repeat 16 strides(1, 1, 8) : !ascendc.local_tensor<f32, VECOUT>, !ascendc.local_tensor<f32, VECCALC>
     ascendc.brcb %c, %b repeat 2 params(1, 8) : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECOUT>
     ascendc.duplicate %b, %s count 2048 : !ascendc.local_tensor<f32, VECOUT>, f32
@@ -92,6 +93,7 @@ ascendc.kernel vector @vec(%x: !ascendc.gm_addr, %s: f32, %z: !ascendc.gm_addr, 
 // CHECK-NEXT: ascendc.free_tensor %inQ_a, %a2 : !ascendc.queue<VECIN, 2>, !ascendc.local_tensor<f32, VECIN>
 // CHECK-NEXT: %b = ascendc.alloc_tensor "b" %outQ_b : !ascendc.queue<VECOUT, 1> -> !ascendc.local_tensor<f32, VECOUT>
 // CHECK-NEXT: ascendc.whole_reduce_max %b, %c mask 64 repeat 16 strides(1, 1, 8) order ORDER_ONLY_VALUE : !ascendc.local_tensor<f32, VECOUT>, !ascendc.local_tensor<f32, VECCALC>
+// CHECK-NEXT: ascendc.whole_reduce_min %b, %c mask 64 repeat 16 strides(1, 1, 8) order ORDER_ONLY_VALUE : !ascendc.local_tensor<f32, VECOUT>, !ascendc.local_tensor<f32, VECCALC>
 // CHECK-NEXT: ascendc.whole_reduce_sum %b, %c mask 64 repeat 16 strides(1, 1, 8) : !ascendc.local_tensor<f32, VECOUT>, !ascendc.local_tensor<f32, VECCALC>
 // CHECK-NEXT: ascendc.brcb %c, %b repeat 2 params(1, 8) : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECOUT>
 // CHECK-NEXT: ascendc.duplicate %b, %s count 2048 : !ascendc.local_tensor<f32, VECOUT>, f32
@@ -231,6 +233,7 @@ ascendc.kernel vector @more(%x: !ascendc.gm_addr, %n: i64) attributes {arg_names
   ascendc.abs %d, %d count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>
   ascendc.relu %d, %d count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>
   ascendc.reciprocal %d, %d mask 64 repeat 2 params(1, 1, 8, 8) : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>
+  ascendc.rsqrt %d, %d count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>
   ascendc.maxs %d, %d, %s count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, f32
   ascendc.mins %d, %d, %s count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, f32
   ascendc.select %d, %m, %d, %a mode VSEL_TENSOR_TENSOR_MODE count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<i8, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECIN>
@@ -263,6 +266,7 @@ ascendc.kernel vector @more(%x: !ascendc.gm_addr, %n: i64) attributes {arg_names
 // CHECK-NEXT: ascendc.abs %d, %d count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>
 // CHECK-NEXT: ascendc.relu %d, %d count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>
 // CHECK-NEXT: ascendc.reciprocal %d, %d mask 64 repeat 2 params(1, 1, 8, 8) : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>
+// CHECK-NEXT: ascendc.rsqrt %d, %d count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>
 // CHECK-NEXT: ascendc.maxs %d, %d, %s count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, f32
 // CHECK-NEXT: ascendc.mins %d, %d, %s count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, f32
 // CHECK-NEXT: ascendc.select %d, %m, %d, %a mode VSEL_TENSOR_TENSOR_MODE count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<i8, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECIN>

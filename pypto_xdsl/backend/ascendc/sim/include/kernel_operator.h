@@ -691,6 +691,18 @@ void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const Da
 
 namespace detail {
 template <typename T>
+constexpr bool half_or_float() {
+  return std::is_same<T, float>::value || (sizeof(T) == 2 && !std::is_integral<T>::value);
+}
+template <typename T>
+constexpr bool half_float_or_int32() {
+  return half_or_float<T>() || std::is_same<T, int32_t>::value;
+}
+template <typename T>
+constexpr bool arith_type() {
+  return half_or_float<T>() || std::is_same<T, int16_t>::value || std::is_same<T, int32_t>::value;
+}
+template <typename T>
 void check_count(const char* what, int32_t count) {
   if (count <= 0) fail("%s with count %d", what, count);
 }
@@ -720,22 +732,24 @@ void unary(const char* what, const LocalTensor<T>& dst, const LocalTensor<T>& a,
 }
 }  // namespace detail
 
-#define PYPTO_SIM_BINARY(NAME, EXPR)                                                                             \
+#define PYPTO_SIM_BINARY(NAME, TYPES, EXPR)                                                                      \
   template <typename T>                                                                                          \
   void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, const int32_t& count) { \
+    static_assert(detail::TYPES<T>(), #NAME " does not exist for this element type (dav-c220)");               \
     detail::binary(#NAME, dst, src0, src1, count, [](T a, T b) -> T { return EXPR; });                          \
   }
-PYPTO_SIM_BINARY(Add, a + b)
-PYPTO_SIM_BINARY(Sub, a - b)
-PYPTO_SIM_BINARY(Mul, a * b)
-PYPTO_SIM_BINARY(Div, a / b)
-PYPTO_SIM_BINARY(Max, a > b ? a : b)
-PYPTO_SIM_BINARY(Min, a < b ? a : b)
+PYPTO_SIM_BINARY(Add, arith_type, a + b)
+PYPTO_SIM_BINARY(Sub, arith_type, a - b)
+PYPTO_SIM_BINARY(Mul, arith_type, a * b)
+PYPTO_SIM_BINARY(Div, half_or_float, a / b)
+PYPTO_SIM_BINARY(Max, arith_type, a > b ? a : b)
+PYPTO_SIM_BINARY(Min, arith_type, a < b ? a : b)
 #undef PYPTO_SIM_BINARY
 
 #define PYPTO_SIM_SCALAR(NAME, EXPR)                                                                       \
   template <typename T>                                                                                    \
   void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, const int32_t& count) { \
+    static_assert(detail::arith_type<T>(), #NAME " does not exist for this element type (dav-c220)");    \
     const T s = scalarValue;                                                                               \
     detail::unary(#NAME, dst, src, count, [s](T a) -> T { return EXPR; });                                 \
   }
@@ -745,17 +759,21 @@ PYPTO_SIM_SCALAR(Maxs, a > s ? a : s)
 PYPTO_SIM_SCALAR(Mins, a < s ? a : s)
 #undef PYPTO_SIM_SCALAR
 
-#define PYPTO_SIM_UNARY(NAME, EXPR)                                                           \
+// The element types each instruction exists for on dav-c220 (the devkit's SupportType checks):
+// a kernel the real headers reject does not compile here either.
+#define PYPTO_SIM_UNARY(NAME, TYPES, EXPR)                                                    \
   template <typename T>                                                                       \
   void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) {    \
+    static_assert(detail::TYPES<T>(), #NAME " does not exist for this element type (dav-c220)"); \
     detail::unary(#NAME, dst, src, count, [](T a) -> T { return EXPR; });                     \
   }
-PYPTO_SIM_UNARY(Exp, static_cast<T>(std::exp(static_cast<float>(a))))
-PYPTO_SIM_UNARY(Ln, static_cast<T>(std::log(static_cast<float>(a))))
-PYPTO_SIM_UNARY(Sqrt, static_cast<T>(std::sqrt(static_cast<float>(a))))
-PYPTO_SIM_UNARY(Abs, a < T(0) ? T(-a) : a)
-PYPTO_SIM_UNARY(Relu, a > T(0) ? a : T(0))
-PYPTO_SIM_UNARY(Reciprocal, static_cast<T>(1.0f / static_cast<float>(a)))
+PYPTO_SIM_UNARY(Exp, half_or_float, static_cast<T>(std::exp(static_cast<float>(a))))
+PYPTO_SIM_UNARY(Ln, half_or_float, static_cast<T>(std::log(static_cast<float>(a))))
+PYPTO_SIM_UNARY(Sqrt, half_or_float, static_cast<T>(std::sqrt(static_cast<float>(a))))
+PYPTO_SIM_UNARY(Rsqrt, half_or_float, static_cast<T>(1.0f / std::sqrt(static_cast<float>(a))))
+PYPTO_SIM_UNARY(Abs, half_or_float, a < T(0) ? T(-a) : a)
+PYPTO_SIM_UNARY(Relu, half_float_or_int32, a > T(0) ? a : T(0))
+PYPTO_SIM_UNARY(Reciprocal, half_or_float, static_cast<T>(1.0f / static_cast<float>(a)))
 #undef PYPTO_SIM_UNARY
 
 template <typename T>
@@ -950,6 +968,7 @@ template <typename T>
 void WholeReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask, const int32_t repeatTime,
                     const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride,
                     ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX) {
+  static_assert(detail::half_or_float<T>(), "WholeReduceMax exists for half and float only (dav-c220)");
   if (order != ReduceOrder::ORDER_ONLY_VALUE && order != ReduceOrder::ORDER_VALUE_INDEX)
     fail("WholeReduceMax: the simulation supports ORDER_ONLY_VALUE and ORDER_VALUE_INDEX");
   detail::whole_reduce("WholeReduceMax", dst, src, mask, repeatTime, dstRepStride, srcBlkStride, srcRepStride,
@@ -960,9 +979,23 @@ void WholeReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const 
 }
 
 template <typename T>
+void WholeReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask, const int32_t repeatTime,
+                    const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride,
+                    ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX) {
+  static_assert(detail::half_or_float<T>(), "WholeReduceMin exists for half and float only (dav-c220)");
+  if (order != ReduceOrder::ORDER_ONLY_VALUE && order != ReduceOrder::ORDER_VALUE_INDEX)
+    fail("WholeReduceMin: the simulation supports ORDER_ONLY_VALUE and ORDER_VALUE_INDEX");
+  detail::whole_reduce("WholeReduceMin", dst, src, mask, repeatTime, dstRepStride, srcBlkStride, srcRepStride,
+                       order == ReduceOrder::ORDER_VALUE_INDEX, [](T acc, T v, int32_t e, int32_t& idx) {
+                         if (v < acc) { idx = e; return true; }
+                         return false;
+                       });
+}
+
+template <typename T>
 void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask, const int32_t repeatTime,
                     const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride) {
-  // Sum: accumulate through the "replace" callback by writing the running sum.
+  static_assert(detail::half_or_float<T>(), "WholeReduceSum exists for half and float only (dav-c220)");
   constexpr int32_t lanes = pypto_sim::kRepeatBytes / sizeof(T);
   if (mask <= 0 || mask > lanes) fail("WholeReduceSum: mask %d outside [1, %d]", mask, lanes);
   if (repeatTime <= 0 || repeatTime > (int32_t)pypto_sim::kMaxRepeat) fail("WholeReduceSum: repeatTime %d outside [1, 255]", repeatTime);
