@@ -294,6 +294,29 @@ def uses_cube(func: program.FuncOp) -> bool:
     return cube
 
 
+ROW_REDUCTIONS = (tile.RowMaxOp, tile.RowSumOp, tile.RowMinOp)
+ROW_BROADCASTS = (
+    tile.RowExpandOp, tile.RowExpandSubOp, tile.RowExpandMulOp, tile.RowExpandDivOp, tile.RowExpandAddOp,
+    tile.RowExpandMaxOp, tile.RowExpandMinOp, tile.RowExpandExpdifOp,
+)
+
+
+def is_dense(layout: Layout) -> bool:
+    """Row-major with no padding between rows: element (i, j) at i * cols + j."""
+    return layout.rows == 1 or layout.ld == layout.cols
+
+
+def _is_scratch_use(use) -> bool:
+    """The use is the optional `tmp` operand (always the last operand of the ops that take one)."""
+    return getattr(use.operation, "tmp", None) is not None and use.index == len(use.operation.operands) - 1
+
+
+def _last_of(ops: list[Operation | None], block: Block) -> Operation | None:
+    order = {o: k for k, o in enumerate(block.ops)}
+    found = [o for o in ops if o is not None]
+    return max(found, key=lambda o: order[o]) if found else None
+
+
 # tensor ops the kernel lowering handles itself (GM views and kernel-local tensors)
 KERNEL_TENSOR_OPS = (tensor.SliceOp, tensor.DimOp, tensor.CreateOp)
 
@@ -392,6 +415,7 @@ class KernelPlan:
     direct_store: set[Operation] = field(default_factory=set)
     store_staging: dict[Operation, PlannedBuffer] = field(default_factory=dict)
     scratch: dict[Operation, PlannedBuffer] = field(default_factory=dict)
+    unused_scratch: set[SSAValue] = field(default_factory=set)  # tile.create values only used as `tmp`
     tile_var: dict[SSAValue, str] = field(default_factory=dict)
     frees: dict[Operation, list[SSAValue]] = field(default_factory=dict)
 
@@ -432,9 +456,9 @@ class KernelPlan:
                     self._plan_tile(op, res)
             if isinstance(op, tile.StoreOp):
                 self._plan_store(op)
-            if isinstance(op, tile.RowMaxOp | tile.RowSumOp):
+            if isinstance(op, ROW_REDUCTIONS):
                 self._plan_reduction_scratch(op)
-            if isinstance(op, tile.RowExpandSubOp | tile.RowExpandMulOp | tile.RowExpandDivOp):
+            if isinstance(op, ROW_BROADCASTS):
                 self._plan_broadcast_scratch(op)
 
     def _plan_tile(self, op: Operation, res: SSAValue) -> None:
@@ -446,6 +470,21 @@ class KernelPlan:
             raise op_error(op, f"tile {t} is in memory space '{t.space.value}', which the backend does not support")
         check_element(self.func, t.element_type, f"tile %{res.name_hint or '?'}")
         layout = tile_layout(t, op)
+        if isinstance(op, tile.CreateOp) and res.uses and all(_is_scratch_use(u) for u in res.uses):
+            # Only ever a reduction's `tmp`: the lowering plans its own scratch, this tile needs no memory.
+            self.unused_scratch.add(res)
+            return
+        if isinstance(op, tile.ReshapeOp):
+            src = op.input.type
+            assert isinstance(src, TileType)
+            if not (is_dense(tile_layout(src, op)) and is_dense(layout)):
+                raise op_error(
+                    op, f"reshaping {src} to {t} moves elements between padded UB rows (rows are padded to "
+                    "32 bytes); only reshapes between unpadded layouts (one row, one column, or rows of a multiple "
+                    "of 32 bytes on both sides) are views"
+                )
+            self.aliases[res] = op.input  # a view: the same buffer, read with another shape
+            return
         base = res.name_hint or "t"
         what = f"%{res.name_hint or '?'} {t}"
         if isinstance(op, tile.LoadOp):
@@ -499,6 +538,16 @@ class KernelPlan:
         self._planner_namer.fresh(base)  # type: ignore[attr-defined]
         self.tile_buffer[res] = buf
 
+    def alias_closure(self, value: SSAValue) -> list[SSAValue]:
+        """`value` and the views of its buffer (reshapes, transitively)."""
+        out, todo = [], [value]
+        while todo:
+            v = todo.pop()
+            out.append(v)
+            todo += [u.operation.results[0] for u in v.uses
+                     if u.operation.results and self.aliases.get(u.operation.results[0]) is v]
+        return out
+
     def buffer_of(self, value: SSAValue) -> PlannedBuffer | None:
         while True:
             if value in self.aliases:
@@ -511,7 +560,7 @@ class KernelPlan:
 
     def _stores_directly(self, op: Operation, res: SSAValue) -> bool:
         stores = [u.operation for u in res.uses if isinstance(u.operation, tile.StoreOp) and u.index == 0]
-        if len(stores) != 1:
+        if len(stores) != 1 or any(isinstance(u.operation, tile.ReshapeOp) for u in res.uses):
             return False
         store = stores[0]
         block = op.parent_block()
@@ -542,7 +591,7 @@ class KernelPlan:
                 f"%{op.tile.name_hint or '?'}.out (store staging)",
             )
 
-    def _plan_reduction_scratch(self, op: tile.RowMaxOp | tile.RowSumOp) -> None:
+    def _plan_reduction_scratch(self, op: Operation) -> None:
         t = op.input.type
         assert isinstance(t, TileType)
         layout = tile_layout(t, op)
@@ -553,7 +602,7 @@ class KernelPlan:
                 f"%{op.result.name_hint or '?'}.scratch (two-stage reduction)",
             )
 
-    def _plan_broadcast_scratch(self, op: tile.RowExpandSubOp | tile.RowExpandMulOp | tile.RowExpandDivOp) -> None:
+    def _plan_broadcast_scratch(self, op: Operation) -> None:
         t = op.input.type
         assert isinstance(t, TileType)
         layout = tile_layout(t, op)
@@ -577,6 +626,10 @@ class KernelPlan:
                     continue
                 if t.space == MemorySpace.ACC and isinstance(op, tile.MatmulAccOp | scf.ForOp):
                     continue  # aliases the accumulator it updates
+                if res in self.unused_scratch:
+                    continue
+                if res in self.aliases and t.space == MemorySpace.VEC:
+                    continue  # a view: the variable of the tile it views
                 self.tile_var[res] = self.namer.fresh(res.name_hint or "t")
 
     def _plan_frees(self, block: Block) -> None:
@@ -588,5 +641,5 @@ class KernelPlan:
             for res in op.results:
                 buf = self.tile_buffer.get(res)
                 if buf is not None and buf.position in FREED_POSITIONS and not isinstance(op, scf.ForOp | scf.IfOp):
-                    last = last_use_in_block(res, block) or op
+                    last = _last_of([last_use_in_block(v, block) for v in self.alias_closure(res)], block) or op
                     self.frees.setdefault(last, []).append(res)

@@ -34,13 +34,10 @@ from xdsl.rewriter import InsertPoint
 
 from pypto_xdsl.analysis.ascendc_kernel import (
     BLOCK_BYTES,
-    MAX_REPEAT,
-    REPEAT_BYTES,
     KernelPlan,
     Layout,
     PlannedBuffer,
     layout_of,
-    tile_layout,
 )
 from pypto_xdsl.analysis.cxx_names import BackendError, ctype, kernel_namer, op_error
 from pypto_xdsl.dialects import ascendc_compute as C
@@ -50,8 +47,6 @@ from pypto_xdsl.dialects.ascendc_kernel import KernelOp, KernelResultAttr, Retur
 from pypto_xdsl.dialects.ascendc_types import (
     GmAddrType,
     KernelKind,
-    ReduceOrder,
-    RoundMode,
     TPosition,
 )
 from pypto_xdsl.dialects.attributes import (
@@ -59,21 +54,8 @@ from pypto_xdsl.dialects.attributes import (
     TaskIdType,
     TensorType,
     TileType,
-    is_float_type,
 )
-
-_BINARY = {
-    tile.AddOp: C.AddOp, tile.SubOp: C.SubOp, tile.MulOp: C.MulOp, tile.DivOp: C.DivOp,
-    tile.MaximumOp: C.MaxOp, tile.MinimumOp: C.MinOp,
-}
-_UNARY = {
-    tile.ExpOp: C.ExpOp, tile.LogOp: C.LnOp, tile.SqrtOp: C.SqrtOp, tile.AbsOp: C.AbsOp, tile.ReluOp: C.ReluOp,
-    tile.RecipOp: C.ReciprocalOp,
-}
-
-# Repeats per Brcb when a row broadcast needs several (over 2040 rows): 254 x 8 rows keeps the
-# next call's source offset 32-byte aligned for 2-byte elements too (255 x 8 halves would not).
-_BRCB_REPEATS = 254
+from pypto_xdsl.transforms.ascendc_vector_lowering import VectorLowering
 
 NO_STORAGE_MESSAGE = "this tensor value does not name a kernel parameter's storage"
 
@@ -107,7 +89,7 @@ class TileRef:
         return self.buffer.position
 
 
-class KernelLowering:
+class KernelLowering(VectorLowering):
     def __init__(self, func: program.FuncOp, plan: KernelPlan):
         self.func = func
         self.plan = plan
@@ -256,6 +238,12 @@ class KernelLowering:
         var = self.plan.tile_var[value]
         return TileRef(value, var, layout_of(t, op), t.element_type, buf, self.decls[id(buf)])
 
+    def _tile_ref_view(self, value: SSAValue, op: Operation, of: TileRef) -> TileRef:
+        """The TileRef of a view of `of`'s local tensor with `value`'s shape."""
+        t = value.type
+        assert isinstance(t, TileType)
+        return TileRef(of.value, of.var, layout_of(t, op), of.elem, of.buffer, of.decl)
+
     def def_tile(self, value: SSAValue, op: Operation) -> TileRef:
         """The tile's local tensor: `AllocTensor` from its queue or `Get` from its TBuf."""
         ref = self._tile_ref(value, op)
@@ -341,31 +329,8 @@ class KernelLowering:
             new.results[0].name_hint = op.result.name_hint
             self.values[op.result] = new.results[0]
             return
-        if type(op) in _BINARY:
-            a, b = self.tile_of(op.operands[0]), self.tile_of(op.operands[1])
-            if len({a.layout.ld, b.layout.ld}) != 1:
-                raise op_error(op, "operands have different UB layouts")
-            d = self.def_tile(op.results[0], op)
-            self._insert(_BINARY[type(op)](d.value, a.value, b.value, count=d.layout.count))
+        if self.lower_vector(op):
             return
-        if type(op) in _UNARY:
-            a = self.tile_of(op.operands[0])
-            d = self.def_tile(op.results[0], op)
-            self._insert(_UNARY[type(op)](d.value, a.value, count=d.layout.count))
-            return
-        if isinstance(op, tile.NegOp):
-            a = self.tile_of(op.input)
-            d = self.def_tile(op.result, op)
-            self._insert(C.MulsOp(d.value, a.value, self.literal_as(-1, d.elem), count=d.layout.count))
-            return
-        if isinstance(op, tile.AddsOp | tile.SubsOp | tile.MulsOp | tile.DivsOp):
-            return self._scalar_op(op)
-        if isinstance(op, tile.FullOp):
-            d = self.def_tile(op.result, op)
-            self._insert(C.DuplicateOp(d.value, self.scalar_as(self.scalar(op.value), d.elem), d.layout.count))
-            return
-        if isinstance(op, tile.CastOp):
-            return self._cast(op)
         if isinstance(op, tile.MoveOp) and op.result.type.space in (MemorySpace.LEFT, MemorySpace.RIGHT):  # type: ignore[union-attr]
             return self._split(op)
         if isinstance(op, tile.MatmulOp | tile.MatmulAccOp):
@@ -375,10 +340,6 @@ class KernelLowering:
             d = self.def_tile(op.result, op)
             self._insert(M.DataCopyOp(d.value, a.value, count=d.layout.alloc_elems))
             return
-        if isinstance(op, tile.RowMaxOp | tile.RowSumOp):
-            return self._row_reduce(op)
-        if isinstance(op, tile.RowExpandSubOp | tile.RowExpandMulOp | tile.RowExpandDivOp):
-            return self._row_expand(op)
         if op.name.startswith("pypto.tensor."):
             raise op_error(op, "tensor-level compute must be converted to tile ops first (convert-tensor-to-tile)")
         if isinstance(op, program.CallOp | program.SubmitOp):
@@ -513,120 +474,6 @@ class KernelLowering:
         gm = self._gm_at(view, op.offsets)
         self._copy(op, dst, ref.layout, local, gm, to_gm=True)
         self._insert(M.FreeTensorOp(queue, local))
-
-    # ---- vector compute
-
-    def _scalar_op(self, op: tile.AddsOp | tile.SubsOp | tile.MulsOp | tile.DivsOp) -> None:
-        a = self.tile_of(op.lhs)
-        d = self.def_tile(op.result, op)
-        s = self.scalar(op.scalar)
-        n = d.layout.count
-        if isinstance(op, tile.AddsOp):
-            self._insert(C.AddsOp(d.value, a.value, self.scalar_as(s, d.elem), count=n))
-        elif isinstance(op, tile.SubsOp):
-            neg = self._insert(C.UnaryMinusOp(s)).results[0]
-            self._insert(C.AddsOp(d.value, a.value, self.scalar_as(neg, d.elem), count=n))
-        elif isinstance(op, tile.MulsOp):
-            self._insert(C.MulsOp(d.value, a.value, self.scalar_as(s, d.elem), count=n))
-        else:
-            # Exact division: broadcast the scalar, then divide elementwise.
-            self._insert(C.DuplicateOp(d.value, self.scalar_as(s, d.elem), n))
-            self._insert(C.DivOp(d.value, a.value, d.value, count=n))
-
-    def _cast(self, op: tile.CastOp) -> None:
-        a = self.tile_of(op.input)
-        d_layout = tile_layout(op.result.type, op)  # type: ignore[arg-type]
-        if d_layout.ld != a.layout.ld:
-            raise op_error(
-                op, f"casting {op.input.type} to {op.result.type} changes the padded UB row length; "
-                "use a column count that is a multiple of 32 bytes for both types"
-            )
-        d = self.def_tile(op.result, op)
-        src_t, dst_t = op.input.type.element_type, op.result.type.element_type  # type: ignore[union-attr]
-        mode = RoundMode.CAST_TRUNC if is_float_type(src_t) and not is_float_type(dst_t) else RoundMode.CAST_NONE
-        self._insert(C.CastOp(d.value, a.value, mode, d.layout.count))
-
-    def _row_reduce(self, op: tile.RowMaxOp | tile.RowSumOp) -> None:
-        a = self.tile_of(op.input)
-        lay = a.layout
-        is_max = isinstance(op, tile.RowMaxOp)
-        lanes = REPEAT_BYTES // lay.elem_bytes
-        d = self.def_tile(op.result, op)
-        if lay.cols == 1:
-            self._insert(M.DataCopyOp(d.value, a.value, count=d.layout.alloc_elems))
-            return
-        if lay.rows > MAX_REPEAT:
-            raise op_error(op, f"{op.input.type} has {lay.rows} rows; row reductions support at most {MAX_REPEAT} rows per tile")
-        rep_stride = lay.ld * lay.elem_bytes // BLOCK_BYTES if lay.rows > 1 else 8
-        if rep_stride > 255:
-            raise op_error(op, f"rows of {op.input.type} are longer than 255 blocks of 32 bytes")
-
-        def whole(src: SSAValue, mask: int, src_rep: int) -> None:
-            if is_max:
-                self._insert(C.WholeReduceMaxOp(d.value, src, mask, lay.rows, [1, 1, src_rep], ReduceOrder.ORDER_ONLY_VALUE))
-            else:
-                self._insert(C.WholeReduceSumOp(d.value, src, mask, lay.rows, [1, 1, src_rep]))
-
-        if lay.cols <= lanes:
-            whole(a.value, lay.cols, rep_stride)
-            return
-        # Two stages: fold the 256-byte column chunks of every row into a [rows, lanes] scratch
-        # tile with level-0 Max/Add (one repeat per row), then reduce the scratch rows.
-        tmp = self.plan.scratch[op]
-        tname = self.namer.fresh(f"{d.var}_tmp")
-        get = self._insert(M.GetBufOp(tname, self.decls[id(tmp)], d.elem))
-        get.results[0].name_hint = tname
-        scratch = get.results[0]
-        chunk_blocks = REPEAT_BYTES // BLOCK_BYTES
-        self._insert(C.MulsOp(scratch, a.value, self.literal_as(1, d.elem), mask=lanes, repeat=lay.rows,
-                              params=[1, 1, chunk_blocks, rep_stride]))
-        fold = C.MaxOp if is_max else C.AddOp
-        for start in range(lanes, lay.cols, lanes):
-            mask = min(lanes, lay.cols - start)
-            self._insert(fold(scratch, scratch, self.at_const(a.value, start), mask=mask, repeat=lay.rows,
-                              params=[1, 1, 1, chunk_blocks, chunk_blocks, rep_stride]))
-        whole(scratch, lanes, chunk_blocks)
-
-    def _row_expand(self, op: tile.RowExpandSubOp | tile.RowExpandMulOp | tile.RowExpandDivOp) -> None:
-        """[R, C] op [R, 1] on the vector pipe: Brcb the row values into one 32-byte block per
-        row (scratch), then level-0 Sub/Mul/Div with one repeat per row whose second source
-        re-reads that row's block (src1 block stride 0, repeat stride 1 block)."""
-        a, r = self.tile_of(op.input), self.tile_of(op.row)
-        lay = a.layout
-        fn = {tile.RowExpandSubOp: C.SubOp, tile.RowExpandMulOp: C.MulOp, tile.RowExpandDivOp: C.DivOp}[type(op)]
-        if fn is C.DivOp and not is_float_type(op.input.type.element_type):  # type: ignore[union-attr]
-            raise op_error(op, f"the vector unit has no integer Div ({op.input.type})")
-        if lay.cols == 1:
-            d = self.def_tile(op.result, op)
-            self._insert(fn(d.value, a.value, r.value, count=lay.count))
-            return
-        if lay.elem_bytes not in (2, 4):
-            raise op_error(op, f"Brcb broadcasts 2- and 4-byte elements only, not the elements of {op.input.type}")
-        per_block = BLOCK_BYTES // lay.elem_bytes
-        lanes = REPEAT_BYTES // lay.elem_bytes
-        rep_stride = lay.ld * lay.elem_bytes // BLOCK_BYTES if lay.rows > 1 else REPEAT_BYTES // BLOCK_BYTES
-        if rep_stride > 255:
-            raise op_error(op, f"rows of {op.input.type} are longer than 255 blocks of 32 bytes (the repeat stride limit)")
-        scratch = self.plan.scratch[op]
-        d = self.def_tile(op.result, op)
-        bc_name = self.namer.fresh(f"{d.var}_brcb")
-        get = self._insert(M.GetBufOp(bc_name, self.decls[id(scratch)], d.elem))
-        get.results[0].name_hint = bc_name
-        bc = get.results[0]
-        groups = -(-lay.rows // 8)
-        for g0 in range(0, groups, _BRCB_REPEATS):
-            n = min(_BRCB_REPEATS, groups - g0)
-            src = self.at_const(r.value, g0 * 8)
-            dst = self.at_const(bc, g0 * 8 * per_block)
-            self._insert(C.BrcbOp(dst, src, n, [1, 8]))
-        params = [1, 1, 0, rep_stride, rep_stride, 1]
-        for r0 in range(0, lay.rows, MAX_REPEAT):
-            rows = min(MAX_REPEAT, lay.rows - r0)
-            for c0 in range(0, lay.cols, lanes):
-                mask = min(lanes, lay.cols - c0)
-                off = r0 * lay.ld + c0
-                self._insert(fn(self.at_const(d.value, off), self.at_const(a.value, off), self.at_const(bc, r0 * per_block),
-                                mask=mask, repeat=rows, params=params))
 
     # ---- cube
 

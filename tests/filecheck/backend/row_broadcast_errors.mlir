@@ -10,7 +10,7 @@ pypto.func incore @int_div(%x: !pypto.tensor<[8, 64], i32>, %r: !pypto.tensor<[8
   %w = pypto.tile.store %d, %y[%c0, %c0] : !pypto.tile<[8, 64], i32, vec>, !pypto.tensor<[8, 64], i32>
   pypto.return %w : !pypto.tensor<[8, 64], i32>
 }
-// CHECK: ascendc: cannot lower 'pypto.tile.row_expand_div' in @int_div: the vector unit has no integer Div (!pypto.tile<[8, 64], i32, vec>)
+// CHECK: ascendc: cannot lower 'pypto.tile.row_expand_div' in @int_div: Ascend C Div exists for half and float only; pypto.tile.row_expand_div on i32 tiles is not supported by the Ascend C backend
 
 // -----
 

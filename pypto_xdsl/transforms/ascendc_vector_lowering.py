@@ -1,0 +1,372 @@
+"""The vector-unit half of the kernel lowering (`convert-pypto-to-ascendc`): pypto tile
+compute on `vec` tiles -> `ascendc` vector instructions.
+
+Elementwise ops are level-2 instructions over the tile's padded rows (`count`). Ops that
+combine rows and columns in other shapes use the level-0 form, one repeat per row: column
+broadcasts (`col_expand*`, a [1, C] row applied to every row) read their second source with
+repeat stride 0; row broadcasts (`row_expand*`) first `Brcb` the [R, 1] values into one
+32-byte block per row; copies of rows into other rows (`concat`, `col_expand`) are `Muls` by
+1. Where Ascend C has no instruction for an element type (the devkit's `SupportType` lists,
+mirrored by the ascendc ops' `ELEMENTS`), the op is either composed from ones that exist
+(integer `abs` as `max(x, -x)`, i16 `relu` as `Maxs(x, 0)`, `tanh` from `Exp`) or refused with
+a diagnostic naming the op and the element type.
+"""
+
+from __future__ import annotations
+
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from pypto_xdsl.analysis.ascendc_kernel import BLOCK_BYTES, MAX_REPEAT, REPEAT_BYTES, tile_layout
+from pypto_xdsl.analysis.cxx_names import op_error
+from pypto_xdsl.dialects import ascendc_compute as C
+from pypto_xdsl.dialects import ascendc_memory as M
+from pypto_xdsl.dialects import tile
+from pypto_xdsl.dialects.ascendc_types import ReduceOrder, RoundMode
+from pypto_xdsl.dialects.attributes import is_float_type
+
+BINARY = {
+    tile.AddOp: C.AddOp, tile.SubOp: C.SubOp, tile.MulOp: C.MulOp, tile.DivOp: C.DivOp,
+    tile.MaximumOp: C.MaxOp, tile.MinimumOp: C.MinOp,
+}
+UNARY = {
+    tile.ExpOp: C.ExpOp, tile.LogOp: C.LnOp, tile.SqrtOp: C.SqrtOp, tile.AbsOp: C.AbsOp, tile.ReluOp: C.ReluOp,
+    tile.RecipOp: C.ReciprocalOp, tile.RsqrtOp: C.RsqrtOp,
+}
+SCALAR = (tile.AddsOp, tile.SubsOp, tile.MulsOp, tile.DivsOp, tile.MaximumsOp, tile.MinimumsOp)
+ROW_REDUCE = {tile.RowMaxOp: (C.WholeReduceMaxOp, C.MaxOp), tile.RowMinOp: (C.WholeReduceMinOp, C.MinOp),
+              tile.RowSumOp: (C.WholeReduceSumOp, C.AddOp)}
+# [R, C] op [R, 1] / [R, C] op [1, C]: the instruction, or None for the broadcast itself;
+# `expdif` is exp(a - b).
+ROW_EXPAND = {
+    tile.RowExpandOp: None, tile.RowExpandSubOp: C.SubOp, tile.RowExpandMulOp: C.MulOp, tile.RowExpandDivOp: C.DivOp,
+    tile.RowExpandAddOp: C.AddOp, tile.RowExpandMaxOp: C.MaxOp, tile.RowExpandMinOp: C.MinOp,
+    tile.RowExpandExpdifOp: C.SubOp,
+}
+COL_EXPAND = {
+    tile.ColExpandOp: None, tile.ColExpandSubOp: C.SubOp, tile.ColExpandMulOp: C.MulOp, tile.ColExpandDivOp: C.DivOp,
+    tile.ColExpandAddOp: C.AddOp, tile.ColExpandMaxOp: C.MaxOp, tile.ColExpandMinOp: C.MinOp,
+    tile.ColExpandExpdifOp: C.SubOp,
+}
+_EXPDIF = (tile.RowExpandExpdifOp, tile.ColExpandExpdifOp)
+
+# Repeats per Brcb when a row broadcast needs several (over 2040 rows): 254 x 8 rows keeps the
+# next call's source offset 32-byte aligned for 2-byte elements too (255 x 8 halves would not).
+_BRCB_REPEATS = 254
+
+
+def _narrow_int(t: Attribute) -> bool:
+    return not is_float_type(t) and str(t).lstrip("ui").isdigit() and int(str(t).lstrip("ui")) < 32
+
+
+class VectorLowering:
+    """Mixin of KernelLowering (ascendc_kernel_lowering.py): the vector compute ops."""
+
+    def lower_vector(self, op: Operation) -> bool:
+        """Emit `op` if it is vector compute (True), else leave it to the caller (False)."""
+        kind = type(op)
+        if kind in BINARY:
+            a, b = self.tile_of(op.operands[0]), self.tile_of(op.operands[1])
+            if len({a.layout.ld, b.layout.ld}) != 1:
+                raise op_error(op, "operands have different UB layouts")
+            d = self.def_tile(op.results[0], op)
+            self.vec(op, BINARY[kind](d.value, a.value, b.value, count=d.layout.count))
+        elif kind in UNARY:
+            self._unary(op, UNARY[kind])
+        elif isinstance(op, tile.NegOp):
+            a = self.tile_of(op.input)
+            d = self.def_tile(op.result, op)
+            self.vec(op, C.MulsOp(d.value, a.value, self.literal_as(-1, d.elem), count=d.layout.count))
+        elif isinstance(op, tile.TanhOp):
+            self._tanh(op)
+        elif isinstance(op, SCALAR):
+            self._scalar_op(op)
+        elif isinstance(op, tile.FullOp | tile.ExpandsOp):
+            d = self.def_tile(op.result, op)
+            value = op.value if isinstance(op, tile.FullOp) else op.scalar
+            self.vec(op, C.DuplicateOp(d.value, self.scalar_as(self.scalar(value), d.elem), d.layout.count))
+        elif isinstance(op, tile.CastOp):
+            self._cast(op)
+        elif kind in ROW_REDUCE:
+            self._row_reduce(op)
+        elif kind in ROW_EXPAND:
+            self._row_expand(op)
+        elif kind in COL_EXPAND:
+            self._col_expand(op)
+        elif isinstance(op, tile.ConcatOp):
+            self._concat(op)
+        elif isinstance(op, tile.ReshapeOp):
+            self._reshape(op)
+        elif isinstance(op, tile.CreateOp):
+            if op.result not in self.plan.unused_scratch:
+                self.def_tile(op.result, op)  # contents unspecified: a buffer, no instruction
+        else:
+            return False
+        return True
+
+    # ---- helpers
+
+    def vec(self, op: Operation, instruction: C.VectorOp) -> Operation:
+        """Insert a vector instruction for `op`, refusing element types the instruction lacks."""
+        t = instruction.operands[0].type
+        why = instruction.element_error(t.element_type)  # type: ignore[attr-defined]
+        if why is not None:
+            raise op_error(op, f"{why}; {op.name} on {t.element_type} tiles is not supported by the Ascend C backend")  # type: ignore[attr-defined]
+        return self._insert(instruction)
+
+    def require_float(self, op: Operation, what: str) -> None:
+        elem = op.results[0].type.element_type  # type: ignore[attr-defined]
+        if not is_float_type(elem):
+            raise op_error(op, f"{what}; {op.name} on {elem} tiles is not supported by the Ascend C backend")
+
+    def _copy_rows(self, op: Operation, dst: SSAValue, dst_off: int, dst_ld: int, src: SSAValue, src_off: int,
+                   src_ld: int, rows: int, cols: int, elem: Attribute, eb: int, src_rep_zero: bool = False) -> None:
+        """Copy `rows` x `cols` elements (row-major, `*_ld` apart) with level-0 `Muls` by 1, one
+        repeat per row: `src_rep_zero` reads the same source row every repeat (a column broadcast)."""
+        lanes = REPEAT_BYTES // eb
+        dst_rep = self.rep_stride(op, dst_ld, eb, rows)
+        src_rep = 0 if src_rep_zero else self.rep_stride(op, src_ld, eb, rows)
+        one = self.literal_as(1, elem)
+        for r0 in range(0, rows, MAX_REPEAT):
+            repeat = min(MAX_REPEAT, rows - r0)
+            for c0 in range(0, cols, lanes):
+                mask = min(lanes, cols - c0)
+                s_off = src_off + c0 + (0 if src_rep_zero else r0 * src_ld)
+                self.vec(op, C.MulsOp(self.at_const(dst, dst_off + r0 * dst_ld + c0), self.at_const(src, s_off), one,
+                                      mask=mask, repeat=repeat, params=[1, 1, dst_rep, src_rep]))
+
+    @staticmethod
+    def rep_stride(op: Operation, ld: int, eb: int, rows: int) -> int:
+        """The level-0 repeat stride (32-byte blocks) of rows `ld` elements apart."""
+        if rows == 1:
+            return REPEAT_BYTES // BLOCK_BYTES
+        if (ld * eb) % BLOCK_BYTES:
+            raise op_error(op, f"its rows are {ld * eb} bytes apart in UB, not a multiple of 32 bytes (a column tile?)")
+        stride = ld * eb // BLOCK_BYTES
+        if stride > 255:
+            raise op_error(op, f"its rows are {stride} blocks of 32 bytes long; the repeat stride limit is 255")
+        return stride
+
+    # ---- elementwise
+
+    def _unary(self, op: Operation, fn: type[C.UnaryOp]) -> None:
+        a = self.tile_of(op.operands[0])
+        elem = a.elem
+        if isinstance(op, tile.AbsOp) and not is_float_type(elem):
+            # Abs is half/float only: |x| = max(x, -x) with the integer Muls and Max.
+            d = self.def_tile(op.results[0], op)
+            n = d.layout.count
+            self.vec(op, C.MulsOp(d.value, a.value, self.literal_as(-1, elem), count=n))
+            self.vec(op, C.MaxOp(d.value, a.value, d.value, count=n))
+            return
+        if isinstance(op, tile.ReluOp) and str(elem) == "i16":
+            # Relu is half/float/int32 only: max(x, 0) with the int16 Maxs.
+            d = self.def_tile(op.results[0], op)
+            self.vec(op, C.MaxsOp(d.value, a.value, self.literal_as(0, elem), count=d.layout.count))
+            return
+        why = fn.element_error(elem)
+        if why is not None:
+            raise op_error(op, f"{why}; {op.name} on {elem} tiles is not supported by the Ascend C backend")
+        d = self.def_tile(op.results[0], op)
+        self.vec(op, fn(d.value, a.value, count=d.layout.count))
+
+    def _tanh(self, op: tile.TanhOp) -> None:
+        """tanh(x) = 1 - 2 / (exp(2x) + 1), in the result's buffer: exact at both tails (exp
+        overflowing to inf gives 1, underflowing to 0 gives -1)."""
+        a = self.tile_of(op.input)
+        d = self.def_tile(op.result, op)
+        n, e = d.layout.count, d.elem
+        self.vec(op, C.MulsOp(d.value, a.value, self.literal_as(2, e), count=n))
+        self.vec(op, C.ExpOp(d.value, d.value, count=n))
+        self.vec(op, C.AddsOp(d.value, d.value, self.literal_as(1, e), count=n))
+        self.vec(op, C.ReciprocalOp(d.value, d.value, count=n))
+        self.vec(op, C.MulsOp(d.value, d.value, self.literal_as(-2, e), count=n))
+        self.vec(op, C.AddsOp(d.value, d.value, self.literal_as(1, e), count=n))
+
+    def _scalar_op(self, op: Operation) -> None:
+        a = self.tile_of(op.operands[0])
+        d = self.def_tile(op.results[0], op)
+        s = self.scalar(op.scalar)  # type: ignore[attr-defined]
+        n = d.layout.count
+        if isinstance(op, tile.AddsOp):
+            self.vec(op, C.AddsOp(d.value, a.value, self.scalar_as(s, d.elem), count=n))
+        elif isinstance(op, tile.SubsOp):
+            known = self.consts.get(op.scalar)
+            if isinstance(known, int) and not is_float_type(d.elem):
+                neg = self.literal_as(-known, d.elem)  # static_cast<T>(-c)
+            else:
+                neg = self._insert(C.UnaryMinusOp(s)).results[0]
+                # C++ promotes -x of an 8/16-bit integer to int: the cast goes around the negation
+                neg = self._insert(C.ScalarCastOp(neg, d.elem)).results[0] if _narrow_int(d.elem) else self.scalar_as(neg, d.elem)
+            self.vec(op, C.AddsOp(d.value, a.value, neg, count=n))
+        elif isinstance(op, tile.MulsOp):
+            self.vec(op, C.MulsOp(d.value, a.value, self.scalar_as(s, d.elem), count=n))
+        elif isinstance(op, tile.MaximumsOp):
+            self.vec(op, C.MaxsOp(d.value, a.value, self.scalar_as(s, d.elem), count=n))
+        elif isinstance(op, tile.MinimumsOp):
+            self.vec(op, C.MinsOp(d.value, a.value, self.scalar_as(s, d.elem), count=n))
+        else:
+            why = C.DivOp.element_error(d.elem)
+            if why is not None:
+                raise op_error(op, f"{why}; {op.name} on {d.elem} tiles is not supported by the Ascend C backend")
+            # Exact division: broadcast the scalar, then divide elementwise.
+            self.vec(op, C.DuplicateOp(d.value, self.scalar_as(s, d.elem), n))
+            self.vec(op, C.DivOp(d.value, a.value, d.value, count=n))
+
+    def _cast(self, op: tile.CastOp) -> None:
+        a = self.tile_of(op.input)
+        d_layout = tile_layout(op.result.type, op)  # type: ignore[arg-type]
+        if d_layout.ld != a.layout.ld:
+            raise op_error(
+                op, f"casting {op.input.type} to {op.result.type} changes the padded UB row length; "
+                "use a column count that is a multiple of 32 bytes for both types"
+            )
+        d = self.def_tile(op.result, op)
+        src_t, dst_t = op.input.type.element_type, op.result.type.element_type  # type: ignore[union-attr]
+        mode = RoundMode.CAST_TRUNC if is_float_type(src_t) and not is_float_type(dst_t) else RoundMode.CAST_NONE
+        self._insert(C.CastOp(d.value, a.value, mode, d.layout.count))
+
+    # ---- layout
+
+    def _reshape(self, op: tile.ReshapeOp) -> None:
+        """A view (KernelPlan checked both layouts are unpadded): the source's local tensor."""
+        src = self.tile_of(op.input)
+        ref = self._tile_ref_view(op.result, op, src)
+        self.tiles[op.result] = ref
+
+    def _concat(self, op: tile.ConcatOp) -> None:
+        """[R, C0] ++ [R, C1] -> [R, C0 + C1]: each source's rows copied into its columns."""
+        a, b = self.tile_of(op.src0), self.tile_of(op.src1)
+        d = self.def_tile(op.result, op)
+        lay = d.layout
+        eb = lay.elem_bytes
+        if (a.layout.cols * eb) % BLOCK_BYTES:
+            raise op_error(
+                op, f"the columns of {op.src0.type} end at byte {a.layout.cols * eb} of a row, not on a 32-byte "
+                "boundary, where the vector unit would have to start writing the second operand"
+            )
+        for src, col in ((a, 0), (b, a.layout.cols)):
+            self._copy_rows(op, d.value, col, lay.ld, src.value, 0, src.layout.ld, lay.rows, src.layout.cols, d.elem, eb)
+
+    # ---- reductions and broadcasts
+
+    def _row_reduce(self, op: Operation) -> None:
+        whole_fn, fold = ROW_REDUCE[type(op)]
+        a = self.tile_of(op.operands[0])
+        lay = a.layout
+        why = whole_fn.element_error(a.elem)
+        if why is not None:
+            raise op_error(op, f"{why}; {op.name} on {a.elem} tiles is not supported by the Ascend C backend")
+        lanes = REPEAT_BYTES // lay.elem_bytes
+        d = self.def_tile(op.results[0], op)
+        if lay.cols == 1:
+            self._insert(M.DataCopyOp(d.value, a.value, count=d.layout.alloc_elems))
+            return
+        if lay.rows > MAX_REPEAT:
+            raise op_error(op, f"{op.operands[0].type} has {lay.rows} rows; row reductions support at most {MAX_REPEAT} rows per tile")
+        rep_stride = lay.ld * lay.elem_bytes // BLOCK_BYTES if lay.rows > 1 else 8
+        if rep_stride > 255:
+            raise op_error(op, f"rows of {op.operands[0].type} are longer than 255 blocks of 32 bytes")
+
+        def whole(src: SSAValue, mask: int, src_rep: int) -> None:
+            if whole_fn is C.WholeReduceSumOp:
+                self.vec(op, C.WholeReduceSumOp(d.value, src, mask, lay.rows, [1, 1, src_rep]))
+            else:
+                self.vec(op, whole_fn(d.value, src, mask, lay.rows, [1, 1, src_rep], ReduceOrder.ORDER_ONLY_VALUE))
+
+        if lay.cols <= lanes:
+            whole(a.value, lay.cols, rep_stride)
+            return
+        # Two stages: fold the 256-byte column chunks of every row into a [rows, lanes] scratch
+        # tile with level-0 Max/Min/Add (one repeat per row), then reduce the scratch rows.
+        tmp = self.plan.scratch[op]
+        tname = self.namer.fresh(f"{d.var}_tmp")
+        get = self._insert(M.GetBufOp(tname, self.decls[id(tmp)], d.elem))
+        get.results[0].name_hint = tname
+        scratch = get.results[0]
+        chunk_blocks = REPEAT_BYTES // BLOCK_BYTES
+        self.vec(op, C.MulsOp(scratch, a.value, self.literal_as(1, d.elem), mask=lanes, repeat=lay.rows,
+                              params=[1, 1, chunk_blocks, rep_stride]))
+        for start in range(lanes, lay.cols, lanes):
+            mask = min(lanes, lay.cols - start)
+            self.vec(op, fold(scratch, scratch, self.at_const(a.value, start), mask=mask, repeat=lay.rows,
+                              params=[1, 1, 1, chunk_blocks, chunk_blocks, rep_stride]))
+        whole(scratch, lanes, chunk_blocks)
+
+    def _row_expand(self, op: Operation) -> None:
+        """[R, C] op [R, 1] on the vector pipe: Brcb the row values into one 32-byte block per
+        row (scratch), then level-0 instructions with one repeat per row whose second source
+        re-reads that row's block (src1 block stride 0, repeat stride 1 block)."""
+        a, r = self.tile_of(op.operands[0]), self.tile_of(op.operands[1])
+        lay = a.layout
+        fn = ROW_EXPAND[type(op)]
+        if fn is C.DivOp or isinstance(op, tile.RowExpandExpdifOp):
+            self.require_float(op, f"Ascend C {'Div' if fn is C.DivOp else 'Exp'} exists for half and float only")
+        d = self.def_tile(op.results[0], op)
+        if lay.cols == 1:
+            if fn is None:
+                self.vec(op, C.MulsOp(d.value, r.value, self.literal_as(1, d.elem), count=lay.count))
+            else:
+                self.vec(op, fn(d.value, a.value, r.value, count=lay.count))
+            self._expdif(op, d)
+            return
+        if lay.elem_bytes not in (2, 4):
+            raise op_error(op, f"Brcb broadcasts 2- and 4-byte elements only, not the elements of {op.operands[0].type}")
+        per_block = BLOCK_BYTES // lay.elem_bytes
+        lanes = REPEAT_BYTES // lay.elem_bytes
+        rep_stride = lay.ld * lay.elem_bytes // BLOCK_BYTES if lay.rows > 1 else REPEAT_BYTES // BLOCK_BYTES
+        if rep_stride > 255:
+            raise op_error(op, f"rows of {op.operands[0].type} are longer than 255 blocks of 32 bytes (the repeat stride limit)")
+        scratch = self.plan.scratch[op]
+        bc_name = self.namer.fresh(f"{d.var}_brcb")
+        get = self._insert(M.GetBufOp(bc_name, self.decls[id(scratch)], d.elem))
+        get.results[0].name_hint = bc_name
+        bc = get.results[0]
+        groups = -(-lay.rows // 8)
+        for g0 in range(0, groups, _BRCB_REPEATS):
+            n = min(_BRCB_REPEATS, groups - g0)
+            src = self.at_const(r.value, g0 * 8)
+            dst = self.at_const(bc, g0 * 8 * per_block)
+            self.vec(op, C.BrcbOp(dst, src, n, [1, 8]))
+        params = [1, 1, 0, rep_stride, rep_stride, 1]
+        one = self.literal_as(1, d.elem) if fn is None else None
+        for r0 in range(0, lay.rows, MAX_REPEAT):
+            rows = min(MAX_REPEAT, lay.rows - r0)
+            for c0 in range(0, lay.cols, lanes):
+                mask = min(lanes, lay.cols - c0)
+                off = r0 * lay.ld + c0
+                row_block = self.at_const(bc, r0 * per_block)
+                if fn is None:
+                    self.vec(op, C.MulsOp(self.at_const(d.value, off), row_block, one, mask=mask, repeat=rows,
+                                          params=[1, 0, rep_stride, 1]))
+                else:
+                    self.vec(op, fn(self.at_const(d.value, off), self.at_const(a.value, off), row_block,
+                                    mask=mask, repeat=rows, params=params))
+        self._expdif(op, d)
+
+    def _col_expand(self, op: Operation) -> None:
+        """[R, C] op [1, C]: level-0 instructions with one repeat per row, the [1, C] row read
+        again by every repeat (src1 repeat stride 0)."""
+        a, v = self.tile_of(op.operands[0]), self.tile_of(op.operands[1])
+        lay = a.layout
+        fn = COL_EXPAND[type(op)]
+        if fn is C.DivOp or isinstance(op, tile.ColExpandExpdifOp):
+            self.require_float(op, f"Ascend C {'Div' if fn is C.DivOp else 'Exp'} exists for half and float only")
+        d = self.def_tile(op.results[0], op)
+        eb = lay.elem_bytes
+        if fn is None:
+            self._copy_rows(op, d.value, 0, lay.ld, v.value, 0, 0, lay.rows, lay.cols, d.elem, eb, src_rep_zero=True)
+            return
+        lanes = REPEAT_BYTES // eb
+        rep = self.rep_stride(op, lay.ld, eb, lay.rows)
+        for r0 in range(0, lay.rows, MAX_REPEAT):
+            rows = min(MAX_REPEAT, lay.rows - r0)
+            for c0 in range(0, lay.cols, lanes):
+                mask = min(lanes, lay.cols - c0)
+                off = r0 * lay.ld + c0
+                self.vec(op, fn(self.at_const(d.value, off), self.at_const(a.value, off), self.at_const(v.value, c0),
+                                mask=mask, repeat=rows, params=[1, 1, 1, rep, rep, 0]))
+        self._expdif(op, d)
+
+    def _expdif(self, op: Operation, d) -> None:
+        if isinstance(op, _EXPDIF):
+            self.vec(op, C.ExpOp(d.value, d.value, count=d.layout.count))
