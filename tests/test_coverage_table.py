@@ -114,3 +114,18 @@ def test_every_op_the_examples_use_is_in_the_first_three_layers():
     (examples,) = [b for h, b in _tables() if h[:2] == ["`pl` op", "uses"]][:1]
     gaps = [r[0] for r in examples if not all(c.startswith("✓") or c == "n/a" for c in r[2:5])]
     assert not gaps, gaps
+
+
+def test_ascendc_column_agrees_with_the_lowering():
+    """A tile row is ✓ in the Ascend C column exactly when the kernel lowering emits its op."""
+    from pypto_xdsl.transforms.ascendc_kernel_lowering import LOWERED_TILE_OPS
+
+    lowered = {op.name for op in LOWERED_TILE_OPS}
+    wrong = []
+    for r in _catalogue_rows():
+        ops = [o for o in _pypto_ops(r["pypto op"]) if o.startswith("pypto.tile.")]
+        if r["Ascend C"] == "n/a" or not ops or not r["`pl` op"].startswith("`pl.tile."):
+            continue
+        if r["Ascend C"].startswith("✓") != (ops[0] in lowered):
+            wrong.append((r["`pl` op"], r["Ascend C"], ops[0]))
+    assert not wrong, f"Ascend C column out of date: {wrong}"

@@ -55,7 +55,7 @@ from pypto_xdsl.dialects.attributes import (
     TensorType,
     TileType,
 )
-from pypto_xdsl.transforms.ascendc_vector_lowering import VectorLowering
+from pypto_xdsl.transforms.ascendc_vector_lowering import VECTOR_OPS, VectorLowering
 
 NO_STORAGE_MESSAGE = "this tensor value does not name a kernel parameter's storage"
 
@@ -788,10 +788,17 @@ class KernelLowering(VectorLowering):
                 self.values[res] = r
 
 
+# Every tile op the kernel lowering emits Ascend C for.
+LOWERED_TILE_OPS = frozenset((
+    *VECTOR_OPS, tile.LoadOp, tile.StoreOp, tile.MoveOp, tile.MatmulOp, tile.MatmulAccOp, tile.GetBlockIdxOp,
+    tile.GetBlockNumOp,
+))
+
+
 def lower_kernel(func: program.FuncOp) -> KernelOp:
     """The ascendc.kernel of one tile-level incore function (raises BackendError)."""
     plan = KernelPlan.build(func)
     return KernelLowering(func, plan).lower()
 
 
-__all__ = ["lower_kernel", "KernelLowering", "View", "kernel_namer", "IntegerType"]
+__all__ = ["LOWERED_TILE_OPS", "lower_kernel", "KernelLowering", "View", "kernel_namer", "IntegerType"]

@@ -370,3 +370,10 @@ class VectorLowering:
     def _expdif(self, op: Operation, d) -> None:
         if isinstance(op, _EXPDIF):
             self.vec(op, C.ExpOp(d.value, d.value, count=d.layout.count))
+
+
+# The pypto ops `lower_vector` emits (docs/dialect.md's coverage table is checked against it).
+VECTOR_OPS = (
+    *BINARY, *UNARY, tile.NegOp, tile.TanhOp, *SCALAR, tile.FullOp, tile.ExpandsOp, tile.CastOp, *ROW_REDUCE,
+    *ROW_EXPAND, *COL_EXPAND, tile.ConcatOp, tile.ReshapeOp, tile.CreateOp,
+)
