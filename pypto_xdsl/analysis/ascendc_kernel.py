@@ -295,6 +295,7 @@ def uses_cube(func: program.FuncOp) -> bool:
 
 
 ROW_REDUCTIONS = (tile.RowMaxOp, tile.RowSumOp, tile.RowMinOp)
+COL_REDUCTIONS = (tile.ColSumOp, tile.ColMaxOp, tile.ColMinOp, tile.ColProdOp)
 ROW_BROADCASTS = (
     tile.RowExpandOp, tile.RowExpandSubOp, tile.RowExpandMulOp, tile.RowExpandDivOp, tile.RowExpandAddOp,
     tile.RowExpandMaxOp, tile.RowExpandMinOp, tile.RowExpandExpdifOp,
@@ -460,6 +461,8 @@ class KernelPlan:
                 self._plan_reduction_scratch(op)
             if isinstance(op, ROW_BROADCASTS):
                 self._plan_broadcast_scratch(op)
+            if isinstance(op, COL_REDUCTIONS):
+                self._plan_column_scratch(op)
 
     def _plan_tile(self, op: Operation, res: SSAValue) -> None:
         t = res.type
@@ -600,6 +603,17 @@ class KernelPlan:
             self.scratch[op] = self._new_buffer(
                 f"{op.result.name_hint or 'red'}_tmp", TPosition.VECCALC, layout.rows * lanes * layout.elem_bytes,
                 f"%{op.result.name_hint or '?'}.scratch (two-stage reduction)",
+            )
+
+    def _plan_column_scratch(self, op: Operation) -> None:
+        t = op.operands[0].type
+        assert isinstance(t, TileType)
+        layout = tile_layout(t, op)
+        if layout.rows > 1:
+            self.scratch[op] = self._new_buffer(
+                f"{op.results[0].name_hint or 'red'}_tmp", TPosition.VECCALC,
+                round_up(layout.rows // 2 * layout.ld * layout.elem_bytes, BLOCK_BYTES),
+                f"%{op.results[0].name_hint or '?'}.scratch (column reduction)",
             )
 
     def _plan_broadcast_scratch(self, op: Operation) -> None:

@@ -48,6 +48,7 @@ COL_EXPAND = {
     tile.ColExpandExpdifOp: C.SubOp,
 }
 _EXPDIF = (tile.RowExpandExpdifOp, tile.ColExpandExpdifOp)
+COL_REDUCE = {tile.ColSumOp: C.AddOp, tile.ColMaxOp: C.MaxOp, tile.ColMinOp: C.MinOp, tile.ColProdOp: C.MulOp}
 
 # Repeats per Brcb when a row broadcast needs several (over 2040 rows): 254 x 8 rows keeps the
 # next call's source offset 32-byte aligned for 2-byte elements too (255 x 8 halves would not).
@@ -88,6 +89,8 @@ class VectorLowering:
             self._cast(op)
         elif kind in ROW_REDUCE:
             self._row_reduce(op)
+        elif kind in COL_REDUCE:
+            self._col_reduce(op)
         elif kind in ROW_EXPAND:
             self._row_expand(op)
         elif kind in COL_EXPAND:
@@ -292,6 +295,32 @@ class VectorLowering:
                               params=[1, 1, 1, chunk_blocks, chunk_blocks, rep_stride]))
         whole(scratch, lanes, chunk_blocks)
 
+    def _col_reduce(self, op: Operation) -> None:
+        """[R, C] -> [1, C] by halving: the top half of the rows combined with the bottom half
+        into a scratch tile (one level-2 instruction over whole padded rows), then the scratch
+        folded onto itself, an odd row out folded into row 0, until one row is left."""
+        fn = COL_REDUCE[type(op)]
+        a = self.tile_of(op.operands[0])
+        lay = a.layout
+        d = self.def_tile(op.results[0], op)
+        one = self.literal_as(1, d.elem)
+        if lay.rows == 1:
+            self.vec(op, C.MulsOp(d.value, a.value, one, count=lay.cols))
+            return
+        tmp = self.plan.scratch[op]
+        tname = self.namer.fresh(f"{d.var}_tmp")
+        get = self._insert(M.GetBufOp(tname, self.decls[id(tmp)], d.elem))
+        get.results[0].name_hint = tname
+        scratch = get.results[0]
+        n, src, ld = lay.rows, a.value, lay.ld
+        while n > 1:
+            half = n // 2
+            self.vec(op, fn(scratch, src, self.at_const(src, half * ld), count=half * ld))
+            if n % 2:
+                self.vec(op, fn(scratch, scratch, self.at_const(src, (n - 1) * ld), count=ld))
+            n, src = half, scratch
+        self.vec(op, C.MulsOp(d.value, scratch, one, count=lay.cols))
+
     def _row_expand(self, op: Operation) -> None:
         """[R, C] op [R, 1] on the vector pipe: Brcb the row values into one 32-byte block per
         row (scratch), then level-0 instructions with one repeat per row whose second source
@@ -375,5 +404,5 @@ class VectorLowering:
 # The pypto ops `lower_vector` emits (docs/dialect.md's coverage table is checked against it).
 VECTOR_OPS = (
     *BINARY, *UNARY, tile.NegOp, tile.TanhOp, *SCALAR, tile.FullOp, tile.ExpandsOp, tile.CastOp, *ROW_REDUCE,
-    *ROW_EXPAND, *COL_EXPAND, tile.ConcatOp, tile.ReshapeOp, tile.CreateOp,
+    *ROW_EXPAND, *COL_EXPAND, *COL_REDUCE, tile.ConcatOp, tile.ReshapeOp, tile.CreateOp,
 )
