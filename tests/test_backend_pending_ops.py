@@ -1,5 +1,5 @@
 """The tile ops the Ascend C backend does not lower yet (fillpad, sin/cos, row_prod,
-transposes, tile windows and element access) are refused with a diagnostic naming
+transposes and element access) are refused with a diagnostic naming
 the op, not a crash and not code that ignores them: one kernel per op family. The lowered ones
 are tested in test_backend_tile_ops.py. (Partial tiles, `set_validshape` and
 `load ... valid[...]`, are refused as dynamic extents: tests/test_backend_dynamic.py.)"""
@@ -21,7 +21,6 @@ CASES = {
     "sin": f"%r = pypto.tile.sin %t : {V}",
     "row_prod": f"%v = pypto.tile.row_prod %t : {V}\n  %r = pypto.tile.row_expand_sub %t, %v : {V}, {R}",
     "transpose": f"%q = pypto.tile.transpose %t, 0, 1 : {V} -> {W}\n  %r = pypto.tile.transpose %q, 0, 1 : {W} -> {V}",
-    "slice": f"%w = pypto.tile.slice %t[%c0, %c0] : {V} -> !pypto.tile<[1, 16], f32, vec>\n  %r = pypto.tile.assemble %w into %t[%c0, %c0] : !pypto.tile<[1, 16], f32, vec> into {V}",
     "write": f"%r = pypto.tile.write %s into %t[%c0, %c0] : f32 into {V}",
     "read": f"%e = pypto.tile.read %t[%c0, %c0] : {V}\n  %r = pypto.tile.adds %t, %e : {V}, f32",
 }

@@ -49,6 +49,9 @@ BODIES = {
     "concat": ("%r = pypto.tile.concat %t2, %t : {T2}, {T}", "concat", False),
     "reshape": ("%rs = pypto.tile.row_sum %t : {T} -> {W}\n  %q = pypto.tile.reshape %rs : {W} -> {WT}\n"
                 "  %q2 = pypto.tile.muls %q, %s : {WT}, {E}\n  %r = pypto.tile.reshape %q2 : {WT} -> {W}", "r1", False),
+    # windows of tiles: a row window copied out; a [1, C] row written in place into row 2
+    "slice": ("%r = pypto.tile.slice %t[%two, %c0] : {T} -> {T3}", "3c", False),
+    "assemble": ("%r = pypto.tile.assemble %v into %t[%two, %c0] : {V} into {T}", "rc", False),
     **{f"col_{k}": (f"%r = pypto.tile.col_{k} %t : {{T}} -> {{V}}", "1c", False) for k in ("sum", "max", "min", "prod")},
     **{f"row_expand{k}": (f"%r = pypto.tile.row_expand{k} %t, %w : {{T}}, {{W}}", "rc", k == "_div")
        for k in ("", "_add", "_sub", "_mul", "_div", "_max", "_min", "_expdif")},
@@ -74,6 +77,7 @@ FAMILIES = {
     "col_expand": [k for k in BODIES if k.startswith("col_expand")],
     "concat": ["concat"],
     "col_reduce": ["col_sum", "col_max", "col_min", "col_prod"],
+    "windows": ["slice", "assemble"],  # in this order: assemble writes %t in place
 }
 POSITIVE = {"rsqrt", "rsqrt_tmp", "row_expand_div", "col_expand_div", "col_prod"}
 
@@ -88,7 +92,7 @@ def _kernel(family: str, ops: list[str], bodies, e: str, r: int, c: int):
     of it: (kernel text, call line, params (name, type))."""
     c2 = 16 if e == "f16" else 24  # concat: the first operand's columns
     types = {"T": _tile(r, c, e), "V": _tile(1, c, e), "W": _tile(r, 1, e), "WT": _tile(1, r, e),
-             "T2": _tile(r, c2, e), "E": e}
+             "T2": _tile(r, c2, e), "T3": _tile(3, c, e), "E": e}
     # integer kernels take the scalar as a parameter (the host passes no f16 scalars)
     scalar = [(f"s_{e}", e)] if not e.startswith("f") else []
     params = [(f"x_{e}", _tensor(r, c, e)), (f"v_{e}", _tensor(1, c, e)), (f"w_{e}", _tensor(r, 1, e)),
@@ -96,7 +100,7 @@ def _kernel(family: str, ops: list[str], bodies, e: str, r: int, c: int):
     lines, outs = [], []
     for op in ops:
         body, shape, _ = bodies[op]
-        out_shape = {"rc": (r, c), "r1": (r, 1), "1c": (1, c), "concat": (r, c2 + c)}[shape]
+        out_shape = {"rc": (r, c), "r1": (r, 1), "1c": (1, c), "3c": (3, c), "concat": (r, c2 + c)}[shape]
         y = f"y_{op}_{e}"
         params.append((y, _tensor(*out_shape, e)))
         lines.append(_local(body.format(**types), op))
@@ -109,6 +113,7 @@ def _kernel(family: str, ops: list[str], bodies, e: str, r: int, c: int):
     text = f"""
 pypto.func incore @{family}_{e}({sig}) -> ({ret_types}) {{
   %c0 = arith.constant 0 : index
+  %two = arith.constant 2 : index
   %t = pypto.tile.load %x_{e}[%c0, %c0] : {_tensor(r, c, e)} -> {types['T']}
   %v = pypto.tile.load %v_{e}[%c0, %c0] : {_tensor(1, c, e)} -> {types['V']}
   %w = pypto.tile.load %w_{e}[%c0, %c0] : {_tensor(r, 1, e)} -> {types['W']}
@@ -200,3 +205,55 @@ def test_tanh_at_its_tails(tmp_path):
 
 def test_every_op_is_in_a_family():
     assert sorted(op for ops in FAMILIES.values() for op in ops) == sorted(BODIES)
+
+
+ROW_BY_ROW = """
+pypto.func incore @asm(%x: !pypto.tensor<[32, 32], f32>, %src: !pypto.tensor<[32, 16], f32>, %b8: !pypto.tensor<[32, 8], f32>, out %y: !pypto.tensor<[32, 32], f32>, out %z: !pypto.tensor<[32, 32], f32>) -> (!pypto.tensor<[32, 32], f32>, !pypto.tensor<[32, 32], f32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c24 = arith.constant 24 : index
+  %c32 = arith.constant 32 : index
+  %f1 = arith.constant 1.5 : f32
+  %tx = pypto.tile.load %x[%c0, %c0] : !pypto.tensor<[32, 32], f32> -> !pypto.tile<[32, 32], f32, vec>
+  %ts = pypto.tile.load %src[%c0, %c0] : !pypto.tensor<[32, 16], f32> -> !pypto.tile<[32, 16], f32, vec>
+  %r = scf.for %i = %c0 to %c32 step %c1 iter_args(%acc = %tx) -> (!pypto.tile<[32, 32], f32, vec>) {
+    %row = pypto.tile.slice %ts[%i, %c0] : !pypto.tile<[32, 16], f32, vec> -> !pypto.tile<[1, 16], f32, vec>
+    %n = pypto.tile.assemble %row into %acc[%i, %c8] : !pypto.tile<[1, 16], f32, vec> into !pypto.tile<[32, 32], f32, vec>
+    scf.yield %n : !pypto.tile<[32, 32], f32, vec>
+  }
+  %wy = pypto.tile.store %r, %y[%c0, %c0] : !pypto.tile<[32, 32], f32, vec>, !pypto.tensor<[32, 32], f32>
+  %tz = pypto.tile.load %x[%c0, %c0] : !pypto.tensor<[32, 32], f32> -> !pypto.tile<[32, 32], f32, vec>
+  %tb = pypto.tile.load %b8[%c0, %c0] : !pypto.tensor<[32, 8], f32> -> !pypto.tile<[32, 8], f32, vec>
+  %z1 = pypto.tile.assemble %tb into %tz[%c0, %c0] : !pypto.tile<[32, 8], f32, vec> into !pypto.tile<[32, 32], f32, vec>
+  %z2 = pypto.tile.assemble %tb into %z1[%c0, %c24] : !pypto.tile<[32, 8], f32, vec> into !pypto.tile<[32, 32], f32, vec>
+  %z3 = pypto.tile.adds %z2, %f1 : !pypto.tile<[32, 32], f32, vec>, f32
+  %wz = pypto.tile.store %z3, %z[%c0, %c0] : !pypto.tile<[32, 32], f32, vec>, !pypto.tensor<[32, 32], f32>
+  pypto.return %wy, %wz : !pypto.tensor<[32, 32], f32>, !pypto.tensor<[32, 32], f32>
+}
+pypto.func orchestration @main(%x: !pypto.tensor<[32, 32], f32>, %src: !pypto.tensor<[32, 16], f32>, %b8: !pypto.tensor<[32, 8], f32>, out %y: !pypto.tensor<[32, 32], f32>, out %z: !pypto.tensor<[32, 32], f32>) -> (!pypto.tensor<[32, 32], f32>, !pypto.tensor<[32, 32], f32>) {
+  %r:2 = pypto.call @asm(%x, %src, %b8, %y, %z) : (!pypto.tensor<[32, 32], f32>, !pypto.tensor<[32, 16], f32>, !pypto.tensor<[32, 8], f32>, !pypto.tensor<[32, 32], f32>, !pypto.tensor<[32, 32], f32>) -> (!pypto.tensor<[32, 32], f32>, !pypto.tensor<[32, 32], f32>)
+  pypto.return %r#0, %r#1 : !pypto.tensor<[32, 32], f32>, !pypto.tensor<[32, 32], f32>
+}
+"""
+
+
+def test_assemble_row_by_row_into_a_carried_tile(tmp_path):
+    """The reference's 05_assemble patterns: rows sliced at a run-time offset and assembled
+    into a tile carried by a loop (in place, no copy per iteration), and column blocks."""
+    reference = parse_program(ROW_BY_ROW)
+    module = reference.clone()
+    apply_pipeline(module, default_pipeline())
+    report = simulate(module, tmp_path / "asm", seed=3, reference_module=reference)
+    x = np.fromfile(tmp_path / "asm" / "sim-run" / "in" / "x.bin", dtype=np.float32).reshape(32, 32)
+    src = np.fromfile(tmp_path / "asm" / "sim-run" / "in" / "src.bin", dtype=np.float32).reshape(32, 16)
+    b8 = np.fromfile(tmp_path / "asm" / "sim-run" / "in" / "b8.bin", dtype=np.float32).reshape(32, 8)
+    want_y = x.copy()
+    want_y[:, 8:24] = src
+    want_z = x.copy()
+    want_z[:, :8] = b8
+    want_z[:, 24:] = b8
+    np.testing.assert_array_equal(report.outputs["y"], want_y)
+    np.testing.assert_allclose(report.outputs["z"], want_z + np.float32(1.5), rtol=1e-6)
+    for name in ("y", "z"):
+        np.testing.assert_array_equal(report.outputs[name], report.reference[name])

@@ -488,6 +488,9 @@ class KernelPlan:
                 )
             self.aliases[res] = op.input  # a view: the same buffer, read with another shape
             return
+        if isinstance(op, tile.AssembleOp):
+            self.aliases[res] = op.dest  # written in place: the destination's buffer
+            return
         base = res.name_hint or "t"
         what = f"%{res.name_hint or '?'} {t}"
         if isinstance(op, tile.LoadOp):
@@ -563,7 +566,7 @@ class KernelPlan:
 
     def _stores_directly(self, op: Operation, res: SSAValue) -> bool:
         stores = [u.operation for u in res.uses if isinstance(u.operation, tile.StoreOp) and u.index == 0]
-        if len(stores) != 1 or any(isinstance(u.operation, tile.ReshapeOp) for u in res.uses):
+        if len(stores) != 1 or any(isinstance(u.operation, tile.ReshapeOp | tile.AssembleOp) for u in res.uses):
             return False
         store = stores[0]
         block = op.parent_block()

@@ -22,7 +22,7 @@ from pypto_xdsl.dialects import ascendc_compute as C
 from pypto_xdsl.dialects import ascendc_memory as M
 from pypto_xdsl.dialects import tile
 from pypto_xdsl.dialects.ascendc_types import ReduceOrder, RoundMode
-from pypto_xdsl.dialects.attributes import is_float_type
+from pypto_xdsl.dialects.attributes import MemorySpace, is_float_type
 
 BINARY = {
     tile.AddOp: C.AddOp, tile.SubOp: C.SubOp, tile.MulOp: C.MulOp, tile.DivOp: C.DivOp,
@@ -99,6 +99,10 @@ class VectorLowering:
             self._concat(op)
         elif isinstance(op, tile.ReshapeOp):
             self._reshape(op)
+        elif isinstance(op, tile.SliceOp) and op.result.type.space == MemorySpace.VEC:  # type: ignore[union-attr]
+            self._slice(op)
+        elif isinstance(op, tile.AssembleOp) and op.result.type.space == MemorySpace.VEC:  # type: ignore[union-attr]
+            self._assemble(op)
         elif isinstance(op, tile.CreateOp):
             if op.result not in self.plan.unused_scratch:
                 self.def_tile(op.result, op)  # contents unspecified: a buffer, no instruction
@@ -122,9 +126,11 @@ class VectorLowering:
             raise op_error(op, f"{what}; {op.name} on {elem} tiles is not supported by the Ascend C backend")
 
     def _copy_rows(self, op: Operation, dst: SSAValue, dst_off: int, dst_ld: int, src: SSAValue, src_off: int,
-                   src_ld: int, rows: int, cols: int, elem: Attribute, eb: int, src_rep_zero: bool = False) -> None:
+                   src_ld: int, rows: int, cols: int, elem: Attribute, eb: int, src_rep_zero: bool = False,
+                   dst_terms: tuple = (), src_terms: tuple = ()) -> None:
         """Copy `rows` x `cols` elements (row-major, `*_ld` apart) with level-0 `Muls` by 1, one
-        repeat per row: `src_rep_zero` reads the same source row every repeat (a column broadcast)."""
+        repeat per row: `src_rep_zero` reads the same source row every repeat (a column broadcast).
+        `*_terms` are run-time (value, coefficient) parts of the offsets (whole rows)."""
         lanes = REPEAT_BYTES // eb
         dst_rep = self.rep_stride(op, dst_ld, eb, rows)
         src_rep = 0 if src_rep_zero else self.rep_stride(op, src_ld, eb, rows)
@@ -134,8 +140,30 @@ class VectorLowering:
             for c0 in range(0, cols, lanes):
                 mask = min(lanes, cols - c0)
                 s_off = src_off + c0 + (0 if src_rep_zero else r0 * src_ld)
-                self.vec(op, C.MulsOp(self.at_const(dst, dst_off + r0 * dst_ld + c0), self.at_const(src, s_off), one,
-                                      mask=mask, repeat=repeat, params=[1, 1, dst_rep, src_rep]))
+                d_off = dst_off + r0 * dst_ld + c0
+                d = self.at(dst, [*dst_terms, *([(None, d_off)] if d_off else [])])
+                s = self.at(src, [*src_terms, *([(None, s_off)] if s_off else [])])
+                self.vec(op, C.MulsOp(d, s, one, mask=mask, repeat=repeat, params=[1, 1, dst_rep, src_rep]))
+
+    def _window_offset(self, op: Operation, offsets, ld: int, eb: int) -> tuple[tuple, int]:
+        """A tile window's origin as (run-time row terms, constant elements): the row offset may
+        be run-time, the column offset is a constant on a 32-byte boundary."""
+        if len(offsets) == 1:
+            row, col = None, offsets[0]
+        else:
+            row, col = offsets
+        col_c = self.consts.get(col)
+        if col_c is None:
+            raise op_error(op, "its column offset is not a constant; the vector unit needs to know it starts on a 32-byte boundary")
+        col_c = int(col_c)
+        if (col_c * eb) % BLOCK_BYTES:
+            raise op_error(op, f"its column offset {col_c} is byte {col_c * eb} of a row, not on a 32-byte boundary")
+        if row is None:
+            return (), col_c
+        row_c = self.consts.get(row)
+        if row_c is not None:
+            return (), int(row_c) * ld + col_c
+        return ((self.scalar(row), ld),), col_c
 
     @staticmethod
     def rep_stride(op: Operation, ld: int, eb: int, rows: int) -> int:
@@ -235,6 +263,25 @@ class VectorLowering:
         src = self.tile_of(op.input)
         ref = self._tile_ref_view(op.result, op, src)
         self.tiles[op.result] = ref
+
+    def _slice(self, op: tile.SliceOp) -> None:
+        """A copy of the window at the offsets (row offsets may be run-time)."""
+        src = self.tile_of(op.source)
+        d = self.def_tile(op.result, op)
+        terms, off = self._window_offset(op, op.offsets, src.layout.ld, src.layout.elem_bytes)
+        lay = d.layout
+        self._copy_rows(op, d.value, 0, lay.ld, src.value, off, src.layout.ld, lay.rows, lay.cols, d.elem,
+                        lay.elem_bytes, src_terms=terms)
+
+    def _assemble(self, op: tile.AssembleOp) -> None:
+        """Writes the source into the window of the destination's local tensor, in place (the
+        result names the destination's buffer)."""
+        src, dst = self.tile_of(op.source), self.tile_of(op.dest)
+        terms, off = self._window_offset(op, op.offsets, dst.layout.ld, dst.layout.elem_bytes)
+        lay = src.layout
+        self._copy_rows(op, dst.value, off, dst.layout.ld, src.value, 0, lay.ld, lay.rows, lay.cols, dst.elem,
+                        lay.elem_bytes, dst_terms=terms)
+        self.tiles[op.result] = dst
 
     def _concat(self, op: tile.ConcatOp) -> None:
         """[R, C0] ++ [R, C1] -> [R, C0 + C1]: each source's rows copied into its columns."""
@@ -404,5 +451,5 @@ class VectorLowering:
 # The pypto ops `lower_vector` emits (docs/dialect.md's coverage table is checked against it).
 VECTOR_OPS = (
     *BINARY, *UNARY, tile.NegOp, tile.TanhOp, *SCALAR, tile.FullOp, tile.ExpandsOp, tile.CastOp, *ROW_REDUCE,
-    *ROW_EXPAND, *COL_EXPAND, *COL_REDUCE, tile.ConcatOp, tile.ReshapeOp, tile.CreateOp,
+    *ROW_EXPAND, *COL_EXPAND, *COL_REDUCE, tile.ConcatOp, tile.SliceOp, tile.AssembleOp, tile.ReshapeOp, tile.CreateOp,
 )
