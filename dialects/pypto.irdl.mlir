@@ -88,8 +88,9 @@ irdl.dialect @pypto {
     %3 = irdl.is "aic"
     %4 = irdl.is "aiv"
     %5 = irdl.is "orchestration"
-    %6 = irdl.any_of(%0, %1, %2, %3, %4, %5)
-    irdl.parameters(value: %6)
+    %6 = irdl.is "group"
+    %7 = irdl.any_of(%0, %1, %2, %3, %4, %5, %6)
+    irdl.parameters(value: %7)
   }
 
   // `#pypto<dir out>`
@@ -150,6 +151,15 @@ irdl.dialect @pypto {
   irdl.attribute @atomic {
     %0 = irdl.is "none"
     %1 = irdl.is "add"
+    %2 = irdl.any_of(%0, %1)
+    irdl.parameters(value: %2)
+  }
+
+  // `#pypto<pipe c2v>`: the direction of a cross-core ring or flag.
+  // MLIR syntax: #pypto.pipe<"c2v">
+  irdl.attribute @pipe {
+    %0 = irdl.is "c2v"
+    %1 = irdl.is "v2c"
     %2 = irdl.any_of(%0, %1)
     irdl.parameters(value: %2)
   }
@@ -1650,5 +1660,39 @@ irdl.dialect @pypto {
     %2 = irdl.base @pypto::@tile
     irdl.operands(src0: %0, src1: %1)
     irdl.results(result: %2)
+  }
+
+  // pypto.cross_core.push: `pypto.cross_core.push %t to aiv slots(2) : !pypto.tile<[64, 64], f32, acc>`.
+  //   traits: MemoryReadEffect, MemoryWriteEffect
+  irdl.operation @cross_core_push {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@pipe
+    %2 = irdl.base "#builtin.integer"
+    irdl.operands(tile: %0)
+    irdl.attributes {"pipe" = %1, "slots" = %2}
+  }
+
+  // pypto.cross_core.pop: `%v = pypto.cross_core.pop from aic slots(2) : !pypto.tile<[64, 64], f32, vec>`.
+  //   traits: MemoryReadEffect, MemoryWriteEffect
+  irdl.operation @cross_core_pop {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@pipe
+    %2 = irdl.base "#builtin.integer"
+    irdl.results(result: %0)
+    irdl.attributes {"pipe" = %1, "slots" = %2}
+  }
+
+  // pypto.cross_core.set_flag: `pypto.cross_core.set_flag to aiv`: tell the peer core that every global-memory access
+  //   traits: MemoryReadEffect, MemoryWriteEffect
+  irdl.operation @cross_core_set_flag {
+    %0 = irdl.base @pypto::@pipe
+    irdl.attributes {"pipe" = %0}
+  }
+
+  // pypto.cross_core.wait_flag: `pypto.cross_core.wait_flag from aic`: wait until the peer has set the flag once more
+  //   traits: MemoryReadEffect, MemoryWriteEffect
+  irdl.operation @cross_core_wait_flag {
+    %0 = irdl.base @pypto::@pipe
+    irdl.attributes {"pipe" = %0}
   }
 }

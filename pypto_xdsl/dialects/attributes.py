@@ -52,6 +52,9 @@ class FuncKind(StrEnum):
     AIC = "aic"
     AIV = "aiv"
     ORCHESTRATION = "orchestration"
+    GROUP = "group"
+    """A mixed cube + vector kernel: an `aic` and an `aiv` member launched together as one
+    task (`expand-mixed-kernel` makes them; see dialects/cross_core.py)."""
 
 
 INCORE_KINDS = frozenset({FuncKind.INCORE, FuncKind.AIC, FuncKind.AIV})

@@ -250,6 +250,10 @@ class FuncOp(IRDLOperation):
                     f"parameter #{i} of @{self.sym_name.data} is {t} and cannot be "
                     f"'{direction.value}': only tensors and scalars are written through"
                 )
+        if self.func_kind == FuncKind.GROUP:
+            from pypto_xdsl.dialects.cross_core import verify_group
+
+            verify_group(self)
 
     # ---- custom syntax
 

@@ -1,4 +1,4 @@
-"""The `pypto` dialect: program structure, tensor and tile op families, and their types."""
+"""The `pypto` dialect: program structure, tensor, tile and cross-core op families, and their types."""
 
 from xdsl.ir import Dialect
 
@@ -36,6 +36,14 @@ def _tensor_ops() -> list:
     return list(tensor.TENSOR_OPS)
 
 
+def _cross_core() -> tuple[list, list]:
+    try:
+        from pypto_xdsl.dialects import cross_core
+    except ImportError:
+        return [], []
+    return list(cross_core.CROSS_CORE_OPS), list(cross_core.CROSS_CORE_ATTRIBUTES)
+
+
 def _tile_ops() -> list:
     try:
         from pypto_xdsl.dialects import tile
@@ -44,4 +52,10 @@ def _tile_ops() -> list:
     return list(tile.TILE_OPS)
 
 
-Pypto = Dialect("pypto", [*PROGRAM_OPS, *_tensor_ops(), *_tile_ops()], ATTRIBUTES)
+_CROSS_CORE_OPS, _CROSS_CORE_ATTRIBUTES = _cross_core()
+
+Pypto = Dialect(
+    "pypto",
+    [*PROGRAM_OPS, *_tensor_ops(), *_tile_ops(), *_CROSS_CORE_OPS],
+    [*ATTRIBUTES, *_CROSS_CORE_ATTRIBUTES],
+)

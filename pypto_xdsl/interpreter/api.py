@@ -57,6 +57,12 @@ def _extra_functions() -> list[Any]:
         pass
     else:
         impls.append(TileFunctions())
+    try:
+        from pypto_xdsl.interpreter.cross_core import CrossCoreFunctions
+    except ImportError:
+        pass
+    else:
+        impls.append(CrossCoreFunctions())
     return impls
 
 
@@ -94,6 +100,9 @@ def make_interpreter(
     st = state(interpreter)
     st.block_idx, st.block_num = block_idx, block_num
     st.check_directions = check_directions
+    st.spawn = lambda: make_interpreter(
+        module, block_idx=block_idx, block_num=block_num, check_directions=check_directions
+    )
     return interpreter
 
 

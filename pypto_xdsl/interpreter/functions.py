@@ -74,6 +74,13 @@ class InterpState:
     error_func: str | None = None
     """The op started last (names the op in diagnostics of foreign-op failures)."""
     global_frame: Frame = field(default_factory=lambda: Frame("<top>"))
+    cross_core: Any = None
+    """The rings and flags cross-core ops use (`interpreter.cross_core.Channels`): those of
+    the mixed task being run, or of the one incore function running alone."""
+    core: int = 0
+    """Which member of a group this interpreter runs: 0 the AIC, 1 the AIV."""
+    spawn: Callable[[], Interpreter] | None = None
+    """Makes another interpreter like this one (a group runs each member on its own)."""
 
     @property
     def frame(self) -> Frame:
@@ -255,8 +262,20 @@ class PyptoFunctions(InterpreterFunctions):
                 if d == ParamDirection.IN and isinstance(a, np.ndarray)
             ]
         st.frames.append(frame)
+        alone = op.is_incore and st.cross_core is None
         try:
-            results = interpreter.run_ssacfg_region(op.body, tuple(args), name)
+            if op.func_kind == FuncKind.GROUP:
+                from pypto_xdsl.interpreter.cross_core import run_group
+
+                results = run_group(interpreter, op, args)
+            elif alone:
+                from pypto_xdsl.interpreter.cross_core import Channels, check_balanced
+
+                st.cross_core = Channels()  # the function's own rings: nobody else pushes or pops
+                results = interpreter.run_ssacfg_region(op.body, tuple(args), name)
+                check_balanced(interpreter, op, st.cross_core, f"@{name}")
+            else:
+                results = interpreter.run_ssacfg_region(op.body, tuple(args), name)
             for i, (t, value) in enumerate(zip(op.function_type.outputs.data, results)):
                 check_value(interpreter, op, f"result #{i} of @{name}", t, value, frame)
         except Exception:
@@ -265,6 +284,8 @@ class PyptoFunctions(InterpreterFunctions):
             raise
         finally:
             st.frames.pop()
+            if alone:
+                st.cross_core = None
         return results
 
     @impl_terminator(ReturnOp)

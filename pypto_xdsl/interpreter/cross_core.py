@@ -1,0 +1,361 @@
+"""Cross-core semantics: the slot rings and flags of a mixed task, and `group` launches.
+
+A `pypto.func group` launches its `aic` and `aiv` members as one task. The interpreter runs
+the two members as **cooperating threads that take turns**: exactly one runs at a time, the
+AIC first; a member runs until it has to wait (a push onto a full ring, a pop from an empty
+ring, a `wait_flag` with no pending setting) or returns, and then the other member runs. The
+schedule is therefore deterministic, and it is a schedule the hardware could produce: the
+only order the program may rely on is the one the rings and flags impose.
+
+The same rules detect what would hang or corrupt a real mixed kernel, as run-time errors
+naming the op and the function:
+
+* **deadlock**: both members wait (e.g. the AIC pops from the `v2c` ring while the AIV pops
+  from the empty `c2v` ring);
+* **a pop without a push** / **a wait without a set**: a member waits for its peer, which has
+  returned;
+* **ring overflow**: a member pushes onto a full ring whose consumer has returned;
+* **left over** at the end of the task: tiles pushed but never popped, flags set but never
+  waited for; a flag counter beyond 15 (the hardware counts 0-15);
+* a popped tile whose shape or element type differs from what the pop declares.
+
+An `incore`, `aic` or `aiv` function run alone (not through a group: the unsplit form, or a
+member called directly) has its own rings, with no peer: a push must be popped by the same
+function before the ring fills, a pop needs an earlier push.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, register_impls
+from xdsl.ir import Operation
+
+from pypto_xdsl.dialects import cross_core
+from pypto_xdsl.dialects.attributes import TileType, format_shape
+from pypto_xdsl.dialects.cross_core import Pipe
+from pypto_xdsl.interpreter.functions import fail, pimpl, state
+from pypto_xdsl.interpreter.partial import valid_of, with_valid
+from pypto_xdsl.interpreter.values import PyptoInterpretationError, numpy_dtype
+
+MAX_FLAG_COUNT = 15
+"""Each cross-core flag is a 4-bit counter (CrossCoreSetFlag: the count runs 0-15)."""
+
+MEMBER_STACK_BYTES = 256 * 1024 * 1024
+"""Stack of a member's thread: deep programs recurse in the interpreter as on the main
+thread's (enlarged) stack."""
+
+AIC, AIV = 0, 1
+
+
+@dataclass
+class Ring:
+    """One direction's slot ring: tiles in flight, oldest first."""
+
+    pipe: Pipe
+    slots: int | None = None
+    tiles: deque[tuple[np.ndarray, Operation]] = field(default_factory=deque)
+    pushed: int = 0
+    popped: int = 0
+
+
+class GroupAborted(Exception):
+    """Unwinds a member whose peer failed."""
+
+
+@dataclass
+class _Wait:
+    op: Operation
+    what: str
+    lonely: str
+    """Why the wait can never end once the peer has returned."""
+
+
+class TurnScheduler:
+    """Two members that take turns: one runs, the other waits for its turn."""
+
+    def __init__(self, names: tuple[str, str]):
+        self.names = names
+        self.cond = threading.Condition()
+        self.turn = AIC
+        self.status = ["ready", "ready"]  # ready | running | waiting | done | failed
+        self.waits: list[_Wait | None] = [None, None]
+        self.aborted = False
+
+    def start(self, me: int) -> None:
+        with self.cond:
+            while self.turn != me and not self.aborted:
+                self.cond.wait()
+            if self.aborted:
+                raise GroupAborted()
+            self.status[me] = "running"
+
+    def finish(self, me: int) -> None:
+        with self.cond:
+            self.status[me] = "done"
+            self.turn = 1 - me
+            self.cond.notify_all()
+
+    def abort(self, me: int) -> None:
+        with self.cond:
+            self.status[me] = "failed"
+            self.aborted = True
+            self.cond.notify_all()
+
+    def wait_for(self, me: int, ready: Callable[[], bool], wait: _Wait, stuck: Callable[[str], Exception]) -> None:
+        """Let the peer run until `ready()` holds; raise `stuck(message)` when it never will."""
+        other = 1 - me
+        with self.cond:
+            while not ready():
+                if self.status[other] == "done":
+                    raise stuck(f"{wait.what}, and @{self.names[other]} has returned: {wait.lonely}")
+                if self.status[other] == "waiting" and self.waits[me] is not None:
+                    # The peer ran after we started waiting, and now waits too: neither can move.
+                    peer = self.waits[other]
+                    assert peer is not None
+                    raise stuck(
+                        f"deadlock: {wait.what}, while @{self.names[other]} waits at "
+                        f"'{peer.op.name}' ({peer.what})"
+                    )
+                self.status[me] = "waiting"
+                self.waits[me] = wait
+                self.turn = other
+                self.cond.notify_all()
+                while self.turn != me and not self.aborted:
+                    self.cond.wait()
+                if self.aborted:
+                    raise GroupAborted()
+                self.status[me] = "running"
+            self.waits[me] = None
+
+
+class Channels:
+    """The rings and flags of one mixed task (or of one function run alone)."""
+
+    def __init__(self, scheduler: TurnScheduler | None = None):
+        self.rings = {p: Ring(p) for p in Pipe}
+        self.flags = {p: 0 for p in Pipe}
+        self.scheduler = scheduler
+
+    def leftovers(self) -> list[str]:
+        problems = []
+        for pipe, ring in self.rings.items():
+            if ring.tiles:
+                problems.append(
+                    f"{_plural(len(ring.tiles), 'tile')} pushed onto the {pipe.value} ring never popped "
+                    f"({_plural(ring.pushed, 'push')}, {_plural(ring.popped, 'pop')})"
+                )
+        for pipe, count in self.flags.items():
+            if count:
+                problems.append(f"the {pipe.value} flag set {_plural(count, 'time')} more than waited for")
+        return problems
+
+
+def channels_of(interpreter: Interpreter) -> Channels:
+    st = state(interpreter)
+    if st.cross_core is None:
+        st.cross_core = Channels()
+    return st.cross_core
+
+
+def _wait(interpreter: Interpreter, op: Operation, ready: Callable[[], bool], what: str, lonely: str) -> None:
+    """Block `op` until `ready()`; `what` describes the wait, `lonely` the error when the
+    function runs without a peer."""
+    if ready():
+        return
+    st = state(interpreter)
+    channels = channels_of(interpreter)
+    func = st.frames[-1].func if st.frames else None
+    if channels.scheduler is None:
+        raise fail(interpreter, op, f"{what}: {lonely} (@{func} runs alone, not as a member of a group)")
+    channels.scheduler.wait_for(
+        st.core, ready, _Wait(op, what, lonely), lambda message: fail(interpreter, op, message)
+    )
+
+
+def _ring(interpreter: Interpreter, op: cross_core.TransferOp) -> Ring:
+    ring = channels_of(interpreter).rings[op.pipe_kind]
+    if ring.slots is None:
+        ring.slots = op.slot_count
+    elif ring.slots != op.slot_count:
+        raise fail(
+            interpreter, op,
+            f"the {op.pipe_kind.value} ring has {ring.slots} slots, but this op declares slots({op.slot_count})",
+        )
+    return ring
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else ("es" if word.endswith("sh") else "s"))
+
+
+def _counts(ring: Ring) -> str:
+    return f"{_plural(ring.pushed, 'push')}, {_plural(ring.popped, 'pop')} so far"
+
+
+def _tile_copy(value: np.ndarray) -> np.ndarray:
+    return with_valid(np.array(value, copy=True), valid_of(value))
+
+
+@register_impls
+class CrossCoreFunctions(InterpreterFunctions):
+    """push / pop / set_flag / wait_flag."""
+
+    @pimpl(cross_core.PushOp)
+    def run_push(self, interpreter: Interpreter, op: cross_core.PushOp, args: PythonValues) -> PythonValues:
+        ring = _ring(interpreter, op)
+        peer = op.pipe_kind.consumer.value
+        _wait(
+            interpreter, op, lambda: len(ring.tiles) < (ring.slots or 1),
+            f"push to {peer}: the {op.pipe_kind.value} ring's {_plural(ring.slots or 1, 'slot')} are full "
+            f"({_counts(ring)})",
+            "ring overflow, nothing pops them",
+        )
+        ring.tiles.append((_tile_copy(args[0]), op))
+        ring.pushed += 1
+        return ()
+
+    @pimpl(cross_core.PopOp)
+    def run_pop(self, interpreter: Interpreter, op: cross_core.PopOp, args: PythonValues) -> PythonValues:
+        ring = _ring(interpreter, op)
+        peer = op.pipe_kind.producer.value
+        _wait(
+            interpreter, op, lambda: bool(ring.tiles),
+            f"pop from {peer}: the {op.pipe_kind.value} ring is empty ({_counts(ring)})",
+            "a pop without a push",
+        )
+        value, pusher = ring.tiles.popleft()
+        ring.popped += 1
+        t = op.result.type
+        assert isinstance(t, TileType)
+        want_shape = tuple(t.get_shape())
+        if value.shape != want_shape or value.dtype != numpy_dtype(t.element_type):
+            sent = pusher.operands[0].type
+            raise fail(
+                interpreter, op,
+                f"pops {t}, but the next tile in the {op.pipe_kind.value} ring is a "
+                f"{format_shape(list(value.shape))} {sent.element_type if isinstance(sent, TileType) else value.dtype} "
+                f"tile (pushed as {sent})",
+            )
+        return (value,)
+
+    @pimpl(cross_core.SetFlagOp)
+    def run_set_flag(self, interpreter: Interpreter, op: cross_core.SetFlagOp, args: PythonValues) -> PythonValues:
+        channels = channels_of(interpreter)
+        pipe = op.pipe_kind
+        if channels.flags[pipe] >= MAX_FLAG_COUNT:
+            raise fail(
+                interpreter, op,
+                f"the {pipe.value} flag is already set {MAX_FLAG_COUNT} times without a wait: the "
+                f"hardware counter holds 0-{MAX_FLAG_COUNT}",
+            )
+        channels.flags[pipe] += 1
+        return ()
+
+    @pimpl(cross_core.WaitFlagOp)
+    def run_wait_flag(self, interpreter: Interpreter, op: cross_core.WaitFlagOp, args: PythonValues) -> PythonValues:
+        channels = channels_of(interpreter)
+        pipe = op.pipe_kind
+        peer = "aic" if pipe is Pipe.C2V else "aiv"
+        _wait(
+            interpreter, op, lambda: channels.flags[pipe] > 0,
+            f"wait_flag from {peer}: the {pipe.value} flag is not set",
+            "a wait without a set_flag",
+        )
+        channels.flags[pipe] -= 1
+        return ()
+
+
+# --------------------------------------------------------------------------- groups
+
+
+def check_balanced(interpreter: Interpreter, op: Operation, channels: Channels, who: str) -> None:
+    problems = channels.leftovers()
+    if problems:
+        raise fail(interpreter, op, f"at the end of {who}: " + "; ".join(problems))
+
+
+def run_group(interpreter: Interpreter, group: Operation, args: Sequence[Any]) -> PythonValues:
+    """Run a `group` function's body: its workspaces, then both members at once."""
+    from pypto_xdsl.analysis.symbols import lookup_symbol
+    from pypto_xdsl.dialects.program import CallOp, FuncOp, ReturnOp
+
+    assert isinstance(group, FuncOp)
+    st = state(interpreter)
+    block = group.body.block
+    env: dict[Any, Any] = dict(zip(block.args, args))
+    calls: list[tuple[CallOp, FuncOp]] = []
+    ret: ReturnOp | None = None
+    for op in block.ops:
+        if isinstance(op, CallOp):
+            callee = lookup_symbol(op, op.callee.string_value())
+            if not isinstance(callee, FuncOp):
+                raise fail(interpreter, op, f"'@{op.callee.string_value()}' is not a pypto.func")
+            calls.append((op, callee))
+        elif isinstance(op, ReturnOp):
+            ret = op
+        else:
+            env.update(zip(op.results, interpreter.run_op(op, [env[v] for v in op.operands])))
+    if len(calls) != 2 or ret is None:
+        raise fail(interpreter, group, "a group calls its aic member, then its aiv member, and returns")
+    if st.spawn is None:
+        raise fail(interpreter, group, "this interpreter cannot run a group (make it with make_interpreter)")
+    names = (calls[0][1].sym_name.data, calls[1][1].sym_name.data)
+    scheduler = TurnScheduler(names)
+    channels = Channels(scheduler)
+    results: list[PythonValues | None] = [None, None]
+    errors: list[BaseException | None] = [None, None]
+    first_error: list[BaseException] = []
+
+    def member(core: int) -> None:
+        call, callee = calls[core]
+        sub = st.spawn()
+        sub_st = state(sub)
+        sub_st.block_idx, sub_st.block_num = st.block_idx, st.block_num
+        sub_st.check_directions = st.check_directions
+        sub_st.frames = list(st.frames)
+        sub_st.tasks = st.tasks
+        sub_st.cross_core = channels
+        sub_st.core = core
+        try:
+            scheduler.start(core)
+            with np.errstate(all="ignore"):
+                results[core] = sub.call_op(callee, tuple(env[v] for v in call.args))
+        except GroupAborted:
+            return
+        except BaseException as e:  # noqa: BLE001 - re-raised on the launching thread
+            errors[core] = e
+            with scheduler.cond:
+                if not first_error:
+                    first_error.append(e)
+            if sub_st.error_func is not None and st.error_func is None:
+                st.error_func = sub_st.error_func
+            scheduler.abort(core)
+        else:
+            scheduler.finish(core)
+
+    old_stack = threading.stack_size()
+    try:
+        threading.stack_size(max(old_stack, MEMBER_STACK_BYTES))
+        threads = [threading.Thread(target=member, args=(c,), name=f"{names[c]}") for c in (AIC, AIV)]
+    finally:
+        threading.stack_size(old_stack)
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if first_error:
+        e = first_error[0]
+        if isinstance(e, PyptoInterpretationError):
+            where = f" (a member of group @{group.sym_name.data})"
+            raise PyptoInterpretationError(e.detail + where, e.op, e.func) from e
+        raise e
+    check_balanced(interpreter, group, channels, f"group @{group.sym_name.data}")
+    aiv_call = calls[AIV][0]
+    env.update(zip(aiv_call.res, results[AIV] or ()))
+    return tuple(env[v] for v in ret.arguments)
