@@ -16,6 +16,8 @@ _PASSES: dict[str, tuple[str, str]] = {
     "verify-split-incore-orch": ("outline_incore_scopes", "VerifySplitIncoreOrchPass"),
     "convert-tensor-to-tile": ("convert_tensor_to_tile", "ConvertTensorToTilePass"),
     "verify-convert-tensor-to-tile": ("convert_tensor_to_tile", "VerifyTensorToTilePass"),
+    "expand-mixed-kernel": ("expand_mixed_kernel", "ExpandMixedKernelPass"),
+    "verify-expand-mixed-kernel": ("expand_mixed_kernel", "VerifyMixedKernelExpandedPass"),
     "convert-pypto-to-ascendc": ("convert_pypto_to_ascendc", "ConvertPyptoToAscendCPass"),
     "ascendc-plan-buffers": ("ascendc_plan_buffers", "AscendCPlanBuffersPass"),
     "ascendc-insert-sync": ("ascendc_insert_sync", "AscendCInsertSyncPass"),
