@@ -271,6 +271,20 @@ def check_element(func: program.FuncOp, t: Attribute, what: str) -> None:
         )
 
 
+def reject_group_functions(module: Operation) -> None:
+    """Mixed cube + vector kernels (`group` functions) are lowered in a later step (see
+    docs/passes/expand-mixed-kernel.md#lowering-groups-to-ascend-c-the-plan)."""
+    from pypto_xdsl.dialects.attributes import FuncKind
+
+    for f in program.func_ops(module):
+        if f.func_kind == FuncKind.GROUP:
+            raise BackendError(
+                f"ascendc: cannot lower @{f.sym_name.data}: it is a mixed cube + vector kernel (a group "
+                "of an aic and an aiv function, from expand-mixed-kernel); mixed kernels are not "
+                "supported by the Ascend C backend yet"
+            )
+
+
 def uses_cube(func: program.FuncOp) -> bool:
     """Cube kernels hold mat/left/right/acc tiles only; vector kernels vec tiles only."""
     if not func.is_incore:
@@ -289,7 +303,8 @@ def uses_cube(func: program.FuncOp) -> bool:
         )
     if cube and func.func_kind.value == "aiv":
         raise BackendError(f"ascendc: cannot lower @{name}: an aiv kernel cannot use cube tiles")
-    if not cube and func.func_kind.value == "aic":
+    tensor_level = any(op.name.startswith("pypto.tensor.") for op in func.walk())
+    if not cube and func.func_kind.value == "aic" and not tensor_level:  # else: the op is reported
         raise BackendError(f"ascendc: cannot lower @{name}: an aic kernel must use cube tiles (mat/left/right/acc)")
     return cube
 

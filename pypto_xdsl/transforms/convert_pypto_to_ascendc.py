@@ -156,6 +156,9 @@ def check_static(module: ModuleOp) -> None:
 def lower_module(module: ModuleOp) -> None:
     """Lower every tile-level kernel of `module` to an ascendc.kernel and its launches to
     ascendc.launch (raises BackendError)."""
+    from pypto_xdsl.analysis.ascendc_kernel import reject_group_functions
+
+    reject_group_functions(module)
     check_static(module)
     kernels = [f for f in program.func_ops(module) if f.is_incore]
     lowered = [(f, lower_kernel(f)) for f in kernels]

@@ -14,6 +14,7 @@ DEFAULT_PIPELINE: tuple[str, ...] = (
     "inline-functions",
     "outline-incore-scopes",
     "convert-tensor-to-tile",
+    "expand-mixed-kernel",
 )
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import ModuleOp
 
+from pypto_xdsl.analysis.ascendc_kernel import reject_group_functions
 from pypto_xdsl.backend.ascendc.cxx import BackendError, Namer
 from pypto_xdsl.backend.ascendc.host import (
     HostProgram,
@@ -191,6 +192,7 @@ and queue discipline and stops with "pypto-sim error" on a violation.
 def emit_program(module: ModuleOp, entry: str | None = None, with_sim: bool = True) -> EmittedProgram:
     from pypto_xdsl.transforms.convert_pypto_to_ascendc import check_static
 
+    reject_group_functions(module)
     em = EmittedProgram()
     check_static(module)
     seen: dict[str, str] = {}

@@ -42,7 +42,7 @@ pypto.func bogus @f() {
   pypto.return
 }
 
-// CHECK: Expected `opaque`, `inline`, `incore`, `aic`, `aiv`, or `orchestration`.
+// CHECK: Expected `opaque`, `inline`, `incore`, `aic`, `aiv`, `orchestration`, or `group`.
 
 // -----
 
@@ -496,7 +496,7 @@ pypto.func @f() attributes {k = #pypto<kind gpu>} {
   pypto.return
 }
 
-// CHECK: Expected `opaque`, `inline`, `incore`, `aic`, `aiv`, or `orchestration`.
+// CHECK: Expected `opaque`, `inline`, `incore`, `aic`, `aiv`, `orchestration`, or `group`.
 
 // -----
 

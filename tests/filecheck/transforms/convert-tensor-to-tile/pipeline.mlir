@@ -4,6 +4,7 @@
 // Tensor-level compute written inside an incore scope: outline-incore-scopes makes it a
 // kernel with %o as an out parameter, and convert-tensor-to-tile makes the kernel
 // codegen-ready: 5 f32 tiles of 384 B per row fit 51 rows in 96 KiB -> 6 blocks of 50.
+// expand-mixed-kernel, last in pypto-default, makes the vector-only kernel aiv.
 
 pypto.func @main(%a: !pypto.tensor<[300, 96], f32>, %b: !pypto.tensor<[300, 96], f32>, %k: f32, out %o: !pypto.tensor<[300, 96], f32>) -> !pypto.tensor<[300, 96], f32> {
   %r = pypto.incore_scope name("fused") -> (!pypto.tensor<[300, 96], f32>) {
@@ -19,7 +20,7 @@ pypto.func @main(%a: !pypto.tensor<[300, 96], f32>, %b: !pypto.tensor<[300, 96],
 
 // CHECK-LABEL: pypto.func orchestration @main(
 // CHECK-NEXT:    %r = pypto.call @fused(%a, %b, %k, %o)
-// CHECK-LABEL: pypto.func incore @fused(%a: !pypto.tensor<[300, 96], f32>, %b: !pypto.tensor<[300, 96], f32>, %k: f32, out %o: !pypto.tensor<[300, 96], f32>)
+// CHECK-LABEL: pypto.func aiv @fused(%a: !pypto.tensor<[300, 96], f32>, %b: !pypto.tensor<[300, 96], f32>, %k: f32, out %o: !pypto.tensor<[300, 96], f32>)
 // CHECK:         scf.for %row = %c0{{.*}} to %c300 step %c50 iter_args(%o_2 = %o)
 // CHECK-NEXT:      %a_tile = pypto.tile.load %a[%row, %c0{{.*}}] : !pypto.tensor<[300, 96], f32> -> !pypto.tile<[50, 96], f32, vec>
 // CHECK-NEXT:      %b_tile = pypto.tile.load %b[%row, %c0{{.*}}] : !pypto.tensor<[300, 96], f32> -> !pypto.tile<[50, 96], f32, vec>

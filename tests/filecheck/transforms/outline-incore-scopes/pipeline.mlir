@@ -5,6 +5,7 @@
 // sites, then outline-incore-scopes outlines each copy: the second copy of the hint
 // "fused" collides in-function and becomes fused_0. The written buffers become out
 // parameters returned as themselves.
+// The default pipeline ends with expand-mixed-kernel, which makes the vector-only kernels aiv.
 
 builtin.module {
   pypto.func inline @helper(%a: !pypto.tensor<[8], f32>, out %o: !pypto.tensor<[8], f32>) -> !pypto.tensor<[8], f32> {
@@ -31,9 +32,9 @@ builtin.module {
 // CHECK-NEXT:    %[[B:.*]] = pypto.call @fused_0(%[[A]], %y)
 // CHECK-NEXT:    pypto.return %[[B]]
 // CHECK-NEXT:  }
-// CHECK-NEXT:  pypto.func incore @fused(%x: !pypto.tensor<[8], f32>, out %tmp: !pypto.tensor<[8], f32>) -> !pypto.tensor<[8], f32> {
+// CHECK-NEXT:  pypto.func aiv @fused(%x: !pypto.tensor<[8], f32>, out %tmp: !pypto.tensor<[8], f32>) -> !pypto.tensor<[8], f32> {
 // CHECK:         pypto.return %tmp
-// CHECK:       pypto.func incore @fused_0(%{{.*}}: !pypto.tensor<[8], f32>, out %y: !pypto.tensor<[8], f32>) -> !pypto.tensor<[8], f32> {
+// CHECK:       pypto.func aiv @fused_0(%{{.*}}: !pypto.tensor<[8], f32>, out %y: !pypto.tensor<[8], f32>) -> !pypto.tensor<[8], f32> {
 // CHECK:         pypto.return %y
 // CHECK-NOT:   pypto.func inline
 // CHECK-NOT:   pypto.incore_scope
