@@ -36,8 +36,8 @@ import numpy as np
 from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, register_impls
 from xdsl.ir import Operation
 
-from pypto_xdsl.dialects import cross_core
-from pypto_xdsl.dialects.attributes import TileType, format_shape
+from pypto_xdsl.dialects import cross_core, tensor, tile
+from pypto_xdsl.dialects.attributes import TensorType, TileType, format_shape
 from pypto_xdsl.dialects.cross_core import Pipe
 from pypto_xdsl.interpreter.functions import fail, pimpl, state
 from pypto_xdsl.interpreter.partial import valid_of, with_valid
@@ -59,7 +59,8 @@ class Ring:
 
     pipe: Pipe
     slots: int | None = None
-    tiles: deque[tuple[np.ndarray, Operation]] = field(default_factory=deque)
+    tiles: deque[tuple[np.ndarray, Operation, tuple[int, int]]] = field(default_factory=deque)
+    """(tile, the push, the pusher's clock at the push)."""
     pushed: int = 0
     popped: int = 0
 
@@ -134,13 +135,57 @@ class TurnScheduler:
             self.waits[me] = None
 
 
+@dataclass
+class _Access:
+    view: np.ndarray
+    stamp: int
+    write: bool
+    op: Operation
+    func: str | None
+
+
 class Channels:
-    """The rings and flags of one mixed task (or of one function run alone)."""
+    """The rings and flags of one mixed task (or of one function run alone), and the
+    happens-before order they establish between the two members.
+
+    Each member has a vector clock (`clocks[core]`): a push or `set_flag` *releases* (the
+    message carries the sender's clock, then the sender's own entry advances), a pop or
+    `wait_flag` *acquires* (the receiver takes the entry-wise maximum). A global-memory access
+    is stamped with its member's own clock entry; an access of the peer is ordered before
+    this member's next ones when its stamp is at most what this member has acquired of the
+    peer's clock.
+    Two accesses of the same memory by different members, one a write, with neither ordered
+    before the other, are a **data race** (`check_access`)."""
 
     def __init__(self, scheduler: TurnScheduler | None = None):
         self.rings = {p: Ring(p) for p in Pipe}
-        self.flags = {p: 0 for p in Pipe}
+        self.flags: dict[Pipe, deque[tuple[int, int]]] = {p: deque() for p in Pipe}
         self.scheduler = scheduler
+        self.clocks = [[1, 0], [0, 1]]  # a member's own accesses start at 1; 0: nothing known of the peer
+        self.accesses: list[list[_Access]] = [[], []]
+
+    def release(self, core: int) -> tuple[int, int]:
+        snapshot = (self.clocks[core][0], self.clocks[core][1])
+        self.clocks[core][core] += 1
+        return snapshot
+
+    def acquire(self, core: int, snapshot: tuple[int, int]) -> None:
+        mine = self.clocks[core]
+        mine[0], mine[1] = max(mine[0], snapshot[0]), max(mine[1], snapshot[1])
+
+    def check_access(
+        self, core: int, view: np.ndarray, write: bool, op: Operation, func: str | None
+    ) -> _Access | None:
+        """Record an access of `core`; return the peer's racing access, if any."""
+        other = 1 - core
+        known = self.clocks[core][other]
+        pending = [a for a in self.accesses[other] if a.stamp > known]
+        self.accesses[other] = pending  # the rest is ordered before everything `core` does next
+        for a in pending:
+            if (write or a.write) and np.shares_memory(view, a.view):
+                return a
+        self.accesses[core].append(_Access(view, self.clocks[core][core], write, op, func))
+        return None
 
     def leftovers(self) -> list[str]:
         problems = []
@@ -150,8 +195,8 @@ class Channels:
                     f"{_plural(len(ring.tiles), 'tile')} pushed onto the {pipe.value} ring never popped "
                     f"({_plural(ring.pushed, 'push')}, {_plural(ring.popped, 'pop')})"
                 )
-        for pipe, count in self.flags.items():
-            if count:
+        for pipe, pending in self.flags.items():
+            if count := len(pending):
                 problems.append(f"the {pipe.value} flag set {_plural(count, 'time')} more than waited for")
         return problems
 
@@ -216,7 +261,8 @@ class CrossCoreFunctions(InterpreterFunctions):
             f"({_counts(ring)})",
             "ring overflow, nothing pops them",
         )
-        ring.tiles.append((_tile_copy(args[0]), op))
+        channels = channels_of(interpreter)
+        ring.tiles.append((_tile_copy(args[0]), op, channels.release(state(interpreter).core)))
         ring.pushed += 1
         return ()
 
@@ -229,7 +275,8 @@ class CrossCoreFunctions(InterpreterFunctions):
             f"pop from {peer}: the {op.pipe_kind.value} ring is empty ({_counts(ring)})",
             "a pop without a push",
         )
-        value, pusher = ring.tiles.popleft()
+        value, pusher, clock = ring.tiles.popleft()
+        channels_of(interpreter).acquire(state(interpreter).core, clock)
         ring.popped += 1
         t = op.result.type
         assert isinstance(t, TileType)
@@ -248,13 +295,13 @@ class CrossCoreFunctions(InterpreterFunctions):
     def run_set_flag(self, interpreter: Interpreter, op: cross_core.SetFlagOp, args: PythonValues) -> PythonValues:
         channels = channels_of(interpreter)
         pipe = op.pipe_kind
-        if channels.flags[pipe] >= MAX_FLAG_COUNT:
+        if len(channels.flags[pipe]) >= MAX_FLAG_COUNT:
             raise fail(
                 interpreter, op,
                 f"the {pipe.value} flag is already set {MAX_FLAG_COUNT} times without a wait: the "
                 f"hardware counter holds 0-{MAX_FLAG_COUNT}",
             )
-        channels.flags[pipe] += 1
+        channels.flags[pipe].append(channels.release(state(interpreter).core))
         return ()
 
     @pimpl(cross_core.WaitFlagOp)
@@ -263,12 +310,84 @@ class CrossCoreFunctions(InterpreterFunctions):
         pipe = op.pipe_kind
         peer = "aic" if pipe is Pipe.C2V else "aiv"
         _wait(
-            interpreter, op, lambda: channels.flags[pipe] > 0,
+            interpreter, op, lambda: bool(channels.flags[pipe]),
             f"wait_flag from {peer}: the {pipe.value} flag is not set",
             "a wait without a set_flag",
         )
-        channels.flags[pipe] -= 1
+        channels.acquire(state(interpreter).core, channels.flags[pipe].popleft())
         return ()
+
+
+# --------------------------------------------------------------------------- races
+
+_VIEW_OPS = (tensor.CreateOp, tensor.SliceOp, tensor.ReshapeOp, tensor.TransposeOp, tensor.DimOp)
+
+
+def _window(array: np.ndarray, offsets: Sequence[int], extents: Sequence[int]) -> np.ndarray | None:
+    if not isinstance(array, np.ndarray) or len(offsets) != array.ndim or len(extents) != array.ndim:
+        return None
+    if any(o < 0 or o + e > n for o, e, n in zip(offsets, extents, array.shape)):
+        return None  # out of bounds: the op itself reports it
+    return array[tuple(slice(o, o + e) for o, e in zip(offsets, extents))]
+
+
+def global_accesses(op: Operation, args: PythonValues) -> list[tuple[np.ndarray, bool]]:
+    """(window of a tensor, writes) for every global-memory access `op` makes."""
+    val = {id(v): a for v, a in zip(op.operands, args)}
+
+    def arg(v: Any) -> Any:
+        return val.get(id(v))
+
+    def offsets(op: Any) -> list[int]:
+        return [arg(o) for o in op.offsets]
+
+    out: list[tuple[np.ndarray | None, bool]] = []
+    if isinstance(op, tile.LoadOp):
+        shape = op.result.type.get_shape()  # type: ignore[union-attr]
+        if all(isinstance(d, int) for d in shape):
+            out.append((_window(arg(op.source), offsets(op), shape), False))  # type: ignore[arg-type]
+    elif isinstance(op, tile.StoreOp | tile.AtomicStoreOp):
+        t = arg(op.tile)
+        out.append((_window(arg(op.dest), offsets(op), getattr(t, "shape", ())), True))
+    elif isinstance(op, tensor.AssembleOp):
+        src = arg(op.source)
+        out.append((src, False))
+        out.append((_window(arg(op.dest), offsets(op), getattr(src, "shape", ())), True))
+    elif isinstance(op, tensor.ReadOp):
+        out.append((_window(arg(op.source), offsets(op), [1] * len(op.offsets)), False))
+    elif isinstance(op, tensor.WriteOp):
+        out.append((_window(arg(op.dest), offsets(op), [1] * len(op.offsets)), True))
+    elif op.name.startswith("pypto.tensor.") and not isinstance(op, _VIEW_OPS):
+        out += [(a, False) for v, a in zip(op.operands, args) if isinstance(v.type, TensorType)]
+    return [(v, w) for v, w in out if isinstance(v, np.ndarray)]
+
+
+class RaceDetector(Interpreter.Listener):
+    """Checks every global-memory access of a group member against the peer's (Channels)."""
+
+    def __init__(self, interpreter: Interpreter, channels: Channels, core: int):
+        self.interpreter = interpreter
+        self.channels = channels
+        self.core = core
+
+    def will_interpret_op(self, op: Operation, args: PythonValues) -> None:
+        if not op.name.startswith(("pypto.tile.", "pypto.tensor.")):
+            return
+        st = state(self.interpreter)
+        func = st.frames[-1].func if st.frames else None
+        for view, write in global_accesses(op, args):
+            other = self.channels.check_access(self.core, view, write, op, func)
+            if other is not None:
+                raise fail(
+                    self.interpreter, op,
+                    f"data race on global memory: this {'write' if write else 'read'} and the "
+                    f"{'write' if other.write else 'read'} by '{other.op.name}' in @{other.func} touch the "
+                    "same tensor elements with nothing ordering them (a set_flag/wait_flag pair or a "
+                    "ring transfer between the two)",
+                )
+
+    def did_interpret_op(self, op: Operation, results: PythonValues) -> None:
+        pass
 
 
 # --------------------------------------------------------------------------- groups
@@ -322,6 +441,7 @@ def run_group(interpreter: Interpreter, group: Operation, args: Sequence[Any]) -
         sub_st.tasks = st.tasks
         sub_st.cross_core = channels
         sub_st.core = core
+        sub.listeners = (*sub.listeners, RaceDetector(sub, channels, core))
         try:
             scheduler.start(core)
             with np.errstate(all="ignore"):

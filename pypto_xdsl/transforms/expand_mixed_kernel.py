@@ -113,6 +113,8 @@ def lower_boundary_moves(func: FuncOp, aff: Affinity, slots: int) -> int:
             result = again.result
         if move.result.name_hint:
             result.name_hint = move.result.name_hint
+            if result is not pop.result:
+                pop.result.name_hint = f"{move.result.name_hint}_mat"
         for op in new_ops:
             for r in op.results:
                 aff.values[r] = consumer
@@ -471,6 +473,9 @@ class _PartBuilder:
                 if isinstance(op, scf.IfOp) and self._repair_if(op, dead_only=True):
                     changed = True
                     continue
+                if isinstance(op, scf.IfOp) and _drop_empty_else(op):
+                    changed = True
+                    continue
                 if any(r.uses for r in op.results) or not _removable(op):
                     continue
                 _drop(op)
@@ -488,6 +493,22 @@ class _PartBuilder:
                 )
         for value in list(self.ph.origin):
             _drop(value.owner)
+
+
+def _drop_empty_else(op: scf.IfOp) -> bool:
+    """`scf.if %c { ... } else { }` (no results) loses its empty else region."""
+    if op.results or not op.false_region.blocks:
+        return False
+    block = op.false_region.block
+    if block.first_op is not block.last_op:
+        return False
+    new = scf.IfOp(op.cond, [], op.detach_region(op.true_region))
+    new.attributes |= op.attributes
+    parent = op.parent_block()
+    assert parent is not None
+    parent.insert_op_before(new, op)
+    _drop(op)
+    return True
 
 
 def _removable(op: Operation) -> bool:
@@ -579,6 +600,10 @@ def expand_function(func: FuncOp, names: Iterable[str]) -> Expansion:
     call_args = [*group_block.args, *workspaces]
     group_block.add_op(CallOp(aic_name, call_args, []))
     aiv_call = CallOp(aiv_name, call_args, outputs)
+    ret = work.body.block.last_op
+    if isinstance(ret, ReturnOp):
+        for r, v in zip(aiv_call.res, ret.arguments):
+            r.name_hint = v.name_hint
     group_block.add_op(aiv_call)
     group_block.add_op(ReturnOp(*aiv_call.res))
     group = FuncOp(base, inputs, outputs, FuncKind.GROUP, list(func.directions), Region(group_block))
