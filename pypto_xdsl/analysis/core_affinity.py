@@ -22,9 +22,10 @@ their defining op, except tensors named through a write (`tile.store`'s result n
 stored-to tensor: both cores can name that storage, so it is shared). Loop-carried values
 take the join of their initial and yielded values.
 
-`classify(func)` returns the `Affinity` of every op and value, or raises `Unsplittable`
-naming the op that cannot be given one side (a value one core computes and the other uses
-without a transfer, a loop over both cores whose bound one core computes, ...).
+`classify(func)` returns the `Affinity` of every op and value; its `problem` is the first
+obstacle to splitting the function, an `Unsplittable` naming the op (a value one core
+computes and the other uses without a transfer, a loop over both cores whose bound one core
+computes, a call, ...) — which matters only when the function is mixed.
 """
 
 from __future__ import annotations
@@ -169,6 +170,8 @@ class Affinity:
 
     ops: dict[Operation, Side] = field(default_factory=dict)
     values: dict[SSAValue, Side] = field(default_factory=dict)
+    problem: Unsplittable | None = None
+    """Why the function could not be split, should it be mixed (the first obstacle met)."""
 
     def of(self, op: Operation) -> Side:
         return self.ops.get(op, Side.SHARED)
@@ -195,6 +198,10 @@ class _Classifier:
         self.block(self.func.body.block)
         return self.aff
 
+    def _problem(self, e: Unsplittable) -> None:
+        if self.aff.problem is None:
+            self.aff.problem = e
+
     # ---- values
 
     def _set_value(self, v: SSAValue, side: Side) -> None:
@@ -208,11 +215,12 @@ class _Classifier:
             s = self.aff.value(o)
             new = join(side, s)
             if new is Side.MIXED:
-                raise Unsplittable(
+                self._problem(Unsplittable(
                     f"'{op.name}' combines values of the cube core and of the vector core "
                     f"({describe(o)} is {s.core}); only tiles cross between them (tile.move)",
                     op,
-                )
+                ))
+                continue
             side = new
         return side
 
@@ -235,25 +243,27 @@ class _Classifier:
         if isinstance(op, scf.WhileOp):
             return self._while(op)
         if isinstance(op, CallOp | SubmitOp):
-            raise Unsplittable(f"'{op.name}' inside a kernel: calls cannot be given one core", op)
+            self._problem(Unsplittable(f"'{op.name}' inside a kernel: calls cannot be given one core", op))
+            self.aff.ops[op] = Side.SHARED
+            return Side.SHARED
         side = intrinsic_side(op)
         if isinstance(op, SplitAivOp):
             inner = self.block(op.body.block)
             if inner in (Side.CUBE, Side.MIXED):
-                raise Unsplittable("a pypto.split_aiv region holds cube ops (its lanes are the AIV cores)", op)
+                self._problem(Unsplittable("a pypto.split_aiv region holds cube ops (its lanes are the AIV cores)", op))
         operands = self._operand_side(op, op.operands)
         if side is None:
             side = operands
             if side is Side.SHARED and isinstance(op, _WRITING_TENSOR_OPS):
                 side = Side.VECTOR  # a write runs once: on the vector core's MTE3
             elif side is Side.SHARED and not op.regions and writes_memory(op) and not op.name.startswith("pypto."):
-                raise Unsplittable(
+                self._problem(Unsplittable(
                     f"'{op.name}' writes memory but belongs to neither core (it would run twice)", op
-                )
+                ))
         elif side in (Side.CUBE, Side.VECTOR) and operands not in (Side.SHARED, side):
             bad = next(o for o in op.operands if self.aff.value(o) is operands)
             tensor_level = isinstance(bad.type, TensorType) or op.name.startswith("pypto.tensor.")
-            raise Unsplittable(
+            self._problem(Unsplittable(
                 f"'{op.name}' runs on the {side.core} core but uses {describe(bad)}, which the "
                 f"{operands.core} core computes"
                 + (
@@ -262,7 +272,7 @@ class _Classifier:
                 ),
                 op,
                 tensor_level,
-            )
+            ))
         self.aff.ops[op] = side
         for r in op.results:
             self._set_value(r, Side.SHARED if side is Side.MIXED else side)
@@ -275,19 +285,20 @@ class _Classifier:
     def _control(self, op: Operation, operands: Iterable[SSAValue], inner: Side, what: str) -> None:
         ctl = self._operand_side(op, operands)
         if inner is Side.MIXED and ctl is not Side.SHARED:
-            raise Unsplittable(
+            self._problem(Unsplittable(
                 f"'{op.name}' holds ops of both cores, but its {what} is computed on the {ctl.core} "
                 "core only: both cores must be able to compute it",
                 op,
-            )
+            ))
 
     def _carried(self, op: Operation, index: int, a: Side, b: Side) -> Side:
         side = join(a, b)
         if side is Side.MIXED:
-            raise Unsplittable(
+            self._problem(Unsplittable(
                 f"value #{index} carried by '{op.name}' is computed on both the cube and the vector core",
                 op,
-            )
+            ))
+            return a
         return side
 
     def _for(self, op: scf.ForOp) -> Side:
@@ -337,9 +348,9 @@ class _Classifier:
             self._set_value(arg, Side.SHARED)
         inner = join(self.block(op.before_region.block), self.block(op.after_region.block))
         if inner is Side.MIXED:
-            raise Unsplittable(
+            self._problem(Unsplittable(
                 "an scf.while holds ops of both cores: only scf.for loops and scf.if branches are split", op
-            )
+            ))
         side = join(self._operand_side(op, op.arguments), inner)
         for r in op.results:
             self._set_value(r, side)

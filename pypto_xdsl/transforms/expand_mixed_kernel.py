@@ -548,6 +548,8 @@ def expand_function(func: FuncOp, names: Iterable[str]) -> Expansion:
     Raises Unsplittable when the function cannot be split."""
     work = func.clone()
     aff = classify(work)
+    if aff.problem is not None:
+        raise aff.problem
     lower_boundary_moves(work, aff, _slot_count(work))
     insert_flags(work, aff)
     parts = {side: _PartBuilder(work, aff, side) for side in (Side.CUBE, Side.VECTOR)}
@@ -650,11 +652,7 @@ class ExpandMixedFunction(RewritePattern):
         if not isinstance(op, FuncOp) or op.func_kind != FuncKind.INCORE:
             return
         name = op.sym_name.data
-        try:
-            aff = classify(op)
-        except Unsplittable as e:
-            self.report.left[name] = e.reason
-            return
+        aff = classify(op)
         if not aff.is_mixed:
             kind = FuncKind.AIC if aff.uses_cube else FuncKind.AIV
             op.set_kind(kind)
@@ -719,20 +717,18 @@ def check_mixed_kernels_expanded(module: ModuleOp) -> list[str]:
     for func in func_ops(module):
         name = func.sym_name.data
         if func.func_kind == FuncKind.INCORE:
-            try:
-                aff = classify(func)
-                reason = "it mixes cube and vector ops" if aff.is_mixed else "it was not given a core (aic/aiv)"
-            except Unsplittable as e:
-                reason = e.reason
+            aff = classify(func)
+            if not aff.is_mixed:
+                reason = "it was not given a core (aic/aiv)"
+            elif aff.problem is not None:
+                reason = f"it mixes cube and vector ops and cannot be split: {aff.problem.reason}"
+            else:
+                reason = "it mixes cube and vector ops"
             problems.append(f"@{name} is still an incore function: {reason}")
             continue
         if func.func_kind not in (FuncKind.AIC, FuncKind.AIV):
             continue
-        try:
-            aff = classify(func)
-        except Unsplittable as e:
-            problems.append(f"@{name}: {e.reason}")
-            continue
+        aff = classify(func)
         wrong = Side.VECTOR if func.func_kind == FuncKind.AIC else Side.CUBE
         for op, side in aff.ops.items():
             if side is wrong or side is Side.MIXED and not op.regions:
