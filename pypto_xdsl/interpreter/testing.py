@@ -10,10 +10,10 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
 from pypto_xdsl.interpreter.api import entry_function, parse_module, random_inputs, run
+from pypto_xdsl.interpreter.tolerance import ATOL, RTOL, MatmulPrecision, program_precision, tolerance_for
 from pypto_xdsl.interpreter.values import TaskId
 
-RTOL = 1e-5
-ATOL = 1e-6
+__all__ = ["ATOL", "RTOL", "SemanticsMismatch", "assert_same_semantics", "compare_values"]
 
 
 class SemanticsMismatch(AssertionError):
@@ -28,8 +28,18 @@ def _copy_inputs(inputs: Sequence[Any]) -> list[Any]:
     return [a.copy() if isinstance(a, np.ndarray) else copy.copy(a) for a in inputs]
 
 
-def compare_values(what: str, expected: Any, actual: Any, rtol: float = RTOL, atol: float = ATOL) -> str | None:
-    """None when equal (floats within tolerance, NaN == NaN), else a description of the difference."""
+def compare_values(
+    what: str,
+    expected: Any,
+    actual: Any,
+    rtol: float = RTOL,
+    atol: float = ATOL,
+    precision: MatmulPrecision | None = None,
+) -> str | None:
+    """None when equal (floats within tolerance, NaN == NaN), else a description of the difference.
+
+    With `precision` (the program's matmuls, `tolerance.program_precision`), float arrays are
+    compared with the tolerance derived from K and the dtype (at least `rtol`/`atol`)."""
     if isinstance(expected, TaskId) or isinstance(actual, TaskId):
         if isinstance(expected, TaskId) and isinstance(actual, TaskId):
             return None
@@ -42,7 +52,7 @@ def compare_values(what: str, expected: Any, actual: Any, rtol: float = RTOL, at
         if expected.dtype != actual.dtype:
             return f"{what}: dtype {expected.dtype} vs {actual.dtype}"
         if np.issubdtype(expected.dtype, np.floating):
-            close = np.isclose(expected, actual, rtol=rtol, atol=atol, equal_nan=True)
+            close = tolerance_for(expected, precision, rtol, atol).close(expected, actual)
         else:
             close = expected == actual
         if close.all():
@@ -74,6 +84,7 @@ def assert_same_semantics(
     check_directions: bool = False,
     rtol: float = RTOL,
     atol: float = ATOL,
+    matmul_tolerance: bool = True,
 ) -> None:
     """Run `@entry` of both modules on the same seeded random inputs and compare.
 
@@ -81,11 +92,14 @@ def assert_same_semantics(
     their arguments: out/inout, and anything else a program writes). With
     `written_only=True` only out/inout arguments (as declared in `before`) are compared.
     `check_directions=True` also fails when either program writes into an `in` parameter.
+    Float arrays of a program with matmuls compare with the tolerance their K and dtype imply
+    (`interpreter.tolerance`, at least `rtol`/`atol`) unless `matmul_tolerance=False`.
     Raises `SemanticsMismatch` naming the seed and the first difference.
     """
     before_m, after_m = _as_module(before), _as_module(after)
     func = entry_function(before_m, entry)
     directions = getattr(func, "directions", None)
+    precision = program_precision(before_m) if matmul_tolerance else None
     for seed in seeds:
         inputs = random_inputs(before_m, entry, seed, dims)
         inputs_after = _copy_inputs(inputs)
@@ -100,12 +114,12 @@ def assert_same_semantics(
         if len(expected) != len(actual):
             problems.append(f"{len(expected)} results vs {len(actual)}")
         for i, (e, a) in enumerate(zip(expected, actual)):
-            if (msg := compare_values(f"result #{i}", e, a, rtol, atol)) is not None:
+            if (msg := compare_values(f"result #{i}", e, a, rtol, atol, precision)) is not None:
                 problems.append(msg)
         for i, (e, a) in enumerate(zip(inputs, inputs_after)):
             if written_only and directions is not None and directions[i].value == "in":
                 continue
-            if (msg := compare_values(f"argument #{i} after the run", e, a, rtol, atol)) is not None:
+            if (msg := compare_values(f"argument #{i} after the run", e, a, rtol, atol, precision)) is not None:
                 problems.append(msg)
         if problems:
             raise SemanticsMismatch(f"@{entry}, seed {seed}: " + "; ".join(problems))

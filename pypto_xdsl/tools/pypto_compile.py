@@ -30,6 +30,7 @@ from pypto_xdsl.backend.ascendc import sim
 from pypto_xdsl.backend.ascendc.emit import EmittedProgram, choose_entry, emit_program
 from pypto_xdsl.dialects import make_context
 from pypto_xdsl.dialects.attributes import ParamDirection, TensorType
+from pypto_xdsl.interpreter.tolerance import Tolerance, program_precision, tolerance_for
 from pypto_xdsl.parsing import PyptoParser
 
 
@@ -205,8 +206,15 @@ def build_arg_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--sim", action="store_true", help="build with g++ against the CPU simulation and run")
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs of --sim")
-    p.add_argument("--rtol", type=float, default=1e-5, help="--sim: relative tolerance against the interpreter")
-    p.add_argument("--atol", type=float, default=1e-6, help="--sim: absolute tolerance (for values near zero)")
+    p.add_argument(
+        "--rtol", type=float, default=None,
+        help="--sim: relative tolerance against the interpreter (default 1e-5, or derived from the "
+        "program's matmuls: K and the dtype, see docs/semantics.md)",
+    )
+    p.add_argument(
+        "--atol", type=float, default=None,
+        help="--sim: absolute tolerance, for values near zero (default 1e-6, or derived from the matmuls)",
+    )
     p.add_argument("--profile", action="store_true",
                    help="print the cost model's estimate per kernel of the simulated run (cycles, bounding pipe, "
                         "utilisation; docs/performance.md); implies --sim")
@@ -258,15 +266,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"  (no comparison: {report.note})")
         return 0
     print(f"  max abs error vs interpreter: {report.max_abs_error:.3g}, max rel error: {report.max_rel_error:.3g}")
+    tolerances = comparison_tolerances(report, reference, args.rtol, args.atol)
     ok = all(
-        np.allclose(report.outputs[n], report.reference[n], rtol=args.rtol, atol=args.atol, equal_nan=True)  # type: ignore[index]
+        tolerances[n].close(report.reference[n], report.outputs[n]).all()  # type: ignore[index]
         for n in report.outputs
     )
+    used = "; ".join(f"{n}: {t}" for n, t in tolerances.items())
     if not ok:
-        print(f"pypto-compile: simulation disagrees with the interpreter (rtol {args.rtol}, atol {args.atol})",
-              file=sys.stderr)
+        print(f"pypto-compile: simulation disagrees with the interpreter ({used})", file=sys.stderr)
         return 2
-    print(f"  simulation matches the interpreter (rtol {args.rtol}, atol {args.atol})")
+    print(f"  simulation matches the interpreter ({used})")
     return 0
 
 
@@ -280,6 +289,19 @@ def _print_profile(report: SimulationReport, module: ModuleOp, args, out_dir: Pa
         func = choose_entry(module, args.entry)
         print(prof.format_report(kernels, prof.program_min_bytes(func) if func is not None else None))
         prof.annotate_kernel_sources(out_dir, kernels)
+
+
+def comparison_tolerances(
+    report: SimulationReport, reference: ModuleOp, rtol: float | None, atol: float | None
+) -> dict[str, Tolerance]:
+    """Per output: the given --rtol/--atol, else the rule for the program's matmuls (K and
+    the dtype, `interpreter.tolerance`), else rtol 1e-5 / atol 1e-6."""
+    precision = program_precision(reference) if rtol is None or atol is None else None
+    out: dict[str, Tolerance] = {}
+    for name in report.outputs:
+        derived = tolerance_for(np.asarray(report.reference[name]), precision)  # type: ignore[index]
+        out[name] = Tolerance(rtol if rtol is not None else derived.rtol, atol if atol is not None else derived.atol)
+    return out
 
 
 def entry_point() -> None:

@@ -50,7 +50,6 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp, UnrealizedConversionCas
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
-from xdsl.rewriter import InsertPoint
 from xdsl.traits import MemoryEffectKind, get_effects
 from xdsl.utils.exceptions import PassFailedException
 
@@ -665,8 +664,7 @@ class ExpandMixedFunction(RewritePattern):
             self.report.left[name] = e.reason
             return
         self.names |= {exp.aic.sym_name.data, exp.aiv.sym_name.data}
-        rewriter.insert_op([exp.aic, exp.aiv], InsertPoint.before(op))
-        rewriter.replace_op(op, exp.group)
+        rewriter.replace(op, [exp.aic, exp.aiv, exp.group], [])
         self.report.split.append(name)
 
 
