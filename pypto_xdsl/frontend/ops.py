@@ -51,11 +51,39 @@ def _check_family(fb: FunctionBuilder, value: SSAValue, family: str | None, node
     return actual
 
 
+# `pl.sub(x, r)` with x [M, N] and r [M, 1] (or [1, N]): PyPTO broadcasts like NumPy; these
+# are the two broadcasts the dialect has ops for.
+_EXPAND_OP = {"add": "add", "sub": "sub", "mul": "mul", "div": "div", "maximum": "max", "minimum": "min"}
+_COMMUTATIVE = ("add", "mul", "maximum", "minimum")
+
+
+def _broadcast(lhs: Any, rhs: Any) -> str | None:
+    """'row' when `rhs` is [M, 1] against an [M, N] `lhs`, 'col' when it is [1, N]."""
+    if lhs.rank != 2 or rhs.rank != 2:
+        return None
+    (m, n), (rm, rn) = lhs.get_shape(), rhs.get_shape()
+    if None in (m, n, rm, rn):
+        return None
+    if rn == 1 and n != 1 and rm == m:
+        return "row"
+    if rm == 1 and m != 1 and rn == n:
+        return "col"
+    return None
+
+
 def binary(fb: FunctionBuilder, name: str, lhs: SSAValue, rhs: Any, node: ast.AST, family: str | None) -> SSAValue:
     qual = f"pl.{family + '.' if family else ''}{name}"
     lhs = fb.shaped(lhs, node, f"the first operand of {qual}")
     fam = _check_family(fb, lhs, family, node, qual)
     if isinstance(rhs, SSAValue) and isinstance(rhs.type, TensorType | TileType):
+        if type(lhs.type) is type(rhs.type):
+            axis = _broadcast(lhs.type, rhs.type)
+            if axis is None and name in _COMMUTATIVE and _broadcast(rhs.type, lhs.type) is not None:
+                lhs, rhs = rhs, lhs
+                axis = _broadcast(lhs.type, rhs.type)
+            if axis is not None:
+                expand = op_class(fb, fam, f"{axis}_expand_{_EXPAND_OP[name]}", node)
+                return fb.build_op(node, lambda: expand(lhs, rhs))
         cls = op_class(fb, fam, name, node)
         return fb.build_op(node, lambda: cls(lhs, rhs))
     if name not in SCALAR:

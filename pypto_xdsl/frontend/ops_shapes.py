@@ -22,7 +22,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, IntegerType
+from xdsl.dialects.builtin import Float32Type, IndexType, IntegerType
 from xdsl.ir import SSAValue
 
 from pypto_xdsl.dialects import tensor as tensor_ops
@@ -476,6 +476,7 @@ def _matmul(family: str | None):
         else:
             lhs = _maybe_transposed(fb, a, "a_trans", lhs)
             rhs = _maybe_transposed(fb, a, "b_trans", rhs)
+            lhs, rhs = _promoted(fb, node, lhs, rhs)
         cls = op_class(fb, fam, "matmul", node)
         product = fb.build_op(node, lambda: cls(lhs, rhs))
         if "out_dtype" in a and a.value("out_dtype") is not None:
@@ -488,6 +489,22 @@ def _matmul(family: str | None):
         return product
 
     return handle
+
+
+def _promoted(fb: FunctionBuilder, node: ast.AST, lhs: SSAValue, rhs: SSAValue) -> tuple[SSAValue, SSAValue]:
+    """Tensor operands of two float dtypes: PyPTO's tensor matmul promotes them (f16 with f32
+    is an f32 product); here the narrower one is cast (`tensor.cast`), f16 with bf16 to f32."""
+    a, b = lhs.type.element_type, rhs.type.element_type  # type: ignore[union-attr]
+    if a == b or not (is_float_type(a) and is_float_type(b)):
+        return lhs, rhs
+    wide = a if isinstance(a, Float32Type) else b if isinstance(b, Float32Type) else Float32Type()
+
+    def cast(value: SSAValue) -> SSAValue:
+        if value.type.element_type == wide:  # type: ignore[union-attr]
+            return value
+        return fb.build_op(node, lambda: tensor_ops.CastOp(value, wide))
+
+    return cast(lhs), cast(rhs)
 
 
 def _maybe_transposed(fb: FunctionBuilder, a: Args, flag: str, value: SSAValue) -> SSAValue:
