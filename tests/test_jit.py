@@ -157,7 +157,7 @@ def test_transitive_dependencies_run_and_inline_is_spliced():
     np.testing.assert_allclose(out, 2 * np.exp(x), rtol=1e-5)
     lowered = pipeline.lower(x, out)
     assert "twice" not in lowered.functions  # inline-functions spliced it
-    assert lowered.functions["exp_kernel"].func_type == FuncKind.INCORE
+    assert lowered.functions["exp_kernel"].func_type == FuncKind.AIV  # pypto-default gave the vector kernel its core
 
 
 def test_sub_function_called_from_python_runs_as_its_own_program():
@@ -496,8 +496,8 @@ def test_lower_compile_and_signature_mode():
     a = arr(ROWS, COLS)
     lowered = add_rows.lower(a, a, np.zeros_like(a))
     assert set(lowered.functions) == {"add_rows", "add_rows_incore_0"}
-    assert lowered.functions["add_rows_incore_0"].func_type == FuncKind.INCORE
-    assert "pypto.func incore @add_rows_incore_0" in str(lowered)
+    assert lowered.functions["add_rows_incore_0"].func_type == FuncKind.AIV
+    assert "pypto.func aiv @add_rows_incore_0" in str(lowered)
     compiled = add_rows.compile(a, a, np.zeros_like(a))
     assert "kernels/add_rows_incore_0.cpp" in compiled.files
     assert "__global__" in compiled.files["kernels/add_rows_incore_0.cpp"]

@@ -193,8 +193,8 @@ def test_fused_linear_matches_numpy_before_and_after_the_pipeline():
 
 
 def test_the_pipeline_gives_the_reference_kernels_their_cores():
-    from pypto_xdsl.transforms.pipelines import PyptoDefaultPipeline
     from pypto_xdsl.dialects import make_context
+    from pypto_xdsl.transforms.pipelines import PyptoDefaultPipeline
 
     module = FusedLinear.fresh_module()
     PyptoDefaultPipeline().apply(make_context(), module)
