@@ -62,6 +62,7 @@ bench: setup
 	$(BIN)/python benchmarks/bench_outline_incore_scopes.py --min 1000 --max 16000
 	$(BIN)/python benchmarks/bench_frontend.py
 	$(BIN)/python benchmarks/bench_convert_tensor_to_tile.py --min 64 --max 512
+	$(BIN)/python benchmarks/bench_expand_mixed_kernel.py --min 64 --max 1024
 
 clean:
 	rm -rf $(VENV) build *.egg-info

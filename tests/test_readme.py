@@ -58,4 +58,4 @@ def test_tour_jit_example_runs_on_both_targets_and_through_the_tools(tmp_path: P
     lib.write_text(jit.split("a, out = ")[0])
     out = pypto_opt(lib, "--entry", "main", "--shape", "a=16x64:f32", "--shape", "out=16x64:f32",
                     "-p", "pypto-default")
-    assert "pypto.func incore @main_incore_0" in out and "@square" not in out
+    assert "pypto.func aiv @main_incore_0" in out and "@square" not in out

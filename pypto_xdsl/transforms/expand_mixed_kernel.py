@@ -67,12 +67,10 @@ from pypto_xdsl.dialects import cross_core, tensor, tile
 from pypto_xdsl.dialects.attributes import FuncKind, MemorySpace, ParamDirection, TensorType, TileType
 from pypto_xdsl.dialects.cross_core import DEFAULT_SLOTS, Pipe
 from pypto_xdsl.dialects.program import BLOCK_DIM_ATTR, CallOp, FuncOp, ReturnOp, func_ops
+from pypto_xdsl.utils import paused_gc
 
 SLOT_NUM_ATTR = "slot_num"
 """Function attribute (from the scope's `slots(N)`) setting the ring depth."""
-
-_CORE_KIND = {Side.CUBE: FuncKind.AIC, Side.VECTOR: FuncKind.AIV}
-
 
 def _drop(op: Operation) -> None:
     """Detach and erase `op` (its results must be unused)."""
@@ -194,11 +192,10 @@ class _Footprints:
 
 
 def _conflict(earlier: set[_Access], later: set[_Access]) -> bool:
+    """Some later access touches a storage an earlier one wrote, or writes one it read."""
     if not earlier or not later:
         return False
-    written = {r for r, w in earlier if w}
-    read = {r for r, _ in earlier}
-    return any((r in read and w) or r in written for r, w in later)
+    return any((r, True) in earlier or (w and (r, False) in earlier) for r, w in later)
 
 
 _DIRECTIONS = ((Side.CUBE, Side.VECTOR), (Side.VECTOR, Side.CUBE))
@@ -217,14 +214,14 @@ def _flag_block(block: Block, aff: Affinity, fp: _Footprints, cyclic: bool) -> i
     for _ in range(2 if cyclic else 1):
         for j in range(len(items)):
             for d in _DIRECTIONS:
-                a, b = d
+                later = d[1]
                 if (j, d) in fences:
                     pending[d] = set()
-                elif _conflict(pending[d], prints[j][b]):
+                elif _conflict(pending[d], prints[j][later]):
                     fences.add((j, d))
                     pending[d] = set()
-            for a, b in _DIRECTIONS:
-                pending[(a, b)] |= prints[j][a]
+            for d in _DIRECTIONS:
+                pending[d] |= prints[j][d[0]]
     count = 0
     for j, op in enumerate(items):
         for d in _DIRECTIONS:
@@ -680,7 +677,8 @@ class ExpandMixedKernelPass(ModulePass):
     strict: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        report = expand_mixed_kernels(op)
+        with paused_gc():  # the pass builds three copies of every mixed kernel
+            report = expand_mixed_kernels(op)
         for name, reason in report.left.items():
             message = f"expand-mixed-kernel: @{name} mixes cube and vector ops but stays incore: {reason}"
             if self.strict:
