@@ -84,6 +84,33 @@ class Unsplittable(Exception):
         self.tensor_level = tensor_level
         """The obstacle is tensor-level compute (left by convert-tensor-to-tile)."""
 
+    @property
+    def detail(self) -> str:
+        """The reason and, when known, the op it is about, as the IR spells it."""
+        if self.op is None:
+            return self.reason
+        return f"{self.reason}; at `{op_excerpt(self.op)}`"
+
+
+_EXCERPT_LENGTH = 160
+
+
+def op_excerpt(op: Operation) -> str:
+    """The first line of `op` in the custom syntax (its regions elided), to point at it in a
+    message; IR carries no source locations."""
+    from io import StringIO
+
+    from xdsl.printer import Printer
+
+    stream = StringIO()
+    Printer(stream=stream).print_op(op)
+    line = stream.getvalue().strip().splitlines()[0].rstrip()
+    if op.regions and any(r.blocks for r in op.regions):
+        line = (line[:-1].rstrip() if line.endswith("{") else line) + " { ... }"
+    if len(line) > _EXCERPT_LENGTH:
+        line = line[: _EXCERPT_LENGTH - 3] + "..."
+    return line
+
 
 def describe(value: SSAValue) -> str:
     if value.name_hint:
@@ -211,16 +238,21 @@ class _Classifier:
 
     def _operand_side(self, op: Operation, operands: Iterable[SSAValue]) -> Side:
         side = Side.SHARED
+        first: SSAValue | None = None  # the operand that gave `side`
         for o in operands:
             s = self.aff.value(o)
             new = join(side, s)
             if new is Side.MIXED:
+                assert first is not None
                 self._problem(Unsplittable(
-                    f"'{op.name}' combines values of the cube core and of the vector core "
-                    f"({describe(o)} is {s.core}); only tiles cross between them (tile.move)",
+                    f"'{op.name}' combines {describe(first)}, computed on the {side.core} core, with "
+                    f"{describe(o)}, computed on the {s.core} core; only tiles cross between the "
+                    "cores (tile.move)",
                     op,
                 ))
                 continue
+            if side is Side.SHARED and new is not Side.SHARED:
+                first = o
             side = new
         return side
 
@@ -292,10 +324,19 @@ class _Classifier:
             ))
 
     def _carried(self, op: Operation, index: int, a: Side, b: Side) -> Side:
+        """Join `a`, the side of a loop's initial value (or of the branches so far), with `b`,
+        that of a yielded value."""
         side = join(a, b)
         if side is Side.MIXED:
+            if isinstance(op, scf.ForOp):
+                name = describe(op.body.block.args[1 + index])
+                how = f"starts on the {a.core} core and is updated on the {b.core} core"
+            else:
+                name = describe(op.results[index])
+                how = f"comes from the {a.core} core in one branch and from the {b.core} core in another"
             self._problem(Unsplittable(
-                f"value #{index} carried by '{op.name}' is computed on both the cube and the vector core",
+                f"'{op.name}' carries {name} (value #{index}), which {how}: a carried scalar stays "
+                "on one core (only tiles cross, through tile.move)",
                 op,
             ))
             return a
@@ -377,5 +418,6 @@ __all__ = [
     "join",
     "kernel_kind_for",
     "move_direction",
+    "op_excerpt",
     "space_side",
 ]

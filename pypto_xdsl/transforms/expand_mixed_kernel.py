@@ -633,7 +633,7 @@ def _fresh(name: str, taken: set[str]) -> str:
 class ExpandReport:
     split: list[str] = field(default_factory=list)
     retyped: dict[str, FuncKind] = field(default_factory=dict)
-    left: dict[str, str] = field(default_factory=dict)
+    left: dict[str, Unsplittable] = field(default_factory=dict)
     """incore functions left as they are, with the reason."""
 
 
@@ -658,7 +658,7 @@ class ExpandMixedFunction(RewritePattern):
         try:
             exp = expand_function(op, self.names)
         except Unsplittable as e:
-            self.report.left[name] = e.reason
+            self.report.left[name] = e
             return
         self.names |= {exp.aic.sym_name.data, exp.aiv.sym_name.data}
         rewriter.replace(op, [exp.aic, exp.aiv, exp.group], [])
@@ -679,11 +679,15 @@ class ExpandMixedKernelPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         with paused_gc():  # the pass builds three copies of every mixed kernel
             report = expand_mixed_kernels(op)
-        for name, reason in report.left.items():
-            message = f"expand-mixed-kernel: @{name} mixes cube and vector ops but stays incore: {reason}"
+        for name, problem in report.left.items():
             if self.strict:
-                raise PassFailedException(message)
-            print(f"warning: {message}", file=sys.stderr)
+                raise PassFailedException(
+                    f"expand-mixed-kernel: cannot split @{name} into an aic and an aiv kernel: {problem.detail}"
+                )
+            print(
+                f"warning: expand-mixed-kernel: @{name} mixes cube and vector ops but stays incore: {problem.detail}",
+                file=sys.stderr,
+            )
 
 
 def expand_mixed_kernels(module: ModuleOp) -> ExpandReport:
@@ -717,7 +721,7 @@ def check_mixed_kernels_expanded(module: ModuleOp) -> list[str]:
             if not aff.is_mixed:
                 reason = "it was not given a core (aic/aiv)"
             elif aff.problem is not None:
-                reason = f"it mixes cube and vector ops and cannot be split: {aff.problem.reason}"
+                reason = f"it mixes cube and vector ops and cannot be split: {aff.problem.detail}"
             else:
                 reason = "it mixes cube and vector ops"
             problems.append(f"@{name} is still an incore function: {reason}")

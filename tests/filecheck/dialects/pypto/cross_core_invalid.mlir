@@ -245,3 +245,86 @@ pypto.func group @g(%t: !pypto.tile<[16, 16], f32, acc>) {
 }
 
 // CHECK: Operation does not verify: the c2v ring of group @g has slots(2) in @m_aic but slots(4) in @m_aiv
+
+// -----
+
+pypto.func group @g(%a: !pypto.tensor<[8], f32>) {
+  pypto.return
+}
+
+// CHECK: Operation does not verify: group @g must call one aic function and then one aiv function, its members; it calls: none
+
+// -----
+
+pypto.func aic @m_aic(%a: !pypto.tensor<[8], f32>) {
+  pypto.return
+}
+pypto.func group @g(%a: !pypto.tensor<[8], f32>) {
+  pypto.call @m_aic(%a) : (!pypto.tensor<[8], f32>) -> ()
+  pypto.call @m_aic(%a) : (!pypto.tensor<[8], f32>) -> ()
+  pypto.return
+}
+
+// CHECK: Operation does not verify: group @g must call one aic function and then one aiv function, its members; it calls: aic, aic
+
+// -----
+
+pypto.func @helper(%a: !pypto.tensor<[8], f32>) {
+  pypto.return
+}
+pypto.func aiv @m_aiv(%a: !pypto.tensor<[8], f32>) {
+  pypto.return
+}
+pypto.func group @g(%a: !pypto.tensor<[8], f32>) {
+  pypto.call @helper(%a) : (!pypto.tensor<[8], f32>) -> ()
+  pypto.call @m_aiv(%a) : (!pypto.tensor<[8], f32>) -> ()
+  pypto.return
+}
+
+// CHECK: Operation does not verify: group @g must call one aic function and then one aiv function, its members; it calls: opaque, aiv
+
+// -----
+
+func.func @k() {
+  %v = pypto.cross_core.pop from aic slots(2) : !pypto.tile<[16, 16], f32, vec>
+  func.return
+}
+
+// CHECK: Operation does not verify: pop from aic must be inside a pypto.func
+
+// -----
+
+pypto.func orchestration @k() {
+  pypto.cross_core.set_flag to aic
+  pypto.return
+}
+
+// CHECK: Operation does not verify: set_flag to aic runs on the vector core (aiv), so it cannot be in orchestration function @k
+
+// -----
+
+pypto.func group @k() {
+  pypto.cross_core.wait_flag from aiv
+  pypto.return
+}
+
+// CHECK: Operation does not verify: wait_flag from aiv runs on the cube core (aic), so it cannot be in group function @k
+
+// -----
+
+pypto.func aic @m_aic(%t: !pypto.tile<[16, 16], f32, acc>) {
+  pypto.cross_core.push %t to aiv slots(2) : !pypto.tile<[16, 16], f32, acc>
+  pypto.return
+}
+pypto.func aiv @m_aiv(%t: !pypto.tile<[16, 16], f32, acc>) {
+  %v = pypto.cross_core.pop from aic slots(2) : !pypto.tile<[16, 16], f32, vec>
+  %w = pypto.cross_core.pop from aic slots(3) : !pypto.tile<[16, 16], f32, vec>
+  pypto.return
+}
+pypto.func group @g(%t: !pypto.tile<[16, 16], f32, acc>) {
+  pypto.call @m_aic(%t) : (!pypto.tile<[16, 16], f32, acc>) -> ()
+  pypto.call @m_aiv(%t) : (!pypto.tile<[16, 16], f32, acc>) -> ()
+  pypto.return
+}
+
+// CHECK: Operation does not verify: the c2v ring of group @g has slots(2) in @m_aic but slots(3) in @m_aiv

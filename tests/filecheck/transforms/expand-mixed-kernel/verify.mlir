@@ -54,3 +54,32 @@ builtin.module {
 // CHECK: verify-expand-mixed-kernel:
 // CHECK-NEXT: @m_aic is a member of both group @g1 and group @g2
 // CHECK-NEXT: @m_aiv is a member of both group @g1 and group @g2
+
+// -----
+
+builtin.module {
+  pypto.func incore @stuck(%a: !pypto.tensor<[16, 16], f32>, %m: !pypto.tensor<[16, 16], f16>, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %r = scf.while (%i = %c0) : (index) -> index {
+      %go = arith.cmpi slt, %i, %n : index
+      scf.condition(%go) %i : index
+    } do {
+    ^bb0(%j: index):
+      %mm = pypto.tile.load %m[%c0, %c0] : !pypto.tensor<[16, 16], f16> -> !pypto.tile<[16, 16], f16, mat>
+      %v = pypto.tile.load %a[%c0, %c0] : !pypto.tensor<[16, 16], f32> -> !pypto.tile<[16, 16], f32, vec>
+      %k = arith.addi %j, %c1 : index
+      scf.yield %k : index
+    }
+    pypto.return
+  }
+  pypto.func aiv @cube_in_aiv(%m: !pypto.tensor<[16, 16], f16>) {
+    %c0 = arith.constant 0 : index
+    %mm = pypto.tile.load %m[%c0, %c0] : !pypto.tensor<[16, 16], f16> -> !pypto.tile<[16, 16], f16, mat>
+    pypto.return
+  }
+}
+
+// CHECK: verify-expand-mixed-kernel:
+// CHECK-NEXT: @stuck is still an incore function: it mixes cube and vector ops and cannot be split: an scf.while holds ops of both cores: only scf.for loops and scf.if branches are split; at `%r = scf.while (%i = %c0) : (index) -> index { ... }`
+// CHECK-NEXT: @cube_in_aiv is an aiv kernel but 'pypto.tile.load' runs on the cube (AIC) core
