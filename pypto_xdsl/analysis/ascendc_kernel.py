@@ -285,6 +285,20 @@ def reject_group_functions(module: Operation) -> None:
             )
 
 
+def unsplit_mixed_kernel_reason(func: program.FuncOp) -> str:
+    """Why an incore function holding cube and vector tiles reached the backend (a kernel runs
+    on one core type): what stops expand-mixed-kernel from splitting it, or that it did not run."""
+    from pypto_xdsl.analysis.core_affinity import classify
+
+    problem = classify(func).problem
+    if problem is not None:
+        return f"it mixes cube and vector ops and expand-mixed-kernel cannot split it: {problem.detail}"
+    return (
+        "it mixes vector ('vec') and cube (mat/left/right/acc) tiles; run expand-mixed-kernel (the last "
+        "stage of pypto-default) to split it into an aic and an aiv kernel"
+    )
+
+
 def uses_cube(func: program.FuncOp) -> bool:
     """Cube kernels hold mat/left/right/acc tiles only; vector kernels vec tiles only."""
     if not func.is_incore:
@@ -297,10 +311,7 @@ def uses_cube(func: program.FuncOp) -> bool:
     cube = bool(spaces & set(CUBE_SPACES))
     name = func.sym_name.data
     if cube and MemorySpace.VEC in spaces:
-        raise BackendError(
-            f"ascendc: cannot lower @{name}: it mixes vector ('vec') and cube (mat/left/right/acc) tiles; "
-            "mixed AIC/AIV kernels are not supported yet (split it into an aiv and an aic kernel)"
-        )
+        raise BackendError(f"ascendc: cannot lower @{name}: {unsplit_mixed_kernel_reason(func)}")
     if cube and func.func_kind.value == "aiv":
         raise BackendError(f"ascendc: cannot lower @{name}: an aiv kernel cannot use cube tiles")
     tensor_level = any(op.name.startswith("pypto.tensor.") for op in func.walk())

@@ -202,7 +202,8 @@ def build_arg_parser() -> argparse.ArgumentParser:
     p.add_argument("--entry", help="orchestration function the driver runs (default: main, else the last)")
     p.add_argument(
         "-p", "--passes", default=None,
-        help="pass pipeline to run before printing (default: pypto-default when available; '' for none)",
+        help="pass pipeline to run before printing (default: pypto-default{strict-mixed=true}, pypto-default "
+        "where a mixed kernel that cannot be split is an error; '' for none)",
     )
     p.add_argument("--sim", action="store_true", help="build with g++ against the CPU simulation and run")
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs of --sim")
@@ -228,9 +229,11 @@ def build_arg_parser() -> argparse.ArgumentParser:
 
 
 def default_pipeline() -> str:
+    """pypto-default, where a mixed kernel that cannot be split is an error: Ascend C runs a
+    kernel on one core type, so the user gets expand-mixed-kernel's reason, once."""
     from pypto_xdsl.transforms import get_all_passes
 
-    return "pypto-default" if "pypto-default" in get_all_passes() else ""
+    return "pypto-default{strict-mixed=true}" if "pypto-default" in get_all_passes() else ""
 
 
 def main(argv: Sequence[str] | None = None) -> int:

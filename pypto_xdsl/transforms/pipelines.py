@@ -29,17 +29,24 @@ ASCENDC_PIPELINE: tuple[str, ...] = DEFAULT_PIPELINE + (
 
 @dataclass(frozen=True)
 class PyptoDefaultPipeline(ModulePass):
-    """`pypto-default`: everything up to codegen-ready IR."""
+    """`pypto-default`: everything up to codegen-ready IR.
+
+    Option `strict-mixed` (default false): a mixed cube + vector kernel expand-mixed-kernel
+    cannot split is an error rather than a warning (`expand-mixed-kernel{strict=true}`), for
+    targets that cannot run an unsplit mixed kernel (pypto-compile's default)."""
 
     name = "pypto-default"
     stages: ClassVar[tuple[str, ...]] = DEFAULT_PIPELINE
+
+    strict_mixed: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from pypto_xdsl.transforms import get_all_passes
 
         available = get_all_passes()
         for stage in self.stages:
-            available[stage]()().apply(ctx, op)
+            options = {"strict": True} if stage == "expand-mixed-kernel" and self.strict_mixed else {}
+            available[stage]()(**options).apply(ctx, op)
 
 
 @dataclass(frozen=True)

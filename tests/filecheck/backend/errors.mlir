@@ -7,7 +7,7 @@ pypto.func incore @mm(%a: !pypto.tensor<[16, 16], f16>, %b: !pypto.tensor<[16, 1
   %l = pypto.tile.move %ta : !pypto.tile<[16, 16], f16, vec> -> !pypto.tile<[16, 16], f16, left>
   pypto.return
 }
-// CHECK: ascendc: cannot lower @mm: it mixes vector ('vec') and cube (mat/left/right/acc) tiles; mixed AIC/AIV kernels are not supported yet (split it into an aiv and an aic kernel)
+// CHECK: ascendc: cannot lower @mm: it mixes vector ('vec') and cube (mat/left/right/acc) tiles; run expand-mixed-kernel (the last stage of pypto-default) to split it into an aic and an aiv kernel
 
 // -----
 
@@ -142,3 +142,16 @@ pypto.func incore @while_swap(%x: !pypto.tensor<[8, 64], f32>, %n: index, out %o
   pypto.return %w : !pypto.tensor<[8, 64], f32>
 }
 // CHECK: ascendc: cannot lower 'scf.while' in @while_swap: yielding one carried tile in place of another (a swap) is not supported
+
+// -----
+
+// An incore kernel expand-mixed-kernel cannot split: the backend gives the pass's reason.
+pypto.func incore @unsplittable(%a: !pypto.tensor<[16, 16], f32>, out %o: !pypto.tensor<[16, 16], f32>) -> !pypto.tensor<[16, 16], f32> {
+  %c0 = arith.constant 0 : index
+  %t = pypto.tile.load %a[%c0, %c0] : !pypto.tensor<[16, 16], f32> -> !pypto.tile<[16, 16], f32, vec>
+  %x = pypto.tile.read %t[%c0, %c0] : !pypto.tile<[16, 16], f32, vec>
+  %f = pypto.tile.full %x : f32 -> !pypto.tile<[16, 16], f32, acc>
+  %o2 = pypto.tile.store %f, %o[%c0, %c0] : !pypto.tile<[16, 16], f32, acc>, !pypto.tensor<[16, 16], f32>
+  pypto.return %o2 : !pypto.tensor<[16, 16], f32>
+}
+// CHECK: ascendc: cannot lower @unsplittable: it mixes cube and vector ops and expand-mixed-kernel cannot split it: 'pypto.tile.full' runs on the cube (AIC) core but uses %x, which the vector (AIV) core computes; only tiles cross (tile.move); at `%f = pypto.tile.full %x : f32 -> !pypto.tile<[16, 16], f32, acc>`
