@@ -83,3 +83,22 @@ builtin.module {
 // CHECK: verify-expand-mixed-kernel:
 // CHECK-NEXT: @stuck is still an incore function: it mixes cube and vector ops and cannot be split: an scf.while holds ops of both cores: only scf.for loops and scf.if branches are split; at `%r = scf.while (%i = %c0) : (index) -> index { ... }`
 // CHECK-NEXT: @cube_in_aiv is an aiv kernel but 'pypto.tile.load' runs on the cube (AIC) core
+
+// -----
+
+builtin.module {
+  pypto.func incore @not_split_yet(%a: !pypto.tensor<[16, 16], f16>, out %y: !pypto.tensor<[16, 16], f32>) -> !pypto.tensor<[16, 16], f32> {
+    %c0 = arith.constant 0 : index
+    %m = pypto.tile.load %a[%c0, %c0] : !pypto.tensor<[16, 16], f16> -> !pypto.tile<[16, 16], f16, mat>
+    %l = pypto.tile.move %m : !pypto.tile<[16, 16], f16, mat> -> !pypto.tile<[16, 16], f16, left>
+    %r = pypto.tile.move %m : !pypto.tile<[16, 16], f16, mat> -> !pypto.tile<[16, 16], f16, right>
+    %acc = pypto.tile.matmul %l, %r : !pypto.tile<[16, 16], f16, left>, !pypto.tile<[16, 16], f16, right>
+    %v = pypto.tile.move %acc : !pypto.tile<[16, 16], f32, acc> -> !pypto.tile<[16, 16], f32, vec>
+    %y2 = pypto.tile.store %v, %y[%c0, %c0] : !pypto.tile<[16, 16], f32, vec>, !pypto.tensor<[16, 16], f32>
+    pypto.return %y2 : !pypto.tensor<[16, 16], f32>
+  }
+}
+
+// CHECK: verify-expand-mixed-kernel:
+// CHECK-NEXT: @not_split_yet is still an incore function: it mixes cube and vector ops
+// CHECK-NOT: cannot be split
