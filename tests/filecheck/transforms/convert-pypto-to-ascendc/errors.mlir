@@ -68,3 +68,35 @@ pypto.func incore @partial(%a: !pypto.tensor<[16, 64], f32>, %n: index, out %o: 
   pypto.return %w : !pypto.tensor<[16, 64], f32>
 }
 // CHECK: convert-pypto-to-ascendc: cannot lower 'pypto.tile.load' in @partial: the partial load of %t (valid[%n, %c64]) reads a run-time block; the Ascend C backend compiles static shapes only (docs/backend.md, "Dynamic shapes")
+
+// -----
+
+// A group (a mixed kernel split by expand-mixed-kernel) is refused by name: MIX kernels are
+// not lowered yet.
+pypto.func aic @m_aic(%t: !pypto.tile<[16, 16], f32, acc>) {
+  pypto.cross_core.push %t to aiv slots(2) : !pypto.tile<[16, 16], f32, acc>
+  pypto.return
+}
+pypto.func aiv @m_aiv(%t: !pypto.tile<[16, 16], f32, acc>) {
+  %v = pypto.cross_core.pop from aic slots(2) : !pypto.tile<[16, 16], f32, vec>
+  pypto.return
+}
+pypto.func group @g(%t: !pypto.tile<[16, 16], f32, acc>) {
+  pypto.call @m_aic(%t) : (!pypto.tile<[16, 16], f32, acc>) -> ()
+  pypto.call @m_aiv(%t) : (!pypto.tile<[16, 16], f32, acc>) -> ()
+  pypto.return
+}
+// CHECK: ascendc: cannot lower @g: it is a mixed cube + vector kernel (a group of an aic and an aiv function, from expand-mixed-kernel); mixed kernels are not supported by the Ascend C backend yet
+
+// -----
+
+// An incore kernel expand-mixed-kernel cannot split: the conversion gives the pass's reason.
+pypto.func incore @unsplittable(%a: !pypto.tensor<[16, 16], f32>, out %o: !pypto.tensor<[16, 16], f32>) -> !pypto.tensor<[16, 16], f32> {
+  %c0 = arith.constant 0 : index
+  %t = pypto.tile.load %a[%c0, %c0] : !pypto.tensor<[16, 16], f32> -> !pypto.tile<[16, 16], f32, vec>
+  %x = pypto.tile.read %t[%c0, %c0] : !pypto.tile<[16, 16], f32, vec>
+  %f = pypto.tile.full %x : f32 -> !pypto.tile<[16, 16], f32, acc>
+  %o2 = pypto.tile.store %f, %o[%c0, %c0] : !pypto.tile<[16, 16], f32, acc>, !pypto.tensor<[16, 16], f32>
+  pypto.return %o2 : !pypto.tensor<[16, 16], f32>
+}
+// CHECK: ascendc: cannot lower @unsplittable: it mixes cube and vector ops and expand-mixed-kernel cannot split it: 'pypto.tile.full' runs on the cube (AIC) core but uses %x
