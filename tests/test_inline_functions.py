@@ -525,9 +525,9 @@ def test_each_helper_is_analysed_once_callee_first(monkeypatch: pytest.MonkeyPat
     seen: list[str] = []
     original = mod.analyse_helper
 
-    def counting(func, inline, plans=None):  # type: ignore[no-untyped-def]
+    def counting(func):  # type: ignore[no-untyped-def]
         seen.append(func.sym_name.data)
-        return original(func, inline, plans)
+        return original(func)
 
     monkeypatch.setattr(mod, "analyse_helper", counting)
     module = parse(CHAIN.replace(

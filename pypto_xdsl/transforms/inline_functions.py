@@ -1,48 +1,57 @@
 """`inline-functions`: splice every `pypto.func inline` at its call sites, then drop it.
 
-Algorithm (see docs/passes/inline-functions.md):
+Structure (see docs/passes/inline-functions.md):
 
-1. One walk builds the inline call graph (`pypto_xdsl.analysis.call_graph`). Without inline
-   functions the pass stops after scanning the module's top-level ops.
-2. Checks that run before anything changes: a `pypto.submit` of an inline function, a cycle
-   of the inline -> inline graph (`a -> b -> a`, `loop -> loop`), a helper whose types use a
-   symbol no parameter binds, a helper value whose name hint is an author-written `a__b`,
-   and the arguments of every call site outside inline functions.
-3. Each helper reachable from a call site is analysed once, callees first: its fresh-name
-   templates, its symbols, and its expanded body (a detached copy in which the calls of other
-   helpers whose argument types equal their parameter types are already spliced).
-4. Every call site outside inline functions, in module order, is expanded: the helper's
-   expanded body is cloned before the call with its block arguments mapped to the actual
-   operands, the call's results are replaced by the cloned `pypto.return` operands and the
-   call is erased. Types are specialised per site: the symbols of the helper's parameter
-   types are bound from the actual argument types and every cloned op's result type is
-   substituted and re-inferred (loop carries, branch and scope results follow their
-   operands). Dump selections of the call follow into the spliced body. Helper calls left in
-   the clone (those whose types needed specialising) are expanded next, each with its own
-   argument check against its now concrete operands.
-5. The inline functions are erased.
+* `InlineFunctionsPass` (a `ModulePass`) does the module-level work: the inline call graph
+  (`pypto_xdsl.analysis.call_graph`), the checks that run before anything changes (a
+  `pypto.submit` of an inline function, a cycle, helper names and symbols, the arguments of
+  every call site outside inline functions), the helper plans and the expansions of the
+  helpers called from those sites (`pypto_xdsl.analysis.inline_plans`), then one
+  `PatternRewriteWalker` per calling function, and finally the erasure of the helpers.
+* `InlineCallPattern` rewrites one `pypto.call` of an inline helper through the
+  `PatternRewriter`: the helper's expansion is cloned before the call with its block
+  arguments mapped to the call's operands (types specialised to the operands when they
+  differ from the parameter types), the cloned values get their fresh names, the call's
+  results are replaced by the cloned `pypto.return` operands, the call's dump selection
+  follows into the splice, and the call is erased. Helper calls left in the clone (those
+  whose types needed specialising) are spliced right away, from a work stack.
 
-SSA makes the seed's rebinding machinery unnecessary: a callee "rebinding" a parameter only
-defines a new value, so the caller's value is never changed; writes through tensors reach
-the caller's storage because the cloned write ops operate on the caller's values.
+SSA makes most of the seed's rebinding machinery unnecessary: a callee "rebinding" a
+parameter only defines a new value, so the caller's value is never changed; writes through
+tensors reach the caller's storage because the cloned write ops operate on the caller's
+values. An explicit `out`/`inout` *scalar* parameter is the caller's variable: its final
+value is an extra result of the call (see `pypto.func`), which the splice replaces like any
+other result.
 """
 
 from __future__ import annotations
 
-import functools
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import builtin, scf
 from xdsl.dialects.builtin import DenseArrayBase, i32
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
 from pypto_xdsl.analysis.call_graph import InlineCallGraph, build_inline_call_graph
+from pypto_xdsl.analysis.inline_plans import (
+    Expansion,
+    HelperPlan,
+    InlinePlans,
+    ParsedName,
+    ReservedNameError,
+    analyse_helper,
+    describe_value,
+    fresh_name,
+    fresh_name_parts,
+    parse_auto_name,
+    type_symbols,
+)
 from pypto_xdsl.analysis.symbols import invalidate
 from pypto_xdsl.dialects.attributes import (
     Dim,
@@ -59,7 +68,6 @@ from pypto_xdsl.dialects.program import (
     CallOp,
     FuncOp,
     IncoreScopeOp,
-    ReturnOp,
     SubmitOp,
     YieldOp,
     func_ops,
@@ -67,271 +75,25 @@ from pypto_xdsl.dialects.program import (
 from pypto_xdsl.dialects.traits import InferResultTypes, aliased_operand
 from pypto_xdsl.utils import paused_gc
 
-# --------------------------------------------------------------------------- names
-
-_KNOWN_ROLES = frozenset({"ssa", "iter", "rv", "phi", "tile", "tmp", "out", "store", "idx"})
-_VERSION = re.compile(r"v(\d+)")
-
-
-@dataclass(frozen=True)
-class ParsedName:
-    """An auto-name `<base>__<qualifier>_<role>_v<version>` (qualifier/role/version optional)."""
-
-    base: str
-    qualifier: str = ""
-    role: str | None = None
-    version: int | None = None
-
-    def build(self, qualifier: str) -> str:
-        parts = [p for p in (qualifier, self.qualifier) if p]
-        if self.role is not None:
-            parts.append(self.role)
-        if self.version is not None:
-            parts.append(f"v{self.version}")
-        return f"{self.base}__{'_'.join(parts)}" if parts else self.base
-
-
-def parse_auto_name(name: str) -> ParsedName | None:
-    """Parse a name containing `__`; None when it is not a name without `__`."""
-    boundary = name.find("__")
-    if boundary < 0:
-        return None
-    base, suffix = name[:boundary], name[boundary + 2 :]
-    version: int | None = None
-    role: str | None = None
-    head, sep, last = suffix.rpartition("_")
-    if (m := _VERSION.fullmatch(last)) is not None:
-        version = int(m.group(1))
-        suffix = head if sep else ""
-    head, sep, last = suffix.rpartition("_")
-    if last in _KNOWN_ROLES:
-        role = last
-        suffix = head if sep else ""
-    return ParsedName(base, suffix, role, version)
-
-
-class ReservedNameError(ValueError):
-    """An author-written name uses the reserved `__` delimiter."""
-
-
-def fresh_name_parts(name: str) -> tuple[str, str]:
-    """(prefix, suffix) such that the clone of `name` at site N is `prefix + N + suffix`.
-
-    * `y` -> `y_inline<N>`;
-    * a name ending in `_` has that `_` trimmed before joining: `_` -> `_inline<N>`,
-      `x_` -> `x_inline<N>` (joining never creates the reserved `__`);
-    * an auto-name with a parsed role or version gets `inline<N>` as its first qualifier:
-      `t__inline_arg_v0` -> `t__inline<N>_inline_arg_v0`;
-    * any other name containing `__` (an author-written `a__b`) raises ReservedNameError.
-    """
-    parsed = parse_auto_name(name)
-    if parsed is not None:
-        if parsed.role is None and parsed.version is None:
-            raise ReservedNameError(
-                f"name '{name}' contains the reserved auto-name delimiter '__' but is not an "
-                f"auto-name '<base>__<qualifier>_<role>_v<N>'; rename it"
-            )
-        marker = "\x00"
-        built = parsed.build(f"inline{marker}")
-        prefix, _, suffix = built.partition(marker)
-        return prefix, suffix
-    if name.endswith("_"):
-        name = name[:-1]
-    return f"{name}_inline", ""
-
-
-def fresh_name(name: str, counter: int) -> str:
-    prefix, suffix = fresh_name_parts(name)
-    return f"{prefix}{counter}{suffix}"
-
-
-# --------------------------------------------------------------------------- analysis
+__all__ = [
+    "Expansion",
+    "HelperPlan",
+    "InlineCallPattern",
+    "InlineFunctionsPass",
+    "InlineStats",
+    "ParsedName",
+    "ReservedNameError",
+    "VerifyInlineFunctionsEliminatedPass",
+    "analyse_helper",
+    "fresh_name",
+    "fresh_name_parts",
+    "inline_functions",
+    "inline_functions_eliminated_errors",
+    "parse_auto_name",
+    "verify_inline_functions_eliminated",
+]
 
 _AMBIGUOUS = "\x00ambiguous:"
-
-
-def _type_symbols(t: Attribute) -> set[str]:
-    if isinstance(t, TensorType | TileType):
-        return t.symbols()
-    return set()
-
-
-def _describe_value(v: SSAValue) -> str:
-    if v.name_hint:
-        return f"%{v.name_hint}"
-    return f"block argument #{v.index}" if isinstance(v, BlockArgument) else "a value"
-
-
-@dataclass
-class HelperPlan:
-    """What the pass learns once about an inline helper before cloning it anywhere.
-
-    `block` is the helper's *expanded* body: a detached copy in which every call of another
-    helper whose argument types equal that helper's parameter types has been spliced (from
-    that helper's own expanded body, so each helper is expanded once, callees first). Calls
-    whose types need specialising stay calls and are spliced at each final call site, where
-    their operand types are concrete.
-    """
-
-    func: FuncOp
-    block: Block
-    body_ops: list[Operation]
-    ret: ReturnOp
-    renames: dict[SSAValue, tuple[str, str, int]]
-    """value of `block` -> (prefix, suffix, k): its fresh name at a site numbered N is
-    `prefix + (N + k) + suffix` (k = 0 for the helper's own values, k > 0 for the values of
-    the k-th spliced nested site in pre-order)."""
-    sites: int
-    """1 + the number of nested sites spliced into `block` (numbers a splice consumes)."""
-    calls_helpers: bool
-    """`block` still contains calls of helpers (to splice at each final site)."""
-    param_names: list[str]
-    bound_symbols: frozenset[str] = field(default_factory=frozenset)
-    """The symbols the parameter types bind (every symbol the helper uses)."""
-    param_symbols: list[tuple[str, ...]] = field(default_factory=list)
-    """The symbols of each parameter type, in order."""
-
-    @property
-    def name(self) -> str:
-        return self.func.sym_name.data
-
-    @property
-    def params(self) -> tuple[BlockArgument, ...]:
-        return self.block.args
-
-    @functools.cached_property
-    def returned(self) -> tuple[SSAValue, ...]:
-        """The values the expanded body returns (read once, not through the accessor per site)."""
-        return tuple(self.ret.arguments)
-
-    @functools.cached_property
-    def formals(self) -> tuple[Attribute, ...]:
-        return tuple(self.func.function_type.inputs.data)
-
-    @functools.cached_property
-    def exact_site(self) -> SiteBinding:
-        """The binding of every site whose argument types are the parameter types: each
-        symbol stands for itself, nothing to specialise."""
-        return SiteBinding({s: s for s in self.bound_symbols}, False, {}, self.formals)
-
-
-def _callee(op: Operation, inline: dict[str, FuncOp]) -> str | None:
-    if isinstance(op, CallOp):
-        name = op.callee.root_reference.data
-        if name in inline:
-            return name
-    return None
-
-
-def analyse_helper(
-    func: FuncOp, inline: dict[str, FuncOp], plans: dict[str, HelperPlan] | None = None
-) -> HelperPlan:
-    """Analyse a helper once: fresh-name templates, symbols, and its expanded body.
-
-    `plans` holds the plans of the helpers it calls (callee-first order); without them no
-    nested call is expanded here.
-    """
-    name = func.sym_name.data
-    last = func.body.block.last_op
-    if not isinstance(last, ReturnOp):
-        raise PassFailedException(f"inline function @{name} does not end with pypto.return")
-    templates: dict[SSAValue, tuple[str, str]] = {}
-    symbols: set[str] = set()
-
-    def note(v: SSAValue) -> None:
-        symbols.update(_type_symbols(v.type))
-        if v.name_hint is None:
-            return
-        try:
-            templates[v] = fresh_name_parts(v.name_hint)
-        except ReservedNameError as e:
-            raise PassFailedException(f"in inline function @{name}: {e}") from e
-
-    for op in func.body.walk():
-        if op is func:
-            continue
-        for region in op.regions:
-            for block in region.blocks:
-                for a in block.args:
-                    note(a)
-        for r in op.results:
-            note(r)
-    param_symbols: set[str] = set()
-    for t in func.function_type.inputs.data:
-        param_symbols |= _type_symbols(t)
-    for t in func.function_type.outputs.data:
-        symbols |= _type_symbols(t)
-    free = sorted(symbols - param_symbols)
-    if free:
-        listed = ", ".join(f"'{s}'" for s in free)
-        raise PassFailedException(
-            f"inline function @{name} uses symbol{'s' if len(free) > 1 else ''} {listed} that "
-            f"none of its parameter types binds; inlining would leak {'them' if len(free) > 1 else 'it'} "
-            f"into its callers (bind it through a parameter type)"
-        )
-
-    # The expanded body: a detached copy with nested exact-typed helper calls spliced.
-    block = Block(arg_types=func.body.block.arg_types)
-    vm: dict[SSAValue, SSAValue] = dict(zip(func.args, block.args))
-    for op in func.body.block.ops:
-        block.add_op(op.clone(vm, clone_name_hints=False))
-    renames: dict[SSAValue, tuple[str, str, int]] = {
-        vm[v]: (prefix, suffix, 0) for v, (prefix, suffix) in templates.items() if v in vm
-    }
-    sites = 1
-    calls_helpers = False
-    nested = [op for op in block.walk() if _callee(op, inline) is not None]
-    for call in nested:
-        assert isinstance(call, CallOp)
-        callee = plans.get(call.callee.root_reference.data) if plans is not None else None
-        formals = tuple(callee.func.function_type.inputs.data) if callee is not None else ()
-        args = call.args
-        if callee is None or tuple(a.type for a in args) != formals:
-            calls_helpers = True  # specialised at each final site
-            continue
-        nvm: dict[SSAValue, SSAValue] = dict(zip(callee.params, args))
-        new_ops = [
-            op.clone(nvm, clone_name_hints=False)
-            if op.regions
-            else op.clone_without_regions(nvm, clone_name_hints=False)
-            for op in callee.body_ops
-        ]
-        if new_ops:
-            Rewriter.insert_op(new_ops, InsertPoint.before(call))
-        for v, (prefix, suffix, k) in callee.renames.items():
-            if (nv := nvm.get(v)) is not None:
-                renames[nv] = (prefix, suffix, sites + k)
-        for res, ret in zip(call.results, (nvm.get(v, v) for v in callee.returned)):
-            # An unnamed returned value takes the name the call result would have had.
-            if ret not in renames and res in renames:
-                renames[ret] = renames[res]
-            renames.pop(res, None)
-            res.replace_all_uses_with(ret)
-        dumps = list(call.operands[len(args) :])
-        Rewriter.erase_op(call)
-        if dumps:
-            transfer_dumps(dumps, new_ops)
-        calls_helpers = calls_helpers or callee.calls_helpers
-        sites += callee.sites
-    ops = list(block.ops)
-    ret = ops.pop()
-    assert isinstance(ret, ReturnOp)
-    param_names = [
-        f"#{i} (%{a.name_hint})" if a.name_hint else f"#{i}" for i, a in enumerate(func.args)
-    ]
-    per_param = [tuple(sorted(_type_symbols(t))) for t in func.function_type.inputs.data]
-    return HelperPlan(
-        func,
-        block,
-        ops,
-        ret,
-        renames,
-        sites,
-        calls_helpers,
-        param_names,
-        frozenset(param_symbols),
-        per_param,
-    )
 
 
 # --------------------------------------------------------------------------- call sites
@@ -347,7 +109,21 @@ class SiteBinding:
     """The argument types the binding was computed from."""
 
 
-def _site_error(call: CallOp, caller: str, callee: str, message: str) -> PassFailedException:
+_EXACT_SITES: dict[int, tuple[HelperPlan, SiteBinding]] = {}
+
+
+def exact_site(plan: HelperPlan) -> SiteBinding:
+    """The binding of every site whose argument types are the parameter types: each
+    symbol stands for itself, nothing to specialise."""
+    cached = _EXACT_SITES.get(id(plan))
+    if cached is not None and cached[0] is plan:
+        return cached[1]
+    site = SiteBinding({s: s for s in plan.bound_symbols}, False, {}, plan.formals)
+    _EXACT_SITES[id(plan)] = (plan, site)
+    return site
+
+
+def _site_error(caller: str, callee: str, message: str) -> PassFailedException:
     return PassFailedException(f"inlining the call to @{callee} in @{caller}: {message}")
 
 
@@ -359,10 +135,10 @@ def bind_site(
         args = call.arguments_fast()
     formals = plan.formals
     if len(args) == len(formals) and all(a.type is f for a, f in zip(args, formals)):
-        return plan.exact_site  # the common case, checked by identity (parsed types are shared)
+        return exact_site(plan)  # the common case, checked by identity (parsed types are shared)
     callee = plan.name
     if len(args) != len(formals):
-        raise _site_error(call, caller, callee, f"@{callee} takes {len(formals)} arguments, got {len(args)}")
+        raise _site_error(caller, callee, f"@{callee} takes {len(formals)} arguments, got {len(args)}")
     exact = True
     extents: dict[str, list[tuple[Dim, int]]] = {}
     for i, (arg, formal) in enumerate(zip(args, formals)):
@@ -380,7 +156,6 @@ def bind_site(
             mismatch = f"shape differs: {e}"
         if mismatch is not None:
             raise _site_error(
-                call,
                 caller,
                 callee,
                 f"argument #{i} has type {actual}, which does not match parameter "
@@ -402,16 +177,39 @@ def bind_site(
     return SiteBinding(substitution, not exact, ambiguous, tuple(a.type for a in args))
 
 
-# --------------------------------------------------------------------------- cloning
+# --------------------------------------------------------------------------- splicing
 
 
-class _Expander:
-    """Expands call sites; holds the per-run counter and the helper plans."""
+def _clone_ops(ops: Sequence[Operation], vm: dict[SSAValue, SSAValue]) -> list[Operation]:
+    # Every named value of the body gets its fresh name after cloning, so the clones are
+    # made without copying the original hints. Most body ops have no regions and no
+    # successors: those are rebuilt with `create` directly (the bulk of a large splice).
+    new_ops: list[Operation] = []
+    get = vm.get
+    for op in ops:
+        if op.regions or op.successors:
+            new_ops.append(op.clone(vm, clone_name_hints=False))
+            continue
+        new = type(op).create(
+            operands=[get(v, v) for v in op.operands],
+            result_types=op.result_types,
+            properties=op.properties,
+            attributes=op.attributes,
+            location=op.location,
+        )
+        for old, res in zip(op.results, new.results):
+            vm[old] = res
+        new_ops.append(new)
+    return new_ops
+
+
+class InlineExpander:
+    """Splices call sites through a `PatternRewriter`; holds the per-run site counter."""
 
     def __init__(
         self,
         graph: InlineCallGraph,
-        plans: dict[str, HelperPlan],
+        plans: InlinePlans,
         prebound: dict[CallOp, SiteBinding] | None = None,
     ):
         self.graph = graph
@@ -419,12 +217,14 @@ class _Expander:
         self.prebound = prebound or {}
         self.counter = 0
         self.sites = 0
+        self.failed: PassFailedException | None = None
+        """The first error a pattern application met (raised by the pass after the walk)."""
 
-    # ---- one site
-
-    def expand(self, call: CallOp, caller: str) -> list[CallOp]:
+    def expand(self, call: CallOp, caller: str, rewriter: PatternRewriter) -> list[CallOp]:
         """Splice one call; return the helper calls the splice created (to expand next)."""
-        plan = self.plans[call.callee.root_reference.data]
+        name = call.callee.root_reference.data
+        plan = self.plans[name]
+        expansion = self.plans.expansion(name)
         # Read the operands now: splicing earlier sites may have replaced them (and refined
         # their types, in which case the binding computed before any change is stale).
         site = self.prebound.pop(call, None)
@@ -436,53 +236,86 @@ class _Expander:
             args = call.arguments_fast()
             site = bind_site(call, plan, caller, args)
         n = self.counter
-        self.counter += plan.sites
-        self.sites += plan.sites
-        vm: dict[SSAValue, SSAValue] = dict(zip(plan.params, args))
+        self.counter += expansion.sites
+        self.sites += expansion.sites
+        vm: dict[SSAValue, SSAValue] = dict(zip(expansion.block.args, args))
         if site.specialise:
             ctx = _SpecContext(self, plan, site, caller)
-            new_ops = [ctx.clone(op, vm) for op in plan.body_ops]
+            new_ops = [ctx.clone(op, vm) for op in expansion.body_ops]
         else:
-            # Every named value of the body gets its fresh name below, so the clones are
-            # made without copying the original hints.
-            new_ops = [
-                op.clone(vm, clone_name_hints=False)
-                if op.regions
-                else op.clone_without_regions(vm, clone_name_hints=False)
-                for op in plan.body_ops
-            ]
-        if new_ops:
-            Rewriter.insert_op(new_ops, InsertPoint.before(call))
-        for orig, (prefix, suffix, k) in plan.renames.items():
+            new_ops = _clone_ops(expansion.body_ops, vm)
+        rewriter.insert(new_ops, InsertPoint.before(call))
+        for orig, (prefix, suffix, k) in expansion.renames.items():
             v = vm.get(orig)
             if v is not None:
                 v.name_hint = f"{prefix}{n + k}{suffix}"
-        rets = [vm.get(v, v) for v in plan.returned]
+        rets = [vm.get(v, v) for v in expansion.returned]
         refined: list[SSAValue] = []
         for res, new in zip(call.results, rets):
             if res.type != new.type:
                 refined.append(new)
-            res.replace_all_uses_with(new)
+            rewriter.replace_all_uses_with(res, new)
         if refined:
-            _propagate_refined_types(refined, self.graph, plan.name, caller)
+            _propagate_refined_types(refined, self.graph, plan.name, caller, rewriter)
         dumps = list(call.operands[len(args) :])  # operands are (args..., dumps...)
-        Rewriter.erase_op(call)
+        rewriter.erase(call)
         if dumps:
-            transfer_dumps(dumps, new_ops)
-        if not plan.calls_helpers:
+            transfer_dumps(dumps, new_ops, rewriter)
+        if not expansion.calls_helpers:
             return []
-        inline = self.graph.inline
-        return [op for top in new_ops for op in top.walk() if _callee(op, inline) is not None]
+        plans = self.plans.plans
+        return [
+            op
+            for top in new_ops
+            for op in top.walk()
+            if isinstance(op, CallOp) and op.callee.root_reference.data in plans
+        ]
 
-    def expand_all(self, call: CallOp, caller: str) -> None:
-        stack = [call]
+    def expand_all(self, call: CallOp, caller: str, rewriter: PatternRewriter) -> None:
+        """Splice `call` and, depth first, the helper calls each splice leaves.
+
+        A helper can be spliced into itself only through a cycle of the call graph, which the
+        pass rejects before expanding; the depth bound makes a missed cycle an error instead
+        of an endless expansion.
+        """
+        limit = len(self.plans.plans)
+        stack: list[tuple[CallOp, int]] = [(call, 0)]
         while stack:
-            nested = self.expand(stack.pop(), caller)
-            stack.extend(reversed(nested))
+            site, depth = stack.pop()
+            if depth > limit:
+                raise PassFailedException(
+                    f"inlining the call to @{site.callee.root_reference.data} in @{caller}: "
+                    f"helpers nest deeper than the {limit} inline functions of the module, so "
+                    f"the inline call graph has a cycle"
+                )
+            nested = self.expand(site, caller, rewriter)
+            stack.extend((c, depth + 1) for c in reversed(nested))
+
+
+class InlineCallPattern(RewritePattern):
+    """A `pypto.call` of an inline helper, in a function that is not inline itself: splice it
+    (and the helper calls the splice leaves, see `InlineExpander.expand_all`)."""
+
+    def __init__(self, expander: InlineExpander, caller: str):
+        self.expander = expander
+        self.caller = caller
+        self.helpers = expander.plans.plans
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if type(op) is not CallOp or op.callee.root_reference.data not in self.helpers:
+            return
+        if self.expander.failed is not None:
+            return  # the pass reports the first failure after the walk
+        try:
+            self.expander.expand_all(op, self.caller, rewriter)
+        except PassFailedException as e:
+            # Raised by the pass, not through the walker (which would attach a dump of the
+            # whole module to the diagnostic).
+            self.expander.failed = e
 
 
 def _check_no_ambiguous(t: Attribute, op: Operation, ctx: _SpecContext) -> None:
-    for s in _type_symbols(t):
+    for s in type_symbols(t):
         if s.startswith(_AMBIGUOUS):
             sym = s[len(_AMBIGUOUS) :]
             raise PassFailedException(
@@ -493,9 +326,10 @@ def _check_no_ambiguous(t: Attribute, op: Operation, ctx: _SpecContext) -> None:
 
 
 class _SpecContext:
-    """Clones a helper body with per-site type specialisation."""
+    """Clones a helper body with per-site type specialisation (the ops are detached until
+    the expander inserts them)."""
 
-    def __init__(self, expander: _Expander, plan: HelperPlan, site: SiteBinding, caller: str):
+    def __init__(self, expander: InlineExpander, plan: HelperPlan, site: SiteBinding, caller: str):
         self.expander = expander
         self.plan = plan
         self.site = site
@@ -588,7 +422,11 @@ def call_result_types(callee: FuncOp, arg_types: Sequence[Attribute]) -> list[At
 
 
 def _propagate_refined_types(
-    values: list[SSAValue], graph: InlineCallGraph, callee: str, caller: str
+    values: list[SSAValue],
+    graph: InlineCallGraph,
+    callee: str,
+    caller: str,
+    rewriter: PatternRewriter,
 ) -> None:
     """The splice produced more precise types than the call declared (a `?` parameter
     became a static extent): re-infer the caller's users of those values."""
@@ -618,13 +456,13 @@ def _propagate_refined_types(
             else:
                 raise PassFailedException(
                     f"inlining the call to @{callee} in @{caller}: the inlined body gives "
-                    f"{_describe_value(v)} the more precise type {v.type}, which its use by "
+                    f"{describe_value(v)} the more precise type {v.type}, which its use by "
                     f"{user.name} cannot take; use the same shapes (or symbols) in the call "
                     f"and in @{callee}'s signature"
                 )
             for i, t in enumerate(types):
                 if i < len(user.results) and user.results[i].type != t:
-                    work.append(Rewriter.replace_value_with_new_type(user.results[i], t))
+                    work.append(rewriter.replace_value_with_new_type(user.results[i], t))
 
 
 # --------------------------------------------------------------------------- dumps
@@ -633,15 +471,26 @@ def _propagate_refined_types(
 def _set_dumps(op: CallOp | SubmitOp | IncoreScopeOp, dumps: Sequence[SSAValue]) -> None:
     old = len(op.dumps)
     operands = list(op.operands)
-    op.operands = [*operands[: len(operands) - old], *dumps]
     sizes = op.properties["operandSegmentSizes"]
     assert isinstance(sizes, DenseArrayBase)
     values = list(sizes.get_values())
-    values[-1] = len(dumps)
+    # dumps is the segment after args (call/submit: args, [deps,] dumps, ...; scope: deps, dumps, ...)
+    index = _dumps_segment(op)
+    start = sum(values[:index])
+    op.operands = [*operands[:start], *dumps, *operands[start + old :]]
+    values[index] = len(dumps)
     op.properties["operandSegmentSizes"] = DenseArrayBase.from_list(i32, values)
 
 
-def transfer_dumps(dumped: Sequence[SSAValue], new_ops: Sequence[Operation]) -> None:
+def _dumps_segment(op: Operation) -> int:
+    if isinstance(op, CallOp):
+        return 1
+    return 2 if isinstance(op, SubmitOp) else 1
+
+
+def transfer_dumps(
+    dumped: Sequence[SSAValue], new_ops: Sequence[Operation], rewriter: PatternRewriter | None = None
+) -> None:
     """Add the call's dump selection to the spliced dispatches and scopes that use it.
 
     A dumped value is followed through write-through results aliasing it (`store`,
@@ -668,6 +517,8 @@ def transfer_dumps(dumped: Sequence[SSAValue], new_ops: Sequence[Operation]) -> 
                 merged = list(dict.fromkeys([*existing, *used]))
                 if len(merged) != len(existing):
                     _set_dumps(op, merged)
+                    if rewriter is not None:
+                        rewriter.notify_op_modified(op)
 
 
 # --------------------------------------------------------------------------- pass
@@ -687,6 +538,13 @@ def inline_functions(module: builtin.ModuleOp) -> InlineStats:
         return _inline_functions(module)
 
 
+SUBMIT_OF_INLINE_MESSAGE = (
+    "pypto.submit of inline function @{name} in @{caller}: an inline "
+    "function has no body of its own to launch as a task; call it with pypto.call "
+    "or make @{name} an incore function"
+)
+
+
 def _inline_functions(module: builtin.ModuleOp) -> InlineStats:
     graph = build_inline_call_graph(module)
     stats = InlineStats()
@@ -694,11 +552,10 @@ def _inline_functions(module: builtin.ModuleOp) -> InlineStats:
         return stats
     if graph.submits:
         submit, caller = graph.submits[0]
-        name = submit.callee.root_reference.data
         raise PassFailedException(
-            f"pypto.submit of inline function @{name} in @{caller.sym_name.data}: an inline "
-            f"function has no body of its own to launch as a task; call it with pypto.call "
-            f"or make @{name} an incore function"
+            SUBMIT_OF_INLINE_MESSAGE.format(
+                name=submit.callee.root_reference.data, caller=caller.sym_name.data
+            )
         )
     cycle = graph.find_cycle()
     if cycle is not None:
@@ -707,16 +564,25 @@ def _inline_functions(module: builtin.ModuleOp) -> InlineStats:
         )
     top = graph.top_level_calls()
     roots = list(dict.fromkeys(c.callee.root_reference.data for c, _ in top))
-    plans: dict[str, HelperPlan] = {}
-    for name in graph.callee_first_order(roots):
-        plans[name] = analyse_helper(graph.inline[name], graph.inline, plans)
+    plans = InlinePlans(
+        {name: analyse_helper(graph.inline[name]) for name in graph.callee_first_order(roots)},
+        transfer_dumps,
+    )
     prebound = {
         call: bind_site(call, plans[call.callee.root_reference.data], caller.sym_name.data)
         for call, caller in top
     }
-    expander = _Expander(graph, plans, prebound)
-    for call, caller in top:
-        expander.expand_all(call, caller.sym_name.data)
+    for name in roots:
+        plans.expansion(name)
+    expander = InlineExpander(graph, plans, prebound)
+    callers = list(dict.fromkeys(caller for _, caller in top))
+    for caller in callers:
+        walker = PatternRewriteWalker(
+            InlineCallPattern(expander, caller.sym_name.data), apply_recursively=False
+        )
+        walker.rewrite_region(caller.body)
+        if expander.failed is not None:
+            raise expander.failed
     for name, f in graph.inline.items():
         Rewriter.erase_op(f, safe_erase=False)
         stats.removed.append(name)

@@ -47,6 +47,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+from xdsl.rewriter import InsertPoint
 from xdsl.traits import ConstantLike, SymbolOpInterface
 from xdsl.utils.exceptions import PassFailedException
 
@@ -251,23 +253,57 @@ class _Namer:
 
 
 class _Renames:
-    """Flat value -> latest-version map with scoped undo (one layer per region entered)."""
+    """Flat value -> latest-version map, scoped by block.
 
-    def __init__(self) -> None:
+    Each layer of undo records belongs to a block: entries made while outlining a scope in
+    block B (and path compressions made while resolving an op inside B) hold for the rest of
+    B, nested regions included, and are undone when the walk leaves B. The walk visits ops
+    in program order, so `enter(op)` can tell from `op`'s block which layers still hold.
+    """
+
+    def __init__(self, body: Block) -> None:
         self.map: dict[SSAValue, SSAValue] = {}
+        self._blocks: list[Block] = [body]
         self._undo: list[list[tuple[SSAValue, SSAValue | None]]] = [[]]
+        self._last: Block | None = body
 
-    def push(self) -> None:
-        self._undo.append([])
+    def enter(self, op: Operation) -> bool:
+        """Make the layers those of `op`'s position; False when `op` is not in the function
+        (an op of a scope body already moved into its outlined function)."""
+        block = op.parent
+        if block is self._last:
+            return True
+        chain: set[Block] = set()
+        b = block
+        body = self._blocks[0]
+        while b is not None and b is not body:
+            chain.add(b)
+            parent = b.parent_op()
+            b = parent.parent if parent is not None else None
+        if b is None:
+            return False
+        blocks = self._blocks
+        while len(blocks) > 1 and blocks[-1] not in chain:
+            self._pop()
+        self._last = block
+        return True
 
-    def pop(self) -> None:
+    def _pop(self) -> None:
+        self._blocks.pop()
         for key, old in reversed(self._undo.pop()):
             if old is None:
                 del self.map[key]
             else:
                 self.map[key] = old
 
-    def set(self, key: SSAValue, value: SSAValue) -> None:
+    def set(self, block: Block, key: SSAValue, value: SSAValue) -> None:
+        """`key` now reads as `value` for the rest of `block` (the position last entered)."""
+        if self._blocks[-1] is not block:
+            self._blocks.append(block)
+            self._undo.append([])
+        self._record(key, value)
+
+    def _record(self, key: SSAValue, value: SSAValue) -> None:
         self._undo[-1].append((key, self.map.get(key)))
         self.map[key] = value
 
@@ -282,7 +318,7 @@ class _Renames:
             path.append(latest)
             latest = m[latest]
         for v in path[:-1]:  # the last hop already points at `latest`
-            self.set(v, latest)
+            self._record(v, latest)
         return latest
 
 
@@ -299,6 +335,9 @@ class _BodyAnalysis:
 
 
 class _FunctionOutliner:
+    """The per-function state of outlining: names, counter, latest versions of written
+    captures, where outlined functions go."""
+
     def __init__(self, module: ModuleOp, func: FuncOp, namer: _Namer, cursor: Operation):
         self.module = module
         self.func = func
@@ -307,33 +346,9 @@ class _FunctionOutliner:
         self.cursor = cursor  # outlined functions go after this op
         self.counter = 0
         self.local_names: set[str] = set()
-        self.renames = _Renames()
+        self.renames = _Renames(func.body.block)
         self.outlined = 0
-
-    # ---- traversal in program order
-
-    def run(self) -> None:
-        self._process_block(self.func.body.block)
-
-    def _process_block(self, block: Block) -> None:
-        op = block.first_op
-        rmap = self.renames.map
-        while op is not None:
-            nxt = op.next_op
-            if isinstance(op, IncoreScopeOp):
-                self._outline(op)
-            else:
-                if rmap:
-                    operands = op.operands
-                    for i, v in enumerate(operands):
-                        if v in rmap:
-                            operands[i] = self.renames.resolve(v)
-                for region in op.regions:
-                    for b in region.blocks:
-                        self.renames.push()
-                        self._process_block(b)
-                        self.renames.pop()
-            op = nxt
+        self.failed: PassFailedException | None = None
 
     # ---- one scope
 
@@ -382,12 +397,10 @@ class _FunctionOutliner:
         )
         return free, _BodyAnalysis(written, read, modes), lineage
 
-    def _outline(self, scope: IncoreScopeOp) -> None:
+    def outline(self, scope: IncoreScopeOp, rewriter: PatternRewriter) -> None:
         # The scope's own operands (deps, dumps) see earlier writes too.
         if self.renames.map:
-            operands = scope.operands
-            for i, v in enumerate(operands):
-                operands[i] = self.renames.resolve(v)
+            self.read_latest(scope, rewriter)
 
         free, body, lineage = self._analyse(scope)
 
@@ -440,6 +453,8 @@ class _FunctionOutliner:
         self.counter += 1
 
         # Move the body into the new function.
+        # The body's ops leave the function being walked: the walker has nothing to do there.
+        rewriter.handle_operation_removal(scope)
         block = scope.body.detach_block(0)
         args = []
         for i, c in enumerate(captured):
@@ -464,7 +479,7 @@ class _FunctionOutliner:
             for pos, (idx, _) in enumerate(out_values)
         ]
         block.insert_op_before(ReturnOp.create(operands=returned), yield_op)
-        block.erase_op(yield_op)
+        rewriter.erase(yield_op)
 
         kind = _LEVEL_KIND.get(scope.level.data, FuncKind.INCORE)
         name_attr = StringAttr(name)
@@ -477,7 +492,7 @@ class _FunctionOutliner:
             Region(block),
         )
         self._stamp_attributes(scope, new_func, body)
-        self.module.body.block.insert_op_after(new_func, self.cursor)
+        rewriter.insert(new_func, InsertPoint.after(self.cursor))
         self.cursor = new_func
 
         # The call site.
@@ -490,7 +505,7 @@ class _FunctionOutliner:
             results = list(call.results[:-1])
             if task_id is not None:
                 call.results[-1].name_hint = task_id.name_hint
-                task_id.replace_all_uses_with(call.results[-1])
+                rewriter.replace_all_uses_with(task_id, call.results[-1])
             else:
                 call.results[-1].name_hint = "tid"
         else:
@@ -500,16 +515,28 @@ class _FunctionOutliner:
             call.attributes[BLOCK_DIM_ATTR] = block_dim  # an SPMD scope: the launch runs on N cores
         parent_block = scope.parent_block()
         assert parent_block is not None
-        parent_block.insert_op_before(call, scope)
+        rewriter.insert(call, InsertPoint.before(scope))
         for old, new in zip(scope_results, results):
             new.name_hint = old.name_hint
-            old.replace_all_uses_with(new)
+            rewriter.replace_all_uses_with(old, new)
         for c, pos in covered.items():
             if pos >= n_results:
                 results[pos].name_hint = c.name_hint
-            self.renames.set(c, results[pos])
-        parent_block.erase_op(scope)
+            self.renames.set(parent_block, c, results[pos])
+        rewriter.erase(scope)
         self.outlined += 1
+
+    def read_latest(self, op: Operation, rewriter: PatternRewriter) -> None:
+        """Operands of `op` naming a tensor an earlier scope wrote read the call's result."""
+        rmap = self.renames.map
+        operands = op.operands
+        changed = False
+        for i, v in enumerate(operands):
+            if v in rmap:
+                operands[i] = self.renames.resolve(v)
+                changed = True
+        if changed:
+            rewriter.notify_op_modified(op)
 
     def _stamp_attributes(self, scope: IncoreScopeOp, func: FuncOp, body: _BodyAnalysis) -> None:
         attrs: dict[str, Attribute] = {}
@@ -524,6 +551,29 @@ class _FunctionOutliner:
                 attrs["split"] = SplitModeAttr(next(iter(modes)))
         if attrs:
             func.attributes |= attrs
+
+
+class OutlineIncoreScopePattern(RewritePattern):
+    """Outlines a `pypto.incore_scope` of the function being walked (see the module
+    docstring) and, on every later op of the function, reads the latest version of the
+    captured tensors earlier scopes wrote (the call results returning them)."""
+
+    def __init__(self, outliner: _FunctionOutliner):
+        self.outliner = outliner
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        outliner = self.outliner
+        if outliner.failed is not None or not outliner.renames.enter(op):
+            return
+        if type(op) is IncoreScopeOp:
+            try:
+                outliner.outline(op, rewriter)
+            except PassFailedException as e:
+                # Raised by the pass after the walk, not through the walker (which would
+                # attach a dump of the whole module to the diagnostic).
+                outliner.failed = e
+        elif outliner.renames.map:
+            outliner.read_latest(op, rewriter)
 
 
 # --------------------------------------------------------------------------- checks
@@ -600,7 +650,10 @@ def outline_incore_scopes(module: ModuleOp) -> int:
     total = 0
     for func in work:
         outliner = _FunctionOutliner(module, func, namer, cursor=func)
-        outliner.run()
+        walker = PatternRewriteWalker(OutlineIncoreScopePattern(outliner), apply_recursively=False)
+        walker.rewrite_region(func.body)
+        if outliner.failed is not None:
+            raise outliner.failed
         total += outliner.outlined
         if outliner.outlined and func.func_kind == FuncKind.OPAQUE:
             func.set_kind(FuncKind.ORCHESTRATION)
