@@ -266,7 +266,7 @@ irdl.dialect @pypto {
 
   // pypto.tensor.assemble: `%r = pypto.tensor.assemble %src into %dst[%i, %j] : S into D`.
   //   traits: MemoryReadEffect, MemoryWriteEffect, ResultAliasesOperand
-  //   result aliases operand #1
+  //   result aliases operand #0
   //   result types inferred by infer_result_types()
   //   not in IRDL: atomic (property, optional)
   irdl.operation @tensor_assemble {
@@ -274,7 +274,7 @@ irdl.dialect @pypto {
     %1 = irdl.base @pypto::@tensor
     %2 = irdl.is index
     %3 = irdl.base @pypto::@tensor
-    irdl.operands(source: %0, dest: %1, offsets: variadic %2)
+    irdl.operands(dest: %0, source: %1, offsets: variadic %2)
     irdl.results(result: %3)
   }
 

@@ -168,7 +168,7 @@ def test_write_through_assemble_aliases_dest() -> None:
     zero = const_index(0)
     a = AssembleOp(src, dst, [zero.result])
     assert WriteThrough().root(a.result) is dst
-    assert write_target(a) == (1, dst)
+    assert write_target(a) == (0, dst)  # operands (dest, source, offsets): PyPTO's order
 
 
 # --------------------------------------------------------------------------- the pass

@@ -196,9 +196,9 @@ def test_type_text_is_the_printers_spelling(t):
 
 
 def test_value_ops_list_their_operands_in_definition_order():
-    """`PyptoValueOp.parse` builds ops with `create` from (value operands, offsets): that is
-    only right when the syntax's operands are the definition's, with the one variadic group
-    of offsets last."""
+    """`PyptoValueOp.parse` builds ops with `create` from (value operands, offsets): the value
+    operands are those the syntax lists (`tensor.assemble` defines them in PyPTO's order,
+    dest first, and prints `source into dest`), with the one variadic group of offsets last."""
     from xdsl.irdl import VariadicDef
 
     from pypto_xdsl.dialects import tensor, tile
@@ -216,6 +216,12 @@ def test_value_ops_list_their_operands_in_definition_order():
             name for name, d in op.get_irdl_definition().operands
             if isinstance(d, VariadicDef) and name not in op.OPTIONAL
         ]
-        assert names == [*op.OPERANDS, *variadic, *op.OPTIONAL], op.name
+        value_names = names[: len(op.OPERANDS)]
+        if op is tensor.AssembleOp:
+            assert value_names == ["dest", "source"]  # PyPTO's order; the syntax reads source first
+        else:
+            assert value_names == list(op.OPERANDS), op.name
+        assert sorted(value_names) == sorted(op.OPERANDS), op.name
+        assert names[len(value_names):] == [*variadic, *op.OPTIONAL], op.name
         assert len(variadic) + len(op.OPTIONAL) <= 1, op.name  # no segment sizes needed
         assert (op.OFFSETS_AFTER is not None) == bool(variadic), op.name

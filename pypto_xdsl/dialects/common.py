@@ -114,6 +114,8 @@ def _parse_operand_group(parser: Parser) -> tuple[UnresolvedOperand, list[Unreso
 
 
 _OPERANDS_IN_DEFINITION_ORDER: dict[type, bool] = {}
+_DEFINITION_ORDER: dict[type, tuple[int, ...] | None] = {}
+_MISSING = object()
 
 
 class PyptoValueOp(InferResultTypes, IRDLOperation):
@@ -201,6 +203,8 @@ class PyptoValueOp(InferResultTypes, IRDLOperation):
         else:
             result_type = cls.implied_result_type(types)
         values = [parser.resolve_operand(u, t) for u, t in zip(unresolved, types)]
+        if (order := cls._syntax_to_definition_order()) is not None:
+            values = [values[i] for i in order]
         index_values = [parser.resolve_operand(u, IndexType()) for u in offsets]
         # `create`, not `build`: the operands are already in definition order (the value
         # operands, then the one variadic group of offsets), and parsing large programs is
@@ -213,6 +217,17 @@ class PyptoValueOp(InferResultTypes, IRDLOperation):
         )
         op.attributes |= attributes
         return op
+
+    @classmethod
+    def _syntax_to_definition_order(cls) -> tuple[int, ...] | None:
+        """For an op whose value operands are defined in another order than `OPERANDS`
+        (the syntax order): for each definition position, the syntax position; else None."""
+        order = _DEFINITION_ORDER.get(cls, _MISSING)
+        if order is _MISSING:
+            names = [name for name, _ in cls.get_irdl_definition().operands if name in cls.OPERANDS]
+            order = None if names == list(cls.OPERANDS) else tuple(cls.OPERANDS.index(n) for n in names)
+            _DEFINITION_ORDER[cls] = order
+        return order  # type: ignore[return-value]
 
     @classmethod
     def implied_result_type(cls, operand_types: Sequence[Attribute]) -> Attribute:

@@ -170,6 +170,10 @@ class AssembleOp(PyptoValueOp):
     """`%r = pypto.tensor.assemble %src into %dst[%i, %j] : S into D`.
 
     Writes `%src` into the window of `%dst` at the offsets; `%r` names `%dst`'s storage.
+    The operands are `(dest, source, offsets...)`, the order of PyPTO's
+    `pl.assemble(target, source, offsets)`, so analyses that follow operand order (the
+    first-use order of outlined parameters) follow the program as written; the text keeps
+    the `source into dest[...]` reading of `tensor.insert_slice`.
     """
 
     name = "pypto.tensor.assemble"
@@ -177,14 +181,14 @@ class AssembleOp(PyptoValueOp):
     OFFSETS_AFTER: ClassVar[int | None] = 1
     KEYWORDS: ClassVar[dict[int, str]] = {1: "into"}
     RESULT_LIKE: ClassVar[int] = 1
-    source = operand_def(TensorType)
     dest = operand_def(TensorType)
+    source = operand_def(TensorType)
     offsets = var_operand_def(IndexType)
     atomic = opt_prop_def(AtomicKindAttr)
     """`add`: the window is incremented by `%src` instead of overwritten (PyPTO's
     `atomic=pl.AtomicType.Add`); absent: overwrite."""
     result = result_def(TensorType)
-    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect(), ResultAliasesOperand(1))
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect(), ResultAliasesOperand(0))
 
     def __init__(
         self,
@@ -194,7 +198,7 @@ class AssembleOp(PyptoValueOp):
         atomic: AtomicKind = AtomicKind.NONE,
     ):
         super().__init__(
-            operands=[source, dest, offsets],
+            operands=[dest, source, offsets],
             result_types=[SSAValue.get(dest).type],
             properties=atomic_property(atomic),
         )

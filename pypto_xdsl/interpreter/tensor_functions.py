@@ -240,7 +240,7 @@ class TensorFunctions(ComputeFunctions):
 
     @pimpl(tensor.AssembleOp)
     def run_assemble(self, interpreter: Interpreter, op: tensor.AssembleOp, args: PythonValues):
-        src, dst, *offsets = args
+        dst, src, *offsets = args
         check_write(interpreter, op, dst)
         where = window(interpreter, op, dst, offsets, src.shape, "assemble")
         if op.atomic is not None and op.atomic.data == AtomicKind.ADD:

@@ -169,7 +169,7 @@ def matmul_sink(op: tensor.MatmulOp, result: SSAValue) -> tensor.AssembleOp | No
     if len(uses) != 1:
         return None
     sink = uses[0].operation
-    if not isinstance(sink, tensor.AssembleOp) or uses[0].index != 0 or sink.parent_block() is not op.parent_block():
+    if not isinstance(sink, tensor.AssembleOp) or sink.source is not result or sink.parent_block() is not op.parent_block():
         return None
     dst_shape = shape_of(sink.dest.type)
     if dst_shape is None or len(dst_shape) != 2:

@@ -296,7 +296,7 @@ pypto.func @f(%s: !pypto.tensor<[8, 8], f32>, %t: !pypto.tensor<[64, 64], f32>, 
 // -----
 
 pypto.func @f(%s: !pypto.tensor<[8, 8], f32>, %t: !pypto.tensor<[64, 64], f32>, %i: index) {
-  %r = "pypto.tensor.assemble"(%s, %t, %i, %i) : (!pypto.tensor<[8, 8], f32>, !pypto.tensor<[64, 64], f32>, index, index) -> !pypto.tensor<[8, 8], f32>
+  %r = "pypto.tensor.assemble"(%t, %s, %i, %i) : (!pypto.tensor<[64, 64], f32>, !pypto.tensor<[8, 8], f32>, index, index) -> !pypto.tensor<[8, 8], f32>
   pypto.return
 }
 

@@ -38,4 +38,4 @@ pypto.func @main(%a: !pypto.tensor<[64, 32], f32>, out %o: !pypto.tensor<[64, 32
   pypto.return %r : !pypto.tensor<[64, 32], f32>
 }
 
-// CHECK:      pypto.submit @main_incore_0(%a, %o) {pypto.block_dim = 2 : i64}
+// CHECK:      pypto.submit @main_incore_0(%o, %a) {pypto.block_dim = 2 : i64}

@@ -102,7 +102,8 @@ builtin.module {
 // -----
 
 // tensor.assemble into a capture that is never read: 'out', and the assemble result is
-// returned as the parameter.
+// returned as the parameter. The parameters follow first use in operand order, which for
+// assemble is PyPTO's `pl.assemble(dst, src, offsets)`: (dst, src).
 
 builtin.module {
   pypto.func @main(%dst: !pypto.tensor<[16], f32>, %src: !pypto.tensor<[8], f32>) -> !pypto.tensor<[16], f32> {
@@ -116,8 +117,8 @@ builtin.module {
 }
 
 // CHECK-LABEL: pypto.func orchestration @main(
-// CHECK-NEXT:    %updated = pypto.call @main_incore_0(%src, %dst)
-// CHECK:       pypto.func incore @main_incore_0(%src: !pypto.tensor<[8], f32>, out %dst: !pypto.tensor<[16], f32>) -> !pypto.tensor<[16], f32> {
+// CHECK-NEXT:    %updated = pypto.call @main_incore_0(%dst, %src)
+// CHECK:       pypto.func incore @main_incore_0(out %dst: !pypto.tensor<[16], f32>, %src: !pypto.tensor<[8], f32>) -> !pypto.tensor<[16], f32> {
 // CHECK:         %u = pypto.tensor.assemble %src into %dst[%c0]
 // CHECK-NEXT:    pypto.return %dst : !pypto.tensor<[16], f32>
 
