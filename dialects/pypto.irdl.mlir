@@ -89,8 +89,9 @@ irdl.dialect @pypto {
     %4 = irdl.is "aiv"
     %5 = irdl.is "orchestration"
     %6 = irdl.is "group"
-    %7 = irdl.any_of(%0, %1, %2, %3, %4, %5, %6)
-    irdl.parameters(value: %7)
+    %7 = irdl.is "graph"
+    %8 = irdl.any_of(%0, %1, %2, %3, %4, %5, %6, %7)
+    irdl.parameters(value: %8)
   }
 
   // `#pypto<dir out>`
@@ -155,6 +156,43 @@ irdl.dialect @pypto {
     irdl.parameters(value: %2)
   }
 
+  // `!pypto.dist_tensor<[R, C], i32>`: a tensor bound to a communication window.
+  irdl.type @dist_tensor {
+    %0 = irdl.base "#builtin.array"
+    %1 = irdl.is f32
+    %2 = irdl.is f16
+    %3 = irdl.is bf16
+    %4 = irdl.is i1
+    %5 = irdl.is i8
+    %6 = irdl.is i16
+    %7 = irdl.is i32
+    %8 = irdl.is i64
+    %9 = irdl.is ui8
+    %10 = irdl.is ui16
+    %11 = irdl.is ui32
+    %12 = irdl.is ui64
+    %13 = irdl.any_of(%1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12)
+    irdl.parameters(shape: %0, element_type: %13)
+  }
+
+  // `#pypto<wait_cmp ge>`
+  // MLIR syntax: #pypto.wait_cmp<"eq">
+  irdl.attribute @wait_cmp {
+    %0 = irdl.is "eq"
+    %1 = irdl.is "ge"
+    %2 = irdl.any_of(%0, %1)
+    irdl.parameters(value: %2)
+  }
+
+  // `#pypto<notify set>`
+  // MLIR syntax: #pypto.notify<"atomic_add">
+  irdl.attribute @notify {
+    %0 = irdl.is "atomic_add"
+    %1 = irdl.is "set"
+    %2 = irdl.any_of(%0, %1)
+    irdl.parameters(value: %2)
+  }
+
   // `#pypto<pipe c2v>`: the direction of a cross-core ring or flag.
   // MLIR syntax: #pypto.pipe<"c2v">
   irdl.attribute @pipe {
@@ -184,54 +222,68 @@ irdl.dialect @pypto {
     irdl.operands(arguments: variadic %0)
   }
 
-  // pypto.call: A direct call: `%r = pypto.call @f(%a, %b) [dumps(%a : T)] : (A, B) -> R`.
+  // pypto.call: A direct call: `%r = pypto.call @f(%a, %b) [cores(%n)] [dumps(%a : T)] : (A, B) -> R`.
   //   traits: CallOpSymbolUser
   //   memory effects: unknown
   irdl.operation @call {
     %0 = irdl.any
     %1 = irdl.any
-    %2 = irdl.any
-    %3 = irdl.base "#builtin.symbol_ref"
-    irdl.operands(args: variadic %0, dumps: variadic %1)
-    irdl.results(res: variadic %2)
-    irdl.attributes {"callee" = %3}
+    %2 = irdl.is index
+    %3 = irdl.any
+    %4 = irdl.base "#builtin.symbol_ref"
+    irdl.operands(args: variadic %0, dumps: variadic %1, cores: variadic %2)
+    irdl.results(res: variadic %3)
+    irdl.attributes {"callee" = %4}
   }
 
   // pypto.submit: Asynchronous task launch of a function.
   //   traits: SubmitOpSymbolUser
   //   memory effects: unknown
+  //   not in IRDL: allow_early_resolve (property, optional)
   irdl.operation @submit {
     %0 = irdl.any
     %1 = irdl.base @pypto::@task_id
     %2 = irdl.any
-    %3 = irdl.any
-    %4 = irdl.base @pypto::@task_id
-    %5 = irdl.base "#builtin.symbol_ref"
-    irdl.operands(args: variadic %0, deps: variadic %1, dumps: variadic %2)
-    irdl.results(outputs: variadic %3, task_id: %4)
-    irdl.attributes {"callee" = %5}
+    %3 = irdl.is index
+    %4 = irdl.any
+    %5 = irdl.base @pypto::@task_id
+    %6 = irdl.base "#builtin.symbol_ref"
+    irdl.operands(args: variadic %0, deps: variadic %1, dumps: variadic %2, cores: variadic %3)
+    irdl.results(outputs: variadic %4, task_id: %5)
+    irdl.attributes {"callee" = %6}
   }
 
   // pypto.incore_scope: `with pl.at(level=CORE_GROUP, ...)`: a region run once on a core group.
   //   traits: RecursiveMemoryEffect
-  //   not in IRDL: name_hint (property, optional), level (property, optional), split (property, optional), slot_num (property, optional)
+  //   not in IRDL: name_hint (property, optional), level (property, optional), split (property, optional), slot_num (property, optional), allow_early_resolve (property, optional)
   irdl.operation @incore_scope {
     %0 = irdl.base @pypto::@task_id
     %1 = irdl.any
     %2 = irdl.any
-    %3 = irdl.base @pypto::@task_id
-    %4 = irdl.region with size 1
-    irdl.operands(deps: variadic %0, dumps: variadic %1)
-    irdl.results(outputs: variadic %2, task_id: optional %3)
-    irdl.regions(body: %4)
+    %3 = irdl.is index
+    %4 = irdl.any
+    %5 = irdl.base @pypto::@task_id
+    %6 = irdl.region with size 1
+    irdl.operands(deps: variadic %0, dumps: variadic %1, no_dep: variadic %2, cores: variadic %3)
+    irdl.results(outputs: variadic %4, task_id: optional %5)
+    irdl.regions(body: %6)
   }
 
-  // pypto.yield: Terminator of `pypto.incore_scope`: the values used after the scope.
+  // pypto.yield: Terminator of `pypto.incore_scope` and `pypto.manual_scope`: the values used after it.
   //   traits: HasParent, IsTerminator, Pure, ReturnLike
   //   terminator (not expressible: uses in regions fail to load)
   irdl.operation @yield {
     %0 = irdl.any
     irdl.operands(values: variadic %0)
+  }
+
+  // pypto.manual_scope: `with pl.manual_scope():` a region whose tasks are ordered only by their explicit
+  //   traits: RecursiveMemoryEffect
+  irdl.operation @manual_scope {
+    %0 = irdl.any
+    %1 = irdl.region with size 1
+    irdl.results(outputs: variadic %0)
+    irdl.regions(body: %1)
   }
 
   // pypto.split_aiv: `for aiv_id in pl.split_aiv(2, mode=M)`: a region run once per AIV lane.
@@ -241,6 +293,40 @@ irdl.dialect @pypto {
     %1 = irdl.base @pypto::@split
     irdl.regions(body: %0)
     irdl.attributes {"mode" = %1}
+  }
+
+  // pypto.system.notify: `pld.system.notify(signal, peer, offsets, value, op=...)`.
+  //   traits: MemoryReadEffect, MemoryWriteEffect
+  irdl.operation @system_notify {
+    %0 = irdl.base @pypto::@dist_tensor
+    %1 = irdl.is index
+    %2 = irdl.any
+    %3 = irdl.any
+    %4 = irdl.base @pypto::@notify
+    irdl.operands(signal: %0, offsets: variadic %1, peer: %2, value: %3)
+    irdl.attributes {"kind" = %4}
+  }
+
+  // pypto.system.wait: `pld.system.wait(signal, offsets, expected, cmp=...)`: block until the slot compares.
+  //   traits: MemoryReadEffect, MemoryWriteEffect
+  irdl.operation @system_wait {
+    %0 = irdl.base @pypto::@dist_tensor
+    %1 = irdl.is index
+    %2 = irdl.any
+    %3 = irdl.base @pypto::@wait_cmp
+    irdl.operands(signal: %0, offsets: variadic %1, expected: %2)
+    irdl.attributes {"cmp" = %3}
+  }
+
+  // pypto.system.defer_wait: `pld.system.defer_wait(signal, offsets, expected, cmp=pld.WaitCmp.Ge)`: register a
+  //   traits: MemoryReadEffect, MemoryWriteEffect
+  irdl.operation @system_defer_wait {
+    %0 = irdl.base @pypto::@dist_tensor
+    %1 = irdl.is index
+    %2 = irdl.any
+    %3 = irdl.base @pypto::@wait_cmp
+    irdl.operands(signal: %0, offsets: variadic %1, expected: %2)
+    irdl.attributes {"cmp" = %3}
   }
 
   // pypto.tensor.create: `%t = pypto.tensor.create(%n) : !pypto.tensor<[?, 128], f32>`: a new GM tensor.
@@ -276,6 +362,16 @@ irdl.dialect @pypto {
     %3 = irdl.base @pypto::@tensor
     irdl.operands(dest: %0, source: %1, offsets: variadic %2)
     irdl.results(result: %3)
+  }
+
+  // pypto.tensor.reinterpret_view: `%v = pypto.tensor.reinterpret_view %x : S -> R`: the bytes of `%x` seen with another
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_reinterpret_view {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.base @pypto::@tensor
+    irdl.operands(source: %0)
+    irdl.results(result: %1)
   }
 
   // pypto.tensor.dim: `%n = pypto.tensor.dim %t, 0 : T`: the extent of one dimension, as `index`.

@@ -258,7 +258,7 @@ _BAD_KERNELS = {
         "parameter %t is a tile",
     ),
     "scalar_out": (
-        "pypto.func incore @k(out %s: f32) {\n pypto.return\n}",
+        "pypto.func incore @k(out %s: f32) -> f32 {\n pypto.return %s : f32\n}",
         "scalar parameter %s is 'out'",
     ),
     "rank3": (

@@ -260,7 +260,7 @@ builtin.module {
     ("text", "message"),
     [
         (CYCLE, r"cycle detected in the inline call graph: a -> b -> a$"),
-        (SUBMIT, r"pypto.submit of inline function @ok in @main"),
+        (SUBMIT, r"dangling submit to @ok in @main: pypto.submit of an inline function cannot be spliced"),
         (HELPERS.replace("%_ = ", "%a__b = ").replace("(%_)", "(%a__b)"), r"name 'a__b'"),
         (FREE_SYMBOL, r"inline function @h uses symbol 'K' that none of its parameter types binds"),
     ],

@@ -725,6 +725,37 @@ def test_set_validshape_beyond_the_tile_is_an_error():
 
     with pytest.raises(PyptoInterpretationError, match=r"valid shape \[4, 9\] does not fit the tile shape \[4, 8\]"):
         run_text(PARTIAL.replace("PAD", "zero"), [rnd((4, 8), seed=66), 9, np.zeros((4, 8), np.float32), np.zeros((4, 1), np.float32)])
+@covers("pypto.tensor.reinterpret_view")
+def test_reinterpret_view_sees_the_same_bytes_and_shares_storage():
+    text = """
+    pypto.func @main(%x: !pypto.tensor<[2, 4], f32>) -> !pypto.tensor<[2, 8], i16> {
+      %v = pypto.tensor.reinterpret_view %x : !pypto.tensor<[2, 4], f32> -> !pypto.tensor<[2, 8], i16>
+      pypto.return %v : !pypto.tensor<[2, 8], i16>
+    }"""
+    x = rnd((2, 4), 3)
+    (v,) = run_text(text, [x])
+    assert v.dtype == np.int16 and v.shape == (2, 8)
+    np.testing.assert_array_equal(v, x.view(np.int16))
+    assert np.shares_memory(v, x)
+
+
+def test_atomic_store_and_assemble_add_into_the_destination():
+    text = """
+    pypto.func @main(%t: !pypto.tensor<[4], f32>, %s: !pypto.tensor<[2], f32>, inout %o: !pypto.tensor<[4], f32>) -> !pypto.tensor<[4], f32> {
+      %c0 = arith.constant 0 : index
+      %c2 = arith.constant 2 : index
+      %tile = pypto.tile.load %t[%c0] : !pypto.tensor<[4], f32> -> !pypto.tile<[4], f32, vec>
+      %o1 = pypto.tile.atomic_store %tile, %o[%c0] atomic(add) : !pypto.tile<[4], f32, vec>, !pypto.tensor<[4], f32>
+      %o2 = pypto.tensor.assemble %s into %o1[%c2] atomic(add) : !pypto.tensor<[2], f32> into !pypto.tensor<[4], f32>
+      %o3 = pypto.tensor.assemble %s into %o2[%c0] : !pypto.tensor<[2], f32> into !pypto.tensor<[4], f32>
+      pypto.return %o3 : !pypto.tensor<[4], f32>
+    }"""
+    t, s_, o = rnd((4,), 1), rnd((2,), 2), rnd((4,), 3)
+    expected = o + t
+    expected[2:] += s_
+    expected[:2] = s_
+    (r,) = run_text(text, [t, s_, o.copy()])
+    np.testing.assert_allclose(r, expected, rtol=1e-6)
 
 
 def test_every_op_has_a_numerics_test():

@@ -162,9 +162,9 @@ func.func @leaves(%a: !pypto.tensor<[64, 128], f32>, %b: !pypto.tensor<[64, 128]
   %6 = "pypto.tensor.create"() : () -> !pypto.tensor<[16, 16], bf16>
   %7 = "pypto.tile.get_block_idx"() : () -> index
   %8 = "pypto.tile.add"(%tile, %tile) : (!pypto.tile<[8, 8], f32, #pypto.mem<"vec">>, !pypto.tile<[8, 8], f32, #pypto.mem<"vec">>) -> !pypto.tile<[8, 8], f32, #pypto.mem<"vec">>
-  %9 = "pypto.tensor.assemble"(%4, %a, %i, %7) : (!pypto.tensor<[8, 8], f32>, !pypto.tensor<[64, 128], f32>, index, index) -> !pypto.tensor<[64, 128], f32>
+  %9 = "pypto.tensor.assemble"(%a, %4, %i, %7) : (!pypto.tensor<[64, 128], f32>, !pypto.tensor<[8, 8], f32>, index, index) -> !pypto.tensor<[64, 128], f32>
   %10 = "pypto.tensor.dim"(%a) {axis = 0 : i64} : (!pypto.tensor<[64, 128], f32>) -> index
-  %11:2 = "pypto.submit"(%a, %t) {callee = @k, operandSegmentSizes = array<i32: 1, 1, 0>} : (!pypto.tensor<[64, 128], f32>, !pypto.task_id) -> (!pypto.tensor<[64, 128], f32>, !pypto.task_id)
+  %11:2 = "pypto.submit"(%a, %t) {callee = @k, operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!pypto.tensor<[64, 128], f32>, !pypto.task_id) -> (!pypto.tensor<[64, 128], f32>, !pypto.task_id)
   return
 }
 """

@@ -11,8 +11,8 @@ control flow forwards that storage:
 * `scf.while`: a "before" block argument names its init's storage; the results and the
   "after" block arguments name whatever the `scf.condition` operands name.
 * `scf.if`: result `i` names a storage when both branches yield values naming it.
-* `pypto.tensor.slice` is a view: its result names its source's storage (a write into
-  the view writes the source).
+* `pypto.tensor.slice` and `pypto.tensor.reinterpret_view` are views: their result names
+  their source's storage (a write into the view writes the source).
 * `pypto.call` / `pypto.submit`: an argument bound to an `out`/`inout` parameter is written
   through; result `i` names argument `j`'s storage when the callee returns its parameter `j`.
 
@@ -35,7 +35,7 @@ from pypto_xdsl.dialects.traits import ResultAliasesOperand, aliased_operand
 
 # Ops whose result is a view sharing the storage of an operand (op name -> operand index).
 # A view does not write; writing *into* a view writes the viewed tensor.
-VIEW_OPS: dict[str, int] = {"pypto.tensor.slice": 0}
+VIEW_OPS: dict[str, int] = {"pypto.tensor.slice": 0, "pypto.tensor.reinterpret_view": 0}
 
 
 def _parent_loop_arg_source(arg: BlockArgument) -> SSAValue | None:

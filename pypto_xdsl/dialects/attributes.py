@@ -55,9 +55,13 @@ class FuncKind(StrEnum):
     GROUP = "group"
     """A mixed cube + vector kernel: an `aic` and an `aiv` member launched together as one
     task (`expand-mixed-kernel` makes them; see dialects/cross_core.py)."""
+    GRAPH = "graph"
+    """A recordable, replayable orchestration fragment (PyPTO's FunctionType.Graph): an
+    orchestration body whose every call is one task launch; outlining keeps the kind."""
 
 
 INCORE_KINDS = frozenset({FuncKind.INCORE, FuncKind.AIC, FuncKind.AIV})
+ORCHESTRATION_LIKE_KINDS = frozenset({FuncKind.ORCHESTRATION, FuncKind.GRAPH})
 
 
 class ParamDirection(StrEnum):

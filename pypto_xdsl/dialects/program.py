@@ -16,7 +16,9 @@ from xdsl.dialects.builtin import (
     StringAttr,
     SymbolNameConstraint,
     SymbolRefAttr,
+    UnitAttr,
     i32,
+    i64,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import (
@@ -65,6 +67,7 @@ from pypto_xdsl.dialects.attributes import (
     TensorType,
     TileType,
     argument_mismatch,
+    is_scalar_type,
     substitute_symbols,
 )
 from pypto_xdsl.dialects.verification import pypto_op_definition
@@ -113,11 +116,30 @@ def dim_bounds(func: FuncOp) -> dict[str, int]:
     if not isinstance(attr, DictionaryAttr):
         return {}
     return {k: v.value.data for k, v in attr.data.items() if isinstance(v, IntegerAttr)}
+NO_DEP_ATTR = "pypto.no_dep"
+"""Discardable attribute of a call/submit: the argument positions (sorted, distinct) that take
+no part in task-dependency tracking (PyPTO's `pl.at(no_dep_args=[...])`, outlined)."""
+
+
+def launch_cores(op: Operation) -> SSAValue | None:
+    """The core count a call/submit/incore scope reads at run time (`cores(%n)`), if any."""
+    cores = getattr(op, "cores", None)
+    if cores is None or len(cores) == 0:
+        return None
+    return cores[0]
 
 
 def launch_block_dim(call: Operation, callee: FuncOp | None) -> int:
     """How many cores a call/submit (or an incore scope, with no callee) launches its callee
-    on: the launching op's attribute first, then the callee's."""
+    on: the launching op's attribute first, then the callee's.
+
+    Raises ValueError for a launch whose core count is a run-time value (`launch_cores`).
+    """
+    if (cores := launch_cores(call)) is not None:
+        raise ValueError(
+            f"{call.name} launches on a core count known only at run time "
+            f"(cores(%{cores.name_hint or '?'}))"
+        )
     for holder in (call, callee):
         if holder is None:
             continue
@@ -125,6 +147,39 @@ def launch_block_dim(call: Operation, callee: FuncOp | None) -> int:
         if isinstance(attr, IntegerAttr):
             return attr.value.data
     return 1
+
+
+def _verify_launch(op: Operation, n_args: int | None) -> None:
+    """Block dim (static attribute or `cores(%n)` operand, not both) and the no-dep slots."""
+    _verify_block_dim(op)
+    if launch_cores(op) is not None and BLOCK_DIM_ATTR in op.attributes:
+        raise VerifyException(
+            f"the core count is given twice: '{BLOCK_DIM_ATTR}' and a cores(...) operand"
+        )
+    no_dep = op.attributes.get(NO_DEP_ATTR)
+    if no_dep is None:
+        return
+    values = _dense_i64(no_dep)
+    if values is None:
+        raise VerifyException(f"'{NO_DEP_ATTR}' must be an array<i64: ...> of argument positions")
+    if list(values) != sorted(set(values)) or (values and values[0] < 0):
+        raise VerifyException(f"'{NO_DEP_ATTR}' must list distinct argument positions in ascending order")
+    if n_args is not None and values and values[-1] >= n_args:
+        raise VerifyException(
+            f"'{NO_DEP_ATTR}' names argument #{values[-1]}, but there are {n_args} arguments"
+        )
+
+
+def _dense_i64(attr: Attribute) -> tuple[int, ...] | None:
+    if isinstance(attr, DenseArrayBase) and attr.elt_type == i64:
+        return tuple(attr.get_values())  # type: ignore[arg-type]
+    return None
+
+
+def no_dep_positions(op: Operation) -> tuple[int, ...]:
+    """The argument positions of a call/submit marked no-dep (`NO_DEP_ATTR`)."""
+    attr = op.attributes.get(NO_DEP_ATTR)
+    return (_dense_i64(attr) or ()) if attr is not None else ()
 
 
 # --------------------------------------------------------------------------- pypto.func
@@ -161,6 +216,10 @@ class FuncOp(IRDLOperation):
     pypto.func [kind] @name([in|out|inout] %arg: T, ...) [-> (R, ...)] [attributes {...}] {
       ...
     }
+
+    Tensors are storage: an `out`/`inout` tensor parameter is written through. A scalar
+    `out`/`inout` parameter is the caller's variable: the function returns its final value
+    after its own results (`scalar_writebacks`), and the caller rebinds the variable to it.
     """
 
     name = "pypto.func"
@@ -222,6 +281,21 @@ class FuncOp(IRDLOperation):
     def args(self) -> tuple[SSAValue, ...]:
         return self.body.block.args
 
+    @property
+    def scalar_writebacks(self) -> tuple[int, ...]:
+        """The scalar parameters marked `out`/`inout`, in order: the caller's variables.
+
+        A scalar is a value, so a function cannot write through it; it returns the
+        parameter's final value instead, after its declared results, and the caller
+        rebinds its variable to that result (PyPTO's explicit scalar calling convention).
+        """
+        return scalar_writebacks(self.function_type.inputs.data, self.directions)
+
+    @property
+    def declared_results(self) -> int:
+        """How many results are the function's own (the rest are scalar write-backs)."""
+        return len(self.function_type.outputs) - len(self.scalar_writebacks)
+
     def update_function_type(self) -> None:
         """Recompute the signature from the entry block and the return op."""
         ret = self.body.block.last_op
@@ -254,6 +328,17 @@ class FuncOp(IRDLOperation):
             from pypto_xdsl.dialects.cross_core import verify_group
 
             verify_group(self)
+        writebacks = self.scalar_writebacks
+        if writebacks:
+            outputs = self.function_type.outputs.data
+            want = tuple(inputs[i] for i in writebacks)
+            if len(outputs) < len(want) or outputs[len(outputs) - len(want) :] != want:
+                listed = ", ".join(f"#{i} ({self.directions[i].value} {inputs[i]})" for i in writebacks)
+                raise VerifyException(
+                    f"@{self.sym_name.data} has scalar out/inout parameter{'s' if len(want) > 1 else ''} "
+                    f"{listed}: it returns {'their' if len(want) > 1 else 'its'} final value after its "
+                    f"own results, so its results must end with {_types(want)}, got {_types(outputs)}"
+                )
 
     # ---- custom syntax
 
@@ -338,6 +423,17 @@ class ReturnOp(IRDLOperation):
             )
 
 
+def scalar_writebacks(
+    inputs: Sequence[Attribute], directions: Sequence[ParamDirection]
+) -> tuple[int, ...]:
+    """Indices of the scalar parameters marked `out`/`inout` (see `FuncOp.scalar_writebacks`)."""
+    return tuple(
+        i
+        for i, (t, d) in enumerate(zip(inputs, directions))
+        if d != ParamDirection.IN and is_scalar_type(t)
+    )
+
+
 # --------------------------------------------------------------------------- call/submit
 
 
@@ -355,7 +451,6 @@ def check_call_signature(
     (consistently across parameters, except for inline callees whose parameters may bind a
     shared symbol per site) and substituted into its result types.
     """
-    _verify_block_dim(op)
     callee = lookup_symbol(op, callee_name)
     if callee is None:
         raise VerifyException(f"'@{callee_name}' does not refer to a function in this module")
@@ -410,17 +505,24 @@ def check_call_signature(
 class CallOpSymbolUser(SymbolUserOpInterface):
     def verify(self, op: Operation) -> None:
         assert isinstance(op, CallOp)
-        check_call_signature(op, op.callee.string_value(), op.arguments_fast(), op.result_types)
+        args = op.arguments_fast()
+        _verify_launch(op, len(args))
+        check_call_signature(op, op.callee.string_value(), args, op.result_types)
 
 
 @pypto_op_definition
 class CallOp(IRDLOperation):
-    """A direct call: `%r = pypto.call @f(%a, %b) [dumps(%a : T)] : (A, B) -> R`."""
+    """A direct call: `%r = pypto.call @f(%a, %b) [cores(%n)] [dumps(%a : T)] : (A, B) -> R`.
+
+    `cores(%n)` launches an incore callee on `%n` cores (a count known at run time; a static
+    count is the `pypto.block_dim` attribute).
+    """
 
     name = "pypto.call"
     callee = prop_def(FlatSymbolRefAttrConstr)
     args = var_operand_def()
     dumps = var_operand_def()
+    cores = var_operand_def(IndexType)
     res = var_result_def()
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
@@ -432,17 +534,20 @@ class CallOp(IRDLOperation):
         args: Sequence[SSAValue | Operation],
         result_types: Sequence[Attribute],
         dumps: Sequence[SSAValue | Operation] = (),
+        cores: SSAValue | Operation | None = None,
     ):
         if isinstance(callee, str):
             callee = SymbolRefAttr(callee)
         super().__init__(
-            operands=[args, dumps], result_types=[result_types], properties={"callee": callee}
+            operands=[args, dumps, [cores] if cores is not None else []],
+            result_types=[result_types],
+            properties={"callee": callee},
         )
 
     def arguments_fast(self) -> Sequence[SSAValue]:
         """`args`, skipping the accessor's segment-size decoding for a call the parser built
         without dumps (it shares one segment-sizes attribute per argument count)."""
-        if self.properties.get("operandSegmentSizes") is _segments(len(self.operands), 0):
+        if self.properties.get("operandSegmentSizes") is _segments(len(self.operands), 0, 0):
             return self.operands
         return self.args
 
@@ -455,10 +560,11 @@ class CallOp(IRDLOperation):
             return cls.create(
                 operands=args,
                 result_types=outputs,
-                properties={"callee": _symbol_ref(name), "operandSegmentSizes": _segments(len(args), 0)},
+                properties={"callee": _symbol_ref(name), "operandSegmentSizes": _segments(len(args), 0, 0)},
             )
         callee = parser.parse_symbol_name()
         unresolved = parser.parse_op_args_list()
+        cores = _parse_cores(parser)
         dumps = _parse_dumps(parser)
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
@@ -472,9 +578,12 @@ class CallOp(IRDLOperation):
             )
         args = [parser.resolve_operand(u, t) for u, t in zip(unresolved, inputs)]
         op = cls.create(
-            operands=[*args, *dumps],
+            operands=[*args, *dumps, *cores],
             result_types=outputs,
-            properties={"callee": _symbol_ref(callee.data), "operandSegmentSizes": _segments(len(args), len(dumps))},
+            properties={
+                "callee": _symbol_ref(callee.data),
+                "operandSegmentSizes": _segments(len(args), len(dumps), len(cores)),
+            },
         )
         op.attributes |= attributes
         return op
@@ -483,6 +592,7 @@ class CallOp(IRDLOperation):
         printer.print_string(" ")
         printer.print_symbol_name(self.callee.string_value())
         printer.print_operands(self.args)
+        _print_cores(printer, self.cores)
         _print_dumps(printer, self.dumps)
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
@@ -492,6 +602,7 @@ class CallOp(IRDLOperation):
 class SubmitOpSymbolUser(SymbolUserOpInterface):
     def verify(self, op: Operation) -> None:
         assert isinstance(op, SubmitOp)
+        _verify_launch(op, len(op.args))
         check_call_signature(
             op, op.callee.string_value(), op.args, op.outputs.types, allow_omitted_outputs=True
         )
@@ -523,8 +634,24 @@ def _parse_task_ids(parser: Parser, keyword: str) -> list[SSAValue]:
     return [parser.resolve_operand(u, TaskIdType()) for u in unresolved]
 
 
-def _parse_dumps(parser: Parser) -> list[SSAValue]:
-    if parser.parse_optional_keyword("dumps") is None:
+def _parse_cores(parser: Parser) -> list[SSAValue]:
+    if parser.parse_optional_keyword("cores") is None:
+        return []
+    with parser.in_parens():
+        value = parser.parse_unresolved_operand()
+    return [parser.resolve_operand(value, IndexType())]
+
+
+def _print_cores(printer: Printer, values: Sequence[SSAValue]) -> None:
+    if values:
+        printer.print_string(" cores(")
+        printer.print_operand(values[0])
+        printer.print_string(")")
+
+
+def _parse_keyword_values(parser: Parser, keyword: str) -> list[SSAValue]:
+    """`keyword(%a, %b : A, B)` (dumps, no_dep): values with their types."""
+    if parser.parse_optional_keyword(keyword) is None:
         return []
     parser.parse_punctuation("(")
     unresolved = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
@@ -532,8 +659,21 @@ def _parse_dumps(parser: Parser) -> list[SSAValue]:
     types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
     parser.parse_punctuation(")")
     if len(types) != len(unresolved):
-        parser.raise_error(f"dumps lists {len(unresolved)} values but {len(types)} types")
+        parser.raise_error(f"{keyword} lists {len(unresolved)} values but {len(types)} types")
     return [parser.resolve_operand(u, t) for u, t in zip(unresolved, types)]
+
+
+def _print_keyword_values(printer: Printer, keyword: str, values: Sequence[SSAValue]) -> None:
+    if values:
+        printer.print_string(f" {keyword}(")
+        printer.print_list(values, printer.print_operand)
+        printer.print_string(" : ")
+        printer.print_list([v.type for v in values], printer.print_attribute)
+        printer.print_string(")")
+
+
+def _parse_dumps(parser: Parser) -> list[SSAValue]:
+    return _parse_keyword_values(parser, "dumps")
 
 
 def _print_task_ids(printer: Printer, keyword: str, values: Sequence[SSAValue]) -> None:
@@ -544,21 +684,18 @@ def _print_task_ids(printer: Printer, keyword: str, values: Sequence[SSAValue]) 
 
 
 def _print_dumps(printer: Printer, values: Sequence[SSAValue]) -> None:
-    if values:
-        printer.print_string(" dumps(")
-        printer.print_list(values, printer.print_operand)
-        printer.print_string(" : ")
-        printer.print_list([v.type for v in values], printer.print_attribute)
-        printer.print_string(")")
+    _print_keyword_values(printer, "dumps", values)
 
 
 @pypto_op_definition
 class SubmitOp(IRDLOperation):
     """Asynchronous task launch of a function.
 
-    %r, %tid = pypto.submit @k(%a) [deps(%t0, ...)] [dumps(%a : T)] : (A) -> (R)
+    %r, %tid = pypto.submit @k(%a) [cores(%n)] [deps(%t0, ...)] [dumps(%a : T)]
+               [early_resolve] : (A) -> (R)
     The last result is the launched task's `!pypto.task_id`. Trailing `out` parameters of
-    the callee may be omitted (the runtime allocates them).
+    the callee may be omitted (the runtime allocates them). `early_resolve` (PyPTO's
+    `allow_early_resolve=True`) lets the runtime resolve the task id before the task ends.
     """
 
     name = "pypto.submit"
@@ -566,8 +703,10 @@ class SubmitOp(IRDLOperation):
     args = var_operand_def()
     deps = var_operand_def(TaskIdType)
     dumps = var_operand_def()
+    cores = var_operand_def(IndexType)
     outputs = var_result_def()
     task_id = result_def(TaskIdType)
+    allow_early_resolve = opt_prop_def(UnitAttr)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(SubmitOpSymbolUser())
@@ -579,21 +718,25 @@ class SubmitOp(IRDLOperation):
         output_types: Sequence[Attribute],
         deps: Sequence[SSAValue | Operation] = (),
         dumps: Sequence[SSAValue | Operation] = (),
+        cores: SSAValue | Operation | None = None,
+        allow_early_resolve: bool = False,
     ):
         if isinstance(callee, str):
             callee = SymbolRefAttr(callee)
         super().__init__(
-            operands=[args, deps, dumps],
+            operands=[args, deps, dumps, [cores] if cores is not None else []],
             result_types=[output_types, TaskIdType()],
-            properties={"callee": callee},
+            properties={"callee": callee, "allow_early_resolve": UnitAttr() if allow_early_resolve else None},
         )
 
     @classmethod
     def parse(cls, parser: Parser) -> SubmitOp:
         callee = parser.parse_symbol_name()
         unresolved = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
+        cores = _parse_cores(parser)
         deps = _parse_task_ids(parser, "deps")
         dumps = _parse_dumps(parser)
+        early = parser.parse_optional_keyword("early_resolve") is not None
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         fn_type = parser.parse_function_type()
@@ -602,7 +745,7 @@ class SubmitOp(IRDLOperation):
                 f"pypto.submit has {len(unresolved)} arguments but {len(fn_type.inputs)} types"
             )
         args = [parser.resolve_operand(u, t) for u, t in zip(unresolved, fn_type.inputs)]
-        op = cls(callee.data, args, fn_type.outputs.data, deps, dumps)
+        op = cls(callee.data, args, fn_type.outputs.data, deps, dumps, cores[0] if cores else None, early)
         op.attributes |= attributes
         return op
 
@@ -610,8 +753,11 @@ class SubmitOp(IRDLOperation):
         printer.print_string(" ")
         printer.print_symbol_name(self.callee.string_value())
         printer.print_operands(self.args)
+        _print_cores(printer, self.cores)
         _print_task_ids(printer, "deps", self.deps)
         _print_dumps(printer, self.dumps)
+        if self.allow_early_resolve is not None:
+            printer.print_string(" early_resolve")
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         printer.print_attribute(FunctionType.from_lists(self.args.types, self.outputs.types))
@@ -622,15 +768,30 @@ class SubmitOp(IRDLOperation):
 
 @pypto_op_definition
 class YieldOp(IRDLOperation):
-    """Terminator of `pypto.incore_scope`: the values used after the scope."""
+    """Terminator of `pypto.incore_scope` and `pypto.manual_scope`: the values used after it."""
 
     name = "pypto.yield"
     values = var_operand_def()
-    traits = lazy_traits_def(lambda: (HasParent(IncoreScopeOp), IsTerminator(), ReturnLike(), Pure()))
+    traits = lazy_traits_def(
+        lambda: (HasParent(IncoreScopeOp, ManualScopeOp), IsTerminator(), ReturnLike(), Pure())
+    )
     assembly_format = "attr-dict ($values^ `:` type($values))?"
 
     def __init__(self, *values: SSAValue | Operation):
         super().__init__(operands=[values])
+
+
+def _verify_yield(op: Operation, region: Region, results: Sequence[Attribute]) -> None:
+    term = region.block.last_op
+    if not isinstance(term, YieldOp):
+        raise VerifyException(f"{op.name} body must end with pypto.yield")
+    if term.values.types != tuple(results):
+        raise VerifyException(
+            f"pypto.yield yields {_types(term.values.types)} but the scope declares "
+            f"results {_types(results)}"
+        )
+    if region.block.args:
+        raise VerifyException(f"{op.name} body takes no block arguments")
 
 
 @pypto_op_definition
@@ -638,21 +799,31 @@ class IncoreScopeOp(IRDLOperation):
     """`with pl.at(level=CORE_GROUP, ...)`: a region run once on a core group.
 
     %r:2, %tid = pypto.incore_scope [name("k")] [level(core_group)] [split(up_down)]
-                 [slots(2)] [deps(%t0)] [dumps(%x : T)] [-> (A, B)] [task_id] { ...
+                 [slots(2)] [early_resolve] [cores(%n)] [deps(%t0)] [dumps(%x : T)]
+                 [no_dep(%w : W)] [-> (A, B)] [task_id] { ...
       pypto.yield %a, %b : A, B
     }
     Not isolated from above: the body reads values defined before the scope.
+
+    * `cores(%n)`: an SPMD scope on `%n` cores, a count known at run time (a static count
+      is the `pypto.block_dim` attribute);
+    * `no_dep(...)`: captured values the launch's dependency tracking ignores (PyPTO's
+      `no_dep_args=`), like `dumps(...)` operands of the scope, not uses of its body;
+    * `early_resolve`: PyPTO's `allow_early_resolve=True` (the launch becomes a submit).
     """
 
     name = "pypto.incore_scope"
     deps = var_operand_def(TaskIdType)
     dumps = var_operand_def()
+    no_dep = var_operand_def()
+    cores = var_operand_def(IndexType)
     outputs = var_result_def()
     task_id = opt_result_def(TaskIdType)
     name_hint = opt_prop_def(StringAttr)
     level = prop_def(LevelAttr, default_value=LevelAttr(Level.CORE_GROUP))
     split = opt_prop_def(SplitModeAttr)
     slot_num = opt_prop_def(IntegerAttr)
+    allow_early_resolve = opt_prop_def(UnitAttr)
     body = region_def("single_block")
 
     irdl_options = (AttrSizedOperandSegments(as_property=True), AttrSizedResultSegments(as_property=True))
@@ -670,9 +841,12 @@ class IncoreScopeOp(IRDLOperation):
         level: Level = Level.CORE_GROUP,
         split: SplitMode | None = None,
         slot_num: int | None = None,
+        no_dep: Sequence[SSAValue | Operation] = (),
+        cores: SSAValue | Operation | None = None,
+        allow_early_resolve: bool = False,
     ):
         super().__init__(
-            operands=[deps, dumps],
+            operands=[deps, dumps, no_dep, [cores] if cores is not None else []],
             result_types=[output_types, [TaskIdType()] if with_task_id else []],
             regions=[body],
             properties={
@@ -680,6 +854,7 @@ class IncoreScopeOp(IRDLOperation):
                 "level": LevelAttr(level),
                 "split": SplitModeAttr(split) if split is not None else None,
                 "slot_num": IntegerAttr(slot_num, 64) if slot_num is not None else None,
+                "allow_early_resolve": UnitAttr() if allow_early_resolve else None,
             },
         )
 
@@ -690,17 +865,8 @@ class IncoreScopeOp(IRDLOperation):
         return term
 
     def verify_(self) -> None:
-        _verify_block_dim(self)
-        term = self.body.block.last_op
-        if not isinstance(term, YieldOp):
-            raise VerifyException("pypto.incore_scope body must end with pypto.yield")
-        if term.values.types != self.outputs.types:
-            raise VerifyException(
-                f"pypto.yield yields {_types(term.values.types)} but the scope declares "
-                f"results {_types(self.outputs.types)}"
-            )
-        if self.body.block.args:
-            raise VerifyException("pypto.incore_scope body takes no block arguments")
+        _verify_launch(self, None)
+        _verify_yield(self, self.body, self.outputs.types)
         parent = self.parent_op()
         while parent is not None:
             if isinstance(parent, IncoreScopeOp):
@@ -731,8 +897,11 @@ class IncoreScopeOp(IRDLOperation):
         if parser.parse_optional_keyword("slots") is not None:
             with parser.in_parens():
                 slot_num = parser.parse_integer(allow_boolean=False, allow_negative=False)
+        early = parser.parse_optional_keyword("early_resolve") is not None
+        cores = _parse_cores(parser)
         deps = _parse_task_ids(parser, "deps")
         dumps = _parse_dumps(parser)
+        no_dep = _parse_keyword_values(parser, "no_dep")
         output_types: list[Attribute] = []
         if parser.parse_optional_punctuation("->") is not None:
             output_types = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
@@ -749,6 +918,9 @@ class IncoreScopeOp(IRDLOperation):
             level=level or Level.CORE_GROUP,
             split=split,
             slot_num=slot_num,
+            no_dep=no_dep,
+            cores=cores[0] if cores else None,
+            allow_early_resolve=early,
         )
         if attributes is not None:
             op.attributes |= attributes.data
@@ -765,14 +937,63 @@ class IncoreScopeOp(IRDLOperation):
             printer.print_string(f" split({self.split.data.value})")
         if self.slot_num is not None:
             printer.print_string(f" slots({self.slot_num.value.data})")
+        if self.allow_early_resolve is not None:
+            printer.print_string(" early_resolve")
+        _print_cores(printer, self.cores)
         _print_task_ids(printer, "deps", self.deps)
         _print_dumps(printer, self.dumps)
+        _print_keyword_values(printer, "no_dep", self.no_dep)
         if self.outputs:
             printer.print_string(" -> (")
             printer.print_list(self.outputs.types, printer.print_attribute)
             printer.print_string(")")
         if self.task_id is not None:
             printer.print_string(" task_id")
+        if self.attributes:
+            printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False)
+
+
+@pypto_op_definition
+class ManualScopeOp(IRDLOperation):
+    """`with pl.manual_scope():` a region whose tasks are ordered only by their explicit
+    `deps` (PyPTO's manual runtime scope).
+
+    %r = pypto.manual_scope [-> (A)] { ...
+      pypto.yield %a : A
+    }
+    Run once, in place; it launches nothing itself. Scopes and calls inside it are
+    outlined and inlined like anywhere else, and the region stays in its function.
+    """
+
+    name = "pypto.manual_scope"
+    outputs = var_result_def()
+    body = region_def("single_block")
+    traits = traits_def(RecursiveMemoryEffect())
+
+    def __init__(self, output_types: Sequence[Attribute], body: Region):
+        super().__init__(result_types=[output_types], regions=[body])
+
+    def verify_(self) -> None:
+        _verify_yield(self, self.body, self.outputs.types)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ManualScopeOp:
+        output_types: list[Attribute] = []
+        if parser.parse_optional_punctuation("->") is not None:
+            output_types = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+        attributes = parser.parse_optional_attr_dict_with_keyword()
+        op = cls(output_types, parser.parse_region())
+        if attributes is not None:
+            op.attributes |= attributes.data
+        return op
+
+    def print(self, printer: Printer) -> None:
+        if self.outputs:
+            printer.print_string(" -> (")
+            printer.print_list(self.outputs.types, printer.print_attribute)
+            printer.print_string(")")
         if self.attributes:
             printer.print_op_attributes(self.attributes, print_keyword=True)
         printer.print_string(" ")

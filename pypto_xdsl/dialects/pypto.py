@@ -2,7 +2,7 @@
 
 from xdsl.ir import Dialect
 
-from pypto_xdsl.dialects import attributes, program
+from pypto_xdsl.dialects import attributes, distributed, program
 
 PROGRAM_OPS = [
     program.FuncOp,
@@ -11,7 +11,9 @@ PROGRAM_OPS = [
     program.SubmitOp,
     program.IncoreScopeOp,
     program.YieldOp,
+    program.ManualScopeOp,
     program.SplitAivOp,
+    *distributed.SIGNAL_OPS,
 ]
 
 ATTRIBUTES = [
@@ -25,6 +27,7 @@ ATTRIBUTES = [
     attributes.SplitModeAttr,
     attributes.PadValueAttr,
     attributes.AtomicKindAttr,
+    *distributed.DISTRIBUTED_ATTRIBUTES,
 ]
 
 

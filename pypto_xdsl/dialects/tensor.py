@@ -26,7 +26,7 @@ from xdsl.printer import Printer
 from xdsl.traits import MemoryAllocEffect, MemoryReadEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
-from pypto_xdsl.dialects.attributes import AtomicKind, AtomicKindAttr, TensorType
+from pypto_xdsl.dialects.attributes import AtomicKind, AtomicKindAttr, TensorType, element_byte_width
 from pypto_xdsl.dialects.common import (
     CastOpBase,
     ElementwiseBinaryOp,
@@ -220,6 +220,66 @@ class AssembleOp(PyptoValueOp):
             )
         check_window(dst, src.get_shape(), "assemble")
         return (dst,)
+
+
+@pypto_op_definition
+class ReinterpretViewOp(InferResultTypes, IRDLOperation):
+    """`%v = pypto.tensor.reinterpret_view %x : S -> R`: the bytes of `%x` seen with another
+    element type (PyPTO's `pl.tensor.reinterpret_view`); a zero-copy view of `%x`'s storage.
+
+    The element types differ and both types cover the same number of bytes (when their
+    shapes are static).
+    """
+
+    name = "pypto.tensor.reinterpret_view"
+    source = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def __init__(self, source: SSAValue | Operation, result_type: TensorType):
+        super().__init__(operands=[source], result_types=[result_type])
+
+    def infer_result_types(self) -> Sequence[Attribute]:
+        src, r = self.source.type, self.result.type
+        assert isinstance(src, TensorType) and isinstance(r, TensorType)
+        if src.element_type == r.element_type:
+            raise VerifyException(
+                f"reinterpret_view keeps the element type {src.element_type}; it views the bytes "
+                f"as another element type"
+            )
+        sizes = []
+        for t in (src, r):
+            shape = t.get_shape()
+            if not all(isinstance(d, int) for d in shape):
+                return (r,)
+            n = 1
+            for d in shape:
+                n *= d  # type: ignore[operator]
+            sizes.append(n * element_byte_width(t.element_type))
+        if sizes[0] != sizes[1]:
+            raise VerifyException(f"{src} holds {sizes[0]} bytes but {r} holds {sizes[1]}")
+        return (r,)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ReinterpretViewOp:
+        source = parser.parse_unresolved_operand()
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        src_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        result_type = parser.parse_type()
+        op = cls.create(operands=[parser.resolve_operand(source, src_type)], result_types=[result_type])
+        op.attributes |= attributes
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.source.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
 
 
 @pypto_op_definition
@@ -766,6 +826,7 @@ TENSOR_OPS = [
     CreateOp,
     SliceOp,
     AssembleOp,
+    ReinterpretViewOp,
     DimOp,
     ReadOp,
     AddOp,

@@ -54,6 +54,7 @@ from pypto_xdsl.dialects.program import (
     SplitAivOp,
     SubmitOp,
     YieldOp,
+    scalar_writebacks,
 )
 from pypto_xdsl.dialects.traits import InferResultTypes, aliased_operand
 from pypto_xdsl.frontend.bounds import attach_dim_bounds
@@ -418,6 +419,7 @@ class ModuleBuilder:
                 raise self.srcmap.error(
                     node, f"recursive call to '{name}': annotate its parameters and result type"
                 )
+            outputs = [*outputs, *(inputs[i] for i in scalar_writebacks(inputs, [d for _, d in specs]))]  # type: ignore[misc]
             return inputs, outputs, None  # type: ignore[return-value]
         for p, ir in zip(decl.params, inputs):
             if ir is None:
@@ -603,6 +605,19 @@ class FunctionBuilder:
                         decl.node.returns,
                         f"result #{i} of '{decl.name}' is declared {want} but the function returns {v.type}",
                     )
+        # A scalar pl.Out / pl.InOut parameter is the caller's variable: its final value is
+        # returned after the function's own results (the caller rebinds its variable).
+        for i in scalar_writebacks(self.input_types, self.directions):
+            name = decl.params[i].arg
+            final = self.env.get(name)
+            if not isinstance(final, SSAValue) or final.type != self.input_types[i]:
+                final = self.materialize(final, self.input_types[i], decl.node) if isinstance(final, Const) else final
+            if not isinstance(final, SSAValue) or final.type != self.input_types[i]:
+                raise self.error(
+                    decl.params[i], f"'{name}' is a scalar {self.directions[i].value} parameter but holds "
+                    f"{describe(final)} at the end of '{decl.name}'",
+                )
+            values = [*values, final]
         self.block.add_op(ReturnOp(*values))
         return FuncOp(
             decl.name,
@@ -915,12 +930,21 @@ class FunctionBuilder:
         if isinstance(callee, OpStub) and callee.family == "" and callee.op == "split_aiv":
             assert isinstance(it, ast.Call)
             return self.split_aiv(node, it)
+        if isinstance(callee, OpStub) and callee.family == "" and callee.op == "while_":
+            from pypto_xdsl.frontend.scopes import while_loop
+
+            assert isinstance(it, ast.Call)
+            return while_loop(self, node, it)
         if isinstance(callee, OpStub) and callee.family == "" and callee.op == "spmd":
+            from pypto_xdsl.frontend.scopes import predicate_keyword, predicated_launch
+
             assert isinstance(it, ast.Call)
             if node.orelse:
                 raise self.error(node.orelse[0], "'for ... else' is not supported")
             if not isinstance(node.target, ast.Name):
                 raise self.error(node.target, "the block index of pl.spmd must be a single name")
+            if predicate_keyword(it) is not None:
+                return predicated_launch(self, node, it)
             return self.spmd(node, it, node.body, block_index=node.target.id)
         if not (
             callee is builtins.range
@@ -1231,13 +1255,24 @@ class FunctionBuilder:
         call = item.context_expr
         callee = self.expr(call.func) if isinstance(call, ast.Call) else None
         if isinstance(callee, OpStub) and callee.op == "spmd":
+            from pypto_xdsl.frontend.scopes import predicate_keyword, predicated_launch
+
             assert isinstance(call, ast.Call)
+            if predicate_keyword(call) is not None:
+                return predicated_launch(self, node, call)
             tid = item.optional_vars
             if tid is not None and not isinstance(tid, ast.Name):
                 raise self.error(tid, "'as' must name a single variable (the task id)")
             return self.spmd(node, call, node.body, tid_name=tid.id if tid is not None else None)
+        if isinstance(callee, OpStub) and callee.family == "" and callee.op == "manual_scope":
+            from pypto_xdsl.frontend.scopes import manual_scope
+
+            assert isinstance(call, ast.Call)
+            return manual_scope(self, node, call)
         if not (isinstance(callee, OpStub) and callee.op == "at"):
-            raise self.error(call, "only 'with pl.at(...)' and 'with pl.spmd(...)' are supported")
+            raise self.error(
+                call, "only 'with pl.at(...)', 'with pl.spmd(...)' and 'with pl.manual_scope()' are supported"
+            )
         assert isinstance(call, ast.Call)
         kwargs: dict[str, Any] = {}
         if call.args:
@@ -1287,6 +1322,20 @@ class FunctionBuilder:
                     if slot_num is not None and slot_num != opt.slot_num:
                         raise self.error(opt_node, f"conflicting slot counts {slot_num} and {opt.slot_num}")
                     slot_num = opt.slot_num
+        no_dep: list[SSAValue] = []
+        if "no_dep_args" in kwargs:  # tensors the launch's dependency tracking ignores
+            v, n = kwargs.pop("no_dep_args")
+            if not isinstance(v, list | tuple) or not all(
+                isinstance(d, SSAValue) and isinstance(d.type, TensorType) for d in v
+            ):
+                raise self.error(n, f"no_dep_args must be a list of tensors, got {describe(v)}")
+            no_dep = list(v)
+        early = False
+        if "allow_early_resolve" in kwargs:
+            v, n = kwargs.pop("allow_early_resolve")
+            if not isinstance(v, Const) or not isinstance(v.value, bool):
+                raise self.error(n, f"allow_early_resolve must be True or False, got {describe(v)}")
+            early = v.value
         if kwargs:
             key = next(iter(kwargs))
             raise self.error(kwargs[key][1], f"pl.at does not support '{key}' yet")
@@ -1295,6 +1344,9 @@ class FunctionBuilder:
                 node, f"pl.at inside {self.decl.kind.value} function '{self.decl.name}': it already runs on a core"
             )
         if self.in_scope:
+            from pypto_xdsl.frontend.scopes import check_nested_launch
+
+            check_nested_launch(self, node, node.body)
             raise self.error(node, "pl.at scopes cannot be nested")
         tid_name = None
         if item.optional_vars is not None:
@@ -1303,7 +1355,8 @@ class FunctionBuilder:
             tid_name = item.optional_vars.id
         self.scope(
             node, node.body, name_hint=name_hint, deps=deps, dumps=dumps, split=split,
-            slot_num=slot_num, tid_name=tid_name, split_given=split_given,
+            slot_num=slot_num, tid_name=tid_name, split_given=split_given, no_dep=no_dep,
+            allow_early_resolve=early,
         )
 
     def scope_name(self, value: Value, node: ast.AST) -> str:
@@ -1333,24 +1386,40 @@ class FunctionBuilder:
         scope launched on N cores (`pypto.block_dim = N`); `i` is `pl.tile.get_block_idx()`."""
         from pypto_xdsl.frontend.ops import Args
 
-        a = Args(self, call, "pl.spmd", ["core_num", "name_hint", "deps"], 1)
+        a = Args(self, call, "pl.spmd", ["core_num", "name_hint", "deps", "allow_early_resolve"], 1)
         core_num = a.value("core_num")
-        if not (isinstance(core_num, Const) and type(core_num.value) is int and core_num.value >= 1):
+        block_dim: int | None = None
+        cores: SSAValue | None = None
+        if isinstance(core_num, Const) and type(core_num.value) is int and core_num.value >= 1:
+            block_dim = core_num.value
+        elif isinstance(core_num, SSAValue) and isinstance(core_num.type, IndexType):
+            cores = core_num  # read at run time (e.g. from pl.tensor.dim)
+        else:
             raise self.error(
                 a.node_of("core_num"),
-                f"the core count of pl.spmd must be a positive integer constant, got {describe(core_num)}",
+                f"the core count of pl.spmd must be a positive integer constant or an index value, "
+                f"got {describe(core_num)}",
             )
         name_hint = self.scope_name(a.value("name_hint"), a.node_of("name_hint")) if "name_hint" in a else None
         deps = self.task_ids(a.value("deps"), a.node_of("deps")) if "deps" in a else []
+        early = False
+        if "allow_early_resolve" in a:
+            v = a.value("allow_early_resolve")
+            if not isinstance(v, Const) or not isinstance(v.value, bool):
+                raise self.error(a.node_of("allow_early_resolve"), f"allow_early_resolve must be True or False, got {describe(v)}")
+            early = v.value
         if self.decl.kind in A.INCORE_KINDS:
             raise self.error(
                 node, f"pl.spmd inside {self.decl.kind.value} function '{self.decl.name}': it already runs on a core"
             )
         if self.in_scope:
+            from pypto_xdsl.frontend.scopes import check_nested_launch
+
+            check_nested_launch(self, node, stmts)
             raise self.error(node, "pl.spmd launches an InCore scope and cannot be inside pl.at or another pl.spmd")
         self.scope(
             node, stmts, name_hint=name_hint, deps=deps, tid_name=tid_name,
-            block_dim=core_num.value, block_index=block_index,
+            block_dim=block_dim, cores=cores, block_index=block_index, allow_early_resolve=early,
         )
 
     def scope(
@@ -1367,9 +1436,13 @@ class FunctionBuilder:
         split_given: bool = False,
         block_dim: int | None = None,
         block_index: str | None = None,
+        cores: SSAValue | None = None,
+        no_dep: Sequence[SSAValue] = (),
+        allow_early_resolve: bool = False,
     ) -> None:
         """A `pypto.incore_scope` holding `stmts` (the body of a `pl.at`, or a synthesised scope);
-        with `block_dim`, launched on that many cores, `block_index` naming the core's index."""
+        with `block_dim` (or `cores`, a count read at run time), launched on that many cores,
+        `block_index` naming the core's index."""
         outer_env, outer_block = self.env, self.block
         self.env = dict(outer_env)
         self.block = Block()
@@ -1416,6 +1489,9 @@ class FunctionBuilder:
             with_task_id=tid_name is not None,
             split=split,
             slot_num=slot_num,
+            no_dep=no_dep,
+            cores=cores,
+            allow_early_resolve=allow_early_resolve,
         )
         if block_dim is not None:
             op.attributes[BLOCK_DIM_ATTR] = IntegerAttr(block_dim, 64)
@@ -1746,6 +1822,29 @@ class FunctionBuilder:
                 )
         return values, [A.substitute_symbols(t, binding) for t in outputs]
 
+    def _write_back_scalars(self, name: str, args: list[tuple[Value, ast.expr]], results: Sequence[SSAValue]) -> list[SSAValue]:
+        """Rebind the caller's variables passed for scalar pl.Out / pl.InOut parameters to the
+        trailing results of the call; return the callee's own results."""
+        decl = self.mb.source.functions[name]
+        specs = self.mb.param_specs(decl)
+        writebacks = scalar_writebacks([t for t, _ in specs], [d for _, d in specs])  # type: ignore[misc]
+        if not writebacks:
+            return list(results)
+        own = list(results[: len(results) - len(writebacks)])
+        for i, value in zip(writebacks, results[len(own) :]):
+            if i >= len(args):
+                continue
+            arg_node = args[i][1]
+            if not isinstance(arg_node, ast.Name):
+                raise self.error(
+                    arg_node,
+                    f"argument {i} of '{name}' is passed for the scalar {specs[i][1].value} parameter "
+                    f"'{decl.params[i].arg}', which writes the caller's variable: pass a variable name",
+                )
+            self._hint(value, arg_node.id)
+            self.env[arg_node.id] = value
+        return own
+
     def call(self, ref: FuncRef, node: ast.Call) -> Value:
         args = self.call_args(node.args)
         if node.keywords:
@@ -1755,11 +1854,12 @@ class FunctionBuilder:
         values, outputs = self._callee_args(ref.name, args, node, submit=False)
         op = CallOp(ref.name, values, outputs)
         self.block.add_op(op)
-        if not op.results:
+        results = self._write_back_scalars(ref.name, args, op.results)
+        if not results:
             return None
-        if len(op.results) == 1:
-            return op.results[0]
-        return tuple(op.results)
+        if len(results) == 1:
+            return results[0]
+        return tuple(results)
 
     def submit(self, node: ast.Call) -> Value:
         if not node.args:
@@ -1768,16 +1868,23 @@ class FunctionBuilder:
         if not isinstance(ref, FuncRef):
             raise self.error(node.args[0], f"pl.submit launches a function of the program (self.f), got {describe(ref)}")
         deps: list[SSAValue] = []
+        early = False
         for kw in node.keywords:
-            if kw.arg != "deps":
+            if kw.arg == "deps":
+                deps = self.task_ids(self.expr(kw.value), kw.value)
+            elif kw.arg == "allow_early_resolve":
+                v = self.expr(kw.value)
+                if not isinstance(v, Const) or not isinstance(v.value, bool):
+                    raise self.error(kw.value, f"allow_early_resolve must be True or False, got {describe(v)}")
+                early = v.value
+            else:
                 raise self.error(kw, f"pl.submit does not support '{kw.arg}' yet")
-            deps = self.task_ids(self.expr(kw.value), kw.value)
         args = self.call_args(node.args[1:])
         values, outputs = self._callee_args(ref.name, args, node, submit=True)
-        op = SubmitOp(ref.name, values, outputs, deps)
+        op = SubmitOp(ref.name, values, outputs, deps, allow_early_resolve=early)
         self.block.add_op(op)
         assert op.task_id is not None
-        return (*op.outputs, op.task_id)
+        return (*self._write_back_scalars(ref.name, args, op.outputs), op.task_id)
 
     # ---- tensor / tile ops (type dispatched)
 

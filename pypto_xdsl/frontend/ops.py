@@ -301,6 +301,31 @@ def _assemble(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
     return fb.build_op(node, lambda: tensor_ops.AssembleOp(src, dst, offsets))
 
 
+def _reinterpret_view(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
+    """`pl.tensor.reinterpret_view(t, dtype[, shape=...])`: without a shape, the last
+    (contiguous) dimension is scaled by the ratio of the element sizes."""
+    from pypto_xdsl.dialects.attributes import element_byte_width
+
+    a = Args(fb, node, qual, ["data", "dtype", "shape"], 2)
+    src = a.tensor("data")
+    dtype = a.dtype("dtype").to_ir()
+    if "shape" in a:
+        shape = a.shape("shape")
+    else:
+        dims = list(src.type.get_shape())  # type: ignore[union-attr]
+        last = dims[-1] if dims else None
+        src_bytes, dst_bytes = element_byte_width(src.type.element_type), element_byte_width(dtype)  # type: ignore[union-attr]
+        if not isinstance(last, int) or (last * src_bytes) % dst_bytes:
+            raise fb.error(
+                node,
+                f"{qual}: cannot scale the last dimension of {src.type} to {dtype}; give shape=[...]",
+            )
+        dims[-1] = last * src_bytes // dst_bytes
+        shape = dims
+    result = TensorType(shape, dtype)
+    return fb.build_op(node, lambda: tensor_ops.ReinterpretViewOp(src, result))
+
+
 def _read(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
     a = Args(fb, node, qual, ["tensor", "indices"], 2)
     src = a.tensor("tensor")
@@ -444,6 +469,7 @@ HANDLERS[("", "create_tensor")] = _create_tensor
 HANDLERS[("tensor", "create")] = _create_tensor
 HANDLERS[("tensor", "create_tensor")] = _create_tensor
 HANDLERS[("tensor", "dim")] = _dim
+HANDLERS[("tensor", "reinterpret_view")] = _reinterpret_view
 for _fam in ("", "tile", "tensor"):
     for _n in ("row_max", "row_sum"):
         HANDLERS[(_fam, _n)] = _row(_n, _fam or None)
@@ -459,6 +485,9 @@ HANDLERS[("", "submit")] = _submit
 for _n in ("range", "parallel", "pipeline"):
     HANDLERS[("", _n)] = _misplaced("is only allowed as the iterable of a 'for' loop")
 HANDLERS[("", "at")] = _misplaced("is only allowed in a 'with' statement")
+HANDLERS[("", "manual_scope")] = _misplaced("is only allowed in a 'with' statement")
+HANDLERS[("", "while_")] = _misplaced("is only allowed as the iterable of a 'for' loop")
+HANDLERS[("", "cond")] = _misplaced("is only allowed as the first statement of a pl.while_ loop body")
 HANDLERS[("", "split_aiv")] = _misplaced("is only allowed as the iterable of a 'for' loop")
 def _yield(fb: FunctionBuilder, node: ast.Call, qual: str) -> Any:
     """`x = pl.yield_(v)` in a branch: the same as `x = v` (the branch result is `x`).
@@ -519,3 +548,7 @@ def dispatch(fb: FunctionBuilder, stub: OpStub, node: ast.Call) -> Any:
     if handler is None:
         raise fb.error(node.func, f"{stub.qualname} is not supported by this compiler")
     return handler(fb, node, stub.qualname)
+
+
+# The `pld` (pypto.language.distributed) handlers register themselves in HANDLERS.
+from pypto_xdsl.frontend import distributed as _distributed  # noqa: E402, F401

@@ -193,14 +193,24 @@ def _slice(family: str | None):
         a = Args(fb, node, qual, params, 3, aliases={"offsets": "offset"})
         src = a.shaped(first)
         fam = _check_family(fb, src, family, node, qual)
-        _flag(a, "drop_dims", None, "windows keep their rank")
+        if "drop_dims" in a and a.value("drop_dims") == []:
+            pass  # PyPTO's 5-argument form spells "no dims dropped" as []
+        else:
+            _flag(a, "drop_dims", None, "windows keep their rank")
         _flag(a, "pad_value", None, "fill a partial tile with pl.tile.fillpad")
         _flag(a, "clamp", False, "a window must fit in its source")
         shape = a.shape("shape")
         offsets = a.offsets("offset", src.type.rank)  # type: ignore[union-attr]
         if fam == "tensor":
             if "valid_shape" in a and a.value("valid_shape") is not None:
-                raise fb.error(a.node_of("valid_shape"), f"{qual}: tensors carry no valid shape here; pass valid_shape= to pl.load")
+                valid = a.value("valid_shape")
+                # `pl.tensor.slice(t, [32], [0], [], [])`: [] (or the shape itself) is the whole window
+                if valid != [] and not (isinstance(valid, list | tuple) and a.shape("valid_shape") == list(shape)):
+                    raise fb.error(
+                        a.node_of("valid_shape"),
+                        f"{qual}: tensors carry no valid shape here (give [] or the slice's shape, "
+                        f"or pass valid_shape= to pl.load)",
+                    )
             result = TensorType(shape, src.type.element_type)  # type: ignore[union-attr]
             return fb.build_op(node, lambda: tensor_ops.SliceOp(src, offsets, result))
         result = TileType(shape, src.type.element_type, src.type.memory_space)  # type: ignore[union-attr]

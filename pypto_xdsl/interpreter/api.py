@@ -29,6 +29,7 @@ from pypto_xdsl.dialects.attributes import (
     format_shape,
     is_float_type,
 )
+from pypto_xdsl.dialects.distributed import DistributedTensorType
 from pypto_xdsl.dialects.program import FuncOp
 from pypto_xdsl.interpreter.arith_extra import ArithExtraFunctions
 from pypto_xdsl.interpreter.functions import PyptoFunctions, ShapeChecker, state
@@ -63,6 +64,9 @@ def _extra_functions() -> list[Any]:
         pass
     else:
         impls.append(CrossCoreFunctions())
+    from pypto_xdsl.interpreter.signal_functions import SignalFunctions
+
+    impls.append(SignalFunctions())
     return impls
 
 
@@ -142,6 +146,11 @@ def _input_for(
         return float(np.float32(rng.uniform(-1.0, 1.0)))
     if isinstance(t, TaskIdType):
         return TaskId(-1, "input", done=True)
+    if isinstance(t, DistributedTensorType):
+        shape = resolve_shape(t.get_shape(), dims)
+        if shape is None:
+            raise PyptoInterpretationError(f"{where}: unbound symbol in shape {format_shape(t.get_shape())}")
+        return np.zeros(shape, dtype=numpy_dtype(t.element_type))  # signals start cleared
     raise PyptoInterpretationError(f"{where}: cannot make a random input of type {t}")
 
 

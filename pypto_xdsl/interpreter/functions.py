@@ -2,6 +2,8 @@
 
 Execution is sequential: `pypto.submit` runs its callee to completion before the next op,
 so every dependency of a task is complete when the task starts (the interpreter checks it).
+A task whose body registered deferred conditions (`pypto.system.defer_wait`) completes
+only once they hold: a task depending on it checks them when it is launched.
 """
 
 from __future__ import annotations
@@ -35,19 +37,23 @@ from pypto_xdsl.dialects.attributes import (
     TileType,
     format_shape,
 )
+from pypto_xdsl.dialects.distributed import DistributedTensorType
 from pypto_xdsl.dialects.program import (
     DIM_BOUNDS_ATTR,
     CallOp,
     FuncOp,
     IncoreScopeOp,
+    ManualScopeOp,
     ReturnOp,
     SplitAivOp,
     SubmitOp,
     YieldOp,
     dim_bounds,
     launch_block_dim,
+    launch_cores,
 )
 from pypto_xdsl.interpreter.values import (
+    DeferredCondition,
     Frame,
     PyptoInterpretationError,
     TaskId,
@@ -81,6 +87,8 @@ class InterpState:
     """Which member of a group this interpreter runs: 0 the AIC, 1 the AIV."""
     spawn: Callable[[], Interpreter] | None = None
     """Makes another interpreter like this one (a group runs each member on its own)."""
+    registrations: list[list[DeferredCondition]] = field(default_factory=list)
+    """One list per running task launch: the conditions its body registers."""
 
     @property
     def frame(self) -> Frame:
@@ -133,8 +141,8 @@ def check_value(
     frame: Frame,
 ) -> None:
     """Check a runtime value against its IR type; bind the symbols of its shape in `frame`."""
-    if isinstance(t, TensorType | TileType):
-        kind = "tensor" if isinstance(t, TensorType) else "tile"
+    if isinstance(t, TensorType | TileType | DistributedTensorType):
+        kind = "tile" if isinstance(t, TileType) else "tensor"
         if not isinstance(value, np.ndarray):
             raise fail(interpreter, op, f"{what} should be a {kind} array, got {type(value).__name__}")
         shape = t.get_shape()
@@ -196,7 +204,7 @@ class ShapeChecker(Interpreter.Listener):
         frame = state(self.interpreter).frame
         for i, (res, value) in enumerate(zip(op.results, results)):
             t = res.type
-            if isinstance(t, TensorType | TileType | TaskIdType):
+            if isinstance(t, TensorType | TileType | TaskIdType | DistributedTensorType):
                 check_value(self.interpreter, op, f"result #{i}", t, value, frame)
 
 
@@ -304,30 +312,63 @@ class PyptoFunctions(InterpreterFunctions):
         return callee
 
     @staticmethod
-    def _launch(interpreter: Interpreter, op: CallOp | SubmitOp, callee: FuncOp, args: tuple) -> PythonValues:
-        """Run the callee once, or once per block of an SPMD launch (`pypto.block_dim = N`).
+    def _launch(
+        interpreter: Interpreter, op: CallOp | SubmitOp, callee: FuncOp, args: tuple, cores: int | None
+    ) -> tuple[PythonValues, list[DeferredCondition]]:
+        """Run the callee once, or once per block of an SPMD launch (`pypto.block_dim = N`,
+        or `cores(%n)` read at run time); return its results and the conditions it registered.
 
         Blocks run one after another, block 0 first, each seeing its own `get_block_idx`;
         their writes land in the same storage, as on the device.
         """
-        blocks = launch_block_dim(op, callee)
-        if blocks == 1:
-            return interpreter.call_op(callee, args)
         st = state(interpreter)
+        blocks = cores if cores is not None else launch_block_dim(op, callee)
+        st.registrations.append([])
         saved = st.block_idx, st.block_num
         try:
-            for b in range(blocks):
-                st.block_idx, st.block_num = b, blocks
+            if blocks == 1:
                 results = interpreter.call_op(callee, args)
+            else:
+                results = ()
+                for b in range(blocks):
+                    st.block_idx, st.block_num = b, blocks
+                    results = interpreter.call_op(callee, args)
         finally:
             st.block_idx, st.block_num = saved
-        return results
+            registered = st.registrations.pop()
+        return results, registered
+
+    @staticmethod
+    def _core_count(interpreter: Interpreter, op: Operation, value: Any) -> int:
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise fail(
+                interpreter, op,
+                f"the launch's core count cores(...) is {value!r}; it must be a positive integer",
+            )
+        return value
+
+    @staticmethod
+    def _check_deps(interpreter: Interpreter, op: Operation, deps: Sequence[Any]) -> None:
+        for i, dep in enumerate(deps):
+            if not isinstance(dep, TaskId) or not dep.done:
+                raise fail(interpreter, op, f"dependency #{i} ({dep}) is not a completed task")
+            unmet = dep.unmet()
+            if unmet is not None:
+                raise fail(
+                    interpreter, op,
+                    f"dependency #{i} ({dep}) never completes: its deferred wait {unmet.describe()} "
+                    f"does not hold when this task is launched (the interpreter runs one rank, so "
+                    f"only a notify before this launch can satisfy it)",
+                )
 
     @impl(CallOp)
     def run_call(self, interpreter: Interpreter, op: CallOp, args: PythonValues) -> PythonValues:
         n_args = len(op.args)
         callee = self._callee(interpreter, op)
-        return self._launch(interpreter, op, callee, tuple(args[:n_args]))
+        cores = self._core_count(interpreter, op, args[-1]) if launch_cores(op) is not None else None
+        # A call is no task: conditions its callee registers bind nobody (a terminal waiter).
+        results, _ = self._launch(interpreter, op, callee, tuple(args[:n_args]), cores)
+        return results
 
     @impl(SubmitOp)
     def run_submit(self, interpreter: Interpreter, op: SubmitOp, args: PythonValues) -> PythonValues:
@@ -336,9 +377,8 @@ class PyptoFunctions(InterpreterFunctions):
         call_args = list(args[:n_args])
         deps = args[n_args : n_args + len(op.deps)]
         callee = self._callee(interpreter, op)
-        for i, dep in enumerate(deps):
-            if not isinstance(dep, TaskId) or not dep.done:
-                raise fail(interpreter, op, f"dependency #{i} ({dep}) is not a completed task")
+        self._check_deps(interpreter, op, deps)
+        cores = self._core_count(interpreter, op, args[-1]) if launch_cores(op) is not None else None
         formals = callee.function_type.inputs.data
         if len(call_args) < len(formals):
             # Trailing `out` parameters omitted: the runtime allocates them.
@@ -356,8 +396,8 @@ class PyptoFunctions(InterpreterFunctions):
                         f"@{callee.sym_name.data}: unbound symbol in {format_shape(t.get_shape())}",
                     )
                 call_args.append(np.zeros(shape, dtype=numpy_dtype(t.element_type)))
-        results = self._launch(interpreter, op, callee, tuple(call_args))
-        task = TaskId(len(st.tasks), callee.sym_name.data, tuple(deps), done=True)
+        results, registered = self._launch(interpreter, op, callee, tuple(call_args), cores)
+        task = TaskId(len(st.tasks), callee.sym_name.data, tuple(deps), done=True, deferred=tuple(registered))
         st.tasks.append(task)
         return (*results, task)
 
@@ -367,26 +407,37 @@ class PyptoFunctions(InterpreterFunctions):
     ) -> PythonValues:
         st = state(interpreter)
         deps = args[: len(op.deps)]
-        for i, dep in enumerate(deps):
-            if not isinstance(dep, TaskId) or not dep.done:
-                raise fail(interpreter, op, f"dependency #{i} ({dep}) is not a completed task")
+        self._check_deps(interpreter, op, deps)
         name = op.name_hint.data if op.name_hint is not None else "incore_scope"
-        blocks = launch_block_dim(op, None)
-        if blocks == 1:
-            results = interpreter.run_ssacfg_region(op.body, (), name)
-        else:  # an SPMD scope: the body runs once per block, as its outlined kernel will
-            saved = st.block_idx, st.block_num
-            try:
+        if launch_cores(op) is not None:
+            blocks = self._core_count(interpreter, op, args[-1])
+        else:
+            blocks = launch_block_dim(op, None)
+        st.registrations.append([])
+        saved = st.block_idx, st.block_num
+        try:
+            if blocks == 1:
+                results = interpreter.run_ssacfg_region(op.body, (), name)
+            else:  # an SPMD scope: the body runs once per block, as its outlined kernel will
                 for b in range(blocks):
                     st.block_idx, st.block_num = b, blocks
                     results = interpreter.run_ssacfg_region(op.body, (), name)
-            finally:
-                st.block_idx, st.block_num = saved
+        finally:
+            st.block_idx, st.block_num = saved
+            registered = st.registrations.pop()
         if op.task_id is None:
             return tuple(results)
-        task = TaskId(len(st.tasks), name, tuple(deps), done=True)
+        task = TaskId(len(st.tasks), name, tuple(deps), done=True, deferred=tuple(registered))
         st.tasks.append(task)
         return (*results, task)
+
+    @impl(ManualScopeOp)
+    def run_manual_scope(
+        self, interpreter: Interpreter, op: ManualScopeOp, args: PythonValues
+    ) -> PythonValues:
+        """Run once, in place: tasks run in program order here anyway, so manual dependency
+        mode changes nothing the interpreter can observe (deps are still checked)."""
+        return tuple(interpreter.run_ssacfg_region(op.body, (), "manual_scope"))
 
     @impl(SplitAivOp)
     def run_split_aiv(self, interpreter: Interpreter, op: SplitAivOp, args: PythonValues) -> PythonValues:

@@ -291,6 +291,15 @@ class TensorFunctions(ComputeFunctions):
             )
         return (coerce(acc + numerics.matmul(a, b, element_type(op)), element_type(op)),)
 
+    @pimpl(tensor.ReinterpretViewOp)
+    def run_reinterpret_view(self, interpreter: Interpreter, op: tensor.ReinterpretViewOp, args: PythonValues):
+        (src,) = args
+        shape = result_shape(interpreter, op, op.result.type)
+        if not src.flags.c_contiguous:
+            raise fail(interpreter, op, "reinterpret_view of a non-contiguous tensor (a strided slice)")
+        view = src.view(numpy_dtype(op.result.type.element_type)).reshape(shape)
+        return (view,)
+
     @pimpl(tensor.DimOp)
     def run_dim(self, interpreter: Interpreter, op: tensor.DimOp, args: PythonValues):
         (src,) = args

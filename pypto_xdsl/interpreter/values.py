@@ -54,9 +54,36 @@ class TaskId:
     name: str
     deps: tuple[TaskId, ...] = ()
     done: bool = False
+    deferred: tuple[DeferredCondition, ...] = ()
+    """Completion conditions the task registered (`pypto.system.defer_wait`): its body has
+    run, but the task completes only once each of them holds."""
+
+    def unmet(self) -> DeferredCondition | None:
+        """The first registered condition that does not hold (now), if any."""
+        for condition in self.deferred:
+            if not condition.holds():
+                return condition
+        return None
 
     def __repr__(self) -> str:
         return f"TaskId(#{self.number} {self.name}{' done' if self.done else ''})"
+
+
+@dataclass(frozen=True, eq=False)
+class DeferredCondition:
+    """`signal[index] >= expected`, registered by `pypto.system.defer_wait`."""
+
+    signal: np.ndarray
+    index: tuple[int, ...]
+    expected: int
+    where: str
+    """The registering op's signal operand and offsets, for diagnostics."""
+
+    def holds(self) -> bool:
+        return int(self.signal[self.index]) >= self.expected
+
+    def describe(self) -> str:
+        return f"{self.where} >= {self.expected} (the slot holds {int(self.signal[self.index])})"
 
 
 @dataclass

@@ -36,6 +36,7 @@ from pypto_xdsl.language.ops import (
     col_prod,
     col_sum,
     concat,
+    cond,
     cos,
     create_tensor,
     create_tile,
@@ -49,6 +50,7 @@ from pypto_xdsl.language.ops import (
     get_block_num,
     load,
     log,
+    manual_scope,
     matmul,
     matmul_acc,
     max,
@@ -90,6 +92,7 @@ from pypto_xdsl.language.ops import (
     submit,
     tanh,
     transpose,
+    while_,
     write,
     yield_,
 )
@@ -122,6 +125,7 @@ from pypto_xdsl.language.types import (
     Orchestration,
     Out,
     PadValue,
+    Role,
     Scalar,
     SplitMode,
     Tensor,
@@ -132,6 +136,7 @@ from pypto_xdsl.language.types import (
 )
 
 __all__ = [
+    "AtomicType", "Role", "cond", "manual_scope", "while_",
     "BF16", "BOOL", "CORE_GROUP", "InCore", "Inline", "Opaque", "Orchestration", "FP16", "FP32", "INDEX", "INT8", "INT16", "INT32", "INT64", "UINT8",
     "UINT16", "UINT32", "UINT64", "DataType", "DynVar", "FunctionType", "InOut", "Level", "Mem",
     "MemorySpace", "Out", "ParserError", "Scalar", "SplitMode", "Tensor", "Tile", "dynamic",

@@ -16,7 +16,7 @@ from typing import Any
 
 from pypto_xdsl.frontend.errors import UnknownNameError
 from pypto_xdsl.frontend.locate import did_you_mean, located, user_frame
-from pypto_xdsl.language.types import FunctionType, Level
+from pypto_xdsl.language.types import FunctionType, Level, Role
 
 DEF_LOCALS = "__pypto_def_locals__"
 """Attribute of a decorated function: the locals of the function that defined it, when it was
@@ -49,8 +49,6 @@ def _mark(fn: Callable[..., Any], kind: FunctionType, what: str = "@pl.function"
 
 # Options of PyPTO's @pl.function that this frontend does not model.
 _UNSUPPORTED_FUNCTION_OPTIONS = {
-    "level": "the level of a function is implied by its type (InCore, AIC, AIV)",
-    "role": "function roles (HOST orchestrators) are not modelled",
     "attrs": "free-form function attributes are not modelled",
     "auto_scope": "runtime scopes are not modelled",
     "strict_ssa": "the frontend always builds SSA form",
@@ -58,18 +56,65 @@ _UNSUPPORTED_FUNCTION_OPTIONS = {
 }
 
 
+# Level and role of the kinds that have one (PyPTO derives them from the function type;
+# here `level=`/`role=` select an Opaque function's kind, or must agree with `type=`).
+_KIND_LEVEL_ROLE: dict[FunctionType, tuple[Level, Role]] = {
+    FunctionType.Orchestration: (Level.CHIP, Role.Orchestrator),
+    FunctionType.Graph: (Level.CHIP, Role.Orchestrator),
+    FunctionType.AIC: (Level.AIC, Role.SubWorker),
+    FunctionType.AIV: (Level.AIV, Role.SubWorker),
+}
+_SELECTED = {
+    (Level.CHIP, Role.Orchestrator): FunctionType.Orchestration,
+    (Level.AIC, Role.SubWorker): FunctionType.AIC,
+    (Level.AIV, Role.SubWorker): FunctionType.AIV,
+}
+
+
+def _kind_of(kind: FunctionType, level: Level | None, role: Role | None) -> FunctionType:
+    if level is None and role is None:
+        return kind
+    if level is not None and not isinstance(level, Level):
+        raise located(f"@pl.function(level=...) expects a pl.Level, got {level!r}")
+    if role is not None and not isinstance(role, Role):
+        raise located(f"@pl.function(role=...) expects a pl.Role, got {role!r}")
+    if level is None:
+        raise located("@pl.function(role=...) needs a level= too (e.g. level=pl.Level.CHIP)")
+    spelled = f"level=pl.Level.{level.name}" + (f", role=pl.Role.{role.name}" if role is not None else "")
+    if kind != FunctionType.Opaque:
+        want = _KIND_LEVEL_ROLE.get(kind)
+        if want is None or want[0] != level or role not in (None, want[1]):
+            raise located(
+                f"@pl.function(type=pl.FunctionType.{kind.name}, {spelled}): the type and the "
+                f"level/role disagree"
+            )
+        return kind
+    default_role = Role.Orchestrator if level == Level.CHIP else Role.SubWorker
+    selected = _SELECTED.get((level, role or default_role))
+    if selected is None:
+        raise located(
+            f"@pl.function({spelled}) names no function kind this compiler has "
+            f"(CHIP + Orchestrator: orchestration; AIC / AIV + SubWorker: kernels)"
+        )
+    return selected
+
+
 def function(
     fn: Callable[..., Any] | None = None,
     *args: Any,
     type: FunctionType = FunctionType.Opaque,  # noqa: A002  (PyPTO's keyword)
     scope_type: FunctionType | None = None,
+    level: Level | None = None,
+    role: Role | None = None,
     **options: Any,
 ) -> Any:
     """Mark a method of a `@pl.program` class as a pypto function.
 
     `@pl.function`, `@pl.function(type=pl.FunctionType.InCore)`; `scope_type=` is accepted as
-    a synonym of `type=` (the seed documents use it). A module-level `@pl.function` becomes
-    part of every program that calls it by name.
+    a synonym of `type=` (the seed documents use it). `level=` / `role=` select the kind the
+    way PyPTO derives them from it: `level=pl.Level.CHIP, role=pl.Role.Orchestrator` is an
+    orchestration function. A module-level `@pl.function` becomes part of every program
+    that calls it by name.
     """
     if args or (fn is not None and not _is_function(fn)):
         given = fn if fn is not None and not _is_function(fn) else args[0]
@@ -81,13 +126,14 @@ def function(
         if key in _UNSUPPORTED_FUNCTION_OPTIONS:
             raise located(f"@pl.function({key}=...) is not supported: {_UNSUPPORTED_FUNCTION_OPTIONS[key]}")
         raise located(
-            f"@pl.function has no option '{key}'{did_you_mean(key, ['type', 'scope_type'])}"
+            f"@pl.function has no option '{key}'{did_you_mean(key, ['type', 'scope_type', 'level', 'role'])}"
         )
     kind = scope_type if scope_type is not None else type
     if not isinstance(kind, FunctionType):
         raise located(
             f"@pl.function(type=...) expects a pl.FunctionType such as pl.FunctionType.InCore, got {kind!r}"
         )
+    kind = _kind_of(kind, level, role)
     if fn is not None:
         return _mark(fn, kind)
     return lambda f: _mark(f, kind)

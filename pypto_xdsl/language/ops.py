@@ -117,3 +117,6 @@ split_aiv = _stub("split_aiv")  # for aiv_id in pl.split_aiv(2, mode=pl.SplitMod
 cross_core_slot = _stub("cross_core_slot")  # pl.at(..., optimizations=[pl.cross_core_slot(slot_num=4)])
 submit = _stub("submit")
 yield_ = _stub("yield_")
+manual_scope = _stub("manual_scope")  # with pl.manual_scope(): tasks ordered by explicit deps only
+while_ = _stub("while_")  # for a, b in pl.while_(init_values=(x, 0)): pl.cond(...); ...
+cond = _stub("cond")  # pl.cond(c < n): the first statement of a pl.while_ body

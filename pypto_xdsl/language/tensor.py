@@ -3,7 +3,7 @@
 from pypto_xdsl.language.ops import OpStub
 
 _NAMES = (
-    "create slice assemble dim read add sub mul div maximum minimum adds subs muls divs "
+    "create slice assemble dim read reinterpret_view add sub mul div maximum minimum adds subs muls divs "
     "exp neg abs sqrt log recip relu matmul cast row_max row_sum row_expand_sub row_expand_mul "
     "row_expand_div "
     "full write rsqrt tanh sin cos maximums minimums expands row_min row_prod col_sum col_max "

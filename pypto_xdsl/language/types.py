@@ -81,6 +81,7 @@ class FunctionType(Enum):
     AIC = A.FuncKind.AIC
     AIV = A.FuncKind.AIV
     Orchestration = A.FuncKind.ORCHESTRATION
+    Graph = A.FuncKind.GRAPH
 
 
 class MemorySpace(Enum):
@@ -99,6 +100,22 @@ class Level(Enum):
     AIV = A.Level.AIV
     AIC = A.Level.AIC
     CORE_GROUP = A.Level.CORE_GROUP
+    CHIP = "chip"
+    """The whole chip: where orchestration functions run (`@pl.function(level=pl.Level.CHIP,
+    role=pl.Role.Orchestrator)`); not a `pl.at` scope level here."""
+
+
+class Role(Enum):
+    """Who a function is at its level (PyPTO's Role)."""
+
+    Orchestrator = "orchestrator"
+    SubWorker = "sub_worker"
+
+
+class AtomicType(Enum):
+    """`pl.store(..., atomic=pl.AtomicType.Add)`: the write adds into the destination."""
+
+    Add = A.AtomicKind.ADD
 
 
 class SplitMode(Enum):

@@ -68,6 +68,7 @@ from pypto_xdsl.dialects.program import (
     CallOp,
     FuncOp,
     IncoreScopeOp,
+    ManualScopeOp,
     SubmitOp,
     YieldOp,
     func_ops,
@@ -392,6 +393,10 @@ class _SpecContext:
             term = new.body.block.last_op
             if isinstance(term, YieldOp):
                 return [*term.values.types, *([new.task_id.type] if new.task_id is not None else [])]
+        if isinstance(new, ManualScopeOp):
+            term = new.body.block.last_op
+            if isinstance(term, YieldOp):
+                return list(term.values.types)
         if isinstance(new, CallOp | SubmitOp):
             callee = self.expander.graph.functions.get(new.callee.root_reference.data)
             if callee is not None:
@@ -448,9 +453,9 @@ def _propagate_refined_types(
                 types = call_result_types(f, user.args.types)
                 if isinstance(user, SubmitOp) and user.task_id is not None:
                     types.append(user.task_id.type)
-            elif isinstance(user, YieldOp) and isinstance(parent := user.parent_op(), IncoreScopeOp):
+            elif isinstance(user, YieldOp) and isinstance(parent := user.parent_op(), IncoreScopeOp | ManualScopeOp):
                 types = list(user.values.types)
-                if parent.task_id is not None:
+                if isinstance(parent, IncoreScopeOp) and parent.task_id is not None:
                     types.append(parent.task_id.type)
                 user = parent
             else:
@@ -539,10 +544,14 @@ def inline_functions(module: builtin.ModuleOp) -> InlineStats:
 
 
 SUBMIT_OF_INLINE_MESSAGE = (
-    "pypto.submit of inline function @{name} in @{caller}: an inline "
-    "function has no body of its own to launch as a task; call it with pypto.call "
-    "or make @{name} an incore function"
+    "dangling submit to @{name} in @{caller}: pypto.submit of an inline function cannot be "
+    "spliced (an inline function has no body of its own to launch as a task), and removing "
+    "@{name} would leave the submit with no such function in the module (likely a former "
+    "inline callee that was not spliced); call it with pypto.call or make @{name} an incore "
+    "function"
 )
+"""PyPTO leaves such a submit dangling for its InlineFunctionsEliminated verifier; the pass
+reports it before changing anything, in the verifier's words."""
 
 
 def _inline_functions(module: builtin.ModuleOp) -> InlineStats:

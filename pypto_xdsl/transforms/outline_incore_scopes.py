@@ -29,7 +29,6 @@ those deps; its task id replaces the scope's.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -44,6 +43,7 @@ from xdsl.dialects.builtin import (
     SymbolRefAttr,
     UnitAttr,
     i32,
+    i64,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
@@ -52,6 +52,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.traits import ConstantLike, SymbolOpInterface
 from xdsl.utils.exceptions import PassFailedException
 
+from pypto_xdsl.analysis import deferred_wait
 from pypto_xdsl.analysis.free_values import FreeValues, collect_free_values
 from pypto_xdsl.analysis.symbols import invalidate
 from pypto_xdsl.analysis.write_through import (
@@ -62,6 +63,7 @@ from pypto_xdsl.analysis.write_through import (
 )
 from pypto_xdsl.dialects.attributes import (
     INCORE_KINDS,
+    ORCHESTRATION_LIKE_KINDS,
     FuncKind,
     FuncKindAttr,
     Level,
@@ -71,8 +73,10 @@ from pypto_xdsl.dialects.attributes import (
     SplitModeAttr,
     TensorType,
 )
+from pypto_xdsl.dialects.distributed import DeferWaitOp
 from pypto_xdsl.dialects.program import (
     BLOCK_DIM_ATTR,
+    NO_DEP_ATTR,
     SPLIT_AIV_EXCLUSIVE_MESSAGE,
     CallOp,
     FuncOp,
@@ -180,7 +184,7 @@ def _make_call(
         result_types=out_types,
         properties={
             "callee": SymbolRefAttr(name),
-            "operandSegmentSizes": _segments(len(args), len(dumps)),
+            "operandSegmentSizes": _segments(len(args), len(dumps), 0),
         },
     )
 
@@ -332,6 +336,7 @@ class _BodyAnalysis:
     written: dict[SSAValue, None]  # captured tensors written, first-write order
     read: set[SSAValue]  # captured tensors read (directly or through an alias)
     split_aiv_modes: list[SplitMode]
+    defers_completion: bool = False  # the body registers pypto.system.defer_wait conditions
 
 
 class _FunctionOutliner:
@@ -361,9 +366,13 @@ class _FunctionOutliner:
         # Storage roots stop at the first value defined outside the body (a capture).
         lineage = WriteThrough(is_boundary=lambda v: v not in inside)
 
+        waits: list[bool] = []
+
         def on_op(op: Operation, defined: set[SSAValue]) -> None:
             if isinstance(op, SplitAivOp):
                 modes.append(op.mode.data)
+            elif isinstance(op, DeferWaitOp) and not waits:
+                waits.append(True)
             target = write_target(op)
             atomic = target is not None and (
                 "atomic" in op.attributes or "atomic" in op.properties
@@ -395,7 +404,7 @@ class _FunctionOutliner:
             on_op=on_op,
             defined=inside,
         )
-        return free, _BodyAnalysis(written, read, modes), lineage
+        return free, _BodyAnalysis(written, read, modes, bool(waits)), lineage
 
     def outline(self, scope: IncoreScopeOp, rewriter: PatternRewriter) -> None:
         # The scope's own operands (deps, dumps) see earlier writes too.
@@ -415,11 +424,13 @@ class _FunctionOutliner:
         yield_op = scope.body.block.last_op
         assert isinstance(yield_op, YieldOp)
         # Segment-sized accessors decode a property on every access: read them once.
-        n_deps, _ = _segment_sizes(scope, "operandSegmentSizes")
+        n_deps, n_dumps, n_no_dep, _ = _segment_sizes(scope, "operandSegmentSizes")
         n_results, n_tids = _segment_sizes(scope, "resultSegmentSizes")
         all_operands = scope.operands
         scope_deps = all_operands[:n_deps]
-        scope_dumps = all_operands[n_deps:]
+        scope_dumps = all_operands[n_deps : n_deps + n_dumps]
+        scope_no_dep = all_operands[n_deps + n_dumps : n_deps + n_dumps + n_no_dep]
+        scope_cores = all_operands[n_deps + n_dumps + n_no_dep :]
         all_results = scope.results
         scope_results = all_results[:n_results]
         task_id = all_results[n_results] if n_tids else None
@@ -446,6 +457,17 @@ class _FunctionOutliner:
                 directions.append(ParamDirection.INOUT if c in body.read else ParamDirection.OUT)
             else:
                 directions.append(ParamDirection.IN)
+
+        no_dep_positions: list[int] = []
+        for v in scope_no_dep:
+            if v not in param_index:
+                raise _fail(
+                    self.func,
+                    f"pl.at(no_dep_args=[...]) references tensor '{v.name_hint or '?'}', which is not "
+                    f"captured by the scope body. Only tensors actually read or written inside "
+                    f"`with pl.at(...):` can appear in no_dep_args=.",
+                )
+            no_dep_positions.append(param_index[v])
 
         # Name.
         hint = scope.name_hint.data if scope.name_hint is not None else None
@@ -492,6 +514,8 @@ class _FunctionOutliner:
             Region(block),
         )
         self._stamp_attributes(scope, new_func, body)
+        if body.defers_completion:
+            new_func.attributes["deferred_completion_waiter"] = UnitAttr()
         rewriter.insert(new_func, InsertPoint.after(self.cursor))
         self.cursor = new_func
 
@@ -500,17 +524,26 @@ class _FunctionOutliner:
         dump_positions = sorted({param_index[d] for d in scope_dumps if d in param_index})
         dumps = [captured[i] for i in dump_positions]
         out_types = [v.type for v in returned]
-        if task_id is not None or scope_deps:
-            call: Operation = SubmitOp(name, call_args, out_types, list(scope_deps), dumps)
+        early = scope.allow_early_resolve is not None
+        cores = scope_cores[0] if scope_cores else None
+        if task_id is not None or scope_deps or early:
+            call: Operation = SubmitOp(
+                name, call_args, out_types, list(scope_deps), dumps, cores, allow_early_resolve=early
+            )
             results = list(call.results[:-1])
             if task_id is not None:
                 call.results[-1].name_hint = task_id.name_hint
                 rewriter.replace_all_uses_with(task_id, call.results[-1])
             else:
                 call.results[-1].name_hint = "tid"
+        elif cores is not None:
+            call = CallOp(name, call_args, out_types, dumps, cores)
+            results = list(call.results)
         else:
             call = _make_call(name_attr, call_args, out_types, dumps)
             results = list(call.results)
+        if no_dep_positions:
+            call.attributes[NO_DEP_ATTR] = DenseArrayBase.from_list(i64, sorted(set(no_dep_positions)))
         if (block_dim := scope.attributes.get(BLOCK_DIM_ATTR)) is not None:
             call.attributes[BLOCK_DIM_ATTR] = block_dim  # an SPMD scope: the launch runs on N cores
         parent_block = scope.parent_block()
@@ -579,12 +612,6 @@ class OutlineIncoreScopePattern(RewritePattern):
 # --------------------------------------------------------------------------- checks
 
 
-def _scopes_of(func: FuncOp) -> Iterator[IncoreScopeOp]:
-    for op in func.body.walk():
-        if isinstance(op, IncoreScopeOp):
-            yield op
-
-
 def _enclosing_scope(op: Operation, stop: Operation) -> IncoreScopeOp | None:
     parent = op.parent_op()
     while parent is not None and parent is not stop:
@@ -595,16 +622,26 @@ def _enclosing_scope(op: Operation, stop: Operation) -> IncoreScopeOp | None:
 
 
 def check_outlinable(func: FuncOp) -> list[IncoreScopeOp]:
-    """The scopes of `func`; raise PassFailedException for nested or misplaced scopes, or
-    a scope combining split(...) with pypto.split_aiv regions."""
-    scopes = list(_scopes_of(func))
+    """The scopes of `func`; raise PassFailedException for nested or misplaced scopes, a
+    scope combining split(...) with pypto.split_aiv regions, and a deferred waiter (a scope
+    registering pypto.system.defer_wait conditions) that breaks the waiter contract
+    (`pypto_xdsl.analysis.deferred_wait`)."""
+    scopes: list[IncoreScopeOp] = []
+    waiters: dict[IncoreScopeOp, None] = {}
+    for op in func.body.walk():
+        if isinstance(op, IncoreScopeOp):
+            scopes.append(op)
+        elif isinstance(op, DeferWaitOp):
+            scope = _enclosing_scope(op, func)
+            if scope is not None:
+                waiters[scope] = None
     for scope in scopes:
         if func.func_kind in INCORE_KINDS:
             raise _fail(
                 func,
                 f"pypto.incore_scope inside {func.func_kind.value} function: an InCore "
                 f"function already runs on a core, so its scopes cannot be outlined "
-                f"(only opaque and orchestration functions hold incore scopes)",
+                f"(only opaque, orchestration and graph functions hold incore scopes)",
             )
         if _enclosing_scope(scope, func) is not None:
             raise _fail(
@@ -614,6 +651,12 @@ def check_outlinable(func: FuncOp) -> list[IncoreScopeOp]:
             )
         if scope.split is not None and any(isinstance(o, SplitAivOp) for o in scope.body.walk()):
             raise _fail(func, SPLIT_AIV_EXCLUSIVE_MESSAGE.format(split=scope.split.data.value))
+    for scope in waiters:
+        if scope.allow_early_resolve is not None:
+            raise _fail(func, deferred_wait.EARLY_RESOLVE)
+        error = deferred_wait.deferred_waiter_errors(scope.body.block)
+        if error is not None:
+            raise _fail(func, error)
     return scopes
 
 
@@ -642,7 +685,7 @@ def outline_incore_scopes(module: ModuleOp) -> int:
         if not isinstance(func, FuncOp):
             continue
         scopes = check_outlinable(func)
-        if scopes and func.func_kind in (FuncKind.OPAQUE, FuncKind.ORCHESTRATION):
+        if scopes and (func.func_kind == FuncKind.OPAQUE or func.func_kind in ORCHESTRATION_LIKE_KINDS):
             work.append(func)
     if not work:
         return 0
@@ -656,7 +699,7 @@ def outline_incore_scopes(module: ModuleOp) -> int:
             raise outliner.failed
         total += outliner.outlined
         if outliner.outlined and func.func_kind == FuncKind.OPAQUE:
-            func.set_kind(FuncKind.ORCHESTRATION)
+            func.set_kind(FuncKind.ORCHESTRATION)  # orchestration and graph keep their kind
     invalidate(module)
     return total
 
@@ -713,9 +756,9 @@ def check_split_incore_orch(module: ModuleOp) -> SplitIncoreOrchReport:
             func = op.parent_op()
             while func is not None and not isinstance(func, FuncOp | IncoreScopeOp):
                 func = func.parent_op()
-            if isinstance(func, FuncOp) and func.func_kind == FuncKind.ORCHESTRATION:
+            if isinstance(func, FuncOp) and func.func_kind in ORCHESTRATION_LIKE_KINDS:
                 warnings.append(
-                    f"compute tensor op '{op.name}' found in orchestration function "
+                    f"compute tensor op '{op.name}' found in {func.func_kind.value} function "
                     f"@{func.sym_name.data} (should be inside InCore)"
                 )
     return SplitIncoreOrchReport(errors, warnings)

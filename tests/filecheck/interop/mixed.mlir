@@ -91,5 +91,5 @@ builtin.module {
 
 // mlir-opt sorts properties alphabetically; xDSL keeps them as parsed.
 // GENERIC:      "pypto.func"() <{arg_dirs = [#pypto<dir in>, #pypto<dir out>, #pypto<dir in>], function_type = (!pypto.tensor<[N, 128], f32>, !pypto.tensor<[N, 128], f32>, f32) -> !pypto.tensor<[N, 128], f32>, kind = #pypto<kind aiv>, sym_name = "kernel"}> ({
-// GENERIC:      "pypto.submit"({{.*}}) <{callee = @kernel, operandSegmentSizes = array<i32: 3, 0, 0>}> : (!pypto.tensor<[256, 128], f32>, !pypto.tensor<[256, 128], f32>, f32) -> (!pypto.tensor<[256, 128], f32>, !pypto.task_id)
-// GENERIC:      "pypto.incore_scope"({{.*}}) <{level = #pypto<level core_group>, name_hint = "post", operandSegmentSizes = array<i32: 1, 0>, resultSegmentSizes = array<i32: 1, 0>}> ({
+// GENERIC:      "pypto.submit"({{.*}}) <{callee = @kernel, operandSegmentSizes = array<i32: 3, 0, 0, 0>}> : (!pypto.tensor<[256, 128], f32>, !pypto.tensor<[256, 128], f32>, f32) -> (!pypto.tensor<[256, 128], f32>, !pypto.task_id)
+// GENERIC:      "pypto.incore_scope"({{.*}}) <{level = #pypto<level core_group>, name_hint = "post", operandSegmentSizes = array<i32: 1, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0>}> ({

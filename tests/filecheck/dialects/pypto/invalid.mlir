@@ -42,7 +42,7 @@ pypto.func bogus @f() {
   pypto.return
 }
 
-// CHECK: Expected `opaque`, `inline`, `incore`, `aic`, `aiv`, `orchestration`, or `group`.
+// CHECK: Expected `opaque`, `inline`, `incore`, `aic`, `aiv`, `orchestration`, `group`, or `graph`.
 
 // -----
 
@@ -233,7 +233,7 @@ pypto.func @k(%x: index) {
   pypto.return
 }
 pypto.func @g(%x: index) {
-  "pypto.submit"(%x) <{callee = @k, operandSegmentSizes = array<i32: 1, 0, 0>}> : (index) -> ()
+  "pypto.submit"(%x) <{callee = @k, operandSegmentSizes = array<i32: 1, 0, 0, 0>}> : (index) -> ()
   pypto.return
 }
 
@@ -245,7 +245,7 @@ pypto.func @k(%x: index) {
   pypto.return
 }
 pypto.func @g(%x: index) {
-  "pypto.submit"(%x, %x) <{callee = @k, operandSegmentSizes = array<i32: 1, 1, 0>}> : (index, index) -> !pypto.task_id
+  "pypto.submit"(%x, %x) <{callee = @k, operandSegmentSizes = array<i32: 1, 1, 0, 0>}> : (index, index) -> !pypto.task_id
   pypto.return
 }
 
@@ -327,7 +327,7 @@ pypto.func @f(%x: index) {
 // -----
 
 pypto.func @f(%x: index) {
-  "pypto.incore_scope"() <{level = #pypto<level core_group>, operandSegmentSizes = array<i32: 0, 0>, resultSegmentSizes = array<i32: 0, 0>}> ({
+  "pypto.incore_scope"() <{level = #pypto<level core_group>, operandSegmentSizes = array<i32: 0, 0, 0, 0>, resultSegmentSizes = array<i32: 0, 0>}> ({
   ^bb0(%a: index):
     "pypto.yield"() : () -> ()
   }) : () -> ()
@@ -397,7 +397,7 @@ pypto.func @f(%x: index) {
   pypto.yield %x : index
 }
 
-// CHECK: Operation does not verify: 'pypto.yield' expects parent op 'pypto.incore_scope'
+// CHECK: Operation does not verify: 'pypto.yield' expects parent op to be one of 'pypto.incore_scope', 'pypto.manual_scope'
 
 // -----
 
@@ -496,7 +496,7 @@ pypto.func @f() attributes {k = #pypto<kind gpu>} {
   pypto.return
 }
 
-// CHECK: Expected `opaque`, `inline`, `incore`, `aic`, `aiv`, `orchestration`, or `group`.
+// CHECK: Expected `opaque`, `inline`, `incore`, `aic`, `aiv`, `orchestration`, `group`, or `graph`.
 
 // -----
 

@@ -160,12 +160,12 @@ builtin.module {
 // CHECK-GENERIC-NEXT:   }) : () -> ()
 // CHECK-GENERIC-NEXT:   "pypto.func"() <{sym_name = "main", function_type = (!pypto.tensor<[128, 4], f32>, !pypto.tensor<[8], f32>, index) -> !pypto.tensor<[128, 4], f32>, kind = #pypto<kind orchestration>}> ({
 // CHECK-GENERIC-NEXT:   ^bb0(%a: !pypto.tensor<[128, 4], f32>, %b: !pypto.tensor<[8], f32>, %n: index):
-// CHECK-GENERIC-NEXT:     %r = "pypto.call"(%a, %a) <{callee = @helper, operandSegmentSizes = array<i32: 2, 0>}> : (!pypto.tensor<[128, 4], f32>, !pypto.tensor<[128, 4], f32>) -> !pypto.tensor<[128, 4], f32>
-// CHECK-GENERIC-NEXT:     %d = "pypto.call"(%a, %r, %a, %n) <{callee = @helper, operandSegmentSizes = array<i32: 2, 2>}> : (!pypto.tensor<[128, 4], f32>, !pypto.tensor<[128, 4], f32>, !pypto.tensor<[128, 4], f32>, index) -> !pypto.tensor<[128, 4], f32>
-// CHECK-GENERIC-NEXT:     "pypto.call"() <{callee = @opaque_default, operandSegmentSizes = array<i32: 0, 0>}> : () -> ()
-// CHECK-GENERIC-NEXT:     %k, %k_1, %t0 = "pypto.submit"(%b, %b, %n) <{callee = @kernel, operandSegmentSizes = array<i32: 3, 0, 0>}> : (!pypto.tensor<[8], f32>, !pypto.tensor<[8], f32>, index) -> (!pypto.tensor<[8], f32>, index, !pypto.task_id)
-// CHECK-GENERIC-NEXT:     %k2, %k2_1, %t1 = "pypto.submit"(%b, %b, %n, %t0, %b) <{callee = @kernel, operandSegmentSizes = array<i32: 3, 1, 1>}> {tag} : (!pypto.tensor<[8], f32>, !pypto.tensor<[8], f32>, index, !pypto.task_id, !pypto.tensor<[8], f32>) -> (!pypto.tensor<[8], f32>, index, !pypto.task_id)
-// CHECK-GENERIC-NEXT:     %t2 = "pypto.submit"(%t0, %t1) <{callee = @vector, operandSegmentSizes = array<i32: 0, 2, 0>}> : (!pypto.task_id, !pypto.task_id) -> !pypto.task_id
+// CHECK-GENERIC-NEXT:     %r = "pypto.call"(%a, %a) <{callee = @helper, operandSegmentSizes = array<i32: 2, 0, 0>}> : (!pypto.tensor<[128, 4], f32>, !pypto.tensor<[128, 4], f32>) -> !pypto.tensor<[128, 4], f32>
+// CHECK-GENERIC-NEXT:     %d = "pypto.call"(%a, %r, %a, %n) <{callee = @helper, operandSegmentSizes = array<i32: 2, 2, 0>}> : (!pypto.tensor<[128, 4], f32>, !pypto.tensor<[128, 4], f32>, !pypto.tensor<[128, 4], f32>, index) -> !pypto.tensor<[128, 4], f32>
+// CHECK-GENERIC-NEXT:     "pypto.call"() <{callee = @opaque_default, operandSegmentSizes = array<i32: 0, 0, 0>}> : () -> ()
+// CHECK-GENERIC-NEXT:     %k, %k_1, %t0 = "pypto.submit"(%b, %b, %n) <{callee = @kernel, operandSegmentSizes = array<i32: 3, 0, 0, 0>}> : (!pypto.tensor<[8], f32>, !pypto.tensor<[8], f32>, index) -> (!pypto.tensor<[8], f32>, index, !pypto.task_id)
+// CHECK-GENERIC-NEXT:     %k2, %k2_1, %t1 = "pypto.submit"(%b, %b, %n, %t0, %b) <{callee = @kernel, operandSegmentSizes = array<i32: 3, 1, 1, 0>}> {tag} : (!pypto.tensor<[8], f32>, !pypto.tensor<[8], f32>, index, !pypto.task_id, !pypto.tensor<[8], f32>) -> (!pypto.tensor<[8], f32>, index, !pypto.task_id)
+// CHECK-GENERIC-NEXT:     %t2 = "pypto.submit"(%t0, %t1) <{callee = @vector, operandSegmentSizes = array<i32: 0, 2, 0, 0>}> : (!pypto.task_id, !pypto.task_id) -> !pypto.task_id
 // CHECK-GENERIC-NEXT:     "pypto.return"(%d) : (!pypto.tensor<[128, 4], f32>) -> ()
 // CHECK-GENERIC-NEXT:   }) : () -> ()
 // CHECK-GENERIC-NEXT: }) : () -> ()
@@ -173,17 +173,17 @@ builtin.module {
 // CHECK-GENERIC:      "builtin.module"() ({
 // CHECK-GENERIC-NEXT:   "pypto.func"() <{sym_name = "scopes", function_type = (!pypto.tensor<[8], f32>, index, !pypto.task_id) -> !pypto.tensor<[8], f32>, kind = #pypto<kind opaque>}> ({
 // CHECK-GENERIC-NEXT:   ^bb0(%a: !pypto.tensor<[8], f32>, %n: index, %t: !pypto.task_id):
-// CHECK-GENERIC-NEXT:     "pypto.incore_scope"() <{level = #pypto<level core_group>, operandSegmentSizes = array<i32: 0, 0>, resultSegmentSizes = array<i32: 0, 0>}> ({
+// CHECK-GENERIC-NEXT:     "pypto.incore_scope"() <{level = #pypto<level core_group>, operandSegmentSizes = array<i32: 0, 0, 0, 0>, resultSegmentSizes = array<i32: 0, 0>}> ({
 // CHECK-GENERIC-NEXT:       "pypto.yield"() : () -> ()
 // CHECK-GENERIC-NEXT:     }) : () -> ()
-// CHECK-GENERIC-NEXT:     %s, %s_1, %tid = "pypto.incore_scope"(%t, %a) <{name_hint = "fused", level = #pypto<level aiv>, split = #pypto<split up_down>, slot_num = 2 : i64, operandSegmentSizes = array<i32: 1, 1>, resultSegmentSizes = array<i32: 2, 1>}> ({
+// CHECK-GENERIC-NEXT:     %s, %s_1, %tid = "pypto.incore_scope"(%t, %a) <{name_hint = "fused", level = #pypto<level aiv>, split = #pypto<split up_down>, slot_num = 2 : i64, operandSegmentSizes = array<i32: 1, 1, 0, 0>, resultSegmentSizes = array<i32: 2, 1>}> ({
 // CHECK-GENERIC-NEXT:       %c = "arith.constant"() <{value = 2 : index}> : () -> index
 // CHECK-GENERIC-NEXT:       "pypto.yield"(%a, %c) : (!pypto.tensor<[8], f32>, index) -> ()
 // CHECK-GENERIC-NEXT:     }) {tag = 1 : i64} : (!pypto.task_id, !pypto.tensor<[8], f32>) -> (!pypto.tensor<[8], f32>, index, !pypto.task_id)
-// CHECK-GENERIC-NEXT:     %u, %tid2 = "pypto.incore_scope"(%tid, %t) <{level = #pypto<level core_group>, split = #pypto<split left_right>, operandSegmentSizes = array<i32: 2, 0>, resultSegmentSizes = array<i32: 1, 1>}> ({
+// CHECK-GENERIC-NEXT:     %u, %tid2 = "pypto.incore_scope"(%tid, %t) <{level = #pypto<level core_group>, split = #pypto<split left_right>, operandSegmentSizes = array<i32: 2, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 1>}> ({
 // CHECK-GENERIC-NEXT:       "pypto.yield"(%s) : (!pypto.tensor<[8], f32>) -> ()
 // CHECK-GENERIC-NEXT:     }) : (!pypto.task_id, !pypto.task_id) -> (!pypto.tensor<[8], f32>, !pypto.task_id)
-// CHECK-GENERIC-NEXT:     %w = "pypto.incore_scope"() <{level = #pypto<level aic>, split = #pypto<split none>, operandSegmentSizes = array<i32: 0, 0>, resultSegmentSizes = array<i32: 1, 0>}> ({
+// CHECK-GENERIC-NEXT:     %w = "pypto.incore_scope"() <{level = #pypto<level aic>, split = #pypto<split none>, operandSegmentSizes = array<i32: 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0>}> ({
 // CHECK-GENERIC-NEXT:       "pypto.yield"(%n) : (index) -> ()
 // CHECK-GENERIC-NEXT:     }) : () -> index
 // CHECK-GENERIC-NEXT:     "pypto.return"(%u) : (!pypto.tensor<[8], f32>) -> ()
@@ -193,7 +193,7 @@ builtin.module {
 // CHECK-GENERIC:      "builtin.module"() ({
 // CHECK-GENERIC-NEXT:   "pypto.func"() <{sym_name = "lanes", function_type = (!pypto.tensor<[8], f32>) -> (), kind = #pypto<kind opaque>}> ({
 // CHECK-GENERIC-NEXT:   ^bb0(%a: !pypto.tensor<[8], f32>):
-// CHECK-GENERIC-NEXT:     "pypto.incore_scope"() <{name_hint = "two_lanes", level = #pypto<level core_group>, operandSegmentSizes = array<i32: 0, 0>, resultSegmentSizes = array<i32: 0, 0>}> ({
+// CHECK-GENERIC-NEXT:     "pypto.incore_scope"() <{name_hint = "two_lanes", level = #pypto<level core_group>, operandSegmentSizes = array<i32: 0, 0, 0, 0>, resultSegmentSizes = array<i32: 0, 0>}> ({
 // CHECK-GENERIC-NEXT:       "pypto.split_aiv"() <{mode = #pypto<split up_down>}> ({
 // CHECK-GENERIC-NEXT:       ^bb0(%lane: index):
 // CHECK-GENERIC-NEXT:         %c = "arith.addi"(%lane, %lane) <{overflowFlags = #arith.overflow<none>}> : (index, index) -> index

@@ -70,7 +70,7 @@ builtin.module {
     pypto.return
   }
 }
-// CHECK: pypto.submit of inline function @helper in @main: an inline function has no body of its own to launch as a task; call it with pypto.call or make @helper an incore function
+// CHECK: dangling submit to @helper in @main: pypto.submit of an inline function cannot be spliced (an inline function has no body of its own to launch as a task), and removing @helper would leave the submit with no such function in the module (likely a former inline callee that was not spliced); call it with pypto.call or make @helper an incore function
 
 // -----
 

@@ -50,7 +50,7 @@ builtin.module {
 // CHECK:      InlineFunctionsEliminated violated:
 // CHECK-NEXT:   inline function @helper survived the inline-functions pass (it should have been spliced and removed)
 // CHECK-NEXT:   submit to inline function @helper in @main survived the inline-functions pass
-// AFTER:      pypto.submit of inline function @helper in @main
+// AFTER:      dangling submit to @helper in @main: pypto.submit of an inline function cannot be spliced
 
 // -----
 
