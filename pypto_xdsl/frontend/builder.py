@@ -257,6 +257,36 @@ class ModuleBuilder:
         self.overrides = overrides or {}
         # Parameter types of unannotated parameters, joined over all call sites.
         self.inferred: dict[str, list[Attribute | None]] = {}
+        self._mark_writeback_calls()
+
+    def _mark_writeback_calls(self) -> None:
+        """Mark each `self.f(..., k, ...)` that passes a variable to a scalar pl.Out / pl.InOut
+        parameter of `f`: the call rebinds `k` (`_assigned_names` counts it as assigned, so
+        loops, branches and scopes carry it)."""
+        functions = self.source.functions
+        for decl in functions.values():
+            for node in ast.walk(decl.node):
+                if not (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and isinstance(node.func.value, ast.Name)
+                    and node.func.value.id == decl.self_name
+                    and node.func.attr in functions
+                ):
+                    continue
+                try:
+                    specs = self.param_specs(functions[node.func.attr])
+                except ParserError:
+                    continue  # reported when the callee is built
+                names = [
+                    arg.id
+                    for i, arg in enumerate(node.args)
+                    if isinstance(arg, ast.Name) and i < len(specs)
+                    and specs[i][1] != A.ParamDirection.IN and specs[i][0] is not None
+                    and is_scalar_type(specs[i][0])  # type: ignore[arg-type]
+                ]
+                if names:
+                    node._pl_writeback = names  # type: ignore[attr-defined]
 
     def build(self) -> ModuleOp:
         with paused_gc():
@@ -494,13 +524,19 @@ def _subscript_store_base(node: ast.AST) -> str | None:
 def _assigned_names(stmts: Sequence[ast.stmt]) -> list[str]:
     """Names stored anywhere in `stmts` (nested blocks included), in first-store order.
 
-    An item assignment `t[a:b] = v` stores `t` (it rebinds `t` to the assembled tensor).
+    An item assignment `t[a:b] = v` stores `t` (it rebinds `t` to the assembled tensor); a
+    call passing `k` to a scalar pl.Out / pl.InOut parameter stores `k` (see
+    `ModuleBuilder._mark_writeback_calls`).
     """
     seen: dict[str, None] = {}
     for stmt in stmts:
         for node in ast.walk(stmt):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                 seen.setdefault(node.id, None)
+            elif isinstance(node, ast.Call) and hasattr(node, "_pl_writeback"):
+                # a call writing scalar pl.Out / pl.InOut arguments back rebinds them
+                for name in node._pl_writeback:
+                    seen.setdefault(name, None)
             else:
                 base = _subscript_store_base(node)
                 if base is not None:

@@ -123,7 +123,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         needs_random = len(files) < n_args
         inputs = list(random_inputs(module, args.entry, args.seed, dims)) if needs_random else [None] * n_args
         for index, path in files.items():
-            inputs[index] = np.load(path)
+            value = np.load(path)
+            # A scalar parameter takes a 0-d array's value (the interpreter's scalars are Python's).
+            inputs[index] = value.item() if value.ndim == 0 else value
         directions = getattr(func, "directions", (ParamDirection.IN,) * n_args)
         runs = [
             run(module, args.entry, inputs, block_idx=b, block_num=args.blocks)
