@@ -593,3 +593,46 @@ builtin.module {
         "dangling call to @gone in @main: no such function in the module (likely a former "
         "inline callee that was not spliced)"
     ]
+
+
+# A cycle the call graph check would miss (dropped, or a bug in it) must still stop the pass
+# with an error, not expand forever: the expansion bounds the nesting depth by the number of
+# inline functions. The alarm turns a hang into a failure of this test.
+SPECIALISED_CYCLE = """
+builtin.module {
+  pypto.func inline @a(%x: !pypto.tensor<[N], f32>) -> !pypto.tensor<[N], f32> {
+    %y = pypto.call @b(%x) : (!pypto.tensor<[N], f32>) -> !pypto.tensor<[N], f32>
+    pypto.return %y : !pypto.tensor<[N], f32>
+  }
+  pypto.func inline @b(%x: !pypto.tensor<[M], f32>) -> !pypto.tensor<[M], f32> {
+    %y = pypto.call @a(%x) : (!pypto.tensor<[M], f32>) -> !pypto.tensor<[M], f32>
+    pypto.return %y : !pypto.tensor<[M], f32>
+  }
+  pypto.func @main(%v: !pypto.tensor<[8], f32>) -> !pypto.tensor<[8], f32> {
+    %r = pypto.call @a(%v) : (!pypto.tensor<[8], f32>) -> !pypto.tensor<[8], f32>
+    pypto.return %r : !pypto.tensor<[8], f32>
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("text", [CYCLE, SPECIALISED_CYCLE], ids=["exact-types", "specialised"])
+def test_a_missed_cycle_fails_fast_instead_of_expanding_forever(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import signal
+
+    from pypto_xdsl.analysis.call_graph import InlineCallGraph
+
+    monkeypatch.setattr(InlineCallGraph, "find_cycle", lambda self: None)
+
+    def timeout(signum, frame):  # pragma: no cover - only when the bound is broken
+        raise AssertionError("inline-functions did not stop on a cycle")
+
+    previous = signal.signal(signal.SIGALRM, timeout)
+    signal.alarm(30)
+    try:
+        module = parse(text)
+        with pytest.raises(PassFailedException, match="the inline call graph has a cycle"):
+            inline_functions(module)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
@@ -321,9 +320,8 @@ builtin.module {
 def test_default_pipeline_runs_outline_after_inline() -> None:
     from pypto_xdsl.transforms.pipelines import DEFAULT_PIPELINE, PyptoDefaultPipeline
 
-    assert "outline-incore-scopes" in DEFAULT_PIPELINE
-    if "inline-functions" in DEFAULT_PIPELINE:
-        assert DEFAULT_PIPELINE.index("inline-functions") < DEFAULT_PIPELINE.index("outline-incore-scopes")
+    # Both passes are in the pipeline (index raises otherwise), inlining first.
+    assert DEFAULT_PIPELINE.index("inline-functions") < DEFAULT_PIPELINE.index("outline-incore-scopes")
     module = parse(STORE_PROGRAM)
     PyptoDefaultPipeline().apply(make_context(), module)
     module.verify()
@@ -358,31 +356,18 @@ def test_many_scopes_share_one_written_tensor() -> None:
 
 # --------------------------------------------------------------------------- semantics
 
-def _has_interpreter() -> bool:
-    try:
-        from pypto_xdsl.interpreter.testing import assert_same_semantics  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-HAS_INTERPRETER = _has_interpreter()
-needs_interpreter = pytest.mark.skipif(not HAS_INTERPRETER, reason="interpreter not available")
-
-
 def _filecheck_programs() -> list[tuple[str, int, str]]:
     cases = []
     for path in sorted(FILECHECK_DIR.glob("*.mlir")):
         if path.name == "errors.mlir":
             continue  # invalid input by design
         for k, chunk in enumerate(path.read_text().split("// -----")):
-            if "pypto.split_aiv" in chunk:
-                continue  # the interpreter has no split_aiv lanes
             cases.append((path.name, k, chunk))
+    # split_aiv regions run once per lane in the interpreter: they are compared too.
+    assert any("pypto.split_aiv" in text for _, _, text in cases)
     return cases
 
 
-@needs_interpreter
 @pytest.mark.parametrize(("name", "k", "text"), _filecheck_programs(), ids=lambda x: str(x)[:20] if isinstance(x, str) else x)
 def test_filecheck_programs_keep_their_meaning(name: str, k: int, text: str) -> None:
     from pypto_xdsl.interpreter.testing import assert_same_semantics
@@ -390,7 +375,7 @@ def test_filecheck_programs_keep_their_meaning(name: str, k: int, text: str) -> 
 
     before = parse(text)
     after = before.clone()
-    # The default pipeline: inline-functions (when present), then outline-incore-scopes.
+    # The default pipeline: inline-functions, then outline-incore-scopes.
     PyptoDefaultPipeline().apply(make_context(), after)
     after.verify()
     assert not any(isinstance(op, IncoreScopeOp) for op in after.walk())
@@ -399,7 +384,6 @@ def test_filecheck_programs_keep_their_meaning(name: str, k: int, text: str) -> 
         assert_same_semantics(before, after, entry=entry, seeds=(0, 1))
 
 
-@needs_interpreter
 def test_equivalence_check_detects_a_broken_outlining() -> None:
     """The semantic check used above is able to fail: swap the call's arguments."""
     from pypto_xdsl.interpreter.testing import SemanticsMismatch, assert_same_semantics
@@ -414,25 +398,18 @@ def test_equivalence_check_detects_a_broken_outlining() -> None:
         assert_same_semantics(before, after, entry="main", seeds=(0,))
 
 
-HAS_GENERATOR = importlib.util.find_spec("pypto_xdsl.interpreter.generator") is not None
-
-
-@needs_interpreter
-@pytest.mark.skipif(not HAS_GENERATOR, reason="program generator not available")
 @pytest.mark.parametrize("seed", range(0, 40))
 def test_generated_programs_keep_their_meaning(seed: int) -> None:
     """Fuzz: random programs (scopes with tile loops, helper calls, task ids, deps, scf)
-    run inline-functions (when present) then outline-incore-scopes; the result verifies,
+    run inline-functions then outline-incore-scopes; the result verifies,
     holds no scope outside InCore functions, and computes the same values."""
     from pypto_xdsl.interpreter.generator import generate_program
     from pypto_xdsl.interpreter.testing import assert_same_semantics
-    from pypto_xdsl.transforms import get_all_passes
+    from pypto_xdsl.transforms.inline_functions import InlineFunctionsPass
 
     program = generate_program(seed)
     after = program.module.clone()
-    passes = get_all_passes()
-    if "inline-functions" in passes:
-        passes["inline-functions"]()().apply(make_context(), after)
+    InlineFunctionsPass().apply(make_context(), after)
     outline(after)
     assert check_split_incore_orch(after).errors == []
     assert_same_semantics(program.module, after, entry=program.entry, dims=program.dims, seeds=(0,))

@@ -269,12 +269,20 @@ class InlinePlans:
         sites = 1
         calls_helpers = False
         # Pre-order over the exact-typed call tree: a spliced call's own helper calls come
-        # next, before its siblings (the numbering the sites get).
-        stack: list[Operation] = [op for op in block.walk() if self._is_helper_call(op)]
+        # next, before its siblings (the numbering the sites get). A helper nests in itself
+        # only through a cycle, which the pass rejects first; the depth bound turns a missed
+        # cycle into an error instead of an endless expansion.
+        limit = len(self.plans)
+        stack: list[tuple[Operation, int]] = [(op, 1) for op in block.walk() if self._is_helper_call(op)]
         stack.reverse()
         while stack:
-            call = stack.pop()
+            call, depth = stack.pop()
             assert isinstance(call, CallOp)
+            if depth > limit:
+                raise PassFailedException(
+                    f"expanding inline function @{plan.name}: helpers nest deeper than the {limit} "
+                    f"inline functions of the module, so the inline call graph has a cycle"
+                )
             callee = self._exact_callee(call)
             if callee is None:
                 calls_helpers = True  # specialised at each final site
@@ -304,7 +312,7 @@ class InlinePlans:
                 self.transfer_dumps(dumps, new_ops)
             sites += 1
             nested = [op for top in new_ops for op in top.walk() if self._is_helper_call(op)]
-            stack.extend(reversed(nested))
+            stack.extend((op, depth + 1) for op in reversed(nested))
         ops = list(block.ops)
         ret = ops.pop()
         assert isinstance(ret, ReturnOp)

@@ -1,4 +1,7 @@
 // RUN: pypto-opt %s -p inline-functions --split-input-file | filecheck %s
+// RUN: pypto-opt %s -p inline-functions --split-input-file | filecheck %s --check-prefix=NOCALL
+// NOCALL checks the whole output: every call site (loop, branch, while condition, scope, operand) was spliced.
+// NOCALL-NOT: pypto.call
 
 // Call sites anywhere: in scf.for / scf.if bodies, in the `before` region of scf.while (the
 // spliced body then runs per iteration), in an incore scope (kept verbatim), and as the
@@ -57,7 +60,6 @@ builtin.module {
 // CHECK:      %c1_inline3 = arith.constant 1 : index
 // CHECK-NEXT: %m_inline3 = arith.addi %w, %c1_inline3 : index
 // CHECK-NEXT: %z = arith.muli %m_inline3, %k : index
-// CHECK-NOT:  pypto.call
 
 // -----
 

@@ -89,3 +89,27 @@ builtin.module {
 // CHECK-NEXT: %e_inline2 = pypto.tensor.exp %b : !pypto.tensor<[8], f32>
 // CHECK-NEXT: %i_inline1 = arith.muli %o_inline0, %o_inline0 : index
 // CHECK-NEXT: pypto.return %i_inline1, %e_inline2 : index, !pypto.tensor<[8], f32>
+
+// -----
+
+// An unnamed value returned through a nested helper takes the fresh name of the nested call
+// result it replaces (%r of @outer, site 0): `r_inline0`, not the final call's `%z` nor no
+// name at all.
+builtin.module {
+  pypto.func inline @inner(%x: index) -> index {
+    %0 = arith.muli %x, %x : index
+    pypto.return %0 : index
+  }
+  pypto.func inline @outer(%x: index) -> index {
+    %r = pypto.call @inner(%x) : (index) -> index
+    pypto.return %r : index
+  }
+  pypto.func @main(%a: index) -> index {
+    %z = pypto.call @outer(%a) : (index) -> index
+    %w = arith.addi %z, %a : index
+    pypto.return %w : index
+  }
+}
+// CHECK:      pypto.func @main(%a: index) -> index {
+// CHECK-NEXT:   %r_inline0 = arith.muli %a, %a : index
+// CHECK-NEXT:   %w = arith.addi %r_inline0, %a : index

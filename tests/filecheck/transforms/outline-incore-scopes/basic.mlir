@@ -1,6 +1,9 @@
 // RUN: pypto-opt %s --split-input-file -p outline-incore-scopes | filecheck %s
 // RUN: pypto-opt %s --split-input-file -p outline-incore-scopes | pypto-opt --split-input-file | filecheck %s
 // RUN: pypto-opt %s --split-input-file -p outline-incore-scopes --print-op-generic | pypto-opt --split-input-file | filecheck %s
+// RUN: pypto-opt %s --split-input-file -p outline-incore-scopes | filecheck %s --check-prefix=NOSCOPE
+// NOSCOPE checks the whole output: no chunk keeps a scope.
+// NOSCOPE-NOT: pypto.incore_scope
 
 // Seed example "Basic Outlining": the store target %x is returned as the parameter itself.
 
@@ -39,7 +42,6 @@ builtin.module {
 // CHECK-NEXT:    %r = pypto.tile.store %rt, %x[%c0]
 // CHECK-NEXT:    pypto.return %x : !pypto.tensor<[64], f32>
 // CHECK-NEXT:  }
-// CHECK-NOT:   pypto.incore_scope
 
 // -----
 
@@ -167,3 +169,31 @@ builtin.module {
 // CHECK-NEXT:    pypto.return
 // CHECK-NEXT:  }
 // CHECK-NEXT:  pypto.func incore @func2_incore_0(%x: !pypto.tensor<[8], f32>) {
+
+// -----
+
+// A scope's level picks the kind of its function: aic and aiv scopes become aic and aiv
+// functions (core_group, the default, incore).
+
+builtin.module {
+  pypto.func @main(%x: !pypto.tensor<[8], f32>) -> !pypto.tensor<[8], f32> {
+    %a = pypto.incore_scope level(aic) -> (!pypto.tensor<[8], f32>) {
+      %y = pypto.tensor.exp %x : !pypto.tensor<[8], f32>
+      pypto.yield %y : !pypto.tensor<[8], f32>
+    }
+    %b = pypto.incore_scope level(aiv) -> (!pypto.tensor<[8], f32>) {
+      %z = pypto.tensor.exp %a : !pypto.tensor<[8], f32>
+      pypto.yield %z : !pypto.tensor<[8], f32>
+    }
+    %c = pypto.incore_scope level(core_group) -> (!pypto.tensor<[8], f32>) {
+      %w = pypto.tensor.exp %b : !pypto.tensor<[8], f32>
+      pypto.yield %w : !pypto.tensor<[8], f32>
+    }
+    pypto.return %c : !pypto.tensor<[8], f32>
+  }
+}
+
+// CHECK-LABEL: pypto.func orchestration @main(
+// CHECK:       pypto.func aic @main_incore_0(%x: !pypto.tensor<[8], f32>) -> !pypto.tensor<[8], f32> {
+// CHECK:       pypto.func aiv @main_incore_1(%a: !pypto.tensor<[8], f32>) -> !pypto.tensor<[8], f32> {
+// CHECK:       pypto.func incore @main_incore_2(%b: !pypto.tensor<[8], f32>) -> !pypto.tensor<[8], f32> {

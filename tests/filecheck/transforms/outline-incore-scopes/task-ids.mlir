@@ -1,5 +1,8 @@
 // RUN: pypto-opt %s -p outline-incore-scopes | filecheck %s
 // RUN: pypto-opt %s -p outline-incore-scopes | pypto-opt | filecheck %s
+// RUN: pypto-opt %s -p outline-incore-scopes | filecheck %s --check-prefix=NOCALL
+// NOCALL checks the whole output: every scope (with task ids or deps) became a submit.
+// NOCALL-NOT: pypto.call
 
 // A scope with a task_id result becomes pypto.submit; its task id replaces the scope's
 // and feeds the deps of later scopes. deps(...) alone (no task_id result) also gives a
@@ -44,4 +47,3 @@ builtin.module {
 // CHECK-NEXT:    %d = pypto.tensor.exp %w
 // CHECK-NEXT:    pypto.return
 // CHECK-NEXT:  }
-// CHECK-NOT:   pypto.call

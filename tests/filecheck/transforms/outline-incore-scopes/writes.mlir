@@ -232,3 +232,50 @@ builtin.module {
 // CHECK-NEXT:    pypto.return %[[D]]
 // CHECK:       pypto.func incore @main_incore_0(out %dst: !pypto.tensor<[16], f32>, %src: !pypto.tensor<[4], f32>) -> (!pypto.tensor<[8], f32>, !pypto.tensor<[16], f32>) {
 // CHECK:         pypto.return %u, %dst
+
+// -----
+
+// tensor.dim reads a tensor's shape, not its data: a capture the scope writes and only
+// measures stays 'out'.
+
+builtin.module {
+  pypto.func @main(%x: !pypto.tensor<[8], f32>, %out: !pypto.tensor<[8], f32>) -> index {
+    %n = pypto.incore_scope -> (index) {
+      %c0 = arith.constant 0 : index
+      %d = pypto.tensor.dim %out, 0 : !pypto.tensor<[8], f32>
+      %t = pypto.tile.load %x[%c0] : !pypto.tensor<[8], f32> -> !pypto.tile<[8], f32, vec>
+      %s = pypto.tile.store %t, %out[%c0] : !pypto.tile<[8], f32, vec>, !pypto.tensor<[8], f32>
+      pypto.yield %d : index
+    }
+    pypto.return %n : index
+  }
+}
+
+// CHECK-LABEL: pypto.func orchestration @main(
+// CHECK:       pypto.func incore @main_incore_0(out %out: !pypto.tensor<[8], f32>, %x: !pypto.tensor<[8], f32>) -> (index, !pypto.tensor<[8], f32>) {
+// CHECK:         pypto.tensor.dim %out, 0
+
+// -----
+
+// A scope dumping a tensor an earlier scope wrote dumps the version that scope returned
+// (the call result later uses read), and passes it as the capture it is.
+
+builtin.module {
+  pypto.func @main(%x: !pypto.tensor<[8], f32>, %out: !pypto.tensor<[8], f32>) -> !pypto.tensor<[8], f32> {
+    pypto.incore_scope {
+      %c0 = arith.constant 0 : index
+      %t = pypto.tile.load %x[%c0] : !pypto.tensor<[8], f32> -> !pypto.tile<[8], f32, vec>
+      %s = pypto.tile.store %t, %out[%c0] : !pypto.tile<[8], f32, vec>, !pypto.tensor<[8], f32>
+      pypto.yield
+    }
+    %e = pypto.incore_scope dumps(%out : !pypto.tensor<[8], f32>) -> (!pypto.tensor<[8], f32>) {
+      %y = pypto.tensor.exp %out : !pypto.tensor<[8], f32>
+      pypto.yield %y : !pypto.tensor<[8], f32>
+    }
+    pypto.return %e : !pypto.tensor<[8], f32>
+  }
+}
+
+// CHECK-LABEL: pypto.func orchestration @main(
+// CHECK-NEXT:    %[[W:.*]] = pypto.call @main_incore_0(%x, %out) : (
+// CHECK-NEXT:    %e = pypto.call @main_incore_1(%[[W]]) dumps(%[[W]] : !pypto.tensor<[8], f32>) : (
