@@ -86,6 +86,7 @@ from pypto_xdsl.dialects.program import (
     FuncOp,
     ReturnOp,
     SubmitOp,
+    launch_cores,
 )
 from pypto_xdsl.transforms.tensor_to_tile.cube import (
     L0A_BYTES,
@@ -170,14 +171,14 @@ def _blocks(op: Operation) -> Iterable[Block]:
 
 class _LaunchBlockDims:
     """N when a function is launched on N cores (`pypto.block_dim` on it, or on every call
-    of it), else 1. The calls' block dims are collected in one walk of the module, on first
-    need."""
+    of it), None when on a count known only at run time (`cores(%n)`), else 1. The calls'
+    block dims are collected in one walk of the module, on first need."""
 
     def __init__(self, module: ModuleOp):
         self.module = module
-        self.by_callee: dict[str, set[int]] | None = None
+        self.by_callee: dict[str, set[int | None]] | None = None
 
-    def of(self, func: FuncOp) -> int:
+    def of(self, func: FuncOp) -> int | None:
         attr = func.attributes.get(BLOCK_DIM_ATTR)
         if isinstance(attr, IntegerAttr):
             return attr.value.data
@@ -187,7 +188,10 @@ class _LaunchBlockDims:
                 if isinstance(op, CallOp | SubmitOp):
                     a = op.attributes.get(BLOCK_DIM_ATTR)
                     dims = self.by_callee.setdefault(op.callee.root_reference.data, set())
-                    dims.add(a.value.data if isinstance(a, IntegerAttr) else 1)
+                    if launch_cores(op) is not None:
+                        dims.add(None)
+                    else:
+                        dims.add(a.value.data if isinstance(a, IntegerAttr) else 1)
         dims = self.by_callee.get(func.sym_name.data, set())
         return next(iter(dims)) if len(dims) == 1 else 1
 
@@ -233,7 +237,8 @@ class ConvertTensorToTilePass(ModulePass):
             groups: list[FusionGroup] = []
             for block in _blocks(func):
                 groups.extend(BlockGrouper(skip).scan(block))
-            spmd = launch_dims.of(func) > 1 and self._single_group_body(func, groups)
+            blocks = launch_dims.of(func)
+            spmd = (blocks is None or blocks > 1) and self._single_group_body(func, groups)
             for g in groups:
                 work.append((func, g, plan_group(func, g, budget, self.ub_bytes, self.double_buffer, bound_of), spmd))
         if not work and not matmuls:

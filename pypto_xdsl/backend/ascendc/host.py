@@ -117,7 +117,10 @@ def _param_index(func: program.FuncOp, value: SSAValue) -> int | None:
 
 
 def block_dim(call: Operation, callee: program.FuncOp) -> int:
-    return program.launch_block_dim(call, callee)
+    try:
+        return program.launch_block_dim(call, callee)
+    except ValueError as e:  # a core count read at run time (cores(%n))
+        raise op_error(call, f"{e}; the host code launches on a static block dim") from None
 
 
 def launch_result_params(kernel: KernelOp) -> list[int | None]:
@@ -260,7 +263,7 @@ class HostPrinter(CxxWriter):
 
     def print(self) -> tuple[str, str]:
         """(declaration, definition) of `run_<name>`."""
-        if self.func.func_kind not in (FuncKind.ORCHESTRATION, FuncKind.OPAQUE):
+        if self.func.func_kind not in (FuncKind.ORCHESTRATION, FuncKind.GRAPH, FuncKind.OPAQUE):
             raise BackendError(f"ascendc: @{self.func.sym_name.data} is not an orchestration function")
         params = self.params()
         sig = ", ".join(["aclrtStream stream"] + [f"{c} {n}" for c, n, _, _ in params])
@@ -426,6 +429,8 @@ class HostPrinter(CxxWriter):
             self.view_ptrs[view] = name
 
     def _emit_assemble(self, op: tensor.AssembleOp) -> None:
+        if op.atomic is not None:
+            raise op_error(op, "an atomic(add) assemble is not supported (the host copies with aclrtMemcpy2dAsync)")
         src, dst = self.tensor_root(op.source), self.tensor_root(op.dest)
         s_type = op.source.type
         assert isinstance(s_type, TensorType)
@@ -678,4 +683,5 @@ def print_driver(func: program.FuncOp, host: HostProgram) -> str:
 
 
 def orchestration_funcs(module: ModuleOp) -> list[program.FuncOp]:
-    return [f for f in program.func_ops(module) if f.func_kind == FuncKind.ORCHESTRATION]
+    # A graph function is an orchestration body (each call one task launch): same host code.
+    return [f for f in program.func_ops(module) if f.func_kind in (FuncKind.ORCHESTRATION, FuncKind.GRAPH)]
