@@ -17,6 +17,7 @@ from xdsl.ir import Operation
 
 from pypto_xdsl.dialects.attributes import FuncKind
 from pypto_xdsl.dialects.program import CallOp, FuncOp, SubmitOp, func_ops
+from pypto_xdsl.utils import walk_ops
 
 
 def callee_name(op: CallOp | SubmitOp) -> str:
@@ -119,7 +120,7 @@ def build_inline_call_graph(module: Operation) -> InlineCallGraph:
         caller_is_inline = f.func_kind == FuncKind.INLINE
         caller = f.sym_name.data
         succs: list[str] = []
-        for op in f.body.walk():
+        for op in walk_ops(f.body):
             if isinstance(op, CallOp):
                 name = op.callee.root_reference.data
                 if name in inline:

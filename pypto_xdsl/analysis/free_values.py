@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 
 from xdsl.ir import Operation, Region, SSAValue
 
+from pypto_xdsl.utils import walk_ops
+
 
 @dataclass
 class FreeValues:
@@ -55,7 +57,7 @@ def collect_free_values(
     uses: dict[SSAValue, list[tuple[Operation, int]]] = {}
     for block in region.blocks:
         defined.update(block.args)
-    for op in region.walk():
+    for op in walk_ops(region):
         operands = op.operands
         for i, v in enumerate(operands):
             if remap is not None:

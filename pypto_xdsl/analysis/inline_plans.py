@@ -33,6 +33,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from pypto_xdsl.dialects.attributes import TensorType, TileType
 from pypto_xdsl.dialects.program import CallOp, FuncOp, ReturnOp
+from pypto_xdsl.utils import walk_ops
 
 # --------------------------------------------------------------------------- names
 
@@ -188,7 +189,7 @@ def analyse_helper(func: FuncOp) -> HelperPlan:
         except ReservedNameError as e:
             raise PassFailedException(f"in inline function @{name}: {e}") from e
 
-    for op in func.body.walk():
+    for op in walk_ops(func.body):
         for region in op.regions:
             for block in region.blocks:
                 for a in block.args:
@@ -273,7 +274,7 @@ class InlinePlans:
         # only through a cycle, which the pass rejects first; the depth bound turns a missed
         # cycle into an error instead of an endless expansion.
         limit = len(self.plans)
-        stack: list[tuple[Operation, int]] = [(op, 1) for op in block.walk() if self._is_helper_call(op)]
+        stack: list[tuple[Operation, int]] = [(op, 1) for op in walk_ops(block) if self._is_helper_call(op)]
         stack.reverse()
         while stack:
             call, depth = stack.pop()
@@ -311,7 +312,7 @@ class InlinePlans:
             if dumps:
                 self.transfer_dumps(dumps, new_ops)
             sites += 1
-            nested = [op for top in new_ops for op in top.walk() if self._is_helper_call(op)]
+            nested = [op for top in new_ops for op in walk_ops(top) if self._is_helper_call(op)]
             stack.extend((op, depth + 1) for op in reversed(nested))
         ops = list(block.ops)
         ret = ops.pop()

@@ -34,7 +34,7 @@ from xdsl.dialects import builtin, scf
 from xdsl.dialects.builtin import DenseArrayBase, i32
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
@@ -74,7 +74,8 @@ from pypto_xdsl.dialects.program import (
     func_ops,
 )
 from pypto_xdsl.dialects.traits import InferResultTypes, aliased_operand
-from pypto_xdsl.utils import paused_gc
+from pypto_xdsl.transforms.rewriting import FlatPatternRewriteWalker
+from pypto_xdsl.utils import paused_gc, walk_ops
 
 __all__ = [
     "Expansion",
@@ -268,7 +269,7 @@ class InlineExpander:
         return [
             op
             for top in new_ops
-            for op in top.walk()
+            for op in walk_ops(top)
             if isinstance(op, CallOp) and op.callee.root_reference.data in plans
         ]
 
@@ -505,7 +506,7 @@ def transfer_dumps(
     """
     followed: dict[SSAValue, None] = dict.fromkeys(dumped)
     for top in new_ops:
-        for op in top.walk():
+        for op in walk_ops(top):
             alias = aliased_operand(op)
             if alias is not None and alias in followed:
                 followed[op.results[0]] = None
@@ -513,7 +514,7 @@ def transfer_dumps(
                 used = [v for v in op.args if v in followed]
             elif isinstance(op, IncoreScopeOp):
                 used = [
-                    v for inner in op.body.walk() for v in inner.operands if v in followed
+                    v for inner in walk_ops(op.body) for v in inner.operands if v in followed
                 ]
             else:
                 continue
@@ -586,7 +587,7 @@ def _inline_functions(module: builtin.ModuleOp) -> InlineStats:
     expander = InlineExpander(graph, plans, prebound)
     callers = list(dict.fromkeys(caller for _, caller in top))
     for caller in callers:
-        walker = PatternRewriteWalker(
+        walker = FlatPatternRewriteWalker(
             InlineCallPattern(expander, caller.sym_name.data), apply_recursively=False
         )
         walker.rewrite_region(caller.body)
@@ -634,7 +635,7 @@ def inline_functions_eliminated_errors(module: builtin.ModuleOp) -> list[str]:
                 f"(it should have been spliced and removed)"
             )
     for f in func_ops(module):
-        for op in f.body.walk():
+        for op in walk_ops(f.body):
             if not isinstance(op, CallOp | SubmitOp):
                 continue
             kind = "call" if isinstance(op, CallOp) else "submit"

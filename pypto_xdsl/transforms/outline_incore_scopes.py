@@ -47,7 +47,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import ConstantLike, SymbolOpInterface
 from xdsl.utils.exceptions import PassFailedException
@@ -86,7 +86,8 @@ from pypto_xdsl.dialects.program import (
     SubmitOp,
     YieldOp,
 )
-from pypto_xdsl.utils import paused_gc
+from pypto_xdsl.transforms.rewriting import FlatPatternRewriteWalker
+from pypto_xdsl.utils import paused_gc, walk_ops
 
 _LEVEL_KIND = {
     Level.CORE_GROUP: FuncKind.INCORE,
@@ -262,35 +263,56 @@ class _Renames:
     Each layer of undo records belongs to a block: entries made while outlining a scope in
     block B (and path compressions made while resolving an op inside B) hold for the rest of
     B, nested regions included, and are undone when the walk leaves B. The walk visits ops
-    in program order, so `enter(op)` can tell from `op`'s block which layers still hold.
+    in program order, so `enter(op)` can tell from `op`'s block which layers still hold: it
+    keeps the chain of blocks from the function body to the block being walked (a
+    depth-first path, so entering a block costs its distance from the path, leaving costs
+    the layers it pops: constant per op amortised, at any nesting depth).
     """
 
     def __init__(self, body: Block) -> None:
         self.map: dict[SSAValue, SSAValue] = {}
-        self._blocks: list[Block] = [body]
+        self._body = body
+        self._path: list[Block] = [body]  # body ... the block of the op last entered
+        self._on_path: dict[Block, int] = {body: 0}
+        self._blocks: list[Block] = [body]  # the blocks of the undo layers, along the path
         self._undo: list[list[tuple[SSAValue, SSAValue | None]]] = [[]]
         self._last: Block | None = body
 
     def enter(self, op: Operation) -> bool:
-        """Make the layers those of `op`'s position; False when `op` is not in the function
-        (an op of a scope body already moved into its outlined function)."""
+        """Make the layers those of `op`'s position; False when `op` is not in the function."""
         block = op.parent
         if block is self._last:
             return True
-        chain: set[Block] = set()
-        b = block
-        body = self._blocks[0]
-        while b is not None and b is not body:
-            chain.add(b)
-            parent = b.parent_op()
-            b = parent.parent if parent is not None else None
-        if b is None:
-            return False
-        blocks = self._blocks
-        while len(blocks) > 1 and blocks[-1] not in chain:
-            self._pop()
+        on_path = self._on_path
+        depth = on_path.get(block)
+        if depth is None:
+            # A block below the path: climb to the path, then extend it downwards.
+            climbed: list[Block] = []
+            b = block
+            while b is not None and b not in on_path:
+                climbed.append(b)
+                parent = b.parent_op()
+                b = parent.parent if parent is not None else None
+            if b is None:
+                return False
+            depth = on_path[b]
+            self._truncate(depth)
+            for c in reversed(climbed):
+                on_path[c] = len(self._path)
+                self._path.append(c)
+        else:
+            self._truncate(depth)
         self._last = block
         return True
+
+    def _truncate(self, depth: int) -> None:
+        """Leave every block of the path below position `depth`, undoing their layers."""
+        path = self._path
+        while len(path) > depth + 1:
+            left = path.pop()
+            del self._on_path[left]
+            if len(self._blocks) > 1 and self._blocks[-1] is left:
+                self._pop()
 
     def _pop(self) -> None:
         self._blocks.pop()
@@ -628,7 +650,7 @@ def check_outlinable(func: FuncOp) -> list[IncoreScopeOp]:
     (`pypto_xdsl.analysis.deferred_wait`)."""
     scopes: list[IncoreScopeOp] = []
     waiters: dict[IncoreScopeOp, None] = {}
-    for op in func.body.walk():
+    for op in walk_ops(func.body):
         if isinstance(op, IncoreScopeOp):
             scopes.append(op)
         elif isinstance(op, DeferWaitOp):
@@ -649,7 +671,7 @@ def check_outlinable(func: FuncOp) -> list[IncoreScopeOp]:
                 "nested InCore scope detected: InCore scopes must not contain other "
                 "InCore scopes (pypto.incore_scope inside pypto.incore_scope)",
             )
-        if scope.split is not None and any(isinstance(o, SplitAivOp) for o in scope.body.walk()):
+        if scope.split is not None and any(isinstance(o, SplitAivOp) for o in walk_ops(scope.body)):
             raise _fail(func, SPLIT_AIV_EXCLUSIVE_MESSAGE.format(split=scope.split.data.value))
     for scope in waiters:
         if scope.allow_early_resolve is not None:
@@ -693,7 +715,7 @@ def outline_incore_scopes(module: ModuleOp) -> int:
     total = 0
     for func in work:
         outliner = _FunctionOutliner(module, func, namer, cursor=func)
-        walker = PatternRewriteWalker(OutlineIncoreScopePattern(outliner), apply_recursively=False)
+        walker = FlatPatternRewriteWalker(OutlineIncoreScopePattern(outliner), apply_recursively=False)
         walker.rewrite_region(func.body)
         if outliner.failed is not None:
             raise outliner.failed
@@ -736,7 +758,7 @@ def check_split_incore_orch(module: ModuleOp) -> SplitIncoreOrchReport:
     """
     errors: list[str] = []
     warnings: list[str] = []
-    for op in module.walk():
+    for op in walk_ops(module):
         if isinstance(op, IncoreScopeOp):
             func = op.parent_op()
             while func is not None and not isinstance(func, FuncOp):
