@@ -10,6 +10,11 @@ pypto program, both as subprocesses (startup included; CPU seconds of the child 
 median of `--repeat` runs).
 
     .venv/bin/python benchmarks/bench_inline_functions.py --sizes 1000,2000,4000 --chains 8,64
+
+`--growing-chains 1000,2000,5000` also runs, each in a fresh process, `main` calling the top
+of a chain of D helpers where each helper calls the previous one and adds an op (the
+expanded program has D ops): pass CPU time, the process's peak RSS after the pass and the
+module's size before it, and the time per helper (a linear pass keeps it flat).
 """
 
 from __future__ import annotations
@@ -58,6 +63,67 @@ def pypto_program(sites: int, depth: int = 1) -> str:
         prev = f"%v{k}"
     out += [f"    pypto.return {prev} : {T}", "  }", "}"]
     return "\n".join(out) + "\n"
+
+
+def growing_chain_program(depth: int) -> str:
+    """`main` calls `g<depth-1>`; `g<i>` calls `g<i-1>` and adds its argument; `g0` adds."""
+    out = [
+        "builtin.module {",
+        f"  pypto.func inline @g0(%x: {T}) -> {T} {{",
+        f"    %y = pypto.tensor.add %x, %x : {T}",
+        f"    pypto.return %y : {T}",
+        "  }",
+    ]
+    for i in range(1, depth):
+        out += [
+            f"  pypto.func inline @g{i}(%x: {T}) -> {T} {{",
+            f"    %r = pypto.call @g{i - 1}(%x) : ({T}) -> {T}",
+            f"    %y = pypto.tensor.add %r, %x : {T}",
+            f"    pypto.return %y : {T}",
+            "  }",
+        ]
+    out += [
+        f"  pypto.func @main(%a: {T}) -> {T} {{",
+        f"    %v = pypto.call @g{depth - 1}(%a) : ({T}) -> {T}",
+        f"    pypto.return %v : {T}",
+        "  }",
+        "}",
+    ]
+    return "\n".join(out) + "\n"
+
+
+def one_growing_chain(depth: int) -> None:
+    """Run in a fresh process: print `depth pass_seconds rss_before_mib rss_after_mib`."""
+    from pypto_xdsl.dialects import make_context
+    from pypto_xdsl.parsing import PyptoParser
+    from pypto_xdsl.transforms.inline_functions import inline_functions
+    from pypto_xdsl.utils import paused_gc
+
+    text = growing_chain_program(depth)
+    with paused_gc():
+        module = PyptoParser(make_context(), text).parse_module()
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        stats, t_pass = timed(lambda: inline_functions(module))
+        after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    assert stats.sites == depth
+    print(f"{depth} {t_pass:.3f} {before:.0f} {after:.0f}")
+
+
+def report_growing_chains(depths: list[int], timeout: float) -> None:
+    print("\nmain calling the top of a chain of D helpers, each adding an op (fresh process per D)")
+    print("      D | pass s | pass µs / helper | peak RSS after the pass (MiB) | RSS before the pass (MiB)")
+    for depth in depths:
+        cmd = [sys.executable, str(Path(__file__).resolve()), "--one-growing-chain", str(depth)]
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            print(f"{depth:>7} | timeout ({timeout:.0f} s)")
+            continue
+        if proc.returncode != 0:
+            print(f"{depth:>7} | failed: {proc.stderr.strip().splitlines()[-1] if proc.stderr else proc.returncode}")
+            continue
+        d, t, before, after = proc.stdout.split()
+        print(f"{depth:>7} | {float(t):6.2f} | {1e6 * float(t) / depth:16.1f} | {float(after):29.0f} | {float(before):25.0f}", flush=True)
 
 
 def func_program(sites: int, depth: int = 1) -> str:
@@ -196,7 +262,12 @@ def main() -> None:
     ap.add_argument("--no-tools", action="store_true", help="skip the pypto-opt/mlir-opt subprocess timings")
     ap.add_argument("--timeout", type=float, default=300.0)
     ap.add_argument("--repeat", type=int, default=3, help="runs of each tool per size (the median is printed)")
+    ap.add_argument("--growing-chains", default="", help="depths of chains whose helpers each add an op")
+    ap.add_argument("--one-growing-chain", type=int, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.one_growing_chain:
+        one_growing_chain(args.one_growing_chain)
+        return
     tools = not args.no_tools
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
@@ -209,6 +280,8 @@ def main() -> None:
         ]
         if chains:
             report(f"{args.chain_sites} call sites of a helper chain of the given depth", "depth", chains)
+        if args.growing_chains:
+            report_growing_chains([int(d) for d in args.growing_chains.split(",")], args.timeout)
 
 
 if __name__ == "__main__":
