@@ -585,10 +585,13 @@ def _inline_functions(module: builtin.ModuleOp) -> InlineStats:
     for name in roots:
         plans.expansion(name)
     expander = InlineExpander(graph, plans, prebound)
-    callers = list(dict.fromkeys(caller for _, caller in top))
-    for caller in callers:
+    sites: dict[FuncOp, list[Operation]] = {}
+    for call, caller in top:
+        sites.setdefault(caller, []).append(call)
+    for caller, calls in sites.items():
+        # The walker visits the call sites only (in program order: the call graph's walk).
         walker = FlatPatternRewriteWalker(
-            InlineCallPattern(expander, caller.sym_name.data), apply_recursively=False
+            InlineCallPattern(expander, caller.sym_name.data), apply_recursively=False, only=calls
         )
         walker.rewrite_region(caller.body)
         if expander.failed is not None:

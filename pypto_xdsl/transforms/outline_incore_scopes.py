@@ -497,8 +497,8 @@ class _FunctionOutliner:
         self.counter += 1
 
         # Move the body into the new function.
-        # The body's ops leave the function being walked: the walker has nothing to do there.
-        rewriter.handle_operation_removal(scope)
+        # The body's ops leave the function (the walker does not visit them: `survey` lists
+        # no op of a scope body).
         block = scope.body.detach_block(0)
         args = []
         for i, c in enumerate(captured):
@@ -643,43 +643,82 @@ def _enclosing_scope(op: Operation, stop: Operation) -> IncoreScopeOp | None:
     return None
 
 
-def check_outlinable(func: FuncOp) -> list[IncoreScopeOp]:
-    """The scopes of `func`; raise PassFailedException for nested or misplaced scopes, a
-    scope combining split(...) with pypto.split_aiv regions, and a deferred waiter (a scope
+@dataclass
+class _Survey:
+    """One walk of a function: its scopes, and the ops the pattern has to visit."""
+
+    scopes: list[IncoreScopeOp]
+    visit: list[Operation]
+    """In program order: the scopes, and the ops outside scopes that read a value some scope
+    uses (only those can read a tensor an earlier scope wrote)."""
+
+
+def survey(func: FuncOp) -> _Survey:
+    """Walk `func` once; raise PassFailedException for nested or misplaced scopes, a scope
+    combining split(...) with pypto.split_aiv regions, and a deferred waiter (a scope
     registering pypto.system.defer_wait conditions) that breaks the waiter contract
     (`pypto_xdsl.analysis.deferred_wait`)."""
     scopes: list[IncoreScopeOp] = []
-    waiters: dict[IncoreScopeOp, None] = {}
-    for op in walk_ops(func.body):
-        if isinstance(op, IncoreScopeOp):
+    in_order: list[Operation] = []  # scopes and the ops outside scopes, program order
+    used: set[SSAValue] = set()  # operands of the scopes and of their bodies
+    waiters: list[IncoreScopeOp] = []
+    first = func.body.block.first_op
+    stack: list[Operation] = [first] if first is not None else []
+    while stack:
+        op = stack.pop()
+        nxt = op.next_op
+        if nxt is not None:
+            stack.append(nxt)
+        if type(op) is IncoreScopeOp:
+            if func.func_kind in INCORE_KINDS:
+                raise _fail(
+                    func,
+                    f"pypto.incore_scope inside {func.func_kind.value} function: an InCore "
+                    f"function already runs on a core, so its scopes cannot be outlined "
+                    f"(only opaque, orchestration and graph functions hold incore scopes)",
+                )
             scopes.append(op)
-        elif isinstance(op, DeferWaitOp):
-            scope = _enclosing_scope(op, func)
-            if scope is not None:
-                waiters[scope] = None
-    for scope in scopes:
-        if func.func_kind in INCORE_KINDS:
-            raise _fail(
-                func,
-                f"pypto.incore_scope inside {func.func_kind.value} function: an InCore "
-                f"function already runs on a core, so its scopes cannot be outlined "
-                f"(only opaque, orchestration and graph functions hold incore scopes)",
-            )
-        if _enclosing_scope(scope, func) is not None:
-            raise _fail(
-                func,
-                "nested InCore scope detected: InCore scopes must not contain other "
-                "InCore scopes (pypto.incore_scope inside pypto.incore_scope)",
-            )
-        if scope.split is not None and any(isinstance(o, SplitAivOp) for o in walk_ops(scope.body)):
-            raise _fail(func, SPLIT_AIV_EXCLUSIVE_MESSAGE.format(split=scope.split.data.value))
+            in_order.append(op)
+            used.update(op.operands)
+            regions = waits = False
+            for inner in walk_ops(op.body):
+                if isinstance(inner, IncoreScopeOp):
+                    raise _fail(
+                        func,
+                        "nested InCore scope detected: InCore scopes must not contain other "
+                        "InCore scopes (pypto.incore_scope inside pypto.incore_scope)",
+                    )
+                if isinstance(inner, SplitAivOp):
+                    regions = True
+                elif isinstance(inner, DeferWaitOp):
+                    waits = True
+                used.update(inner.operands)
+            if regions and op.split is not None:
+                raise _fail(func, SPLIT_AIV_EXCLUSIVE_MESSAGE.format(split=op.split.data.value))
+            if waits:
+                waiters.append(op)
+            continue  # the body was walked above
+        if op.operands:
+            in_order.append(op)
+        for region in reversed(op.regions):
+            for block in reversed(region.blocks):
+                if (f := block.first_op) is not None:
+                    stack.append(f)
     for scope in waiters:
         if scope.allow_early_resolve is not None:
             raise _fail(func, deferred_wait.EARLY_RESOLVE)
         error = deferred_wait.deferred_waiter_errors(scope.body.block)
         if error is not None:
             raise _fail(func, error)
-    return scopes
+    if not scopes:
+        return _Survey(scopes, [])
+    visit = [op for op in in_order if type(op) is IncoreScopeOp or any(v in used for v in op.operands)]
+    return _Survey(scopes, visit)
+
+
+def check_outlinable(func: FuncOp) -> list[IncoreScopeOp]:
+    """The scopes of `func`, after the checks of `survey`."""
+    return survey(func).scopes
 
 
 # --------------------------------------------------------------------------- passes
@@ -702,20 +741,22 @@ def outline_incore_scopes(module: ModuleOp) -> int:
     Raises PassFailedException, before changing anything, for a nested scope, a scope in
     an InCore-kind function, or a scope combining split(...) with pypto.split_aiv regions.
     """
-    work: list[FuncOp] = []
+    work: list[tuple[FuncOp, _Survey]] = []
     for func in module.body.block.ops:
         if not isinstance(func, FuncOp):
             continue
-        scopes = check_outlinable(func)
-        if scopes and (func.func_kind == FuncKind.OPAQUE or func.func_kind in ORCHESTRATION_LIKE_KINDS):
-            work.append(func)
+        found = survey(func)
+        if found.scopes and (func.func_kind == FuncKind.OPAQUE or func.func_kind in ORCHESTRATION_LIKE_KINDS):
+            work.append((func, found))
     if not work:
         return 0
     namer = _Namer(_symbol_names(module))
     total = 0
-    for func in work:
+    for func, found in work:
         outliner = _FunctionOutliner(module, func, namer, cursor=func)
-        walker = FlatPatternRewriteWalker(OutlineIncoreScopePattern(outliner), apply_recursively=False)
+        walker = FlatPatternRewriteWalker(
+            OutlineIncoreScopePattern(outliner), apply_recursively=False, only=found.visit
+        )
         walker.rewrite_region(func.body)
         if outliner.failed is not None:
             raise outliner.failed
