@@ -160,6 +160,30 @@ def test_transitive_dependencies_run_and_inline_is_spliced():
     assert lowered.functions["exp_kernel"].func_type == FuncKind.AIV  # pypto-default gave the vector kernel its core
 
 
+@pl.jit.graph
+def doubled_layer(a: pl.Tensor, out: pl.Out[pl.Tensor]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        t = pl.load(a, [0, 0], [ROWS, COLS])
+        out = pl.store(pl.add(t, t), [0, 0], out)
+    return out
+
+
+@pl.jit
+def through_graph(a: pl.Tensor, out: pl.Out[pl.Tensor]):
+    out = doubled_layer(a, out)
+    return out
+
+
+def test_a_jit_graph_function_is_outlined_and_stays_a_graph_function():
+    x, out = arr(ROWS, COLS), np.zeros((ROWS, COLS), np.float32)
+    through_graph(x, out)
+    np.testing.assert_allclose(out, 2 * x, rtol=1e-6)
+    lowered = through_graph.lower(x, out)
+    assert doubled_layer.flavour == "jit.graph"
+    assert lowered.functions["doubled_layer"].func_type == FuncKind.GRAPH
+    assert lowered.functions["doubled_layer_incore_0"].func_type == FuncKind.INCORE
+
+
 def test_sub_function_called_from_python_runs_as_its_own_program():
     x, out = arr(ROWS, COLS), np.zeros((ROWS, COLS), np.float32)
     assert exp_kernel(x, out) is out
@@ -182,7 +206,6 @@ def test_parenthesised_decorators_and_options():
 @pytest.mark.parametrize(
     ("decorate", "message"),
     [
-        (lambda: pl.jit.graph, "@pl.jit.graph is not supported: the pypto dialect has no graph functions"),
         (lambda: pl.jit.host, "@pl.jit.host is not supported"),
         (lambda: pl.jit.extern(source="k.cpp"), "@pl.jit.extern is not supported"),
         (lambda: pl.jit(foo=1), "@pl.jit has no option 'foo'"),

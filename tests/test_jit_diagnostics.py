@@ -25,10 +25,6 @@ CASES = {
         "@pl.kernel\ndef f(a: pl.Tensor):\n    return a\n",
         3, 2, "pl has no 'kernel'", None,
     ),
-    "graph functions": (
-        "@pl.jit.graph\ndef f(a: pl.Tensor):\n    return a\n",
-        3, 2, "@pl.jit.graph is not supported", "use @pl.jit.opaque",
-    ),
     "unknown option": (
         "@pl.jit(foo=1)\ndef f(a: pl.Tensor):\n    return a\n",
         3, 2, "@pl.jit has no option 'foo'", None,
@@ -43,8 +39,8 @@ CASES = {
         5, 6, "@pl.function(type=...) expects a pl.FunctionType", "pl.FunctionType.InCore",
     ),
     "unsupported function option": (
-        "@pl.function(level=pl.Level.AIC)\ndef f(a: pl.Tensor[[4], pl.FP32]):\n    return a\n",
-        3, 2, "@pl.function(level=...) is not supported", None,
+        "@pl.function(attrs={})\ndef f(a: pl.Tensor[[4], pl.FP32]):\n    return a\n",
+        3, 2, "@pl.function(attrs=...) is not supported", None,
     ),
     "op as a decorator": (
         "@pl.program\nclass P:\n    @pl.add\n    def f(self, a: pl.Tensor[[4], pl.FP32]):\n        return a\n",

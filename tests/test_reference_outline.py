@@ -36,8 +36,8 @@ import pypto_xdsl.language as pl
 from pypto_xdsl.dialects.attributes import SplitMode, SplitModeAttr
 from pypto_xdsl.dialects.program import NO_DEP_ATTR, IncoreScopeOp, no_dep_positions
 from pypto_xdsl.frontend.errors import ParserError
-from pypto_xdsl.frontend.program import apply_passes
 from pypto_xdsl.interpreter import parse_module
+from pypto_xdsl.runtime.passes import apply_passes
 from pypto_xdsl.transforms.outline_incore_scopes import (
     check_split_incore_orch,
     outline_incore_scopes,

@@ -18,8 +18,8 @@ from pypto_xdsl.analysis import deferred_wait
 from pypto_xdsl.dialects.attributes import TaskIdType
 from pypto_xdsl.dialects.program import CallOp, SubmitOp
 from pypto_xdsl.frontend.errors import ParserError
-from pypto_xdsl.frontend.program import apply_passes
 from pypto_xdsl.interpreter import PyptoInterpretationError, run
+from pypto_xdsl.runtime.passes import apply_passes
 
 V = pl.Tensor[[64], pl.FP32]
 Sig11 = pld.DistributedTensor[[1, 1], pl.INT32]

@@ -232,6 +232,7 @@ _FLAVOURS = {
     FunctionType.AIV: "jit.incore",
     FunctionType.Inline: "jit.inline",
     FunctionType.Opaque: "jit.opaque",
+    FunctionType.Graph: "jit.graph",
 }
 
 _LEVEL_KINDS = {None: FunctionType.InCore, Level.CORE_GROUP: FunctionType.InCore,
@@ -278,21 +279,6 @@ class _SubDecorator:
         return f"pl.jit.{self.name}"
 
 
-class _GraphDecorator:
-    def __call__(self, fn: Any = None, **options: Any) -> Any:
-        graph = getattr(FunctionType, "Graph", None)
-        if graph is None:
-            raise located(
-                "@pl.jit.graph is not supported: the pypto dialect has no graph functions "
-                "(pl.FunctionType.Graph); use @pl.jit.opaque for a sub-function holding "
-                "orchestration loops and pl.at scopes"
-            )
-        return _SubDecorator("graph", graph)(fn, **options)  # pragma: no cover - once the dialect has it
-
-    def __repr__(self) -> str:
-        return "pl.jit.graph"
-
-
 class _Unsupported:
     def __init__(self, name: str, why: str):
         self.name = name
@@ -303,13 +289,14 @@ class _Unsupported:
 
 
 class _JitDecorator:
-    """`pl.jit`: `@pl.jit` (an entry), `@pl.jit.incore`, `@pl.jit.inline`, `@pl.jit.opaque`."""
+    """`pl.jit`: `@pl.jit` (an entry), `@pl.jit.incore`, `@pl.jit.inline`, `@pl.jit.opaque`,
+    `@pl.jit.graph`."""
 
     def __init__(self) -> None:
         self.incore = _SubDecorator("incore", FunctionType.InCore)
         self.inline = _SubDecorator("inline", FunctionType.Inline)
         self.opaque = _SubDecorator("opaque", FunctionType.Opaque)
-        self.graph = _GraphDecorator()
+        self.graph = _SubDecorator("graph", FunctionType.Graph)
         self.host = _Unsupported("host", "HOST-level (distributed) orchestrators are not modelled; use @pl.jit")
         self.extern = _Unsupported("extern", "hand-written external C++ kernels are not supported")
 

@@ -112,12 +112,6 @@ class Role(Enum):
     SubWorker = "sub_worker"
 
 
-class AtomicType(Enum):
-    """`pl.store(..., atomic=pl.AtomicType.Add)`: the write adds into the destination."""
-
-    Add = A.AtomicKind.ADD
-
-
 class SplitMode(Enum):
     NONE = A.SplitMode.NONE
     UP_DOWN = A.SplitMode.UP_DOWN

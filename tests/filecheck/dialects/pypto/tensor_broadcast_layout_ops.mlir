@@ -130,7 +130,7 @@ builtin.module {
 // CHECK-GENERIC-NEXT:     %mma = "pypto.tensor.matmul_acc"(%acc, %ced, %w) : (!pypto.tensor<[8, 4], f32>, !pypto.tensor<[8, 16], f32>, !pypto.tensor<[16, 4], f32>) -> !pypto.tensor<[8, 4], f32>
 // CHECK-GENERIC-NEXT:     %x = "pypto.tensor.read"(%flat, %c0, %c1) : (!pypto.tensor<[1, 8], f32>, index, index) -> f32
 // CHECK-GENERIC-NEXT:     %o2 = "pypto.tensor.write"(%x, %o, %c0, %c0) : (f32, !pypto.tensor<[8, 32], f32>, index, index) -> !pypto.tensor<[8, 32], f32>
-// CHECK-GENERIC-NEXT:     %o3 = "pypto.tensor.assemble"(%cat, %o2, %c0, %c0) <{atomic = #pypto<atomic add>}> : (!pypto.tensor<[8, 32], f32>, !pypto.tensor<[8, 32], f32>, index, index) -> !pypto.tensor<[8, 32], f32>
+// CHECK-GENERIC-NEXT:     %o3 = "pypto.tensor.assemble"(%o2, %cat, %c0, %c0) <{atomic = #pypto<atomic add>}> : (!pypto.tensor<[8, 32], f32>, !pypto.tensor<[8, 32], f32>, index, index) -> !pypto.tensor<[8, 32], f32>
 // CHECK-GENERIC-NEXT:     "pypto.return"(%o3) : (!pypto.tensor<[8, 32], f32>) -> ()
 // CHECK-GENERIC-NEXT:   }) : () -> ()
 // CHECK-GENERIC-NEXT: }) : () -> ()
