@@ -24,12 +24,13 @@ assembled into another tensor (`pypto.tensor.assemble %v into %dst[...]`) is sto
 into `%dst` (the assemble is *fused*); any other use outside the group gets a
 `pypto.tensor.create`d tensor that the loop stores into.
 
-Tile sizing: all tiles of one loop iteration (one per loaded input, one per op, the scratch
+Tile sizing: the tiles of one loop iteration (one per loaded input, one per op, the scratch
 tile of a two-stage row reduction, the Brcb scratch of a row broadcast, the temporary buffer
-of a math API) must fit half of the 192 KiB Unified Buffer (the
-other half is for double buffering), laid out as the backend does (rows padded to 32 bytes,
-[R, 1] tiles contiguous); R is the largest row count that fits (at most 255 with a
-reduction). A group whose tiles do not fit even for one
+of a math API), laid out as the backend does (rows padded to 32 bytes, [R, 1] tiles
+contiguous), in the buffers the backend's plan gives them (loads and stored values in
+double-buffered queues, the other tiles in VECCALC buffers shared between disjoint live
+ranges), must fit the 192 KiB Unified Buffer (shared equally by the groups of one
+function); R is the largest row count that fits (at most 255 with a reduction). A group whose tiles do not fit even for one
 row raises PassFailedException naming the function, the tiles and their sizes.
 
 SPMD: when the function (or every call of it) carries `pypto.block_dim = N > 1`, the
@@ -201,8 +202,8 @@ class ConvertTensorToTilePass(ModulePass):
     """`convert-tensor-to-tile`: see the module docstring and docs/passes/convert-tensor-to-tile.md.
 
     Options: `ub-bytes` (Unified Buffer capacity, default 196608), `double-buffer`
-    (default true: a tile set may use half of it) and `default-dim-bound` (the bound of a
-    dynamic dimension that has no declared or derivable one; default 0: none, and a tile
+    (default true: the backend's queues are counted twice) and `default-dim-bound` (the bound
+    of a dynamic dimension that has no declared or derivable one; default 0: none, and a tile
     that needs one is an error).
     """
 
@@ -215,7 +216,6 @@ class ConvertTensorToTilePass(ModulePass):
     KINDS: ClassVar[frozenset[FuncKind]] = CONVERTED_KINDS
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        budget = self.ub_bytes // 2 if self.double_buffer else self.ub_bytes
         work: list[tuple[FuncOp, FusionGroup, TilePlan, bool]] = []
         matmuls: list[MatmulPlan] = []
         launch_dims = _LaunchBlockDims(op)
@@ -239,6 +239,8 @@ class ConvertTensorToTilePass(ModulePass):
                 groups.extend(BlockGrouper(skip).scan(block))
             blocks = launch_dims.of(func)
             spmd = (blocks is None or blocks > 1) and self._single_group_body(func, groups)
+            # every group of a kernel declares its own queues: they share the UB equally
+            budget = self.ub_bytes // max(1, len(groups))
             for g in groups:
                 work.append((func, g, plan_group(func, g, budget, self.ub_bytes, self.double_buffer, bound_of), spmd))
         if not work and not matmuls:

@@ -1,5 +1,7 @@
 """Tile sizing of a fusion group: the tiles of one loop iteration (loads, op results and the
-ops' scratch) laid out as the backend does, and the row count that fits the Unified Buffer."""
+ops' scratch) laid out as the backend does, the buffers its plan gives them (double-buffered
+queues, VECCALC buffers shared between disjoint live ranges), and the row count whose plan
+fits the Unified Buffer."""
 
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ from pypto_xdsl.transforms.tensor_to_tile.grouping import (
     dims_of,
     is_static,
     pass_failure,
+    read_operands,
 )
 
 # --------------------------------------------------------------------------- sizing
@@ -56,7 +59,7 @@ def tile_bytes(rows: int, cols: int, element_type: Attribute) -> int:
 @dataclass(frozen=True)
 class TileNeed:
     """One tile of a loop iteration: what it holds, the shape of the whole value it is a
-    block of, and its element type."""
+    block of, its element type, and the buffer the Ascend C backend gives it."""
 
     name: str
     shape: tuple[int, ...]
@@ -68,6 +71,13 @@ class TileNeed:
     fixed_bytes: int | None = None
     """A buffer of this size whatever the block (the minimum temporary buffer of an Ascend C
     math API)."""
+    queue: bool = False
+    """A queue of its own (a load, a directly stored result, a store's staging buffer), which
+    the backend double-buffers inside a loop; otherwise a VECCALC buffer shared with the
+    tiles whose live ranges are disjoint from `live`."""
+    live: tuple[int, int] = (0, 0)
+    """First and last step of the loop body holding the tile (loads are step 0, member k is
+    step k + 1, the stores come after the last member)."""
 
     def bytes(self, rows: int, row_group: bool) -> int:
         if self.fixed_bytes is not None:
@@ -144,45 +154,127 @@ APIs these ops lower to (`GetTanhMaxMinTmpSize`, `GetSinMaxMinTmpSize`, ...: 1 /
 temporaries of one 256-byte repeat for Tanh, 3 / 8 for Sin and Cos)."""
 
 
+def _is_identity_cast(m: Operation) -> bool:
+    return isinstance(m, tensor.CastOp) and m.result.type == m.input.type
+
+
 def tile_needs(g: FusionGroup, shape: Callable[[SSAValue], tuple[Dim, ...]] | None = None) -> list[TileNeed]:
-    """Every tile one iteration of the group's loop holds: loads (a column vector once, not
-    per row), op results, the scratch tile of a row reduction over more than 256 bytes per
-    row (the backend folds the row's 256-byte chunks into it first), the Brcb scratch of a
-    row broadcast and the temporary buffer of a math API (tanh, sin, cos). `shape` gives a
-    value's shape with its dynamic columns bounded (default: its static shape)."""
+    """Every tile one iteration of the group's loop holds, with the buffer the backend gives
+    it (`analysis/ascendc_kernel.py`): a load a VECIN queue (a column vector once, not per
+    row); a result stored once a VECOUT queue (the stores follow the last member, so the
+    store is its last use); any other result a VECCALC buffer live from its op to its last
+    use, plus a VECOUT staging queue per store; the scratch tile of a row reduction over more
+    than 256 bytes per row, the Brcb scratch of a row broadcast and the temporary buffer of a
+    math API (tanh, sin, cos) VECCALC buffers live during their op. An identity cast is its
+    operand's tile. `shape` gives a value's shape with its dynamic columns bounded (default:
+    its static shape)."""
     shape = shape or dims_of
-    tiles: list[TileNeed] = []
-    for i, v in enumerate(g.external_inputs()):
-        tiles.append(TileNeed(
-            f"load of {describe_value(v, f'input #{i}')}", shape(v), v.type.element_type,  # type: ignore[attr-defined]
-            fixed_rows=1 if g.is_broadcast(v) else None,
-        ))
-    for m in g.members:
+    members = g.members
+    alias: dict[SSAValue, SSAValue] = {}
+    for m in members:
+        if _is_identity_cast(m):
+            alias[m.results[0]] = alias.get(m.operands[0], m.operands[0])
+    resolve = lambda v: alias.get(v, v)  # noqa: E731
+    store_step = len(members) + 1
+    stores: dict[SSAValue, int] = {}
+    member_set = set(members)
+    for s in g.sinks:
+        stores[resolve(s.source)] = stores.get(resolve(s.source), 0) + 1
+    for m in members:
         r = m.results[0]
-        name = f"{m.name.replace('pypto.tensor.', 'pypto.tile.')} {describe_value(r, 'result')}"
+        if any(u.operation not in member_set and u.operation not in g.sinks for u in r.uses):
+            stores[resolve(r)] = stores.get(resolve(r), 0) + 1
+    last_use: dict[SSAValue, int] = {}
+    for k, m in enumerate(members):
+        for v in read_operands(m):
+            last_use[resolve(v)] = max(last_use.get(resolve(v), 0), k + 1)
+    for v in stores:
+        last_use[v] = store_step
+
+    tiles: list[TileNeed] = []
+
+    def staging(v: SSAValue, name: str, element: Attribute) -> None:
+        for _ in range(stores.get(v, 0)):
+            tiles.append(TileNeed(f"store staging of {name}", shape(v), element, queue=True))
+
+    for i, v in enumerate(g.external_inputs()):
+        name = f"load of {describe_value(v, f'input #{i}')}"
+        element = v.type.element_type  # type: ignore[attr-defined]
+        tiles.append(TileNeed(
+            name, shape(v), element, fixed_rows=1 if g.is_broadcast(v) else None, queue=True,
+        ))
+        staging(v, name, element)
+    for k, m in enumerate(members):
+        r = m.results[0]
+        step = k + 1
         element = r.type.element_type  # type: ignore[attr-defined]
-        tiles.append(TileNeed(name, shape(r), element))
+        name = f"{m.name.replace('pypto.tensor.', 'pypto.tile.')} {describe_value(r, 'result')}"
+        if r not in alias:
+            direct = stores.get(r, 0) == 1
+            tiles.append(TileNeed(name, shape(r), element, queue=direct,
+                                  live=(step, last_use.get(r, step))))
+            if not direct:
+                staging(r, name, element)
         if type(m) in ROW_REDUCE:
             lanes = 256 // element_byte_width(element)
             rows, cols = shape(m.operands[0])
             if cols > lanes:  # type: ignore[operator]  (columns are bounded: ints)
-                tiles.append(TileNeed(f"scratch of {name}", (rows, lanes), element))
+                tiles.append(TileNeed(f"scratch of {name}", (rows, lanes), element, live=(step, step)))
         if type(m) in ROW_EXPAND:
             rows, cols = shape(m.operands[0])
-            if cols > 1:  # type: ignore[operator]  (Brcb spreads each row value over one 32-byte block, 8 rows a repeat)
+            if cols > 1:  # type: ignore[operator]  Brcb spreads each row value over one 32-byte block, 8 rows a repeat
                 block = 32 // element_byte_width(element)
-                tiles.append(TileNeed(f"broadcast scratch of {name}", (rows, block), element, rows_per_repeat=8))
+                tiles.append(TileNeed(f"broadcast scratch of {name}", (rows, block), element, rows_per_repeat=8,
+                                      live=(step, step)))
         if type(m) in MATH_SCRATCH:
             f32_bytes, half_bytes = MATH_SCRATCH[type(m)]
             size = f32_bytes if element_byte_width(element) == 4 else half_bytes
-            tiles.append(TileNeed(f"math scratch of {name}", shape(r), element, fixed_bytes=size))
+            tiles.append(TileNeed(f"math scratch of {name}", shape(r), element, fixed_bytes=size,
+                                  live=(step, step)))
     return tiles
+
+
+def shared_bytes(sizes_and_ranges: Sequence[tuple[int, tuple[int, int]]]) -> int:
+    """Bytes of VECCALC buffers once tiles with disjoint live ranges share them, packed as
+    ascendc-plan-buffers packs TBufs: in order of first step, each tile joins the smallest
+    free buffer (last step before its first) that is big enough, else the biggest free one
+    (which grows), else a new one."""
+    pools: list[list[int]] = []  # [size, last step]
+    for size, (start, end) in sorted(sizes_and_ranges, key=lambda t: t[1][0]):
+        free = [p for p in pools if p[1] < start]
+        if free:
+            fits = [p for p in free if p[0] >= size]
+            pool = min(fits, key=lambda p: p[0]) if fits else max(free, key=lambda p: p[0])
+            pool[0] = max(pool[0], size)
+            pool[1] = end
+        else:
+            pools.append([size, end])
+    return sum(p[0] for p in pools)
+
+
+def ub_bytes_of(tiles: Sequence[TileNeed], rows: int, row_group: bool, double_buffer: bool) -> int:
+    """UB the backend's buffer plan of one loop iteration takes: queues (twice when double
+    buffering; a column vector is loaded once, before the loop) and the shared VECCALC
+    buffers."""
+    queues = 0
+    calc: list[tuple[int, tuple[int, int]]] = []
+    for t in tiles:
+        b = t.bytes(rows, row_group)
+        if t.queue:
+            queues += b * (2 if double_buffer and t.fixed_rows is None else 1)
+        else:
+            calc.append((b, t.live))
+    return queues + shared_bytes(calc)
 
 
 def plan_group(
     func: FuncOp, g: FusionGroup, budget: int, ub_bytes: int, double_buffer: bool = True,
     bound_of: BoundOf = lambda _: None,
 ) -> TilePlan:
+    """The block size of one group: the largest row count whose buffer plan (`ub_bytes_of`)
+    fits `budget` bytes (the group's share of the UB; all of it if one row does not fit the
+    share), then balanced (`block_rows`); a tail block of a static row count adds its own
+    (single-buffered) queues, which must fit as well."""
     bounds: dict[str, int] = {}
     ops = "row-wise" if any(type(m) in ROW_TYPES for m in g.members) else "elementwise"
 
@@ -197,20 +289,24 @@ def plan_group(
     row_group = g.key[0] == "rows"
 
     def total(rows: int) -> int:
-        return sum(t.bytes(rows, row_group) for t in tiles)
+        return ub_bytes_of(tiles, rows, row_group, double_buffer)
 
     if total(1) > budget:
-        listing = ", ".join(f"{t.name} {t.block(1)} ({t.bytes(1, row_group)} B)" for t in tiles)
+        budget = ub_bytes  # too big for its share: the whole UB (the backend may single-buffer)
+    if total(1) > budget:
+        listing = ", ".join(
+            f"{t.name} {t.block(1)} ({t.bytes(1, row_group)} B{', queue' if t.queue else ''})" for t in tiles
+        )
         what = "one row" if not g.one_dimensional else "one element"
         if row_group and any(type(m) in ROW_TYPES for m in g.members):
             over = f"the row-wise ops over {g.extent} rows"
         else:
             over = f"the elementwise ops over {TensorType(tiles[0].shape, tiles[0].element_type)}"
+        queues = "double-buffered queues" if double_buffer else "queues"
         raise pass_failure(
             func,
-            f"the tiles of {over} need {total(1)} bytes "
-            f"for {what} but a {'double-buffered ' if double_buffer else ''}tile set may use {budget} of the "
-            f"{ub_bytes} bytes of Unified Buffer: {listing}",
+            f"the tiles of {over} need {total(1)} bytes for {what} ({queues} and shared "
+            f"VECCALC buffers) but may use {budget} of the {ub_bytes} bytes of Unified Buffer: {listing}",
         )
     # the largest row count that fits (the byte count grows with the rows)
     extent = g.extent
@@ -236,13 +332,22 @@ def plan_group(
     if isinstance(extent, str):
         # a run-time row count: the largest block that fits (its tail is a partial tile)
         return TilePlan(lo, tiles, row_bound, bounds)
-    return TilePlan(block_rows(extent, g.one_dimensional, lo, tiles), tiles, None, bounds)
+    def fits_with_tail(r: int) -> bool:
+        tail = extent % r if r < extent else 0  # type: ignore[operator]
+        extra = ub_bytes_of([t for t in tiles if t.queue], tail, row_group, False) if tail else 0
+        return total(r) + extra <= budget
+
+    return TilePlan(block_rows(extent, g.one_dimensional, lo, tiles, fits_with_tail), tiles, None, bounds)
 
 
-def block_rows(total: int, one_dimensional: bool, max_rows: int, tiles: list[TileNeed]) -> int:
+def block_rows(
+    total: int, one_dimensional: bool, max_rows: int, tiles: list[TileNeed],
+    fits: Callable[[int], bool] = lambda rows: True,
+) -> int:
     """Rows per block: as few blocks as `max_rows` allows, preferring a block size that
-    divides the extent (no tail), else balanced blocks. Rank-1 blocks are whole 32-byte
-    multiples of every tile's element width when possible."""
+    divides the extent (no tail), else balanced blocks whose tail block (its own,
+    single-buffered queues) still `fits`. Rank-1 blocks are whole 32-byte multiples of every
+    tile's element width when possible."""
     align = 32 // min(element_byte_width(t.element_type) for t in tiles) if one_dimensional else 1
     if max_rows >= total:
         return total
@@ -252,6 +357,9 @@ def block_rows(total: int, one_dimensional: bool, max_rows: int, tiles: list[Til
     for n in range(blocks, 2 * blocks + 1):
         if total % n == 0 and (total // n) % align == 0 and total // n <= max_rows:
             return total // n
-    balanced = -(-total // blocks)
-    balanced += -balanced % align
-    return min(balanced, max_rows)
+    for n in range(blocks, min(total, 4 * blocks) + 1):
+        balanced = -(-total // n)
+        balanced += -balanced % align
+        if balanced <= max_rows and fits(balanced):
+            return balanced
+    return min(align, max_rows) if fits(min(align, max_rows)) else 1

@@ -2,7 +2,8 @@
 // Kernel-local GM tensors: convert-tensor-to-tile materialises an intermediate that a slice
 // reads as a `pypto.tensor.create` inside the kernel; the kernel keeps it in its workspace
 // (a trailing `GM_ADDR workspace`, one buffer per launch allocated by the host).
-//   @ws_slice: t = a * b (materialised), o = exp(t[16:48, :]), p = t
+//   @ws_slice: t = a * b (materialised), o = exp(t[16:48, :]), p = t (three loops, each
+//              sized for a third of the UB)
 //   @ws_odd:   m = c * c, t = m + c (both materialised, [10, 13]: not 32-byte aligned, at
 //              workspace offsets 0 and 1024), q = m[0:4, 0:8] - t[2:6, 3:11]
 //   @ws_loop:  per iteration i of a kernel loop: t = x[8i:8i+8] * 2 (materialised, the slot is
@@ -62,14 +63,14 @@ pypto.func @main(%a: !pypto.tensor<[64, 128], f32>, %b: !pypto.tensor<[64, 128],
 // CHECK-NEXT:   GlobalTensor<float> t_gm;  // %t !pypto.tensor<[64, 128], f32>, workspace bytes [0, 32768)
 // CHECK-NEXT:   t_gm.SetGlobalBuffer((__gm__ float*)(block_ws), 8192);
 // CHECK-NEXT:   TPipe pipe;
-// CHECK:        DataCopy(t_gm, t_tile, 8192);
+// CHECK:        DataCopy(t_gm[row * 128], t_tile, 2048);
 // CHECK-NEXT:   outQ_t_tile.FreeTensor(t_tile);
 // CHECK-NEXT:   TEventID event_mte3_mte2 = pipe.FetchEventID<HardEvent::MTE3_MTE2>();
 // CHECK-NEXT:   SetFlag<HardEvent::MTE3_MTE2>(event_mte3_mte2);
 // CHECK-NEXT:   WaitFlag<HardEvent::MTE3_MTE2>(event_mte3_mte2);
 // CHECK:        DataCopy(xs_tile, t_gm[2048], 4096);
-// CHECK:        DataCopy(t_tile_1, t_gm, 8192);
-// CHECK:        DataCopy(p_gm, t_tile_1_out, 8192);
+// CHECK:        DataCopy(t_tile_1, t_gm[row_1 * 128], 4096);
+// CHECK:        DataCopy(p_gm[row_1 * 128], t_tile_1_out, 4096);
 // CHECK-LABEL: // ===== file: sim/aclrtlaunch_ws_slice.h =====
 // CHECK:      inline uint32_t aclrtlaunch_ws_slice(uint32_t blockDim, aclrtStream stream, void* a, void* b, void* o, void* p, void* workspace) {
 // CHECK:            static_cast<uint8_t*>(pypto_sim::device_arg("ws_slice", "workspace", workspace)));

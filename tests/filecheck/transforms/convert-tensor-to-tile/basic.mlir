@@ -3,9 +3,10 @@
 // RUN: pypto-opt %s --split-input-file -p convert-tensor-to-tile --print-op-generic | pypto-opt --split-input-file | filecheck %s
 
 // A fused chain: one loop, every operand loaded once per block, one store straight into
-// the out parameter the chain is assembled into. 3 loads + 5 ops = 8 f32 tiles of 512 B
-// per row; half of the UB (98304 B) holds 24 rows, so the 64 rows take 4 blocks of 16
-// (the fewest blocks of equal size).
+// the out parameter the chain is assembled into. Per row, 512 B f32 tiles: 3 loads and the
+// stored %d in double-buffered queues (8 tiles), the intermediates %m %s %e %n in 2 shared
+// VECCALC buffers (each dies at the next op): 10 tiles, 5120 B; the UB (196608 B) holds 38
+// rows, so the 64 rows take 2 blocks of 32 (the fewest blocks of equal size).
 
 builtin.module {
   pypto.func incore @fused(%a: !pypto.tensor<[64, 128], f32>, %b: !pypto.tensor<[64, 128], f32>, %c: !pypto.tensor<[64, 128], f32>, %k: f32, out %o: !pypto.tensor<[64, 128], f32>) -> !pypto.tensor<[64, 128], f32> {
@@ -23,17 +24,17 @@ builtin.module {
 // CHECK-LABEL: pypto.func incore @fused(
 // CHECK-NEXT:    %c0 = arith.constant 0 : index
 // CHECK-NEXT:    %c64 = arith.constant 64 : index
-// CHECK-NEXT:    %c16 = arith.constant 16 : index
-// CHECK-NEXT:    %o_1 = scf.for %row = %c0 to %c64 step %c16 iter_args(%o_2 = %o) -> (!pypto.tensor<[64, 128], f32>) {
-// CHECK-NEXT:      %a_tile = pypto.tile.load %a[%row, %c0] : !pypto.tensor<[64, 128], f32> -> !pypto.tile<[16, 128], f32, vec>
-// CHECK-NEXT:      %b_tile = pypto.tile.load %b[%row, %c0] : !pypto.tensor<[64, 128], f32> -> !pypto.tile<[16, 128], f32, vec>
-// CHECK-NEXT:      %c_tile = pypto.tile.load %c[%row, %c0] : !pypto.tensor<[64, 128], f32> -> !pypto.tile<[16, 128], f32, vec>
-// CHECK-NEXT:      %m_tile = pypto.tile.mul %a_tile, %b_tile : !pypto.tile<[16, 128], f32, vec>
-// CHECK-NEXT:      %s_tile = pypto.tile.add %m_tile, %c_tile : !pypto.tile<[16, 128], f32, vec>
-// CHECK-NEXT:      %e_tile = pypto.tile.exp %s_tile : !pypto.tile<[16, 128], f32, vec>
-// CHECK-NEXT:      %n_tile = pypto.tile.muls %e_tile, %k : !pypto.tile<[16, 128], f32, vec>, f32
-// CHECK-NEXT:      %d_tile = pypto.tile.sub %n_tile, %a_tile : !pypto.tile<[16, 128], f32, vec>
-// CHECK-NEXT:      %o_3 = pypto.tile.store %d_tile, %o_2[%row, %c0] : !pypto.tile<[16, 128], f32, vec>, !pypto.tensor<[64, 128], f32>
+// CHECK-NEXT:    %c32 = arith.constant 32 : index
+// CHECK-NEXT:    %o_1 = scf.for %row = %c0 to %c64 step %c32 iter_args(%o_2 = %o) -> (!pypto.tensor<[64, 128], f32>) {
+// CHECK-NEXT:      %a_tile = pypto.tile.load %a[%row, %c0] : !pypto.tensor<[64, 128], f32> -> !pypto.tile<[32, 128], f32, vec>
+// CHECK-NEXT:      %b_tile = pypto.tile.load %b[%row, %c0] : !pypto.tensor<[64, 128], f32> -> !pypto.tile<[32, 128], f32, vec>
+// CHECK-NEXT:      %c_tile = pypto.tile.load %c[%row, %c0] : !pypto.tensor<[64, 128], f32> -> !pypto.tile<[32, 128], f32, vec>
+// CHECK-NEXT:      %m_tile = pypto.tile.mul %a_tile, %b_tile : !pypto.tile<[32, 128], f32, vec>
+// CHECK-NEXT:      %s_tile = pypto.tile.add %m_tile, %c_tile : !pypto.tile<[32, 128], f32, vec>
+// CHECK-NEXT:      %e_tile = pypto.tile.exp %s_tile : !pypto.tile<[32, 128], f32, vec>
+// CHECK-NEXT:      %n_tile = pypto.tile.muls %e_tile, %k : !pypto.tile<[32, 128], f32, vec>, f32
+// CHECK-NEXT:      %d_tile = pypto.tile.sub %n_tile, %a_tile : !pypto.tile<[32, 128], f32, vec>
+// CHECK-NEXT:      %o_3 = pypto.tile.store %d_tile, %o_2[%row, %c0] : !pypto.tile<[32, 128], f32, vec>, !pypto.tensor<[64, 128], f32>
 // CHECK-NEXT:      scf.yield %o_3 : !pypto.tensor<[64, 128], f32>
 // CHECK-NEXT:    }
 // CHECK-NEXT:    pypto.return %o_1 : !pypto.tensor<[64, 128], f32>

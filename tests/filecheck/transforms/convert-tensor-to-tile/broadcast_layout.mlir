@@ -7,11 +7,11 @@
 // A tensor-level layernorm with gamma/beta rows is one fusion group over 20 rows: the
 // [1, 64] gamma and beta rows are column vectors, loaded whole once before the loop (every
 // row block reads all of them) and counted once in the sizing.
-// Sizing (a tile set may use 8192 bytes): per row, six [*, 64] f32 tiles (the load of %x;
-// d, sq, n, g, o) of 256 B = 1536 B; gamma and beta 256 B each; the two row broadcasts'
-// Brcb scratch, 8 rows of 32 B each whatever the block (256 B each); six [R, 1] tiles
-// (s, mean, vs, var, ve, rstd), contiguous and padded to 32 B. R = 4: 6144 + 512 + 512 +
-// 192 = 7360 B; R = 5: 7680 + 512 + 512 + 192 = 8896 B (too many): 5 blocks of 4 rows.
+// Sizing (ub-bytes=16384): the load of %x and the stored %o are double-buffered queues of
+// 256 B per row, gamma and beta single queues of 256 B (loaded before the loop); the VECCALC
+// tiles (d, sq, n, g: 256 B per row; six [R, 1] row values; two Brcb scratch buffers of
+// 256 B) share buffers by live range (d lives from the row_expand_sub to the row_expand_mul).
+// R = 8 takes 15104 B, R = 9 17152 B (too many); the fewest equal blocks of <= 8 rows: 4 of 5.
 
 pypto.func incore @layernorm(%x: !pypto.tensor<[20, 64], f32>, %gamma: !pypto.tensor<[1, 64], f32>, %beta: !pypto.tensor<[1, 64], f32>, out %y: !pypto.tensor<[20, 64], f32>) -> !pypto.tensor<[20, 64], f32> {
   %c0 = arith.constant 0 : index
@@ -39,21 +39,21 @@ pypto.func incore @layernorm(%x: !pypto.tensor<[20, 64], f32>, %gamma: !pypto.te
 // CHECK-NEXT:    %gamma_tile = pypto.tile.load %gamma[%c0, %c0] : !pypto.tensor<[1, 64], f32> -> !pypto.tile<[1, 64], f32, vec>
 // CHECK-NEXT:    %beta_tile = pypto.tile.load %beta[%c0, %c0] : !pypto.tensor<[1, 64], f32> -> !pypto.tile<[1, 64], f32, vec>
 // CHECK-NEXT:    %c20 = arith.constant 20 : index
-// CHECK-NEXT:    %c4 = arith.constant 4 : index
-// CHECK-NEXT:    %y_1 = scf.for %row = %c0 to %c20 step %c4 iter_args(%y_2 = %y) -> (!pypto.tensor<[20, 64], f32>) {
-// CHECK-NEXT:      %x_tile = pypto.tile.load %x[%row, %c0] : !pypto.tensor<[20, 64], f32> -> !pypto.tile<[4, 64], f32, vec>
-// CHECK-NEXT:      %s_tile = pypto.tile.row_sum %x_tile : !pypto.tile<[4, 64], f32, vec>
-// CHECK-NEXT:      %mean_tile = pypto.tile.muls %s_tile, %inv_n : !pypto.tile<[4, 1], f32, vec>, f32
-// CHECK-NEXT:      %d_tile = pypto.tile.row_expand_sub %x_tile, %mean_tile : !pypto.tile<[4, 64], f32, vec>, !pypto.tile<[4, 1], f32, vec>
-// CHECK-NEXT:      %sq_tile = pypto.tile.mul %d_tile, %d_tile : !pypto.tile<[4, 64], f32, vec>
-// CHECK-NEXT:      %vs_tile = pypto.tile.row_sum %sq_tile : !pypto.tile<[4, 64], f32, vec>
-// CHECK-NEXT:      %var_tile = pypto.tile.muls %vs_tile, %inv_n : !pypto.tile<[4, 1], f32, vec>, f32
-// CHECK-NEXT:      %ve_tile = pypto.tile.adds %var_tile, %eps : !pypto.tile<[4, 1], f32, vec>, f32
-// CHECK-NEXT:      %rstd_tile = pypto.tile.rsqrt %ve_tile : !pypto.tile<[4, 1], f32, vec>
-// CHECK-NEXT:      %n_tile = pypto.tile.row_expand_mul %d_tile, %rstd_tile : !pypto.tile<[4, 64], f32, vec>, !pypto.tile<[4, 1], f32, vec>
-// CHECK-NEXT:      %g_tile = pypto.tile.col_expand_mul %n_tile, %gamma_tile : !pypto.tile<[4, 64], f32, vec>, !pypto.tile<[1, 64], f32, vec>
-// CHECK-NEXT:      %o_tile = pypto.tile.col_expand_add %g_tile, %beta_tile : !pypto.tile<[4, 64], f32, vec>, !pypto.tile<[1, 64], f32, vec>
-// CHECK-NEXT:      %y_3 = pypto.tile.store %o_tile, %y_2[%row, %c0] : !pypto.tile<[4, 64], f32, vec>, !pypto.tensor<[20, 64], f32>
+// CHECK-NEXT:    %c5 = arith.constant 5 : index
+// CHECK-NEXT:    %y_1 = scf.for %row = %c0 to %c20 step %c5 iter_args(%y_2 = %y) -> (!pypto.tensor<[20, 64], f32>) {
+// CHECK-NEXT:      %x_tile = pypto.tile.load %x[%row, %c0] : !pypto.tensor<[20, 64], f32> -> !pypto.tile<[5, 64], f32, vec>
+// CHECK-NEXT:      %s_tile = pypto.tile.row_sum %x_tile : !pypto.tile<[5, 64], f32, vec>
+// CHECK-NEXT:      %mean_tile = pypto.tile.muls %s_tile, %inv_n : !pypto.tile<[5, 1], f32, vec>, f32
+// CHECK-NEXT:      %d_tile = pypto.tile.row_expand_sub %x_tile, %mean_tile : !pypto.tile<[5, 64], f32, vec>, !pypto.tile<[5, 1], f32, vec>
+// CHECK-NEXT:      %sq_tile = pypto.tile.mul %d_tile, %d_tile : !pypto.tile<[5, 64], f32, vec>
+// CHECK-NEXT:      %vs_tile = pypto.tile.row_sum %sq_tile : !pypto.tile<[5, 64], f32, vec>
+// CHECK-NEXT:      %var_tile = pypto.tile.muls %vs_tile, %inv_n : !pypto.tile<[5, 1], f32, vec>, f32
+// CHECK-NEXT:      %ve_tile = pypto.tile.adds %var_tile, %eps : !pypto.tile<[5, 1], f32, vec>, f32
+// CHECK-NEXT:      %rstd_tile = pypto.tile.rsqrt %ve_tile : !pypto.tile<[5, 1], f32, vec>
+// CHECK-NEXT:      %n_tile = pypto.tile.row_expand_mul %d_tile, %rstd_tile : !pypto.tile<[5, 64], f32, vec>, !pypto.tile<[5, 1], f32, vec>
+// CHECK-NEXT:      %g_tile = pypto.tile.col_expand_mul %n_tile, %gamma_tile : !pypto.tile<[5, 64], f32, vec>, !pypto.tile<[1, 64], f32, vec>
+// CHECK-NEXT:      %o_tile = pypto.tile.col_expand_add %g_tile, %beta_tile : !pypto.tile<[5, 64], f32, vec>, !pypto.tile<[1, 64], f32, vec>
+// CHECK-NEXT:      %y_3 = pypto.tile.store %o_tile, %y_2[%row, %c0] : !pypto.tile<[5, 64], f32, vec>, !pypto.tensor<[20, 64], f32>
 // CHECK-NEXT:      scf.yield %y_3 : !pypto.tensor<[20, 64], f32>
 // CHECK-NEXT:    }
 // CHECK-NEXT:    pypto.return %y_1 : !pypto.tensor<[20, 64], f32>
@@ -90,19 +90,19 @@ pypto.func incore @gelu(%x: !pypto.tensor<[16, 128], f16>, out %y: !pypto.tensor
 // CHECK-NEXT:    %k = arith.constant 7.978520e-01 : f16
 // CHECK-NEXT:    %a = arith.constant 4.470830e-02 : f16
 // CHECK-NEXT:    %c16 = arith.constant 16 : index
-// CHECK-NEXT:    %c2 = arith.constant 2 : index
-// CHECK-NEXT:    %y_1 = scf.for %row = %c0 to %c16 step %c2 iter_args(%y_2 = %y) -> (!pypto.tensor<[16, 128], f16>) {
-// CHECK-NEXT:      %x_tile = pypto.tile.load %x[%row, %c0] : !pypto.tensor<[16, 128], f16> -> !pypto.tile<[2, 128], f16, vec>
-// CHECK-NEXT:      %x2_tile = pypto.tile.mul %x_tile, %x_tile : !pypto.tile<[2, 128], f16, vec>
-// CHECK-NEXT:      %x3_tile = pypto.tile.mul %x2_tile, %x_tile : !pypto.tile<[2, 128], f16, vec>
-// CHECK-NEXT:      %ax3_tile = pypto.tile.muls %x3_tile, %a : !pypto.tile<[2, 128], f16, vec>, f16
-// CHECK-NEXT:      %inner_tile = pypto.tile.add %x_tile, %ax3_tile : !pypto.tile<[2, 128], f16, vec>
-// CHECK-NEXT:      %z_tile = pypto.tile.muls %inner_tile, %k : !pypto.tile<[2, 128], f16, vec>, f16
-// CHECK-NEXT:      %t_tile = pypto.tile.tanh %z_tile : !pypto.tile<[2, 128], f16, vec>
-// CHECK-NEXT:      %t1_tile = pypto.tile.adds %t_tile, %one : !pypto.tile<[2, 128], f16, vec>, f16
-// CHECK-NEXT:      %hx_tile = pypto.tile.muls %x_tile, %half : !pypto.tile<[2, 128], f16, vec>, f16
-// CHECK-NEXT:      %g_tile = pypto.tile.mul %hx_tile, %t1_tile : !pypto.tile<[2, 128], f16, vec>
-// CHECK-NEXT:      %y_3 = pypto.tile.atomic_store %g_tile, %y_2[%row, %c0] atomic(add) : !pypto.tile<[2, 128], f16, vec>, !pypto.tensor<[16, 128], f16>
+// CHECK-NEXT:    %c8 = arith.constant 8 : index
+// CHECK-NEXT:    %y_1 = scf.for %row = %c0 to %c16 step %c8 iter_args(%y_2 = %y) -> (!pypto.tensor<[16, 128], f16>) {
+// CHECK-NEXT:      %x_tile = pypto.tile.load %x[%row, %c0] : !pypto.tensor<[16, 128], f16> -> !pypto.tile<[8, 128], f16, vec>
+// CHECK-NEXT:      %x2_tile = pypto.tile.mul %x_tile, %x_tile : !pypto.tile<[8, 128], f16, vec>
+// CHECK-NEXT:      %x3_tile = pypto.tile.mul %x2_tile, %x_tile : !pypto.tile<[8, 128], f16, vec>
+// CHECK-NEXT:      %ax3_tile = pypto.tile.muls %x3_tile, %a : !pypto.tile<[8, 128], f16, vec>, f16
+// CHECK-NEXT:      %inner_tile = pypto.tile.add %x_tile, %ax3_tile : !pypto.tile<[8, 128], f16, vec>
+// CHECK-NEXT:      %z_tile = pypto.tile.muls %inner_tile, %k : !pypto.tile<[8, 128], f16, vec>, f16
+// CHECK-NEXT:      %t_tile = pypto.tile.tanh %z_tile : !pypto.tile<[8, 128], f16, vec>
+// CHECK-NEXT:      %t1_tile = pypto.tile.adds %t_tile, %one : !pypto.tile<[8, 128], f16, vec>, f16
+// CHECK-NEXT:      %hx_tile = pypto.tile.muls %x_tile, %half : !pypto.tile<[8, 128], f16, vec>, f16
+// CHECK-NEXT:      %g_tile = pypto.tile.mul %hx_tile, %t1_tile : !pypto.tile<[8, 128], f16, vec>
+// CHECK-NEXT:      %y_3 = pypto.tile.atomic_store %g_tile, %y_2[%row, %c0] atomic(add) : !pypto.tile<[8, 128], f16, vec>, !pypto.tensor<[16, 128], f16>
 // CHECK-NEXT:      scf.yield %y_3 : !pypto.tensor<[16, 128], f16>
 // CHECK-NEXT:    }
 // CHECK-NEXT:    pypto.return %y_1 : !pypto.tensor<[16, 128], f16>
