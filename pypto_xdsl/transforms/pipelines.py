@@ -21,6 +21,7 @@ DEFAULT_PIPELINE: tuple[str, ...] = (
 # Down to the ascendc dialect: the default pipeline, then the Ascend C backend's passes.
 ASCENDC_PIPELINE: tuple[str, ...] = DEFAULT_PIPELINE + (
     "convert-pypto-to-ascendc",
+    "ascendc-tree-reductions",
     "ascendc-plan-buffers",
     "ascendc-insert-sync",
     "ascendc-remove-redundant-sync",

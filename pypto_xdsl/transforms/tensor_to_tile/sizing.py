@@ -154,6 +154,13 @@ APIs these ops lower to (`GetTanhMaxMinTmpSize`, `GetSinMaxMinTmpSize`, ...: 1 /
 temporaries of one 256-byte repeat for Tanh, 3 / 8 for Sin and Cos)."""
 
 
+def reduction_scratch_chunks(full_chunks: int) -> int:
+    """256-byte chunks per row of a row reduction's scratch: ascendc-tree-reductions folds
+    the `full_chunks` whole chunks of a row pairwise into ceil(full / 2) of them (at most 31:
+    level-0 repeat strides are 8-bit counts of 32-byte blocks)."""
+    return min(max(1, -(-full_chunks // 2)), 31)
+
+
 def _is_identity_cast(m: Operation) -> bool:
     return isinstance(m, tensor.CastOp) and m.result.type == m.input.type
 
@@ -164,8 +171,9 @@ def tile_needs(g: FusionGroup, shape: Callable[[SSAValue], tuple[Dim, ...]] | No
     row); a result stored once a VECOUT queue (the stores follow the last member, so the
     store is its last use); any other result a VECCALC buffer live from its op to its last
     use, plus a VECOUT staging queue per store; the scratch tile of a row reduction over more
-    than 256 bytes per row, the Brcb scratch of a row broadcast and the temporary buffer of a
-    math API (tanh, sin, cos) VECCALC buffers live during their op. An identity cast is its
+    than 256 bytes per row (`reduction_scratch_chunks` wide), the Brcb scratch of a row
+    broadcast and the temporary buffer of a math API (tanh, sin, cos) VECCALC buffers live
+    during their op. An identity cast is its
     operand's tile. `shape` gives a value's shape with its dynamic columns bounded (default:
     its static shape)."""
     shape = shape or dims_of
@@ -219,7 +227,8 @@ def tile_needs(g: FusionGroup, shape: Callable[[SSAValue], tuple[Dim, ...]] | No
             lanes = 256 // element_byte_width(element)
             rows, cols = shape(m.operands[0])
             if cols > lanes:  # type: ignore[operator]  (columns are bounded: ints)
-                tiles.append(TileNeed(f"scratch of {name}", (rows, lanes), element, live=(step, step)))
+                width = reduction_scratch_chunks(cols // lanes)  # type: ignore[operator]
+                tiles.append(TileNeed(f"scratch of {name}", (rows, width * lanes), element, live=(step, step)))
         if type(m) in ROW_EXPAND:
             rows, cols = shape(m.operands[0])
             if cols > 1:  # type: ignore[operator]  Brcb spreads each row value over one 32-byte block, 8 rows a repeat

@@ -1,6 +1,7 @@
 // RUN: pypto-opt %s -t ascendc | filecheck %s
 // A kernel named @main and an orchestration named @int: C++ names stay valid (main_kernel,
-// run_int); a single-row [1, 200] reduction folds 64-lane chunks before the WholeReduce.
+// run_int); a single-row [1, 200] reduction folds its 64-lane chunks as a tree (ascendc-tree-reductions:
+// chunks 0 + 2 and a copy of 1, then 0 + 1, then the partial chunk 3) before the WholeReduce.
 
 pypto.func incore @main(%x: !pypto.tensor<[1, 200], f32>, out %y: !pypto.tensor<[1, 1], f32>, out %z: !pypto.tensor<[1, 1], f32>) -> (!pypto.tensor<[1, 1], f32>, !pypto.tensor<[1, 1], f32>) {
   %c0 = arith.constant 0 : index
@@ -17,7 +18,7 @@ pypto.func orchestration @int(%x: !pypto.tensor<[1, 200], f32>, out %y: !pypto.t
 }
 
 // CHECK-LABEL: // ===== file: kernels/main_kernel.cpp =====
-// CHECK: // Unified Buffer plan: 1120 of 196608 bytes.
+// CHECK: // Unified Buffer plan: 1376 of 196608 bytes.
 // CHECK: extern "C" __global__ __aicore__ void main_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR z) {
 // CHECK-NEXT: GlobalTensor<float> x_gm;
 // CHECK-NEXT: x_gm.SetGlobalBuffer((__gm__ float*)x, 200);
@@ -32,7 +33,7 @@ pypto.func orchestration @int(%x: !pypto.tensor<[1, 200], f32>, out %y: !pypto.t
 // CHECK-NEXT: TQue<TPosition::VECOUT, 1> outQ_m;  // %m !pypto.tile<[1, 1], f32, vec>
 // CHECK-NEXT: pipe.InitBuffer(inQ_t, 1, 800);
 // CHECK-NEXT: pipe.InitBuffer(outQ_s, 1, 32);
-// CHECK-NEXT: pipe.InitBuffer(calcBuf0, 256);
+// CHECK-NEXT: pipe.InitBuffer(calcBuf0, 512);
 // CHECK-NEXT: pipe.InitBuffer(outQ_m, 1, 32);
 // CHECK-EMPTY:
 // CHECK-NEXT: LocalTensor<float> t = inQ_t.AllocTensor<float>();
@@ -41,27 +42,25 @@ pypto.func orchestration @int(%x: !pypto.tensor<[1, 200], f32>, out %y: !pypto.t
 // CHECK-NEXT: t = inQ_t.DeQue<float>();
 // CHECK-NEXT: LocalTensor<float> s = outQ_s.AllocTensor<float>();
 // CHECK-NEXT: LocalTensor<float> s_tmp = calcBuf0.Get<float>();
-// CHECK-NEXT: Muls(s_tmp, t, static_cast<float>(1), 64, 1, UnaryRepeatParams(1, 1, 8, 8));
+// CHECK-NEXT: Add(s_tmp, t, t[128], 64, 1, BinaryRepeatParams(1, 1, 1, 16, 8, 8));
+// CHECK-NEXT: Muls(s_tmp[64], t[64], static_cast<float>(1), 64, 1, UnaryRepeatParams(1, 1, 16, 8));
 // CHECK-NEXT: PipeBarrier<PIPE_V>();
-// CHECK-NEXT: Add(s_tmp, s_tmp, t[64], 64, 1, BinaryRepeatParams(1, 1, 1, 8, 8, 8));
+// CHECK-NEXT: Add(s_tmp, s_tmp, s_tmp[64], 64, 1, BinaryRepeatParams(1, 1, 1, 16, 16, 16));
 // CHECK-NEXT: PipeBarrier<PIPE_V>();
-// CHECK-NEXT: Add(s_tmp, s_tmp, t[128], 64, 1, BinaryRepeatParams(1, 1, 1, 8, 8, 8));
+// CHECK-NEXT: Add(s_tmp, s_tmp, t[192], 8, 1, BinaryRepeatParams(1, 1, 1, 16, 16, 8));
 // CHECK-NEXT: PipeBarrier<PIPE_V>();
-// CHECK-NEXT: Add(s_tmp, s_tmp, t[192], 8, 1, BinaryRepeatParams(1, 1, 1, 8, 8, 8));
-// CHECK-NEXT: PipeBarrier<PIPE_V>();
-// CHECK-NEXT: WholeReduceSum(s, s_tmp, 64, 1, 1, 1, 8);
+// CHECK-NEXT: WholeReduceSum(s, s_tmp, 64, 1, 1, 1, 16);
 // CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: LocalTensor<float> m = outQ_m.AllocTensor<float>();
 // CHECK-NEXT: LocalTensor<float> m_tmp = calcBuf0.Get<float>();
-// CHECK-NEXT: Muls(m_tmp, t, static_cast<float>(1), 64, 1, UnaryRepeatParams(1, 1, 8, 8));
+// CHECK-NEXT: Max(m_tmp, t, t[128], 64, 1, BinaryRepeatParams(1, 1, 1, 16, 8, 8));
+// CHECK-NEXT: Muls(m_tmp[64], t[64], static_cast<float>(1), 64, 1, UnaryRepeatParams(1, 1, 16, 8));
 // CHECK-NEXT: PipeBarrier<PIPE_V>();
-// CHECK-NEXT: Max(m_tmp, m_tmp, t[64], 64, 1, BinaryRepeatParams(1, 1, 1, 8, 8, 8));
+// CHECK-NEXT: Max(m_tmp, m_tmp, m_tmp[64], 64, 1, BinaryRepeatParams(1, 1, 1, 16, 16, 16));
 // CHECK-NEXT: PipeBarrier<PIPE_V>();
-// CHECK-NEXT: Max(m_tmp, m_tmp, t[128], 64, 1, BinaryRepeatParams(1, 1, 1, 8, 8, 8));
+// CHECK-NEXT: Max(m_tmp, m_tmp, t[192], 8, 1, BinaryRepeatParams(1, 1, 1, 16, 16, 8));
 // CHECK-NEXT: PipeBarrier<PIPE_V>();
-// CHECK-NEXT: Max(m_tmp, m_tmp, t[192], 8, 1, BinaryRepeatParams(1, 1, 1, 8, 8, 8));
-// CHECK-NEXT: PipeBarrier<PIPE_V>();
-// CHECK-NEXT: WholeReduceMax(m, m_tmp, 64, 1, 1, 1, 8, ReduceOrder::ORDER_ONLY_VALUE);
+// CHECK-NEXT: WholeReduceMax(m, m_tmp, 64, 1, 1, 1, 16, ReduceOrder::ORDER_ONLY_VALUE);
 // CHECK-NEXT: inQ_t.FreeTensor(t);
 // CHECK-NEXT: outQ_s.EnQue(s);
 // CHECK-NEXT: s = outQ_s.DeQue<float>();

@@ -50,14 +50,9 @@ pypto.func orchestration @main(%x: !pypto.tensor<[64, 128], f32>, out %y: !pypto
 // CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: LocalTensor<float> m = calcBuf0.Get<float>();
 // CHECK-NEXT: LocalTensor<float> m_tmp = calcBuf1.Get<float>();
-// CHECK-NEXT: Muls(m_tmp, t, static_cast<float>(1), 64, 16, UnaryRepeatParams(1, 1, 8, 16));
-// CHECK-NEXT: PipeBarrier<PIPE_V>();
-// CHECK-NEXT: Max(m_tmp, m_tmp, t[64], 64, 16, BinaryRepeatParams(1, 1, 1, 8, 8, 16));
+// CHECK-NEXT: Max(m_tmp, t, t[64], 64, 16, BinaryRepeatParams(1, 1, 1, 8, 16, 16));
 // CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: WholeReduceMax(m, m_tmp, 64, 16, 1, 1, 8, ReduceOrder::ORDER_ONLY_VALUE);
-// The row broadcasts: the 16 row values into 16 blocks (2 Brcb repeats), then one level-0
-// instruction per 64-float column chunk with one repeat per row (rows are 16 blocks apart);
-// src1 re-reads the row's block (block stride 0) and moves one block per row.
 // CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: LocalTensor<float> sh = calcBuf1.Get<float>();
 // CHECK-NEXT: LocalTensor<float> sh_brcb = calcBuf2.Get<float>();
@@ -72,9 +67,7 @@ pypto.func orchestration @main(%x: !pypto.tensor<[64, 128], f32>, out %y: !pypto
 // CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: LocalTensor<float> s = calcBuf0.Get<float>();
 // CHECK-NEXT: LocalTensor<float> s_tmp = calcBuf1.Get<float>();
-// CHECK-NEXT: Muls(s_tmp, e, static_cast<float>(1), 64, 16, UnaryRepeatParams(1, 1, 8, 16));
-// CHECK-NEXT: PipeBarrier<PIPE_V>();
-// CHECK-NEXT: Add(s_tmp, s_tmp, e[64], 64, 16, BinaryRepeatParams(1, 1, 1, 8, 8, 16));
+// CHECK-NEXT: Add(s_tmp, e, e[64], 64, 16, BinaryRepeatParams(1, 1, 1, 8, 16, 16));
 // CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: WholeReduceSum(s, s_tmp, 64, 16, 1, 1, 8);
 // CHECK-NEXT: PipeBarrier<PIPE_V>();
