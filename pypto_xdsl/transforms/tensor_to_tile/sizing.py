@@ -165,7 +165,9 @@ def _is_identity_cast(m: Operation) -> bool:
     return isinstance(m, tensor.CastOp) and m.result.type == m.input.type
 
 
-def tile_needs(g: FusionGroup, shape: Callable[[SSAValue], tuple[Dim, ...]] | None = None) -> list[TileNeed]:
+def tile_needs(
+    g: FusionGroup, shape: Callable[[SSAValue], tuple[Dim, ...]] | None = None, tree_scratch: bool = True,
+) -> list[TileNeed]:
     """Every tile one iteration of the group's loop holds, with the buffer the backend gives
     it (`analysis/ascendc_kernel.py`): a load a VECIN queue (a column vector once, not per
     row); a result stored once a VECOUT queue (the stores follow the last member, so the
@@ -227,7 +229,7 @@ def tile_needs(g: FusionGroup, shape: Callable[[SSAValue], tuple[Dim, ...]] | No
             lanes = 256 // element_byte_width(element)
             rows, cols = shape(m.operands[0])
             if cols > lanes:  # type: ignore[operator]  (columns are bounded: ints)
-                width = reduction_scratch_chunks(cols // lanes)  # type: ignore[operator]
+                width = reduction_scratch_chunks(cols // lanes) if tree_scratch else 1  # type: ignore[operator]
                 tiles.append(TileNeed(f"scratch of {name}", (rows, width * lanes), element, live=(step, step)))
         if type(m) in ROW_EXPAND:
             rows, cols = shape(m.operands[0])
@@ -294,10 +296,18 @@ def plan_group(
         what = f"the tile of {describe_value(v, 'a value')} in the {ops} ops"
         return bounded_dims(func, dims, bound_of, what, bounds)
 
-    tiles = tile_needs(g, shape)
     row_group = g.key[0] == "rows"
+    # Run-time extents and columns keep the conservative sizing (every tile live, half the UB
+    # per group when double buffering) until the backend lowers them: their partial blocks
+    # declare a second set of buffers that the plan model does not cover yet.
+    legacy = isinstance(g.extent, str) or any(not is_static(dims_of(v)[1:]) for v in g.values() | set(g.external_inputs()))
+    tiles = tile_needs(g, shape, tree_scratch=not legacy)
+    if legacy:
+        budget = ub_bytes // 2 if double_buffer else ub_bytes
 
     def total(rows: int) -> int:
+        if legacy:
+            return sum(t.bytes(rows, row_group) for t in tiles)
         return ub_bytes_of(tiles, rows, row_group, double_buffer)
 
     if total(1) > budget:
