@@ -10,17 +10,39 @@ two token streams on every `.mlir` file of the repository and on random text.
 `parse_call_tail` reads the rest of a call op in its canonical spelling,
 `@f(%a, %b) : (A, B) -> R`, with one regular expression, when every type in it was parsed
 before; anything else is left to the op's general parser.
+
+`PyptoParser` also turns the malformed inputs on which xDSL 0.74's parser raises Python
+errors, or accepts what MLIR rejects, into located `ParseError`s: bytes that are not UTF-8;
+a name used outside the region that defines it (xDSL resolves a forward reference with a
+definition inside a later nested region, and leaves the op holding an unresolved value); a
+value never defined (reported at its first use, not at the end of the input); a dialect type
+or attribute with the wrong number of parameters (`!pypto.task_id<[64, 32], f32>`); an `index`
+constant outside 64 bits. `LocatingParser` records where each op starts, for the tools'
+located verifier errors.
 """
 
 from __future__ import annotations
 
 import re
+import weakref
+from collections.abc import Iterable
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type, IndexType, IntegerType
-from xdsl.ir import Attribute, SSAValue
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+)
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute, Region, SSAValue
 from xdsl.parser import Parser, UnresolvedOperand
-from xdsl.parser.generic_parser import ParserState
+from xdsl.parser.core import ForwardDeclaredValue
+from xdsl.parser.generic_parser import ParserState, Position
+from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Input, Span, Token
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind
 
@@ -94,13 +116,165 @@ class FastMLIRLexer(MLIRLexer):
         return Token(kind, Span(start, self.pos, self.input))
 
 
+_INTEGER_TEXT = re.compile(r"-?\s*(?:0[xX][0-9a-fA-F]+|[0-9]+)")
+INDEX_MIN, INDEX_MAX = -(2**63), 2**63 - 1
+"""The values of `index` (64 bits, as the interpreter and the generated code hold them)."""
+
+
+def decode_source(data: str | bytes, name: str = "<unknown>") -> str:
+    """`data` as text; bytes that are not UTF-8 are a `ParseError` at the first bad byte."""
+    if isinstance(data, str):
+        return data
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        text = data.decode("utf-8", errors="replace")
+        start = len(data[: e.start].decode("utf-8"))
+        raise ParseError(
+            Span(start, start + 1, Input(text, name)),
+            f"invalid UTF-8 byte 0x{data[e.start]:02x}: the input must be UTF-8 text",
+        ) from None
+
+
 class PyptoParser(Parser):
-    """xDSL's `Parser`, lexing with `FastMLIRLexer`."""
+    """xDSL's `Parser`, lexing with `FastMLIRLexer`, with located errors on malformed input."""
 
     def __init__(self, ctx: Context, input: str | bytes, name: str = "<unknown>") -> None:
         super().__init__(ctx, "", name)
-        text = input.decode("utf-8") if isinstance(input, bytes) else input
-        self._parser_state = ParserState(FastMLIRLexer(Input(text, name)))
+        self._parser_state = ParserState(FastMLIRLexer(Input(decode_source(input, name), name)))
+        self._forward_use_spans: dict[int, Span] = {}
+
+    # -- names and regions
+
+    def resolve_operand(self, operand: UnresolvedOperand, type: Attribute) -> SSAValue:
+        value = super().resolve_operand(operand, type)
+        if value.__class__ is ForwardDeclaredValue:
+            self._forward_use_spans.setdefault(id(value), operand.span)
+        return value
+
+    def parse_optional_region(self, arguments: Iterable[Parser.Argument] | None = None) -> Region | None:
+        """A region in which values used but not yet defined outside it stay unresolved:
+        a definition inside the region is not visible outside it (MLIR's scoping). The
+        region's own unresolved names stay pending in the enclosing scope."""
+        outer = self.forward_ssa_references
+        self.forward_ssa_references = {}
+        try:
+            region = super().parse_optional_region(arguments)
+        except BaseException:
+            self.forward_ssa_references = outer
+            raise
+        inner, self.forward_ssa_references = self.forward_ssa_references, outer
+        for name, references in inner.items():
+            pending = outer.setdefault(name, {})
+            for index, value in references.items():
+                earlier = pending.get(index)
+                if earlier is None:
+                    pending[index] = value
+                    continue
+                if earlier.type != value.type:
+                    raise ParseError(
+                        self._forward_use_spans[id(value)],
+                        f"%{name} is used with type {value.type} here but with type "
+                        f"{earlier.type} before",
+                    )
+                value.replace_all_uses_with(earlier)
+        return region
+
+    def parse_module(self, allow_implicit_module: bool = True):
+        try:
+            return super().parse_module(allow_implicit_module)
+        except ParseError as e:
+            if not (e.msg.startswith("values used but not defined") and self.forward_ssa_references):
+                raise
+            raise self._undefined_value_error() from None
+
+    def _undefined_value_error(self) -> ParseError:
+        """The first use of a value that is never defined (in a region enclosing the use)."""
+        uses = [
+            (self._forward_use_spans[id(value)], name)
+            for name, references in self.forward_ssa_references.items()
+            for value in references.values()
+            if id(value) in self._forward_use_spans
+        ]
+        if not uses:
+            return ParseError(Span(self.pos, self.pos, self.lexer.input), "use of undefined SSA values")
+        span, name = min(uses, key=lambda use: use[0].start)
+        return ParseError(span, f"use of undefined SSA value %{name}")
+
+    # -- types, attributes and numbers
+
+    def _parse_dialect_type_or_attribute_body(
+        self, attr_name: str, is_type: bool, is_opaque: bool, starting_opaque_pos: Position | None
+    ):
+        start = self._current_token.span.start
+        try:
+            return super()._parse_dialect_type_or_attribute_body(
+                attr_name, is_type, is_opaque, starting_opaque_pos
+            )
+        except ParseError:
+            raise
+        except (ValueError, TypeError, IndexError, KeyError, AssertionError, VerifyException) as e:
+            kind = "type" if is_type else "attribute"
+            message = str(e)
+            if message.startswith("zip() argument"):
+                definition = (self.ctx.get_optional_type if is_type else self.ctx.get_optional_attr)(attr_name)
+                if definition is not None and issubclass(definition, ParametrizedAttribute):
+                    expected = len(definition.get_irdl_definition().parameters)
+                    message = f"wrong number of parameters: it takes {expected}"
+            raise ParseError(self._span_from(start), f"invalid {kind} '{attr_name}': {message}") from None
+
+    def parse_optional_builtin_int_or_float_attr(self) -> IntegerAttr | FloatAttr | None:
+        start = self._current_token.span.start
+        attr = super().parse_optional_builtin_int_or_float_attr()
+        if (
+            isinstance(attr, IntegerAttr)
+            and isinstance(attr.type, IndexType)
+            and not INDEX_MIN <= attr.value.data <= INDEX_MAX
+        ):
+            number = _INTEGER_TEXT.match(self.lexer.input.content, start)
+            raise ParseError(
+                Span(start, number.end() if number else start + 1, self.lexer.input),
+                f"integer {attr.value.data} is out of the range of index (64-bit signed)",
+            )
+        return attr
+
+    def _span_from(self, start: int) -> Span:
+        """From `start` to the end of the text parsed so far (without trailing blanks)."""
+        content = self.lexer.input.content
+        end = self.pos
+        while end > start + 1 and content[end - 1].isspace():
+            end -= 1
+        return Span(start, max(end, start + 1), self.lexer.input)
+
+
+class LocatingParser(PyptoParser):
+    """A parser that records where each op starts (`spans`: op -> (span, line offset)), for
+    verifier errors with a `file:line:col` location. A type or attribute that fails its own
+    verifier while being parsed is reported at the op that spells it."""
+
+    def __init__(
+        self,
+        ctx: Context,
+        input: str | bytes,
+        name: str = "<unknown>",
+        *,
+        spans: weakref.WeakKeyDictionary[Operation, tuple[Span, int]] | None = None,
+        line_offset: int = 0,
+    ):
+        super().__init__(ctx, input, name)
+        self.spans: weakref.WeakKeyDictionary[Operation, tuple[Span, int]] = (
+            weakref.WeakKeyDictionary() if spans is None else spans
+        )
+        self._line_offset = line_offset
+
+    def parse_operation(self) -> Operation:
+        start = self._current_token.span
+        try:
+            op = super().parse_operation()
+        except VerifyException as e:
+            raise ParseError(Span(start.start, start.end, start.input), str(e)) from e
+        self.spans[op] = (start, self._line_offset)
+        return op
 
 
 _TYPE = r"![a-zA-Z_][\w.]*(?:<[^<>]*>)?|[a-z][a-z0-9]*"
