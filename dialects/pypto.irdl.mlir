@@ -203,7 +203,7 @@ irdl.dialect @pypto {
   }
 
   // pypto.func: A PyPTO function.
-  //   traits: FuncOpCallableInterface, IsolatedFromAbove, SymbolOpInterface
+  //   traits: FuncOpCallableInterface, IsolatedFromAboveAndDominance, SymbolOpInterface
   //   memory effects: unknown
   //   not in IRDL: kind (property, optional), arg_dirs (property, optional)
   irdl.operation @func {

@@ -196,6 +196,10 @@ def shapes_compatible(a: Sequence[Dim], b: Sequence[Dim]) -> bool:
     return len(a) == len(b) and all(dims_compatible(x, y) for x, y in zip(a, b))
 
 
+MAX_DIM = 2**63 - 1
+"""Extents are 64-bit signed integers (in the interpreter, the generated code and MLIR)."""
+
+
 def _parse_shape(parser: AttrParser) -> list[Dim]:
     def parse_dim() -> Dim:
         if parser.parse_optional_punctuation("?") is not None:
@@ -208,6 +212,8 @@ def _parse_shape(parser: AttrParser) -> list[Dim]:
         value = parser.parse_integer(allow_boolean=False, allow_negative=False)
         if value < 0:
             parser.raise_error("dimension must be non-negative", pos, parser.pos)
+        if value > MAX_DIM:
+            parser.raise_error(f"dimension {value} is larger than the largest extent, 2^63 - 1", pos, parser._current_token.span.start)
         return value
 
     return parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parse_dim)
@@ -278,6 +284,8 @@ class ShapedTypeMixin:
         for d in self.shape.data:
             if isinstance(d, IntAttr) and d.data < DYNAMIC:
                 raise VerifyException(f"{kind} dimension must be non-negative, got {d.data}")
+            if isinstance(d, IntAttr) and d.data > MAX_DIM:
+                raise VerifyException(f"{kind} dimension {d.data} is larger than the largest extent, 2^63 - 1")
         if not is_element_type(self.element_type):
             raise VerifyException(
                 f"{kind} element type must be one of f32, f16, bf16, i1, i8, i16, i32, i64, "

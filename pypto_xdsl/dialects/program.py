@@ -40,7 +40,6 @@ from xdsl.printer import Printer
 from xdsl.traits import (
     CallableOpInterface,
     HasParent,
-    IsolatedFromAbove,
     IsTerminator,
     NoTerminator,
     Pure,
@@ -70,6 +69,7 @@ from pypto_xdsl.dialects.attributes import (
     is_scalar_type,
     substitute_symbols,
 )
+from pypto_xdsl.dialects.dominance import IsolatedFromAboveAndDominance
 from pypto_xdsl.dialects.verification import pypto_op_definition
 from pypto_xdsl.parsing import parse_call_tail
 
@@ -230,7 +230,7 @@ class FuncOp(IRDLOperation):
     kind = prop_def(FuncKindAttr, default_value=FuncKindAttr(FuncKind.OPAQUE))
     arg_dirs = opt_prop_def(ArrayAttr[ParamDirectionAttr])
 
-    traits = traits_def(IsolatedFromAbove(), SymbolOpInterface(), FuncOpCallableInterface())
+    traits = traits_def(IsolatedFromAboveAndDominance(), SymbolOpInterface(), FuncOpCallableInterface())
 
     def __init__(
         self,

@@ -26,6 +26,15 @@ from pypto_xdsl.dialects.traits import InferResultTypes
 
 OpT = TypeVar("OpT", bound=type[IRDLOperation])
 
+
+class OpVerifyException(VerifyException):
+    """A `VerifyException` raised on behalf of `op`, which a verifier of another op (a walk
+    over a function, the module's symbol table) found at fault: tools report it at `op`."""
+
+    def __init__(self, op: Operation, message: str):
+        super().__init__(message)
+        self.op = op
+
 # Distinct type signatures remembered per op; programs use few, fuzzers may use many.
 MAX_SIGNATURES = 4096
 
