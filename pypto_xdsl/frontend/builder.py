@@ -1004,7 +1004,10 @@ class FunctionBuilder:
             init_node = kw.value
         if not 1 <= len(it.args) <= 3:
             raise self.error(it, f"{qual} takes 1 to 3 arguments (stop | start, stop[, step])")
-        bounds = [self.index(self.expr(a), a) for a in it.args]
+        values = [self.expr(a) for a in it.args]
+        if len(values) == 3 and isinstance(values[2], Const) and values[2].value <= 0:
+            raise self.error(it.args[2], f"{qual} needs a positive step, got {values[2].value}")
+        bounds = [self.index(v, a) for v, a in zip(values, it.args)]
         if len(bounds) == 1:
             lb, ub, step = self.materialize(Const(0), IndexType(), it), bounds[0], self.materialize(Const(1), IndexType(), it)
         elif len(bounds) == 2:

@@ -31,11 +31,13 @@ from pypto_xdsl.dialects.attributes import (
 )
 from pypto_xdsl.dialects.distributed import DistributedTensorType
 from pypto_xdsl.dialects.program import FuncOp
-from pypto_xdsl.interpreter.arith_extra import ArithExtraFunctions
+from pypto_xdsl.interpreter.arith_extra import ArithExtraFunctions, ArithUndefinedBehaviourChecks
 from pypto_xdsl.interpreter.functions import PyptoFunctions, ShapeChecker, state
 from pypto_xdsl.interpreter.values import (
     PyptoInterpretationError,
     TaskId,
+    TensorTooLarge,
+    check_allocation,
     coerce,
     numpy_dtype,
     resolve_shape,
@@ -101,6 +103,7 @@ def make_interpreter(
         *_extra_functions(),
     ):
         interpreter.register_implementations(functions)
+    interpreter.register_implementations(ArithUndefinedBehaviourChecks(), override=True)
     st = state(interpreter)
     st.block_idx, st.block_num = block_idx, block_num
     st.check_directions = check_directions
@@ -135,7 +138,10 @@ def _input_for(
                 f"{where}: shape {format_shape(shape)} has an unknown '?' dim "
                 f"(give a default with dims={{'?': ...}} or --dim '?=...')"
             )
-        return random_array(concrete, t.element_type, rng)
+        try:
+            return random_array(concrete, t.element_type, rng)
+        except TensorTooLarge as e:
+            raise PyptoInterpretationError(f"{where}: {e}") from None
     if isinstance(t, IndexType):
         return int(rng.integers(1, 5))
     if isinstance(t, IntegerType):
@@ -155,14 +161,22 @@ def _input_for(
 
 
 def random_array(shape: Sequence[int], element_type: Attribute, rng: np.random.Generator) -> np.ndarray:
-    """Uniform values in [-1, 1) for floats, small integers for ints, random bools for i1."""
+    """Uniform values in [-1, 1) for floats, small integers for ints, random bools for i1.
+
+    Values are drawn in the carrier dtype (f32 for f32, f16 and bf16), never through a
+    float64 array twice the size; shapes beyond `MAX_TENSOR_BYTES` are refused."""
     dtype = numpy_dtype(element_type)
+    check_allocation(shape, dtype)
     if dtype == np.bool_:
-        return rng.integers(0, 2, size=shape).astype(np.bool_)
+        return rng.integers(0, 2, size=shape, dtype=np.int8).astype(np.bool_)
     if np.issubdtype(dtype, np.integer):
         lo = 0 if np.issubdtype(dtype, np.unsignedinteger) else -8
-        return rng.integers(lo, 8, size=shape).astype(dtype)
-    return coerce(rng.uniform(-1.0, 1.0, size=shape), element_type)
+        return rng.integers(lo, 8, size=shape, dtype=dtype)
+    draw = np.float64 if dtype == np.float64 else np.float32
+    values = rng.random(size=shape, dtype=draw)
+    values *= 2
+    values -= 1
+    return coerce(values, element_type)
 
 
 def random_inputs(
@@ -213,6 +227,9 @@ def run(
             return tuple(interpreter.call_op(func, tuple(prepared)))
         except InterpretationError:
             raise
+        except TensorTooLarge as e:
+            st = state(interpreter)
+            raise PyptoInterpretationError(str(e), st.current_op, st.error_func) from e
         except (ValueError, IndexError, TypeError, ArithmeticError, KeyError, AssertionError) as e:
             # an op implemented outside pypto (arith, scf, ...) failed: name it
             st = state(interpreter)

@@ -20,8 +20,8 @@ from xdsl.interpreter import (
     impl,
     register_impls,
 )
-from xdsl.interpreters.arith import to_signed
-from xdsl.ir import Attribute
+from xdsl.interpreters.arith import ArithFunctions, to_signed
+from xdsl.ir import Attribute, Operation
 
 
 def _width(interpreter: Interpreter, t: Attribute) -> int:
@@ -136,3 +136,43 @@ class ArithExtraFunctions(InterpreterFunctions):
     @impl(arith.TruncIOp)
     def run_trunci(self, interpreter: Interpreter, op: arith.TruncIOp, args: PythonValues):
         return (to_signed(args[0], _width(interpreter, op.result.type)),)
+
+
+def _checked(run: Callable, operation: str, valid: Callable[[int], bool]):
+    """xDSL's implementation of an integer op, preceded by a check of its right operand
+    (xDSL asserts it, which would stop the run with a bare AssertionError)."""
+
+    def checked(self, interpreter: Interpreter, op: Operation, args: PythonValues):
+        rhs = to_signed(args[1], _width(interpreter, op.results[0].type))
+        if not valid(rhs):
+            from pypto_xdsl.interpreter.functions import fail
+
+            raise fail(interpreter, op, f"{operation} {rhs}: undefined behaviour (the result is poison in MLIR)")
+        return run(self, interpreter, op, args).values  # `run` is registered already: an OpImpl
+
+    return checked
+
+
+def _nonzero(rhs: int) -> bool:
+    return rhs != 0
+
+
+def _shift_amount(rhs: int) -> bool:
+    return rhs >= 0
+
+
+@register_impls
+class ArithUndefinedBehaviourChecks(InterpreterFunctions):
+    """Integer division by zero and shifts by a negative amount, reported as run-time errors
+    of the program. Registered with `override=True` over xDSL's and `ArithExtraFunctions`'
+    implementations, which it calls for the defined cases."""
+
+    run_divsi = impl(arith.DivSIOp)(_checked(ArithFunctions.run_divsi, "division by", _nonzero))
+    run_remsi = impl(arith.RemSIOp)(_checked(ArithFunctions.run_remsi, "remainder by", _nonzero))
+    run_floordivsi = impl(arith.FloorDivSIOp)(_checked(ArithFunctions.run_floordivsi, "division by", _nonzero))
+    run_ceildivsi = impl(arith.CeilDivSIOp)(_checked(ArithExtraFunctions.run_ceildivsi, "division by", _nonzero))
+    run_divui = impl(arith.DivUIOp)(_checked(ArithExtraFunctions.run_divui, "division by", _nonzero))
+    run_remui = impl(arith.RemUIOp)(_checked(ArithExtraFunctions.run_remui, "remainder by", _nonzero))
+    run_ceildivui = impl(arith.CeilDivUIOp)(_checked(ArithExtraFunctions.run_ceildivui, "division by", _nonzero))
+    run_shli = impl(arith.ShLIOp)(_checked(ArithFunctions.run_shlsi, "shift by", _shift_amount))
+    run_shrsi = impl(arith.ShRSIOp)(_checked(ArithFunctions.run_shrsi, "shift by", _shift_amount))

@@ -59,6 +59,7 @@ from pypto_xdsl.interpreter.values import (
     TaskId,
     numpy_dtype,
     resolve_shape,
+    zeros,
 )
 
 SPLIT_AIV_LANES = 2
@@ -395,7 +396,7 @@ class PyptoFunctions(InterpreterFunctions):
                         f"cannot allocate omitted out parameter #{i} of "
                         f"@{callee.sym_name.data}: unbound symbol in {format_shape(t.get_shape())}",
                     )
-                call_args.append(np.zeros(shape, dtype=numpy_dtype(t.element_type)))
+                call_args.append(zeros(shape, t.element_type))
         results, registered = self._launch(interpreter, op, callee, tuple(call_args), cores)
         task = TaskId(len(st.tasks), callee.sym_name.data, tuple(deps), done=True, deferred=tuple(registered))
         st.tasks.append(task)

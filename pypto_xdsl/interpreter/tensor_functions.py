@@ -18,7 +18,7 @@ from pypto_xdsl.dialects.attributes import AtomicKind, TensorType, TileType, for
 from pypto_xdsl.interpreter import numerics
 from pypto_xdsl.interpreter.functions import check_write, fail, guarded, pimpl, state
 from pypto_xdsl.interpreter.partial import valid_of, with_valid
-from pypto_xdsl.interpreter.values import coerce, numpy_dtype, resolve_shape, to_scalar
+from pypto_xdsl.interpreter.values import coerce, numpy_dtype, resolve_shape, to_scalar, zeros
 
 
 def result_shape(interpreter: Interpreter, op: Operation, t: Attribute) -> tuple[int, ...]:
@@ -230,7 +230,7 @@ class TensorFunctions(ComputeFunctions):
             raise fail(interpreter, op, f"unbound symbol {missing[0]} in {t}")
         if any(n < 0 for n in shape):
             raise fail(interpreter, op, f"negative extent in shape {list(shape)}")
-        return (np.zeros(shape, dtype=numpy_dtype(t.element_type)),)
+        return (zeros(shape, t.element_type),)
 
     @pimpl(tensor.SliceOp)
     def run_slice(self, interpreter: Interpreter, op: tensor.SliceOp, args: PythonValues):

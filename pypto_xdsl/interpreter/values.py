@@ -130,6 +130,35 @@ def numpy_dtype(t: Attribute) -> np.dtype:
     raise NotImplementedError(f"no numpy dtype for element type {t}")
 
 
+MAX_TENSOR_BYTES = 1 << 33
+"""Largest tensor the interpreter allocates (8 GiB): a larger shape is an error that says
+so, instead of an allocation the machine cannot back (numpy reserves zeroed memory lazily,
+so the failure would come later, as the process being killed)."""
+
+
+def zeros(shape: Sequence[int], element_type: Attribute) -> np.ndarray:
+    """A zero-filled array of `element_type` (its carrier dtype), at most `MAX_TENSOR_BYTES`."""
+    dtype = numpy_dtype(element_type)
+    check_allocation(shape, dtype)
+    return np.zeros(shape, dtype=dtype)
+
+
+class TensorTooLarge(ValueError):
+    """A tensor beyond `MAX_TENSOR_BYTES`."""
+
+
+def check_allocation(shape: Sequence[int], dtype: np.dtype) -> None:
+    count = 1
+    for n in shape:
+        count *= int(n)
+    size = count * np.dtype(dtype).itemsize
+    if size > MAX_TENSOR_BYTES:
+        raise TensorTooLarge(
+            f"a tensor of shape {list(shape)} and dtype {np.dtype(dtype)} needs {size / 2**30:,.1f} GiB; "
+            f"the interpreter holds tensors of at most {MAX_TENSOR_BYTES / 2**30:.0f} GiB"
+        )
+
+
 def coerce(a: np.ndarray, element_type: Attribute) -> np.ndarray:
     """Convert `a` to the carrier dtype of `element_type` (rounding bf16)."""
     dtype = numpy_dtype(element_type)
