@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,37 +32,48 @@ from pypto_xdsl.backend.ascendc.emit import EmittedProgram, choose_entry, emit_p
 from pypto_xdsl.dialects import make_context
 from pypto_xdsl.dialects.attributes import ParamDirection, TensorType
 from pypto_xdsl.interpreter.tolerance import Tolerance, program_precision, tolerance_for
-from pypto_xdsl.parsing import PyptoParser
+from pypto_xdsl.parsing import LocatingParser, decode_source
+from pypto_xdsl.tools import diagnostics
+from pypto_xdsl.utils import call_with_deep_stack, deep_stack
 
 
-def parse_program(text: str, ctx: Context | None = None) -> ModuleOp:
-    module = PyptoParser(ctx or make_context(), text).parse_module()
+@deep_stack
+def parse_program(
+    text: str | bytes, ctx: Context | None = None, name: str = "<unknown>",
+    spans: diagnostics.OpSpans | None = None,
+) -> ModuleOp:
+    """Parse and verify `.mlir` text (`spans`, if given, receives where each op starts)."""
+    module = LocatingParser(ctx or make_context(), text, name, spans=spans).parse_module()
     module.verify()
     return module
 
 
+@deep_stack
 def load_program(
     path: Path, ctx: Context | None = None, entry: str | None = None, shapes=(), scalars=(),
+    spans: diagnostics.OpSpans | None = None,
 ) -> ModuleOp:
-    """Parse and verify a `.mlir` file, or a `.py` file holding one `@pl.program` or `@pl.jit`
-    functions (`entry` picks one; `shapes` / `scalars` specialise it, see runtime.loading)."""
-    text = Path(path).read_text()
-    if Path(path).suffix == ".py":
-        from pypto_xdsl.frontend.errors import ParserError
-        from pypto_xdsl.runtime.loading import module_from_python
+    """Parse and verify a `.mlir` file (`spans`, if given, receives where each op starts), or
+    a `.py` file holding one `@pl.program` or `@pl.jit` functions (`entry` picks one; `shapes`
+    / `scalars` specialise it, see runtime.loading)."""
+    if Path(path).suffix != ".py":
+        return parse_program(Path(path).read_bytes(), ctx, str(path), spans)
+    from pypto_xdsl.frontend.errors import ParserError
+    from pypto_xdsl.runtime.loading import module_from_python
 
-        try:
-            loaded = module_from_python(text, str(path), entry, {s.name: s for s in shapes}, dict(scalars))
-        except ParserError as e:
-            message = "\n".join([str(e), *getattr(e, "warnings", ())])
-            raise DiagnosticException(message) from None
-        for w in loaded.warnings:
-            print(w, file=sys.stderr)
-        loaded.module.verify()
-        return loaded.module
-    return parse_program(text, ctx)
+    text = decode_source(Path(path).read_bytes(), str(path))
+    try:
+        loaded = module_from_python(text, str(path), entry, {s.name: s for s in shapes}, dict(scalars))
+    except ParserError as e:
+        message = "\n".join([str(e), *getattr(e, "warnings", ())])
+        raise DiagnosticException(message) from None
+    for w in loaded.warnings:
+        print(w, file=sys.stderr)
+    loaded.module.verify()
+    return loaded.module
 
 
+@deep_stack
 def apply_pipeline(module: ModuleOp, pipeline: str, ctx: Context | None = None) -> None:
     """Run a pypto-opt pass pipeline (e.g. 'pypto-default') on `module`; '' runs nothing."""
     if not pipeline:
@@ -76,6 +88,7 @@ def apply_pipeline(module: ModuleOp, pipeline: str, ctx: Context | None = None) 
     module.verify()
 
 
+@deep_stack
 def compile_module(module: ModuleOp, out_dir: Path, entry: str | None = None) -> EmittedProgram:
     """Write the generated files (and a copy of the simulation headers) under `out_dir`."""
     program = emit_program(module, entry=entry)
@@ -125,6 +138,7 @@ def read_outputs(func, out_dir: Path) -> dict[str, np.ndarray]:
     }
 
 
+@deep_stack
 def simulate(
     module: ModuleOp,
     out_dir: Path,
@@ -238,28 +252,45 @@ def default_pipeline() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_arg_parser().parse_args(argv)
-    out_dir = Path(args.output)
+    return call_with_deep_stack(_main, args)
+
+
+def _main(args: argparse.Namespace) -> int:
+    spans: diagnostics.OpSpans = weakref.WeakKeyDictionary()
     try:
-        ctx = make_context()
-        module = load_program(Path(args.input), ctx, args.entry, args.shape, args.scalar)
-        reference = module.clone()
-        apply_pipeline(module, default_pipeline() if args.passes is None else args.passes, ctx)
-        if not (args.sim or args.profile or args.report):
-            program = compile_module(module, out_dir, args.entry)
-            print(f"pypto-compile: wrote {len(program.files)} files to {out_dir}/ "
-                  f"({len(program.kernels)} kernels, {len(program.hosts)} orchestration functions)")
-            return 0
-        report = simulate(module, out_dir, entry=args.entry, seed=args.seed, reference_module=reference,
-                          profile=args.profile or args.report)
-    except (DiagnosticException, ParseError) as e:
-        print(f"pypto-compile: error: {e}", file=sys.stderr)
-        return 1
+        return _compile(args, spans)
+    except ParseError as e:
+        print(diagnostics.format_parse_error(e), file=sys.stderr)
+    except DiagnosticException as e:
+        print(diagnostics.format_op_error(e, spans, args.input), file=sys.stderr)
     except OSError as e:
         print(f"pypto-compile: error: {e}", file=sys.stderr)
-        return 1
     except sim.SimulationError as e:
         print(f"pypto-compile: simulation failed: {e}", file=sys.stderr)
         return 2
+    except Exception as e:  # noqa: BLE001 - every failure becomes one diagnostic
+        if (text := diagnostics.format_resource_error(e, args.input)) is not None:
+            print(text, file=sys.stderr)
+        elif diagnostics.raised_by_verifier(e):
+            print(diagnostics.format_op_error(e, spans, args.input), file=sys.stderr)
+        else:
+            print(diagnostics.format_internal_error("pypto-compile", e), file=sys.stderr)
+    return 1
+
+
+def _compile(args: argparse.Namespace, spans: diagnostics.OpSpans) -> int:
+    out_dir = Path(args.output)
+    ctx = make_context()
+    module = load_program(Path(args.input), ctx, args.entry, args.shape, args.scalar, spans=spans)
+    reference = module.clone()
+    apply_pipeline(module, default_pipeline() if args.passes is None else args.passes, ctx)
+    if not (args.sim or args.profile or args.report):
+        program = compile_module(module, out_dir, args.entry)
+        print(f"pypto-compile: wrote {len(program.files)} files to {out_dir}/ "
+              f"({len(program.kernels)} kernels, {len(program.hosts)} orchestration functions)")
+        return 0
+    report = simulate(module, out_dir, entry=args.entry, seed=args.seed, reference_module=reference,
+                      profile=args.profile or args.report)
     print(f"pypto-compile: wrote {out_dir}/ and built {report.exe}")
     if args.profile or args.report:
         _print_profile(report, module, args, out_dir)

@@ -14,34 +14,15 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.printer import Printer
 from xdsl.targets.mlir import MLIRTarget
-from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
+from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.utils.lexer import Span
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from pypto_xdsl.dialects import get_all_dialects
-from pypto_xdsl.parsing import PyptoParser
+from pypto_xdsl.parsing import LocatingParser
+from pypto_xdsl.tools import diagnostics
 from pypto_xdsl.transforms import get_all_passes
-from pypto_xdsl.utils import paused_gc
-
-
-class _LocatingParser(PyptoParser):
-    """A parser that remembers where each op starts, for located verifier errors."""
-
-    def __init__(self, *args, spans: weakref.WeakKeyDictionary, line_offset: int, **kwargs):
-        super().__init__(*args, **kwargs)
-        self._spans = spans
-        self._line_offset = line_offset
-
-    def parse_operation(self) -> Operation:
-        start = self._current_token.span
-        try:
-            op = super().parse_operation()
-        except VerifyException as e:
-            # An invalid type or attribute (e.g. a bad tensor dtype) fails its verifier while
-            # being parsed; report it as a parse error at the op that spells it.
-            raise ParseError(Span(start.start, start.end, start.input), str(e)) from e
-        self._spans[op] = (start, self._line_offset)
-        return op
+from pypto_xdsl.utils import call_with_deep_stack, paused_gc
 
 
 class _DirectWritePrinter(Printer):
@@ -88,8 +69,9 @@ class PyptoOptMain(xDSLOptMain):
 
     Malformed input (parse or verifier error, failing pass) prints one diagnostic with a
     `file:line:col` location to stderr and exits with status 1: no Python traceback and no
-    partial output (output is buffered until every chunk succeeded). With
-    `--verify-diagnostics`/`--parsing-diagnostics` xDSL's own behaviour is kept.
+    partial output (output is buffered until every chunk succeeded); see
+    `pypto_xdsl.tools.diagnostics`. With `--verify-diagnostics`/`--parsing-diagnostics` xDSL's
+    own behaviour is kept.
     """
 
     version_format = "pypto-opt (xdsl {xdsl_version})"
@@ -107,7 +89,7 @@ class PyptoOptMain(xDSLOptMain):
         """`.mlir` input goes through a parser that records op locations."""
 
         def parse_mlir(io: IO[bytes]) -> ModuleOp:
-            return _LocatingParser(
+            return LocatingParser(
                 self.ctx,
                 io.read(),
                 self.get_input_name(),
@@ -130,45 +112,19 @@ class PyptoOptMain(xDSLOptMain):
         self._buffer = _OutputBuffer()
         return self._buffer
 
-    def _location_of(self, op: Operation | None) -> str:
-        while op is not None:
-            if (entry := self._op_spans.get(op)) is not None:
-                span, offset = entry
-                loc = Span(span.start, span.end, span.input, offset).get_location()
-                return f"{loc.file}:{loc.line}:{loc.col}"
-            op = op.parent_op()
-        return self.get_input_name()
-
-    def _failing_op(self, module: Operation | None, error: Exception) -> Operation | None:
-        """The op whose own verification raises `error`'s message (verifiers do not say)."""
-        if module is None:
-            return None
-        message = str(error)
-        for op in module.walk():
-            try:
-                op.verify(verify_nested_ops=False)
-            except VerifyException as e:
-                if str(e) == message:
-                    return op
-        return None
-
-    def apply_passes(self, prog: ModuleOp) -> None:
-        self._current_module = prog
-        super().apply_passes(prog)
-
     def run(self) -> None:
-        self._current_module = None
         try:
             super().run()
         except ParseError as e:
-            loc = e.span.get_location()
-            self._fail(f"{loc.file}:{loc.line}:{loc.col}: error: {e.msg}\n{str(e).rstrip()}")
+            self._fail(diagnostics.format_parse_error(e))
         except DiagnosticException as e:
-            op = self._failing_op(self._current_module, e) if isinstance(e, VerifyException) else None
-            where = self._location_of(op)
-            what = f"'{op.name}' op " if op is not None else ""
-            notes = "".join(f"\n{n}" for n in getattr(e, "__notes__", ()))
-            self._fail(f"{where}: error: {what}{e}{notes}")
+            self._fail(diagnostics.format_op_error(e, self._op_spans, self.get_input_name()))
+        except Exception as e:  # noqa: BLE001 - every failure becomes one diagnostic
+            if (text := diagnostics.format_resource_error(e, self.get_input_name())) is not None:
+                self._fail(text)
+            if diagnostics.raised_by_verifier(e):  # an upstream verifier's bare exception
+                self._fail(diagnostics.format_op_error(e, self._op_spans, self.get_input_name()))
+            self._fail(diagnostics.format_internal_error("pypto-opt", e))
         if self._buffer is not None:
             if self.args.output_file is None:
                 sys.stdout.write(self._buffer.getvalue())
@@ -247,9 +203,10 @@ class PyptoOptMain(xDSLOptMain):
 
 def main(args: Sequence[str] | None = None) -> None:
     # One run builds and rewrites one large IR graph that stays alive to the end; cyclic
-    # collections would only walk it again and again (about 10% of a large run).
+    # collections would only walk it again and again (about 10% of a large run). The run is
+    # on a deep stack, so deeply nested programs parse, verify, transform and print.
     with paused_gc():
-        PyptoOptMain(args).run()
+        call_with_deep_stack(lambda: PyptoOptMain(args).run())
 
 
 if __name__ == "__main__":

@@ -12,22 +12,22 @@ from __future__ import annotations
 
 import argparse
 import sys
+import weakref
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from xdsl.utils.exceptions import (
-    DiagnosticException,
-    InterpretationError,
-    ParseError,
-    VerifyException,
-)
+from xdsl.utils.exceptions import DiagnosticException, InterpretationError, ParseError
 
+from pypto_xdsl.dialects import make_context
 from pypto_xdsl.dialects.attributes import ParamDirection
 from pypto_xdsl.frontend.errors import ParserError
-from pypto_xdsl.interpreter.api import entry_function, parse_module, random_inputs, run
+from pypto_xdsl.interpreter.api import entry_function, random_inputs, run
 from pypto_xdsl.interpreter.values import TaskId
+from pypto_xdsl.parsing import LocatingParser
+from pypto_xdsl.tools import diagnostics
+from pypto_xdsl.utils import call_with_deep_stack
 
 
 def _parse_dim(text: str) -> tuple[str, int]:
@@ -51,10 +51,11 @@ def describe(value: Any, full: bool = False) -> str:
     if isinstance(value, np.ndarray):
         text = f"{list(value.shape)} {value.dtype}"
         if value.size:
-            data = value.astype(np.float64)
+            # in float64 without a float64 copy of the array
+            total = float(value.sum(dtype=np.float64))
             text += (
-                f" sum={data.sum():.6g} min={data.min():.6g} max={data.max():.6g}"
-                f" mean={data.mean():.6g}"
+                f" sum={total:.6g} min={float(value.min()):.6g} max={float(value.max()):.6g}"
+                f" mean={total / value.size:.6g}"
             )
         if full:
             text += "\n" + np.array2string(value, threshold=sys.maxsize)
@@ -84,61 +85,96 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _load(args: argparse.Namespace, text: str) -> tuple[Any, str, dict[str, int], list[str]]:
-    """(module, entry, dims bound by --shape, warnings) of the input file."""
+def _load(
+    args: argparse.Namespace, data: bytes, name: str, spans: diagnostics.OpSpans
+) -> tuple[Any, str, dict[str, int], list[str]]:
+    """(module, entry, dims bound by --shape, warnings) of the input file (`.mlir` ops'
+    locations go to `spans`)."""
     if not args.file.endswith(".py"):
-        return parse_module(text), args.entry or "main", {}, []
+        return LocatingParser(make_context(), data, name, spans=spans).parse_module(), args.entry or "main", {}, []
+    from pypto_xdsl.parsing import decode_source
     from pypto_xdsl.runtime.loading import module_from_python
 
+    text = decode_source(data, name)
     loaded = module_from_python(text, args.file, args.entry, {s.name: s for s in args.shape}, dict(args.scalar))
     return loaded.module, loaded.entry or "main", loaded.dims, loaded.warnings
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    return call_with_deep_stack(_main, args)
+
+
+def _main(args: argparse.Namespace) -> int:
+    name = "<stdin>" if args.file == "-" else args.file
     try:
-        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text()
+        data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
     except OSError as e:
         print(f"pypto-run: error: {e}", file=sys.stderr)
         return 2
+    spans: diagnostics.OpSpans = weakref.WeakKeyDictionary()
     warnings: list[str] = []
     try:
-        module, args.entry, shape_dims, warnings = _load(args, text)
-        module.verify()
-        func = entry_function(module, args.entry)
-        dims = {**shape_dims, **dict(args.dim)}
-        arg_names = [a.name_hint for a in func.body.block.args]  # type: ignore[attr-defined]
-        n_args = len(arg_names)
-        files: dict[int, Path] = {}
-        for key, path in args.input:
-            if key.isdigit():
-                index = int(key)
-            elif key in arg_names:
-                index = arg_names.index(key)
-            else:
-                raise InterpretationError(f"@{args.entry} has no argument '{key}'")
-            if not 0 <= index < n_args:
-                raise InterpretationError(f"@{args.entry} has no argument #{index}")
-            files[index] = path
-        needs_random = len(files) < n_args
-        inputs = list(random_inputs(module, args.entry, args.seed, dims)) if needs_random else [None] * n_args
-        for index, path in files.items():
-            value = np.load(path)
-            # A scalar parameter takes a 0-d array's value (the interpreter's scalars are Python's).
-            inputs[index] = value.item() if value.ndim == 0 else value
-        directions = getattr(func, "directions", (ParamDirection.IN,) * n_args)
-        runs = [
-            run(module, args.entry, inputs, block_idx=b, block_num=args.blocks)
-            for b in range(args.blocks)
-        ]
-    except ParserError as e:
+        return _run(args, name, data, spans, warnings)
+    except ParserError as e:  # the frontend's diagnostic of a .py file, already located
         print(e, file=sys.stderr)
         for w in [*warnings, *getattr(e, "warnings", ())]:
             print(w, file=sys.stderr)
-        return 1
-    except (ParseError, VerifyException, DiagnosticException, InterpretationError, OSError, ValueError) as e:
+    except ParseError as e:
+        print(diagnostics.format_parse_error(e), file=sys.stderr)
+    except InterpretationError as e:
+        op = getattr(e, "op", None)
+        entry = diagnostics.op_span(op, spans) if op is not None else None
+        if entry is not None:
+            print(diagnostics.format_located(entry[0], entry[1], str(e)), file=sys.stderr)
+        else:
+            print(f"pypto-run: error: {e}", file=sys.stderr)
+    except DiagnosticException as e:
+        print(diagnostics.format_op_error(e, spans, name), file=sys.stderr)
+    except (OSError, ValueError) as e:  # unreadable or mismatching .npy inputs
         print(f"pypto-run: error: {e}", file=sys.stderr)
-        return 1
+    except Exception as e:  # noqa: BLE001 - every failure becomes one diagnostic
+        if (text := diagnostics.format_resource_error(e, name)) is not None:
+            print(text, file=sys.stderr)
+        elif diagnostics.raised_by_verifier(e):
+            print(diagnostics.format_op_error(e, spans, name), file=sys.stderr)
+        else:
+            print(diagnostics.format_internal_error("pypto-run", e), file=sys.stderr)
+    return 1
+
+
+def _run(
+    args: argparse.Namespace, name: str, data: bytes, spans: diagnostics.OpSpans, warnings: list[str]
+) -> int:
+    module, args.entry, shape_dims, loaded_warnings = _load(args, data, name, spans)
+    warnings.extend(loaded_warnings)
+    module.verify()
+    func = entry_function(module, args.entry)
+    dims = {**shape_dims, **dict(args.dim)}
+    arg_names = [a.name_hint for a in func.body.block.args]  # type: ignore[attr-defined]
+    n_args = len(arg_names)
+    files: dict[int, Path] = {}
+    for key, path in args.input:
+        if key.isdigit():
+            index = int(key)
+        elif key in arg_names:
+            index = arg_names.index(key)
+        else:
+            raise InterpretationError(f"@{args.entry} has no argument '{key}'")
+        if not 0 <= index < n_args:
+            raise InterpretationError(f"@{args.entry} has no argument #{index}")
+        files[index] = path
+    needs_random = len(files) < n_args
+    inputs = list(random_inputs(module, args.entry, args.seed, dims)) if needs_random else [None] * n_args
+    for index, path in files.items():
+        value = np.load(path)
+        # A scalar parameter takes a 0-d array's value (the interpreter's scalars are Python's).
+        inputs[index] = value.item() if value.ndim == 0 else value
+    directions = getattr(func, "directions", (ParamDirection.IN,) * n_args)
+    runs = [
+        run(module, args.entry, inputs, block_idx=b, block_num=args.blocks)
+        for b in range(args.blocks)
+    ]
     for w in warnings:
         print(w, file=sys.stderr)
     results = runs[-1]

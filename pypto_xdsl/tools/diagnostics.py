@@ -1,0 +1,166 @@
+"""Compiler-style diagnostics for the tools: one `file:line:col: error: message` per failure.
+
+Every failure of a tool on its input becomes one diagnostic on stderr and exit status 1, never
+a Python traceback:
+
+* a `ParseError` at its span;
+* a verifier error at the op it is about: the op an `OpVerifyException` names (the dominance
+  walk, symbol tables), else the innermost op being verified when it was raised — which is
+  also how the bare exceptions some upstream verifiers raise are recognised as verifier errors
+  (xDSL 0.74's `scf.while` raises `Exception`);
+* a RecursionError beyond `MAX_NESTING_DEPTH`, a MemoryError, as one sentence each;
+* anything else is a bug of the tool: `internal error`, with the exception (and its traceback
+  when `PYPTO_TRACEBACK=1`).
+
+`--verify-diagnostics`/`--parsing-diagnostics` keep xDSL's own behaviour.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import traceback
+import weakref
+from collections.abc import Iterator
+from types import TracebackType
+
+from xdsl.ir import Operation
+from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
+from xdsl.utils.lexer import Span
+
+from pypto_xdsl.utils import MAX_NESTING_DEPTH
+
+OpSpans = weakref.WeakKeyDictionary[Operation, tuple[Span, int]]
+
+
+def _frames(tb: TracebackType | None) -> Iterator[TracebackType]:
+    while tb is not None:
+        yield tb
+        tb = tb.tb_next
+
+
+def _verifying_op(frame_locals: dict, name: str) -> Operation | None:
+    """The op a frame is verifying: `self` of `Operation.verify`/`verify_`, the `op`
+    argument of a trait's or an op definition's `verify`."""
+    if name in ("verify", "verify_"):
+        for key in ("op", "self"):
+            value = frame_locals.get(key)
+            if isinstance(value, Operation):
+                return value
+    return None
+
+
+def culprit_op(error: BaseException) -> Operation | None:
+    """The op `error` is about: the one it names (`error.op`), else the innermost op whose
+    verifier was running when it was raised."""
+    op = getattr(error, "op", None)
+    if isinstance(op, Operation):
+        return op
+    found = None
+    for tb in _frames(error.__traceback__):
+        candidate = _verifying_op(tb.tb_frame.f_locals, tb.tb_frame.f_code.co_name)
+        if candidate is not None:
+            found = candidate
+    if found is not None and isinstance(error, VerifyException):
+        return _redefined_symbol(found, str(error)) or found
+    return found
+
+
+def raised_by_verifier(error: BaseException) -> bool:
+    """Whether a verifier raised `error` (some raise bare exceptions)."""
+    return any(
+        _verifying_op(tb.tb_frame.f_locals, tb.tb_frame.f_code.co_name) is not None
+        for tb in _frames(error.__traceback__)
+    )
+
+
+_REDEFINITION = re.compile(r'Redefinition of symbol "(.*)"')
+
+
+def _redefined_symbol(table: Operation, message: str) -> Operation | None:
+    """The second definition of the symbol a symbol table reports as redefined."""
+    match = _REDEFINITION.search(message)
+    if match is None or not table.regions or table.regions[0].first_block is None:
+        return None
+    seen = False
+    for op in table.regions[0].first_block.ops:
+        name = op.properties.get("sym_name") or op.attributes.get("sym_name")
+        if name is not None and getattr(name, "data", None) == match.group(1):
+            if seen:
+                return op
+            seen = True
+    return None
+
+
+def message_of(error: BaseException) -> str:
+    """The error's message without the module dump xDSL attaches as a note."""
+    text = str(error)
+    if text.startswith("Operation does not verify: "):
+        text = text.removeprefix("Operation does not verify: ")
+    return text
+
+
+def op_span(op: Operation | None, spans: OpSpans) -> tuple[Span, int] | None:
+    """Where `op` (or, if it was not parsed, its closest parsed ancestor) starts."""
+    while op is not None:
+        entry = spans.get(op)
+        if entry is not None:
+            return entry
+        op = op.parent_op()
+    return None
+
+
+def format_located(span: Span, line_offset: int, message: str) -> str:
+    """`file:line:col: error: message` followed by the source line and a caret."""
+    located = Span(span.start, span.end, span.input, line_offset)
+    loc = located.get_location()
+    content = span.input.content
+    line_start = span.input.get_start_of_line(span.start)
+    line_end = span.input.get_end_of_line(span.start)
+    line = content[line_start:line_end]
+    caret = " " * (span.start - line_start) + "^" * max(1, min(span.end, line_end) - span.start)
+    return f"{loc.file}:{loc.line}:{loc.col}: error: {message}\n{line}\n{caret}"
+
+
+def format_parse_error(error: ParseError) -> str:
+    loc = error.span.get_location()
+    return f"{loc.file}:{loc.line}:{loc.col}: error: {error.msg}\n{str(error).rstrip()}"
+
+
+def format_op_error(error: BaseException, spans: OpSpans, input_name: str) -> str:
+    """A verifier or pass error, at the op it is about when that op was parsed."""
+    op = culprit_op(error)
+    what = f"'{op.name}' op " if op is not None else ""
+    message = message_of(error)
+    if op is not None and message.startswith(f"'{op.name}' op "):
+        what = ""
+    entry = op_span(op, spans)
+    if entry is None:
+        return f"{input_name}: error: {what}{message}"
+    return format_located(entry[0], entry[1], what + message)
+
+
+def format_resource_error(error: BaseException, input_name: str) -> str | None:
+    """One sentence for a RecursionError or MemoryError, else None."""
+    if isinstance(error, RecursionError):
+        return (
+            f"{input_name}: error: the program is nested too deeply: at most "
+            f"{MAX_NESTING_DEPTH:,} levels of regions (loops, ifs, scopes) or of calls are supported"
+        )
+    if isinstance(error, MemoryError):
+        detail = f" ({error})" if str(error) else ""
+        return f"{input_name}: error: out of memory{detail}: the program's tensors are too large to hold"
+    return None
+
+
+def format_internal_error(tool: str, error: BaseException) -> str:
+    text = f"{tool}: internal error: {type(error).__name__}: {error}"
+    if os.environ.get("PYPTO_TRACEBACK"):
+        text += "\n" + "".join(traceback.format_exception(error))
+    else:
+        text += "\n(a bug in pypto-xdsl; PYPTO_TRACEBACK=1 shows where)"
+    return text
+
+
+def is_diagnostic(error: BaseException) -> bool:
+    return isinstance(error, ParseError | DiagnosticException)
