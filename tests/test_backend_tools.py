@@ -64,7 +64,7 @@ def test_pypto_compile_reports_parse_errors(tmp_path):
         [str(BIN / "pypto-compile"), str(bad), "-o", str(tmp_path / "out")], capture_output=True, text=True
     )
     assert proc.returncode == 1
-    assert proc.stderr.startswith("pypto-compile: error:")
+    assert proc.stderr.startswith(f"{bad}:1:23: error:")
     assert "Traceback" not in proc.stderr
 
 

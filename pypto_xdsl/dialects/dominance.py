@@ -35,12 +35,12 @@ from xdsl.traits import IsolatedFromAbove
 
 from pypto_xdsl.dialects.verification import OpVerifyException
 
-# Frame kinds of the walk's explicit stack.
-_START = 0  # (kind, block, dominator tree | None): make the block's arguments visible, walk it
-_BLOCK = 1  # (kind, block, ops iterator, values defined so far, dominator tree | None)
-_RESULTS = 2  # (kind, op, values of the op's block): the op's regions are done
-_LEAVE = 3  # (kind, values): remove them from the visible set
-_ENTER = 4  # (kind, values): add them to the visible set
+# Frame kinds of the walk's explicit stack; frames are lists, `_BLOCK` frames are resumed.
+_START = 0  # [kind, block, dominator tree | None]: make the block's arguments visible, walk it
+_BLOCK = 1  # [kind, block, next op, ids defined so far, dominator tree | None]
+_RESULTS = 2  # [kind, op, ids of the op's block]: the op's regions are done
+_LEAVE = 3  # [kind, ids]: remove them from the visible set
+_ENTER = 4  # [kind, ids]: add them to the visible set
 _KEEP: dict = {}  # the "dominator tree" of unreachable blocks: their values stay visible
 
 
@@ -49,55 +49,60 @@ def verify_dominance(root: Operation) -> None:
     whose definition does not dominate it or is not in scope. Ops nested in `root` that
     carry `IsolatedFromAboveAndDominance` are skipped (they verify themselves); other ops
     isolated from above are checked as separate roots."""
-    visible: set[SSAValue] = set()
-    stack: list[tuple] = []
+    # Values are kept by id: SSAValue.__hash__ is a Python method, id() is not.
+    visible: set[int] = set()
+    stack: list[list] = []
     _push_regions(root, stack)
     checks = _CHECKS
+    add = visible.add
     while stack:
         frame = stack[-1]
         kind = frame[0]
         if kind == _BLOCK:
-            _, block, ops, defined, tree = frame
-            for op in ops:
+            op, defined = frame[2], frame[3]
+            while op is not None:
                 for operand in op._operands:  # pyright: ignore[reportPrivateUsage]
-                    if operand not in visible:
+                    if id(operand) not in visible:
                         raise _dominance_error(op, operand, root)
                 if (check := checks[op.__class__]) is not None:
                     check(op)
                 if op.regions:
                     trait = op.get_trait(IsolatedFromAbove)
                     if trait is None:
-                        stack.append((_RESULTS, op, defined))
+                        frame[2] = op._next_op  # pyright: ignore[reportPrivateUsage]
+                        stack.append([_RESULTS, op, defined])
                         _push_regions(op, stack)
                         break
                     if not isinstance(trait, IsolatedFromAboveAndDominance):
                         verify_dominance(op)
-                if results := op.results:
-                    visible.update(results)
-                    defined.extend(results)
+                for result in op.results:
+                    add(i := id(result))
+                    defined.append(i)
+                op = op._next_op  # pyright: ignore[reportPrivateUsage]
             else:
                 stack.pop()
+                tree = frame[4]
                 if tree is _KEEP:
                     continue
-                children = tree.get(id(block)) if tree is not None else None
+                children = tree.get(id(frame[1])) if tree is not None else None
                 if children:
-                    stack.append((_LEAVE, defined))
+                    stack.append([_LEAVE, defined])
                     for child in reversed(children):
-                        stack.append((_START, child, tree))
+                        stack.append([_START, child, tree])
                 else:
                     visible.difference_update(defined)
         elif kind == _START:
             stack.pop()
             block = frame[1]
-            args = block._args  # pyright: ignore[reportPrivateUsage]
-            visible.update(args)
-            stack.append((_BLOCK, block, iter(block.ops), list(args), frame[2]))
+            defined = [id(a) for a in block._args]  # pyright: ignore[reportPrivateUsage]
+            visible.update(defined)
+            stack.append([_BLOCK, block, block.first_op, defined, frame[2]])
         elif kind == _RESULTS:
             stack.pop()
-            op, defined = frame[1], frame[2]
-            if results := op.results:
-                visible.update(results)
-                defined.extend(results)
+            defined = frame[2]
+            for result in frame[1].results:
+                add(i := id(result))
+                defined.append(i)
         elif kind == _LEAVE:
             stack.pop()
             visible.difference_update(frame[1])
@@ -106,19 +111,19 @@ def verify_dominance(root: Operation) -> None:
             visible.update(frame[1])
 
 
-def _push_regions(op: Operation, stack: list[tuple]) -> None:
+def _push_regions(op: Operation, stack: list[list]) -> None:
     """Frames for `op`'s regions, the first on top (walked first)."""
     for region in reversed(op.regions):
         first = region.first_block
         if first is None:
             continue
         if first.next_block is None:
-            stack.append((_START, first, None))
+            stack.append([_START, first, None])
         else:
             _push_cfg_region(region, stack)
 
 
-def _push_cfg_region(region: Region, stack: list[tuple]) -> None:
+def _push_cfg_region(region: Region, stack: list[list]) -> None:
     """A multi-block region: blocks in dominator-tree preorder, so a block's values are
     visible in the blocks it dominates. A use in an unreachable block is dominated by
     everything (as in MLIR) and needs only be in scope: those blocks are walked last, with
@@ -128,12 +133,12 @@ def _push_cfg_region(region: Region, stack: list[tuple]) -> None:
     reachable = {id(b) for b in _preorder(blocks[0], tree)}
     unreachable = [b for b in blocks if id(b) not in reachable]
     if unreachable:
-        everything = [v for b in blocks for v in (*b.args, *(r for op in b.ops for r in op.results))]
-        stack.append((_LEAVE, everything))
+        everything = [id(v) for b in blocks for v in (*b.args, *(r for op in b.ops for r in op.results))]
+        stack.append([_LEAVE, everything])
         for block in reversed(unreachable):
-            stack.append((_START, block, _KEEP))
-        stack.append((_ENTER, everything))
-    stack.append((_START, blocks[0], tree))
+            stack.append([_START, block, _KEEP])
+        stack.append([_ENTER, everything])
+    stack.append([_START, blocks[0], tree])
 
 
 def _successors(block: Block) -> tuple[Block, ...]:

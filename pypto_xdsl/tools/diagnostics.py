@@ -127,8 +127,9 @@ def format_parse_error(error: ParseError) -> str:
     return f"{loc.file}:{loc.line}:{loc.col}: error: {error.msg}\n{str(error).rstrip()}"
 
 
-def format_op_error(error: BaseException, spans: OpSpans, input_name: str) -> str:
-    """A verifier or pass error, at the op it is about when that op was parsed."""
+def format_op_error(error: BaseException, spans: OpSpans, unlocated: str) -> str:
+    """A verifier or pass error, at the op it is about when that op was parsed, else after
+    `unlocated` (the input's name, or the tool's)."""
     op = culprit_op(error)
     what = f"'{op.name}' op " if op is not None else ""
     message = message_of(error)
@@ -136,7 +137,7 @@ def format_op_error(error: BaseException, spans: OpSpans, input_name: str) -> st
         what = ""
     entry = op_span(op, spans)
     if entry is None:
-        return f"{input_name}: error: {what}{message}"
+        return f"{unlocated}: error: {what}{message}"
     return format_located(entry[0], entry[1], what + message)
 
 

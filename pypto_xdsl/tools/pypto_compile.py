@@ -262,7 +262,7 @@ def _main(args: argparse.Namespace) -> int:
     except ParseError as e:
         print(diagnostics.format_parse_error(e), file=sys.stderr)
     except DiagnosticException as e:
-        print(diagnostics.format_op_error(e, spans, args.input), file=sys.stderr)
+        print(diagnostics.format_op_error(e, spans, "pypto-compile"), file=sys.stderr)
     except OSError as e:
         print(f"pypto-compile: error: {e}", file=sys.stderr)
     except sim.SimulationError as e:
@@ -272,7 +272,7 @@ def _main(args: argparse.Namespace) -> int:
         if (text := diagnostics.format_resource_error(e, args.input)) is not None:
             print(text, file=sys.stderr)
         elif diagnostics.raised_by_verifier(e):
-            print(diagnostics.format_op_error(e, spans, args.input), file=sys.stderr)
+            print(diagnostics.format_op_error(e, spans, "pypto-compile"), file=sys.stderr)
         else:
             print(diagnostics.format_internal_error("pypto-compile", e), file=sys.stderr)
     return 1
