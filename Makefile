@@ -53,7 +53,7 @@ FUZZ_CASES ?= 1500
 FUZZ_SECONDS ?= 480
 FUZZ_PASSES ?= auto
 fuzz: setup
-	$(BIN)/python -m pypto_xdsl.interpreter.fuzz --passes '$(FUZZ_PASSES)' --cases $(FUZZ_CASES) \
+	$(BIN)/python -m pypto_xdsl.fuzz.runner --passes '$(FUZZ_PASSES)' --cases $(FUZZ_CASES) \
 	  --time-limit $(FUZZ_SECONDS) --save-failures build/fuzz-failures
 
 # Benchmarks print timings and ratios against the previous size (and mlir-opt's inliner).

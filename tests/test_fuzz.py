@@ -15,19 +15,19 @@ from xdsl.passes import ModulePass
 from pypto_xdsl.dialects import tensor, tile
 from pypto_xdsl.dialects.attributes import FuncKind, ParamDirection, TensorType
 from pypto_xdsl.dialects.program import CallOp, FuncOp, IncoreScopeOp, SubmitOp
+from pypto_xdsl.fuzz.generator import GenConfig, generate_program, programs
+from pypto_xdsl.fuzz.runner import (
+    auto_pipelines,
+    available_passes,
+    check_case,
+    fuzz_pipeline,
+)
 from pypto_xdsl.interpreter import (
     SemanticsMismatch,
     assert_same_semantics,
     parse_module,
     run,
 )
-from pypto_xdsl.interpreter.fuzz import (
-    auto_pipelines,
-    available_passes,
-    check_case,
-    fuzz_pipeline,
-)
-from pypto_xdsl.interpreter.generator import GenConfig, generate_program, programs
 
 SEEDS = range(40)
 
@@ -270,8 +270,8 @@ def test_semantics_mismatch_is_raised_exactly_when_a_mutation_changes_results():
 
 
 def test_reducer_shrinks_a_failing_program_and_keeps_the_failure():
-    from pypto_xdsl.interpreter.fuzz import check_module
-    from pypto_xdsl.interpreter.reduce import failure_signature, reduce_failure
+    from pypto_xdsl.fuzz.reduce import failure_signature, reduce_failure
+    from pypto_xdsl.fuzz.runner import check_module
 
     report = fuzz_pipeline("test-swap-add-sub", cases=10, seed=0, registry=_registry())
     failure = min(report.failures, key=lambda f: len(f.program))

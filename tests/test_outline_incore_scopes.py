@@ -403,7 +403,7 @@ def test_generated_programs_keep_their_meaning(seed: int) -> None:
     """Fuzz: random programs (scopes with tile loops, helper calls, task ids, deps, scf)
     run inline-functions then outline-incore-scopes; the result verifies,
     holds no scope outside InCore functions, and computes the same values."""
-    from pypto_xdsl.interpreter.generator import generate_program
+    from pypto_xdsl.fuzz.generator import generate_program
     from pypto_xdsl.interpreter.testing import assert_same_semantics
     from pypto_xdsl.transforms.inline_functions import InlineFunctionsPass
 

@@ -1,6 +1,6 @@
 """Shrink a failing program while it keeps failing the same way (greedy test-case reduction).
 
-    from pypto_xdsl.interpreter.reduce import reduce_failure
+    from pypto_xdsl.fuzz.reduce import reduce_failure
     small = reduce_failure(text, "inline-functions", dims={"N": 4})
 
 Steps, repeated until nothing more can be removed: delete an op, replacing each of its results
@@ -118,8 +118,8 @@ def reduce_failure(
 ) -> str:
     """The smallest variant (found greedily) of `program` that still fails `pipeline` the
     same way as `program` does (as `fuzz.check_module` reports it)."""
+    from pypto_xdsl.fuzz.runner import check_module
     from pypto_xdsl.interpreter.api import parse_module
-    from pypto_xdsl.interpreter.fuzz import check_module
 
     module = parse_module(program) if isinstance(program, str) else program
     original = check_module(

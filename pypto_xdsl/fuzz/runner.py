@@ -1,12 +1,12 @@
 """Fuzz a pass pipeline: generated programs must verify and mean the same after it.
 
-    from pypto_xdsl.interpreter.fuzz import fuzz_pipeline
+    from pypto_xdsl.fuzz.runner import fuzz_pipeline
     report = fuzz_pipeline("inline-functions,outline-incore-scopes", cases=200, seed=0)
     assert not report.failures, report.summary()
 
 CLI (what `make fuzz` runs):
 
-    python -m pypto_xdsl.interpreter.fuzz [--passes P | --passes auto] [--cases N]
+    python -m pypto_xdsl.fuzz.runner [--passes P | --passes auto] [--cases N]
         [--seed S] [--time-limit SECONDS] [--save-failures DIR [--reduce]] [--no-direction-check]
 
 With `--passes auto` the cases cycle over pipelines built from every registered pypto pass
@@ -27,8 +27,8 @@ from pathlib import Path
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 
+from pypto_xdsl.fuzz.generator import GenConfig, generate_program
 from pypto_xdsl.interpreter.api import make_context, parse_module
-from pypto_xdsl.interpreter.generator import GenConfig, generate_program
 from pypto_xdsl.interpreter.testing import SemanticsMismatch, assert_same_semantics
 
 
@@ -235,7 +235,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             header = f"// pipeline: {f.pipeline}\n// dims: {f.dims}\n// {f.stage}: {f.message.splitlines()[0]}\n"
             path.write_text(header + f.program + "\n")
             if args.reduce and f.program:
-                from pypto_xdsl.interpreter.reduce import reduce_failure
+                from pypto_xdsl.fuzz.reduce import reduce_failure
 
                 small = reduce_failure(
                     f.program, f.pipeline, "main", f.dims,
