@@ -43,6 +43,7 @@ from pypto_xdsl.interpreter.values import (
     resolve_shape,
 )
 from pypto_xdsl.parsing import PyptoParser
+from pypto_xdsl.utils import deep_stack
 
 
 def _extra_functions() -> list[Any]:
@@ -75,6 +76,7 @@ def _extra_functions() -> list[Any]:
 _CTX: Context | None = None
 
 
+@deep_stack
 def parse_module(text: str, ctx: Context | None = None) -> ModuleOp:
     global _CTX
     if ctx is None:
@@ -84,15 +86,33 @@ def parse_module(text: str, ctx: Context | None = None) -> ModuleOp:
     return PyptoParser(ctx, text).parse_module()
 
 
+class StepLimit(Interpreter.Listener):
+    """Stops a run after `max_steps` ops (a program that may not terminate: a fuzzed
+    `scf.while`, a loop bound of 2^40)."""
+
+    def __init__(self, max_steps: int):
+        self.remaining = max_steps
+        self.max_steps = max_steps
+
+    def will_interpret_op(self, op: Operation, args: Any) -> None:
+        self.remaining -= 1
+        if self.remaining < 0:
+            raise PyptoInterpretationError(
+                f"the run exceeded {self.max_steps:,} steps (ops executed); does the program terminate?", op
+            )
+
+
 def make_interpreter(
-    module: ModuleOp, *, block_idx: int = 0, block_num: int = 1, check_directions: bool = False
+    module: ModuleOp, *, block_idx: int = 0, block_num: int = 1, check_directions: bool = False,
+    max_steps: int | None = None,
 ) -> Interpreter:
     """An interpreter for `module` with pypto, arith, scf, func and builtin implementations.
 
-    `check_directions` makes a write into the storage of an `in` parameter a diagnostic.
+    `check_directions` makes a write into the storage of an `in` parameter a diagnostic;
+    `max_steps` bounds the number of ops executed.
     """
     interpreter = Interpreter(module, index_bitwidth=64)
-    interpreter.listeners = (ShapeChecker(interpreter),)
+    interpreter.listeners = (ShapeChecker(interpreter),) + ((StepLimit(max_steps),) if max_steps else ())
     for functions in (
         ArithFunctions(),
         ArithExtraFunctions(),
@@ -191,6 +211,7 @@ def random_inputs(
     ]
 
 
+@deep_stack
 def run(
     module: ModuleOp,
     entry: str = "main",
@@ -201,6 +222,7 @@ def run(
     block_idx: int = 0,
     block_num: int = 1,
     check_directions: bool = False,
+    max_steps: int | None = None,
 ) -> tuple[Any, ...]:
     """Run `@entry` and return its results.
 
@@ -208,13 +230,15 @@ def run(
     out/inout arguments hold the written values afterwards. Without `inputs`, seeded random
     inputs are made (`random_inputs`), with symbolic dims bound by `dims`.
     `block_idx`/`block_num` are what `get_block_idx`/`get_block_num` return;
-    `check_directions` diagnoses writes into `in` parameters.
+    `check_directions` diagnoses writes into `in` parameters; `max_steps` bounds the number
+    of ops executed. Runs on a deep stack (`pypto_xdsl.utils.deep_stack`).
     """
     if inputs is None:
         inputs = random_inputs(module, entry, seed, dims)
     func = entry_function(module, entry)
     interpreter = make_interpreter(
-        module, block_idx=block_idx, block_num=block_num, check_directions=check_directions
+        module, block_idx=block_idx, block_num=block_num, check_directions=check_directions,
+        max_steps=max_steps,
     )
     prepared = [
         coerce(np.asarray(a), t.element_type)

@@ -61,6 +61,7 @@ from pypto_xdsl.interpreter.values import (
     resolve_shape,
     zeros,
 )
+from pypto_xdsl.utils import MAX_NESTING_DEPTH  # noqa: E402
 
 SPLIT_AIV_LANES = 2
 """`pl.split_aiv` always splits a scope across the two AIV cores of a core group."""
@@ -259,6 +260,11 @@ class PyptoFunctions(InterpreterFunctions):
             raise fail(interpreter, op, f"@{name} takes {n_formals} arguments, got {len(args)}")
         frame = Frame(name, lenient=op.func_kind == FuncKind.INLINE)
         caller = st.frames[-1].func if st.frames else None
+        if len(st.frames) >= MAX_NESTING_DEPTH:
+            raise fail(
+                interpreter, op,
+                f"calls nested more than {MAX_NESTING_DEPTH:,} deep (called from @{caller}): unbounded recursion?",
+            )
         try:
             bind_arguments(interpreter, op, op, args, frame)
         except PyptoInterpretationError as e:

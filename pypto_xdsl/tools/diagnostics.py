@@ -50,20 +50,35 @@ def _verifying_op(frame_locals: dict, name: str) -> Operation | None:
     return None
 
 
+_CULPRIT_NAMES = ("op", "call", "submit", "scope", "site", "user", "loop", "func", "callee")
+"""Names under which the code raising a pass error holds the op it is about, by preference."""
+
+
 def culprit_op(error: BaseException) -> Operation | None:
     """The op `error` is about: the one it names (`error.op`), else the innermost op whose
-    verifier was running when it was raised."""
+    verifier was running when it was raised, else (a pass error) the op the raising code
+    holds: in the innermost frames, a local named `op`, `call`, `submit`, ... that is an op
+    other than the module."""
     op = getattr(error, "op", None)
     if isinstance(op, Operation):
         return op
+    frames = list(_frames(error.__traceback__))
     found = None
-    for tb in _frames(error.__traceback__):
+    for tb in frames:
         candidate = _verifying_op(tb.tb_frame.f_locals, tb.tb_frame.f_code.co_name)
         if candidate is not None:
             found = candidate
-    if found is not None and isinstance(error, VerifyException):
-        return _redefined_symbol(found, str(error)) or found
-    return found
+    if found is not None:
+        if isinstance(error, VerifyException):
+            return _redefined_symbol(found, str(error)) or found
+        return found
+    for tb in reversed(frames[-4:]):
+        local = tb.tb_frame.f_locals
+        for name in _CULPRIT_NAMES:
+            value = local.get(name)
+            if isinstance(value, Operation) and value.parent is not None:
+                return value
+    return None
 
 
 def raised_by_verifier(error: BaseException) -> bool:

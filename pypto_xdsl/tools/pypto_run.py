@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from xdsl.dialects.builtin import StringAttr
 from xdsl.utils.exceptions import DiagnosticException, InterpretationError, ParseError
 
 from pypto_xdsl.dialects import make_context
@@ -69,7 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="pypto-run", description="Run a pypto program with the reference interpreter.")
     p.add_argument("file", help="input .mlir file ('-' for stdin), or a .py file with a @pl.program or @pl.jit function")
     p.add_argument("--entry", default=None,
-                   help="function to run (default: main; for .py: the @pl.jit function or the program's entry)")
+                   help="function to run (default: main, else the last function; for .py: the @pl.jit function "
+                   "or the program's entry)")
     p.add_argument("--dim", action="append", type=_parse_dim, default=[], metavar="NAME=N",
                    help="bind a shape symbol for random inputs ('?=N' sets unknown dims)")
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default: 0)")
@@ -79,6 +81,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output-dir", type=Path, default=None,
                    help="write result_<i>.npy and arg_<i>.npy (out/inout arguments) here")
     p.add_argument("--print-values", action="store_true", help="print whole arrays")
+    p.add_argument("--max-steps", type=int, default=None, metavar="N",
+                   help="stop with an error after N ops executed (default: no limit)")
     from pypto_xdsl.tools.python_args import add_python_arguments
 
     add_python_arguments(p, entry=False)
@@ -91,7 +95,7 @@ def _load(
     """(module, entry, dims bound by --shape, warnings) of the input file (`.mlir` ops'
     locations go to `spans`)."""
     if not args.file.endswith(".py"):
-        return LocatingParser(make_context(), data, name, spans=spans).parse_module(), args.entry or "main", {}, []
+        return LocatingParser(make_context(), data, name, spans=spans).parse_module(), args.entry, {}, []
     from pypto_xdsl.parsing import decode_source
     from pypto_xdsl.runtime.loading import module_from_python
 
@@ -123,7 +127,8 @@ def _main(args: argparse.Namespace) -> int:
     except ParseError as e:
         print(diagnostics.format_parse_error(e), file=sys.stderr)
     except InterpretationError as e:
-        op = getattr(e, "op", None)
+        # at the op that failed, else at the entry function (its arguments, its inputs)
+        op = getattr(e, "op", None) or _entry_op(spans, args.entry or "main")
         entry = diagnostics.op_span(op, spans) if op is not None else None
         if entry is not None:
             print(diagnostics.format_located(entry[0], entry[1], str(e)), file=sys.stderr)
@@ -143,12 +148,30 @@ def _main(args: argparse.Namespace) -> int:
     return 1
 
 
+def default_entry(module) -> str:
+    """`main` if the module has it, else its last function."""
+    names = [
+        op.sym_name.data for op in module.ops if isinstance(getattr(op, "sym_name", None), StringAttr)
+    ]
+    return "main" if "main" in names or not names else names[-1]
+
+
+def _entry_op(spans: diagnostics.OpSpans, entry: str):
+    for op in list(spans.keys()):
+        name = op.properties.get("sym_name")
+        if name is not None and getattr(name, "data", None) == entry and op.parent_op() is not None:
+            return op
+    return None
+
+
 def _run(
     args: argparse.Namespace, name: str, data: bytes, spans: diagnostics.OpSpans, warnings: list[str]
 ) -> int:
     module, args.entry, shape_dims, loaded_warnings = _load(args, data, name, spans)
     warnings.extend(loaded_warnings)
     module.verify()
+    if args.entry is None:
+        args.entry = default_entry(module)
     func = entry_function(module, args.entry)
     dims = {**shape_dims, **dict(args.dim)}
     arg_names = [a.name_hint for a in func.body.block.args]  # type: ignore[attr-defined]

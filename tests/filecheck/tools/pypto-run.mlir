@@ -36,4 +36,4 @@ pypto.func @main(%a: !pypto.tensor<[N, 4], f32>) -> (!pypto.tensor<[N, 4], f32>,
 // RANDOM: result #0: [3, 4] float32
 // RANDOM: result #2: [3, 4] float32
 
-// ERR: pypto-run: error: argument #0 of @main: unbound symbol N in shape [N, 4]
+// ERR: pypto-run.mlir:{{[0-9]+}}:1: error: argument #0 of @main: unbound symbol N in shape [N, 4]
