@@ -136,6 +136,24 @@ def decode_source(data: str | bytes, name: str = "<unknown>") -> str:
         ) from None
 
 
+class _ScopedNames(dict):
+    """The parser's SSA names, scoped per region without copying.
+
+    xDSL's `parse_optional_region` copies the whole name table on entry and restores the
+    copy on exit, which is quadratic in the nesting depth (10,000 nested loops: 2.6 GB).
+    Here `copy()` returns the table itself, and `PyptoParser.parse_optional_region` drops
+    the names the region defined on exit: they are the most recently inserted keys (a dict
+    keeps insertion order, and names are only ever removed this way), so `popitem()` drops
+    exactly them."""
+
+    def copy(self) -> _ScopedNames:  # pyright: ignore[reportIncompatibleMethodOverride]
+        return self
+
+    def truncate(self, size: int) -> None:
+        while len(self) > size:
+            self.popitem()
+
+
 class PyptoParser(Parser):
     """xDSL's `Parser`, lexing with `FastMLIRLexer`, with located errors on malformed input."""
 
@@ -143,6 +161,7 @@ class PyptoParser(Parser):
         super().__init__(ctx, "", name)
         self._parser_state = ParserState(FastMLIRLexer(Input(decode_source(input, name), name)))
         self._forward_use_spans: dict[int, Span] = {}
+        self.ssa_values = _ScopedNames()
 
     # -- names and regions
 
@@ -155,14 +174,19 @@ class PyptoParser(Parser):
     def parse_optional_region(self, arguments: Iterable[Parser.Argument] | None = None) -> Region | None:
         """A region in which values used but not yet defined outside it stay unresolved:
         a definition inside the region is not visible outside it (MLIR's scoping). The
-        region's own unresolved names stay pending in the enclosing scope."""
+        region's own unresolved names stay pending in the enclosing scope. Names the region
+        defines are dropped on exit (`_ScopedNames`), in time linear in their number."""
         outer = self.forward_ssa_references
         self.forward_ssa_references = {}
+        names = self.ssa_values
+        visible = len(names)
         try:
             region = super().parse_optional_region(arguments)
         except BaseException:
             self.forward_ssa_references = outer
             raise
+        if isinstance(names, _ScopedNames):
+            names.truncate(visible)
         inner, self.forward_ssa_references = self.forward_ssa_references, outer
         for name, references in inner.items():
             pending = outer.setdefault(name, {})

@@ -37,6 +37,7 @@ from pypto_xdsl.interpreter.values import (
     PyptoInterpretationError,
     TaskId,
     TensorTooLarge,
+    Unwinding,
     check_allocation,
     coerce,
     numpy_dtype,
@@ -86,6 +87,22 @@ def parse_module(text: str, ctx: Context | None = None) -> ModuleOp:
     return PyptoParser(ctx, text).parse_module()
 
 
+class PyptoInterpreter(Interpreter):
+    """xDSL's interpreter, unwinding an op's error in time independent of the nesting depth.
+
+    xDSL attaches a print of the whole module to an error at every op it passes on its way
+    out (each enclosing loop, branch and call), which makes an error at depth d cost d prints
+    of the module. Here the error passes the enclosing ops as `Unwinding`, a BaseException
+    their handlers let through, and `run` re-raises the original error.
+    """
+
+    def _run_op(self, op: Operation, inputs: Any):
+        try:
+            return super()._run_op(op, inputs)
+        except Exception as e:
+            raise Unwinding(e) from None
+
+
 class StepLimit(Interpreter.Listener):
     """Stops a run after `max_steps` ops (a program that may not terminate: a fuzzed
     `scf.while`, a loop bound of 2^40)."""
@@ -111,7 +128,7 @@ def make_interpreter(
     `check_directions` makes a write into the storage of an `in` parameter a diagnostic;
     `max_steps` bounds the number of ops executed.
     """
-    interpreter = Interpreter(module, index_bitwidth=64)
+    interpreter = PyptoInterpreter(module, index_bitwidth=64)
     interpreter.listeners = (ShapeChecker(interpreter),) + ((StepLimit(max_steps),) if max_steps else ())
     for functions in (
         ArithFunctions(),
@@ -248,7 +265,10 @@ def run(
     ]
     with np.errstate(all="ignore"):
         try:
-            return tuple(interpreter.call_op(func, tuple(prepared)))
+            try:
+                return tuple(interpreter.call_op(func, tuple(prepared)))
+            except Unwinding as unwinding:
+                raise unwinding.error from None
         except InterpretationError:
             raise
         except TensorTooLarge as e:

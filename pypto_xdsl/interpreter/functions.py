@@ -57,6 +57,7 @@ from pypto_xdsl.interpreter.values import (
     Frame,
     PyptoInterpretationError,
     TaskId,
+    Unwinding,
     numpy_dtype,
     resolve_shape,
     zeros,
@@ -260,11 +261,7 @@ class PyptoFunctions(InterpreterFunctions):
             raise fail(interpreter, op, f"@{name} takes {n_formals} arguments, got {len(args)}")
         frame = Frame(name, lenient=op.func_kind == FuncKind.INLINE)
         caller = st.frames[-1].func if st.frames else None
-        if len(st.frames) >= MAX_NESTING_DEPTH:
-            raise fail(
-                interpreter, op,
-                f"calls nested more than {MAX_NESTING_DEPTH:,} deep (called from @{caller}): unbounded recursion?",
-            )
+
         try:
             bind_arguments(interpreter, op, op, args, frame)
         except PyptoInterpretationError as e:
@@ -293,7 +290,7 @@ class PyptoFunctions(InterpreterFunctions):
                 results = interpreter.run_ssacfg_region(op.body, tuple(args), name)
             for i, (t, value) in enumerate(zip(op.function_type.outputs.data, results)):
                 check_value(interpreter, op, f"result #{i} of @{name}", t, value, frame)
-        except Exception:
+        except (Exception, Unwinding):
             if st.error_func is None:
                 st.error_func = name  # innermost function of a failure (for diagnostics)
             raise
@@ -328,6 +325,8 @@ class PyptoFunctions(InterpreterFunctions):
         Blocks run one after another, block 0 first, each seeing its own `get_block_idx`;
         their writes land in the same storage, as on the device.
         """
+        if len(state(interpreter).frames) >= MAX_NESTING_DEPTH:
+            raise fail(interpreter, op, f"calls nested more than {MAX_NESTING_DEPTH:,} deep: unbounded recursion?")
         st = state(interpreter)
         blocks = cores if cores is not None else launch_block_dim(op, callee)
         st.registrations.append([])

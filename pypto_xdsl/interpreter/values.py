@@ -46,6 +46,14 @@ class PyptoInterpretationError(InterpretationError):
         self.detail = message
 
 
+class Unwinding(BaseException):
+    """An error of an op on its way out of the interpreter (see `api.PyptoInterpreter`)."""
+
+    def __init__(self, error: Exception):
+        super().__init__(error)
+        self.error = error
+
+
 @dataclass(eq=False)
 class TaskId:
     """Handle of a task launched by `pypto.submit` or a `pypto.incore_scope ... task_id`."""

@@ -50,18 +50,17 @@ def _verifying_op(frame_locals: dict, name: str) -> Operation | None:
     return None
 
 
-_CULPRIT_NAMES = ("op", "call", "submit", "scope", "site", "user", "loop", "func", "callee")
+_CULPRIT_NAMES = ("call", "submit", "site", "scope", "op", "user", "loop", "func", "callee")
 """Names under which the code raising a pass error holds the op it is about, by preference."""
 
 
-def culprit_op(error: BaseException) -> Operation | None:
-    """The op `error` is about: the one it names (`error.op`), else the innermost op whose
-    verifier was running when it was raised, else (a pass error) the op the raising code
-    holds: in the innermost frames, a local named `op`, `call`, `submit`, ... that is an op
-    other than the module."""
+def culprit_ops(error: BaseException) -> list[Operation]:
+    """The ops `error` may be about, best first: the one it names (`error.op`); the
+    innermost op whose verifier was running when it was raised; for a pass error, the ops
+    the raising code holds (locals named `call`, `submit`, ..., `op` in the innermost frames)."""
     op = getattr(error, "op", None)
     if isinstance(op, Operation):
-        return op
+        return [op]
     frames = list(_frames(error.__traceback__))
     found = None
     for tb in frames:
@@ -70,15 +69,20 @@ def culprit_op(error: BaseException) -> Operation | None:
             found = candidate
     if found is not None:
         if isinstance(error, VerifyException):
-            return _redefined_symbol(found, str(error)) or found
-        return found
+            return [_redefined_symbol(found, str(error)) or found]
+        return [found]
+    held = []
     for tb in reversed(frames[-4:]):
         local = tb.tb_frame.f_locals
-        for name in _CULPRIT_NAMES:
-            value = local.get(name)
-            if isinstance(value, Operation) and value.parent is not None:
-                return value
-    return None
+        held += [
+            v for name in _CULPRIT_NAMES if isinstance(v := local.get(name), Operation) and v.parent is not None
+        ]
+    return held
+
+
+def culprit_op(error: BaseException) -> Operation | None:
+    ops = culprit_ops(error)
+    return ops[0] if ops else None
 
 
 def raised_by_verifier(error: BaseException) -> bool:
@@ -143,17 +147,40 @@ def format_parse_error(error: ParseError) -> str:
 
 
 def format_op_error(error: BaseException, spans: OpSpans, unlocated: str) -> str:
-    """A verifier or pass error, at the op it is about when that op was parsed, else after
+    """A verifier or pass error, at the op it is about when that op was parsed (else at the
+    first parsed op among the candidates, else at a function the message names), else after
     `unlocated` (the input's name, or the tool's)."""
-    op = culprit_op(error)
-    what = f"'{op.name}' op " if op is not None else ""
     message = message_of(error)
+    candidates = culprit_ops(error)
+    op = next((c for c in candidates if spans.get(c) is not None), None)
+    if op is None:
+        op = next((c for c in candidates if op_span(c, spans) is not None), None)
+    prefix = True
+    if op is None and not candidates:
+        op, prefix = _named_symbol(message, spans), False
+    op = op or (candidates[0] if candidates else None)
+    what = f"'{op.name}' op " if op is not None and prefix else ""
     if op is not None and message.startswith(f"'{op.name}' op "):
         what = ""
     entry = op_span(op, spans)
     if entry is None:
         return f"{unlocated}: error: {what}{message}"
     return format_located(entry[0], entry[1], what + message)
+
+
+def _symbol_name(op: Operation) -> str | None:
+    name = op.properties.get("sym_name") or op.attributes.get("sym_name")
+    return getattr(name, "data", None) if name is not None else None
+
+
+def _named_symbol(message: str, spans: OpSpans) -> Operation | None:
+    """The first parsed symbol (function) the message names, `@f` before a bare `f`."""
+    symbols: dict[str, Operation] = {}
+    for op in list(spans.keys()):
+        if (name := _symbol_name(op)) is not None:
+            symbols.setdefault(name, op)
+    words = re.findall(r"@([\w$.]+)", message) + re.findall(r"[\w$.]+", message)
+    return next((symbols[w] for w in words if w in symbols), None)
 
 
 def format_resource_error(error: BaseException, input_name: str) -> str | None:
