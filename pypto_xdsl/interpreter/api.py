@@ -20,6 +20,7 @@ from xdsl.interpreters.func import FuncFunctions
 from xdsl.interpreters.scf import ScfFunctions
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import InterpretationError
+from xdsl.utils.scoped_dict import ScopedDict
 
 from pypto_xdsl.dialects import make_context
 from pypto_xdsl.dialects.attributes import (
@@ -101,6 +102,38 @@ class PyptoInterpreter(Interpreter):
             return super()._run_op(op, inputs)
         except Exception as e:
             raise Unwinding(e) from None
+
+    def push_scope(self, name: str | None = None) -> None:
+        self._ctx = _CachingScope(self._ctx, name=name)
+
+
+class _CachingScope(ScopedDict):
+    """A block's values, with the values of enclosing blocks it reads cached on the way.
+
+    xDSL's `ScopedDict` finds a value of an enclosing block by walking the parent scopes,
+    one per level of nesting: a loop nest d deep reads its bounds in O(d) each, O(d^2) in all
+    (10,000 nested loops: minutes). A lookup here caches what it finds in every scope it
+    walked through, so the next level finds it in its parent. Safe because a scope's
+    ancestors are fixed while it lives and an SSA value is defined in one block only: no
+    scope on the path can define the value later.
+    """
+
+    def __getitem__(self, key: Any) -> Any:
+        local = self._local_scope
+        if key in local:
+            return local[key]
+        path = [local]
+        scope = self.parent
+        while scope is not None:
+            found = scope._local_scope
+            if key in found:
+                value = found[key]
+                for walked in path:
+                    walked[key] = value
+                return value
+            path.append(found)
+            scope = scope.parent
+        raise KeyError(f"No value for key {key}")
 
 
 class StepLimit(Interpreter.Listener):
