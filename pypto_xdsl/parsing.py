@@ -46,6 +46,8 @@ from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Input, Span, Token
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind
 
+from pypto_xdsl.utils import deep_stack
+
 _SUFFIX_ID = r"(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)"
 _TOKEN = re.compile(
     # Whitespace and comments, as MLIRLexer skips them; atomic, so a failed token match never
@@ -204,7 +206,10 @@ class PyptoParser(Parser):
                 value.replace_all_uses_with(earlier)
         return region
 
+    @deep_stack
     def parse_module(self, allow_implicit_module: bool = True):
+        """xDSL's `parse_module`, on a deep stack (deeply nested input parses) and with an
+        undefined value reported at its first use."""
         try:
             return super().parse_module(allow_implicit_module)
         except ParseError as e:
