@@ -133,11 +133,11 @@ def call_with_deep_stack(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         except BaseException as e:  # noqa: BLE001 - re-raised on the calling thread
             outcome.append((False, e))
 
-    with _stack_size(STACK_BYTES):
-        worker = threading.Thread(target=target, name="pypto-deep-stack", daemon=True)
+    worker = threading.Thread(target=target, name="pypto-deep-stack", daemon=True)
     _raise_limit()
     try:
-        worker.start()
+        with _stack_size(STACK_BYTES):  # the size applies to threads started meanwhile
+            worker.start()
         worker.join()
     finally:
         _restore_limit()

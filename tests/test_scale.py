@@ -75,6 +75,19 @@ def test_beyond_the_limit_is_one_diagnostic_not_a_crash(tmp_path, monkeypatch):
         assert f"nested too deeply: at most {MAX_NESTING_DEPTH:,} levels" in result.stderr
 
 
+def test_the_deep_stack_has_room_for_deep_c_recursion():
+    """Generators nest on the C stack (xDSL's `walk` is generators 3 per nesting level):
+    50,000 of them overflow a default 8 MB thread stack."""
+
+    def nest(n: int):
+        if n == 0:
+            yield 1
+        else:
+            yield from nest(n - 1)
+
+    assert call_with_deep_stack(lambda: next(nest(50_000))) == 1
+
+
 def test_the_deep_stack_keeps_the_callers_recursion_limit_and_exceptions():
     import sys
 
