@@ -300,3 +300,13 @@ def test_dominance_accepts_values_of_enclosing_blocks_and_earlier_ops():
     module, func = _func_with(body, (IndexType(), t))
     module.verify()
     verify_dominance(func)
+
+
+def test_rank0_bf16_values_keep_their_rank():
+    """Found by the generator's rank-0 inputs: bf16 rounding made a rank-0 array rank 1."""
+    from xdsl.dialects.builtin import bf16
+
+    from pypto_xdsl.interpreter.values import bf16_round
+
+    assert random_array((), bf16, np.random.default_rng(0)).shape == ()
+    assert bf16_round(np.float32(1.2345)).shape == ()

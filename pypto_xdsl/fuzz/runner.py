@@ -8,9 +8,15 @@ CLI (what `make fuzz` runs):
 
     python -m pypto_xdsl.fuzz.runner [--passes P | --passes auto] [--cases N]
         [--seed S] [--time-limit SECONDS] [--save-failures DIR [--reduce]] [--no-direction-check]
+        [--sim-share F]
 
 With `--passes auto` the cases cycle over pipelines built from every registered pypto pass
-(plus `canonicalize,cse` and the empty pipeline, which checks the print/parse round trip).
+(plus `canonicalize,cse` and the empty pipeline, which checks the print/parse round trip),
+up to the backend's passes. After a pipeline that makes the module codegen-ready, the Ascend C
+printer runs too (`emit_program`: it prints, or declines with a "cannot lower" diagnostic,
+counted as unsupported); for a share of those cases (`sim_share`) the printed program is
+built with g++ against the simulation and run, and its outputs must match the interpreter's.
+The report counts the features the programs exercised (`program_features`).
 """
 
 from __future__ import annotations
@@ -18,8 +24,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import random
+import re
+import shutil
 import sys
+import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +38,7 @@ from pathlib import Path
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 
-from pypto_xdsl.fuzz.generator import GenConfig, generate_program
+from pypto_xdsl.fuzz.generator import GenConfig, backend_config, generate_program
 from pypto_xdsl.interpreter.api import make_context, parse_module
 from pypto_xdsl.interpreter.testing import SemanticsMismatch, assert_same_semantics
 
@@ -41,6 +52,9 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     passes = dict(xdsl_passes())
     passes.update(get_all_passes())
     return passes
+
+
+BACKEND_PASSES = ("ascendc-plan-buffers", "ascendc-insert-sync")
 
 
 def auto_pipelines() -> list[str]:
@@ -58,6 +72,8 @@ def auto_pipelines() -> list[str]:
             pipelines.append("inline-functions,outline-incore-scopes,convert-tensor-to-tile")
     if "pypto-default" in ours:
         pipelines.append("pypto-default")
+        if all(p in ours for p in BACKEND_PASSES):
+            pipelines.append(",".join(("pypto-default", *BACKEND_PASSES)))
     for verifier in ("verify-inline-functions-eliminated", "verify-split-incore-orch"):
         if verifier in ours:
             pipelines = [
@@ -95,6 +111,10 @@ class FuzzReport:
     seconds: float = 0.0
     failures: list[FuzzFailure] = field(default_factory=list)
     per_pipeline: dict[str, int] = field(default_factory=dict)
+    features: Counter = field(default_factory=Counter)
+    """Programs exercising each feature (`program_features`)."""
+    backend: Counter = field(default_factory=Counter)
+    """Outcomes of the Ascend C printer and the simulation."""
 
     @property
     def programs_per_second(self) -> float:
@@ -107,8 +127,127 @@ class FuzzReport:
         ]
         for pipeline, count in self.per_pipeline.items():
             lines.append(f"  {count:6d}  {pipeline or '<print/parse round trip>'}")
+        if self.backend:
+            lines.append("Ascend C printer and simulation:")
+            lines.extend(f"  {n:6d}  {what}" for what, n in sorted(self.backend.items(), key=lambda x: -x[1]))
+        if self.features:
+            lines.append("programs per feature:")
+            lines.extend(f"  {self.features[f]:6d}  {f}" for f in FEATURES)
         lines.extend(f"  FAIL {f}" for f in self.failures[:20])
         return "\n".join(lines)
+
+
+FEATURES = (
+    "scf.for", "scf.for start > 0", "scf.for step not dividing", "scf.while", "scf.if with results",
+    "scf.if without results", "scf.if without else", "nesting depth >= 3", "incore_scope", "spmd scope",
+    "split_aiv", "submit", "inline call", "opaque call", "aic kernel", "aiv kernel", "orchestration main",
+    "rank 0", "rank 1", "rank 3", "? dim", "symbolic dim", "unaligned shape", "large shape",
+    "f32", "f16", "bf16", "i32", "i16", "i8", "tensor.cast", "tile.cast", "mat tile", "bias tile",
+    "matmul", "get_block_idx", "get_block_num", "row ops", "index arith", "float arith", "int arith",
+    "arith.select",
+)
+
+
+def program_features(module: ModuleOp) -> set[str]:
+    """The features (`FEATURES`) a module exercises."""
+    from xdsl.dialects import arith, scf
+    from xdsl.dialects.builtin import IntegerAttr
+
+    from pypto_xdsl.dialects import tensor, tile
+    from pypto_xdsl.dialects.attributes import FuncKind, MemorySpace, TensorType, TileType
+    from pypto_xdsl.dialects.program import BLOCK_DIM_ATTR, CallOp, FuncOp, IncoreScopeOp, SplitAivOp, SubmitOp
+
+    found: set[str] = set()
+    funcs = {op.sym_name.data: op for op in module.ops if isinstance(op, FuncOp)}
+    for op in module.walk():
+        name = op.name
+        if isinstance(op, scf.ForOp):
+            found.add("scf.for")
+            lb, step = (o.owner if isinstance(o.owner, arith.ConstantOp) else None for o in (op.lb, op.step))
+            if lb is not None and isinstance(lb.value, IntegerAttr) and lb.value.value.data > 0:
+                found.add("scf.for start > 0")
+            if step is not None and isinstance(step.value, IntegerAttr) and step.value.value.data not in (2, 4, 16, 32):
+                found.add("scf.for step not dividing")
+        elif isinstance(op, scf.WhileOp):
+            found.add("scf.while")
+        elif isinstance(op, scf.IfOp):
+            found.add("scf.if with results" if op.results else "scf.if without results")
+            if not op.false_region.blocks:
+                found.add("scf.if without else")
+        elif isinstance(op, IncoreScopeOp):
+            found.add("spmd scope" if BLOCK_DIM_ATTR in op.attributes else "incore_scope")
+        elif isinstance(op, SplitAivOp):
+            found.add("split_aiv")
+        elif isinstance(op, SubmitOp):
+            found.add("submit")
+        elif isinstance(op, CallOp):
+            callee = funcs.get(op.callee.string_value())
+            if callee is not None:
+                found.add("inline call" if callee.func_kind == FuncKind.INLINE else "opaque call")
+        elif isinstance(op, FuncOp):
+            if op.func_kind == FuncKind.AIC:
+                found.add("aic kernel")
+            elif op.func_kind == FuncKind.AIV:
+                found.add("aiv kernel")
+            elif op.func_kind == FuncKind.ORCHESTRATION and op.sym_name.data == "main":
+                found.add("orchestration main")
+        elif isinstance(op, tensor.CastOp):
+            found.add("tensor.cast")
+        elif isinstance(op, tile.CastOp):
+            found.add("tile.cast")
+        elif isinstance(op, tensor.MatmulOp | tile.MatmulOp):
+            found.add("matmul")
+        elif isinstance(op, tile.GetBlockIdxOp):
+            found.add("get_block_idx")
+        elif isinstance(op, tile.GetBlockNumOp):
+            found.add("get_block_num")
+        elif isinstance(op, tensor.RowMaxOp | tensor.RowSumOp | tile.RowMaxOp | tile.RowSumOp):
+            found.add("row ops")
+        elif isinstance(op, arith.SelectOp):
+            found.add("arith.select")
+        elif name in ("arith.remui", "arith.divui", "arith.maxsi", "arith.subi") and isinstance(op.results[0].type, type(op.operands[0].type)) and str(op.results[0].type) == "index":
+            found.add("index arith")
+        elif name in ("arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.maximumf", "arith.minimumf", "arith.sitofp"):
+            found.add("float arith")
+        elif name in ("arith.andi", "arith.ori", "arith.xori", "arith.muli", "arith.addi", "arith.subi") and str(op.results[0].type).startswith("i"):
+            found.add("int arith")
+        for r in (*op.results, *(a for region in op.regions for block in region.blocks for a in block.args)):
+            t = r.type
+            if isinstance(t, TensorType | TileType):
+                shape = t.get_shape()
+                rank = len(shape)
+                if rank in (0, 1, 3):
+                    found.add(f"rank {rank}")
+                if None in shape:
+                    found.add("? dim")
+                if any(isinstance(d, str) for d in shape):
+                    found.add("symbolic dim")
+                if shape and isinstance(shape[-1], int) and shape[-1] % 8:
+                    found.add("unaligned shape")
+                if isinstance(t, TensorType) and t.is_static() and t.num_elements() >= 64 * 128:
+                    found.add("large shape")
+                element = str(t.element_type)
+                if element in FEATURES:
+                    found.add(element)
+                if isinstance(t, TileType) and t.space == MemorySpace.MAT:
+                    found.add("mat tile")
+                if isinstance(t, TileType) and t.space == MemorySpace.BIAS:
+                    found.add("bias tile")
+    if _depth(module) >= 3:
+        found.add("nesting depth >= 3")
+    return found
+
+
+def _depth(module: ModuleOp) -> int:
+    """The deepest nesting of regions below a function body."""
+    deepest = 0
+    for op in module.walk():
+        if op.regions and op.parent_op() is not module:
+            d, p = 0, op
+            while p is not None and p.parent_op() is not module:
+                d, p = d + 1, p.parent_op()
+            deepest = max(deepest, d)
+    return deepest
 
 
 def check_module(
@@ -120,17 +259,26 @@ def check_module(
     input_seeds: Sequence[int] = (0, 1),
     registry: dict[str, Callable[[], type[ModulePass]]] | None = None,
     check_directions: bool = True,
+    simulate_in: Path | None = None,
+    backend: Counter | None = None,
 ) -> tuple[str, str] | None:
-    """Run `pipeline` on a copy of `module`, verify, print/parse and compare semantics.
+    """Run `pipeline` on a copy of `module`, verify, print/parse and compare semantics; after
+    a pipeline ending codegen-ready (`pypto-default`, the backend passes) print Ascend C, and
+    with `simulate_in` (a scratch directory) also build, run and compare the simulation.
 
-    Returns None, or (stage, message) with stage one of pass / verify / roundtrip / semantics
-    (or "original" when `module` itself fails to run).
+    Returns None, or (stage, message) with stage one of pass / verify / roundtrip / semantics /
+    emit / simulate (or "original" when `module` itself fails to run). `backend` counts the
+    printer's and the simulation's outcomes.
     """
     after: ModuleOp = module.clone()
     stage = "pass"
     try:
+        names = pipeline.split(",")
+        front = [n for n in names if n not in BACKEND_PASSES]
         with contextlib.redirect_stderr(io.StringIO()):  # pass warnings are not findings
-            PassPipeline.parse_spec(registry or available_passes(), pipeline).apply(make_context(), after)
+            PassPipeline.parse_spec(registry or available_passes(), ",".join(front)).apply(make_context(), after)
+            if len(front) < len(names) and not _backend_passes(after, names[len(front):], registry, backend):
+                return None
         stage = "verify"
         after.verify()
         stage = "roundtrip"
@@ -140,10 +288,88 @@ def check_module(
         assert_same_semantics(
             module, after, entry, input_seeds, dims, check_directions=check_directions
         )
+        if names[-1] in ("pypto-default", *BACKEND_PASSES):
+            stage = "emit"
+            if not _emits(after, backend):
+                return None
+            if simulate_in is not None and not dims:
+                stage = "simulate"
+                problem = _simulation_mismatch(module, after, simulate_in, backend)
+                if problem is not None:
+                    return stage, problem
     except SemanticsMismatch as e:
         return stage, f"{type(e).__name__}: {e}"
     except Exception as e:  # noqa: BLE001 - every exception is a finding
         return ("original" if stage == "semantics" else stage), f"{type(e).__name__}: {e}"
+    return None
+
+
+def _backend_passes(module: ModuleOp, names: list[str], registry, backend: Counter | None) -> bool:
+    """Run the backend's passes: True when they ran, False when one declines the program
+    (a "cannot lower" PassFailedException: the backend's documented limits)."""
+    from xdsl.utils.exceptions import PassFailedException
+
+    try:
+        PassPipeline.parse_spec(registry or available_passes(), ",".join(names)).apply(make_context(), module)
+    except PassFailedException as e:
+        if "cannot lower" not in str(e):
+            raise
+        _count_unsupported(backend, e)
+        return False
+    return True
+
+
+def _count_unsupported(backend: Counter | None, error: Exception) -> None:
+    if backend is not None:
+        reason = re.sub(r"@\w+|%\w+|'[^']*'|<[^>]*>|\d+", "_", str(error).split(":", 2)[-1].strip())
+        backend[f"unsupported: {' '.join(reason.split()[:8])}"] += 1
+
+
+def _emits(module: ModuleOp, backend: Counter | None) -> bool:
+    """Print Ascend C: True when printed, False when the printer declines (a diagnostic
+    "cannot lower ...", a documented limit); anything else propagates (a finding)."""
+    from xdsl.utils.exceptions import DiagnosticException
+
+    from pypto_xdsl.backend.ascendc.emit import emit_program
+
+    try:
+        emit_program(module)
+    except DiagnosticException as e:
+        _count_unsupported(backend, e)
+        return False
+    if backend is not None:
+        backend["printed"] += 1
+    return True
+
+
+SIM_TOLERANCE = {"f32": (1e-5, 1e-6), "f16": (2e-3, 1e-3), "bf16": (1.6e-2, 1e-2)}
+"""(rtol, atol) of the simulation against the interpreter, by element type (as pypto-compile)."""
+
+
+def _simulation_mismatch(before: ModuleOp, after: ModuleOp, scratch: Path, backend: Counter | None) -> str | None:
+    """Build and run the printed program against the simulation; compare with the interpreter
+    run of `before`. None when they agree (or g++ is missing)."""
+    import shutil
+
+    import numpy as np
+
+    from pypto_xdsl.backend.ascendc import sim
+    from pypto_xdsl.tools.pypto_compile import simulate
+
+    if sim.compiler() is None:
+        return None
+    shutil.rmtree(scratch, ignore_errors=True)
+    try:
+        report = simulate(after, scratch, reference_module=before)
+    except sim.SimulationError as e:
+        return f"SimulationError: {e}"
+    if backend is not None:
+        backend["simulated"] += 1
+    for name, got in report.outputs.items():
+        want = report.reference[name]  # type: ignore[index]
+        rtol, atol = SIM_TOLERANCE.get(str(got.dtype).replace("float32", "f32").replace("float16", "f16"), (0, 0))
+        if not np.allclose(got, want, rtol=rtol, atol=atol, equal_nan=True):
+            return f"simulation differs from the interpreter in {name}: max abs error {report.max_abs_error}"
     return None
 
 
@@ -155,15 +381,20 @@ def check_case(
     input_seeds: Sequence[int] = (0, 1),
     registry: dict[str, Callable[[], type[ModulePass]]] | None = None,
     check_directions: bool = True,
+    simulate_in: Path | None = None,
+    backend: Counter | None = None,
+    features: Counter | None = None,
 ) -> FuzzFailure | None:
-    """Generate program `seed` and `check_module` it."""
+    """Generate program `seed` and `check_module` it (counting its features)."""
     try:
         program = generate_program(seed, config)
     except Exception as e:  # noqa: BLE001 - a generator bug is a finding too
         return FuzzFailure(seed, pipeline, "generate", f"{type(e).__name__}: {e}", "")
+    if features is not None:
+        features.update(program_features(program.module))
     found = check_module(
         program.module, pipeline, program.entry, program.dims, input_seeds=input_seeds,
-        registry=registry, check_directions=check_directions,
+        registry=registry, check_directions=check_directions, simulate_in=simulate_in, backend=backend,
     )
     if found is None:
         return None
@@ -180,6 +411,7 @@ def fuzz_pipeline(
     input_seeds: Sequence[int] = (0, 1),
     registry: dict[str, Callable[[], type[ModulePass]]] | None = None,
     check_directions: bool = True,
+    sim_share: float = 0.0,
 ) -> FuzzReport:
     """Run `passes` (a pypto-opt pipeline, e.g. "inline-functions,cse") on `cases` generated
     programs (seeds seed .. seed+cases-1); each must verify, print/parse, and keep its semantics.
@@ -187,7 +419,8 @@ def fuzz_pipeline(
     `passes="auto"` cycles over `auto_pipelines()`. Stops early after `time_limit` seconds.
     `registry` replaces pypto-opt's pass registry (tests inject deliberately wrong passes).
     `check_directions` makes a write into an `in` parameter (e.g. a wrongly inferred
-    direction of an outlined function) a failure.
+    direction of an outlined function) a failure. `sim_share` of the cases whose pipeline
+    ends codegen-ready are also built and run against the simulation.
     """
     registry = registry or available_passes()
     pipelines = auto_pipelines() if passes == "auto" else [passes]
@@ -195,19 +428,28 @@ def fuzz_pipeline(
         PassPipeline.parse_spec(registry, p)
     report = FuzzReport()
     start = time.perf_counter()
+    scratch = Path(tempfile.mkdtemp(prefix="pypto-fuzz-sim-"))
+    chooser = random.Random(seed)
     for i in range(cases):
         if time_limit is not None and time.perf_counter() - start > time_limit:
             break
         pipeline = pipelines[i % len(pipelines)]
+        codegen_ready = pipeline.split(",")[-1] in ("pypto-default", *BACKEND_PASSES)
+        case_config = config
+        if config is None and codegen_ready and chooser.random() < 0.5:
+            case_config = backend_config()  # programs the backend lowers: the printer and the simulation run
+        simulate_in = scratch / "case" if codegen_ready and chooser.random() < sim_share else None
         failure = check_case(
-            pipeline, seed + i, config=config, input_seeds=input_seeds, registry=registry,
-            check_directions=check_directions,
+            pipeline, seed + i, config=case_config, input_seeds=input_seeds, registry=registry,
+            check_directions=check_directions, simulate_in=simulate_in, backend=report.backend,
+            features=report.features,
         )
         report.cases += 1
         report.per_pipeline[pipeline] = report.per_pipeline.get(pipeline, 0) + 1
         if failure is not None:
             report.failures.append(failure)
     report.seconds = time.perf_counter() - start
+    shutil.rmtree(scratch, ignore_errors=True)
     return report
 
 
@@ -222,10 +464,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="with --save-failures: also write a reduced seed<N>.reduced.mlir")
     parser.add_argument("--no-direction-check", action="store_true",
                         help="do not fail on writes into 'in' parameters")
+    parser.add_argument("--sim-share", type=float, default=0.05,
+                        help="share of the codegen-ready cases built and run with g++ (default 0.05)")
     args = parser.parse_args(argv)
     report = fuzz_pipeline(
         args.passes, args.cases, args.seed, time_limit=args.time_limit,
-        check_directions=not args.no_direction_check,
+        check_directions=not args.no_direction_check, sim_share=args.sim_share,
     )
     print(report.summary())
     if args.save_failures is not None and report.failures:

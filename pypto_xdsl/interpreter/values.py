@@ -111,8 +111,10 @@ class Frame:
 
 
 def bf16_round(a: np.ndarray) -> np.ndarray:
-    """Round float32 values to the nearest bf16 (ties to even), keeping dtype float32."""
-    a = np.ascontiguousarray(a, dtype=np.float32)
+    """Round float32 values to the nearest bf16 (ties to even), keeping dtype float32 and the
+    shape (also of a rank-0 array, which `ascontiguousarray` would make rank 1)."""
+    shape = np.shape(a)
+    a = np.ascontiguousarray(a, dtype=np.float32).reshape(shape)
     bits = a.view(np.uint32).astype(np.uint64)
     rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) << 16
     out = (rounded & 0xFFFFFFFF).astype(np.uint32).view(np.float32)
