@@ -17,7 +17,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,22 +25,21 @@ BIN = ROOT / ".venv" / "bin"
 
 
 def measure(cmd: list[str], timeout: float) -> tuple[float | None, float | None, int | None]:
-    """(CPU seconds, peak RSS in MB, exit status) of one run of `cmd`."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    while True:
-        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-        if pid:
-            break
-        if time.perf_counter() - start > timeout:
-            proc.kill()
-            os.wait4(proc.pid, 0)
+    """(CPU seconds, peak RSS in MB, exit status) of one run of `cmd`, from GNU time (the
+    rusage that wait4 reports for a child inherits the parent's high-water mark)."""
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as stats:
+        timer = ["/usr/bin/time", "-q", "-f", "%U %S %M", "-o", stats.name] if os.path.exists("/usr/bin/time") else []
+        try:
+            proc = subprocess.run([*timer, *cmd], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=timeout)
+        except subprocess.TimeoutExpired:
             return None, None, None
-        time.sleep(0.02)
-    code = os.waitstatus_to_exitcode(status)
-    if code != 0 and proc.stderr is not None:
-        sys.stderr.write(f"{' '.join(cmd[:3])}...: exit {code}: {proc.stderr.read().decode()[:300]}\n")
-    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, code
+        if proc.returncode != 0:
+            sys.stderr.write(f"{' '.join(cmd[:3])}...: exit {proc.returncode}: {proc.stderr.decode()[-300:]}\n")
+        fields = stats.read().split()
+        if not timer or len(fields) < 3:
+            return None, None, proc.returncode
+        user, system, peak_kb = float(fields[-3]), float(fields[-2]), int(fields[-1])
+        return user + system, peak_kb / 1024, proc.returncode
 
 
 def fmt(t: float | None, mb: float | None, code: int | None) -> str:
