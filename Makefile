@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 LLVM_BIN := /usr/lib/llvm-22/bin
 export PATH := $(abspath $(BIN)):$(LLVM_BIN):$(PATH)
 
-.PHONY: setup system-deps test lint pytest filecheck demo fuzz bench clean
+.PHONY: setup system-deps test lint pytest filecheck demo fuzz fuzz-errors bench clean
 
 setup: $(STAMP) system-deps
 
@@ -46,15 +46,25 @@ filecheck: setup
 demo: setup
 	$(BIN)/python -m pypto_xdsl.tools.demo
 
-# Pass-pipeline fuzzing: generated programs through every registered pass pipeline must verify
-# and keep their meaning (reference interpreter). Time-bounded; prints programs/s and failures;
-# failing programs are written to build/fuzz-failures/.
-FUZZ_CASES ?= 1500
-FUZZ_SECONDS ?= 480
+# Pass-pipeline fuzzing: generated programs (every region kind, dtype, rank, memory space and
+# function kind) through every registered pass pipeline, up to the backend's passes and the
+# Ascend C printer, must verify and keep their meaning (reference interpreter); a share is
+# built with g++ and run against the simulation. Prints programs/s, the features exercised and
+# failures; failing programs are written to build/fuzz-failures/.
+FUZZ_CASES ?= 3000
+FUZZ_SECONDS ?= 3600
 FUZZ_PASSES ?= auto
+FUZZ_SIM_SHARE ?= 0.05
 fuzz: setup
 	$(BIN)/python -m pypto_xdsl.fuzz.runner --passes '$(FUZZ_PASSES)' --cases $(FUZZ_CASES) \
-	  --time-limit $(FUZZ_SECONDS) --save-failures build/fuzz-failures
+	  --time-limit $(FUZZ_SECONDS) --sim-share $(FUZZ_SIM_SHARE) --save-failures build/fuzz-failures
+
+# Negative fuzzing: mutants of valid inputs through pypto-opt (and, when it accepts them,
+# pypto-default and pypto-run): each must give valid output or exactly one located diagnostic.
+# Prints the table of mutation kinds x outcomes; failing mutants go to build/fuzz-errors/.
+FUZZ_MUTANTS ?= 5000
+fuzz-errors: setup
+	$(BIN)/python -m pypto_xdsl.fuzz.errors --mutants $(FUZZ_MUTANTS) --seeds . --save-failures build/fuzz-errors
 
 # Benchmarks print timings and ratios against the previous size (and mlir-opt's inliner).
 bench: setup
@@ -63,6 +73,7 @@ bench: setup
 	$(BIN)/python benchmarks/bench_frontend.py
 	$(BIN)/python benchmarks/bench_convert_tensor_to_tile.py --min 64 --max 512
 	$(BIN)/python benchmarks/bench_expand_mixed_kernel.py --min 64 --max 1024
+	$(BIN)/python benchmarks/bench_scale.py --depths 1000,3000 --chains 1000 --ops 50000,200000
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -310,3 +310,37 @@ def test_rank0_bf16_values_keep_their_rank():
 
     assert random_array((), bf16, np.random.default_rng(0)).shape == ()
     assert bf16_round(np.float32(1.2345)).shape == ()
+
+
+# --------------------------------------------------------------------------- found by `make fuzz`
+
+
+def test_a_kernel_without_parameters_is_launched_without_a_trailing_comma(tmp_path):
+    """An incore scope that reads and writes nothing outlines to a kernel with no
+    parameters; its launch printed `(1, stream, )`, which g++ rejects."""
+    import shutil
+
+    from pypto_xdsl.tools.pypto_compile import apply_pipeline, emit_program, parse_program, simulate
+
+    text = f"""
+pypto.func @main(%a: {T}, out %o: {T}) -> {T} {{
+  %c0 = arith.constant 0 : index
+  pypto.incore_scope {{
+    pypto.yield
+  }}
+  %r = pypto.incore_scope -> ({T}) {{
+    %t = pypto.tile.load %a[%c0, %c0] : {T} -> !pypto.tile<[16, 64], f32, vec>
+    %w = pypto.tile.store %t, %o[%c0, %c0] : !pypto.tile<[16, 64], f32, vec>, {T}
+    pypto.yield %w : {T}
+  }}
+  pypto.return %r : {T}
+}}
+"""
+    module = parse_program(text)
+    reference = module.clone()
+    apply_pipeline(module, "pypto-default")
+    host = emit_program(module).files["host/main_orch.cpp"]
+    assert "ACLRT_LAUNCH_KERNEL(main_incore_0)(1, stream));" in host
+    if shutil.which("g++") is not None:
+        report = simulate(module, tmp_path / "out", reference_module=reference)
+        np.testing.assert_array_equal(report.outputs["o"], report.reference["o"])

@@ -180,7 +180,7 @@ def swap_op(text: str, rng: random.Random) -> bytes | None:
     m = _pick(rng, matches)
     if m is None:
         return None
-    names = sorted({x.group(1) for x in matches} | _family(m.group(1)) - {m.group(1)})
+    names = sorted(({x.group(1) for x in matches} | _family(m.group(1))) - {m.group(1)})
     return _splice(text, m.start(), m.end(), rng.choice(names)) if names else None
 
 

@@ -516,7 +516,8 @@ class HostPrinter(CxxWriter):
             deps = ", ".join(self.task_names.get(d, f"%{d.name_hint or 'task'}") for d in op.deps)
             note = f" after {deps}" if deps else ""
             self.out.add(f"// task {tname}: @{callee.sym_name.data}{note} (launches on one stream run in order)")
-        self.out.add(f"CHECK_ACL(ACLRT_LAUNCH_KERNEL({name})({dim}, stream, {', '.join(args)}));")
+        launch = ", ".join([str(dim), "stream", *args])  # a kernel may take no parameters
+        self.out.add(f"CHECK_ACL(ACLRT_LAUNCH_KERNEL({name})({launch}));")
 
 
 _DEVICE_BUFFERS = """// The device buffers of one run. free_all() releases them at the end; if an ACL call

@@ -1,0 +1,63 @@
+"""The negative fuzzer: mutations, the judging rule, and a bounded campaign (`make fuzz-errors`
+runs 5,000 mutants)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from pypto_xdsl.fuzz.errors import judge, repository_seeds, run_campaign, valid_seeds
+from pypto_xdsl.fuzz.mutate import MUTATIONS, mutate
+
+ROOT = Path(__file__).resolve().parent.parent
+PROGRAM = (ROOT / "examples" / "fused_softmax.mlir").read_text()
+
+
+@pytest.mark.parametrize("kind", sorted(MUTATIONS))
+def test_every_mutation_changes_a_valid_program(kind):
+    rng = random.Random(0)
+    mutants = {MUTATIONS[kind](PROGRAM, rng) for _ in range(5)}
+    assert None not in mutants
+    assert all(m != PROGRAM.encode() for m in mutants)
+
+
+def test_mutate_draws_kinds_that_apply():
+    rng = random.Random(1)
+    kinds = {mutate(PROGRAM, rng)[0] for _ in range(200)}
+    assert kinds == set(MUTATIONS)
+
+
+def _result(code=1, stdout="", stderr="", crash=None):
+    return {"code": code, "stdout": stdout, "stderr": stderr, "crash": crash}
+
+
+def test_the_rule_accepts_one_located_diagnostic_or_valid_output_only():
+    ok = lambda out: None  # noqa: E731
+    assert judge(_result(stderr="p.mlir:3:5: error: bad\n  x\n  ^\n"), "p.mlir", ok).outcome == "diagnostic"
+    assert judge(_result(code=0, stdout="module"), "p.mlir", ok).outcome == "valid"
+    assert judge(_result(code=0, stdout="x"), "p.mlir", lambda out: "does not read back").outcome == "bad"
+    assert judge(_result(stderr="p.mlir: error: bad\n"), "p.mlir", ok).outcome == "bad"  # no line:col
+    two = "p.mlir:1:1: error: a\np.mlir:2:1: error: b\n"
+    assert judge(_result(stderr=two), "p.mlir", ok).outcome == "bad"
+    assert judge(_result(stderr="p.mlir:1:1: error: a\n", stdout="partial"), "p.mlir", ok).outcome == "bad"
+    assert judge(_result(crash="Traceback ..."), "p.mlir", ok).outcome == "traceback"
+    assert judge(_result(stderr="pypto-opt: internal error: KeyError"), "p.mlir", ok).outcome == "bad"
+    assert judge({"hang": True, "args": []}, "p.mlir", ok).outcome == "hang"
+    assert judge(_result(code=2, stderr="p.mlir:1:1: error: a"), "p.mlir", ok).outcome == "bad"
+
+
+def test_repository_seeds_are_the_valid_chunks():
+    seeds = valid_seeds(repository_seeds(ROOT))
+    assert len(seeds) >= 100
+    assert not any("expected-error" in s for s in seeds)
+
+
+def test_a_bounded_campaign_finds_no_traceback_hang_or_unlocated_diagnostic():
+    seeds = valid_seeds([PROGRAM, *repository_seeds(ROOT)[:40]])
+    report = run_campaign(seeds, mutants=60, seed=3, jobs=1, timeout=120)
+    assert report.mutants == 60
+    assert not report.failures, report.table() + "\n" + "\n\n".join(f[3] for f in report.failures[:3])
+    total = sum(sum(c.values()) for c in report.by_kind.values())
+    assert total == 60 and sum(c["diagnostic"] for c in report.by_kind.values()) > 20
