@@ -195,7 +195,7 @@ def _run(
         inputs[index] = value.item() if value.ndim == 0 else value
     directions = getattr(func, "directions", (ParamDirection.IN,) * n_args)
     runs = [
-        run(module, args.entry, inputs, block_idx=b, block_num=args.blocks)
+        run(module, args.entry, inputs, block_idx=b, block_num=args.blocks, max_steps=args.max_steps)
         for b in range(args.blocks)
     ]
     for w in warnings:
