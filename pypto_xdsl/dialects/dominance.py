@@ -313,19 +313,25 @@ def _check_constant_window(op: Operation) -> None:
 
     The op's container is the operand its offsets follow (`OFFSETS_AFTER`); the window has the
     shape of its other shaped operand (a stored tile, an assembled tensor), else of its result
-    (a load, a slice), else it is one element (a read)."""
+    when the result is a new value (a load, a slice) rather than a name of the container's
+    storage (`RESULT_LIKE` the container), else it is one element (a read, a write)."""
     from pypto_xdsl.dialects.attributes import TensorType, TileType, format_shape
 
-    after = type(op).OFFSETS_AFTER  # pyright: ignore[reportAttributeAccessIssue]
+    cls = type(op)
+    after = cls.OFFSETS_AFTER  # pyright: ignore[reportAttributeAccessIssue]
     container = op.operands[after].type
-    offsets = [_constant_int(o) for o in op.operands[after + 1 :] if isinstance(o.type, IndexType)]
+    offset_values = getattr(op, "offsets", None)
+    if offset_values is None:
+        offset_values = [o for o in op.operands[after + 1 :] if isinstance(o.type, IndexType)]
+    offsets = [_constant_int(o) for o in offset_values]
     if not isinstance(container, TensorType | TileType) or all(o is None for o in offsets):
         return
     extents = container.get_shape()
-    window = next(
-        (o.type for i, o in enumerate(op.operands[: after + 1]) if i != after and isinstance(o.type, TensorType | TileType)),
-        op.results[0].type if op.results and isinstance(op.results[0].type, TensorType | TileType) else None,
-    )
+    shaped = TensorType | TileType
+    window = next((o.type for i, o in enumerate(op.operands[:after]) if isinstance(o.type, shaped)), None)
+    if window is None and op.results and isinstance(result := op.results[0].type, shaped):
+        names_container = result == container and getattr(cls, "RESULT_LIKE", None) == after
+        window = None if names_container else result
     sizes = window.get_shape() if window is not None else (1,) * len(extents)
     if len(offsets) != len(extents) or len(sizes) != len(extents):
         return  # the op's own verifier reports the rank mismatch

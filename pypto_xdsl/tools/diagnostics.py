@@ -159,9 +159,8 @@ def format_op_error(error: BaseException, spans: OpSpans, unlocated: str) -> str
     if op is None and not candidates:
         op, prefix = _named_symbol(message, spans), False
     op = op or (candidates[0] if candidates else None)
-    what = f"'{op.name}' op " if op is not None and prefix else ""
-    if op is not None and message.startswith(f"'{op.name}' op "):
-        what = ""
+    # MLIR's "'op' op" prefix, unless the message names the op already
+    what = f"'{op.name}' op " if op is not None and prefix and f"'{op.name}'" not in message else ""
     entry = op_span(op, spans)
     if entry is None:
         return f"{unlocated}: error: {what}{message}"

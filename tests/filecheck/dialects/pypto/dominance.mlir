@@ -210,3 +210,26 @@ pypto.func @symbolic_ok(%a: !pypto.tensor<[N, 64], f32>, %i: index) -> !pypto.te
 }
 
 // CHECK: pypto.func @symbolic_ok
+
+// -----
+
+// A write's window is its one element (its result names the destination's storage).
+pypto.func @write_in_bounds(%a: !pypto.tensor<[16, 64], f32>, %v: f32) -> !pypto.tensor<[16, 64], f32> {
+  %c15 = arith.constant 15 : index
+  %c63 = arith.constant 63 : index
+  %r = pypto.tensor.write %v into %a[%c15, %c63] : f32 into !pypto.tensor<[16, 64], f32>
+  pypto.return %r : !pypto.tensor<[16, 64], f32>
+}
+
+// CHECK: pypto.func @write_in_bounds
+
+// -----
+
+pypto.func @write_past_the_end(%a: !pypto.tensor<[16, 64], f32>, %v: f32) -> !pypto.tensor<[16, 64], f32> {
+  %c16 = arith.constant 16 : index
+  %c0 = arith.constant 0 : index
+  %r = pypto.tensor.write %v into %a[%c16, %c0] : f32 into !pypto.tensor<[16, 64], f32>
+  pypto.return %r : !pypto.tensor<[16, 64], f32>
+}
+
+// CHECK: Operation does not verify: the element at [16, 0] is out of the bounds [16, 64] of !pypto.tensor<[16, 64], f32>
