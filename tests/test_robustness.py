@@ -344,3 +344,53 @@ pypto.func @main(%a: {T}, out %o: {T}) -> {T} {{
     if shutil.which("g++") is not None:
         report = simulate(module, tmp_path / "out", reference_module=reference)
         np.testing.assert_array_equal(report.outputs["o"], report.reference["o"])
+
+
+# --------------------------------------------------------------------------- input and output files
+
+VALID = f"""\
+pypto.func @main(%a: {T}) -> {T} {{
+  %e = pypto.tensor.exp %a : {T} -> {T}
+  pypto.return %e : {T}
+}}
+"""
+
+
+@pytest.mark.parametrize("tool", ["pypto-opt", "pypto-run"])
+def test_dash_reads_the_program_from_stdin(tool):
+    """`pypto-opt -` (mlir-opt's spelling of stdin) read a file named '-' and crashed."""
+    result = run_tool(tool, ["-"], stdin=VALID.encode())
+    assert (result.crash, result.code, result.stderr) == (None, 0, "")
+    assert "pypto.tensor.exp" in result.stdout if tool == "pypto-opt" else "result #0" in result.stdout
+
+
+def test_pypto_compile_reads_mlir_from_stdin(tmp_path):
+    from pathlib import Path
+
+    example = (Path(__file__).parent.parent / "examples" / "fused_softmax.mlir").read_bytes()
+    result = run_tool("pypto-compile", ["-", "-o", str(tmp_path / "out")], stdin=example)
+    assert (result.crash, result.code) == (None, 0), result.stderr
+    assert (tmp_path / "out" / "host" / "main_orch.cpp").exists()
+
+
+def test_a_parse_error_on_stdin_is_located_at_stdin():
+    result = run_tool("pypto-opt", ["-"], stdin=VALID.replace("exp", "nope").encode())
+    _one_located_error(result, "<stdin>", 2, "pypto.tensor.nope")
+
+
+@pytest.mark.parametrize("tool", ["pypto-opt", "pypto-run", "pypto-compile"])
+def test_a_missing_input_file_is_an_error_not_a_crash(tool, tmp_path):
+    missing = tmp_path / "missing.mlir"
+    extra = ["-o", str(tmp_path / "out")] if tool == "pypto-compile" else []
+    result = run_tool(tool, [str(missing), *extra])
+    assert result.crash is None and result.code in (1, 2), result.stderr
+    assert "internal error" not in result.stderr and "No such file or directory" in result.stderr
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_an_unwritable_output_file_is_an_error_not_a_crash(tmp_path):
+    source = tmp_path / "p.mlir"
+    source.write_text(VALID)
+    result = run_tool("pypto-opt", [str(source), "-o", str(tmp_path / "no" / "such" / "dir.mlir")])
+    assert (result.crash, result.code, result.stdout) == (None, 1, "")
+    assert result.stderr.startswith("pypto-opt: error: ") and len(result.stderr.splitlines()) == 1

@@ -211,7 +211,8 @@ def simulate(
 
 def build_arg_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="pypto-compile", description=__doc__.split("\n\n")[0])
-    p.add_argument("input", help="PyPTO program (.mlir, or .py with one @pl.program or @pl.jit functions)")
+    p.add_argument("input", help="PyPTO program (.mlir, '-' for .mlir on stdin, or .py with one @pl.program "
+                                  "or @pl.jit functions)")
     p.add_argument("-o", "--output", required=True, help="output directory")
     p.add_argument("--entry", help="orchestration function the driver runs (default: main, else the last)")
     p.add_argument(
@@ -281,7 +282,10 @@ def _main(args: argparse.Namespace) -> int:
 def _compile(args: argparse.Namespace, spans: diagnostics.OpSpans) -> int:
     out_dir = Path(args.output)
     ctx = make_context()
-    module = load_program(Path(args.input), ctx, args.entry, args.shape, args.scalar, spans=spans)
+    if args.input == "-":  # .mlir text on stdin
+        module = parse_program(sys.stdin.buffer.read(), ctx, "<stdin>", spans)
+    else:
+        module = load_program(Path(args.input), ctx, args.entry, args.shape, args.scalar, spans=spans)
     reference = module.clone()
     apply_pipeline(module, default_pipeline() if args.passes is None else args.passes, ctx)
     if not (args.sim or args.profile or args.report):

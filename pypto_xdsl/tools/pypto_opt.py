@@ -103,6 +103,14 @@ class PyptoOptMain(xDSLOptMain):
         self._chunk_offset = start_offset
         return super().parse_chunk(chunk, file_extension, start_offset)
 
+    def get_input_stream(self) -> tuple[IO[bytes], str]:
+        if self.args.input_file == "-":  # mlir-opt's spelling of stdin
+            return sys.stdin.buffer, "mlir"
+        return super().get_input_stream()
+
+    def get_input_name(self) -> str:
+        return "<stdin>" if self.args.input_file in (None, "-") else self.args.input_file
+
     def _diagnostic_mode(self) -> bool:
         return bool(self.args.verify_diagnostics or self.args.parsing_diagnostics)
 
@@ -119,6 +127,8 @@ class PyptoOptMain(xDSLOptMain):
             self._fail(diagnostics.format_parse_error(e))
         except DiagnosticException as e:
             self._fail(diagnostics.format_op_error(e, self._op_spans, self.get_input_name()))
+        except OSError as e:  # an input that cannot be read, an output that cannot be written
+            self._fail(f"pypto-opt: error: {e}")
         except Exception as e:  # noqa: BLE001 - every failure becomes one diagnostic
             if (text := diagnostics.format_resource_error(e, self.get_input_name())) is not None:
                 self._fail(text)
@@ -129,8 +139,11 @@ class PyptoOptMain(xDSLOptMain):
             if self.args.output_file is None:
                 sys.stdout.write(self._buffer.getvalue())
             else:
-                with open(self.args.output_file, "w") as f:
-                    f.write(self._buffer.getvalue())
+                try:
+                    with open(self.args.output_file, "w") as f:
+                        f.write(self._buffer.getvalue())
+                except OSError as e:
+                    self._fail(f"pypto-opt: error: {e}")
         for w in self._python_warnings:  # after the output: a diagnostic stays the first line
             print(w, file=sys.stderr)
 
