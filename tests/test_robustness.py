@@ -394,3 +394,92 @@ def test_an_unwritable_output_file_is_an_error_not_a_crash(tmp_path):
     result = run_tool("pypto-opt", [str(source), "-o", str(tmp_path / "no" / "such" / "dir.mlir")])
     assert (result.crash, result.code, result.stdout) == (None, 1, "")
     assert result.stderr.startswith("pypto-opt: error: ") and len(result.stderr.splitlines()) == 1
+
+
+# --------------------------------------------------------------------------- found by DSL mutants
+
+EXAMPLES = __import__("pathlib").Path(__file__).resolve().parent.parent / "examples"
+RMSNORM = (EXAMPLES / "kernels" / "rmsnorm.py").read_text()
+
+
+def _dsl(tmp_path, text: str | bytes):
+    path = tmp_path / "prog.py"
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
+    return path
+
+
+def _replaced(text: str, old: str, new: str) -> str:
+    assert old in text
+    return text.replace(old, new, 1)
+
+
+@pytest.mark.parametrize("tool", ["pypto-opt", "pypto-run", "pypto-compile"])
+def test_dsl_bytes_that_are_not_utf8_are_a_located_error(tmp_path, tool):
+    path = _dsl(tmp_path, _replaced(RMSNORM, "EPS = 1e-6", "EPS = 1e-6  # \xe9").encode("latin-1"))
+    extra = ["-o", str(tmp_path / "out")] if tool == "pypto-compile" else []
+    _one_located_error(run_tool(tool, [str(path), *extra]), path, 18, "invalid UTF-8 byte 0xe9")
+
+
+def test_dsl_null_byte_is_a_located_error(tmp_path):
+    path = _dsl(tmp_path, _replaced(RMSNORM, "EPS = 1e-6", "EPS = 1e-6\0"))
+    _one_located_error(run_tool("pypto-opt", [str(path)]), path, 18, "invalid Python: source code string cannot contain null bytes", col=11)
+
+
+def test_dsl_function_checks_of_the_verifier_are_located_at_the_statement(tmp_path):
+    """The whole-function checks (constant indices, windows at constant offsets) ran only on
+    the finished module: an unlocated 'internal: the generated IR does not verify'."""
+    path = _dsl(tmp_path, _replaced(RMSNORM, "w), [0, 0])", "w), [99999999999999999999, 0])"))
+    _one_located_error(run_tool("pypto-opt", [str(path)]), path, 33, "integer 99999999999999999999 is out of the range of index")
+    path = _dsl(tmp_path, _replaced(RMSNORM, "w), [0, 0])", "w), [64, 0])"))
+    _one_located_error(run_tool("pypto-opt", [str(path)]), path, 33, "the window [40, 256] at offsets [64, 0] is out of the bounds", col=19)
+
+
+def test_dsl_a_type_an_xdsl_verifier_rejects_is_located_at_the_user_line(tmp_path):
+    """The error was located in xDSL's own source (or in `<string>`, a dataclass's __init__)."""
+    text = (EXAMPLES / "kernels" / "layernorm.py").read_text()
+    path = _dsl(tmp_path, _replaced(text, "[1, HIDDEN])", "[18446744073709551616, HIDDEN])"))
+    _one_located_error(run_tool("pypto-opt", [str(path)]), path, 32, "dimension 18446744073709551616 is larger than the largest extent")
+    path = _dsl(tmp_path, _replaced(RMSNORM, "ROWS, HIDDEN = 40, 256", "ROWS, HIDDEN = 18446744073709551616, 256"))
+    _one_located_error(run_tool("pypto-opt", [str(path)]), path, 26, "dimension 18446744073709551616 is larger than the largest extent")
+
+
+def test_dsl_a_jit_parameter_too_large_to_sample_is_located_at_the_definition(tmp_path):
+    text = (EXAMPLES / "jit_softmax.py").read_text()
+    path = _dsl(tmp_path, _replaced(text, "def softmax(x: pl.Tensor[[ROWS, COLS]", "def softmax(x: pl.Tensor[[ROWS, 2**62]"))
+    _one_located_error(run_tool("pypto-opt", [str(path)]), path, 27, "parameter 'x': a tensor of shape [64, ")
+
+
+def test_dsl_file_level_errors_are_located(tmp_path):
+    path = _dsl(tmp_path, _replaced(RMSNORM, "    @pl.function\n", ""))
+    _one_located_error(run_tool("pypto-opt", [str(path)]), path, 21, "@pl.program class 'RmsNorm' has no @pl.function methods")
+    path = _dsl(tmp_path, _replaced(RMSNORM, "@pl.program\n", ""))
+    _one_located_error(run_tool("pypto-opt", [str(path)]), path, 1, "defines no @pl.program and no @pl.jit function")
+
+
+def test_dsl_pass_errors_are_located_at_the_statement_that_built_the_op(tmp_path):
+    """Ops the frontend builds carry their statement's location into the tools' diagnostics
+    (a pass error on `.py` input had no line:col)."""
+    from pypto_xdsl.frontend.builder import source_of
+    from pypto_xdsl.runtime.loading import module_from_python
+    from pypto_xdsl.tools import diagnostics
+
+    module = module_from_python(RMSNORM, "rms.py").module
+    spans: diagnostics.OpSpans = __import__("weakref").WeakKeyDictionary()
+    diagnostics.add_frontend_spans(module, spans)
+    ops = [op for op in module.walk() if op.name == "pypto.tensor.assemble"]
+    assert ops and source_of(ops[0]) is not None
+    from pypto_xdsl.dialects.verification import OpVerifyException
+
+    text = diagnostics.format_op_error(OpVerifyException(ops[0], "a pass failed here"), spans, "rms.py")
+    assert text.startswith("rms.py:33:19: error: 'pypto.tensor.assemble' op a pass failed here"), text
+
+
+def test_a_huge_extent_does_not_stall_the_tiling_search(tmp_path):
+    """`convert-tensor-to-tile` looked for a block count without a tail one count at a time:
+    10^11 rows took hours."""
+    from pypto_xdsl.transforms.tensor_to_tile.sizing import block_rows
+
+    assert block_rows(99999999999 * 8, False, 16, []) <= 16
+    path = _dsl(tmp_path, _replaced(RMSNORM, "ROWS, HIDDEN = 40, 256", "ROWS, HIDDEN = 99999999999, 256"))
+    result = run_tool("pypto-opt", [str(path), "-p", "pypto-default"])
+    assert (result.crash, result.code) == (None, 0), result.stderr

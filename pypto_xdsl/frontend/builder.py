@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -245,6 +246,20 @@ def is_int_like(t: Attribute) -> bool:
 
 # --------------------------------------------------------------------------- module builder
 
+SOURCE_NODES: weakref.WeakKeyDictionary[Operation, tuple[SourceMap, ast.AST]] = weakref.WeakKeyDictionary()
+"""The statement or expression of the user's program each op the frontend built came from:
+a verifier's or a pass's diagnostic about the op (or an op nested in it) points there."""
+
+
+def source_of(op: Operation | None) -> tuple[SourceMap, ast.AST] | None:
+    """Where `op`, or the closest op enclosing it, was built from."""
+    while op is not None:
+        found = SOURCE_NODES.get(op)
+        if found is not None:
+            return found
+        op = op.parent_op()
+    return None
+
 
 class ModuleBuilder:
     """Builds the module of one program; infers types of unannotated parameters."""
@@ -320,7 +335,12 @@ class ModuleBuilder:
         module = ModuleOp([self.built[name] for name in self.source.functions if name in self.built])
         try:
             module.verify()
-        except (VerifyException, DiagnosticException) as e:  # pragma: no cover - defensive
+        except (VerifyException, DiagnosticException) as e:
+            # checks of the whole function (dominance, constant windows and indices) that
+            # no check of the frontend made first: at the statement that built the op
+            found = source_of(getattr(e, "op", None))
+            if found is not None:
+                raise found[0].error(found[1], str(e)) from None
             raise ParserError(
                 f"internal: the generated IR does not verify: {e}", self.srcmap.filename
             ) from None
@@ -699,6 +719,8 @@ class FunctionBuilder:
             except (VerifyException, DiagnosticException) as e:
                 raise self.error(node, f"{op.name}: {e}") from None
         self.block.add_op(op)
+        if node is not None:
+            SOURCE_NODES[op] = (self.srcmap, node)
         return op
 
     def build_op(self, node: ast.AST, factory: Callable[[], Operation]) -> SSAValue:
@@ -795,7 +817,18 @@ class FunctionBuilder:
         method = getattr(self, f"stmt_{type(node).__name__}", None)
         if method is None:
             raise self.error(node, f"unsupported statement '{type(node).__name__}' in a pl.function")
-        method(node)
+        block, before = self.block, self.block.last_op
+        try:
+            method(node)
+            # the ops the statement added without a more precise node (constants, loops)
+            op = before.next_op if before is not None else block.first_op
+            while op is not None:
+                SOURCE_NODES.setdefault(op, (self.srcmap, node))
+                op = op.next_op
+        except (VerifyException, DiagnosticException) as e:
+            # an xDSL verifier rejecting what the statement builds (a type of a shape beyond
+            # int64, ...) that no check of the frontend caught first: at the statement
+            raise self.error(node, str(e)) from None
 
     def stmt_Pass(self, node: ast.Pass) -> None:
         pass

@@ -12,12 +12,23 @@ import difflib
 import linecache
 import os
 import sys
+import sysconfig
 from collections.abc import Iterable
 from types import FrameType, TracebackType
+
+import numpy
+import xdsl
 
 from pypto_xdsl.frontend.errors import ParserError
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_LIBRARY_DIRS = (
+    *(os.path.dirname(os.path.abspath(m.__file__)) + os.sep for m in (xdsl, numpy)),
+    os.path.abspath(sysconfig.get_paths()["stdlib"]) + os.sep,
+)
+"""Libraries the frontend calls: an exception raised in them (an xDSL verifier rejecting a
+type built from the user's shape, `enum` looking up a name) is located at the user's line
+that led there."""
 
 
 def is_package_file(filename: str) -> bool:
@@ -26,7 +37,9 @@ def is_package_file(filename: str) -> bool:
 
 
 def _is_internal(filename: str) -> bool:
-    return is_package_file(filename) or filename.startswith("<frozen ")
+    # "<string>": code that dataclasses and enum generate (a type's __init__ verifying it)
+    return (is_package_file(filename) or filename.startswith(("<frozen ", "<string>"))
+            or os.path.abspath(filename).startswith(_LIBRARY_DIRS))
 
 
 def user_frame(start: FrameType | None = None) -> FrameType | None:

@@ -121,7 +121,10 @@ class Program:
         defined the class (a factory), which string annotations may name."""
         members = _members_of(pycls)
         if not members:
-            raise ParserError(f"@pl.program class '{pycls.__name__}' has no @pl.function methods")
+            from pypto_xdsl.frontend.locate import located
+
+            # at the user's line applying the decorator
+            raise located(f"@pl.program class '{pycls.__name__}' has no @pl.function methods")
         pyfuncs = {n: f for n, (_, f) in members.items()}
         kinds = {n: k for n, (k, _) in members.items()}
         methods = list(pyfuncs.values())
@@ -255,10 +258,14 @@ def _load_python(text: str, filename: str) -> LoadedFile:
                 tree = ast.parse(text, filename)
                 # dont_inherit: the user's file gets its own __future__ flags, not this module's
                 code = compile(tree, filename, "exec", dont_inherit=True)
-            except SyntaxError as e:
+            except (SyntaxError, ValueError) as e:
+                line, col = getattr(e, "lineno", None), (getattr(e, "offset", None) or 1) - 1
+                if line is None and "\0" in text:  # "source code string cannot contain null bytes"
+                    at = text.index("\0")
+                    line, col = text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1)
                 raise ParserError(
-                    f"invalid Python: {e.msg}", filename, e.lineno, (e.offset or 1) - 1,
-                    lines[e.lineno - 1] if e.lineno and e.lineno <= len(lines) else None,
+                    f"invalid Python: {getattr(e, 'msg', None) or e}", filename, line, col,
+                    lines[line - 1].replace("\0", " ") if line and line <= len(lines) else None,
                 ) from None
             namespace: dict[str, Any] = {"__name__": "__pypto_program__", "__file__": filename}
             _TREES[filename] = (text, tree)

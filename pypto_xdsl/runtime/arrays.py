@@ -94,7 +94,7 @@ def _numpy_dtype_name(array: np.ndarray, what: str) -> str:
 
 
 class TypedSample(np.ndarray):
-    """A zero array standing for a tensor of a pl dtype (bf16 included: carried as float32),
+    """A (read-only) zero array standing for a tensor of a pl dtype (bf16 included: carried as float32),
     used where only the type of an argument matters (`fn.lower()` from annotations, the tools'
     `--shape`)."""
 
@@ -103,7 +103,11 @@ class TypedSample(np.ndarray):
     def __new__(cls, shape: Any, dtype: T.DataType) -> TypedSample:
         from pypto_xdsl.interpreter.values import numpy_dtype
 
-        sample = np.zeros(shape, dtype=numpy_dtype(dtype.to_ir())).view(cls)
+        # a broadcast zero: no memory for the elements, so any extent the types allow
+        try:
+            sample = np.broadcast_to(np.zeros((), dtype=numpy_dtype(dtype.to_ir())), tuple(shape)).view(cls)
+        except ValueError as e:  # more elements than numpy can index
+            raise ArgumentProblem(f"a tensor of shape {list(shape)}: {e}") from None
         sample.pl_dtype = dtype
         return sample
 

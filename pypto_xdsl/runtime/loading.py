@@ -23,7 +23,7 @@ from pypto_xdsl.dialects.attributes import TensorType
 from pypto_xdsl.frontend.errors import ParserError
 from pypto_xdsl.frontend.program import load_python
 from pypto_xdsl.language import types as T
-from pypto_xdsl.runtime.arrays import TypedSample
+from pypto_xdsl.runtime.arrays import ArgumentProblem, TypedSample
 
 _DTYPES = {
     "f32": "FP32", "fp32": "FP32", "float32": "FP32", "f16": "FP16", "fp16": "FP16", "float16": "FP16",
@@ -118,8 +118,9 @@ def module_from_python(
     entries = loaded.jit_entries
     if entry is None and len(entries) == 1:
         return _jit_module(next(iter(entries.values())), shapes, scalars, loaded.warnings)
-    if not jit:
-        raise ParserError(f"{filename} defines no @pl.program and no @pl.jit function at top level")
+    if not jit:  # about the whole file: at its start
+        raise ParserError(f"{filename} defines no @pl.program and no @pl.jit function at top level",
+                          filename, 1, 0, text.split("\n", 1)[0])
     if entry is not None:
         raise ParserError(f"{filename} has no @pl.jit function '{entry}' (it has: {', '.join(jit)})")
     raise ParserError(
@@ -142,8 +143,11 @@ def _jit_module(fn: Any, shapes: dict[str, ShapeSpec], scalars: dict[str, Any], 
         elif name in scalars:
             args[name] = scalars[name]
         elif isinstance(spec, T.TypeSpec) and isinstance(spec.ir, TensorType):
-            args[name] = TypedSample([d if isinstance(d, int) else 1 for d in spec.ir.get_shape()],
-                                     T.dtype_from_ir(spec.ir.element_type))
+            try:
+                args[name] = TypedSample([d if isinstance(d, int) else 1 for d in spec.ir.get_shape()],
+                                         T.dtype_from_ir(spec.ir.element_type))
+            except ArgumentProblem as e:
+                raise _at_definition(fn, f"parameter '{name}': {e}") from None
         elif rt.signature.parameters[name].default is not rt.signature.parameters[name].empty:
             continue  # the default value
         elif isinstance(spec, T.TypeSpec):
@@ -156,3 +160,14 @@ def _jit_module(fn: Any, shapes: dict[str, ShapeSpec], scalars: dict[str, Any], 
     binding = rt.bind((), args, static_dims=False)
     module = rt.specialise(binding, static_dims=False)
     return LoadedModule(module, fn.__name__, dict(binding.symbols), warnings)
+
+
+def _at_definition(fn: Any, message: str) -> ParserError:
+    """A diagnostic at the `def` line of the jit function `fn`."""
+    import linecache
+
+    code = getattr(getattr(fn, "__wrapped__", None), "__code__", None)
+    if code is None:
+        return ParserError(message)
+    line = code.co_firstlineno
+    return ParserError(message, code.co_filename, line, 0, linecache.getline(code.co_filename, line) or None)

@@ -26,7 +26,7 @@ from types import TracebackType
 
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
-from xdsl.utils.lexer import Span
+from xdsl.utils.lexer import Input, Span
 
 from pypto_xdsl.utils import MAX_NESTING_DEPTH
 
@@ -206,3 +206,31 @@ def format_internal_error(tool: str, error: BaseException) -> str:
 
 def is_diagnostic(error: BaseException) -> bool:
     return isinstance(error, ParseError | DiagnosticException)
+
+
+def add_frontend_spans(module: Operation, spans: OpSpans) -> None:
+    """Record where each op of a module the `pl` frontend built came from (its statement or
+    expression in the user's `.py` file), so that verifier and pass errors about it are
+    located there as they are for parsed `.mlir` input."""
+    from pypto_xdsl.frontend.builder import SOURCE_NODES
+
+    inputs: dict[int, tuple[Input, list[int]]] = {}
+    for op in module.walk():
+        found = SOURCE_NODES.get(op)
+        if found is None or not hasattr(found[1], "lineno"):
+            continue
+        srcmap, node = found
+        if id(srcmap) not in inputs:
+            starts, at = [], 0
+            for line in srcmap.lines:
+                starts.append(at)
+                at += len(line)
+            inputs[id(srcmap)] = (Input("".join(srcmap.lines), srcmap.filename), starts)
+        text, starts = inputs[id(srcmap)]
+        line = node.lineno  # type: ignore[attr-defined]
+        if not 0 < line <= len(starts):
+            continue
+        start = starts[line - 1] + node.col_offset  # type: ignore[attr-defined]
+        end_line = getattr(node, "end_lineno", None)
+        end = starts[line - 1] + node.end_col_offset if end_line == line else start + 1  # type: ignore[attr-defined]
+        spans[op] = (Span(start, max(end, start + 1), text), 0)

@@ -69,6 +69,8 @@ def load_program(
         raise DiagnosticException(message) from None
     for w in loaded.warnings:
         print(w, file=sys.stderr)
+    if spans is not None:
+        diagnostics.add_frontend_spans(loaded.module, spans)
     loaded.module.verify()
     return loaded.module
 

@@ -19,7 +19,7 @@ from xdsl.utils.lexer import Span
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from pypto_xdsl.dialects import get_all_dialects
-from pypto_xdsl.parsing import LocatingParser
+from pypto_xdsl.parsing import LocatingParser, decode_source
 from pypto_xdsl.tools import diagnostics
 from pypto_xdsl.transforms import get_all_passes
 from pypto_xdsl.utils import call_with_deep_stack, paused_gc
@@ -181,9 +181,10 @@ class PyptoOptMain(xDSLOptMain):
             from pypto_xdsl.frontend.errors import ParserError
             from pypto_xdsl.runtime.loading import module_from_python
 
+            text = decode_source(io.read(), self.get_input_name())  # bad bytes: a located ParseError
             try:
                 loaded = module_from_python(
-                    io.read().decode(), self.get_input_name(), self.args.entry,
+                    text, self.get_input_name(), self.args.entry,
                     {s.name: s for s in self.args.shape}, dict(self.args.scalar),
                 )
             except ParserError as e:
@@ -194,6 +195,7 @@ class PyptoOptMain(xDSLOptMain):
                     print(w, file=sys.stderr)
                 sys.exit(1)
             self._python_warnings = loaded.warnings
+            diagnostics.add_frontend_spans(loaded.module, self._op_spans)
             return loaded.module
 
         self.available_frontends["py"] = parse_python

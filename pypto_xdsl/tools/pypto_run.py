@@ -93,7 +93,7 @@ def _load(
     args: argparse.Namespace, data: bytes, name: str, spans: diagnostics.OpSpans
 ) -> tuple[Any, str, dict[str, int], list[str]]:
     """(module, entry, dims bound by --shape, warnings) of the input file (`.mlir` ops'
-    locations go to `spans`)."""
+    and `.py` ops' locations go to `spans`)."""
     if not args.file.endswith(".py"):
         return LocatingParser(make_context(), data, name, spans=spans).parse_module(), args.entry, {}, []
     from pypto_xdsl.parsing import decode_source
@@ -101,6 +101,7 @@ def _load(
 
     text = decode_source(data, name)
     loaded = module_from_python(text, args.file, args.entry, {s.name: s for s in args.shape}, dict(args.scalar))
+    diagnostics.add_frontend_spans(loaded.module, spans)
     return loaded.module, loaded.entry or "main", loaded.dims, loaded.warnings
 
 

@@ -359,6 +359,11 @@ def plan_group(
     return TilePlan(block_rows(extent, g.one_dimensional, lo, tiles, fits_with_tail), tiles, None, bounds)
 
 
+MAX_DIVISOR_SEARCH = 1 << 16
+"""Block counts `block_rows` tries beyond the least one (for a block size without a tail, and
+for a balanced one whose tail fits)."""
+
+
 def block_rows(
     total: int, one_dimensional: bool, max_rows: int, tiles: list[TileNeed],
     fits: Callable[[int], bool] = lambda rows: True,
@@ -373,10 +378,11 @@ def block_rows(
     if max_rows >= align:
         max_rows -= max_rows % align
     blocks = -(-total // max_rows)
-    for n in range(blocks, 2 * blocks + 1):
+    # (the search for a divisor is bounded: extents of 10^11 rows would take hours)
+    for n in range(blocks, min(2 * blocks, blocks + MAX_DIVISOR_SEARCH) + 1):
         if total % n == 0 and (total // n) % align == 0 and total // n <= max_rows:
             return total // n
-    for n in range(blocks, min(total, 4 * blocks) + 1):
+    for n in range(blocks, min(total, 4 * blocks, blocks + MAX_DIVISOR_SEARCH) + 1):
         balanced = -(-total // n)
         balanced += -balanced % align
         if balanced <= max_rows and fits(balanced):
