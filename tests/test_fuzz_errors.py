@@ -8,25 +8,39 @@ from pathlib import Path
 
 import pytest
 
-from pypto_xdsl.fuzz.errors import judge, repository_seeds, run_campaign, valid_seeds
+from pypto_xdsl.fuzz.errors import (
+    judge,
+    repository_dsl_seeds,
+    repository_seeds,
+    run_campaign,
+    valid_dsl_seeds,
+    valid_seeds,
+)
 from pypto_xdsl.fuzz.mutate import MUTATIONS, mutate
 
 ROOT = Path(__file__).resolve().parent.parent
 PROGRAM = (ROOT / "examples" / "fused_softmax.mlir").read_text()
 
 
+DSL_PROGRAM = (ROOT / "examples" / "softmax.py").read_text()
+DSL_ONLY = {"dsl-name"}
+
+
 @pytest.mark.parametrize("kind", sorted(MUTATIONS))
 def test_every_mutation_changes_a_valid_program(kind):
     rng = random.Random(0)
-    mutants = {MUTATIONS[kind](PROGRAM, rng) for _ in range(5)}
+    program = DSL_PROGRAM if kind in DSL_ONLY else PROGRAM
+    mutants = {MUTATIONS[kind](program, rng) for _ in range(5)}
     assert None not in mutants
-    assert all(m != PROGRAM.encode() for m in mutants)
+    assert all(m != program.encode() for m in mutants)
 
 
 def test_mutate_draws_kinds_that_apply():
     rng = random.Random(1)
     kinds = {mutate(PROGRAM, rng)[0] for _ in range(200)}
-    assert kinds == set(MUTATIONS)
+    assert kinds == set(MUTATIONS) - DSL_ONLY
+    dsl_kinds = {mutate(DSL_PROGRAM, rng)[0] for _ in range(200)}
+    assert DSL_ONLY <= dsl_kinds and "token-delete" in dsl_kinds
 
 
 def _result(code=1, stdout="", stderr="", crash=None):
@@ -61,3 +75,12 @@ def test_a_bounded_campaign_finds_no_traceback_hang_or_unlocated_diagnostic():
     assert not report.failures, report.table() + "\n" + "\n\n".join(f[3] for f in report.failures[:3])
     total = sum(sum(c.values()) for c in report.by_kind.values())
     assert total == 60 and sum(c["diagnostic"] for c in report.by_kind.values()) > 20
+
+
+def test_dsl_mutants_go_through_the_frontend_under_the_same_rule():
+    dsl_seeds = valid_dsl_seeds(repository_dsl_seeds(ROOT))
+    assert len(dsl_seeds) >= 5
+    report = run_campaign(valid_seeds([PROGRAM]), mutants=40, seed=5, jobs=1, timeout=120,
+                          dsl_seeds=dsl_seeds, dsl_share=1.0)
+    assert not report.failures, report.table() + "\n" + "\n\n".join(f[3] for f in report.failures[:3])
+    assert sum(report.by_source["dsl"].values()) == 40 and report.by_source["dsl"]["diagnostic"] > 10

@@ -1,6 +1,7 @@
 """The negative fuzzer (`make fuzz-errors`): mutated valid inputs through the tools.
 
-Every mutant of a valid `.mlir` program (`pypto_xdsl.fuzz.mutate`) goes through
+Every mutant of a valid `.mlir` program, or (a share of them, `--dsl-share`) of a `pl` DSL
+example run as a `.py` file through the frontend (`pypto_xdsl.fuzz.mutate`), goes through
 `pypto-opt` (parse, verify, print). The tool must either
 
 * exit 0 with output that is itself valid: `pypto-opt` reads it back and prints the same, or
@@ -52,6 +53,27 @@ def repository_seeds(root: Path) -> list[str]:
     verify (chunks written to fail are skipped)."""
     paths = sorted((root / "examples").glob("*.mlir")) + sorted((root / "tests" / "filecheck").rglob("*.mlir"))
     return [chunk for path in paths for chunk in path.read_text().split("// -----")]
+
+
+def repository_dsl_seeds(root: Path) -> list[str]:
+    """The Python (`pl` DSL) programs of a source checkout's examples."""
+    return [p.read_text() for p in sorted((root / "examples").rglob("*.py"))]
+
+
+def valid_dsl_seeds(texts: Iterable[str]) -> list[str]:
+    """The DSL programs `pypto-opt` accepts as they are."""
+    from pypto_xdsl.fuzz.inprocess import run_tool
+
+    out = []
+    with tempfile.TemporaryDirectory(prefix="pypto-dsl-seed-") as work:
+        for i, text in enumerate(dict.fromkeys(texts)):
+            path = os.path.join(work, f"s{i}.py")
+            with open(path, "w") as f:
+                f.write(text)
+            result = run_tool("pypto-opt", [path])
+            if result.crash is None and result.code == 0:
+                out.append(text)
+    return out
 
 
 def generated_seeds(count: int, seed: int) -> list[str]:
@@ -167,6 +189,8 @@ class Report:
     mutants: int = 0
     seconds: float = 0.0
     by_kind: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
+    by_source: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
+    """Outcomes of `pypto-opt` per input language ("mlir", "dsl")."""
     stages: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
     failures: list[tuple[str, str, bytes, str]] = field(default_factory=list)
     """(kind, stage, mutant, detail)."""
@@ -179,6 +203,10 @@ class Report:
             total.update(c)
             rows.append(f"{kind:16} {sum(c.values()):8d} " + " ".join(f"{c[o]:10d}" for o in OUTCOMES))
         rows.append(f"{'total':16} {sum(total.values()):8d} " + " ".join(f"{total[o]:10d}" for o in OUTCOMES))
+        rows.append("")
+        for source in sorted(self.by_source):
+            c = self.by_source[source]
+            rows.append(f"{source + ' mutants':16} {sum(c.values()):8d} " + " ".join(f"{c[o]:10d}" for o in OUTCOMES))
         rows.append("")
         rows.append("tools run on the mutants pypto-opt accepts:")
         for stage in sorted(self.stages):
@@ -193,15 +221,19 @@ class Report:
 def run_campaign(
     seeds: Sequence[str], mutants: int, seed: int = 0, *, jobs: int = 2, timeout: float = 60.0,
     time_limit: float | None = None, progress: bool = False,
+    dsl_seeds: Sequence[str] = (), dsl_share: float = 0.0,
 ) -> Report:
+    """`mutants` mutants of `seeds` (`.mlir` texts) and, a `dsl_share` of them, of `dsl_seeds`
+    (`pl` DSL programs, run as `.py` files through the frontend)."""
     rng = random.Random(seed)
     from pypto_xdsl.fuzz.mutate import mutate
 
     work = tempfile.mkdtemp(prefix="pypto-fuzz-errors-")
     cases = []
     for i in range(mutants):
-        kind, data = mutate(rng.choice(seeds), rng)
-        path = os.path.join(work, f"m{i}.mlir")
+        dsl = bool(dsl_seeds) and rng.random() < dsl_share
+        kind, data = mutate(rng.choice(dsl_seeds if dsl else seeds), rng)
+        path = os.path.join(work, f"m{i}.py" if dsl else f"m{i}.mlir")
         with open(path, "wb") as f:
             f.write(data)
         cases.append((kind, path, data))
@@ -229,11 +261,13 @@ def run_campaign(
                     report.mutants += 1
                     first = verdicts[0][1]
                     report.by_kind[kind][first.outcome] += 1
+                    report.by_source["dsl" if path.endswith(".py") else "mlir"][first.outcome] += 1
                     for stage, verdict in verdicts:
                         if stage != "pypto-opt":
                             report.stages[stage][verdict.outcome] += 1
                         if verdict.outcome in ("traceback", "hang", "bad"):
-                            report.failures.append((kind, stage, data, verdict.detail))
+                            where = f"{stage} (dsl)" if path.endswith(".py") else stage
+                            report.failures.append((kind, where, data, verdict.detail))
     finally:
         for w in workers:
             w.close()
@@ -272,6 +306,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seeds", type=Path, action="append", default=[],
                         help="a source checkout (examples/, tests/filecheck/) or a directory of .mlir files")
     parser.add_argument("--generated", type=int, default=40, help="generated programs among the seeds")
+    parser.add_argument("--dsl-share", type=float, default=0.15,
+                        help="share of the mutants made from the checkout's DSL examples (.py)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per tool run before a hang")
     parser.add_argument("--time-limit", type=float, default=None, help="stop after this many seconds")
@@ -281,21 +317,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         worker_main()
         return 0
     texts: list[str] = []
+    dsl_texts: list[str] = []
     for source in args.seeds:
         if (source / "examples").is_dir() or (source / "tests").is_dir():
             texts += repository_seeds(source)
+            dsl_texts += repository_dsl_seeds(source)
         else:
             texts += [p.read_text() for p in sorted(source.rglob("*.mlir"))]
+            dsl_texts += [p.read_text() for p in sorted(source.rglob("*.py"))]
     texts += generated_seeds(args.generated, args.seed)
     seeds = valid_seeds(texts)
-    print(f"{len(seeds)} valid seed programs", flush=True)
+    dsl_seeds = valid_dsl_seeds(dsl_texts) if args.dsl_share > 0 else []
+    print(f"{len(seeds)} valid .mlir seed programs, {len(dsl_seeds)} DSL seed programs", flush=True)
     report = run_campaign(seeds, args.mutants, args.seed, jobs=args.jobs, timeout=args.timeout,
-                          time_limit=args.time_limit)
+                          time_limit=args.time_limit, dsl_seeds=dsl_seeds, dsl_share=args.dsl_share)
     print(report.table())
     if report.failures and args.save_failures is not None:
         args.save_failures.mkdir(parents=True, exist_ok=True)
         for i, (kind, stage, data, detail) in enumerate(report.failures):
-            (args.save_failures / f"f{i}-{kind}.mlir").write_bytes(data)
+            suffix = "py" if stage.endswith("(dsl)") else "mlir"
+            (args.save_failures / f"f{i}-{kind}.{suffix}").write_bytes(data)
             (args.save_failures / f"f{i}-{kind}.txt").write_text(f"{stage}\n{detail}\n")
         print(f"failing mutants written to {args.save_failures}/")
     for kind, stage, _, detail in report.failures[:10]:

@@ -1,4 +1,5 @@
-"""Mutations of valid `.mlir` inputs, for the negative fuzzer (`pypto_xdsl.fuzz.errors`).
+"""Mutations of valid `.mlir` inputs and `pl` DSL programs, for the negative fuzzer
+(`pypto_xdsl.fuzz.errors`).
 
 Each mutation takes the text of a valid program and a `random.Random` and returns the mutated
 bytes, or None when it does not apply (no token of the kind it changes). Token-level
@@ -204,6 +205,21 @@ def swap_keyword(text: str, rng: random.Random) -> bytes | None:
     return _splice(text, token[1], token[2], rng.choice(_KEYWORDS[text[token[1] : token[2]]]))
 
 
+_DSL_NAME = re.compile(r"\bpl\.([A-Za-z_][A-Za-z_0-9]*)\b")
+
+
+def swap_dsl_name(text: str, rng: random.Random) -> bytes | None:
+    """In a `pl` DSL program, a `pl.<name>` replaced by another of the text's or by a name
+    `pl` does not have."""
+    matches = list(_DSL_NAME.finditer(text))
+    m = _pick(rng, matches)
+    if m is None:
+        return None
+    names = sorted({x.group(1) for x in matches} - {m.group(1)})
+    new = rng.choice(names) if names and rng.random() < 0.8 else rng.choice(["undefined", "Tensor", "FP8", "jit"])
+    return _splice(text, m.start(1), m.end(1), new)
+
+
 MUTATIONS: dict[str, Mutation] = {
     "token-delete": delete_token,
     "token-duplicate": duplicate_token,
@@ -217,6 +233,7 @@ MUTATIONS: dict[str, Mutation] = {
     "huge-number": huge_number,
     "op-swap": swap_op,
     "keyword-swap": swap_keyword,
+    "dsl-name": swap_dsl_name,
 }
 """Every mutation, by the name the report's table uses."""
 
