@@ -483,3 +483,13 @@ def test_a_huge_extent_does_not_stall_the_tiling_search(tmp_path):
     path = _dsl(tmp_path, _replaced(RMSNORM, "ROWS, HIDDEN = 40, 256", "ROWS, HIDDEN = 99999999999, 256"))
     result = run_tool("pypto-opt", [str(path), "-p", "pypto-default"])
     assert (result.crash, result.code) == (None, 0), result.stderr
+
+
+def test_dsl_errors_about_a_function_or_an_outlined_kernel_are_located(tmp_path):
+    """A pass error naming a kernel the pass outlined, and a run-time error about the entry's
+    arguments, had no line:col on `.py` input."""
+    text = (EXAMPLES / "kernels" / "gelu_tanh.py").read_text()
+    path = _dsl(tmp_path, _replaced(text, "ROWS, COLS = 50, 96", "ROWS, COLS = 50, 9223372036854775807"))
+    _one_located_error(run_tool("pypto-opt", [str(path), "-p", "pypto-default"]), path, 27,
+                       "convert-tensor-to-tile: in @gelu: the tiles of the elementwise ops")
+    _one_located_error(run_tool("pypto-run", [str(path)]), path, 23, "argument #0 of @main: a tensor of shape")

@@ -675,7 +675,7 @@ class FunctionBuilder:
                 )
             values = [*values, final]
         self.block.add_op(ReturnOp(*values))
-        return FuncOp(
+        func = FuncOp(
             decl.name,
             self.input_types,
             [v.type for v in values],
@@ -683,6 +683,8 @@ class FunctionBuilder:
             self.directions,
             Region(self.block),
         )
+        SOURCE_NODES[func] = (self.srcmap, decl.node)  # errors about the function: at its def
+        return func
 
     def return_values(self, stmt: ast.Return, declared: list[Attribute] | None) -> list[SSAValue]:
         if stmt.value is None:

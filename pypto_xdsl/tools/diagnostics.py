@@ -148,8 +148,8 @@ def format_parse_error(error: ParseError) -> str:
 
 def format_op_error(error: BaseException, spans: OpSpans, unlocated: str) -> str:
     """A verifier or pass error, at the op it is about when that op was parsed (else at the
-    first parsed op among the candidates, else at a function the message names), else after
-    `unlocated` (the input's name, or the tool's)."""
+    first parsed op among the candidates, else at a function the message names, else at the
+    first parsed op inside the op), else after `unlocated` (the input's name, or the tool's)."""
     message = message_of(error)
     candidates = culprit_ops(error)
     op = next((c for c in candidates if spans.get(c) is not None), None)
@@ -161,10 +161,18 @@ def format_op_error(error: BaseException, spans: OpSpans, unlocated: str) -> str
     op = op or (candidates[0] if candidates else None)
     # MLIR's "'op' op" prefix, unless the message names the op already
     what = f"'{op.name}' op " if op is not None and prefix and f"'{op.name}'" not in message else ""
-    entry = op_span(op, spans)
+    entry = op_span(op, spans) or _first_nested_span(op, spans)
     if entry is None:
         return f"{unlocated}: error: {what}{message}"
     return format_located(entry[0], entry[1], what + message)
+
+
+def _first_nested_span(op: Operation | None, spans: OpSpans) -> tuple[Span, int] | None:
+    """Where the first located op inside `op` starts: for an op a pass created around input
+    ops (a kernel outlined from a scope), the first of them."""
+    if op is None or not spans:
+        return None
+    return next((spans[inner] for inner in op.walk() if inner in spans), None)
 
 
 def _symbol_name(op: Operation) -> str | None:
