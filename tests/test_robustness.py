@@ -493,3 +493,9 @@ def test_dsl_errors_about_a_function_or_an_outlined_kernel_are_located(tmp_path)
     _one_located_error(run_tool("pypto-opt", [str(path), "-p", "pypto-default"]), path, 27,
                        "convert-tensor-to-tile: in @gelu: the tiles of the elementwise ops")
     _one_located_error(run_tool("pypto-run", [str(path)]), path, 23, "argument #0 of @main: a tensor of shape")
+
+
+def test_dsl_a_file_with_only_jit_kernels_is_located_at_its_start(tmp_path):
+    text = (EXAMPLES / "jit_softmax.py").read_text()
+    path = _dsl(tmp_path, text[: text.index("\n\n@pl.jit\ndef softmax(")])
+    _one_located_error(run_tool("pypto-opt", [str(path)]), path, 1, "defines no @pl.jit entry function, only kernels (softmax_block)")

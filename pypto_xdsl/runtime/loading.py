@@ -118,14 +118,18 @@ def module_from_python(
     entries = loaded.jit_entries
     if entry is None and len(entries) == 1:
         return _jit_module(next(iter(entries.values())), shapes, scalars, loaded.warnings)
-    if not jit:  # about the whole file: at its start
-        raise ParserError(f"{filename} defines no @pl.program and no @pl.jit function at top level",
-                          filename, 1, 0, text.split("\n", 1)[0])
+    # about the whole file: at its start
+    at_start = dict(filename=filename, line=1, col=0, source_line=text.split("\n", 1)[0])
+    if not jit:
+        raise ParserError(f"{filename} defines no @pl.program and no @pl.jit function at top level", **at_start)
     if entry is not None:
-        raise ParserError(f"{filename} has no @pl.jit function '{entry}' (it has: {', '.join(jit)})")
+        raise ParserError(f"{filename} has no @pl.jit function '{entry}' (it has: {', '.join(jit)})", **at_start)
+    if not entries:
+        raise ParserError(f"{filename} defines no @pl.jit entry function, only kernels ({', '.join(jit)}); "
+                          "choose one with --entry NAME", **at_start)
     raise ParserError(
-        f"{filename} defines {len(entries) or len(jit)} @pl.jit functions "
-        f"({', '.join(entries or jit)}); choose one with --entry NAME"
+        f"{filename} defines {len(entries)} @pl.jit functions ({', '.join(entries)}); choose one with --entry NAME",
+        **at_start,
     )
 
 
