@@ -62,7 +62,7 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="pypto-scale-"))
     opt, run = str(BIN / "pypto-opt"), str(BIN / "pypto-run")
     print(f"{'nesting':24} {'depth':>6} | {'pypto-opt':^16} | {'-p pypto-default':^16} | {'pypto-run':^16}")
-    for kind, build in scale.NESTING.items():
+    for kind, build in scale.NESTING.items() if args.depths else ():
         for depth in map(int, args.depths.split(",")):
             path = tmp / f"{kind.replace('/', '_').replace(' ', '_')}_{depth}.mlir"
             path.write_text(build(depth))

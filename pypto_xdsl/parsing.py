@@ -37,6 +37,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     IntegerType,
+    ModuleOp,
 )
 from xdsl.ir import Attribute, Operation, ParametrizedAttribute, Region, SSAValue
 from xdsl.parser import Parser, UnresolvedOperand
@@ -209,7 +210,10 @@ class PyptoParser(Parser):
     @deep_stack
     def parse_module(self, allow_implicit_module: bool = True):
         """xDSL's `parse_module`, on a deep stack (deeply nested input parses) and with an
-        undefined value reported at its first use."""
+        undefined value reported at its first use; an input without ops (empty, or only
+        comments) is an empty module, as for mlir-opt."""
+        if allow_implicit_module and self._current_token.kind == MLIRTokenKind.EOF:
+            return ModuleOp([])
         try:
             return super().parse_module(allow_implicit_module)
         except ParseError as e:

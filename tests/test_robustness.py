@@ -499,3 +499,30 @@ def test_dsl_a_file_with_only_jit_kernels_is_located_at_its_start(tmp_path):
     text = (EXAMPLES / "jit_softmax.py").read_text()
     path = _dsl(tmp_path, text[: text.index("\n\n@pl.jit\ndef softmax(")])
     _one_located_error(run_tool("pypto-opt", [str(path)]), path, 1, "defines no @pl.jit entry function, only kernels (softmax_block)")
+
+
+def test_a_reader_closing_stdout_early_is_no_traceback(tmp_path, tool="pypto-opt"):
+    """`pypto-opt big.mlir | head` printed a BrokenPipeError traceback."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from pypto_xdsl.fuzz.scale import straight_line
+
+    path = tmp_path / "big.mlir"
+    path.write_text(straight_line(3000))
+    exe = Path(sys.executable).parent / tool
+    proc = subprocess.Popen([str(exe), str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # before the tool writes anything, as `| head -0` does
+    stderr = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) in (0, 1)
+    assert "Traceback" not in stderr and "Exception ignored" not in stderr, stderr
+
+
+@pytest.mark.parametrize("text", ["", "\n", "// only a comment\n"])
+def test_an_input_without_ops_is_an_empty_module(text):
+    """As for mlir-opt; xDSL 0.74 says 'Could not parse entire input!'."""
+    result = run_tool("pypto-opt", ["-"], stdin=text.encode())
+    assert (result.crash, result.code, result.stderr) == (None, 0, "")
+    assert result.stdout.split() == ["builtin.module", "{", "}"]

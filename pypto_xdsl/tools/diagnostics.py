@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import traceback
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import TracebackType
+from typing import TypeVar
 
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
@@ -242,3 +244,20 @@ def add_frontend_spans(module: Operation, spans: OpSpans) -> None:
         end_line = getattr(node, "end_lineno", None)
         end = starts[line - 1] + node.end_col_offset if end_line == line else start + 1  # type: ignore[attr-defined]
         spans[op] = (Span(start, max(end, start + 1), text), 0)
+
+
+_T = TypeVar("_T")
+
+
+def quiet_when_stdout_closes(main: Callable[[], _T]) -> _T:
+    """`main()`, ending with status 1 and no traceback when the reader of stdout goes away
+    (`pypto-opt big.mlir | head`). stdout is flushed here, so that a closed pipe shows up
+    inside the call, not as "Exception ignored" at interpreter exit."""
+    try:
+        result = main()
+        sys.stdout.flush()
+        return result
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # Python's own flush at exit writes nowhere
+        sys.exit(1)

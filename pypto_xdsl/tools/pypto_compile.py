@@ -345,7 +345,7 @@ def comparison_tolerances(
 
 
 def entry_point() -> None:
-    sys.exit(main())
+    sys.exit(diagnostics.quiet_when_stdout_closes(main))
 
 
 if __name__ == "__main__":

@@ -221,7 +221,7 @@ def main(args: Sequence[str] | None = None) -> None:
     # collections would only walk it again and again (about 10% of a large run). The run is
     # on a deep stack, so deeply nested programs parse, verify, transform and print.
     with paused_gc():
-        call_with_deep_stack(lambda: PyptoOptMain(args).run())
+        diagnostics.quiet_when_stdout_closes(lambda: call_with_deep_stack(lambda: PyptoOptMain(args).run()))
 
 
 if __name__ == "__main__":

@@ -219,7 +219,7 @@ def _run(
 
 
 def entry() -> None:
-    sys.exit(main())
+    sys.exit(diagnostics.quiet_when_stdout_closes(main))
 
 
 if __name__ == "__main__":
