@@ -526,3 +526,9 @@ def test_an_input_without_ops_is_an_empty_module(text):
     result = run_tool("pypto-opt", ["-"], stdin=text.encode())
     assert (result.crash, result.code, result.stderr) == (None, 0, "")
     assert result.stdout.split() == ["builtin.module", "{", "}"]
+
+
+def test_pypto_run_on_a_module_without_functions_is_located_at_the_start(tmp_path):
+    path = tmp_path / "empty.mlir"
+    path.write_text("// all comments: an empty module\n")
+    _one_located_error(run_tool("pypto-run", [str(path)]), path, 1, "no function @main in the module", col=1)

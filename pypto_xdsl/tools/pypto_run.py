@@ -133,8 +133,8 @@ def _main(args: argparse.Namespace) -> int:
         entry = diagnostics.op_span(op, spans) if op is not None else None
         if entry is not None:
             print(diagnostics.format_located(entry[0], entry[1], str(e)), file=sys.stderr)
-        else:
-            print(f"pypto-run: error: {e}", file=sys.stderr)
+        else:  # nothing to point at (a module without the entry function): the input's start
+            print(f"{name}:1:1: error: {e}", file=sys.stderr)
     except DiagnosticException as e:
         print(diagnostics.format_op_error(e, spans, name), file=sys.stderr)
     except (OSError, ValueError) as e:  # unreadable or mismatching .npy inputs
