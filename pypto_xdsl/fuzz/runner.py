@@ -250,6 +250,11 @@ def _depth(module: ModuleOp) -> int:
     return deepest
 
 
+MAX_RUN_STEPS = 1_000_000
+"""Ops one interpreter run of a checked program may execute: the reducer's candidates (a
+loop whose increment it deleted) may not terminate."""
+
+
 def check_module(
     module: ModuleOp,
     pipeline: str,
@@ -286,7 +291,8 @@ def check_module(
         after.verify()
         stage = "semantics"
         assert_same_semantics(
-            module, after, entry, input_seeds, dims, check_directions=check_directions
+            module, after, entry, input_seeds, dims, check_directions=check_directions,
+            max_steps=MAX_RUN_STEPS,
         )
         if names[-1] in ("pypto-default", *BACKEND_PASSES):
             stage = "emit"

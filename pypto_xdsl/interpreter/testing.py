@@ -85,8 +85,11 @@ def assert_same_semantics(
     rtol: float = RTOL,
     atol: float = ATOL,
     matmul_tolerance: bool = True,
+    max_steps: int | None = None,
 ) -> None:
     """Run `@entry` of both modules on the same seeded random inputs and compare.
+
+    `max_steps` bounds each run (ops executed): a program that may not terminate fails.
 
     Compares every result and every argument after the run (tensors are written through
     their arguments: out/inout, and anything else a program writes). With
@@ -103,9 +106,9 @@ def assert_same_semantics(
     for seed in seeds:
         inputs = random_inputs(before_m, entry, seed, dims)
         inputs_after = _copy_inputs(inputs)
-        expected = run(before_m, entry, inputs, check_directions=check_directions)
+        expected = run(before_m, entry, inputs, check_directions=check_directions, max_steps=max_steps)
         try:
-            actual = run(after_m, entry, inputs_after, check_directions=check_directions)
+            actual = run(after_m, entry, inputs_after, check_directions=check_directions, max_steps=max_steps)
         except Exception as e:
             raise SemanticsMismatch(
                 f"seed {seed}: the original program runs but the transformed one fails: {e}"
