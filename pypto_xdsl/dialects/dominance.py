@@ -319,16 +319,21 @@ def _check_constant_window(op: Operation) -> None:
 
     cls = type(op)
     after = cls.OFFSETS_AFTER  # pyright: ignore[reportAttributeAccessIssue]
-    container = op.operands[after].type
+    # OFFSETS_AFTER and RESULT_LIKE count operands in syntax order (`OPERANDS`), which may
+    # differ from definition order (tensor.assemble is (dest, source) but reads `source into dest`)
+    names = getattr(cls, "OPERANDS", ())
+    syntax = [getattr(op, n) for n in names] if names else list(op.operands)
+    container = syntax[after].type
     offset_values = getattr(op, "offsets", None)
     if offset_values is None:
-        offset_values = [o for o in op.operands[after + 1 :] if isinstance(o.type, IndexType)]
+        at = list(op.operands).index(syntax[after])
+        offset_values = [o for o in op.operands[at + 1 :] if isinstance(o.type, IndexType)]
     offsets = [_constant_int(o) for o in offset_values]
     if not isinstance(container, TensorType | TileType) or all(o is None for o in offsets):
         return
     extents = container.get_shape()
     shaped = TensorType | TileType
-    window = next((o.type for i, o in enumerate(op.operands[:after]) if isinstance(o.type, shaped)), None)
+    window = next((o.type for o in syntax[:after] if isinstance(o.type, shaped)), None)
     if window is None and op.results and isinstance(result := op.results[0].type, shaped):
         names_container = result == container and getattr(cls, "RESULT_LIKE", None) == after
         window = None if names_container else result
