@@ -338,6 +338,9 @@ def _check_constant_window(op: Operation) -> None:
         names_container = result == container and getattr(cls, "RESULT_LIKE", None) == after
         window = None if names_container else result
     sizes = window.get_shape() if window is not None else (1,) * len(extents)
+    valid = getattr(op, "valid_shape", None)
+    if valid:  # a partial load reads only its valid block (run-time extents are not checked)
+        sizes = tuple(_constant_int(v) for v in valid)
     if len(offsets) != len(extents) or len(sizes) != len(extents):
         return  # the op's own verifier reports the rank mismatch
     for offset, size, extent in zip(offsets, sizes, extents):
@@ -345,7 +348,8 @@ def _check_constant_window(op: Operation) -> None:
             continue
         if offset < 0 or (isinstance(size, int) and isinstance(extent, int) and offset + size > extent):
             shown = [o if o is not None else "?" for o in offsets]
-            what = f"the window {format_shape(list(sizes))} at offsets" if window is not None else "the element at"
+            window_shape = format_shape([d if d is not None else "?" for d in sizes])
+            what = f"the window {window_shape} at offsets" if window is not None else "the element at"
             raise OpVerifyException(
                 op, f"{what} {shown} is out of the bounds {format_shape(list(extents))} of {container}"
             )

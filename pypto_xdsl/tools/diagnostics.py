@@ -164,6 +164,9 @@ def format_op_error(error: BaseException, spans: OpSpans, unlocated: str) -> str
     # MLIR's "'op' op" prefix, unless the message names the op already
     what = f"'{op.name}' op " if op is not None and prefix and f"'{op.name}'" not in message else ""
     entry = op_span(op, spans) or _first_nested_span(op, spans)
+    if entry is None and (named := _named_symbol(message, spans)) is not None:
+        # an op the passes made, in a function the message names: there, without naming the op
+        what, entry = "", op_span(named, spans)
     if entry is None:
         return f"{unlocated}: error: {what}{message}"
     return format_located(entry[0], entry[1], what + message)

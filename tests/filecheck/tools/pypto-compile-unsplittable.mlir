@@ -24,10 +24,10 @@ builtin.module {
 }
 
 // CHECK-NOT: warning
-// CHECK:     pypto-compile: error: expand-mixed-kernel: cannot split @scalar into an aic and an aiv kernel: 'pypto.tile.full' runs on the cube (AIC) core but uses %x, which the vector (AIV) core computes; only tiles cross (tile.move); at `%f = pypto.tile.full %x : f32 -> !pypto.tile<[16, 16], f32, acc>`
+// CHECK:     pypto-compile-unsplittable.mlir:11:3: error: expand-mixed-kernel: cannot split @scalar into an aic and an aiv kernel: 'pypto.tile.full' runs on the cube (AIC) core but uses %x, which the vector (AIV) core computes; only tiles cross (tile.move); at `%f = pypto.tile.full %x : f32 -> !pypto.tile<[16, 16], f32, acc>`
 // CHECK-NOT: error
 
 // WARNED:      warning: expand-mixed-kernel: @scalar mixes cube and vector ops but stays incore: 'pypto.tile.full' runs on the cube (AIC) core
-// WARNED-NEXT: pypto-compile: error: ascendc: cannot lower @scalar: it mixes cube and vector ops and expand-mixed-kernel cannot split it: 'pypto.tile.full' runs on the cube (AIC) core but uses %x, which the vector (AIV) core computes; only tiles cross (tile.move); at `%f = pypto.tile.full %x : f32 -> !pypto.tile<[16, 16], f32, acc>`
+// WARNED-NEXT: pypto-compile-unsplittable.mlir:11:3: error: ascendc: cannot lower @scalar: it mixes cube and vector ops and expand-mixed-kernel cannot split it: 'pypto.tile.full' runs on the cube (AIC) core but uses %x, which the vector (AIV) core computes; only tiles cross (tile.move); at `%f = pypto.tile.full %x : f32 -> !pypto.tile<[16, 16], f32, acc>`
 
 // STRICT: expand-mixed-kernel: cannot split @scalar into an aic and an aiv kernel: 'pypto.tile.full' runs on the cube (AIC) core
