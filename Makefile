@@ -4,6 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 LLVM_BIN := /usr/lib/llvm-22/bin
+# pytest worker processes (pytest-xdist); 0 runs the suite in this process
+PYTEST_WORKERS ?= auto
 export PATH := $(abspath $(BIN)):$(LLVM_BIN):$(PATH)
 
 .PHONY: setup system-deps test lint pytest filecheck demo fuzz fuzz-errors bench clean
@@ -30,7 +32,7 @@ system-deps:
 	fi
 
 test: setup lint
-	$(BIN)/python -m pytest -q tests
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) tests
 	$(BIN)/lit -q tests/filecheck
 
 # Pyflakes errors (unused/undefined names) and import order in the package and benchmarks.
@@ -38,7 +40,7 @@ lint: setup
 	$(BIN)/ruff check pypto_xdsl benchmarks
 
 pytest: setup
-	$(BIN)/python -m pytest -q tests
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) tests
 
 filecheck: setup
 	$(BIN)/lit -v tests/filecheck

@@ -5,6 +5,8 @@ by every tool that reaches the backend."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from pypto_xdsl.tools import pypto_compile
@@ -57,9 +59,13 @@ def compile_error(text: str, tmp_path, capsys, *extra: str) -> str:
     err = capsys.readouterr().err
     assert code == 1, err
     assert "Traceback" not in err
-    assert len(err.strip().splitlines()) == 1, err  # one diagnostic
+    # one diagnostic, located in the input: `p.mlir:L:C: error: ...`, the source line, a caret
+    lines = err.strip().splitlines()
+    assert len(lines) == 3 and lines[2].lstrip().startswith("^"), err
+    located = re.match(rf"{re.escape(str(src))}:\d+:\d+: error: (.*)", lines[0])
+    assert located, err
     assert not (out / "kernels").exists()  # nothing printed
-    return err.strip().removeprefix("pypto-compile: error: ")
+    return located.group(1)
 
 
 @pytest.mark.parametrize("extra", [(), ("--sim",)])

@@ -53,7 +53,7 @@ def test_pypto_compile_reports_errors_without_traceback(tmp_path):
         [str(BIN / "pypto-compile"), str(bad), "-o", str(tmp_path / "out")], capture_output=True, text=True
     )
     assert proc.returncode == 1
-    assert "pypto-compile: error: ascendc: cannot lower 'pypto.tensor.matmul' in @k" in proc.stderr
+    assert f"{bad}:1:1: error: ascendc: cannot lower 'pypto.tensor.matmul' in @k" in proc.stderr
     assert "Traceback" not in proc.stderr
 
 

@@ -41,7 +41,7 @@ from pypto_xdsl.dialects.attributes import TensorType, TileType, format_shape
 from pypto_xdsl.dialects.cross_core import Pipe
 from pypto_xdsl.interpreter.functions import fail, pimpl, state
 from pypto_xdsl.interpreter.partial import valid_of, with_valid
-from pypto_xdsl.interpreter.values import PyptoInterpretationError, numpy_dtype
+from pypto_xdsl.interpreter.values import PyptoInterpretationError, Unwinding, numpy_dtype
 
 MAX_FLAG_COUNT = 15
 """Each cross-core flag is a 4-bit counter (CrossCoreSetFlag: the count runs 0-15)."""
@@ -471,6 +471,8 @@ def run_group(interpreter: Interpreter, group: Operation, args: Sequence[Any]) -
         t.join()
     if first_error:
         e = first_error[0]
+        if isinstance(e, Unwinding):  # a member's op failed: the error it carries out
+            e = e.error
         if isinstance(e, PyptoInterpretationError):
             where = f" (a member of group @{group.sym_name.data})"
             raise PyptoInterpretationError(e.detail + where, e.op, e.func) from e

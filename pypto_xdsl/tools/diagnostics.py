@@ -161,8 +161,11 @@ def format_op_error(error: BaseException, spans: OpSpans, unlocated: str) -> str
     if op is None and not candidates:
         op, prefix = _named_symbol(message, spans), False
     op = op or (candidates[0] if candidates else None)
-    # MLIR's "'op' op" prefix, unless the message names the op already
-    what = f"'{op.name}' op " if op is not None and prefix and f"'{op.name}'" not in message else ""
+    # MLIR's "'op' op" prefix, unless the message names the op (or the function it is) already
+    names_it = op is not None and (
+        f"'{op.name}'" in message or ((sym := _symbol_name(op)) is not None and f"@{sym}" in message)
+    )
+    what = f"'{op.name}' op " if op is not None and prefix and not names_it else ""
     entry = op_span(op, spans) or _first_nested_span(op, spans)
     if entry is None and (named := _named_symbol(message, spans)) is not None:
         # an op the passes made, in a function the message names: there, without naming the op

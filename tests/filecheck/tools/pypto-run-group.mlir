@@ -63,4 +63,4 @@ pypto.func orchestration @bad(%a: !pypto.tensor<[16, 16], f16>, out %o: !pypto.t
 
 // CHECK: out argument #1 %o: [16, 16] float32 sum=16 min=0 max=1 mean=0.0625
 
-// DEADLOCK: pypto-run-group.mlir:41:3: error: pypto.cross_core.pop in @d_aic: deadlock: pop from aiv: the v2c ring is empty (0 pushes, 0 pops so far), while @d_aiv waits at 'pypto.cross_core.pop' (pop from aic: the c2v ring is empty (0 pushes, 0 pops so far))
+// DEADLOCK: pypto-run-group.mlir:41:3: error: pypto.cross_core.pop in @d_aic: deadlock: pop from aiv: the v2c ring is empty (0 pushes, 0 pops so far), while @d_aiv waits at 'pypto.cross_core.pop' (pop from aic: the c2v ring is empty (0 pushes, 0 pops so far)) (a member of group @d)
