@@ -532,3 +532,24 @@ def test_pypto_run_on_a_module_without_functions_is_located_at_the_start(tmp_pat
     path = tmp_path / "empty.mlir"
     path.write_text("// all comments: an empty module\n")
     _one_located_error(run_tool("pypto-run", [str(path)]), path, 1, "no function @main in the module", col=1)
+
+
+def test_pypto_run_on_an_ascendc_kernel_is_a_diagnostic_not_an_internal_error(tmp_path):
+    """ascendc.kernel symbols are printed, not interpreted: neither the default entry nor an
+    explicit --entry may pick one (found by make fuzz-errors on the ascendc test inputs)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    bin_dir = Path(sys.executable).parent
+    src = Path(__file__).parent / "filecheck" / "dialects" / "ascendc" / "roundtrip.mlir"
+    only_kernels = tmp_path / "kernels.mlir"
+    # the module's ascendc ops only: the kernels before the first pypto.func
+    only_kernels.write_text(src.read_text().split("pypto.func")[0].rstrip() + "\n")
+    for extra in ([], ["--entry", "vec"]):
+        proc = subprocess.run(
+            [str(bin_dir / "pypto-run"), str(only_kernels), *extra], capture_output=True, text=True
+        )
+        assert proc.returncode == 1, proc.stderr
+        assert "internal error" not in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+    assert "@vec is a 'ascendc.kernel', not a function the interpreter runs" in proc.stderr

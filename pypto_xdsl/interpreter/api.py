@@ -187,6 +187,10 @@ def entry_function(module: ModuleOp, entry: str) -> Operation:
     for op in module.ops:
         name = op.properties.get("sym_name") or op.attributes.get("sym_name")
         if name is not None and getattr(name, "data", None) == entry:
+            if not hasattr(op, "function_type"):  # e.g. an ascendc.kernel: printed, not interpreted
+                raise PyptoInterpretationError(
+                    f"@{entry} is a '{op.name}', not a function the interpreter runs (pypto.func, func.func)", op
+                )
             return op
     raise PyptoInterpretationError(f"no function @{entry} in the module")
 

@@ -150,9 +150,11 @@ def _main(args: argparse.Namespace) -> int:
 
 
 def default_entry(module) -> str:
-    """`main` if the module has it, else its last function."""
+    """`main` if the module has it, else its last function the interpreter runs."""
     names = [
-        op.sym_name.data for op in module.ops if isinstance(getattr(op, "sym_name", None), StringAttr)
+        op.sym_name.data
+        for op in module.ops
+        if isinstance(getattr(op, "sym_name", None), StringAttr) and hasattr(op, "function_type")
     ]
     return "main" if "main" in names or not names else names[-1]
 
