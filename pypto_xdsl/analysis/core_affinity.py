@@ -309,9 +309,16 @@ class _Classifier:
         for r in op.results:
             self._set_value(r, Side.SHARED if side is Side.MIXED else side)
         if isinstance(op, tile.MoveOp) and side is Side.MIXED:
-            dst = op.result.type
-            assert isinstance(dst, TileType)
+            src, dst = op.operands[0].type, op.result.type
+            assert isinstance(src, TileType) and isinstance(dst, TileType)
             self.aff.values[op.result] = space_side(dst.space)
+            # the cube side of a c2v ring pushes from L0C or L1 only (Fixpipe / DataCopy)
+            if space_side(src.space) is Side.CUBE and src.space not in (MemorySpace.ACC, MemorySpace.MAT):
+                self._problem(Unsplittable(
+                    f"'{op.name}' moves a '{src.space.value}' tile to the vector core: only 'acc' and "
+                    "'mat' tiles cross from the cube core",
+                    op,
+                ))
         return side
 
     def _control(self, op: Operation, operands: Iterable[SSAValue], inner: Side, what: str) -> None:

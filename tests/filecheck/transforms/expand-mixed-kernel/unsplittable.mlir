@@ -263,3 +263,21 @@ builtin.module {
 
 // WARN: warning: expand-mixed-kernel: @neither mixes cube and vector ops but stays incore: 'memref.store' writes memory but belongs to neither core (it would run twice); at `memref.store %one, %buf[%c0] : memref<4xf32>`
 // CHECK: pypto.func incore @neither(
+
+// -----
+
+builtin.module {
+  pypto.func incore @from_bias(%a: !pypto.tensor<[1, 16], f32>, out %o: !pypto.tensor<[1, 16], f32>) -> !pypto.tensor<[1, 16], f32> {
+    %c0 = arith.constant 0 : index
+    %b = pypto.tile.load %a[%c0, %c0] : !pypto.tensor<[1, 16], f32> -> !pypto.tile<[1, 16], f32, bias>
+    %v = pypto.tile.move %b : !pypto.tile<[1, 16], f32, bias> -> !pypto.tile<[1, 16], f32, vec>
+    %o2 = pypto.tile.store %v, %o[%c0, %c0] : !pypto.tile<[1, 16], f32, vec>, !pypto.tensor<[1, 16], f32>
+    pypto.return %o2 : !pypto.tensor<[1, 16], f32>
+  }
+}
+
+// A c2v ring pushes from L0C or L1 only (found by make fuzz: the pushed bias tile failed the
+// cross_core verifier instead of the kernel staying incore).
+// WARN: warning: expand-mixed-kernel: @from_bias mixes cube and vector ops but stays incore: 'pypto.tile.move' moves a 'bias' tile to the vector core: only 'acc' and 'mat' tiles cross from the cube core; at `%v = pypto.tile.move %b
+// CHECK: pypto.func incore @from_bias(
+// STRICT: expand-mixed-kernel: cannot split @from_bias into an aic and an aiv kernel: 'pypto.tile.move' moves a 'bias' tile to the vector core
