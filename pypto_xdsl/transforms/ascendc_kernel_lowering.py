@@ -658,10 +658,15 @@ class KernelLowering(VectorLowering):
 
         self._in_block(new_block, lower_body)
         self._insert(loop)
-        new_results = iter(loop.results)
-        for kind, res in zip(kinds, op.res):
+        self._bind_scalar_results(kinds, op.res, loop.results)
+
+    def _bind_scalar_results(self, kinds, old_results, new_results) -> None:
+        """The new op returns only the carried scalars (tiles stay in their buffers): map each
+        old scalar result to its new one, in order."""
+        scalars = iter(new_results)
+        for kind, res in zip(kinds, old_results):
             if kind == "scalar":
-                r = next(new_results)
+                r = next(scalars)
                 r.name_hint = res.name_hint
                 self.values[res] = r
 
@@ -702,12 +707,7 @@ class KernelLowering(VectorLowering):
             regions.append(Region())
         new_if = scf.IfOp(cond, scalar_types, regions[0], regions[1])
         self._insert(new_if)
-        new_results = iter(new_if.results)
-        for kind, res in zip(kinds, op.output):
-            if kind == "scalar":
-                r = next(new_results)
-                r.name_hint = res.name_hint
-                self.values[res] = r
+        self._bind_scalar_results(kinds, op.output, new_if.results)
 
     def lower_while(self, op: scf.WhileOp) -> None:
         before, after = op.before_region.block, op.after_region.block
