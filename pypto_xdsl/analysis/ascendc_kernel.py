@@ -28,6 +28,7 @@ from xdsl.dialects.builtin import Float16Type, Float32Type, IntegerType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from pypto_xdsl.analysis.cxx_names import BackendError, Namer, kernel_namer, op_error
+from pypto_xdsl.analysis.dynamic_extents import dynamic_symbols, unsupported_dynamic_shape
 from pypto_xdsl.dialects import program, tensor, tile
 from pypto_xdsl.dialects.ascendc_types import TPosition
 from pypto_xdsl.dialects.attributes import (
@@ -365,6 +366,8 @@ class SignatureNames:
     ws_bytes: int = 0
     ws_param: str | None = None
     ws_block: str | None = None
+    dims: dict[str, str] = field(default_factory=dict)
+    """Dimension symbol -> its kernel scalar parameter (`int64_t N`), in order of first use."""
 
 
 def signature_names(func: program.FuncOp, namer: Namer) -> SignatureNames:
@@ -375,10 +378,10 @@ def signature_names(func: program.FuncOp, namer: Namer) -> SignatureNames:
         t = arg.type
         base = arg.name_hint or f"arg{k}"
         if isinstance(t, TensorType):
-            if not t.is_static():
+            if not t.is_static() and (reason := unsupported_dynamic_shape(t)) is not None:
                 raise BackendError(
                     f"ascendc: cannot lower @{fname}: tensor parameter "
-                    f"%{base} has dynamic shape {format_shape(t.get_shape())}; the backend needs static shapes"
+                    f"%{base} has the dynamic shape {format_shape(t.get_shape())}; {reason}"
                 )
             if t.rank > 2:
                 raise BackendError(
@@ -401,6 +404,8 @@ def signature_names(func: program.FuncOp, namer: Namer) -> SignatureNames:
                     f"'{direction.value}'; kernels cannot return scalars"
                 )
             names.params[arg] = namer.fresh(base)
+    for symbol in dynamic_symbols(func):
+        names.dims[symbol] = namer.fresh(symbol)
     names.slots, names.ws_bytes = workspace_plan(func)
     for slot in names.slots:
         t = slot.value.type

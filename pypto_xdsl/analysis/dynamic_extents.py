@@ -76,3 +76,29 @@ def first_dynamic_extent(func: FuncOp) -> DynamicExtent | None:
             if isinstance(t, TensorType) and not t.is_static():
                 return DynamicExtent(func, result, op, f"{value_name(result)} has {_shape_text(t)}")
     return None
+
+
+def unsupported_dynamic_shape(t: TensorType) -> str | None:
+    """Why the Ascend C backend cannot lower a tensor of dynamic shape `t`, or None: it
+    lowers a run-time row count (the leading dimension a symbol, the others static), which
+    travels to kernels as a scalar parameter; a row's length is static."""
+    dims = t.get_shape()
+    if any(d is None for d in dims):
+        return "an unknown extent ('?') has no symbol to pass to the kernel (name it: pl.dynamic(\"N\"))"
+    if any(isinstance(d, str) for d in dims[1:]):
+        return "only the leading dimension (the row count) may be dynamic in the Ascend C backend"
+    return None
+
+
+def dynamic_symbols(func: FuncOp) -> list[str]:
+    """The dimension symbols of `func`'s tensor parameters, in order of first appearance."""
+    out: list[str] = []
+    if not func.body.blocks:
+        return out
+    for arg in func.body.blocks[0].args:
+        t = arg.type
+        if isinstance(t, TensorType):
+            for d in t.get_shape():
+                if isinstance(d, str) and d not in out:
+                    out.append(d)
+    return out

@@ -100,10 +100,12 @@ def _same_element(op: Operation, values: Sequence[SSAValue]) -> None:
 @irdl_op_definition
 class GlobalTensorOp(AscendCFormat, IRDLOperation):
     """`GlobalTensor<T> name; name.SetGlobalBuffer((__gm__ T*)addr, size);` (`offset`: at
-    `addr + offset` bytes)."""
+    `addr + offset` bytes). With `extent` (a run-time row count, a kernel's dimension
+    parameter), the buffer holds `extent * size` elements: `size` is then the elements per row."""
 
     name = "ascendc.global_tensor"
     addr = operand_def(GmAddrType)
+    extent = opt_operand_def(IndexType)
     var = prop_def(StringAttr, prop_name="name")
     size = prop_def(IntegerAttr)
     offset = opt_prop_def(IntegerAttr)
@@ -115,13 +117,14 @@ class GlobalTensorOp(AscendCFormat, IRDLOperation):
     FORMAT_KEYWORDS: ClassVar[tuple] = (("offset", "offset", INT, None), ("size", "size", INT, None))
 
     def __init__(self, name: str, addr: SSAValue, element_type: Attribute, size: int, offset: int | None = None,
-                 comment: str | None = None):
+                 comment: str | None = None, extent: SSAValue | None = None):
         props: dict[str, Attribute] = {"name": StringAttr(name), "size": int_prop(size)}
         if offset is not None:
             props["offset"] = int_prop(offset)
         if comment is not None:
             props["comment"] = StringAttr(comment)
-        super().__init__(operands=[addr], properties=props, result_types=[GlobalTensorType(element_type)])
+        super().__init__(operands=[addr, [extent] if extent is not None else []], properties=props,
+                         result_types=[GlobalTensorType(element_type)])
 
     def verify_(self) -> None:
         check_positive(self, "size")
@@ -723,16 +726,20 @@ class DataCopyPadOp(AscendCFormat, IRDLOperation):
     name = "ascendc.data_copy_pad"
     dst = operand_def(LocalTensorType | GlobalTensorType)
     src = operand_def(LocalTensorType | GlobalTensorType)
+    block_count = opt_operand_def(IndexType)
+    """A run-time `blockCount` (the valid rows of a partial tile); `ext[0]` is then its bound,
+    the rows the local tensor holds."""
     ext = prop_def(ArrayAttr[IntegerAttr])
     pad = opt_prop_def(ArrayAttr[IntegerAttr])
 
     FORMAT_KEYWORDS: ClassVar[tuple] = (("ext", "ext", INTS, None), ("pad", "pad", BOOLS_INTS, None))
 
-    def __init__(self, dst: SSAValue, src: SSAValue, ext: Sequence[int], pad: Sequence[int | bool] | None = None):
+    def __init__(self, dst: SSAValue, src: SSAValue, ext: Sequence[int], pad: Sequence[int | bool] | None = None,
+                 block_count: SSAValue | None = None):
         props: dict[str, Attribute] = {"ext": ints_prop(ext)}
         if pad is not None:
             props["pad"] = ints_prop(pad)
-        super().__init__(operands=[dst, src], properties=props)
+        super().__init__(operands=[dst, src, [block_count] if block_count is not None else []], properties=props)
 
     @property
     def direction(self) -> str:
@@ -743,6 +750,8 @@ class DataCopyPadOp(AscendCFormat, IRDLOperation):
         if self.direction not in ("GM->local", "local->GM"):
             raise VerifyException(f"DataCopyPad copies between GM and a local tensor, not {self.direction}")
         check_ints(self, "ext", 5, 2**32 - 1, "DataCopyExtParams(blockCount, blockLen, srcStride, dstStride, rsv)")
+        if self.block_count is not None and (prop_ints(self, "ext") or [0])[0] > 4095:
+            raise VerifyException("a run-time blockCount is bounded by ext[0], at most 4095 rows")
         if (self.pad is not None) != (self.direction == "GM->local"):
             raise VerifyException("DataCopyPad GM -> local takes pad parameters, local -> GM none")
         if self.pad is not None:

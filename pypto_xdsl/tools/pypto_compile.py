@@ -5,6 +5,7 @@
     pypto-compile prog.mlir -o out/ --sim      # ... then build with g++ against the simulation
                                                # headers, run on seeded random inputs and compare
                                                # with the reference interpreter when it can run
+    pypto-compile prog.mlir -o out/ --sim --dim N=1,17,64   # one build, run at each extent
     pypto-compile prog.mlir -o out/ --profile  # ... and print the cost model's estimate (implies --sim)
     pypto-compile prog.mlir -o out/ --report   # ... and the per-kernel metrics (implies --sim)
 
@@ -17,7 +18,7 @@ from __future__ import annotations
 import argparse
 import sys
 import weakref
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -115,6 +116,7 @@ class SimulationReport:
     max_rel_error: float | None = None
     note: str = ""
     profile: list[dict[str, Any]] = field(default_factory=list)  # cost-model launch records
+    dims: dict[str, int] = field(default_factory=dict)  # the extents of the dynamic dimensions of this run
 
 
 def _param_files(func) -> list[tuple[str, Any, ParamDirection]]:
@@ -132,12 +134,21 @@ def write_inputs(func, inputs: Sequence[Any], in_dir: Path) -> None:
         sim.write_parameter_file(in_dir / f"{name}.bin", value, t)
 
 
-def read_outputs(func, out_dir: Path) -> dict[str, np.ndarray]:
+def read_outputs(func, out_dir: Path, dims: Mapping[str, int] | None = None) -> dict[str, np.ndarray]:
     return {
-        name: sim.read_parameter_file(out_dir / f"{name}.bin", t)
+        name: sim.read_parameter_file(out_dir / f"{name}.bin", t, dims)
         for name, t, d in _param_files(func)
         if isinstance(t, TensorType) and d != ParamDirection.IN
     }
+
+
+def dynamic_symbols_of(func) -> list[str]:
+    """The dimension symbols the driver of `func` takes on its command line (`N=17`)."""
+    out: list[str] = []
+    for arg in func.args:
+        if isinstance(arg.type, TensorType):
+            out += [d for d in arg.type.get_shape() if isinstance(d, str) and d not in out]
+    return out
 
 
 @deep_stack
@@ -151,32 +162,81 @@ def simulate(
     reference_module: ModuleOp | None = None,
     compare: bool = True,
     profile: bool = False,
+    dims: Mapping[str, int] | None = None,
 ) -> SimulationReport:
     """Compile `module`, build it against the simulation, run on `inputs` (seeded random by default).
 
     With `compare`, the interpreter runs `reference_module` (default: `module`) on copies of the
     same inputs and the report carries the max abs/rel error over all out/inout tensors.
     With `profile`, the report carries the cost model's launch records (`sim/profile.py`).
+    `dims` binds the program's dynamic dimensions (the driver's `N=17` arguments).
     """
+    return simulate_sizes(module, out_dir, [dict(dims or {})], entry=entry, inputs=inputs, seed=seed,
+                          reference_module=reference_module, compare=compare, profile=profile)[0]
+
+
+@deep_stack
+def simulate_sizes(
+    module: ModuleOp,
+    out_dir: Path,
+    bindings: Sequence[Mapping[str, int]],
+    *,
+    entry: str | None = None,
+    inputs: Sequence[Any] | None = None,
+    seed: int = 0,
+    reference_module: ModuleOp | None = None,
+    compare: bool = True,
+    profile: bool = False,
+) -> list[SimulationReport]:
+    """`simulate` at each binding of the dynamic dimensions, with one build: the same
+    executable runs every size (its extents on the command line)."""
     out_dir = Path(out_dir)
     compile_module(module, out_dir, entry)
     func = choose_entry(module, entry)
     if func is None:
         raise sim.SimulationError("nothing to run: the program has no orchestration function")
-    if inputs is None:
-        from pypto_xdsl.interpreter.api import random_inputs
-
-        inputs = random_inputs(module, func.sym_name.data, seed)
+    symbols = dynamic_symbols_of(func)
+    for binding in bindings:
+        missing = [d for d in symbols if d not in binding]
+        unknown = [d for d in binding if d not in symbols]
+        if missing:
+            raise sim.SimulationError(
+                f"@{func.sym_name.data} has the dynamic dimension{'s' if len(missing) > 1 else ''} "
+                f"{', '.join(missing)}: give {'each' if len(missing) > 1 else 'its'} extent with --dim "
+                f"{missing[0]}=<extent> (e.g. --dim {missing[0]}=64)")
+        if unknown:
+            have = f"its dynamic dimensions are {', '.join(symbols)}" if symbols else "its shapes are static"
+            raise sim.SimulationError(f"--dim {unknown[0]}: @{func.sym_name.data} has no dimension {unknown[0]} ({have})")
     exe = sim.build(out_dir)
+    reports = []
+    for binding in bindings:
+        run_inputs = inputs
+        if run_inputs is None:
+            from pypto_xdsl.interpreter.api import random_inputs
+
+            run_inputs = random_inputs(module, func.sym_name.data, seed, binding)
+        reports.append(_run_simulated(module, func, exe, out_dir, run_inputs, binding, symbols,
+                                      reference_module, compare, profile))
+    return reports
+
+
+def _run_simulated(module, func, exe: Path, out_dir: Path, inputs: Sequence[Any], binding: Mapping[str, int],
+                   symbols: list[str], reference_module: ModuleOp | None, compare: bool,
+                   profile: bool) -> SimulationReport:
     in_dir, res_dir = out_dir / "sim-run" / "in", out_dir / "sim-run" / "out"
+    for old in (*in_dir.glob("*.bin"), *res_dir.glob("*.bin")):
+        old.unlink()  # a previous size's files
     write_inputs(func, inputs, in_dir)
     profile_path = out_dir / "sim-run" / "profile.jsonl" if profile else None
-    result = sim.run(exe, in_dir, res_dir, profile=profile_path)
+    extents = [f"{d}={binding[d]}" for d in symbols]
+    result = sim.run(exe, in_dir, res_dir, profile=profile_path, args=extents)
     if result.returncode != 0:
+        at = f" at {' '.join(extents)}" if extents else ""
         raise sim.SimulationError(
-            f"the simulated program exited with status {result.returncode}:\n{result.stderr}{result.stdout}"
+            f"the simulated program exited with status {result.returncode}{at}:\n{result.stderr}{result.stdout}"
         )
-    report = SimulationReport(exe, read_outputs(func, res_dir))
+    report = SimulationReport(exe, read_outputs(func, res_dir, binding))
+    report.dims = dict(binding)
     if profile_path is not None:
         from pypto_xdsl.backend.ascendc.sim.profile import read_profile
 
@@ -188,7 +248,7 @@ def simulate(
             report.note = "interpreter not available"
             return report
         ref_inputs = [np.array(v, copy=True) if isinstance(v, np.ndarray) else v for v in inputs]
-        interpret(reference_module or module, func.sym_name.data, ref_inputs)
+        interpret(reference_module or module, func.sym_name.data, ref_inputs, dict(binding) or None)
         reference = {}
         for (name, t, d), value in zip(_param_files(func), ref_inputs):
             if isinstance(t, TensorType) and d != ParamDirection.IN:
@@ -232,6 +292,12 @@ def build_arg_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--atol", type=float, default=None,
         help="--sim: absolute tolerance, for values near zero (default 1e-6, or derived from the matmuls)",
+    )
+    p.add_argument(
+        "--dim", action="append", default=[], metavar="NAME=N[,N...]",
+        help="--sim: the extents of a dynamic dimension (e.g. N=0,1,17,64,1000); the program is built once "
+        "and run at each, every run compared with the interpreter (several --dim: the i-th runs together, "
+        "a single extent serves every run)",
     )
     p.add_argument("--profile", action="store_true",
                    help="print the cost model's estimate per kernel of the simulated run (cycles, bounding pipe, "
@@ -295,9 +361,41 @@ def _compile(args: argparse.Namespace, spans: diagnostics.OpSpans) -> int:
         print(f"pypto-compile: wrote {len(program.files)} files to {out_dir}/ "
               f"({len(program.kernels)} kernels, {len(program.hosts)} orchestration functions)")
         return 0
-    report = simulate(module, out_dir, entry=args.entry, seed=args.seed, reference_module=reference,
-                      profile=args.profile or args.report)
-    print(f"pypto-compile: wrote {out_dir}/ and built {report.exe}")
+    bindings = parse_dims(args.dim)
+    reports = simulate_sizes(module, out_dir, bindings, entry=args.entry, seed=args.seed,
+                             reference_module=reference, profile=args.profile or args.report)
+    print(f"pypto-compile: wrote {out_dir}/ and built {reports[0].exe}")
+    status = 0
+    for report in reports:
+        if report.dims:
+            print(f"run at {', '.join(f'{d}={v}' for d, v in report.dims.items())}:")
+        status = max(status, _check_report(report, module, reference, args, out_dir))
+    return status
+
+
+def parse_dims(options: Sequence[str]) -> list[dict[str, int]]:
+    """`--dim N=0,1,17 --dim M=4` -> [{N: 0, M: 4}, {N: 1, M: 4}, {N: 17, M: 4}]."""
+    columns: dict[str, list[int]] = {}
+    for option in options:
+        name, eq, values = option.partition("=")
+        try:
+            extents = [int(v) for v in values.split(",")] if eq and name.strip() else None
+        except ValueError:
+            extents = None
+        if extents is None or any(v < 0 for v in extents):
+            raise sim.SimulationError(f"--dim {option}: expected NAME=N[,N...] with non-negative integer extents")
+        if name.strip() in columns:
+            raise sim.SimulationError(f"--dim {name.strip()} is given twice")
+        columns[name.strip()] = extents
+    runs = max((len(v) for v in columns.values()), default=1)
+    for name, extents in columns.items():
+        if len(extents) not in (1, runs):
+            raise sim.SimulationError(f"--dim {name} has {len(extents)} extents but another --dim has {runs}; "
+                                      "give one extent or as many as the others")
+    return [{name: extents[k if len(extents) > 1 else 0] for name, extents in columns.items()} for k in range(runs)]
+
+
+def _check_report(report: SimulationReport, module: ModuleOp, reference: ModuleOp, args, out_dir: Path) -> int:
     if args.profile or args.report:
         _print_profile(report, module, args, out_dir)
     for name, arr in report.outputs.items():

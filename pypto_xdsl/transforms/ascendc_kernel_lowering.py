@@ -102,6 +102,8 @@ class KernelLowering(VectorLowering):
         self.decls: dict[int, SSAValue] = {}  # id(PlannedBuffer) -> its tque/tbuf value
         self.builder: Builder = Builder(InsertPoint.at_end(Block()))
         self.constant_cache: dict[tuple, SSAValue] = {}
+        self.dim_args: dict[str, SSAValue] = {}  # dimension symbol -> its kernel scalar parameter
+        self.partial_stores: dict[Operation, tuple[SSAValue, SSAValue]] = {}  # store -> its tile's valid block
 
     # ------------------------------------------------------------------ entry
 
@@ -113,6 +115,9 @@ class KernelLowering(VectorLowering):
         for arg in func.args:
             arg_types.append(GmAddrType() if isinstance(arg.type, TensorType) else arg.type)
             arg_names.append(sig.params[arg])
+        for cxx_name in sig.dims.values():  # run-time extents, after the kernel's own parameters
+            arg_types.append(IndexType())
+            arg_names.append(cxx_name)
         if sig.ws_bytes:
             arg_types.append(GmAddrType())
             arg_names.append(sig.ws_param)  # type: ignore[arg-type]
@@ -123,6 +128,10 @@ class KernelLowering(VectorLowering):
             new.name_hint = old.name_hint
             if not isinstance(old.type, TensorType):
                 self.values[old] = new
+        for k, symbol in enumerate(sig.dims):
+            dim_arg = block.args[len(func.args) + k]
+            dim_arg.name_hint = symbol
+            self.dim_args[symbol] = dim_arg
         if sig.ws_bytes:
             block.args[-1].name_hint = "workspace"
         self.builder = Builder(InsertPoint.at_end(block))
@@ -151,7 +160,15 @@ class KernelLowering(VectorLowering):
         for old, new in zip(func.args, block.args):
             t = old.type
             if isinstance(t, TensorType):
-                gt = self.builder.insert(M.GlobalTensorOp(sig.gm[old], new, t.element_type, t.num_elements()))
+                shape = t.get_shape()
+                if isinstance(shape[0], str):  # a run-time row count: `N * row` elements
+                    row = 1
+                    for d in shape[1:]:
+                        row *= int(d)  # type: ignore[arg-type]
+                    gt = self.builder.insert(M.GlobalTensorOp(sig.gm[old], new, t.element_type, row,
+                                                              extent=self.dim_args[shape[0]]))
+                else:
+                    gt = self.builder.insert(M.GlobalTensorOp(sig.gm[old], new, t.element_type, t.num_elements()))
                 gt.result.name_hint = sig.gm[old]
                 self.gm[old] = gt.result
                 self.views[old] = View(old)
@@ -316,6 +333,9 @@ class KernelLowering(VectorLowering):
             t = op.source.type
             assert isinstance(t, TensorType)
             dim = t.get_shape()[op.axis.value.data]
+            if isinstance(dim, str):  # a run-time extent: the kernel's scalar parameter
+                self.values[op.result] = self.dim_args[dim]
+                return
             new = self._insert(arith.ConstantOp(IntegerAttr(dim, IndexType())))
             new.results[0].name_hint = op.result.name_hint
             self.values[op.result] = new.results[0]
@@ -403,8 +423,8 @@ class KernelLowering(VectorLowering):
 
     @staticmethod
     def _copy_form(op: Operation, tensor_type: TensorType, layout: Layout) -> tuple[str, int]:
-        shape = [int(d) for d in tensor_type.get_shape()]  # type: ignore[arg-type]
-        n = shape[-1]
+        shape = tensor_type.get_shape()
+        n = int(shape[-1])  # type: ignore[arg-type]  # a row's length is static (a run-time row count is not)
         rows, cols, eb = layout.rows, layout.cols, layout.elem_bytes
         rows_gm = 1 if len(shape) == 1 else rows
         if cols == 1 and rows > 1 and n != 1:
@@ -441,6 +461,32 @@ class KernelLowering(VectorLowering):
         else:
             self._insert(M.DataCopyPadOp(dst, src, [rows, length, gap, 0, 0], [False, 0, 0, 0]))
 
+    def _partial_copy(self, op: Operation, tensor_type: TensorType, lay: Layout, local: SSAValue, gm: SSAValue,
+                      rows: SSAValue, *, to_gm: bool) -> None:
+        """The first `rows` rows (a run-time count, at most the tile's) of a copy: DataCopyPad
+        with a run-time blockCount, one block per row. Each row of the local tile starts at a
+        32-byte boundary, as DataCopyPad places them; the rows past `rows` are not touched."""
+        n = int(tensor_type.get_shape()[-1])  # type: ignore[arg-type]
+        eb = lay.elem_bytes
+        if lay.rows > 1 and lay.ld * eb != -(-lay.cols * eb // BLOCK_BYTES) * BLOCK_BYTES:
+            raise op_error(op, f"a partial [{lay.rows}, {lay.cols}] tile with rows of {lay.ld * eb} bytes is not "
+                               "supported (DataCopyPad places each row at a 32-byte boundary)")
+        if lay.rows > 4095:
+            raise op_error(op, f"a partial tile of {lay.rows} rows is more than DataCopyPad's 4095 blocks")
+        length, gap = lay.cols * eb, (n - lay.cols) * eb
+        if to_gm:
+            self._insert(M.DataCopyPadOp(gm, local, [lay.rows, length, 0, gap, 0], block_count=rows))
+        else:
+            self._insert(M.DataCopyPadOp(local, gm, [lay.rows, length, gap, 0, 0], [False, 0, 0, 0], block_count=rows))
+
+    def _valid_rows(self, op: Operation, valid: tuple[SSAValue, SSAValue], lay: Layout) -> SSAValue:
+        """The run-time rows of a partial tile whose columns are all valid."""
+        rows, cols = valid
+        if self.consts.get(cols) != lay.cols:
+            raise op_error(op, f"a partial tile with a run-time or partial column count (of {lay.cols} columns) is not "
+                               "supported yet; only the row count may be a run-time extent")
+        return self.scalar(rows)
+
     def _load(self, op: tile.LoadOp) -> None:
         if op.result.type.space == MemorySpace.MAT:  # type: ignore[union-attr]
             return self._load_nz(op)
@@ -449,6 +495,11 @@ class KernelLowering(VectorLowering):
         assert isinstance(src, TensorType)
         d = self.def_tile(op.result, op)
         gm = self._gm_at(view, op.offsets)
+        if op.is_partial:
+            if len(op.valid_shape) != 2:
+                raise op_error(op, "a partial load of a 1-D tile is not supported")
+            rows = self._valid_rows(op, (op.valid_shape[0], op.valid_shape[1]), d.layout)
+            return self._partial_copy(op, src, d.layout, d.value, gm, rows, to_gm=False)
         self._copy(op, src, d.layout, d.value, gm, to_gm=False)
 
     def _store(self, op: tile.StoreOp) -> None:
@@ -472,7 +523,12 @@ class KernelLowering(VectorLowering):
             local = alloc.results[0]
             self._insert(M.DataCopyOp(local, ref.value, count=ref.layout.alloc_elems))
         gm = self._gm_at(view, op.offsets)
-        self._copy(op, dst, ref.layout, local, gm, to_gm=True)
+        valid = self.partial_stores.get(op)
+        if valid is not None:
+            rows = self._valid_rows(op, valid, ref.layout)
+            self._partial_copy(op, dst, ref.layout, local, gm, rows, to_gm=True)
+        else:
+            self._copy(op, dst, ref.layout, local, gm, to_gm=True)
         self._insert(M.FreeTensorOp(queue, local))
 
     # ---- cube
@@ -795,10 +851,38 @@ LOWERED_TILE_OPS = frozenset((
 ))
 
 
+def _fold_valid_shapes(func: program.FuncOp) -> dict[Operation, tuple[SSAValue, SSAValue]]:
+    """Remove every `tile.set_validshape` of `func` (a copy), returning its stores' valid block.
+
+    A valid shape changes no data: it tells a store how much of the tile to write. Every use
+    must be such a store (what `convert-tensor-to-tile` makes of a partial tail); the stores
+    then store the tile itself, so that the buffer plan sees no view."""
+    stores: dict[Operation, tuple[SSAValue, SSAValue]] = {}
+    for op in list(func.walk()):
+        if not isinstance(op, tile.SetValidShapeOp):
+            continue
+        for use in list(op.result.uses):
+            user = use.operation
+            if not (isinstance(user, tile.StoreOp) and use.index == 0):
+                raise op_error(user, f"it reads the partial tile %{op.result.name_hint or '?'} (a run-time valid "
+                                     "shape); the Ascend C backend lowers a valid shape only where a store uses it")
+            stores[user] = (op.valid_rows, op.valid_cols)
+        op.result.replace_all_uses_with(op.input)
+        op.detach()
+        op.erase()
+    return stores
+
+
 def lower_kernel(func: program.FuncOp) -> KernelOp:
     """The ascendc.kernel of one tile-level incore function (raises BackendError)."""
+    stores: dict[Operation, tuple[SSAValue, SSAValue]] = {}
+    if any(isinstance(op, tile.SetValidShapeOp) for op in func.walk()):
+        func = func.clone()
+        stores = _fold_valid_shapes(func)
     plan = KernelPlan.build(func)
-    return KernelLowering(func, plan).lower()
+    lowering = KernelLowering(func, plan)
+    lowering.partial_stores = stores
+    return lowering.lower()
 
 
 __all__ = ["LOWERED_TILE_OPS", "lower_kernel", "KernelLowering", "View", "kernel_namer", "IntegerType"]

@@ -26,16 +26,18 @@ from xdsl.pattern_rewriter import (
     PatternRewriteWalker,
     RewritePattern,
 )
+from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
 
 from pypto_xdsl.analysis.ascendc_kernel import returned_locals, returned_params
 from pypto_xdsl.analysis.cxx_names import BackendError, op_error
-from pypto_xdsl.analysis.dynamic_extents import first_dynamic_extent
+from pypto_xdsl.analysis.dim_bounds import parameter_dim
+from pypto_xdsl.analysis.dynamic_extents import dynamic_symbols, unsupported_dynamic_shape, value_name
 from pypto_xdsl.analysis.symbols import invalidate, lookup_symbol
 from pypto_xdsl.analysis.write_through import escapes_region
 from pypto_xdsl.dialects import program, tensor, tile
 from pypto_xdsl.dialects.ascendc_kernel import KernelOp, LaunchOp
-from pypto_xdsl.dialects.attributes import FuncKind, TensorType
+from pypto_xdsl.dialects.attributes import FuncKind, TensorType, format_shape
 from pypto_xdsl.transforms.ascendc_kernel_lowering import lower_kernel
 
 
@@ -104,11 +106,20 @@ class LaunchKernels(RewritePattern):
         if callee is None:
             return
         blocks = program.launch_block_dim(op, callee)
+        args = list(op.args)
+        for symbol in dynamic_symbols(callee):  # the kernel's run-time extents, read from its arguments
+            found = parameter_dim(callee, symbol)
+            assert found is not None
+            param, axis = found
+            dim = tensor.DimOp(op.args[param.index], axis)
+            dim.result.name_hint = symbol
+            rewriter.insert_op(dim, InsertPoint.before(op))
+            args.append(dim.result)
         if isinstance(op, program.SubmitOp):
-            launch = LaunchOp(name, blocks, list(op.args), [*op.outputs.types, op.results[-1].type],
+            launch = LaunchOp(name, blocks, args, [*op.outputs.types, op.results[-1].type],
                               deps=list(op.deps), task=True)
         else:
-            launch = LaunchOp(name, blocks, list(op.args), list(op.res.types))
+            launch = LaunchOp(name, blocks, args, list(op.res.types))
         for old, new in zip(op.results, launch.results):
             new.name_hint = old.name_hint
         rewriter.replace(op, launch)
@@ -137,20 +148,49 @@ def check_launch(op: program.CallOp | program.SubmitOp, callee: program.FuncOp) 
             )
 
 
-STATIC_ONLY = "the Ascend C backend compiles static shapes only (docs/backend.md, \"Dynamic shapes\")"
+UNSUPPORTED = "docs/backend.md, \"Dynamic shapes\""
 
 
-def check_static(module: ModuleOp) -> None:
+def _unsupported_extent(func: program.FuncOp) -> tuple[Operation | None, str] | None:
+    """The first parameter or op of `func` that depends on a run-time extent in a way the
+    backend does not lower, with the reason."""
+    if not func.body.blocks:
+        return None
+    for k, arg in enumerate(func.body.blocks[0].args):
+        t = arg.type
+        if isinstance(t, TensorType) and not t.is_static() and (why := unsupported_dynamic_shape(t)) is not None:
+            name = value_name(arg) if arg.name_hint else f"#{k}"
+            return None, f"tensor parameter {name} has the dynamic shape {format_shape(t.get_shape())}: {why}"
+    for op in func.body.walk():
+        if isinstance(op, tensor.CreateOp) and not op.result.type.is_static():  # type: ignore[attr-defined]
+            where = "the workspace is planned" if func.is_incore else "device buffers are allocated"
+            return op, (f"{value_name(op.result)} has the dynamic shape {format_shape(op.result.type.get_shape())}; "  # type: ignore[attr-defined]
+                        f"{where} from static shapes")
+        if func.is_incore or isinstance(op, program.CallOp | program.SubmitOp):
+            continue
+        for result in op.results:
+            t = result.type
+            if isinstance(t, TensorType) and not t.is_static():
+                return op, (f"{value_name(result)} has the dynamic shape {format_shape(t.get_shape())}; "
+                            "orchestration code passes dynamic tensors to kernels whole")
+    return None
+
+
+def check_dynamic_extents(module: ModuleOp) -> None:
     """Refuse the first kernel or orchestration function that depends on a run-time extent
-    (a dynamic tensor or a partial tile), naming the parameter or op, before anything is
-    lowered or printed (raises BackendError)."""
+    in a way the backend does not lower (a dynamic column count, an unnamed extent, a dynamic
+    tensor made in a function, a window of a dynamic tensor on the host), naming the
+    parameter or op, before anything is lowered or printed (raises BackendError). A run-time
+    row count is lowered: it reaches kernels as a scalar parameter (docs/backend.md)."""
     funcs = list(program.func_ops(module))
     kernels = [f for f in funcs if f.is_incore]
-    hosts = [f for f in funcs if f.func_kind == FuncKind.ORCHESTRATION]
+    hosts = [f for f in funcs if f.func_kind in (FuncKind.ORCHESTRATION, FuncKind.GRAPH)]
     for func in (*kernels, *hosts):
-        found = first_dynamic_extent(func)
+        found = _unsupported_extent(func)
         if found is not None:
-            raise BackendError(f"ascendc: cannot lower {found.where()}: {found.description}; {STATIC_ONLY}")
+            op, why = found
+            where = f"@{func.sym_name.data}" if op is None else f"'{op.name}' in @{func.sym_name.data}"
+            raise BackendError(f"ascendc: cannot lower {where}: {why} ({UNSUPPORTED})")
 
 
 def lower_module(module: ModuleOp) -> None:
@@ -159,7 +199,7 @@ def lower_module(module: ModuleOp) -> None:
     from pypto_xdsl.analysis.ascendc_kernel import reject_group_functions
 
     reject_group_functions(module)
-    check_static(module)
+    check_dynamic_extents(module)
     kernels = [f for f in program.func_ops(module) if f.is_incore]
     lowered = [(f, lower_kernel(f)) for f in kernels]
     if kernels:

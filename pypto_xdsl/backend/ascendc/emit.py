@@ -192,11 +192,11 @@ and queue discipline and stops with "pypto-sim error" on a violation.
 
 
 def emit_program(module: ModuleOp, entry: str | None = None, with_sim: bool = True) -> EmittedProgram:
-    from pypto_xdsl.transforms.convert_pypto_to_ascendc import check_static
+    from pypto_xdsl.transforms.convert_pypto_to_ascendc import check_dynamic_extents
 
     reject_group_functions(module)
     em = EmittedProgram()
-    check_static(module)
+    check_dynamic_extents(module)
     seen: dict[str, str] = {}
     module = lower_for_printing(module)
     kfuncs = kernel_funcs(module)

@@ -173,10 +173,24 @@ def _linear(shape, offsets: list[Expr]) -> tuple[str, int | None]:
 class DeviceTensor:
     var: str  # device pointer variable
     type: TensorType
+    size: str | None = None  # a C++ byte count for a dynamic shape (a variable holding it)
 
     @property
-    def nbytes(self) -> int:
+    def nbytes(self) -> int | str:
+        if self.size is not None:
+            return self.size
         return self.type.num_elements() * byte_width(self.type.element_type)
+
+
+def dims_expr(t: TensorType, symbols: dict[str, str]) -> str:
+    """The element count of a dynamic tensor as C++ (`N * 128`), its symbols named by `symbols`."""
+    static, parts = 1, []
+    for d in t.get_shape():
+        if isinstance(d, str):
+            parts.append(f"static_cast<size_t>({symbols[d]})")
+        else:
+            static *= int(d)  # type: ignore[arg-type]
+    return " * ".join([*parts, str(static)] if static != 1 or not parts else parts)
 
 
 def kernel_signature(kernel: KernelOp) -> list[tuple[str, str]]:
@@ -220,6 +234,8 @@ class HostPrinter(CxxWriter):
         self.kernels: list[str] = []
         self.task_names: dict[SSAValue, str] = {}
         self.workspaces: dict[Operation, str] = {}  # launch -> its workspace device pointer
+        self.dims_params: dict[SSAValue, str] = {}  # dynamic tensor parameter -> its `*_dims` pointer
+        self.symbols: dict[str, str] = {}  # dimension symbol -> the C++ variable derived from the dims
 
     def carried_kind(self, op: Operation, t) -> str:
         from pypto_xdsl.dialects.attributes import TaskIdType
@@ -236,15 +252,14 @@ class HostPrinter(CxxWriter):
             t = arg.type
             base = arg.name_hint or f"arg{k}"
             if isinstance(t, TensorType):
-                if not t.is_static():
-                    raise BackendError(
-                        f"ascendc: cannot lower @{self.func.sym_name.data}: tensor parameter %{base} has a "
-                        "dynamic shape; the host printer needs static shapes"
-                    )
                 c = host_ctype(t.element_type)
                 name = self.namer.fresh(f"{base}_host")
                 const = "const " if direction == ParamDirection.IN else ""
                 out.append((f"{const}{c}*", name, arg, direction))
+                if not t.is_static():  # a raw pointer carries no shape: the extents follow it
+                    dims = self.namer.fresh(f"{base}_dims")
+                    self.dims_params[arg] = dims
+                    out.append(("const int64_t*", dims, arg, ParamDirection.IN))
             elif isinstance(t, TileType):
                 raise BackendError(f"ascendc: orchestration @{self.func.sym_name.data} cannot take tile parameters")
             else:
@@ -269,19 +284,19 @@ class HostPrinter(CxxWriter):
         sig = ", ".join(["aclrtStream stream"] + [f"{c} {n}" for c, n, _, _ in params])
         decl = f"int {self.fn_name}({sig});"
         self.out.depth = 1
+        if self.dims_params:
+            self._derive_extents()
         self.out.add("DeviceBuffers buffers(stream);  // frees every device buffer below on an early return")
         # device buffers for the parameters, copy-in
         for c, n, arg, direction in params:
             t = arg.type
-            if not isinstance(t, TensorType):
+            if not isinstance(t, TensorType) or c == "const int64_t*":
                 continue
             dt = DeviceTensor(self.namer.fresh(f"{arg.name_hint or 'arg'}_dev"), t)
             self._alloc(dt, arg)
             # `out` parameters are copied in too: tensors have reference semantics, so the parts
             # a kernel does not write keep the caller's values.
-            self.out.add(
-                f"CHECK_ACL(aclrtMemcpy({dt.var}, {dt.nbytes}, {n}, {dt.nbytes}, ACL_MEMCPY_HOST_TO_DEVICE));"
-            )
+            self._copy_checked(dt, f"aclrtMemcpy({dt.var}, {dt.nbytes}, {n}, {dt.nbytes}, ACL_MEMCPY_HOST_TO_DEVICE)")
         self._preallocate_nested_creates()
         self._allocate_workspaces()
         for op in self.func.body.block.ops:
@@ -290,9 +305,7 @@ class HostPrinter(CxxWriter):
         for c, n, arg, direction in params:
             if isinstance(arg.type, TensorType) and direction != ParamDirection.IN:
                 dt = self.device[arg]
-                self.out.add(
-                    f"CHECK_ACL(aclrtMemcpy({n}, {dt.nbytes}, {dt.var}, {dt.nbytes}, ACL_MEMCPY_DEVICE_TO_HOST));"
-                )
+                self._copy_checked(dt, f"aclrtMemcpy({n}, {dt.nbytes}, {dt.var}, {dt.nbytes}, ACL_MEMCPY_DEVICE_TO_HOST)")
         if self.allocs:
             self.out.add("CHECK_ACL(buffers.free_all());")
         self.out.add("return 0;")
@@ -303,6 +316,62 @@ class HostPrinter(CxxWriter):
             f"int {self.fn_name}({sig}) {{\n{body}\n}}\n"
         )
         return decl, definition
+
+    def _derive_extents(self) -> None:
+        """Each dimension symbol from the first parameter that has it; every dimension of every
+        dynamic parameter checked against its static value or the symbol, and a bounded
+        symbol against its bound, before any device work (the interpreter's messages)."""
+        from pypto_xdsl.analysis.dim_bounds import parameter_dim
+        from pypto_xdsl.dialects.program import dim_bounds
+
+        fn, add = self.fn_name, self.out.add
+        origins: dict[str, str] = {}
+        add("// Run-time extents, from the shapes the caller passes; checked before any device work.")
+        for arg in self.dims_params:
+            for axis, d in enumerate(arg.type.get_shape()):  # type: ignore[attr-defined]
+                if isinstance(d, str) and d not in self.symbols:
+                    found = parameter_dim(self.func, d)
+                    assert found is not None
+                    param, p_axis = found
+                    var = self.namer.fresh(d)
+                    self.symbols[d] = var
+                    origins[d] = f"dimension {p_axis} of '{param.name_hint}'"
+                    add(f"const int64_t {var} = {self.dims_params[param]}[{p_axis}];")
+        fail = "return ACL_ERROR_INVALID_PARAM;"
+        for arg, dims in self.dims_params.items():
+            name = arg.name_hint
+            for axis, d in enumerate(arg.type.get_shape()):  # type: ignore[attr-defined]
+                if isinstance(d, str):
+                    var, where = self.symbols[d], f"dimension {axis} of '{name}'"
+                    if origins[d] == where:
+                        continue
+                    add(f"if ({dims}[{axis}] != {var}) {{")
+                    add(f'  std::fprintf(stderr, "{fn}: the dynamic dimension {d} is %lld in {origins[d]} but %lld '
+                        f'in {where}; parameters sharing a dimension must agree\\n", static_cast<long long>({var}), '
+                        f"static_cast<long long>({dims}[{axis}]));")
+                else:
+                    add(f"if ({dims}[{axis}] != {d}) {{")
+                    add(f'  std::fprintf(stderr, "{fn}: dimension {axis} of \'{name}\' is %lld but its type '
+                        f'{arg.type} has {d}\\n", static_cast<long long>({dims}[{axis}]));')
+                add(f"  {fail}")
+                add("}")
+        bounds = dim_bounds(self.func)
+        for d, var in self.symbols.items():
+            bound = bounds.get(d)
+            limit = f" || {var} > {bound}" if bound is not None else ""
+            add(f"if ({var} < 0{limit}) {{")
+            what = f"above its bound {bound} (its kernels are sized for at most {bound})" if bound is not None else "negative"
+            add(f'  std::fprintf(stderr, "{fn}: the dynamic dimension {d} is %lld ({origins[d]}), {what}\\n", '
+                f"static_cast<long long>({var}));")
+            add(f"  {fail}")
+            add("}")
+
+    def _copy_checked(self, dt: DeviceTensor, call: str) -> None:
+        """A copy of a whole tensor; none for an empty dynamic one."""
+        if dt.size is None:
+            self.out.add(f"CHECK_ACL({call});")
+        else:
+            self.out.add(f"if ({dt.size} > 0) CHECK_ACL({call});")
 
     def _alloc_create(self, op: tensor.CreateOp) -> None:
         t = op.results[0].type
@@ -356,8 +425,16 @@ class HostPrinter(CxxWriter):
             self.workspaces[op] = var
 
     def _alloc(self, dt: DeviceTensor, value: SSAValue) -> None:
-        self.out.add(f"void*& {dt.var} = buffers.slot();")
-        self.out.add(f"CHECK_ACL(aclrtMalloc(&{dt.var}, {dt.nbytes}, ACL_MEM_MALLOC_HUGE_FIRST));")
+        if not dt.type.is_static():
+            dt.size = self.namer.fresh(f"{dt.var.removesuffix('_dev')}_bytes")
+            eb = byte_width(dt.type.element_type)
+            self.out.add(f"const size_t {dt.size} = {dims_expr(dt.type, self.symbols)} * {eb};")
+            self.out.add(f"void*& {dt.var} = buffers.slot();")
+            self.out.add("// an empty tensor still gets one 32-byte block: aclrtMalloc refuses a size of 0")
+            self.out.add(f"CHECK_ACL(aclrtMalloc(&{dt.var}, {dt.size} > 0 ? {dt.size} : 32, ACL_MEM_MALLOC_HUGE_FIRST));")
+        else:
+            self.out.add(f"void*& {dt.var} = buffers.slot();")
+            self.out.add(f"CHECK_ACL(aclrtMalloc(&{dt.var}, {dt.nbytes}, ACL_MEM_MALLOC_HUGE_FIRST));")
         self.device[value] = dt
         self.tensor_views[value] = HostView(value, tuple(dt.type.get_shape()))  # type: ignore[arg-type]
         self.allocs.append(dt)
@@ -390,6 +467,9 @@ class HostPrinter(CxxWriter):
             t = op.source.type
             assert isinstance(t, TensorType)
             dim = t.get_shape()[op.axis.value.data]
+            if isinstance(dim, str):  # a run-time extent: the variable derived from the dims
+                self.exprs[op.result] = Expr(self.symbols[dim], "int64_t")
+                return
             self.exprs[op.result] = Expr(str(dim), "int64_t", literal=True, const_value=dim)
             return
         super().emit_other(op)
@@ -607,22 +687,40 @@ def print_host(func: program.FuncOp) -> HostProgram:
 
 
 def print_driver(func: program.FuncOp, host: HostProgram) -> str:
-    """A `main()` that reads inputs from `<in_dir>/<param>.bin`, runs, writes outputs."""
+    """A `main()` that reads inputs from `<in_dir>/<param>.bin`, runs, writes outputs; a
+    program with dynamic dimensions takes each one's extent on the command line (`N=17`)."""
     lines = Lines(depth=1)
     p = HostPrinter(func)
     params = p.params()
-    lines.add("if (argc != 3) {")
-    lines.add('  std::fprintf(stderr, "usage: %s <input-dir> <output-dir>\\n", argv[0]);')
+    symbols: list[str] = []
+    for arg in p.dims_params:
+        symbols += [d for d in arg.type.get_shape() if isinstance(d, str) and d not in symbols]  # type: ignore[attr-defined]
+    extents = "".join(f" {d}=<extent>" for d in symbols)
+    lines.add(f"if (argc != {3 + len(symbols)}) {{")
+    lines.add(f'  std::fprintf(stderr, "usage: %s <input-dir> <output-dir>{extents}\\n", argv[0]);')
     lines.add("  return 2;")
     lines.add("}")
     lines.add("const std::string in_dir = argv[1], out_dir = argv[2];")
+    names: dict[str, str] = {}
+    for k, d in enumerate(symbols):
+        var = p.namer.fresh(d)
+        names[d] = var
+        lines.add(f'const int64_t {var} = read_extent(argv[{3 + k}], "{d}");')
+        lines.add(f"if ({var} < 0) return 2;")
     call_args = ["stream"]
-    files = param_file_names(func)
-    for (c, n, arg, direction), file in zip(params, files):
+    files = dict(zip(func.args, param_file_names(func)))
+    counts: dict[SSAValue, str] = {}
+    for c, n, arg, direction in params:
         t = arg.type
-        if isinstance(t, TensorType):
+        file = files[arg]
+        if isinstance(t, TensorType) and arg in p.dims_params and c == "const int64_t*":
+            dims = ", ".join(names[d] if isinstance(d, str) else str(d) for d in t.get_shape())
+            lines.add(f"const int64_t {n}[] = {{{dims}}};")
+            call_args.append(n)
+        elif isinstance(t, TensorType):
             elem = host_ctype(t.element_type)
-            count = t.num_elements()
+            count = dims_expr(t, names) if not t.is_static() else str(t.num_elements())
+            counts[arg] = count
             lines.add(f"std::vector<{elem}> {n}({count});")
             optional = "true" if direction == ParamDirection.OUT else "false"
             lines.add(
@@ -641,19 +739,34 @@ def print_driver(func: program.FuncOp, host: HostProgram) -> str:
     lines.add("CHECK_ACL(aclrtDestroyStream(stream));")
     lines.add("CHECK_ACL(aclrtResetDevice(0));")
     lines.add("CHECK_ACL(aclFinalize());")
-    for (c, n, arg, direction), file in zip(params, files):
+    for c, n, arg, direction in params:
         t = arg.type
         if isinstance(t, TensorType) and direction != ParamDirection.IN:
             elem = host_ctype(t.element_type)
             lines.add(
-                f'if (!write_file(out_dir + "/{file}.bin", {n}.data(), {t.num_elements()} * sizeof({elem}))) return 3;'
+                f'if (!write_file(out_dir + "/{files[arg]}.bin", {n}.data(), {counts[arg]} * sizeof({elem}))) return 3;'
             )
     lines.add("return 0;")
     base = Namer.sanitize(func.sym_name.data) + "_orch"
+    extent_reader = (
+        "// `NAME=VALUE` on the command line: the run-time extent of one dynamic dimension.\n"
+        "static int64_t read_extent(const char* arg, const char* name) {\n"
+        "  const size_t n = std::strlen(name);\n"
+        "  char* end = nullptr;\n"
+        "  const long long value = std::strncmp(arg, name, n) == 0 && arg[n] == '=' ? std::strtoll(arg + n + 1, &end, 10) : -1;\n"
+        "  if (end == nullptr || *end != '\\0' || end == arg + n + 1 || value < 0) {\n"
+        '    std::fprintf(stderr, "expected %s=<extent>, a non-negative integer, got \'%s\'\\n", name, arg);\n'
+        "    return -1;\n"
+        "  }\n"
+        "  return static_cast<int64_t>(value);\n"
+        "}\n\n"
+    ) if symbols else ""
+    usage = f"<program> <input-dir> <output-dir>{extents}"
     return (
         f"// Driver for orchestration @{func.sym_name.data}, generated by pypto-xdsl.\n"
-        f"// usage: <program> <input-dir> <output-dir>; tensors are raw little-endian <param>.bin files.\n"
-        "#include <cstdio>\n#include <string>\n#include <vector>\n\n"
+        f"// usage: {usage}; tensors are raw little-endian <param>.bin files.\n"
+        + ("#include <cstdint>\n#include <cstdio>\n#include <cstdlib>\n#include <cstring>\n#include <string>\n#include <vector>\n\n"
+           if symbols else "#include <cstdio>\n#include <string>\n#include <vector>\n\n") +
         '#include "acl/acl.h"\n'
         f'#include "{base}.h"\n\n'
         f"{_CHECK_MACRO}\n"
@@ -679,6 +792,7 @@ def print_driver(func: program.FuncOp, host: HostProgram) -> str:
         "  std::fclose(f);\n"
         "  return ok;\n"
         "}\n\n"
+        f"{extent_reader}"
         "int main(int argc, char** argv) {\n" + "\n".join(lines.lines) + "\n}\n"
     )
 

@@ -174,7 +174,11 @@ class KernelPrinter(CxxWriter):
             if op.offset is not None:
                 off = op.offset.value.data
                 addr = f"({addr} + {off})" if off else f"({addr})"
-            add(f"{name}.SetGlobalBuffer((__gm__ {c}*){addr}, {op.size.value.data});")
+            size = str(op.size.value.data)
+            if op.extent is not None:  # a run-time row count times the row's elements
+                rows = self.expr(op.extent).text
+                size = rows if size == "1" else f"{rows} * {size}"
+            add(f"{name}.SetGlobalBuffer((__gm__ {c}*){addr}, {size});")
             self.exprs[op.result] = Expr(name, "GlobalTensor")
         elif isinstance(op, M.BlockWorkspaceOp):
             name, nbytes = self._var(op), op.bytes_.value.data
@@ -262,7 +266,10 @@ class KernelPrinter(CxxWriter):
                 add(f"DataCopy({dst}, {src}, {self._t(op.struct_params)});")  # type: ignore[arg-type]
             return
         if isinstance(op, M.DataCopyPadOp):
-            ext = ", ".join(map(str, _ints(op, "ext")))
+            ext_values = [str(v) for v in _ints(op, "ext")]
+            if op.block_count is not None:  # the valid rows of a partial tile, at run time
+                ext_values[0] = f"static_cast<uint16_t>({self.expr(op.block_count).text})"
+            ext = ", ".join(ext_values)
             tail = ""
             if op.pad is not None:
                 pad = _ints(op, "pad")

@@ -36,13 +36,14 @@ def write_parameter_file(path: Path, value: Any, param_type: Any) -> None:
     np.ascontiguousarray(_host_array(value, param_type)).tofile(path)
 
 
-def read_parameter_file(path: Path, tensor_type: Any) -> np.ndarray:
-    """Read an out/inout tensor the driver wrote; bf16 comes back carried as float32."""
+def read_parameter_file(path: Path, tensor_type: Any, dims: Any = None) -> np.ndarray:
+    """Read an out/inout tensor the driver wrote (its dynamic dimensions bound by `dims`);
+    bf16 comes back carried as float32."""
     from xdsl.dialects.builtin import BFloat16Type
 
     from pypto_xdsl.interpreter.values import numpy_dtype
 
-    shape = [int(d) for d in tensor_type.get_shape()]
+    shape = [int(dims[d]) if isinstance(d, str) else int(d) for d in tensor_type.get_shape()]
     if isinstance(tensor_type.element_type, BFloat16Type):
         bits = np.fromfile(path, dtype=np.uint16).astype(np.uint32) << 16
         return bits.view(np.float32).reshape(shape)
@@ -128,12 +129,14 @@ def run_profiled(
 
 
 def run(
-    exe: Path, in_dir: Path, out_dir: Path, timeout: float = 120.0, profile: Path | None = None
+    exe: Path, in_dir: Path, out_dir: Path, timeout: float = 120.0, profile: Path | None = None,
+    args: list[str] | None = None,
 ) -> SimResult:
-    """Run a built program; with `profile`, the cost model's launch records go to that file."""
+    """Run a built program; with `profile`, the cost model's launch records go to that file.
+    `args` follow the two folders (a dynamic program's extents, `N=17`)."""
     Path(out_dir).mkdir(parents=True, exist_ok=True)
     try:
-        proc = run_profiled([str(exe), str(in_dir), str(out_dir)], profile, timeout=timeout)
+        proc = run_profiled([str(exe), str(in_dir), str(out_dir), *(args or [])], profile, timeout=timeout)
     except subprocess.TimeoutExpired as e:
         raise SimulationError(
             f"{exe} did not finish within {timeout:.0f} s (an endless loop, e.g. a loop step of 0?)"
