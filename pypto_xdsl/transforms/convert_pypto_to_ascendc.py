@@ -113,7 +113,7 @@ class LaunchKernels(RewritePattern):
             param, axis = found
             dim = tensor.DimOp(op.args[param.index], axis)
             dim.result.name_hint = symbol
-            rewriter.insert_op(dim, InsertPoint.before(op))
+            rewriter.insert(dim, InsertPoint.before(op))
             args.append(dim.result)
         if isinstance(op, program.SubmitOp):
             launch = LaunchOp(name, blocks, args, [*op.outputs.types, op.results[-1].type],
@@ -166,8 +166,13 @@ def _unsupported_extent(func: program.FuncOp) -> tuple[Operation | None, str] | 
             where = "the workspace is planned" if func.is_incore else "device buffers are allocated"
             return op, (f"{value_name(op.result)} has the dynamic shape {format_shape(op.result.type.get_shape())}; "  # type: ignore[attr-defined]
                         f"{where} from static shapes")
-        if func.is_incore or isinstance(op, program.CallOp | program.SubmitOp):
+        if func.is_incore or isinstance(op, program.CallOp | program.SubmitOp | program.ReturnOp | tensor.DimOp):
             continue
+        for operand in op.operands:
+            t = operand.type
+            if isinstance(t, TensorType) and not t.is_static():
+                return op, (f"it takes {value_name(operand)} of the dynamic shape {format_shape(t.get_shape())}; "
+                            "orchestration code passes dynamic tensors to kernels whole")
         for result in op.results:
             t = result.type
             if isinstance(t, TensorType) and not t.is_static():
