@@ -248,12 +248,13 @@ irdl.dialect @ascendc {
   //   not in IRDL: offset (property, optional), comment (property, optional)
   irdl.operation @global_tensor {
     %0 = irdl.base @ascendc::@gm_addr
-    %1 = irdl.base @ascendc::@gm_tensor
-    %2 = irdl.base "#builtin.string"
-    %3 = irdl.base "#builtin.integer"
-    irdl.operands(addr: %0)
-    irdl.results(result: %1)
-    irdl.attributes {"name" = %2, "size" = %3}
+    %1 = irdl.is index
+    %2 = irdl.base @ascendc::@gm_tensor
+    %3 = irdl.base "#builtin.string"
+    %4 = irdl.base "#builtin.integer"
+    irdl.operands(addr: %0, extent: optional %1)
+    irdl.results(result: %2)
+    irdl.attributes {"name" = %3, "size" = %4}
   }
 
   // ascendc.block_workspace: `GM_ADDR name = workspace + AscendC::GetBlockIdx() * bytes;`: this block's part of the
@@ -415,9 +416,10 @@ irdl.dialect @ascendc {
     %3 = irdl.base @ascendc::@local_tensor
     %4 = irdl.base @ascendc::@gm_tensor
     %5 = irdl.any_of(%3, %4)
-    %6 = irdl.base "#builtin.array"
-    irdl.operands(dst: %2, src: %5)
-    irdl.attributes {"ext" = %6}
+    %6 = irdl.is index
+    %7 = irdl.base "#builtin.array"
+    irdl.operands(dst: %2, src: %5, block_count: optional %6)
+    irdl.attributes {"ext" = %7}
   }
 
   // ascendc.add

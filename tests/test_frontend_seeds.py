@@ -25,9 +25,9 @@ from xdsl.transforms.common_subexpression_elimination import (
 import pypto_xdsl.language as pl
 from pypto_xdsl.dialects.attributes import FuncKind, ParamDirection
 from pypto_xdsl.dialects.program import FuncOp
-from pypto_xdsl.runtime.passes import apply_passes
 from pypto_xdsl.interpreter import assert_same_semantics
 from pypto_xdsl.language import FP32, InCore, Tensor
+from pypto_xdsl.runtime.passes import apply_passes
 
 HAS_INLINE = importlib.util.find_spec("pypto_xdsl.transforms.inline_functions") is not None
 HAS_OUTLINE = importlib.util.find_spec("pypto_xdsl.transforms.outline_incore_scopes") is not None

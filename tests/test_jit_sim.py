@@ -101,16 +101,39 @@ def scale(x: pl.Tensor, out: pl.Out[pl.Tensor]):
     assert len(list(cache_dir.glob("sim-*"))) == 3
 
 
-def test_dynamic_dims_are_specialised_per_extent_on_the_sim_target(cache_dir):
+def test_one_sim_build_serves_every_extent_of_a_dynamic_dimension(cache_dir):
+    """N reaches the host code and the kernel at run time: one build, run at each size (N = 0
+    launches nothing: the host loop has no iteration), keyed as "any" like the interpreter."""
     twice_rows.cache_clear()
-    for rows in (3, 5):
+    for rows in (3, 5, 1, 17, 0):
         x = np.arange(rows * COLS, dtype=np.float32).reshape(rows, COLS)
-        out = np.zeros_like(x)
-        twice_rows(x, out, config=SIM)
+        out = np.full_like(x, -1.0)
+        twice_rows(x, out, config=RunConfig(target="sim", verify=True))
         np.testing.assert_array_equal(out, 2 * x)
-    assert twice_rows.cache_info().sim_builds == 2
-    twice_rows(np.ones((3, COLS), np.float32), np.zeros((3, COLS), np.float32))  # interpreter: symbolic
-    assert twice_rows.cache_info().misses == 3
+    info = twice_rows.cache_info()
+    assert (info.misses, info.hits, info.sim_builds) == (1, 4, 1)
+    twice_rows(np.ones((3, COLS), np.float32), np.zeros((3, COLS), np.float32))  # interpreter: its own entry
+    assert twice_rows.cache_info().misses == 2
+
+
+@pl.jit
+def twice_cols(x: pl.Tensor[[ROWS, N], pl.FP32], out: pl.Out[pl.Tensor[[ROWS, N], pl.FP32]]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        out = pl.store(pl.mul(pl.load(x, [0, 0], [ROWS, 8]), 2.0), [0, 0], out)
+    return out
+
+
+def test_a_dimension_the_backend_cannot_pass_is_specialised_per_extent(cache_dir):
+    """A dynamic column count is not lowered (docs/backend.md): the sim target falls back to a
+    build per extent, and the failed attempt counts as no build."""
+    twice_cols.cache_clear()
+    for cols in (8, 16):
+        x = np.arange(ROWS * cols, dtype=np.float32).reshape(ROWS, cols)
+        out = np.zeros_like(x)
+        twice_cols(x, out, config=SIM)
+        np.testing.assert_array_equal(out[:, :8], 2 * x[:, :8])
+    info = twice_cols.cache_info()
+    assert (info.misses, info.sim_builds) == (2, 2)
 
 
 def test_sim_results_must_be_out_parameters(cache_dir):

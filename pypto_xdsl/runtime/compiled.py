@@ -28,7 +28,7 @@ class SimulationMismatch(AssertionError):
 
 def compile_specialisation(rt: JitRuntime, binding: Binding, config: RunConfig) -> Compiled:
 
-    module = rt.specialise(binding, static_dims=config.target == "sim")
+    module = rt.specialise(binding, static_dims=binding.static_dims)
     what = rt.describe_binding(binding)
     try:
         apply_pipeline(module, config.pipeline)
@@ -221,7 +221,7 @@ class Compiled:
             interpret(self.module, self.entry, copies)
             reference = copies
         try:
-            outputs = run_build(self.sim, [a.array for a in args])
+            outputs = run_build(self.sim, [a.array for a in args], dims=binding.symbols)
         except SimulationError as e:
             raise self.runtime.error_at_def(f"running {self.what} on the sim target: {e}") from None
         for a, p, out in zip(args, self.plans, outputs):

@@ -84,6 +84,8 @@ class Binding:
     tensor_types: dict[str, tuple[TensorType, bool, bool]] = field(default_factory=dict)
     """Per tensor parameter: its type in the program, whether dynamic dims were made static,
     whether the annotation gives the type."""
+    static_dims: bool = False
+    """The dynamic dimensions are specialised to this call's extents (else they stay symbolic)."""
 
 
 def _ir_of(spec: Any) -> Attribute | None:
@@ -123,10 +125,14 @@ class JitRuntime:
         self._constants: list[tuple[fjit.FunctionSource, str]] = []
         self._specs: dict[str, Any] | None = None
         self._bounds: dict[str, int] | None = None
+        self.sim_dynamic: bool | None = None
+        """On the sim target: whether one build serves every extent of the dynamic dimensions
+        (None: not tried yet; False: the backend needed them static, so each size is built)."""
 
     def clear(self) -> None:
         self.cache.clear()
         self.stats = CacheStats()
+        self.sim_dynamic = None
 
     # ---- the program (read once)
 
@@ -199,7 +205,7 @@ class JitRuntime:
         binds: dict[str, dict[int, fjit.DynamicBind]] = {}
         for b in entry.binds:
             binds.setdefault(b.param, {})[b.axis] = b
-        binding = Binding(dict(bound.arguments), {}, {}, [], [], {}, "numpy")
+        binding = Binding(dict(bound.arguments), {}, {}, [], [], {}, "numpy", static_dims=static_dims)
         for name in self.names:
             value = bound.arguments[name]
             self._bind_one(binding, name, value, specs[name], binds.get(name, {}), static_dims)
@@ -416,10 +422,34 @@ class JitRuntime:
             raise located(f"config= takes a pypto_xdsl.runtime.RunConfig, got {config!r}", ArgumentError)
         return config
 
+    def _sim_compiled(self, args: Sequence[Any], kwargs: dict[str, Any], config: RunConfig) -> tuple[Binding, Compiled]:
+        """The sim target's build for a call: one build for every extent of the dynamic
+        dimensions (the driver takes them at run time) where the backend lowers them, else a
+        build per extent (the dimensions specialised, as before phase 2 of #16)."""
+        if self.sim_dynamic is not False:
+            binding = self.bind(args, kwargs, static_dims=False)
+            if not binding.symbols:
+                return binding, self.compiled_for(binding, config)
+            saved = CacheStats(**vars(self.stats))
+            try:
+                compiled = self.compiled_for(binding, config)
+                self.sim_dynamic = True
+                return binding, compiled
+            except CompileError:
+                if self.sim_dynamic:
+                    raise
+                self.sim_dynamic = False
+                self.stats = saved  # the attempt is not a build of the user's
+        binding = self.bind(args, kwargs, static_dims=True)
+        return binding, self.compiled_for(binding, config)
+
     def call(self, args: Sequence[Any], kwargs: dict[str, Any]) -> Any:
         config = self._config(kwargs)
-        binding = self.bind(args, kwargs, static_dims=config.target == "sim")
-        compiled = self.compiled_for(binding, config)
+        if config.target == "sim":
+            binding, compiled = self._sim_compiled(args, kwargs, config)
+        else:
+            binding = self.bind(args, kwargs, static_dims=False)
+            compiled = self.compiled_for(binding, config)
         if config.codegen_only:
             return None
         return compiled.run(binding, config)

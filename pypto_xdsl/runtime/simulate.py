@@ -31,6 +31,7 @@ class SimBuild:
     types: list[Any]
     directions: list[ParamDirection]
     cached: bool = False
+    symbols: tuple[str, ...] = ()  # the dynamic dimensions the driver takes (`N=17`)
 
 
 def emit_and_build(module: ModuleOp, entry: str, directory: Path) -> None:
@@ -48,6 +49,7 @@ def emit_and_build(module: ModuleOp, entry: str, directory: Path) -> None:
 
 
 def describe_build(module: ModuleOp, entry: str, directory: Path, cached: bool) -> SimBuild:
+    from pypto_xdsl.analysis.dynamic_extents import dynamic_symbols
     from pypto_xdsl.backend.ascendc.emit import choose_entry
     from pypto_xdsl.backend.ascendc.host import param_file_names
 
@@ -61,11 +63,14 @@ def describe_build(module: ModuleOp, entry: str, directory: Path, cached: bool) 
         [a.type for a in func.args],
         list(func.directions),
         cached,
+        tuple(dynamic_symbols(func)),
     )
 
 
-def run_build(build: SimBuild, inputs: list[Any], keep: Path | None = None, timeout: float = 300.0) -> list[np.ndarray | None]:
-    """Run the built program on `inputs` (one per entry parameter); the out/inout results."""
+def run_build(build: SimBuild, inputs: list[Any], keep: Path | None = None, timeout: float = 300.0,
+              dims: dict[str, int] | None = None) -> list[np.ndarray | None]:
+    """Run the built program on `inputs` (one per entry parameter), its dynamic dimensions
+    bound by `dims`; the out/inout results."""
     from pypto_xdsl.backend.ascendc import sim
 
     work = Path(tempfile.mkdtemp(prefix="pypto-run-")) if keep is None else keep / "sim-run"
@@ -75,7 +80,8 @@ def run_build(build: SimBuild, inputs: list[Any], keep: Path | None = None, time
         out_dir.mkdir(parents=True, exist_ok=True)
         for name, t, value in zip(build.file_names, build.types, inputs):
             sim.write_parameter_file(in_dir / f"{name}.bin", value, t)
-        result = sim.run(build.exe, in_dir, out_dir, timeout=timeout)
+        extents = [f"{d}={(dims or {})[d]}" for d in build.symbols]
+        result = sim.run(build.exe, in_dir, out_dir, timeout=timeout, args=extents)
         if result.returncode != 0:
             raise sim.SimulationError(
                 f"the simulated program exited with status {result.returncode}:\n"
@@ -84,7 +90,7 @@ def run_build(build: SimBuild, inputs: list[Any], keep: Path | None = None, time
         outputs: list[np.ndarray | None] = []
         for name, t, d in zip(build.file_names, build.types, build.directions):
             if isinstance(t, TensorType) and d != ParamDirection.IN:
-                outputs.append(sim.read_parameter_file(out_dir / f"{name}.bin", t))
+                outputs.append(sim.read_parameter_file(out_dir / f"{name}.bin", t, dims))
             else:
                 outputs.append(None)
         return outputs

@@ -28,6 +28,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
+from pypto_xdsl.analysis.dynamic_extents import dynamic_symbols
 from pypto_xdsl.backend.ascendc import sim
 from pypto_xdsl.backend.ascendc.emit import EmittedProgram, choose_entry, emit_program
 from pypto_xdsl.dialects import make_context
@@ -142,15 +143,6 @@ def read_outputs(func, out_dir: Path, dims: Mapping[str, int] | None = None) -> 
     }
 
 
-def dynamic_symbols_of(func) -> list[str]:
-    """The dimension symbols the driver of `func` takes on its command line (`N=17`)."""
-    out: list[str] = []
-    for arg in func.args:
-        if isinstance(arg.type, TensorType):
-            out += [d for d in arg.type.get_shape() if isinstance(d, str) and d not in out]
-    return out
-
-
 @deep_stack
 def simulate(
     module: ModuleOp,
@@ -195,7 +187,7 @@ def simulate_sizes(
     func = choose_entry(module, entry)
     if func is None:
         raise sim.SimulationError("nothing to run: the program has no orchestration function")
-    symbols = dynamic_symbols_of(func)
+    symbols = dynamic_symbols(func)
     for binding in bindings:
         missing = [d for d in symbols if d not in binding]
         unknown = [d for d in binding if d not in symbols]

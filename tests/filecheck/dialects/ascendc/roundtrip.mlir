@@ -277,3 +277,26 @@ ascendc.kernel vector @more(%x: !ascendc.gm_addr, %n: i64) attributes {arg_names
 // CHECK-GENERIC: "ascendc.data_copy_pad"(%a, %x_gm) <{ext = [1 : i64, 400 : i64, 0 : i64, 0 : i64, 0 : i64], pad = [false, 0 : i64, 0 : i64, 0 : i64]}> : (!ascendc.local_tensor<f32, VECIN>, !ascendc.gm_tensor<f32>) -> ()
 // CHECK-GENERIC: %s = "ascendc.scalar_cast"(%n) : (i64) -> f32
 // CHECK-GENERIC: "ascendc.select"(%d, %m, %d, %a) <{mode = #ascendc<selmode VSEL_TENSOR_TENSOR_MODE>, count = 128 : i64}> : (!ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<i8, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECIN>) -> ()
+
+// -----
+
+// Run-time row counts: a GM buffer of `%N * 128` elements (the kernel's dimension parameter)
+// and padded copies of a partial tile whose blockCount is a run-time value bounded by ext[0].
+ascendc.kernel vector @rows(%x: !ascendc.gm_addr, %N: index) attributes {arg_names = ["x", "N"]} {
+  %x_gm = ascendc.global_tensor "x_gm" %x, %N size 128 : !ascendc.gm_addr, index -> !ascendc.gm_tensor<f32>
+  %pipe = ascendc.tpipe "pipe"
+  %q = ascendc.tque "q" : !ascendc.queue<VECIN, 1>
+  ascendc.init_buffer %pipe, %q num 1 len 4096 : !ascendc.pipe, !ascendc.queue<VECIN, 1>
+  %t = ascendc.alloc_tensor "t" %q : !ascendc.queue<VECIN, 1> -> !ascendc.local_tensor<f32, VECIN>
+  ascendc.data_copy_pad %t, %x_gm, %N ext(8, 512, 0, 0, 0) pad(false, 0, 0, 0) : !ascendc.local_tensor<f32, VECIN>, !ascendc.gm_tensor<f32>, index
+  ascendc.data_copy_pad %x_gm, %t, %N ext(8, 512, 0, 0, 0) : !ascendc.gm_tensor<f32>, !ascendc.local_tensor<f32, VECIN>, index
+  ascendc.free_tensor %q, %t : !ascendc.queue<VECIN, 1>, !ascendc.local_tensor<f32, VECIN>
+  ascendc.return
+}
+
+// CHECK: ascendc.kernel vector @rows(%x: !ascendc.gm_addr, %N: index) attributes {arg_names = ["x", "N"]} {
+// CHECK-NEXT: %x_gm = ascendc.global_tensor "x_gm" %x, %N size 128 : !ascendc.gm_addr, index -> !ascendc.gm_tensor<f32>
+// CHECK: ascendc.data_copy_pad %t, %x_gm, %N ext(8, 512, 0, 0, 0) pad(false, 0, 0, 0) : !ascendc.local_tensor<f32, VECIN>, !ascendc.gm_tensor<f32>, index
+// CHECK-NEXT: ascendc.data_copy_pad %x_gm, %t, %N ext(8, 512, 0, 0, 0) : !ascendc.gm_tensor<f32>, !ascendc.local_tensor<f32, VECIN>, index
+// CHECK-GENERIC: %x_gm = "ascendc.global_tensor"(%x, %N) <{name = "x_gm", size = 128 : i64}> : (!ascendc.gm_addr, index) -> !ascendc.gm_tensor<f32>
+// CHECK-GENERIC: "ascendc.data_copy_pad"(%t, %x_gm, %N) <{ext = [8 : i64, 512 : i64, 0 : i64, 0 : i64, 0 : i64], pad = [false, 0 : i64, 0 : i64, 0 : i64]}> : (!ascendc.local_tensor<f32, VECIN>, !ascendc.gm_tensor<f32>, index) -> ()
