@@ -339,15 +339,28 @@ irdl.dialect @pypto {
     irdl.results(result: %1)
   }
 
-  // pypto.tensor.slice: `%v = pypto.tensor.slice %t[%i, %j] : T -> V`: a view of a window of `%t`.
+  // pypto.tensor.slice: `%v = pypto.tensor.slice %t[%i, %j] [sizes(%n)] : T -> V`: a view of a window of `%t`.
   //   traits: Pure
   //   result types inferred by infer_result_types()
   irdl.operation @tensor_slice {
     %0 = irdl.base @pypto::@tensor
     %1 = irdl.is index
-    %2 = irdl.base @pypto::@tensor
-    irdl.operands(source: %0, offsets: variadic %1)
-    irdl.results(result: %2)
+    %2 = irdl.is index
+    %3 = irdl.base @pypto::@tensor
+    irdl.operands(source: %0, offsets: variadic %1, sizes: variadic %2)
+    irdl.results(result: %3)
+  }
+
+  // pypto.tensor.set_validshape: `%v = pypto.tensor.set_validshape %t, %rows, %cols : T, index, index`: a view of `%t`
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_set_validshape {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.is index
+    %2 = irdl.is index
+    %3 = irdl.base @pypto::@tensor
+    irdl.operands(input: %0, valid_rows: %1, valid_cols: %2)
+    irdl.results(result: %3)
   }
 
   // pypto.tensor.assemble: `%r = pypto.tensor.assemble %src into %dst[%i, %j] : S into D`.

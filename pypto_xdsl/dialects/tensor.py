@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import IndexType, IntegerAttr, i64
+from xdsl.dialects.builtin import DenseArrayBase, IndexType, IntegerAttr, i32, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
+    AttrSizedOperandSegments,
     IRDLOperation,
     operand_def,
     opt_prop_def,
@@ -26,7 +27,7 @@ from xdsl.printer import Printer
 from xdsl.traits import MemoryAllocEffect, MemoryReadEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
-from pypto_xdsl.dialects.attributes import AtomicKind, AtomicKindAttr, TensorType, element_byte_width
+from pypto_xdsl.dialects.attributes import AtomicKind, AtomicKindAttr, TensorType, element_byte_width, type_text
 from pypto_xdsl.dialects.common import (
     CastOpBase,
     ElementwiseBinaryOp,
@@ -51,6 +52,7 @@ from pypto_xdsl.dialects.families import (
     ReshapeOpBase,
     TransposeOpBase,
     WriteOpBase,
+    index_operand,
 )
 from pypto_xdsl.dialects.traits import InferResultTypes, ResultAliasesOperand
 from pypto_xdsl.dialects.verification import pypto_op_definition
@@ -132,11 +134,16 @@ class CreateOp(InferResultTypes, IRDLOperation):
         printer.print_attribute(self.result.type)
 
 
-@pypto_op_definition
-class SliceOp(PyptoValueOp):
-    """`%v = pypto.tensor.slice %t[%i, %j] : T -> V`: a view of a window of `%t`.
+_SLICE_SEGMENTS: dict[tuple[int, int], DenseArrayBase] = {}
 
-    The window's shape is the result type; the view shares `%t`'s storage.
+
+@pypto_op_definition
+class SliceOp(InferResultTypes, IRDLOperation):
+    """`%v = pypto.tensor.slice %t[%i, %j] [sizes(%n)] : T -> V`: a view of a window of `%t`.
+
+    The window's shape is the result type; the view shares `%t`'s storage. A `?` dimension
+    of the result is a run-time extent (PyPTO's `pl.slice(t, [16, n], ...)` with an `index`
+    `n`): `sizes(...)` gives one `index` operand per `?`, in order, as for `tensor.create`.
     """
 
     name = "pypto.tensor.slice"
@@ -144,13 +151,32 @@ class SliceOp(PyptoValueOp):
     OFFSETS_AFTER: ClassVar[int | None] = 0
     source = operand_def(TensorType)
     offsets = var_operand_def(IndexType)
+    sizes = var_operand_def(IndexType)
     result = result_def(TensorType)
     traits = traits_def(Pure())
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def __init__(
-        self, source: SSAValue | Operation, offsets: Sequence[SSAValue | Operation], result_type: TensorType
+        self,
+        source: SSAValue | Operation,
+        offsets: Sequence[SSAValue | Operation],
+        result_type: TensorType,
+        sizes: Sequence[SSAValue | Operation] = (),
     ):
-        super().__init__(operands=[source, offsets], result_types=[result_type])
+        counts = (len(offsets), len(sizes))
+        segments = _SLICE_SEGMENTS.get(counts)
+        if segments is None:
+            segments = _SLICE_SEGMENTS[counts] = DenseArrayBase.from_list(i32, [1, *counts])
+        Operation.__init__(
+            self,
+            operands=[SSAValue.get(source), *map(SSAValue.get, offsets), *map(SSAValue.get, sizes)],
+            result_types=[result_type],
+            properties={"operandSegmentSizes": segments},
+        )
+
+    @property
+    def value_operands(self) -> list[SSAValue]:
+        return [self.source]
 
     def infer_result_types(self) -> Sequence[Attribute]:
         src = self.source.type
@@ -161,8 +187,78 @@ class SliceOp(PyptoValueOp):
             raise VerifyException(
                 f"result element type {r.element_type} differs from the source's {src.element_type}"
             )
+        unknown = sum(d is None for d in r.get_shape())
+        if unknown != len(self.sizes):
+            raise VerifyException(
+                f"the result {r} has {unknown} run-time ('?') dimensions but {len(self.sizes)} "
+                f"sizes were given"
+            )
         check_window(src, r.get_shape(), "slice")
         return (r,)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SliceOp:
+        source = parser.parse_unresolved_operand()
+        offsets = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+        sizes = []
+        if parser.parse_optional_keyword("sizes") is not None:
+            sizes = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        source_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        result_type = parser.parse_type()
+        index = IndexType()
+        op = cls(
+            parser.resolve_operand(source, source_type),
+            [parser.resolve_operand(o, index) for o in offsets],
+            result_type,
+            [parser.resolve_operand(n, index) for n in sizes],
+        )
+        op.attributes |= attributes
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        printer.print_string("[")
+        printer.print_list(self.offsets, printer.print_operand)
+        printer.print_string("]")
+        if self.sizes:
+            printer.print_string(" sizes(")
+            printer.print_list(self.sizes, printer.print_operand)
+            printer.print_string(")")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(f" : {type_text(self.source.type)} -> {type_text(self.result.type)}")
+
+
+@pypto_op_definition
+class SetValidShapeOp(PyptoValueOp):
+    """`%v = pypto.tensor.set_validshape %t, %rows, %cols : T, index, index`: a view of `%t`
+    (the same storage) of which only the [rows, cols] block at the origin is *valid* (PyPTO's
+    tensor valid shape, `pl.slice(..., valid_shape=...)`): a tile loaded from it is partial
+    where its window leaves that block (see `tile.load`). A 2-D tensor.
+    """
+
+    name = "pypto.tensor.set_validshape"
+    OPERANDS: ClassVar[tuple[str, ...]] = ("input", "valid_rows", "valid_cols")
+    input = operand_def(TensorType)
+    valid_rows = operand_def(IndexType)
+    valid_cols = operand_def(IndexType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def __init__(self, input: SSAValue | Operation, valid_rows: SSAValue | Operation, valid_cols: SSAValue | Operation):
+        super().__init__(operands=[input, valid_rows, valid_cols], result_types=[SSAValue.get(input).type])
+
+    def infer_result_types(self) -> Sequence[Attribute]:
+        t = self.input.type
+        assert isinstance(t, TensorType)
+        if t.rank != 2:
+            raise VerifyException(f"operand 'input' must be a 2-D tensor, got {t}")
+        index_operand(self.valid_rows, "valid_rows")
+        index_operand(self.valid_cols, "valid_cols")
+        return (t,)
 
 
 @pypto_op_definition
@@ -825,6 +921,7 @@ class MatmulAccOp(PyptoValueOp):
 TENSOR_OPS = [
     CreateOp,
     SliceOp,
+    SetValidShapeOp,
     AssembleOp,
     ReinterpretViewOp,
     DimOp,

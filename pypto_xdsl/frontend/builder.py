@@ -1343,9 +1343,14 @@ class FunctionBuilder:
 
             assert isinstance(call, ast.Call)
             return manual_scope(self, node, call)
+        if isinstance(callee, OpStub) and callee.family == "" and callee.op == "cluster":
+            assert isinstance(call, ast.Call)
+            return self.cluster(node, call)
         if not (isinstance(callee, OpStub) and callee.op == "at"):
             raise self.error(
-                call, "only 'with pl.at(...)', 'with pl.spmd(...)' and 'with pl.manual_scope()' are supported"
+                call,
+                "only 'with pl.at(...)', 'with pl.spmd(...)', 'with pl.manual_scope()' and "
+                "'with pl.cluster()' are supported",
             )
         assert isinstance(call, ast.Call)
         kwargs: dict[str, Any] = {}
@@ -1447,6 +1452,25 @@ class FunctionBuilder:
             raise self.error(node, f"deps must be a list of task ids, got {describe(value)}")
         return list(value)
 
+    def cluster(self, node: ast.With, call: ast.Call) -> None:
+        """`with pl.cluster(name_hint=...):` around launches: PyPTO's hint that the cube and
+        vector kernels inside share one AIC+AIV cluster (its OutlineClusterScopes makes them a
+        group function). The grouping does not change what the launches compute, and here
+        `expand-mixed-kernel` forms the groups a mixed kernel needs, so the body is
+        translated in place, as if the `with` were not there."""
+        from pypto_xdsl.frontend.ops import Args
+
+        if node.items[0].optional_vars is not None:
+            raise self.error(node.items[0].optional_vars, "pl.cluster() gives no value to bind with 'as'")
+        a = Args(self, call, "pl.cluster", ["name_hint"], 0)
+        if "name_hint" in a:
+            v = a.value("name_hint")
+            if not isinstance(v, Const) or not isinstance(v.value, str):
+                raise self.error(a.node_of("name_hint"), f"name_hint must be a string, got {describe(v)}")
+        if self.decl.kind in A.INCORE_KINDS or self.in_scope:
+            raise self.error(node, "pl.cluster groups launches: it belongs in an orchestration function, outside pl.at/pl.spmd")
+        self.stmts(node.body)
+
     def spmd(
         self,
         node: ast.stmt,
@@ -1460,7 +1484,7 @@ class FunctionBuilder:
         scope launched on N cores (`pypto.block_dim = N`); `i` is `pl.tile.get_block_idx()`."""
         from pypto_xdsl.frontend.ops import Args
 
-        a = Args(self, call, "pl.spmd", ["core_num", "name_hint", "deps", "allow_early_resolve"], 1)
+        a = Args(self, call, "pl.spmd", ["core_num", "name_hint", "deps", "allow_early_resolve", "sync_start"], 1)
         core_num = a.value("core_num")
         block_dim: int | None = None
         cores: SSAValue | None = None
@@ -1482,6 +1506,13 @@ class FunctionBuilder:
             if not isinstance(v, Const) or not isinstance(v.value, bool):
                 raise self.error(a.node_of("allow_early_resolve"), f"allow_early_resolve must be True or False, got {describe(v)}")
             early = v.value
+        if "sync_start" in a:
+            # PyPTO: every block starts at once. The blocks of one launch run concurrently on
+            # the device (a launch never exceeds the cores); the interpreter runs them one
+            # after the other, one legal schedule of blocks that do not wait on each other.
+            v = a.value("sync_start")
+            if not isinstance(v, Const) or not isinstance(v.value, bool):
+                raise self.error(a.node_of("sync_start"), f"sync_start must be True or False, got {describe(v)}")
         if self.decl.kind in A.INCORE_KINDS:
             raise self.error(
                 node, f"pl.spmd inside {self.decl.kind.value} function '{self.decl.name}': it already runs on a core"
@@ -1878,6 +1909,8 @@ class FunctionBuilder:
                 v = self.materialize(v, formal if formal is not None and is_scalar_type(formal) else None, n)
             if not isinstance(v, SSAValue):
                 raise self.error(n, f"cannot pass {describe(v)} to '{name}'")
+            if formal is not None and v.type != formal and is_scalar_type(formal) and is_scalar_type(v.type):
+                v = self._convert_scalar_argument(v, formal, n)
             values.append(v)
         inputs, outputs, _ = self.mb.ensure(name, [v.type for v in values], node)
         binding: dict[str, A.Dim] = {}
@@ -1895,6 +1928,22 @@ class FunctionBuilder:
                     f"argument {i} of '{name}' ('{decl.params[i].arg}') has type {v.type}, expected {formal}",
                 )
         return values, [A.substitute_symbols(t, binding) for t in outputs]
+
+    def _convert_scalar_argument(self, value: SSAValue, formal: Attribute, node: ast.AST) -> SSAValue:
+        """A scalar argument converted to its parameter's scalar type, as PyPTO's calls pass
+        a scalar to a parameter of another type of its category (the C++ argument
+        conversion): integers (and `index`) between widths, floats between widths, and an
+        integer to a `pl.BOOL` parameter as `!= 0` (`is_first = pl.yield_(1)` passed for
+        `is_first: pl.Scalar[pl.BOOL]`). Other pairs stay as they are (the type check below
+        names them)."""
+        from pypto_xdsl.frontend import scalars
+
+        if formal == IntegerType(1) and scalars._category(value.type) == "integer":
+            zero = self.materialize(Const(0), value.type, node)
+            return self.build_op(node, lambda: arith.CmpiOp(value, zero, "ne"))
+        if scalars.promoted_type(value.type, formal) is not None:
+            return scalars.convert(self, value, formal, node)
+        return value
 
     def _write_back_scalars(self, name: str, args: list[tuple[Value, ast.expr]], results: Sequence[SSAValue]) -> list[SSAValue]:
         """Rebind the caller's variables passed for scalar pl.Out / pl.InOut parameters to the

@@ -134,7 +134,9 @@ def _mark_valid(fb: FunctionBuilder, a: Args, name: str, tile: SSAValue, shape: 
     extents = [_as_index(fb, v, n) for v, n in zip(values, nodes)]
     if all(isinstance(e.owner, arith.ConstantOp) and e.owner.value.value.data == d  # type: ignore[union-attr]
            for e, d in zip(extents, shape)):
-        return tile  # the whole tile is valid
+        return tile  # the whole tile (or tensor window) is valid
+    if isinstance(tile.type, TensorType):
+        return fb.build_op(a.node, lambda: tensor_ops.SetValidShapeOp(tile, *extents))
     return fb.build_op(a.node, lambda: tile_ops.SetValidShapeOp(tile, *extents))
 
 
@@ -149,9 +151,18 @@ def _as_index(fb: FunctionBuilder, value: Any, node: ast.AST) -> SSAValue:
 def _store(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
     """`pl.store(tile, offsets, output_tensor, shapes=None, *, atomic=pl.AtomicType.None_)`."""
     a = Args(fb, node, qual, ["tile", "offsets", "output_tensor", "shapes", "atomic"], 3)
-    if "shapes" in a and a.value("shapes") is not None:
-        raise fb.error(a.node_of("shapes"), f"{qual}: 'shapes' (an ND partition) is not supported; store the tile's shape")
     tile = a.tile("tile")
+    if "shapes" in a and a.value("shapes") is not None:
+        # PyPTO's ND partition descriptor: the tile's own shape is the plain store of the tile
+        # (what the reference's 2-D kernels spell out); a collapsed ND partition is not modelled
+        shapes = a.shape("shapes")
+        if shapes != list(tile.type.get_shape()):  # type: ignore[union-attr]
+            raise fb.error(
+                a.node_of("shapes"),
+                f"{qual}: 'shapes' {shapes} differs from the tile's shape "
+                f"{list(tile.type.get_shape())}: an ND partition other than the tile itself "  # type: ignore[union-attr]
+                f"is not supported; store the whole tile",
+            )
     dest = a.tensor("output_tensor")
     offsets = a.offsets("offsets", dest.type.rank)  # type: ignore[union-attr]
     atomic = _atomic(a)
@@ -199,20 +210,18 @@ def _slice(family: str | None):
             _flag(a, "drop_dims", None, "windows keep their rank")
         _flag(a, "pad_value", None, "fill a partial tile with pl.tile.fillpad")
         _flag(a, "clamp", False, "a window must fit in its source")
-        shape = a.shape("shape")
+        if fam == "tensor":
+            shape, sizes = _runtime_shape(a, "shape")
+        else:
+            shape, sizes = a.shape("shape"), []
         offsets = a.offsets("offset", src.type.rank)  # type: ignore[union-attr]
         if fam == "tensor":
-            if "valid_shape" in a and a.value("valid_shape") is not None:
-                valid = a.value("valid_shape")
-                # `pl.tensor.slice(t, [32], [0], [], [])`: [] (or the shape itself) is the whole window
-                if valid != [] and not (isinstance(valid, list | tuple) and a.shape("valid_shape") == list(shape)):
-                    raise fb.error(
-                        a.node_of("valid_shape"),
-                        f"{qual}: tensors carry no valid shape here (give [] or the slice's shape, "
-                        f"or pass valid_shape= to pl.load)",
-                    )
             result = TensorType(shape, src.type.element_type)  # type: ignore[union-attr]
-            return fb.build_op(node, lambda: tensor_ops.SliceOp(src, offsets, result))
+            view = fb.build_op(node, lambda: tensor_ops.SliceOp(src, offsets, result, sizes))
+            # `pl.tensor.slice(t, [32], [0], [], [])`: [] is the whole window
+            if "valid_shape" in a and a.value("valid_shape") not in (None, []):
+                return _mark_valid(fb, a, "valid_shape", view, shape)
+            return view
         result = TileType(shape, src.type.element_type, src.type.memory_space)  # type: ignore[union-attr]
         window = fb.build_op(node, lambda: tile_ops.SliceOp(src, offsets, result))
         if "valid_shape" in a and a.value("valid_shape") is not None:
@@ -220,6 +229,31 @@ def _slice(family: str | None):
         return window
 
     return handle
+
+
+def _runtime_shape(a: Args, name: str) -> tuple[list, list[SSAValue]]:
+    """A tensor shape whose entries may be run-time values (an `index` or integer scalar, e.g.
+    read from a config tensor): each becomes a `?` dimension and an `index` size operand, in
+    order, as for `pl.create_tensor`."""
+    fb = a.fb
+    node = a.node_of(name)
+    value = a.value(name)
+    if not isinstance(value, list | tuple):
+        raise fb.error(node, f"'{name}' of {a.qual} must be a list, got {describe(value)}")
+    nodes = node.elts if isinstance(node, ast.List | ast.Tuple) else [node] * len(value)
+    dims: list = []
+    sizes: list[SSAValue] = []
+    for d, n in zip(value, nodes):
+        if isinstance(d, Const) and type(d.value) is int and d.value >= 0:
+            dims.append(d.value)
+        elif isinstance(d, T.DynVar):
+            dims.append(d.name)
+        elif isinstance(d, SSAValue) and isinstance(d.type, IndexType | IntegerType) and d.type != IntegerType(1):
+            dims.append(None)
+            sizes.append(_as_index(fb, d, n))
+        else:
+            raise fb.error(n, f"a dimension of '{name}' of {a.qual} must be an int, pl.dynamic or an index, got {describe(d)}")
+    return dims, sizes
 
 
 def _read(family: str | None):
@@ -281,13 +315,17 @@ def _create_tile(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
 
 def _set_validshape(family: str | None):
     def handle(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
-        first = "tile" if family == "tile" else "input"
+        first = {"tile": "tile", "tensor": "tensor"}.get(family or "", "input")
         a = Args(fb, node, qual, [first, "valid_rows", "valid_cols"], 3)
         t = a.shaped(first)
-        if _family_of(t) != "tile":
-            raise fb.error(a.node_of(first), f"{qual}: tensors carry no valid shape here (use it on a tile)")
-        rows, cols = _index_scalar(a, "valid_rows"), _index_scalar(a, "valid_cols")
-        return fb.build_op(node, lambda: tile_ops.SetValidShapeOp(t, rows, cols))
+        fam = _check_family(fb, t, family, node, qual)
+        if t.type.rank != 2:  # type: ignore[union-attr]
+            raise fb.error(a.node_of(first), f"{qual} needs a 2-D {fam}, got {describe(t)}")
+        rows, cols = _as_index(fb, a.value("valid_rows"), a.node_of("valid_rows")), _as_index(
+            fb, a.value("valid_cols"), a.node_of("valid_cols")
+        )
+        cls = tensor_ops.SetValidShapeOp if fam == "tensor" else tile_ops.SetValidShapeOp
+        return fb.build_op(node, lambda: cls(t, rows, cols))
 
     return handle
 
@@ -683,6 +721,7 @@ def register(handlers: dict[tuple[str, str], Handler]) -> None:
     handlers[("", "full")] = handlers[("tensor", "full")] = _tensor_full
     handlers[("", "create_tile")] = handlers[("tile", "create")] = handlers[("tile", "create_tile")] = _create_tile
     handlers[("tile", "transpose_view")] = _transpose_view
+    handlers[("tensor", "set_validshape")] = _set_validshape("tensor")
     for query in ("get_block_idx", "get_block_num"):  # PyPTO spells them on pl.tensor too
         handlers[("tensor", query)] = handlers[("tile", query)]
     handlers[("tile", "fillpad_inplace")] = _fillpad("tile")  # in place or not: the same value here

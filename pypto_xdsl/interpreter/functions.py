@@ -213,6 +213,12 @@ class ShapeChecker(Interpreter.Listener):
 
 def check_write(interpreter: Interpreter, op: Operation, dest: np.ndarray) -> None:
     """With `check_directions`, a write must not reach an `in` parameter's storage."""
+    if isinstance(dest, np.ndarray) and not dest.flags.writeable:
+        raise fail(
+            interpreter, op,
+            "writes into a read-only tensor: a slice whose window runs past the end of its source "
+            "(its storage ends at the source's edge), or a read-only argument",
+        )
     st = state(interpreter)
     if not st.check_directions:
         return

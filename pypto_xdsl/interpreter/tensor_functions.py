@@ -17,7 +17,7 @@ from pypto_xdsl.dialects import tensor
 from pypto_xdsl.dialects.attributes import AtomicKind, TensorType, TileType, format_shape
 from pypto_xdsl.interpreter import numerics
 from pypto_xdsl.interpreter.functions import check_write, fail, guarded, pimpl, state
-from pypto_xdsl.interpreter.partial import valid_of, with_valid
+from pypto_xdsl.interpreter.partial import PartialTile, valid_block, valid_of, with_valid
 from pypto_xdsl.interpreter.values import coerce, numpy_dtype, resolve_shape, to_scalar, zeros
 
 
@@ -56,6 +56,33 @@ def window(
                 f"{list(extents)} does not fit in shape {list(array.shape)}",
             )
     return tuple(slice(o, o + e) for o, e in zip(offsets, extents))
+
+
+def tensor_window(
+    interpreter: Interpreter, op: Operation, src: np.ndarray, offsets: Sequence[int], extents: Sequence[int]
+) -> np.ndarray:
+    """The view `tensor.slice` gives, with PyPTO's valid region: the source's valid region
+    shifted by the offsets and cut to the window (a slice is never valid where its source is
+    not). A window running past the source's end at run time (a fixed-size view of a ragged
+    tail: `pl.slice(block_table, [64], [b * n])` near the end) is valid up to the edge; its
+    storage ends there, so it is a read-only copy whose cells past the edge are
+    unspecified, and a write through it is an error (`check_write`)."""
+    if len(offsets) != src.ndim or len(extents) != src.ndim:
+        window(interpreter, op, src, offsets, extents, "slice")  # reports the rank mismatch
+    if any(o < 0 for o in offsets):
+        window(interpreter, op, src, offsets, extents, "slice")  # reports the negative offset
+    source_valid = valid_of(src) or src.shape
+    valid = tuple(max(0, min(e, v - o)) for o, e, v in zip(offsets, extents, source_valid))
+    if all(o + e <= n for o, e, n in zip(offsets, extents, src.shape)):
+        view = src[tuple(slice(o, o + e) for o, e in zip(offsets, extents))]
+        return with_valid(view, valid)
+    inside = tuple(max(0, min(e, n - o)) for o, e, n in zip(offsets, extents, src.shape))
+    out = numerics.unspecified(tuple(extents), src.dtype)
+    out[valid_block(inside)] = np.asarray(src)[tuple(slice(o, o + i) for o, i in zip(offsets, inside))]
+    out.flags.writeable = False
+    part = out.view(PartialTile)
+    part.valid = valid
+    return part
 
 
 def element_type(op: Operation) -> Attribute:
@@ -234,9 +261,24 @@ class TensorFunctions(ComputeFunctions):
 
     @pimpl(tensor.SliceOp)
     def run_slice(self, interpreter: Interpreter, op: tensor.SliceOp, args: PythonValues):
-        src, *offsets = args
-        extents = result_shape(interpreter, op, op.result.type)
-        return (src[window(interpreter, op, src, offsets, extents, "slice")],)
+        src, rest = args[0], [int(a) for a in args[1:]]
+        offsets, sizes = rest[: len(op.offsets)], rest[len(op.offsets) :]
+        t = op.result.type
+        extents = resolve_shape(t.get_shape(), state(interpreter).frame.binding, sizes)
+        if extents is None:
+            extents = result_shape(interpreter, op, t)  # names the unbound symbol
+        if any(n < 0 for n in extents):
+            raise fail(interpreter, op, f"negative extent in the slice shape {list(extents)}")
+        return (tensor_window(interpreter, op, src, offsets, extents),)
+
+    @pimpl(tensor.SetValidShapeOp)
+    def run_set_validshape(self, interpreter: Interpreter, op: tensor.SetValidShapeOp, args: PythonValues):
+        t, rows, cols = args
+        if not (0 <= rows <= t.shape[0] and 0 <= cols <= t.shape[1]):
+            raise fail(interpreter, op, f"valid shape [{rows}, {cols}] does not fit the tensor shape {list(t.shape)}")
+        # the valid region only narrows (PyPTO: a valid shape never widens what the source has)
+        valid = tuple(min(int(v), w) for v, w in zip((rows, cols), valid_of(t) or t.shape))
+        return (with_valid(t, valid),)
 
     @pimpl(tensor.AssembleOp)
     def run_assemble(self, interpreter: Interpreter, op: tensor.AssembleOp, args: PythonValues):

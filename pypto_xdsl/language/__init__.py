@@ -51,6 +51,7 @@ from pypto_xdsl.language.ops import (
     load,
     log,
     manual_scope,
+    cluster,
     matmul,
     matmul_acc,
     max,
@@ -136,7 +137,7 @@ from pypto_xdsl.language.types import (
 )
 
 __all__ = [
-    "AtomicType", "Role", "cond", "manual_scope", "while_",
+    "AtomicType", "Role", "cond", "manual_scope", "cluster", "while_",
     "BF16", "BOOL", "CORE_GROUP", "InCore", "Inline", "Opaque", "Orchestration", "FP16", "FP32", "INDEX", "INT8", "INT16", "INT32", "INT64", "UINT8",
     "UINT16", "UINT32", "UINT64", "DataType", "DynVar", "FunctionType", "InOut", "Level", "Mem",
     "MemorySpace", "Out", "ParserError", "Scalar", "SplitMode", "Tensor", "Tile", "dynamic",

@@ -118,5 +118,6 @@ cross_core_slot = _stub("cross_core_slot")  # pl.at(..., optimizations=[pl.cross
 submit = _stub("submit")
 yield_ = _stub("yield_")
 manual_scope = _stub("manual_scope")  # with pl.manual_scope(): tasks ordered by explicit deps only
+cluster = _stub("cluster")  # with pl.cluster(): a co-scheduling hint around launches (transparent)
 while_ = _stub("while_")  # for a, b in pl.while_(init_values=(x, 0)): pl.cond(...); ...
 cond = _stub("cond")  # pl.cond(c < n): the first statement of a pl.while_ body

@@ -228,25 +228,49 @@ class TypeSpec:
 class TensorView:
     """`pl.TensorView(valid_shape=..., layout=...)`, the optional third item of `pl.Tensor[...]`.
 
-    Tensors here are row-major (`pl.TensorLayout.ND`) and fully valid: a view with another
-    layout or a valid shape is rejected when the annotation is read."""
+    Tensors here are row-major (`pl.TensorLayout.ND`): another layout or a stride is rejected
+    when the annotation is read. A `valid_shape` (PyPTO's partially valid tensor view, e.g.
+    `[Q, VALID_LEN]` for a block whose tail columns are padding) is accepted and checked
+    against the shape; the valid region itself travels with the argument (the caller's
+    `pl.slice(..., valid_shape=...)`), as in PyPTO, where it is bound from the tensor passed."""
 
     valid_shape: object = None
     layout: object = None
     stride: object = None
 
-    def check(self) -> None:
+    def check(self, shape: object = None) -> None:
         if self.layout not in (None, TensorLayout.ND):
             raise TypeError_(
                 f"pl.TensorView(layout={self.layout!r}) is not supported: tensors are row-major "
                 f"(pl.TensorLayout.ND)"
             )
-        if self.valid_shape is not None or self.stride is not None:
-            what = "valid_shape" if self.valid_shape is not None else "stride"
+        if self.stride is not None:
             raise TypeError_(
-                f"pl.TensorView({what}=...) is not supported: a tensor parameter is valid in its "
-                f"whole shape (load with pl.load(..., valid_shape=...) for partial tiles)"
+                "pl.TensorView(stride=...) is not supported: tensors are dense and row-major here"
             )
+        if self.valid_shape is None:
+            return
+        valid = self.valid_shape
+        if not isinstance(valid, list | tuple):
+            raise TypeError_(f"pl.TensorView(valid_shape=...) must be a list of dimensions, got {valid!r}")
+        dims = _dims(shape) if shape is not None else None
+        if dims is not None and len(valid) != len(dims):
+            raise TypeError_(
+                f"pl.TensorView(valid_shape={list(valid)!r}) has {len(valid)} entries for a rank-{len(dims)} "
+                f"tensor"
+            )
+        for i, v in enumerate(valid):
+            if isinstance(v, DynVar):
+                continue
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                raise TypeError_(
+                    f"entry {i} of pl.TensorView(valid_shape=...) must be an int or pl.dynamic(...), got {v!r}"
+                )
+            if dims is not None and isinstance(dims[i], int) and v > dims[i]:
+                raise TypeError_(
+                    f"pl.TensorView(valid_shape={list(valid)!r}) exceeds the tensor's shape in dimension {i} "
+                    f"({v} > {dims[i]})"
+                )
 
 
 class Tensor:
@@ -254,7 +278,7 @@ class Tensor:
 
     def __class_getitem__(cls, item: object) -> TypeSpec:
         if isinstance(item, tuple) and len(item) == 3 and isinstance(item[2], TensorView):
-            item[2].check()
+            item[2].check(item[0])
             item = item[:2]
         if not isinstance(item, tuple) or len(item) != 2:
             raise TypeError_("pl.Tensor takes [shape, dtype], e.g. pl.Tensor[[64, 128], pl.FP32]")

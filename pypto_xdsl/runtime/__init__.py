@@ -22,12 +22,14 @@ from pypto_xdsl.runtime.config import (
     OptimizationStrategy,
     RunConfig,
 )
+from pypto_xdsl.runtime.tensor_spec import TensorSpec
 
 __all__ = [
     "BackendType",
     "IgnoredOptionWarning",
     "OptimizationStrategy",
     "RunConfig",
+    "TensorSpec",
     "run",
 ]
 

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from xdsl.ir import Attribute
 
 from pypto_xdsl.dialects import attributes as A
@@ -54,6 +55,20 @@ def _prepared(inputs: Sequence[Any]) -> tuple[list[Any], list[arrays.ArrayArg | 
 
 class RunnableProgram(Program):
     """A `@pl.program`: `.module`, `.print()`, `.specialize(...)`, plus `.run` and `.compile`."""
+
+    @property
+    def functions(self) -> dict[str, Any]:
+        """PyPTO's `program.functions`: name -> `.name` / `.func_type` / `.op` of each
+        function of the module (as `fn.lower(...).functions`)."""
+        from pypto_xdsl.runtime.jit import LoweredProgram
+
+        return LoweredProgram(self.module, self.entry()).functions
+
+    def as_python(self) -> str:
+        """PyPTO's `program.as_python()`, its IR printed for reading. PyPTO prints its IR in
+        the DSL's syntax; this project's IR has its own text form, which this returns (the
+        same as `str(program)`)."""
+        return str(self)
 
     def _typed_for(self, name: str, inputs: Sequence[Any]) -> Program:
         if self.untyped_param(name) is not None:
@@ -131,7 +146,13 @@ class _ProgramRuntime:
         return ParserError(e.message, e.filename, e.line, e.col, e.source_line, None)
 
     def call(self, args: Sequence[Any], kwargs: dict[str, Any]) -> Any:
-        return run(self.program, *args, **kwargs)
+        """`compiled(*tensors)`: PyPTO's in-place style (every parameter given: the out
+        tensors are written, None is returned) or return style (only the parameters that are
+        not `pl.Out`: those are allocated, zero-filled, and returned)."""
+        _, outputs = _run_program(self.program, args, kwargs.get("config"))
+        if outputs is None:
+            return None
+        return outputs[0] if len(outputs) == 1 else tuple(outputs)
 
 
 def _entry_for_run(program: Program) -> str:
@@ -153,22 +174,33 @@ def run(program: Any, *tensors: Any, config: RunConfig | None = None) -> Any:
     from pypto_xdsl.runtime.compiled import Compiled
     from pypto_xdsl.runtime.jit import ArgumentError, Binding, ParamPlan
 
+    from pypto_xdsl.language.decorators import JitFunction
+
     config = config or RunConfig()
     if isinstance(program, JitFunction):
         program(*tensors, config=config)
         return program.compile(*tensors, config=config)
+    return _run_program(program, tensors, config)[0]
+
+
+def _run_program(program: Any, tensors: Sequence[Any], config: RunConfig | None) -> tuple[Any, list[Any] | None]:
+    """Compile `program` and run it on `tensors`: the compiled program, and in return style
+    (the tensors of the parameters that are not `pl.Out` only) the allocated outputs."""
+    from pypto_xdsl.frontend.locate import located
+    from pypto_xdsl.runtime.compiled import Compiled
+    from pypto_xdsl.runtime.jit import ArgumentError, Binding, ParamPlan
+
+    config = config or RunConfig()
     if not isinstance(program, Program):
         raise located(f"run() takes a @pl.program, got {program!r}", ArgumentError)
     name = _entry_for_run(program)
+    decl = program.source.functions[name]
+    outputs: list[Any] | None = None
+    if tensors and len(tensors) != len(decl.params):
+        tensors, outputs = _allocate_outputs(program, name, tensors)
     typed = program._typed_for(name, tensors) if isinstance(program, RunnableProgram) and tensors else program
     decl = typed.source.functions[name]
     rt = _ProgramRuntime(typed, name)
-    if tensors and len(tensors) != len(decl.params):
-        raise located(
-            f"{program.name}.{name} takes {len(decl.params)} arguments "
-            f"({', '.join(p.arg for p in decl.params)}), got {len(tensors)}",
-            ArgumentError,
-        )
     module = typed.fresh_module()
     try:
         apply_pipeline(module, config.pipeline)
@@ -203,5 +235,49 @@ def run(program: Any, *tensors: Any, config: RunConfig | None = None) -> Any:
         compiled.build(config)
     if tensors and not config.codegen_only:
         compiled.run(binding, config)
-    return compiled
+    return compiled, outputs
+
+
+def _allocate_outputs(program: Program, name: str, tensors: Sequence[Any]) -> tuple[list[Any], list[Any]]:
+    """PyPTO's return style: `tensors` are the arguments of the parameters that are not
+    `pl.Out`, in order; each `pl.Out` tensor parameter gets a zero-filled tensor of its
+    declared (static) shape, torch when the inputs are torch tensors."""
+    from pypto_xdsl.frontend.locate import located
+    from pypto_xdsl.interpreter.values import numpy_dtype
+    from pypto_xdsl.runtime.jit import ArgumentError
+
+    decl = program.source.functions[name]
+    func = next(
+        op for op in program.module.ops if getattr(op, "sym_name", None) is not None and op.sym_name.data == name
+    )
+    outs = [i for i, d in enumerate(func.directions) if d == A.ParamDirection.OUT]
+    if len(tensors) != len(decl.params) - len(outs) or not outs:
+        inputs = [p.arg for i, p in enumerate(decl.params) if i not in outs]
+        raise located(
+            f"{program.name}.{name} takes {len(decl.params)} arguments "
+            f"({', '.join(p.arg for p in decl.params)}), or its {len(inputs)} non-output ones "
+            f"({', '.join(inputs)}) with the outputs returned; got {len(tensors)}",
+            ArgumentError,
+        )
+    torch_inputs = any(type(t).__module__.startswith("torch") for t in tensors)
+    given = iter(tensors)
+    full: list[Any] = []
+    allocated: list[Any] = []
+    for i, p in enumerate(decl.params):
+        if i not in outs:
+            full.append(next(given))
+            continue
+        t = func.args[i].type
+        if not isinstance(t, A.TensorType) or not all(isinstance(d, int) for d in t.get_shape()):
+            raise located(
+                f"{program.name}.{name}: the output '{p.arg}' has the type {t}; a returned output needs "
+                f"a static shape (pass it as an argument instead)",
+                ArgumentError,
+            )
+        array = np.zeros(tuple(t.get_shape()), dtype=numpy_dtype(t.element_type))
+        if torch_inputs:
+            array = arrays.to_caller_kind(array, "torch", T.dtype_from_ir(t.element_type))
+        full.append(array)
+        allocated.append(array)
+    return full, allocated
 

@@ -259,7 +259,7 @@ pypto.func @f(%t: !pypto.tensor<[64, 64], f32>, %i: index) {
 // -----
 
 pypto.func @f(%t: !pypto.tensor<[64, 64], f32>, %i: i32) {
-  %r = "pypto.tensor.slice"(%t, %i, %i) : (!pypto.tensor<[64, 64], f32>, i32, i32) -> !pypto.tensor<[8, 8], f32>
+  %r = "pypto.tensor.slice"(%t, %i, %i) <{operandSegmentSizes = array<i32: 1, 2, 0>}> : (!pypto.tensor<[64, 64], f32>, i32, i32) -> !pypto.tensor<[8, 8], f32>
   pypto.return
 }
 

@@ -120,7 +120,7 @@ builtin.module {
 // CHECK-GENERIC-NEXT:     %new = "pypto.tensor.create"() : () -> !pypto.tensor<[64, 128], f32>
 // CHECK-GENERIC-NEXT:     %dyn = "pypto.tensor.create"(%n, %n) : (index, index) -> !pypto.tensor<[?, 4, ?], f16>
 // CHECK-GENERIC-NEXT:     %sym = "pypto.tensor.create"() {tag} : () -> !pypto.tensor<[N, 4], f32>
-// CHECK-GENERIC-NEXT:     %v = "pypto.tensor.slice"(%t, %c64, %c0) : (!pypto.tensor<[N, 128], f32>, index, index) -> !pypto.tensor<[64, 128], f32>
+// CHECK-GENERIC-NEXT:     %v = "pypto.tensor.slice"(%t, %c64, %c0) <{operandSegmentSizes = array<i32: 1, 2, 0>}> : (!pypto.tensor<[N, 128], f32>, index, index) -> !pypto.tensor<[64, 128], f32>
 // CHECK-GENERIC-NEXT:     %w = "pypto.tensor.assemble"(%t, %v, %c0, %c0) : (!pypto.tensor<[N, 128], f32>, !pypto.tensor<[64, 128], f32>, index, index) -> !pypto.tensor<[N, 128], f32>
 // CHECK-GENERIC-NEXT:     %d0 = "pypto.tensor.dim"(%t) <{axis = 0 : i64}> : (!pypto.tensor<[N, 128], f32>) -> index
 // CHECK-GENERIC-NEXT:     %x = "pypto.tensor.read"(%w, %c0, %c64) : (!pypto.tensor<[N, 128], f32>, index, index) -> f32

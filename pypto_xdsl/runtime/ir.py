@@ -1,0 +1,44 @@
+"""`from pypto import ir` for the reference's examples: the compiler driver they call.
+
+PyPTO's `pypto.ir` is its whole IR library; its examples use two names of it, `ir.compile`
+(compile a program, write the generated files, return the output directory) and
+`ir.OptimizationStrategy`. This module gives those two, over this project's pipeline and
+Ascend C backend; the rest of PyPTO's IR API has no counterpart here (the IR is xDSL's).
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from pathlib import Path
+from typing import Any
+
+from pypto_xdsl.runtime.config import BackendType, IgnoredOptionWarning, OptimizationStrategy
+
+__all__ = ["OptimizationStrategy", "compile"]
+
+
+def compile(  # noqa: A001  (PyPTO's name)
+    program: Any,
+    strategy: Any = None,
+    dump_passes: bool = False,
+    backend_type: Any = None,
+    output_dir: str | Path | None = None,
+    **options: Any,
+) -> str:
+    """Run `pypto-default` and the Ascend C backend on `program` (a `@pl.program`); write the
+    kernels, host code and CMakeLists under `output_dir` (default
+    `build_output/<name>_<time>/`) and return that directory."""
+    ignored = {k: v for k, v in {"dump_passes": dump_passes, **options}.items() if v}
+    if strategy not in (None, OptimizationStrategy.Default):
+        ignored["strategy"] = strategy
+    if backend_type not in (None, BackendType.Ascend910B):
+        ignored["backend_type"] = backend_type
+    if ignored:
+        shown = ", ".join(f"{k}={v!r}" for k, v in ignored.items())
+        warnings.warn(f"ir.compile options ignored by pypto-xdsl: {shown}", IgnoredOptionWarning, stacklevel=2)
+    out = Path(output_dir) if output_dir is not None else Path("build_output") / (
+        f"{program.name}_{time.strftime('%Y%m%d_%H%M%S')}"
+    )
+    program.compile(out)
+    return str(out)

@@ -1,0 +1,46 @@
+"""`TensorSpec`: how a program's input or output tensor is made, PyPTO's spelling.
+
+PyPTO's examples describe their tensors as specs (name, shape, dtype, how to fill it,
+whether it is an output) and make them with `spec.create_tensor()`. The tensors are torch
+tensors, so this needs torch (imported when a tensor is made; never a dependency of this
+package).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class TensorSpec:
+    """`TensorSpec("query", [32, 128], torch.bfloat16, init_value=torch.randn)`.
+
+    `init_value`: None (zeros), a number (every element), a tensor (converted to `dtype`),
+    a torch factory (`torch.randn`, `torch.rand`, `torch.zeros`, `torch.ones`: called with the
+    shape and dtype), or any other callable of no arguments returning the contents.
+    `is_output` marks a tensor the program writes (checked against a golden reference)."""
+
+    name: str
+    shape: Sequence[int]
+    dtype: Any
+    init_value: Any = field(default=None)
+    is_output: bool = False
+
+    def create_tensor(self) -> Any:
+        import torch
+
+        shape = [int(d) for d in self.shape]
+        init = self.init_value
+        if init is None:
+            return torch.zeros(shape, dtype=self.dtype)
+        if isinstance(init, bool) or not isinstance(init, int | float | torch.Tensor | Callable):
+            raise TypeError(f"TensorSpec {self.name!r}: unsupported init_value {init!r}")
+        if isinstance(init, int | float):
+            return torch.full(shape, init, dtype=self.dtype)
+        if isinstance(init, torch.Tensor):
+            return init.to(dtype=self.dtype)
+        if init in (torch.randn, torch.rand, torch.zeros, torch.ones):
+            return init(shape, dtype=self.dtype)
+        return torch.as_tensor(init(), dtype=self.dtype)
