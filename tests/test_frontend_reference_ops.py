@@ -364,7 +364,8 @@ def test_scalar_cast_and_flat_read():
     ("y = pl.min(x, 1)", "pl.min takes scalars"),
     ("y = pl.matmul(x, x, c_matrix_nz=True)", "c_matrix_nz=True is not supported"),
     ("y = pl.fillpad(x)", "tensors carry no valid shape here"),
-    ("y = pl.slice(x, [2, 2], [0, 0], valid_shape=[1, 1])", "tensors carry no valid shape here"),
+    ("y = pl.slice(x, [2, 2, 2], [0, 0])", "slice: rank 3 differs from the rank 2"),
+    ("y = pl.slice(x, [2, 1.5], [0, 0])", "a dimension of 'shape' of pl.slice must be an int, pl.dynamic or an index"),
     ("y = pl.col_expand_mul(x, pl.load(x, [0, 0], [1, 8]))", "'rhs' of pl.col_expand_mul must be a tensor like 'lhs'"),
     ("t = pl.load(x, [0, 0], [8, 8])\n                y = pl.tile.fillpad(t, pad_value=3)", "pl.PadValue.zero/max/min"),
     ("t = pl.load(x, [0, 0], [8, 8])\n                y = pl.tile.assemble(t, t, [0, 0], atomic=pl.AtomicType.Add)", "has no parameter 'atomic'"),
@@ -393,7 +394,9 @@ def test_tensor_views_in_annotations():
     x = rnd((4, 4), 20)
     np.testing.assert_array_equal(prog.run(x), -x)
     for view, message in (("pl.TensorView(layout=pl.TensorLayout.DN)", "is not supported: tensors are row-major"),
-                          ("pl.TensorView(valid_shape=[4, 2])", "valid_shape=...) is not supported")):
+                          ("pl.TensorView(valid_shape=[4, 8])", "exceeds the tensor's shape in dimension 1 (8 > 4)"),
+                          ("pl.TensorView(valid_shape=[4])", "has 1 entries for a rank-2 tensor"),
+                          ("pl.TensorView(stride=[4, 1])", "stride=...) is not supported")):
         with pytest.raises(ParserError, match=re_escape(message)):
             build(f"""
             @pl.program

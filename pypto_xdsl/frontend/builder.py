@@ -1464,9 +1464,7 @@ class FunctionBuilder:
             raise self.error(node.items[0].optional_vars, "pl.cluster() gives no value to bind with 'as'")
         a = Args(self, call, "pl.cluster", ["name_hint"], 0)
         if "name_hint" in a:
-            v = a.value("name_hint")
-            if not isinstance(v, Const) or not isinstance(v.value, str):
-                raise self.error(a.node_of("name_hint"), f"name_hint must be a string, got {describe(v)}")
+            self.scope_name(a.value("name_hint"), a.node_of("name_hint"))  # checks it is a name
         if self.decl.kind in A.INCORE_KINDS or self.in_scope:
             raise self.error(node, "pl.cluster groups launches: it belongs in an orchestration function, outside pl.at/pl.spmd")
         self.stmts(node.body)
