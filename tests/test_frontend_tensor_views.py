@@ -271,3 +271,40 @@ def test_tensor_spec_and_ir_compile(tmp_path):
     assert out == str(tmp_path / "o")
     assert list(prog.functions) == ["k", "main"] and prog.functions["k"].name == "k"
     assert "pypto.func" in prog.as_python()
+
+
+ESCAPING = """
+    @pl.program
+    class P:
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(self, x: pl.Tensor[[8, 4], pl.FP32], n: pl.Scalar[pl.INDEX],
+              out: pl.Out[pl.Tensor[[8, 4], pl.FP32]]) -> pl.Tensor[[8, 4], pl.FP32]:
+            for b in pl.range(n):
+                t = pl.load(x, [b * 2, 0], [2, 4])
+                written = pl.store(pl.neg(t), [b * 2, 0], out)
+            return written
+"""
+
+
+@pytest.mark.parametrize("n", [0, 2, 4])
+def test_a_write_escaping_its_loop_names_the_storage_after_it(n):
+    prog = build(ESCAPING)
+    assert "scf.for" in str(prog.module)
+    x, out = rnd((8, 4), 5), np.full((8, 4), 7.0, np.float32)
+    prog.run(x, n, out)
+    want = np.full((8, 4), 7.0, np.float32)
+    want[: 2 * n] = -x[: 2 * n]
+    np.testing.assert_array_equal(out, want)
+
+
+def test_a_value_escaping_its_loop_is_still_an_error():
+    with pytest.raises(ParserError, match="'y' is only defined inside the loop"):
+        build("""
+            @pl.program
+            class P:
+                @pl.function
+                def main(self, x: pl.Tensor[[8, 4], pl.FP32]) -> pl.Tensor[[8, 4], pl.FP32]:
+                    for i in pl.range(3):
+                        y = pl.neg(x)
+                    return y
+        """)

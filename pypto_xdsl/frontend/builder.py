@@ -957,6 +957,42 @@ class FunctionBuilder:
 
     # ---- control flow
 
+    _WRITES = {"store": ("output_tensor", 2), "assemble": ("target", 0), "write": ("dst", 0)}
+
+    def _escaping_writes(self, node: ast.For, assigned: Sequence[str], excluded: set[str]) -> dict[str, str]:
+        """Names first assigned inside the loop and read after it, each assigned a write into
+        the storage of a tensor from before the loop (`new = pl.store(t, offs, out)`): name ->
+        that tensor's name. PyPTO carries a name that escapes its loop, starting from an
+        out/inout tensor of its type; when the name is a write into a known storage, that
+        storage is the start (a loop that runs no iteration leaves the tensor as it was), so
+        the name is carried from it, and names the storage after the loop."""
+        found: dict[str, str] = {}
+        after = _end(node)
+        for stmt in ast.walk(node):
+            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+                continue
+            n = stmt.targets[0].id
+            if n in excluded or n not in assigned or n in found or self.decl.last_load.get(n, (0, 0)) <= after:
+                continue
+            if n in self.env and not isinstance(self.env[n], Undefined):
+                continue
+            call = stmt.value
+            if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute):
+                continue
+            write = self._WRITES.get(call.func.attr)
+            if write is None:
+                continue
+            keyword, position = write
+            dest = next((k.value for k in call.keywords if k.arg == keyword), None)
+            if dest is None and len(call.args) > position:
+                dest = call.args[position]
+            if not isinstance(dest, ast.Name) or dest.id in assigned:
+                continue
+            value = self.env.get(dest.id)
+            if isinstance(value, SSAValue) and isinstance(value.type, TensorType):
+                found[n] = dest.id
+        return found
+
     def _carried_value(self, name: str, node: ast.AST) -> SSAValue:
         value = self.env[name]
         if isinstance(value, Const):
@@ -1091,7 +1127,9 @@ class FunctionBuilder:
             if n != loop_var and n not in explicit and n not in yield_targets
             and n in self.env and not isinstance(self.env[n], Undefined) and n in self.last_load
         ]
-        inits = [*explicit_inits, *[self._carried_value(n, node) for n in carried]]
+        escaping = self._escaping_writes(node, assigned, {loop_var, *explicit, *yield_targets, *carried})
+        carried += list(escaping)
+        inits = [*explicit_inits, *[self._carried_value(escaping.get(n, n), node) for n in carried]]
         names = [*explicit, *carried]
         body = Block(arg_types=[IndexType(), *[v.type for v in inits]])
         self._hint(body.args[0], loop_var)

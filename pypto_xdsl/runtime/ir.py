@@ -13,6 +13,8 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+from xdsl.utils.exceptions import DiagnosticException
+
 from pypto_xdsl.runtime.config import BackendType, IgnoredOptionWarning, OptimizationStrategy
 
 __all__ = ["OptimizationStrategy", "compile"]
@@ -40,5 +42,10 @@ def compile(  # noqa: A001  (PyPTO's name)
     out = Path(output_dir) if output_dir is not None else Path("build_output") / (
         f"{program.name}_{time.strftime('%Y%m%d_%H%M%S')}"
     )
-    program.compile(out)
+    try:
+        program.compile(out)
+    except (DiagnosticException, ValueError, NotImplementedError) as e:
+        from pypto_xdsl.frontend.locate import located
+
+        raise located(f"ir.compile: cannot compile {program.name}: {e}") from None
     return str(out)
