@@ -157,7 +157,7 @@ func.func @leaves(%a: !pypto.tensor<[64, 128], f32>, %b: !pypto.tensor<[64, 128]
   %1 = "pypto.tensor.exp"(%0) : (!pypto.tensor<[64, 128], f32>) -> !pypto.tensor<[64, 128], f32>
   %2 = "pypto.tensor.muls"(%1, %s) : (!pypto.tensor<[64, 128], f32>, f32) -> !pypto.tensor<[64, 128], f32>
   %3 = "pypto.tensor.matmul"(%2, %m) : (!pypto.tensor<[64, 128], f32>, !pypto.tensor<[128, 32], f32>) -> !pypto.tensor<[64, 32], f32>
-  %4 = "pypto.tensor.slice"(%a, %i, %i) : (!pypto.tensor<[64, 128], f32>, index, index) -> !pypto.tensor<[8, 8], f32>
+  %4 = "pypto.tensor.slice"(%a, %i, %i) {operandSegmentSizes = array<i32: 1, 2, 0>} : (!pypto.tensor<[64, 128], f32>, index, index) -> !pypto.tensor<[8, 8], f32>
   %5 = "pypto.tensor.read"(%a, %i, %i) : (!pypto.tensor<[64, 128], f32>, index, index) -> f32
   %6 = "pypto.tensor.create"() : () -> !pypto.tensor<[16, 16], bf16>
   %7 = "pypto.tile.get_block_idx"() : () -> index
