@@ -245,14 +245,19 @@ def test_return_style_call_allocates_and_returns_the_outputs():
         compiled(x)
 
 
-def test_tensor_spec_and_ir_compile(tmp_path):
-    torch = pytest.importorskip("torch")
-    from pypto_xdsl.runtime import TensorSpec, ir
+def test_tensor_spec_with_numpy_dtypes():
+    from pypto_xdsl.runtime import TensorSpec
 
-    spec = TensorSpec("q", [2, 3], torch.float32, init_value=torch.ones)
-    assert spec.create_tensor().sum().item() == 6.0
-    assert TensorSpec("o", [2], torch.int32, is_output=True).create_tensor().tolist() == [0, 0]
-    assert TensorSpec("c", [2], torch.float32, init_value=lambda: [1.5, 2.5]).create_tensor().tolist() == [1.5, 2.5]
+    assert TensorSpec("q", [2, 3], np.float32, init_value=2.0).create_tensor().sum() == 12.0
+    assert TensorSpec("o", [2], np.int32, is_output=True).create_tensor().tolist() == [0, 0]
+    assert TensorSpec("c", [2], np.float32, init_value=lambda: [1.5, 2.5]).create_tensor().tolist() == [1.5, 2.5]
+    with pytest.raises(TypeError, match="unsupported init_value"):
+        TensorSpec("b", [2], np.float32, init_value="x").create_tensor()
+
+
+def test_ir_compile_and_program_functions(tmp_path):
+    from pypto_xdsl.runtime import ir
+
     prog = build("""
         @pl.program
         class P:
@@ -308,3 +313,28 @@ def test_a_value_escaping_its_loop_is_still_an_error():
                         y = pl.neg(x)
                     return y
         """)
+
+
+def test_a_shorter_runtime_view_for_an_in_parameter_is_valid_in_its_extent():
+    # the reference's 04_paged_attention: pl.slice(sij, [16, valid_len], [0, 0]) passed for a
+    # [16, 128] parameter; the kernel's load is partial past valid_len
+    prog = build("""
+        @pl.program
+        class P:
+            @pl.function(type=pl.FunctionType.InCore)
+            def k(self, s: pl.Tensor[[4, 8], pl.FP32], out: pl.Out[pl.Tensor[[4, 1], pl.FP32]]) -> pl.Tensor[[4, 1], pl.FP32]:
+                t = pl.load(s, [0, 0], [4, 8])
+                out = pl.store(pl.row_max(t), [0, 0], out)
+                return out
+
+            @pl.function(type=pl.FunctionType.Orchestration)
+            def main(self, x: pl.Tensor[[4, 8], pl.FP32], n: pl.Tensor[[1], pl.INT64],
+                     out: pl.Out[pl.Tensor[[4, 1], pl.FP32]]) -> pl.Tensor[[4, 1], pl.FP32]:
+                v = pl.tensor.read(n, [0])
+                s = pl.slice(x, [4, v], [0, 0])
+                out = self.k(s, out)
+                return out
+    """)
+    x, out = rnd((4, 8), 9), np.zeros((4, 1), np.float32)
+    prog.run(x, np.array([5], np.int64), out)
+    np.testing.assert_array_equal(out[:, 0], x[:, :5].max(axis=1))

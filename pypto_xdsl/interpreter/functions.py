@@ -251,6 +251,41 @@ def bind_arguments(
             )
 
 
+def short_views(op: CallOp | SubmitOp, callee: FuncOp, args: Sequence[Any]) -> list[Any]:
+    """PyPTO's view of a run-time extent shorter than the parameter's static one: a tensor
+    passed as `[16, ?]` with 72 columns for an `in` parameter `[16, 128]` (the paged-attention
+    `pl.slice(sij, [16, valid_len], ...)` of a ragged block) is the parameter's shape valid in
+    its first 72 columns, so loads from it are partial there. Its storage ends at the
+    argument's extent: the kernel sees a read-only copy whose cells past it are unspecified.
+    Other mismatches stay errors of the call (`check_value`)."""
+    from pypto_xdsl.interpreter.numerics import unspecified
+    from pypto_xdsl.interpreter.partial import PartialTile, valid_block, valid_of
+
+    out = list(args)
+    for i, (value, operand, formal, direction) in enumerate(
+        zip(args, op.args, callee.function_type.inputs.data, callee.directions)
+    ):
+        actual = operand.type
+        if not (
+            direction == ParamDirection.IN and isinstance(formal, TensorType) and isinstance(actual, TensorType)
+            and isinstance(value, np.ndarray) and value.ndim == formal.rank == actual.rank
+        ):
+            continue
+        dims = [
+            f if isinstance(f, int) and a is None and n < f else n
+            for f, a, n in zip(formal.get_shape(), actual.get_shape(), value.shape)
+        ]
+        if tuple(dims) == value.shape:
+            continue
+        padded = unspecified(tuple(dims), value.dtype)
+        padded[valid_block(value.shape)] = np.asarray(value)
+        padded.flags.writeable = False
+        part = padded.view(PartialTile)
+        part.valid = tuple(valid_of(value) or value.shape)
+        out[i] = part
+    return out
+
+
 # --------------------------------------------------------------------------- program ops
 
 
@@ -379,7 +414,7 @@ class PyptoFunctions(InterpreterFunctions):
         callee = self._callee(interpreter, op)
         cores = self._core_count(interpreter, op, args[-1]) if launch_cores(op) is not None else None
         # A call is no task: conditions its callee registers bind nobody (a terminal waiter).
-        results, _ = self._launch(interpreter, op, callee, tuple(args[:n_args]), cores)
+        results, _ = self._launch(interpreter, op, callee, tuple(short_views(op, callee, args[:n_args])), cores)
         return results
 
     @impl(SubmitOp)

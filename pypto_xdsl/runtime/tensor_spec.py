@@ -1,9 +1,9 @@
 """`TensorSpec`: how a program's input or output tensor is made, PyPTO's spelling.
 
 PyPTO's examples describe their tensors as specs (name, shape, dtype, how to fill it,
-whether it is an output) and make them with `spec.create_tensor()`. The tensors are torch
-tensors, so this needs torch (imported when a tensor is made; never a dependency of this
-package).
+whether it is an output) and make them with `spec.create_tensor()`. With a torch dtype the
+tensors are torch tensors (torch is imported when one is made; it is never a dependency of
+this package); with a numpy dtype, numpy arrays.
 """
 
 from __future__ import annotations
@@ -29,9 +29,11 @@ class TensorSpec:
     is_output: bool = False
 
     def create_tensor(self) -> Any:
+        shape = [int(d) for d in self.shape]
+        if not type(self.dtype).__module__.startswith("torch"):
+            return self._numpy(shape)
         import torch
 
-        shape = [int(d) for d in self.shape]
         init = self.init_value
         if init is None:
             return torch.zeros(shape, dtype=self.dtype)
@@ -44,3 +46,18 @@ class TensorSpec:
         if init in (torch.randn, torch.rand, torch.zeros, torch.ones):
             return init(shape, dtype=self.dtype)
         return torch.as_tensor(init(), dtype=self.dtype)
+
+    def _numpy(self, shape: list[int]) -> Any:
+        import numpy as np
+
+        dtype = np.dtype(self.dtype)
+        init = self.init_value
+        if init is None:
+            return np.zeros(shape, dtype)
+        if isinstance(init, bool) or not isinstance(init, int | float | np.ndarray | Callable):
+            raise TypeError(f"TensorSpec {self.name!r}: unsupported init_value {init!r}")
+        if isinstance(init, int | float):
+            return np.full(shape, init, dtype)
+        if isinstance(init, np.ndarray):
+            return init.astype(dtype)
+        return np.asarray(init(), dtype=dtype)
