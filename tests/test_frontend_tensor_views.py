@@ -102,7 +102,7 @@ def test_slice_running_past_the_end_is_valid_up_to_the_edge_and_read_only():
                 return out
 
             @pl.function(type=pl.FunctionType.Orchestration)
-            def main(self, table: pl.Tensor[[10], pl.INT32], cfg: pl.Tensor[[2], pl.INT64],
+            def main(self, table: pl.Tensor[[pl.dynamic("T")], pl.INT32], cfg: pl.Tensor[[2], pl.INT64],
                      out: pl.Out[pl.Tensor[[1], pl.INT32]]) -> pl.Tensor[[1], pl.INT32]:
                 at = pl.tensor.read(cfg, [0])
                 n = pl.tensor.read(cfg, [1])
@@ -120,7 +120,7 @@ def test_write_through_an_overhanging_slice_is_an_error():
         @pl.program
         class P:
             @pl.function(type=pl.FunctionType.Orchestration)
-            def main(self, t: pl.Tensor[[10], pl.FP32], cfg: pl.Tensor[[1], pl.INT64]) -> pl.Tensor[[10], pl.FP32]:
+            def main(self, t: pl.Tensor[[pl.dynamic("T")], pl.FP32], cfg: pl.Tensor[[1], pl.INT64]) -> pl.Tensor[[pl.dynamic("T")], pl.FP32]:
                 at = pl.tensor.read(cfg, [0])
                 w = pl.slice(t, [8], [at])
                 w = pl.tensor.write(w, [0], 1.0)

@@ -758,6 +758,49 @@ def test_atomic_store_and_assemble_add_into_the_destination():
     np.testing.assert_allclose(r, expected, rtol=1e-6)
 
 
+@covers("pypto.tensor.set_validshape", "pypto.tensor.slice")
+@pytest.mark.parametrize("cols, rows", [(8, 4), (5, 4), (3, 2), (0, 4)])
+def test_tensor_valid_region_makes_loads_partial(cols, rows):
+    # tensor.set_validshape narrows a view's valid region; a load from it is partial where
+    # its window leaves the region (requested valid shape cut by the tensor's, shifted)
+    text = """
+    pypto.func @main(%x: !pypto.tensor<[4, 8], f32>, %r: index, %c: index, out %o: !pypto.tensor<[4, 8], f32>) -> !pypto.tensor<[4, 8], f32> {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %v = pypto.tensor.set_validshape %x, %r, %c : !pypto.tensor<[4, 8], f32>, index, index
+      %w = pypto.tensor.slice %v[%c0, %c1] : !pypto.tensor<[4, 8], f32> -> !pypto.tensor<[4, 7], f32>
+      %t = pypto.tile.load %w[%c0, %c0] : !pypto.tensor<[4, 7], f32> -> !pypto.tile<[4, 7], f32, vec>
+      %f = pypto.tile.fillpad %t pad(zero) : !pypto.tile<[4, 7], f32, vec>
+      %o1 = pypto.tile.store %f, %o[%c0, %c0] : !pypto.tile<[4, 7], f32, vec>, !pypto.tensor<[4, 8], f32>
+      pypto.return %o1 : !pypto.tensor<[4, 8], f32>
+    }"""
+    x = rnd((4, 8), 11)
+    (r,) = run_text(text, [x, rows, cols, np.zeros((4, 8), np.float32)])
+    want = np.zeros((4, 8), np.float32)
+    valid_cols = max(0, cols - 1)  # the window starts one column in
+    want[:rows, :valid_cols] = x[:rows, 1 : 1 + valid_cols]
+    np.testing.assert_array_equal(r, want)
+
+
+@pytest.mark.parametrize("at", [0, 3, 6, 8, 10])
+def test_slice_with_runtime_size_past_a_runtime_extent(at):
+    text = """
+    pypto.func @main(%x: !pypto.tensor<[N], f32>, %at: index, %n: index, out %o: !pypto.tensor<[4], f32>) -> !pypto.tensor<[4], f32> {
+      %c0 = arith.constant 0 : index
+      %w = pypto.tensor.slice %x[%at] sizes(%n) : !pypto.tensor<[N], f32> -> !pypto.tensor<[?], f32>
+      %t = pypto.tile.load %w[%c0] : !pypto.tensor<[?], f32> -> !pypto.tile<[4], f32, vec>
+      %f = pypto.tile.fillpad %t pad(max) : !pypto.tile<[4], f32, vec>
+      %o1 = pypto.tile.store %f, %o[%c0] : !pypto.tile<[4], f32, vec>, !pypto.tensor<[4], f32>
+      pypto.return %o1 : !pypto.tensor<[4], f32>
+    }"""
+    x = rnd((10,), 12)
+    (r,) = run_text(text, [x, at, 4, np.zeros(4, np.float32)])
+    inside = max(0, min(4, 10 - at))
+    want = np.full(4, np.inf, np.float32)  # pad(max) of a float tile
+    want[:inside] = x[at : at + inside]
+    np.testing.assert_array_equal(r, want)
+
+
 def test_every_op_has_a_numerics_test():
     # Runs last in this module (pytest keeps definition order), after every `covers` call.
     every = {op.name for op in (*tensor.TENSOR_OPS, *tile.TILE_OPS)}

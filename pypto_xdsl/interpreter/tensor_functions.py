@@ -63,10 +63,11 @@ def tensor_window(
 ) -> np.ndarray:
     """The view `tensor.slice` gives, with PyPTO's valid region: the source's valid region
     shifted by the offsets and cut to the window (a slice is never valid where its source is
-    not). A window running past the source's end at run time (a fixed-size view of a ragged
-    tail: `pl.slice(block_table, [64], [b * n])` near the end) is valid up to the edge; its
-    storage ends there, so it is a read-only copy whose cells past the edge are
-    unspecified, and a write through it is an error (`check_write`)."""
+    not). A window running past the end of a run-time (`?` or symbolic) extent (a fixed-size
+    view of a ragged tail: `pl.slice(block_table, [64], [b * n])` near the end) is valid up
+    to the edge; its storage ends there, so it is a read-only copy whose cells past the edge
+    are unspecified, and a write through it is an error (`check_write`). Past a static
+    extent it is an error."""
     if len(offsets) != src.ndim or len(extents) != src.ndim:
         window(interpreter, op, src, offsets, extents, "slice")  # reports the rank mismatch
     if any(o < 0 for o in offsets):
@@ -76,6 +77,9 @@ def tensor_window(
     if all(o + e <= n for o, e, n in zip(offsets, extents, src.shape)):
         view = src[tuple(slice(o, o + e) for o, e in zip(offsets, extents))]
         return with_valid(view, valid)
+    static = op.operands[0].type.get_shape()  # type: ignore[union-attr]
+    if any(o + e > n and isinstance(d, int) for o, e, n, d in zip(offsets, extents, src.shape, static)):
+        window(interpreter, op, src, offsets, extents, "slice")  # past a static extent: an error
     inside = tuple(max(0, min(e, n - o)) for o, e, n in zip(offsets, extents, src.shape))
     out = numerics.unspecified(tuple(extents), src.dtype)
     out[valid_block(inside)] = np.asarray(src)[tuple(slice(o, o + i) for o, i in zip(offsets, inside))]

@@ -45,22 +45,16 @@ class TileFunctions(ComputeFunctions):
         extents = result_shape(interpreter, op, op.result.type)
         source_valid = valid_of(src)
         if not valid and source_valid is None:
-            overhang = [
-                axis for axis, (o, e, n) in enumerate(zip(offsets, extents, src.shape))
-                if o + e > n and not isinstance(op.source.type.get_shape()[axis], int)
-            ]
-            if not overhang or len(offsets) != src.ndim:
-                return (src[window(interpreter, op, src, offsets, extents, "load")].copy(),)
+            return (src[window(interpreter, op, src, offsets, extents, "load")].copy(),)
         # A partial load reads its valid block only; the window may run past the source.
         if any(not 0 <= v <= e for v, e in zip(valid, extents)):
             raise fail(interpreter, op, f"valid shape {list(valid)} does not fit the tile shape {list(extents)}")
-        if not valid or source_valid is not None:
+        if source_valid is not None:
             # PyPTO's window read: the tile is valid where the window meets the source's valid
-            # region (a tensor's valid shape, `pl.slice(..., valid_shape=...)`, or the end of a
-            # run-time extent), cut by the requested valid shape
-            limit = source_valid if source_valid is not None else src.shape
+            # region (a tensor's valid shape: `pl.slice(..., valid_shape=...)`, a slice past the
+            # end of a run-time extent, a shorter view), cut by the requested valid shape
             requested = list(valid) if valid else list(extents)
-            valid = [max(0, min(r, v - o)) for r, v, o in zip(requested, limit, offsets)]
+            valid = [max(0, min(r, v - o)) for r, v, o in zip(requested, source_valid, offsets)]
             if list(valid) == list(extents):
                 return (src[window(interpreter, op, src, offsets, extents, "load")].copy(),)
         out = numerics.unspecified(tuple(extents), numpy_dtype(op.result.type.element_type))
