@@ -169,11 +169,6 @@ def run(program: Any, *tensors: Any, config: RunConfig | None = None) -> Any:
     Out/inout tensors are written in place; returns the compiled program (`.module`,
     `.files`, callable again with new tensors). Without tensors it only compiles.
     """
-    from pypto_xdsl.frontend.locate import located
-    from pypto_xdsl.language.decorators import JitFunction
-    from pypto_xdsl.runtime.compiled import Compiled
-    from pypto_xdsl.runtime.jit import ArgumentError, Binding, ParamPlan
-
     from pypto_xdsl.language.decorators import JitFunction
 
     config = config or RunConfig()
