@@ -801,6 +801,23 @@ def test_slice_with_runtime_size_past_a_runtime_extent(at):
     np.testing.assert_array_equal(r, want)
 
 
+def test_assemble_of_a_tensor_with_a_valid_region_writes_that_region():
+    text = """
+    pypto.func @main(%x: !pypto.tensor<[2, 4], f32>, %c: index, inout %o: !pypto.tensor<[2, 4], f32>) -> !pypto.tensor<[2, 4], f32> {
+      %c0 = arith.constant 0 : index
+      %c2 = arith.constant 2 : index
+      %v = pypto.tensor.set_validshape %x, %c2, %c : !pypto.tensor<[2, 4], f32>, index, index
+      %e = pypto.tensor.exp %v : !pypto.tensor<[2, 4], f32>
+      %o1 = pypto.tensor.assemble %e into %o[%c0, %c0] : !pypto.tensor<[2, 4], f32> into !pypto.tensor<[2, 4], f32>
+      pypto.return %o1 : !pypto.tensor<[2, 4], f32>
+    }"""
+    x, o = rnd((2, 4), 13), np.full((2, 4), 5.0, np.float32)
+    (r,) = run_text(text, [x, 3, o])
+    want = np.full((2, 4), 5.0, np.float32)
+    want[:, :3] = np.exp(x[:, :3])
+    np.testing.assert_allclose(r, want, rtol=1e-6)
+
+
 def test_every_op_has_a_numerics_test():
     # Runs last in this module (pytest keeps definition order), after every `covers` call.
     every = {op.name for op in (*tensor.TENSOR_OPS, *tile.TILE_OPS)}

@@ -288,6 +288,9 @@ class TensorFunctions(ComputeFunctions):
     def run_assemble(self, interpreter: Interpreter, op: tensor.AssembleOp, args: PythonValues):
         dst, src, *offsets = args
         check_write(interpreter, op, dst)
+        valid = valid_of(src)
+        if valid is not None:  # PyPTO moves only the source's valid region
+            src = np.asarray(src)[valid_block(valid)]
         where = window(interpreter, op, dst, offsets, src.shape, "assemble")
         if op.atomic is not None and op.atomic.data == AtomicKind.ADD:
             dst[where] = coerce(dst[where] + src, element_type(op))
