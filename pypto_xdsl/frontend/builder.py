@@ -1974,7 +1974,7 @@ class FunctionBuilder:
         names them)."""
         from pypto_xdsl.frontend import scalars
 
-        if formal == IntegerType(1) and scalars._category(value.type) == "integer":
+        if formal == IntegerType(1) and scalars.category(value.type) == "integer":
             zero = self.materialize(Const(0), value.type, node)
             return self.build_op(node, lambda: arith.CmpiOp(value, zero, "ne"))
         if scalars.promoted_type(value.type, formal) is not None:

@@ -41,7 +41,7 @@ def _bits(t: Attribute) -> int:
     return _FLOAT_BITS.get(str(t), 0)
 
 
-def _category(t: Attribute) -> str | None:
+def category(t: Attribute) -> str | None:
     if isinstance(t, IndexType) or _is_signless_int(t):
         return "integer"
     if is_float_type(t):
@@ -53,7 +53,7 @@ def promoted_type(lhs: Attribute, rhs: Attribute) -> Attribute | None:
     """The type both operands convert to, or None when PyPTO has no implicit conversion."""
     if lhs == rhs:
         return lhs
-    cl, cr = _category(lhs), _category(rhs)
+    cl, cr = category(lhs), category(rhs)
     if cl is None or cl != cr:
         return None
     return rhs if _bits(rhs) > _bits(lhs) else lhs
@@ -82,7 +82,7 @@ def promote(fb: FunctionBuilder, lhs: SSAValue, rhs: SSAValue, node: ast.AST) ->
     target = promoted_type(lhs.type, rhs.type)
     if target is None:
         hint = ""
-        if {_category(lhs.type), _category(rhs.type)} == {"integer", "float"}:
+        if {category(lhs.type), category(rhs.type)} == {"integer", "float"}:
             hint = " (PyPTO converts between integer types or between float types only; use pl.cast)"
         raise fb.error(
             node, f"operands have different types {lhs.type} and {rhs.type}{hint}"
