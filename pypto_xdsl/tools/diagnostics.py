@@ -9,6 +9,9 @@ a Python traceback:
   also how the bare exceptions some upstream verifiers raise are recognised as verifier errors
   (xDSL 0.74's `scf.while` raises `Exception`);
 * a RecursionError beyond `MAX_NESTING_DEPTH`, a MemoryError, as one sentence each;
+* an input file that cannot be read, an output that cannot be written: one line,
+  `tool: error: cannot open input file 'p.mlir': No such file or directory` (mlir-opt's
+  wording; `read_input`, `format_os_error`);
 * anything else is a bug of the tool: `internal error`, with the exception (and its traceback
   when `PYPTO_TRACEBACK=1`).
 
@@ -33,6 +36,34 @@ from xdsl.utils.lexer import Input, Span
 from pypto_xdsl.utils import MAX_NESTING_DEPTH
 
 OpSpans = weakref.WeakKeyDictionary[Operation, tuple[Span, int]]
+
+EXIT_ERROR = 1
+"""Every diagnostic: unreadable input, parse/verifier/pass/run-time error, unwritable output."""
+EXIT_USAGE = 2
+"""A malformed command line (argparse's status), and pypto-compile's failing simulation."""
+
+
+class InputFileError(Exception):
+    """The tool's input file cannot be read (missing, a directory, no permission, ...)."""
+
+
+def read_input(path: str) -> bytes:
+    """The bytes of a tool's input file, stdin for `-`; an `InputFileError` naming the file
+    and the reason when it cannot be read. Decoding (UTF-8, located errors) is the parser's."""
+    if path == "-":
+        return sys.stdin.buffer.read()
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        raise InputFileError(f"cannot open input file '{path}': {e.strerror or e}") from None
+
+
+def format_os_error(tool: str, error: OSError, what: str = "output") -> str:
+    """`tool: error: cannot write output 'path': reason` for an output (file or directory)
+    that cannot be written, in the wording of `read_input`."""
+    target = f" '{error.filename}'" if error.filename is not None else ""
+    return f"{tool}: error: cannot write {what}{target}: {error.strerror or error}"
 
 
 def _frames(tb: TracebackType | None) -> Iterator[TracebackType]:

@@ -50,25 +50,31 @@ def parse_program(
     return module
 
 
+class FrontendDiagnostic(DiagnosticException):
+    """The `pl` frontend's diagnostic of a `.py` input, located in the file already."""
+
+
 @deep_stack
 def load_program(
     path: Path, ctx: Context | None = None, entry: str | None = None, shapes=(), scalars=(),
-    spans: diagnostics.OpSpans | None = None,
+    spans: diagnostics.OpSpans | None = None, data: bytes | None = None,
 ) -> ModuleOp:
     """Parse and verify a `.mlir` file (`spans`, if given, receives where each op starts), or
     a `.py` file holding one `@pl.program` or `@pl.jit` functions (`entry` picks one; `shapes`
-    / `scalars` specialise it, see runtime.loading)."""
+    / `scalars` specialise it, see runtime.loading). `data`: the file's bytes, already read."""
+    if data is None:
+        data = Path(path).read_bytes()
     if Path(path).suffix != ".py":
-        return parse_program(Path(path).read_bytes(), ctx, str(path), spans)
+        return parse_program(data, ctx, str(path), spans)
     from pypto_xdsl.frontend.errors import ParserError
     from pypto_xdsl.runtime.loading import module_from_python
 
-    text = decode_source(Path(path).read_bytes(), str(path))
+    text = decode_source(data, str(path))
     try:
         loaded = module_from_python(text, str(path), entry, {s.name: s for s in shapes}, dict(scalars))
     except ParserError as e:
         message = "\n".join([str(e), *getattr(e, "warnings", ())])
-        raise DiagnosticException(message) from None
+        raise FrontendDiagnostic(message) from None
     for w in loaded.warnings:
         print(w, file=sys.stderr)
     if spans is not None:
@@ -320,15 +326,19 @@ def _main(args: argparse.Namespace) -> int:
     spans: diagnostics.OpSpans = weakref.WeakKeyDictionary()
     try:
         return _compile(args, spans)
+    except diagnostics.InputFileError as e:
+        print(f"pypto-compile: error: {e}", file=sys.stderr)
     except ParseError as e:
         print(diagnostics.format_parse_error(e), file=sys.stderr)
+    except FrontendDiagnostic as e:
+        print(e, file=sys.stderr)
     except DiagnosticException as e:
         print(diagnostics.format_op_error(e, spans, "pypto-compile"), file=sys.stderr)
-    except OSError as e:
-        print(f"pypto-compile: error: {e}", file=sys.stderr)
+    except OSError as e:  # the output directory cannot be written
+        print(diagnostics.format_os_error("pypto-compile", e), file=sys.stderr)
     except sim.SimulationError as e:
         print(f"pypto-compile: simulation failed: {e}", file=sys.stderr)
-        return 2
+        return diagnostics.EXIT_USAGE
     except Exception as e:  # noqa: BLE001 - every failure becomes one diagnostic
         if (text := diagnostics.format_resource_error(e, args.input)) is not None:
             print(text, file=sys.stderr)
@@ -336,16 +346,17 @@ def _main(args: argparse.Namespace) -> int:
             print(diagnostics.format_op_error(e, spans, "pypto-compile"), file=sys.stderr)
         else:
             print(diagnostics.format_internal_error("pypto-compile", e), file=sys.stderr)
-    return 1
+    return diagnostics.EXIT_ERROR
 
 
 def _compile(args: argparse.Namespace, spans: diagnostics.OpSpans) -> int:
     out_dir = Path(args.output)
     ctx = make_context()
+    data = diagnostics.read_input(args.input)
     if args.input == "-":  # .mlir text on stdin
-        module = parse_program(sys.stdin.buffer.read(), ctx, "<stdin>", spans)
+        module = parse_program(data, ctx, "<stdin>", spans)
     else:
-        module = load_program(Path(args.input), ctx, args.entry, args.shape, args.scalar, spans=spans)
+        module = load_program(Path(args.input), ctx, args.entry, args.shape, args.scalar, spans=spans, data=data)
     reference = module.clone()
     apply_pipeline(module, default_pipeline() if args.passes is None else args.passes, ctx)
     if not (args.sim or args.profile or args.report):

@@ -6,7 +6,8 @@ import sys
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
-from io import StringIO
+from io import BytesIO, StringIO
+from pathlib import Path
 from typing import IO
 
 from xdsl.context import Context
@@ -104,9 +105,15 @@ class PyptoOptMain(xDSLOptMain):
         return super().parse_chunk(chunk, file_extension, start_offset)
 
     def get_input_stream(self) -> tuple[IO[bytes], str]:
-        if self.args.input_file == "-":  # mlir-opt's spelling of stdin
+        if self.args.input_file in (None, "-"):  # `-`: mlir-opt's spelling of stdin
             return sys.stdin.buffer, "mlir"
-        return super().get_input_stream()
+        try:
+            data = diagnostics.read_input(self.args.input_file)
+        except diagnostics.InputFileError as e:
+            self._fail(f"pypto-opt: error: {e}")
+        extension = Path(self.args.input_file).suffix.removeprefix(".")
+        # like mlir-opt (and pypto-run, pypto-compile): any other file is .mlir text
+        return BytesIO(data), extension if extension in self.available_frontends else "mlir"
 
     def get_input_name(self) -> str:
         return "<stdin>" if self.args.input_file in (None, "-") else self.args.input_file
@@ -127,8 +134,8 @@ class PyptoOptMain(xDSLOptMain):
             self._fail(diagnostics.format_parse_error(e))
         except DiagnosticException as e:
             self._fail(diagnostics.format_op_error(e, self._op_spans, self.get_input_name()))
-        except OSError as e:  # an input that cannot be read, an output that cannot be written
-            self._fail(f"pypto-opt: error: {e}")
+        except OSError as e:  # an output that cannot be written (the input is read above)
+            self._fail(diagnostics.format_os_error("pypto-opt", e))
         except Exception as e:  # noqa: BLE001 - every failure becomes one diagnostic
             if (text := diagnostics.format_resource_error(e, self.get_input_name())) is not None:
                 self._fail(text)
@@ -143,7 +150,7 @@ class PyptoOptMain(xDSLOptMain):
                     with open(self.args.output_file, "w") as f:
                         f.write(self._buffer.getvalue())
                 except OSError as e:
-                    self._fail(f"pypto-opt: error: {e}")
+                    self._fail(diagnostics.format_os_error("pypto-opt", e))
         for w in self._python_warnings:  # after the output: a diagnostic stays the first line
             print(w, file=sys.stderr)
 

@@ -11,6 +11,7 @@ Prints one line per result and per out/inout argument (shape, dtype, checksum, m
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 import weakref
 from collections.abc import Sequence
@@ -113,10 +114,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(args: argparse.Namespace) -> int:
     name = "<stdin>" if args.file == "-" else args.file
     try:
-        data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
-    except OSError as e:
+        data = diagnostics.read_input(args.file)
+    except diagnostics.InputFileError as e:
         print(f"pypto-run: error: {e}", file=sys.stderr)
-        return 2
+        return diagnostics.EXIT_ERROR
     spans: diagnostics.OpSpans = weakref.WeakKeyDictionary()
     warnings: list[str] = []
     try:
@@ -137,7 +138,9 @@ def _main(args: argparse.Namespace) -> int:
             print(f"{name}:1:1: error: {e}", file=sys.stderr)
     except DiagnosticException as e:
         print(diagnostics.format_op_error(e, spans, name), file=sys.stderr)
-    except (OSError, ValueError) as e:  # unreadable or mismatching .npy inputs
+    except OSError as e:  # an --input .npy that cannot be read, an -o that cannot be written
+        print(_os_error(e, args), file=sys.stderr)
+    except ValueError as e:  # a mismatching or malformed .npy input
         print(f"pypto-run: error: {e}", file=sys.stderr)
     except Exception as e:  # noqa: BLE001 - every failure becomes one diagnostic
         if (text := diagnostics.format_resource_error(e, name)) is not None:
@@ -146,7 +149,14 @@ def _main(args: argparse.Namespace) -> int:
             print(diagnostics.format_op_error(e, spans, name), file=sys.stderr)
         else:
             print(diagnostics.format_internal_error("pypto-run", e), file=sys.stderr)
-    return 1
+    return diagnostics.EXIT_ERROR
+
+
+def _os_error(error: OSError, args: argparse.Namespace) -> str:
+    inputs = {str(path) for _, path in args.input}
+    if error.filename is not None and str(error.filename) in inputs:
+        return f"pypto-run: error: cannot open input file '{error.filename}': {error.strerror or error}"
+    return diagnostics.format_os_error("pypto-run", error)
 
 
 def default_entry(module) -> str:
@@ -193,7 +203,7 @@ def _run(
     needs_random = len(files) < n_args
     inputs = list(random_inputs(module, args.entry, args.seed, dims)) if needs_random else [None] * n_args
     for index, path in files.items():
-        value = np.load(path)
+        value = _load_npy(path)
         # A scalar parameter takes a 0-d array's value (the interpreter's scalars are Python's).
         inputs[index] = value.item() if value.ndim == 0 else value
     directions = getattr(func, "directions", (ParamDirection.IN,) * n_args)
@@ -201,23 +211,38 @@ def _run(
         run(module, args.entry, inputs, block_idx=b, block_num=args.blocks, max_steps=args.max_steps)
         for b in range(args.blocks)
     ]
-    for w in warnings:
-        print(w, file=sys.stderr)
     results = runs[-1]
-    for i, value in enumerate(results):
-        print(f"result #{i}: {describe(value, args.print_values)}")
     written = [i for i, d in enumerate(directions) if d != ParamDirection.IN]
-    for i in written:
-        name = f" %{arg_names[i]}" if arg_names[i] else ""
-        print(f"{directions[i].value} argument #{i}{name}: {describe(inputs[i], args.print_values)}")
-    if args.output_dir is not None:
+    if args.output_dir is not None:  # first: a failure to write leaves stdout empty
         args.output_dir.mkdir(parents=True, exist_ok=True)
         for i, value in enumerate(results):
             if isinstance(value, np.ndarray):
                 np.save(args.output_dir / f"result_{i}.npy", value)
         for i in written:
             np.save(args.output_dir / f"arg_{i}.npy", inputs[i])
+    for w in warnings:
+        print(w, file=sys.stderr)
+    for i, value in enumerate(results):
+        print(f"result #{i}: {describe(value, args.print_values)}")
+    for i in written:
+        name = f" %{arg_names[i]}" if arg_names[i] else ""
+        print(f"{directions[i].value} argument #{i}{name}: {describe(inputs[i], args.print_values)}")
     return 0
+
+
+def _load_npy(path: Path) -> Any:
+    """An `--input` array; a file that is not a readable `.npy` array is one error naming it."""
+    with open(path, "rb") as f:  # an OSError names the file: "cannot open input file"
+        data = f.read()
+    problem = None
+    if not data.startswith(b"\x93NUMPY"):
+        problem = "it is not a .npy file"
+    else:
+        try:
+            return np.load(io.BytesIO(data), allow_pickle=False)
+        except (OSError, ValueError, EOFError) as e:  # numpy's complaint about the contents
+            problem = str(e)
+    raise ValueError(f"cannot read input file '{path}' as a .npy array: {problem}")
 
 
 def entry() -> None:
