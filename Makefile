@@ -51,15 +51,20 @@ demo: setup
 # Pass-pipeline fuzzing: generated programs (every region kind, dtype, rank, memory space and
 # function kind) through every registered pass pipeline, up to the backend's passes and the
 # Ascend C printer, must verify and keep their meaning (reference interpreter); a share is
-# built with g++ and run against the simulation. Prints programs/s, the features exercised and
-# failures; failing programs are written to build/fuzz-failures/.
+# built with g++ and run against the simulation. A share (FUZZ_DSL_SHARE) are pl DSL programs:
+# through the frontend, checked against their numpy model, then the same checks. Prints
+# programs/s, the features exercised and failures (DSL programs counted apart); failing
+# programs are written to build/fuzz-failures/. One worker process per core (FUZZ_JOBS).
 FUZZ_CASES ?= 3000
 FUZZ_SECONDS ?= 3600
 FUZZ_PASSES ?= auto
 FUZZ_SIM_SHARE ?= 0.05
+FUZZ_DSL_SHARE ?= 0.25
+FUZZ_JOBS ?= auto
 fuzz: setup
 	$(BIN)/python -m pypto_xdsl.fuzz.runner --passes '$(FUZZ_PASSES)' --cases $(FUZZ_CASES) \
-	  --time-limit $(FUZZ_SECONDS) --sim-share $(FUZZ_SIM_SHARE) --save-failures build/fuzz-failures
+	  --time-limit $(FUZZ_SECONDS) --sim-share $(FUZZ_SIM_SHARE) --dsl-share $(FUZZ_DSL_SHARE) \
+	  --jobs $(FUZZ_JOBS) --save-failures build/fuzz-failures
 
 # Negative fuzzing: mutants of valid inputs through pypto-opt (and, when it accepts them,
 # pypto-default and pypto-run): each must give valid output or exactly one located diagnostic.

@@ -17,13 +17,22 @@ printer runs too (`emit_program`: it prints, or declines with a "cannot lower" d
 counted as unsupported); for a share of those cases (`sim_share`) the printed program is
 built with g++ against the simulation and run, and its outputs must match the interpreter's.
 The report counts the features the programs exercised (`program_features`).
+
+A share of the cases (`dsl_share`) are `pl` DSL programs instead (`pypto_xdsl.fuzz.dsl`):
+their source goes through the frontend, the interpreter's run of the module it builds must
+match the numpy model the generator wrote with the source, and the module then takes the
+same pipeline, printer and simulation checks as a generated module. They are counted apart
+in the summary. `jobs` worker processes share the cases (the plan of which case runs which
+pipeline is made first, so a run's findings do not depend on the number of workers).
 """
 
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import contextlib
 import io
+import os
 import random
 import re
 import shutil
@@ -99,10 +108,13 @@ class FuzzFailure:
     message: str
     program: str
     dims: dict[str, int] = field(default_factory=dict)
+    source: str = "mlir"
+    """"mlir" (a generated module; `program` is its text) or "dsl" (`program` is the `pl` source)."""
 
     def __str__(self) -> str:
         first = self.message.strip().splitlines()[0] if self.message.strip() else ""
-        return f"seed {self.seed} [{self.pipeline or '<roundtrip>'}] {self.stage}: {first[:300]}"
+        what = "dsl seed" if self.source == "dsl" else "seed"
+        return f"{what} {self.seed} [{self.pipeline or '<roundtrip>'}] {self.stage}: {first[:300]}"
 
 
 @dataclass
@@ -115,24 +127,64 @@ class FuzzReport:
     """Programs exercising each feature (`program_features`)."""
     backend: Counter = field(default_factory=Counter)
     """Outcomes of the Ascend C printer and the simulation."""
+    dsl_cases: int = 0
+    """Of `cases`, the `pl` DSL programs; the counters below are theirs alone."""
+    dsl_per_pipeline: dict[str, int] = field(default_factory=dict)
+    dsl_backend: Counter = field(default_factory=Counter)
+    dsl_features: Counter = field(default_factory=Counter)
+    """Programs exercising each DSL construct (`DslProgram.features`)."""
+    jobs: int = 1
 
     @property
     def programs_per_second(self) -> float:
         return self.cases / self.seconds if self.seconds else 0.0
 
+    @property
+    def dsl_failures(self) -> list[FuzzFailure]:
+        return [f for f in self.failures if f.source == "dsl"]
+
+    def merge(self, other: FuzzReport) -> None:
+        """Add a worker's counts and failures to this report."""
+        self.cases += other.cases
+        self.dsl_cases += other.dsl_cases
+        self.failures += other.failures
+        for mine, theirs in ((self.per_pipeline, other.per_pipeline), (self.dsl_per_pipeline, other.dsl_per_pipeline)):
+            for k, v in theirs.items():
+                mine[k] = mine.get(k, 0) + v
+        self.features.update(other.features)
+        self.backend.update(other.backend)
+        self.dsl_backend.update(other.dsl_backend)
+        self.dsl_features.update(other.dsl_features)
+
     def summary(self) -> str:
+        mlir = self.cases - self.dsl_cases
+        workers = f", {self.jobs} workers" if self.jobs > 1 else ""
         lines = [
-            f"{self.cases} programs in {self.seconds:.1f}s ({self.programs_per_second:.1f} programs/s), "
-            f"{len(self.failures)} failures"
+            f"{self.cases} programs in {self.seconds:.1f}s ({self.programs_per_second:.1f} programs/s{workers}), "
+            f"{len(self.failures)} failures",
+            f"generated modules: {mlir} programs, {len(self.failures) - len(self.dsl_failures)} failures",
         ]
         for pipeline, count in self.per_pipeline.items():
-            lines.append(f"  {count:6d}  {pipeline or '<print/parse round trip>'}")
+            if count > self.dsl_per_pipeline.get(pipeline, 0):
+                lines.append(f"  {count - self.dsl_per_pipeline.get(pipeline, 0):6d}  {pipeline or '<print/parse round trip>'}")
         if self.backend:
-            lines.append("Ascend C printer and simulation:")
+            lines.append("Ascend C printer and simulation (generated modules):")
             lines.extend(f"  {n:6d}  {what}" for what, n in sorted(self.backend.items(), key=lambda x: -x[1]))
         if self.features:
-            lines.append("programs per feature:")
+            lines.append("programs per feature (generated modules and DSL programs after the frontend):")
             lines.extend(f"  {self.features[f]:6d}  {f}" for f in FEATURES)
+        if self.dsl_cases:
+            lines.append(
+                f"pl DSL programs (frontend, then the numpy model, then the pipeline): {self.dsl_cases} programs, "
+                f"{len(self.dsl_failures)} failures"
+            )
+            for pipeline, count in self.dsl_per_pipeline.items():
+                lines.append(f"  {count:6d}  {pipeline or '<print/parse round trip>'}")
+            if self.dsl_backend:
+                lines.append("Ascend C printer and simulation (DSL programs):")
+                lines.extend(f"  {n:6d}  {what}" for what, n in sorted(self.dsl_backend.items(), key=lambda x: -x[1]))
+            lines.append("DSL programs per construct:")
+            lines.extend(f"  {n:6d}  {what}" for what, n in sorted(self.dsl_features.items()))
         lines.extend(f"  FAIL {f}" for f in self.failures[:20])
         return "\n".join(lines)
 
@@ -407,6 +459,138 @@ def check_case(
     return FuzzFailure(seed, pipeline, found[0], found[1], str(program.module), program.dims)
 
 
+def check_dsl_case(
+    pipeline: str,
+    seed: int,
+    *,
+    backend_profile: bool = False,
+    input_seeds: Sequence[int] = (0, 1),
+    registry: dict[str, Callable[[], type[ModulePass]]] | None = None,
+    check_directions: bool = True,
+    simulate_in: Path | None = None,
+    backend: Counter | None = None,
+    features: Counter | None = None,
+    dsl_features: Counter | None = None,
+) -> FuzzFailure | None:
+    """Generate `pl` program `seed` (`fuzz.dsl`), build it with the frontend, check the
+    interpreter against its numpy model, then `check_module` it."""
+    from pypto_xdsl.fuzz.dsl import check_against_model, generate_dsl_program
+
+    try:
+        program = generate_dsl_program(seed, backend=backend_profile)
+    except Exception as e:  # noqa: BLE001 - a generator bug is a finding too
+        return FuzzFailure(seed, pipeline, "generate", f"{type(e).__name__}: {e}", "", source="dsl")
+
+    def failed(stage: str, message: str) -> FuzzFailure:
+        return FuzzFailure(seed, pipeline, stage, message, program.source, source="dsl")
+
+    if dsl_features is not None:
+        dsl_features.update(program.features)
+    try:
+        with contextlib.redirect_stderr(io.StringIO()):
+            module = program.module()
+    except Exception as e:  # noqa: BLE001 - the frontend must accept every generated program
+        return failed("frontend", f"{type(e).__name__}: {e}")
+    if features is not None:
+        features.update(program_features(module))
+    try:
+        problem = check_against_model(program, module, seeds=input_seeds[:1])
+    except Exception as e:  # noqa: BLE001 - the frontend's module must run
+        problem = f"{type(e).__name__}: {e}"
+    if problem is not None:
+        return failed("model", problem)
+    found = check_module(
+        module, _dsl_pipeline(pipeline), program.entry, {}, input_seeds=input_seeds, registry=registry,
+        check_directions=check_directions, simulate_in=simulate_in, backend=backend,
+    )
+    return None if found is None else failed(*found)
+
+
+def _dsl_pipeline(pipeline: str) -> str:
+    """`pipeline` for a DSL program: `verify-split-incore-orch` only after `inline-functions`
+    too (the DSL programs' Inline helpers hold `pl.at` scopes, which `outline-incore-scopes`
+    leaves to the callers they are inlined into; the generated modules' helpers hold none)."""
+    names = pipeline.split(",")
+    if "inline-functions" in names:
+        return pipeline
+    return ",".join(n for n in names if n != "verify-split-incore-orch")
+
+
+@dataclass(frozen=True)
+class CaseSpec:
+    """One planned case: which program (`seed`, `dsl`, `backend_profile`) through which
+    pipeline, and whether it is simulated."""
+
+    index: int
+    seed: int
+    pipeline: str
+    dsl: bool
+    backend_profile: bool
+    simulate: bool
+
+
+def plan_cases(
+    pipelines: Sequence[str], cases: int, seed: int, *, sim_share: float, dsl_share: float,
+    default_config: bool,
+) -> list[CaseSpec]:
+    """The cases of a run, decided up front (deterministic in `seed`, whatever the workers)."""
+    chooser = random.Random(seed)
+    plan = []
+    for i in range(cases):
+        pipeline = pipelines[i % len(pipelines)]
+        codegen_ready = pipeline.split(",")[-1] in ("pypto-default", *BACKEND_PASSES)
+        dsl = dsl_share > 0 and chooser.random() < dsl_share
+        profile = default_config and codegen_ready and chooser.random() < 0.5
+        simulate = codegen_ready and chooser.random() < sim_share
+        plan.append(CaseSpec(i, seed + i, pipeline, dsl, profile, simulate))
+    return plan
+
+
+def run_cases(
+    plan: Sequence[CaseSpec],
+    *,
+    deadline: float | None = None,
+    config: GenConfig | None = None,
+    input_seeds: Sequence[int] = (0, 1),
+    registry: dict[str, Callable[[], type[ModulePass]]] | None = None,
+    check_directions: bool = True,
+) -> FuzzReport:
+    """Run planned cases in this process (until `deadline`, a `time.time()`)."""
+    report = FuzzReport()
+    scratch = Path(tempfile.mkdtemp(prefix="pypto-fuzz-sim-"))
+    try:
+        for case in plan:
+            if deadline is not None and time.time() > deadline:
+                break
+            simulate_in = scratch / "case" if case.simulate else None
+            if case.dsl:
+                failure = check_dsl_case(
+                    case.pipeline, case.seed, backend_profile=case.backend_profile, input_seeds=input_seeds,
+                    registry=registry, check_directions=check_directions, simulate_in=simulate_in,
+                    backend=report.dsl_backend, features=report.features, dsl_features=report.dsl_features,
+                )
+                report.dsl_cases += 1
+                report.dsl_per_pipeline[case.pipeline] = report.dsl_per_pipeline.get(case.pipeline, 0) + 1
+            else:
+                case_config = backend_config() if case.backend_profile else config
+                failure = check_case(
+                    case.pipeline, case.seed, config=case_config, input_seeds=input_seeds, registry=registry,
+                    check_directions=check_directions, simulate_in=simulate_in, backend=report.backend,
+                    features=report.features,
+                )
+            report.cases += 1
+            report.per_pipeline[case.pipeline] = report.per_pipeline.get(case.pipeline, 0) + 1
+            if failure is not None:
+                report.failures.append(failure)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return report
+
+
+def _worker(plan: list[CaseSpec], deadline: float | None, check_directions: bool) -> FuzzReport:
+    return run_cases(plan, deadline=deadline, check_directions=check_directions)
+
+
 def fuzz_pipeline(
     passes: str,
     cases: int = 100,
@@ -418,6 +602,8 @@ def fuzz_pipeline(
     registry: dict[str, Callable[[], type[ModulePass]]] | None = None,
     check_directions: bool = True,
     sim_share: float = 0.0,
+    dsl_share: float = 0.0,
+    jobs: int = 1,
 ) -> FuzzReport:
     """Run `passes` (a pypto-opt pipeline, e.g. "inline-functions,cse") on `cases` generated
     programs (seeds seed .. seed+cases-1); each must verify, print/parse, and keep its semantics.
@@ -426,37 +612,35 @@ def fuzz_pipeline(
     `registry` replaces pypto-opt's pass registry (tests inject deliberately wrong passes).
     `check_directions` makes a write into an `in` parameter (e.g. a wrongly inferred
     direction of an outlined function) a failure. `sim_share` of the cases whose pipeline
-    ends codegen-ready are also built and run against the simulation.
+    ends codegen-ready are also built and run against the simulation. `dsl_share` of the
+    cases are `pl` DSL programs (`check_dsl_case`). `jobs` > 1 runs the cases in that many
+    worker processes (with the default registry, inputs and generator configuration).
     """
-    registry = registry or available_passes()
     pipelines = auto_pipelines() if passes == "auto" else [passes]
     for p in pipelines:  # fail fast on an unknown pass name
-        PassPipeline.parse_spec(registry, p)
-    report = FuzzReport()
+        PassPipeline.parse_spec(registry or available_passes(), p)
+    plan = plan_cases(pipelines, cases, seed, sim_share=sim_share, dsl_share=dsl_share, default_config=config is None)
     start = time.perf_counter()
-    scratch = Path(tempfile.mkdtemp(prefix="pypto-fuzz-sim-"))
-    chooser = random.Random(seed)
-    for i in range(cases):
-        if time_limit is not None and time.perf_counter() - start > time_limit:
-            break
-        pipeline = pipelines[i % len(pipelines)]
-        codegen_ready = pipeline.split(",")[-1] in ("pypto-default", *BACKEND_PASSES)
-        case_config = config
-        if config is None and codegen_ready and chooser.random() < 0.5:
-            case_config = backend_config()  # programs the backend lowers: the printer and the simulation run
-        simulate_in = scratch / "case" if codegen_ready and chooser.random() < sim_share else None
-        failure = check_case(
-            pipeline, seed + i, config=case_config, input_seeds=input_seeds, registry=registry,
-            check_directions=check_directions, simulate_in=simulate_in, backend=report.backend,
-            features=report.features,
-        )
-        report.cases += 1
-        report.per_pipeline[pipeline] = report.per_pipeline.get(pipeline, 0) + 1
-        if failure is not None:
-            report.failures.append(failure)
+    deadline = time.time() + time_limit if time_limit is not None else None
+    parallel = jobs > 1 and registry is None and config is None and tuple(input_seeds) == (0, 1)
+    if not parallel:
+        report = run_cases(plan, deadline=deadline, config=config, input_seeds=input_seeds,
+                           registry=registry, check_directions=check_directions)
+    else:
+        report = FuzzReport(jobs=jobs)
+        # cases dealt round-robin in small chunks: the pipelines' costs spread evenly
+        lanes = [[c for k, c in enumerate(plan) if (k // 4) % jobs == j] for j in range(jobs)]
+        with concurrent.futures.ProcessPoolExecutor(jobs) as pool:
+            for part in pool.map(_worker, lanes, [deadline] * jobs, [check_directions] * jobs):
+                report.merge(part)
+        report.failures.sort(key=lambda f: f.seed)
     report.seconds = time.perf_counter() - start
-    shutil.rmtree(scratch, ignore_errors=True)
     return report
+
+
+def default_jobs() -> int:
+    """Worker processes of `make fuzz`: one per core."""
+    return os.cpu_count() or 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -472,17 +656,27 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="do not fail on writes into 'in' parameters")
     parser.add_argument("--sim-share", type=float, default=0.05,
                         help="share of the codegen-ready cases built and run with g++ (default 0.05)")
+    parser.add_argument("--dsl-share", type=float, default=0.0,
+                        help="share of the cases that are pl DSL programs through the frontend (default 0)")
+    parser.add_argument("--jobs", default="1", help="worker processes, or 'auto' (one per core); default 1")
     args = parser.parse_args(argv)
+    jobs = default_jobs() if args.jobs == "auto" else int(args.jobs)
     report = fuzz_pipeline(
         args.passes, args.cases, args.seed, time_limit=args.time_limit,
-        check_directions=not args.no_direction_check, sim_share=args.sim_share,
+        check_directions=not args.no_direction_check, sim_share=args.sim_share, dsl_share=args.dsl_share,
+        jobs=jobs,
     )
     print(report.summary())
     if args.save_failures is not None and report.failures:
         args.save_failures.mkdir(parents=True, exist_ok=True)
         for f in report.failures:
+            first = f.message.splitlines()[0] if f.message else ""
+            if f.source == "dsl":
+                header = f"# pipeline: {f.pipeline}\n# {f.stage}: {first}\n"
+                (args.save_failures / f"dsl-seed{f.seed}.py").write_text(header + f.program)
+                continue
             path = args.save_failures / f"seed{f.seed}.mlir"
-            header = f"// pipeline: {f.pipeline}\n// dims: {f.dims}\n// {f.stage}: {f.message.splitlines()[0]}\n"
+            header = f"// pipeline: {f.pipeline}\n// dims: {f.dims}\n// {f.stage}: {first}\n"
             path.write_text(header + f.program + "\n")
             if args.reduce and f.program:
                 from pypto_xdsl.fuzz.reduce import reduce_failure
