@@ -64,7 +64,7 @@ FUZZ_JOBS ?= auto
 fuzz: setup
 	$(BIN)/python -m pypto_xdsl.fuzz.runner --passes '$(FUZZ_PASSES)' --cases $(FUZZ_CASES) \
 	  --time-limit $(FUZZ_SECONDS) --sim-share $(FUZZ_SIM_SHARE) --dsl-share $(FUZZ_DSL_SHARE) \
-	  --jobs $(FUZZ_JOBS) --save-failures build/fuzz-failures
+	  --jobs $(FUZZ_JOBS) --progress --save-failures build/fuzz-failures
 
 # Negative fuzzing: mutants of valid inputs through pypto-opt (and, when it accepts them,
 # pypto-default and pypto-run): each must give valid output or exactly one located diagnostic.

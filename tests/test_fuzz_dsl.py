@@ -47,6 +47,7 @@ def test_the_generator_reaches_every_construct(programs):
     seen = set().union(*(p.features for p in programs))
     assert seen >= {
         "aiv kernel", "cast round trip", "f16", "f32", "if", "if without else", "inline helper",
+        "inline helper of tensor compute",
         "kernel called twice", "loop with start or step", "opaque main", "orchestration main", "pl.at scope",
         "pl.parallel", "pl.spmd", "row ops", "scope per block", "submit", "tensor compute", "two stores",
         "while", "window assignment",

@@ -121,7 +121,7 @@ class DslGenerator:
         self.cols = rng.choice([16, 32, 64] if backend else [8, 16, 32, 24, 64])
         self.block = rng.choice([b for b in (8, 16) if self.rows % b == 0 and b < self.rows] or [self.rows])
         self.kernels: list[Kernel] = []
-        self.helpers: list[tuple[str, list[str], Callable, Callable]] = []
+        self._helpers = 0
         self.features: set[str] = set()
         self._temps = 0
         self.scalar_n = rng.random() < 0.6
@@ -431,25 +431,43 @@ class DslGenerator:
             mags[target] = max(mags[target], min(e.mag, self.max_mag))
 
         def stmt_helper(indent: str) -> None:
-            index = len(self.helpers)
-            name = f"h{index}"
-            target = rng.choice(targets)
-            src = sources(1, target)[0]
-            e = self.expr([("t", mags[src])], rng.randint(1, 3), None)
-            self.helpers.append((name, [], e.run, lambda m: m))
+            self._helpers += 1
+            name = f"h{self._helpers}"
+            self.features.add("inline helper")
+            if self.backend or rng.random() < 0.6:  # a scope writing the caller's tensor
+                target = rng.choice(targets)
+                src = sources(1, target)[0]
+                e = self.expr([("t", mags[src])], rng.randint(1, 3), None)
+                helper_lines.extend([
+                    "    @pl.function(type=pl.FunctionType.Inline)",
+                    f"    def {name}(self, a: T, out: pl.Out[T]) -> T:",
+                    "        with pl.at(level=pl.Level.CORE_GROUP):",
+                    f"            t = pl.load(a, [0, 0], [{R}, {C}])",
+                    f"            out = pl.store({e.src}, [0, 0], out)",
+                    "        return out",
+                    "",
+                ])
+                body.append(f"{indent}{target} = self.{name}({src}, {target})")
+                model.append(lambda env, s=src, t=target: env.__setitem__(t, e.run({"t": env[s]})))
+                mags[target] = max(mags[target], min(e.mag, self.max_mag))
+                return
+            # tensor compute returning a new tensor
+            self.features.add("inline helper of tensor compute")
+            a, b = sources(2, "")
+            e = self.expr([("a", mags[a]), ("b", mags[b])], rng.randint(1, 3), None, tiles=False)
+            if e.src.isidentifier():  # returning a parameter would name the caller's storage
+                e = Expr(f"({e.src} * 1.0)", e.run, e.mag)
             helper_lines.extend([
                 "    @pl.function(type=pl.FunctionType.Inline)",
-                f"    def {name}(self, a: T, out: pl.Out[T]) -> T:",
-                "        with pl.at(level=pl.Level.CORE_GROUP):",
-                f"            t = pl.load(a, [0, 0], [{R}, {C}])",
-                f"            out = pl.store({e.src}, [0, 0], out)",
-                "        return out",
+                f"    def {name}(self, a: T, b: T) -> T:",
+                f"        return {e.src}",
                 "",
             ])
-            self.features.add("inline helper")
-            body.append(f"{indent}{target} = self.{name}({src}, {target})")
-            model.append(lambda env, s=src, t=target: env.__setitem__(t, e.run({"t": env[s]})))
-            mags[target] = max(mags[target], min(e.mag, self.max_mag))
+            target = self.temp()
+            body.append(f"{indent}{target} = self.{name}({a}, {b})")
+            model.append(lambda env, t=target: env.__setitem__(t, e.run({"a": env[a], "b": env[b]})))
+            mags[target] = min(e.mag, self.max_mag)
+            defined.append(target)
 
         def stmt_tensor(indent: str) -> None:
             leaves = [(d, mags[d]) for d in defined if mags[d] <= 8.0] or [("x", 1.0)]

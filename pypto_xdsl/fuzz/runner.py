@@ -554,14 +554,18 @@ def run_cases(
     input_seeds: Sequence[int] = (0, 1),
     registry: dict[str, Callable[[], type[ModulePass]]] | None = None,
     check_directions: bool = True,
+    progress: str | None = None,
 ) -> FuzzReport:
-    """Run planned cases in this process (until `deadline`, a `time.time()`)."""
+    """Run planned cases in this process (until `deadline`, a `time.time()`); with
+    `progress` (a label), a line on stderr every `PROGRESS_EVERY` cases."""
     report = FuzzReport()
     scratch = Path(tempfile.mkdtemp(prefix="pypto-fuzz-sim-"))
     try:
-        for case in plan:
+        for n, case in enumerate(plan):
             if deadline is not None and time.time() > deadline:
                 break
+            if progress is not None and n and n % PROGRESS_EVERY == 0:
+                print(f"{progress}: {n}/{len(plan)} cases, {len(report.failures)} failures", file=sys.stderr, flush=True)
             simulate_in = scratch / "case" if case.simulate else None
             if case.dsl:
                 failure = check_dsl_case(
@@ -587,8 +591,11 @@ def run_cases(
     return report
 
 
-def _worker(plan: list[CaseSpec], deadline: float | None, check_directions: bool) -> FuzzReport:
-    return run_cases(plan, deadline=deadline, check_directions=check_directions)
+PROGRESS_EVERY = 100
+
+
+def _worker(plan: list[CaseSpec], deadline: float | None, check_directions: bool, progress: str | None) -> FuzzReport:
+    return run_cases(plan, deadline=deadline, check_directions=check_directions, progress=progress)
 
 
 def fuzz_pipeline(
@@ -604,6 +611,7 @@ def fuzz_pipeline(
     sim_share: float = 0.0,
     dsl_share: float = 0.0,
     jobs: int = 1,
+    progress: bool = False,
 ) -> FuzzReport:
     """Run `passes` (a pypto-opt pipeline, e.g. "inline-functions,cse") on `cases` generated
     programs (seeds seed .. seed+cases-1); each must verify, print/parse, and keep its semantics.
@@ -625,13 +633,15 @@ def fuzz_pipeline(
     parallel = jobs > 1 and registry is None and config is None and tuple(input_seeds) == (0, 1)
     if not parallel:
         report = run_cases(plan, deadline=deadline, config=config, input_seeds=input_seeds,
-                           registry=registry, check_directions=check_directions)
+                           registry=registry, check_directions=check_directions,
+                           progress="fuzz" if progress else None)
     else:
         report = FuzzReport(jobs=jobs)
         # cases dealt round-robin in small chunks: the pipelines' costs spread evenly
         lanes = [[c for k, c in enumerate(plan) if (k // 4) % jobs == j] for j in range(jobs)]
         with concurrent.futures.ProcessPoolExecutor(jobs) as pool:
-            for part in pool.map(_worker, lanes, [deadline] * jobs, [check_directions] * jobs):
+            labels = [f"worker {j}" if progress else None for j in range(jobs)]
+            for part in pool.map(_worker, lanes, [deadline] * jobs, [check_directions] * jobs, labels):
                 report.merge(part)
         report.failures.sort(key=lambda f: f.seed)
     report.seconds = time.perf_counter() - start
@@ -659,12 +669,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--dsl-share", type=float, default=0.0,
                         help="share of the cases that are pl DSL programs through the frontend (default 0)")
     parser.add_argument("--jobs", default="1", help="worker processes, or 'auto' (one per core); default 1")
+    parser.add_argument("--progress", action="store_true", help=f"a line on stderr every {PROGRESS_EVERY} cases")
     args = parser.parse_args(argv)
     jobs = default_jobs() if args.jobs == "auto" else int(args.jobs)
     report = fuzz_pipeline(
         args.passes, args.cases, args.seed, time_limit=args.time_limit,
         check_directions=not args.no_direction_check, sim_share=args.sim_share, dsl_share=args.dsl_share,
-        jobs=jobs,
+        jobs=jobs, progress=args.progress,
     )
     print(report.summary())
     if args.save_failures is not None and report.failures:
