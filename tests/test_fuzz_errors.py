@@ -84,3 +84,14 @@ def test_dsl_mutants_go_through_the_frontend_under_the_same_rule():
                           dsl_seeds=dsl_seeds, dsl_share=1.0)
     assert not report.failures, report.table() + "\n" + "\n\n".join(f[3] for f in report.failures[:3])
     assert sum(report.by_source["dsl"].values()) == 40 and report.by_source["dsl"]["diagnostic"] > 10
+
+
+def test_generated_dsl_programs_are_valid_seeds_and_their_mutants_follow_the_rule():
+    from pypto_xdsl.fuzz.errors import generated_dsl_seeds
+
+    texts = generated_dsl_seeds(4, 0)
+    assert len(valid_dsl_seeds(texts)) == 4  # pypto-opt accepts every generated program as it is
+    report = run_campaign(valid_seeds([PROGRAM]), mutants=20, seed=9, jobs=1, timeout=120,
+                          dsl_seeds=texts, dsl_share=1.0)
+    assert not report.failures, report.table() + "\n" + "\n\n".join(f[3] for f in report.failures[:3])
+    assert sum(report.by_source["dsl"].values()) == 20

@@ -1,7 +1,8 @@
 """The negative fuzzer (`make fuzz-errors`): mutated valid inputs through the tools.
 
 Every mutant of a valid `.mlir` program, or (a share of them, `--dsl-share`) of a `pl` DSL
-example run as a `.py` file through the frontend (`pypto_xdsl.fuzz.mutate`), goes through
+program — the checkout's examples and programs of the DSL generator (`pypto_xdsl.fuzz.dsl`) —
+run as a `.py` file through the frontend (`pypto_xdsl.fuzz.mutate`), goes through
 `pypto-opt` (parse, verify, print). The tool must either
 
 * exit 0 with output that is itself valid: `pypto-opt` reads it back and prints the same, or
@@ -80,6 +81,13 @@ def generated_seeds(count: int, seed: int) -> list[str]:
     from pypto_xdsl.fuzz.generator import generate_program
 
     return [str(generate_program(seed + i).module) for i in range(count)]
+
+
+def generated_dsl_seeds(count: int, seed: int) -> list[str]:
+    """`pl` programs of the DSL generator (`fuzz.dsl`), both profiles."""
+    from pypto_xdsl.fuzz.dsl import generate_dsl_program
+
+    return [generate_dsl_program(seed + i, backend=bool(i % 2)).source for i in range(count)]
 
 
 def valid_seeds(texts: Iterable[str]) -> list[str]:
@@ -306,6 +314,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seeds", type=Path, action="append", default=[],
                         help="a source checkout (examples/, tests/filecheck/) or a directory of .mlir files")
     parser.add_argument("--generated", type=int, default=40, help="generated programs among the seeds")
+    parser.add_argument("--generated-dsl", type=int, default=20,
+                        help="generated pl DSL programs among the DSL seeds (with --dsl-share)")
     parser.add_argument("--dsl-share", type=float, default=0.15,
                         help="share of the mutants made from the checkout's DSL examples (.py)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
@@ -327,6 +337,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             dsl_texts += [p.read_text() for p in sorted(source.rglob("*.py"))]
     texts += generated_seeds(args.generated, args.seed)
     seeds = valid_seeds(texts)
+    if args.dsl_share > 0:
+        dsl_texts += generated_dsl_seeds(args.generated_dsl, args.seed)
     dsl_seeds = valid_dsl_seeds(dsl_texts) if args.dsl_share > 0 else []
     print(f"{len(seeds)} valid .mlir seed programs, {len(dsl_seeds)} DSL seed programs", flush=True)
     report = run_campaign(seeds, args.mutants, args.seed, jobs=args.jobs, timeout=args.timeout,
