@@ -423,12 +423,43 @@ def _simulation_mismatch(before: ModuleOp, after: ModuleOp, scratch: Path, backe
         return f"SimulationError: {e}"
     if backend is not None:
         backend["simulated"] += 1
+    narrowest = narrowest_float(before)
     for name, got in report.outputs.items():
         want = report.reference[name]  # type: ignore[index]
-        rtol, atol = SIM_TOLERANCE.get(str(got.dtype).replace("float32", "f32").replace("float16", "f16"), (0, 0))
+        rtol, atol = simulation_tolerance(str(got.dtype), narrowest)
         if not np.allclose(got, want, rtol=rtol, atol=atol, equal_nan=True):
             return f"simulation differs from the interpreter in {name}: max abs error {report.max_abs_error}"
     return None
+
+
+_PRECISION = ("bf16", "f16", "f32")
+"""Float element types, least precise first."""
+
+
+def narrowest_float(module: ModuleOp) -> str | None:
+    """The least precise float element type of any tensor or tile in `module`."""
+    from pypto_xdsl.dialects.attributes import TensorType, TileType
+
+    found = set()
+    for op in module.walk():
+        for value in (*op.results, *(a for region in op.regions for block in region.blocks for a in block.args)):
+            if isinstance(value.type, TensorType | TileType):
+                found.add(str(value.type.element_type))
+    return next((t for t in _PRECISION if t in found), None)
+
+
+def simulation_tolerance(output_dtype: str, narrowest: str | None) -> tuple[float, float]:
+    """(rtol, atol) of a simulated output against the interpreter: its element type's, or
+    that of the least precise float type the program passes values through. The simulation's
+    `exp`/`log` differ from numpy's by an ulp; a later cast to f16 (or bf16) turns that into
+    an ulp of the narrow type wherever the value lies near a rounding boundary, and casting
+    back to f32 keeps the difference (`make fuzz` found 2 of 4,096 elements 1 f16 ulp apart)."""
+    own = {"float32": "f32", "float16": "f16", "bfloat16": "bf16"}.get(output_dtype, output_dtype)
+    if own not in SIM_TOLERANCE:
+        return (0.0, 0.0)
+    if narrowest in SIM_TOLERANCE and _PRECISION.index(narrowest) < _PRECISION.index(own):
+        own = narrowest
+    return SIM_TOLERANCE[own]
 
 
 def check_case(
