@@ -366,3 +366,25 @@ def test_simulated_outputs_compare_at_the_precision_of_the_narrowest_cast():
     f32_only = parse_module(text.replace("f16", "f32"))
     assert simulation_tolerance("float32", narrowest_float(f32_only)) == SIM_TOLERANCE["f32"]
     assert simulation_tolerance("float16", "f32") == SIM_TOLERANCE["f16"]
+
+
+def test_a_printed_program_without_an_orchestration_function_is_not_simulated(tmp_path):
+    """`make fuzz` found: a module whose kernels print but whose @main is opaque (it stays on
+    the host, unprinted) has nothing for the simulation to launch; that is counted, not a
+    failure (it was `SimulationError: nothing to run`)."""
+    from collections import Counter
+
+    from pypto_xdsl.fuzz.runner import _simulation_mismatch
+
+    text = """
+    pypto.func incore @k(%x: !pypto.tensor<[8, 64], f32>, out %o: !pypto.tensor<[8, 64], f32>) -> !pypto.tensor<[8, 64], f32> {
+      %c0 = arith.constant 0 : index
+      %t = pypto.tile.load %x[%c0, %c0] : !pypto.tensor<[8, 64], f32> -> !pypto.tile<[8, 64], f32, vec>
+      %r = pypto.tile.store %t, %o[%c0, %c0] : !pypto.tile<[8, 64], f32, vec>, !pypto.tensor<[8, 64], f32>
+      pypto.return %r : !pypto.tensor<[8, 64], f32>
+    }
+    """
+    module = parse_module(text)
+    counts: Counter = Counter()
+    assert _simulation_mismatch(module, module, tmp_path / "case", counts) is None
+    assert counts == Counter({"not simulated: no orchestration function": 1})

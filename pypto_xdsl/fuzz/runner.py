@@ -412,8 +412,14 @@ def _simulation_mismatch(before: ModuleOp, after: ModuleOp, scratch: Path, backe
     import numpy as np
 
     from pypto_xdsl.backend.ascendc import sim
+    from pypto_xdsl.backend.ascendc.emit import choose_entry
     from pypto_xdsl.tools.pypto_compile import simulate
 
+    if choose_entry(after, None) is None:
+        # kernels only (an opaque @main stays on the host, unprinted): nothing to launch
+        if backend is not None:
+            backend["not simulated: no orchestration function"] += 1
+        return None
     if sim.compiler() is None:
         return None
     shutil.rmtree(scratch, ignore_errors=True)
