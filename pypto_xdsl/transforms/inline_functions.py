@@ -205,6 +205,72 @@ def _clone_ops(ops: Sequence[Operation], vm: dict[SSAValue, SSAValue]) -> list[O
     return new_ops
 
 
+@dataclass(frozen=True)
+class SpliceTemplate:
+    """A region-free expansion compiled, once per helper, into the steps that rebuild it.
+
+    Each step is one body op: its class, its operands as indices into the splice's value
+    list (the call's arguments, then every step's results in order), and the result types,
+    properties, attributes and location the clone shares with the original. A splice then
+    looks values up by position instead of hashing them into a value map, and knows the
+    positions of the values to rename and to return; expansions with regions or successors
+    (loops, branches, scopes) are cloned op by op instead.
+    """
+
+    steps: tuple[tuple[type[Operation], tuple[int, ...], tuple[Attribute, ...], dict, dict, Attribute], ...]
+    returned: tuple[int, ...]
+    renames: tuple[tuple[int, str, str, int], ...]
+    """(position, prefix, suffix, k): see `Expansion.renames`."""
+
+    @staticmethod
+    def build(expansion: Expansion) -> SpliceTemplate | None:
+        position: dict[SSAValue, int] = {a: i for i, a in enumerate(expansion.block.args)}
+        steps = []
+        for op in expansion.body_ops:
+            if op.regions or op.successors or any(v not in position for v in op.operands):
+                return None
+            steps.append(
+                (
+                    type(op),
+                    tuple(position[v] for v in op.operands),
+                    tuple(op.result_types),
+                    op.properties,
+                    op.attributes,
+                    op.location,
+                )
+            )
+            for r in op.results:
+                position[r] = len(position)
+        if any(v not in position for v in expansion.returned):
+            return None
+        renames = tuple(
+            (position[v], prefix, suffix, k)
+            for v, (prefix, suffix, k) in expansion.renames.items()
+            if v in position
+        )
+        return SpliceTemplate(tuple(steps), tuple(position[v] for v in expansion.returned), renames)
+
+    def instantiate(self, args: Sequence[SSAValue], n: int) -> tuple[list[Operation], list[SSAValue]]:
+        """The spliced ops for a site numbered `n` with arguments `args` (detached, named),
+        and the values they return."""
+        values = list(args)
+        extend = values.extend
+        new_ops: list[Operation] = []
+        for op_type, operands, result_types, properties, attributes, location in self.steps:
+            new = op_type.create(
+                operands=[values[i] for i in operands],
+                result_types=result_types,
+                properties=properties,
+                attributes=attributes,
+                location=location,
+            )
+            extend(new.results)
+            new_ops.append(new)
+        for i, prefix, suffix, k in self.renames:
+            values[i].name_hint = f"{prefix}{n + k}{suffix}"
+        return new_ops, [values[i] for i in self.returned]
+
+
 class InlineExpander:
     """Splices call sites through a `PatternRewriter`; holds the per-run site counter."""
 
@@ -217,41 +283,44 @@ class InlineExpander:
         self.graph = graph
         self.plans = plans
         self.prebound = prebound or {}
+        self.templates: dict[str, SpliceTemplate | None] = {}
         self.counter = 0
         self.sites = 0
         self.failed: PassFailedException | None = None
         """The first error a pattern application met (raised by the pass after the walk)."""
 
-    def expand(self, call: CallOp, caller: str, rewriter: PatternRewriter) -> list[CallOp]:
+    def expand(
+        self, call: CallOp, caller: str, rewriter: PatternRewriter, insertion_point: InsertPoint
+    ) -> list[CallOp]:
         """Splice one call; return the helper calls the splice created (to expand next)."""
         name = call.callee.root_reference.data
         plan = self.plans[name]
         expansion = self.plans.expansion(name)
         # Read the operands now: splicing earlier sites may have replaced them (and refined
-        # their types, in which case the binding computed before any change is stale).
-        site = self.prebound.pop(call, None)
-        if site is not None:
-            args = call.operands[: len(site.arg_types)]
-            if tuple(a.type for a in args) != site.arg_types:
-                site = bind_site(call, plan, caller, args)
-        else:
-            args = call.arguments_fast()
+        # their types, in which case a binding computed before any change is stale).
+        args = call.arguments_fast()
+        site = self.prebound.pop(call, None) if self.prebound else None
+        if site is None or tuple(a.type for a in args) != site.arg_types:
             site = bind_site(call, plan, caller, args)
         n = self.counter
         self.counter += expansion.sites
         self.sites += expansion.sites
-        vm: dict[SSAValue, SSAValue] = dict(zip(expansion.block.args, args))
-        if site.specialise:
-            ctx = _SpecContext(self, plan, site, caller)
-            new_ops = [ctx.clone(op, vm) for op in expansion.body_ops]
+        template = None if site.specialise else self.template(name, expansion)
+        if template is not None:
+            new_ops, rets = template.instantiate(args, n)
         else:
-            new_ops = _clone_ops(expansion.body_ops, vm)
-        rewriter.insert(new_ops, InsertPoint.before(call))
-        for orig, (prefix, suffix, k) in expansion.renames.items():
-            v = vm.get(orig)
-            if v is not None:
-                v.name_hint = f"{prefix}{n + k}{suffix}"
-        rets = [vm.get(v, v) for v in expansion.returned]
+            vm: dict[SSAValue, SSAValue] = dict(zip(expansion.block.args, args))
+            if site.specialise:
+                ctx = _SpecContext(self, plan, site, caller)
+                new_ops = [ctx.clone(op, vm) for op in expansion.body_ops]
+            else:
+                new_ops = _clone_ops(expansion.body_ops, vm)
+            for orig, (prefix, suffix, k) in expansion.renames.items():
+                v = vm.get(orig)
+                if v is not None:
+                    v.name_hint = f"{prefix}{n + k}{suffix}"
+            rets = [vm.get(v, v) for v in expansion.returned]
+        rewriter.insert(new_ops, insertion_point)
         refined: list[SSAValue] = []
         for res, new in zip(call.results, rets):
             if res.type != new.type:
@@ -273,6 +342,14 @@ class InlineExpander:
             if isinstance(op, CallOp) and op.callee.root_reference.data in plans
         ]
 
+    def template(self, name: str, expansion: Expansion) -> SpliceTemplate | None:
+        """The helper's splice template, compiled on its first exact-typed site."""
+        try:
+            return self.templates[name]
+        except KeyError:
+            template = self.templates[name] = SpliceTemplate.build(expansion)
+            return template
+
     def expand_all(self, call: CallOp, caller: str, rewriter: PatternRewriter) -> None:
         """Splice `call` and, depth first, the helper calls each splice leaves.
 
@@ -290,7 +367,9 @@ class InlineExpander:
                     f"helpers nest deeper than the {limit} inline functions of the module, so "
                     f"the inline call graph has a cycle"
                 )
-            nested = self.expand(site, caller, rewriter)
+            # The walker put the rewriter before the matched call; nested sites sit elsewhere.
+            point = rewriter.insertion_point if site is call else InsertPoint.before(site)
+            nested = self.expand(site, caller, rewriter, point)
             stack.extend((c, depth + 1) for c in reversed(nested))
 
 
@@ -578,10 +657,13 @@ def _inline_functions(module: builtin.ModuleOp) -> InlineStats:
         {name: analyse_helper(graph.inline[name]) for name in graph.callee_first_order(roots)},
         transfer_dumps,
     )
-    prebound = {
-        call: bind_site(call, plans[call.callee.root_reference.data], caller.sym_name.data)
-        for call, caller in top
-    }
+    # Every site is checked before anything changes; the bindings that specialise types are
+    # kept (the others are rebound, by an identity check, when the site is spliced).
+    prebound: dict[CallOp, SiteBinding] = {}
+    for call, caller in top:
+        site = bind_site(call, plans[call.callee.root_reference.data], caller.sym_name.data)
+        if site.specialise:
+            prebound[call] = site
     for name in roots:
         plans.expansion(name)
     expander = InlineExpander(graph, plans, prebound)
