@@ -31,7 +31,7 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 
 from pypto_xdsl.analysis.symbols import lookup_symbol
 from pypto_xdsl.dialects.attributes import ParamDirection
-from pypto_xdsl.dialects.traits import ResultAliasesOperand, aliased_operand
+from pypto_xdsl.dialects.traits import alias_trait, aliased_operand
 
 # Ops whose result is a view sharing the storage of an operand (op name -> operand index).
 # A view does not write; writing *into* a view writes the viewed tensor.
@@ -179,7 +179,7 @@ def _call_result_alias(op: Operation, index: int) -> SSAValue | None:
 
 def write_target(op: Operation) -> tuple[int, SSAValue] | None:
     """`(operand index, operand)` that `op` writes through, if it is a write-through op."""
-    trait = op.get_trait(ResultAliasesOperand)
+    trait = alias_trait(op)
     if trait is None:
         return None
     return trait.operand_index, op.operands[trait.operand_index]

@@ -17,9 +17,23 @@ class ResultAliasesOperand(OpTrait):
     operand_index: int
 
 
+_ALIAS_TRAITS: dict[type[Operation], ResultAliasesOperand | None] = {}
+
+
+def alias_trait(op: Operation) -> ResultAliasesOperand | None:
+    """`op`'s ResultAliasesOperand trait, looked up once per op class (traits are static):
+    the passes ask it of every op they walk."""
+    cls = type(op)
+    try:
+        return _ALIAS_TRAITS[cls]
+    except KeyError:
+        trait = _ALIAS_TRAITS[cls] = op.get_trait(ResultAliasesOperand)
+        return trait
+
+
 def aliased_operand(op: Operation) -> SSAValue | None:
     """The operand whose storage result 0 of `op` names, if `op` writes through one."""
-    trait = op.get_trait(ResultAliasesOperand)
+    trait = alias_trait(op)
     if trait is None:
         return None
     return op.operands[trait.operand_index]

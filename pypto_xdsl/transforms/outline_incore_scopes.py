@@ -29,11 +29,13 @@ those deps; its task id replaces the scope's.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import (
+    UNKNOWN_LOC,
     ArrayAttr,
     DenseArrayBase,
     FunctionType,
@@ -134,6 +136,7 @@ _DIR_ATTRS = {d: ParamDirectionAttr(d) for d in ParamDirection}
 
 
 _SEGMENTS: dict[tuple[int, ...], DenseArrayBase] = {}
+_NO_NESTED_REFERENCES: ArrayAttr[StringAttr] = ArrayAttr(())
 _FUNCTION_TYPES: dict[tuple[tuple[Attribute, ...], tuple[Attribute, ...]], FunctionType] = {}
 _DIRECTION_ARRAYS: dict[tuple[ParamDirection, ...], ArrayAttr] = {}
 
@@ -174,7 +177,7 @@ def _make_func(
         if dirs is None:
             dirs = _DIRECTION_ARRAYS[key] = ArrayAttr([_DIR_ATTRS[d] for d in directions])
         properties["arg_dirs"] = dirs
-    return FuncOp.create(properties=properties, regions=[body])
+    return FuncOp.create(properties=properties, regions=[body], location=UNKNOWN_LOC)
 
 
 def _make_call(
@@ -184,18 +187,20 @@ def _make_call(
         operands=[*args, *dumps],
         result_types=out_types,
         properties={
-            "callee": SymbolRefAttr(name),
+            "callee": SymbolRefAttr(name, _NO_NESTED_REFERENCES),
             "operandSegmentSizes": _segments(len(args), len(dumps), 0),
         },
+        location=UNKNOWN_LOC,
     )
 
 
 def _clone_constant(op: Operation) -> Operation:
     """Clone an operand-less, region-less constant op (cheaper than `op.clone()`)."""
-    new = type(op).create(
-        result_types=[r.type for r in op.results],
-        properties=dict(op.properties),
-        attributes=dict(op.attributes),
+    new = type(op).create(  # `create` copies the property and attribute dicts
+        result_types=op.result_types,
+        properties=op.properties,
+        attributes=op.attributes,
+        location=UNKNOWN_LOC,
     )
     for old, res in zip(op.results, new.results):
         res.name_hint = old.name_hint
@@ -391,9 +396,12 @@ class _FunctionOutliner:
         waits: list[bool] = []
 
         def on_op(op: Operation, defined: set[SSAValue]) -> None:
-            if isinstance(op, SplitAivOp):
-                modes.append(op.mode.data)
-            elif isinstance(op, DeferWaitOp) and not waits:
+            # Exact-class tests: both ops are final, and `isinstance` on op classes goes
+            # through ABC subclass checks (this runs on every op of every scope body).
+            cls = type(op)
+            if cls is SplitAivOp:
+                modes.append(op.mode.data)  # type: ignore[attr-defined]
+            elif cls is DeferWaitOp and not waits:
                 waits.append(True)
             target = write_target(op)
             atomic = target is not None and (
@@ -522,8 +530,8 @@ class _FunctionOutliner:
             args[idx] if idx is not None else yielded_now[pos]
             for pos, (idx, _) in enumerate(out_values)
         ]
-        block.insert_op_before(ReturnOp.create(operands=returned), yield_op)
-        rewriter.erase(yield_op)
+        block.insert_op_before(ReturnOp.create(operands=returned, location=UNKNOWN_LOC), yield_op)
+        block.erase_op(yield_op)  # the body is detached: it is built, not rewritten
 
         kind = _LEVEL_KIND.get(scope.level.data, FuncKind.INCORE)
         name_attr = StringAttr(name)
@@ -662,48 +670,49 @@ def survey(func: FuncOp) -> _Survey:
     in_order: list[Operation] = []  # scopes and the ops outside scopes, program order
     used: set[SSAValue] = set()  # operands of the scopes and of their bodies
     waiters: list[IncoreScopeOp] = []
-    first = func.body.block.first_op
-    stack: list[Operation] = [first] if first is not None else []
+    # Pre-order with a stack of block iterators (no recursion, constant cost per op).
+    stack: list[Iterator[Operation]] = [iter(func.body.block.ops)]
     while stack:
-        op = stack.pop()
-        nxt = op.next_op
-        if nxt is not None:
-            stack.append(nxt)
-        if type(op) is IncoreScopeOp:
-            if func.func_kind in INCORE_KINDS:
-                raise _fail(
-                    func,
-                    f"pypto.incore_scope inside {func.func_kind.value} function: an InCore "
-                    f"function already runs on a core, so its scopes cannot be outlined "
-                    f"(only opaque, orchestration and graph functions hold incore scopes)",
-                )
-            scopes.append(op)
-            in_order.append(op)
-            used.update(op.operands)
-            regions = waits = False
-            for inner in walk_ops(op.body):
-                if isinstance(inner, IncoreScopeOp):
+        for op in stack[-1]:
+            if type(op) is IncoreScopeOp:
+                if func.func_kind in INCORE_KINDS:
                     raise _fail(
                         func,
-                        "nested InCore scope detected: InCore scopes must not contain other "
-                        "InCore scopes (pypto.incore_scope inside pypto.incore_scope)",
+                        f"pypto.incore_scope inside {func.func_kind.value} function: an InCore "
+                        f"function already runs on a core, so its scopes cannot be outlined "
+                        f"(only opaque, orchestration and graph functions hold incore scopes)",
                     )
-                if isinstance(inner, SplitAivOp):
-                    regions = True
-                elif isinstance(inner, DeferWaitOp):
-                    waits = True
-                used.update(inner.operands)
-            if regions and op.split is not None:
-                raise _fail(func, SPLIT_AIV_EXCLUSIVE_MESSAGE.format(split=op.split.data.value))
-            if waits:
-                waiters.append(op)
-            continue  # the body was walked above
-        if op.operands:
-            in_order.append(op)
-        for region in reversed(op.regions):
-            for block in reversed(region.blocks):
-                if (f := block.first_op) is not None:
-                    stack.append(f)
+                scopes.append(op)
+                in_order.append(op)
+                used.update(op.operands)
+                regions = waits = False
+                for inner in walk_ops(op.body):
+                    cls = type(inner)
+                    if cls is IncoreScopeOp:
+                        raise _fail(
+                            func,
+                            "nested InCore scope detected: InCore scopes must not contain other "
+                            "InCore scopes (pypto.incore_scope inside pypto.incore_scope)",
+                        )
+                    if cls is SplitAivOp:
+                        regions = True
+                    elif cls is DeferWaitOp:
+                        waits = True
+                    used.update(inner.operands)
+                if regions and op.split is not None:
+                    raise _fail(func, SPLIT_AIV_EXCLUSIVE_MESSAGE.format(split=op.split.data.value))
+                if waits:
+                    waiters.append(op)
+                continue  # the body was walked above
+            if op.operands:
+                in_order.append(op)
+            if op.regions:
+                # Walk the nested blocks, in order, before the rest of this block.
+                blocks = [b for region in op.regions for b in region.blocks]
+                stack.extend(iter(b.ops) for b in reversed(blocks))
+                break
+        else:
+            stack.pop()
     for scope in waiters:
         if scope.allow_early_resolve is not None:
             raise _fail(func, deferred_wait.EARLY_RESOLVE)
