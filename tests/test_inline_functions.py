@@ -3,6 +3,7 @@ value semantics of the seed's examples (interpreter + numpy), the verifier API."
 
 from __future__ import annotations
 
+from io import StringIO
 from pathlib import Path
 
 import numpy as np
@@ -636,3 +637,75 @@ def test_a_missed_cycle_fails_fast_instead_of_expanding_forever(text: str, monke
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
+
+
+# --------------------------------------------------------------------------- splice templates
+
+
+def _filecheck_chunks() -> list[tuple[str, int, str]]:
+    chunks = []
+    for path in sorted((Path(__file__).parent / "filecheck/transforms/inline-functions").glob("*.mlir")):
+        for i, chunk in enumerate(path.read_text().split("// -----")):
+            if "pypto.func inline" in chunk and "expected-error" not in chunk:
+                chunks.append((path.name, i, chunk))
+    return chunks
+
+
+@pytest.mark.parametrize(
+    ("name", "index", "text"), _filecheck_chunks(), ids=lambda v: v if isinstance(v, str) and len(v) < 40 else None
+)
+def test_splice_template_matches_op_by_op_clone(
+    name: str, index: int, text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Splicing from a compiled SpliceTemplate prints the same module as cloning the
+    expansion op by op (names, order, types, dumps), on every FileCheck input."""
+    from xdsl.printer import Printer
+
+    from pypto_xdsl.transforms import inline_functions as pass_module
+
+    def run() -> str:
+        module = Parser(CTX, text).parse_module()  # some inputs are for --disable-verify
+        try:
+            inline_functions(module)
+        except PassFailedException as e:
+            return f"error: {e}"
+        out = StringIO()
+        Printer(stream=out).print_op(module)
+        return out.getvalue()
+
+    with_templates = run()
+    monkeypatch.setattr(pass_module.SpliceTemplate, "build", staticmethod(lambda expansion: None))
+    assert run() == with_templates
+
+
+def test_splice_templates_serve_region_free_helpers_only() -> None:
+    """A template is compiled for a helper without regions; a helper holding a loop is
+    cloned op by op (its template is None)."""
+    from pypto_xdsl.analysis.inline_plans import InlinePlans, analyse_helper
+    from pypto_xdsl.transforms.inline_functions import SpliceTemplate
+
+    module = parse(
+        """
+        builtin.module {
+          pypto.func inline @flat(%x: !pypto.tensor<[4], f32>) -> !pypto.tensor<[4], f32> {
+            %y = pypto.tensor.add %x, %x : !pypto.tensor<[4], f32>
+            pypto.return %y : !pypto.tensor<[4], f32>
+          }
+          pypto.func inline @looped(%x: !pypto.tensor<[4], f32>) -> !pypto.tensor<[4], f32> {
+            %lo = arith.constant 0 : index
+            %hi = arith.constant 2 : index
+            %st = arith.constant 1 : index
+            %r = scf.for %i = %lo to %hi step %st iter_args(%a = %x) -> (!pypto.tensor<[4], f32>) {
+              %b = pypto.tensor.add %a, %a : !pypto.tensor<[4], f32>
+              scf.yield %b : !pypto.tensor<[4], f32>
+            }
+            pypto.return %r : !pypto.tensor<[4], f32>
+          }
+        }
+        """
+    )
+    helpers = {f.sym_name.data: f for f in func_ops(module)}
+    plans = InlinePlans({n: analyse_helper(f) for n, f in helpers.items()}, lambda d, o: None)
+    flat = SpliceTemplate.build(plans.expansion("flat"))
+    assert flat is not None and len(flat.steps) == 1 and flat.returned == (1,)
+    assert SpliceTemplate.build(plans.expansion("looped")) is None
