@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import statistics
 import subprocess
 import sys
@@ -120,6 +121,7 @@ def main() -> None:
         child(args.child, sizes(args.inline_sizes), sizes(args.outline_sizes), args.reps)
         return
     revs = [r for r in args.baseline.split(",") if r]
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # still remove the worktrees
     with ExitStack() as stack:
         trees = {rev: stack.enter_context(worktree(rev)) for rev in revs}
         trees["this tree"] = ROOT
@@ -128,25 +130,27 @@ def main() -> None:
         for r in range(args.rounds):
             order = labels if r % 2 == 0 else labels[::-1]
             rounds.append({label: run_child(trees[label], args) for label in order})
-            print(f"round {r + 1}/{args.rounds} done", file=sys.stderr, flush=True)
+            if r + 1 < args.rounds:  # the table so far, for long runs on a busy machine
+                print(f"\nafter round {r + 1} of {args.rounds}:", file=sys.stderr)
+                report(labels, rounds, sys.stderr)
     report(labels, rounds)
 
 
-def report(labels: list[str], rounds: list[dict[str, dict[str, float]]]) -> None:
+def report(labels: list[str], rounds: list[dict[str, dict[str, float]]], out=sys.stdout) -> None:
     ref = labels[0]
     cases = list(rounds[0][ref])
     head = " | ".join(f"{label} s" for label in labels)
     ratios = " | ".join(f"{label} / {ref}" for label in labels[1:])
-    print(f"\nCPU seconds of the pass, median of {len(rounds)} alternating rounds; ratios: of the medians (median of the per-round ratios)\n")
-    print(f"| case | {head} | {ratios} |")
-    print("|---|" + "---:|" * (2 * len(labels) - 1))
+    print(f"\nCPU seconds of the pass, median of {len(rounds)} alternating rounds; ratios: of the medians (median of the per-round ratios)\n", file=out)
+    print(f"| case | {head} | {ratios} |", file=out)
+    print("|---|" + "---:|" * (2 * len(labels) - 1), file=out)
     for case in cases:
         medians = {label: statistics.median(r[label][case] for r in rounds) for label in labels}
         cells = [f"{medians[label]:.3f}" for label in labels]
         for label in labels[1:]:
             paired = statistics.median(r[label][case] / r[ref][case] for r in rounds)
             cells.append(f"{medians[label] / medians[ref]:.2f} ({paired:.2f})")
-        print(f"| {case} | " + " | ".join(cells) + " |", flush=True)
+        print(f"| {case} | " + " | ".join(cells) + " |", file=out, flush=True)
 
 
 if __name__ == "__main__":

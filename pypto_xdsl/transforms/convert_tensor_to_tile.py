@@ -60,7 +60,7 @@ rules; this docstring summarises.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -71,7 +71,6 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
 )
 from xdsl.traits import is_side_effect_free
@@ -89,6 +88,7 @@ from pypto_xdsl.dialects.program import (
     SubmitOp,
     launch_cores,
 )
+from pypto_xdsl.transforms.rewriting import FlatPatternRewriteWalker
 from pypto_xdsl.transforms.tensor_to_tile.cube import (
     L0A_BYTES,
     L0B_BYTES,
@@ -121,6 +121,7 @@ from pypto_xdsl.transforms.tensor_to_tile.sizing import (
     TilePlan,
     plan_group,
 )
+from pypto_xdsl.utils import walk_ops
 
 __all__ = [
     "L0A_BYTES", "L0B_BYTES", "L0C_BYTES", "L1_BYTES", "UB_BYTES",
@@ -163,11 +164,16 @@ class ConvertCubeMatmul(RewritePattern):
 
 
 def _blocks(op: Operation) -> Iterable[Block]:
-    for region in op.regions:
-        for block in region.blocks:
-            yield block
-            for inner in list(block.ops):
-                yield from _blocks(inner)
+    """The blocks nested in `op` in pre-order (each block, then the blocks nested in its
+    ops), with a stack instead of recursive generators (which cost their depth per block)."""
+    stack: list[Iterator[Block]] = [iter([b for r in op.regions for b in r.blocks])]
+    while stack:
+        block = next(stack[-1], None)
+        if block is None:
+            stack.pop()
+            continue
+        yield block
+        stack.append(iter([b for inner in list(block.ops) for r in inner.regions for b in r.blocks]))
 
 
 class _LaunchBlockDims:
@@ -185,7 +191,7 @@ class _LaunchBlockDims:
             return attr.value.data
         if self.by_callee is None:
             self.by_callee = {}
-            for op in self.module.walk():
+            for op in walk_ops(self.module):
                 if isinstance(op, CallOp | SubmitOp):
                     a = op.attributes.get(BLOCK_DIM_ATTR)
                     dims = self.by_callee.setdefault(op.callee.root_reference.data, set())
@@ -225,10 +231,10 @@ class ConvertTensorToTilePass(ModulePass):
             )
         dim_bounds = DimBounds(op, self.default_dim_bound or None)
         # Analyse and size everything first, so a failure leaves the module unchanged.
-        for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
+        for func in [f for f in walk_ops(op) if isinstance(f, FuncOp)]:
             bound_of = functools.partial(dim_bounds.of, func)
             if func.func_kind in MATMUL_KINDS:
-                for mm in func.walk():
+                for mm in walk_ops(func):
                     if isinstance(mm, tensor.MatmulOp) and (plan := plan_matmul(mm, bound_of)) is not None:
                         matmuls.append(plan)
             if func.func_kind not in self.KINDS:
@@ -250,7 +256,7 @@ class ConvertTensorToTilePass(ModulePass):
         patterns = GreedyRewritePatternApplier(
             [ConvertFusionGroup(groups), ConvertCubeMatmul(cube)], dce_enabled=False
         )
-        PatternRewriteWalker(patterns, apply_recursively=False).rewrite_module(op)
+        FlatPatternRewriteWalker(patterns, apply_recursively=False).rewrite_module(op)
         invalidate(op)
 
     @staticmethod
