@@ -1215,3 +1215,35 @@ def test_end_to_end_tensor_softmax_through_the_default_pipeline(tmp_path):
     e = np.exp(x - x.max(axis=1, keepdims=True))
     np.testing.assert_allclose(report.outputs["y"], e / e.sum(axis=1, keepdims=True), rtol=1e-5, atol=1e-6)
     np.testing.assert_array_equal(report.outputs["mx"], x.max(axis=1, keepdims=True))
+
+
+def test_blocks_are_listed_in_pre_order_without_recursion() -> None:
+    """The grouper's block list: each block, then the blocks nested in its ops, in order
+    (the order the recursive listing had), also for a loop nest deeper than the recursion
+    limit would allow for recursive generators."""
+    import sys
+
+    from xdsl.ir import Block, Region
+
+    from pypto_xdsl.transforms.convert_tensor_to_tile import _blocks
+
+    def recursive(op):
+        for region in op.regions:
+            for block in region.blocks:
+                yield block
+                for inner in list(block.ops):
+                    yield from recursive(inner)
+
+    def nest(depth: int) -> scf.ExecuteRegionOp:
+        top = inner = scf.ExecuteRegionOp([], Region(Block()))
+        for _ in range(depth):
+            first = scf.ExecuteRegionOp([], Region(Block()))
+            second = scf.ExecuteRegionOp([], Region([Block(), Block()]))
+            inner.region.blocks[0].add_ops([first, second])
+            inner = first
+        return top
+
+    small = nest(5)
+    assert list(_blocks(small)) == list(recursive(small))
+    deep = nest(sys.getrecursionlimit() + 100)
+    assert len(list(_blocks(deep))) == 1 + 3 * (sys.getrecursionlimit() + 100)
