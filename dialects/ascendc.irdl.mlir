@@ -668,9 +668,18 @@ irdl.dialect @ascendc {
     irdl.attributes {"mode" = %4, "count" = %5}
   }
 
-  // ascendc.load_data: `LoadData(dst, src, LoadData2DParams)`: L1 (A1/B1) -> L0A/L0B (A2/B2).
+  // ascendc.load_data: `LoadData(dst, src, LoadData2DParams)`: L1 (A1/B1) -> L0A/L0B (A2/B2), one 512-byte
   //   memory effects: unknown
   irdl.operation @load_data {
+    %0 = irdl.base @ascendc::@local_tensor
+    %1 = irdl.base @ascendc::@local_tensor
+    %2 = irdl.base @ascendc::@struct
+    irdl.operands(dst: %0, src: %1, params: %2)
+  }
+
+  // ascendc.load_data_with_transpose: `LoadDataWithTranspose(dst, src, LoadData2dTransposeParams)`: L1 -> L0A/L0B, transposing;
+  //   memory effects: unknown
+  irdl.operation @load_data_with_transpose {
     %0 = irdl.base @ascendc::@local_tensor
     %1 = irdl.base @ascendc::@local_tensor
     %2 = irdl.base @ascendc::@struct

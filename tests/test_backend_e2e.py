@@ -229,6 +229,17 @@ def test_matmul_cube_path(tmp_path):
     np.testing.assert_allclose(report.outputs["c"], a.astype(np.float32) @ b.astype(np.float32), rtol=RTOL, atol=ATOL)
 
 
+def test_matmul_f32_cube_path(tmp_path):
+    """f32 operands on the cube (float x float -> float Mmad): the banded Nd2Nz copy and
+    LoadDataWithTranspose of the right operand against the interpreter and numpy."""
+    report = compile_and_run("matmul_f32", tmp_path, seed=21)
+    assert_matches_interpreter(report)
+    run_in = tmp_path / "matmul_f32" / "sim-run" / "in"
+    a = np.fromfile(run_in / "a.bin", dtype=np.float32).reshape(32, 64)
+    b = np.fromfile(run_in / "b.bin", dtype=np.float32).reshape(64, 48)
+    np.testing.assert_allclose(report.outputs["c"], a.astype(np.float64) @ b, rtol=1e-5, atol=1e-5)
+
+
 def test_task_ids_carried_through_a_host_loop(tmp_path):
     report = compile_and_run("task_loop", tmp_path, seed=14)
     assert_matches_interpreter(report)

@@ -547,8 +547,8 @@ class KernelPlan:
         if space == MemorySpace.ACC:
             if not isinstance(t.element_type, Float32Type):
                 raise op_error(op, f"accumulator tile {t} must be f32 (integer matmul is not supported yet)")
-        elif not isinstance(t.element_type, Float16Type):
-            raise op_error(op, f"cube operand tile {t} must be f16 (bf16, f32 and int8 matmul are not supported yet)")
+        elif not isinstance(t.element_type, Float16Type | Float32Type):
+            raise op_error(op, f"cube operand tile {t} must be f16 or f32 (bf16 and int8 matmul are not supported yet)")
         base = res.name_hint or "t"
         what = f"%{res.name_hint or '?'} {t}"
         if isinstance(op, tile.MatmulAccOp | scf.ForOp | scf.IfOp | scf.WhileOp):

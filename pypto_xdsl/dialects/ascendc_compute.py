@@ -1,5 +1,5 @@
 """`ascendc` instructions: the vector unit (level-2 count form and level-0 repeat form),
-reductions, Brcb, Cast, Select, the cube (LoadData, Mmad, Fixpipe) and the scalar
+reductions, Brcb, Cast, Select, the cube (LoadData, LoadDataWithTranspose, Mmad, Fixpipe) and the scalar
 expressions (`GetBlockIdx()`, `GetBlockNum()`, unary minus).
 
 Vector instructions write their first operand (destination-passing, as in Ascend C):
@@ -65,7 +65,7 @@ FLOATS_I32 = ("f16", "f32", "i32")
 ARITH = ("f16", "f32", "i16", "i32")
 ALL_16_32 = ("f16", "bf16", "f32", "i16", "ui16", "i32", "ui32")
 _CXX = {"f16": "half", "bf16": "bfloat16_t", "f32": "float", "i16": "int16_t", "ui16": "uint16_t",
-        "i32": "int32_t", "ui32": "uint32_t"}
+        "i32": "int32_t", "ui32": "uint32_t", "i8": "int8_t", "ui8": "uint8_t"}
 
 
 def supported_elements_text(elements: tuple[str, ...]) -> str:
@@ -499,12 +499,21 @@ def _check_position(op: IRDLOperation, value: SSAValue, positions: tuple[TPositi
         raise VerifyException(f"the {what} of {op.name} is a {'/'.join(p.value for p in positions)} tensor, got {t}")
 
 
-@irdl_op_definition
-class LoadDataOp(AscendCFormat, IRDLOperation):
-    """`LoadData(dst, src, LoadData2DParams)`: L1 (A1/B1) -> L0A/L0B (A2/B2)."""
+def _param_field(value: SSAValue, key: str) -> int | bool | None:
+    """A field of the parameter struct `value`, where its `ascendc.params` is visible."""
+    from pypto_xdsl.dialects.ascendc_memory import ParamsOp
 
-    name = "ascendc.load_data"
-    CXX_NAME: ClassVar[str] = "LoadData"
+    owner = value.owner
+    if isinstance(owner, ParamsOp):
+        return dict(owner.field_items()).get(key)
+    return None
+
+
+class L1ToL0LoadOp(AscendCFormat, IRDLOperation):
+    """An MTE1 load from L1 (A1/B1) into L0A/L0B (A2/B2), fractal by fractal."""
+
+    CXX_NAME: ClassVar[str]
+    PARAMS: ClassVar[str]
     dst = operand_def(LocalTensorType)
     src = operand_def(LocalTensorType)
     params = operand_def(ParamsType)
@@ -515,7 +524,51 @@ class LoadDataOp(AscendCFormat, IRDLOperation):
     def verify_(self) -> None:
         _check_position(self, self.dst, (TPosition.A2, TPosition.B2), "destination")
         _check_position(self, self.src, (TPosition.A1, TPosition.B1), "source")
-        _check_struct(self, self.params, "LoadData2DParams")
+        _check_struct(self, self.params, self.PARAMS)
+        _same_element(self, [self.dst, self.src])
+
+
+@irdl_op_definition
+class LoadDataOp(L1ToL0LoadOp):
+    """`LoadData(dst, src, LoadData2DParams)`: L1 (A1/B1) -> L0A/L0B (A2/B2), one 512-byte
+    fractal per repeat; `ifTranspose` transposes 16 x 16 fractals of 2-byte types."""
+
+    name = "ascendc.load_data"
+    CXX_NAME: ClassVar[str] = "LoadData"
+    PARAMS: ClassVar[str] = "LoadData2DParams"
+
+    def verify_(self) -> None:
+        super().verify_()
+        if _param_field(self.params, "ifTranspose") and self.src.type.element_bytes != 2:  # type: ignore[union-attr]
+            raise VerifyException(
+                f"LoadData with ifTranspose transposes 16 x 16 fractals of 2-byte types, not "
+                f"{self.src.type.element_type} (use ascendc.load_data_with_transpose)"  # type: ignore[union-attr]
+            )
+
+
+@irdl_op_definition
+class LoadDataWithTransposeOp(L1ToL0LoadOp):
+    """`LoadDataWithTranspose(dst, src, LoadData2dTransposeParams)`: L1 -> L0A/L0B, transposing;
+    for 4-byte types each repeat merges two consecutive 16 x 8 fractals into a 16 x 16 square
+    and splits its transpose into two 16 x 8 fractals `dstFracGap` x 512 bytes apart."""
+
+    name = "ascendc.load_data_with_transpose"
+    CXX_NAME: ClassVar[str] = "LoadDataWithTranspose"
+    PARAMS: ClassVar[str] = "LoadData2dTransposeParams"
+    ELEMENTS: ClassVar[tuple[str, ...]] = ("f32", "i32", "ui32", "f16", "bf16", "i8", "ui8")
+
+    def verify_(self) -> None:
+        super().verify_()
+        elem = self.src.type.element_type  # type: ignore[union-attr]
+        if str(elem) not in self.ELEMENTS:
+            raise VerifyException(
+                f"Ascend C LoadDataWithTranspose exists for {supported_elements_text(self.ELEMENTS)} "
+                f"elements only (dav-c220), not {elem}"
+            )
+
+
+# dav-c220 Mmad: (left/right element, L0C element)
+MMAD_TYPES: tuple[tuple[str, str], ...] = (("f16", "f32"), ("bf16", "f32"), ("f32", "f32"), ("i8", "i32"))
 
 
 @irdl_op_definition
@@ -537,6 +590,10 @@ class MmadOp(AscendCFormat, IRDLOperation):
         _check_position(self, self.fm, (TPosition.A2,), "left operand")
         _check_position(self, self.filter, (TPosition.B2,), "right operand")
         _check_struct(self, self.params, "MmadParams")
+        a, b, c = (str(v.type.element_type) for v in (self.fm, self.filter, self.dst))  # type: ignore[union-attr]
+        if a != b or (a, c) not in MMAD_TYPES:
+            allowed = ", ".join(f"{x} x {x} -> {y}" for x, y in MMAD_TYPES)
+            raise VerifyException(f"Ascend C Mmad on dav-c220 takes {allowed}, not {a} x {b} -> {c}")
 
 
 @irdl_op_definition
@@ -557,7 +614,7 @@ class FixpipeOp(AscendCFormat, IRDLOperation):
         _check_struct(self, self.params, "FixpipeParamsV220")
 
 
-CUBE_OPS = [LoadDataOp, MmadOp, FixpipeOp]
+CUBE_OPS = [LoadDataOp, LoadDataWithTransposeOp, MmadOp, FixpipeOp]
 
 
 # --------------------------------------------------------------------------- scalar expressions

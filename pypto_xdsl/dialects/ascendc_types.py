@@ -438,6 +438,7 @@ PARAM_STRUCTS: dict[str, tuple[str, ...]] = {
         "dstNzMatrixStride",
     ),
     "LoadData2DParams": ("startIndex", "repeatTimes", "srcStride", "sid", "dstGap", "ifTranspose", "addrMode"),
+    "LoadData2dTransposeParams": ("startIndex", "repeatTimes", "srcStride", "dstGap", "dstFracGap", "addrMode"),
     "MmadParams": ("m", "n", "k", "unitFlag", "cmatrixSource", "cmatrixInitVal"),
     "FixpipeParamsV220": (
         "nSize", "mSize", "srcStride", "dstStride", "quantPre", "reluEn", "ndNum", "srcNdStride", "dstNdStride",

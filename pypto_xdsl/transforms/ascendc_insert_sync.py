@@ -122,7 +122,7 @@ class HandOffAfterProducer(RewritePattern):
         if isinstance(op, M.DataCopyOp | M.DataCopyPadOp) and op.direction == "GM->local":
             dst = _handle(op.dst)
             positions = _PRODUCED_IN
-        elif isinstance(op, C.LoadDataOp):
+        elif isinstance(op, C.L1ToL0LoadOp):
             dst = _handle(op.dst)
             positions = _PRODUCED_L0
         else:

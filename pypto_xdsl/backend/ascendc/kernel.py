@@ -278,7 +278,7 @@ class KernelPrinter(CxxWriter):
             return
         if isinstance(op, C.VectorOp):
             return self._vector(op)
-        if isinstance(op, C.LoadDataOp | C.MmadOp | C.FixpipeOp):
+        if isinstance(op, C.L1ToL0LoadOp | C.MmadOp | C.FixpipeOp):
             add(f"{op.CXX_NAME}({self._args(op.operands)});")
             return
         if isinstance(op, S.FetchEventIdOp | S.AllocEventIdOp):

@@ -113,13 +113,13 @@ pypto.func aic @odd(%a: !pypto.tensor<[24, 16], f16>) {
 
 // -----
 
-pypto.func aic @f32mat(%a: !pypto.tensor<[16, 16], f32>) {
+pypto.func aic @i8mat(%a: !pypto.tensor<[16, 32], i8>) {
   %c0 = arith.constant 0 : index
-  %m = pypto.tile.load %a[%c0, %c0] : !pypto.tensor<[16, 16], f32> -> !pypto.tile<[16, 16], f32, mat>
-  %l = pypto.tile.move %m : !pypto.tile<[16, 16], f32, mat> -> !pypto.tile<[16, 16], f32, left>
+  %m = pypto.tile.load %a[%c0, %c0] : !pypto.tensor<[16, 32], i8> -> !pypto.tile<[16, 32], i8, mat>
+  %l = pypto.tile.move %m : !pypto.tile<[16, 32], i8, mat> -> !pypto.tile<[16, 32], i8, left>
   pypto.return
 }
-// CHECK: ascendc: cannot lower 'pypto.tile.load' in @f32mat: cube operand tile !pypto.tile<[16, 16], f32, mat> must be f16 (bf16, f32 and int8 matmul are not supported yet)
+// CHECK: ascendc: cannot lower 'pypto.tile.load' in @i8mat: cube operand tile !pypto.tile<[16, 32], i8, mat> must be f16 or f32 (bf16 and int8 matmul are not supported yet)
 
 // -----
 

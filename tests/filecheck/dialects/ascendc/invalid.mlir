@@ -430,3 +430,100 @@ ascendc.kernel vector @k() {
 }
 
 // CHECK: ascendc.rsqrt: Ascend C Rsqrt exists for half and float elements only (dav-c220), not i32
+
+// -----
+
+ascendc.kernel cube @k(%x: !ascendc.gm_addr) {
+  %pipe = ascendc.tpipe "pipe"
+  %qA1 = ascendc.tque "qA1" : !ascendc.queue<A1, 1>
+  %qA2 = ascendc.tque "qA2" : !ascendc.queue<A2, 1>
+  %qB2 = ascendc.tque "qB2" : !ascendc.queue<B2, 1>
+  %qCO1 = ascendc.tque "qCO1" : !ascendc.queue<CO1, 1>
+  %am = ascendc.alloc_tensor "am" %qA1 : !ascendc.queue<A1, 1> -> !ascendc.local_tensor<f32, A1>
+  %al = ascendc.alloc_tensor "al" %qA2 : !ascendc.queue<A2, 1> -> !ascendc.local_tensor<f32, A2>
+  %ld = ascendc.params "ld" LoadData2DParams(repeatTimes = 1, srcStride = 1, ifTranspose = true)
+  ascendc.load_data %al, %am, %ld : !ascendc.local_tensor<f32, A2>, !ascendc.local_tensor<f32, A1>, !ascendc.struct<LoadData2DParams>
+  ascendc.free_tensor %qA1, %am : !ascendc.queue<A1, 1>, !ascendc.local_tensor<f32, A1>
+  ascendc.free_tensor %qA2, %al : !ascendc.queue<A2, 1>, !ascendc.local_tensor<f32, A2>
+  ascendc.return
+}
+
+// CHECK: LoadData with ifTranspose transposes 16 x 16 fractals of 2-byte types, not f32 (use ascendc.load_data_with_transpose)
+
+// -----
+
+ascendc.kernel cube @k(%x: !ascendc.gm_addr) {
+  %pipe = ascendc.tpipe "pipe"
+  %qA1 = ascendc.tque "qA1" : !ascendc.queue<A1, 1>
+  %qA2 = ascendc.tque "qA2" : !ascendc.queue<A2, 1>
+  %qB2 = ascendc.tque "qB2" : !ascendc.queue<B2, 1>
+  %qCO1 = ascendc.tque "qCO1" : !ascendc.queue<CO1, 1>
+  %am = ascendc.alloc_tensor "am" %qA1 : !ascendc.queue<A1, 1> -> !ascendc.local_tensor<f16, A1>
+  %al = ascendc.alloc_tensor "al" %qA2 : !ascendc.queue<A2, 1> -> !ascendc.local_tensor<f32, A2>
+  %ld = ascendc.params "ld" LoadData2DParams(repeatTimes = 1, srcStride = 1)
+  ascendc.load_data %al, %am, %ld : !ascendc.local_tensor<f32, A2>, !ascendc.local_tensor<f16, A1>, !ascendc.struct<LoadData2DParams>
+  ascendc.free_tensor %qA1, %am : !ascendc.queue<A1, 1>, !ascendc.local_tensor<f16, A1>
+  ascendc.free_tensor %qA2, %al : !ascendc.queue<A2, 1>, !ascendc.local_tensor<f32, A2>
+  ascendc.return
+}
+
+// CHECK: ascendc.load_data operands must be tensors of one element type, got !ascendc.local_tensor<f32, A2>, !ascendc.local_tensor<f16, A1>
+
+// -----
+
+ascendc.kernel cube @k(%x: !ascendc.gm_addr) {
+  %pipe = ascendc.tpipe "pipe"
+  %qA1 = ascendc.tque "qA1" : !ascendc.queue<A1, 1>
+  %qA2 = ascendc.tque "qA2" : !ascendc.queue<A2, 1>
+  %qB2 = ascendc.tque "qB2" : !ascendc.queue<B2, 1>
+  %qCO1 = ascendc.tque "qCO1" : !ascendc.queue<CO1, 1>
+  %am = ascendc.alloc_tensor "am" %qA1 : !ascendc.queue<A1, 1> -> !ascendc.local_tensor<f32, A1>
+  %al = ascendc.alloc_tensor "al" %qA2 : !ascendc.queue<A2, 1> -> !ascendc.local_tensor<f32, A2>
+  %ld = ascendc.params "ld" LoadData2DParams(repeatTimes = 1, srcStride = 1)
+  ascendc.load_data_with_transpose %al, %am, %ld : !ascendc.local_tensor<f32, A2>, !ascendc.local_tensor<f32, A1>, !ascendc.struct<LoadData2DParams>
+  ascendc.free_tensor %qA1, %am : !ascendc.queue<A1, 1>, !ascendc.local_tensor<f32, A1>
+  ascendc.free_tensor %qA2, %al : !ascendc.queue<A2, 1>, !ascendc.local_tensor<f32, A2>
+  ascendc.return
+}
+
+// CHECK: ascendc.load_data_with_transpose takes LoadData2dTransposeParams, got !ascendc.struct<LoadData2DParams>
+
+// -----
+
+ascendc.kernel cube @k(%x: !ascendc.gm_addr) {
+  %pipe = ascendc.tpipe "pipe"
+  %qA1 = ascendc.tque "qA1" : !ascendc.queue<A1, 1>
+  %qA2 = ascendc.tque "qA2" : !ascendc.queue<A2, 1>
+  %qB2 = ascendc.tque "qB2" : !ascendc.queue<B2, 1>
+  %qCO1 = ascendc.tque "qCO1" : !ascendc.queue<CO1, 1>
+  %am = ascendc.alloc_tensor "am" %qA1 : !ascendc.queue<A1, 1> -> !ascendc.local_tensor<i16, A1>
+  %al = ascendc.alloc_tensor "al" %qA2 : !ascendc.queue<A2, 1> -> !ascendc.local_tensor<i16, A2>
+  %ld = ascendc.params "ld" LoadData2dTransposeParams(repeatTimes = 1, srcStride = 1)
+  ascendc.load_data_with_transpose %al, %am, %ld : !ascendc.local_tensor<i16, A2>, !ascendc.local_tensor<i16, A1>, !ascendc.struct<LoadData2dTransposeParams>
+  ascendc.free_tensor %qA1, %am : !ascendc.queue<A1, 1>, !ascendc.local_tensor<i16, A1>
+  ascendc.free_tensor %qA2, %al : !ascendc.queue<A2, 1>, !ascendc.local_tensor<i16, A2>
+  ascendc.return
+}
+
+// CHECK: Ascend C LoadDataWithTranspose exists for float, int32_t, uint32_t, half, bfloat16_t, int8_t and uint8_t elements only (dav-c220), not i16
+
+// -----
+
+ascendc.kernel cube @k(%x: !ascendc.gm_addr) {
+  %pipe = ascendc.tpipe "pipe"
+  %qA1 = ascendc.tque "qA1" : !ascendc.queue<A1, 1>
+  %qA2 = ascendc.tque "qA2" : !ascendc.queue<A2, 1>
+  %qB2 = ascendc.tque "qB2" : !ascendc.queue<B2, 1>
+  %qCO1 = ascendc.tque "qCO1" : !ascendc.queue<CO1, 1>
+  %al = ascendc.alloc_tensor "al" %qA2 : !ascendc.queue<A2, 1> -> !ascendc.local_tensor<f32, A2>
+  %br = ascendc.alloc_tensor "br" %qB2 : !ascendc.queue<B2, 1> -> !ascendc.local_tensor<f16, B2>
+  %acc = ascendc.alloc_tensor "acc" %qCO1 : !ascendc.queue<CO1, 1> -> !ascendc.local_tensor<f32, CO1>
+  %mp = ascendc.params "mp" MmadParams(m = 16, n = 16, k = 16)
+  ascendc.mmad %acc, %al, %br, %mp : !ascendc.local_tensor<f32, CO1>, !ascendc.local_tensor<f32, A2>, !ascendc.local_tensor<f16, B2>, !ascendc.struct<MmadParams>
+  ascendc.free_tensor %qA2, %al : !ascendc.queue<A2, 1>, !ascendc.local_tensor<f32, A2>
+  ascendc.free_tensor %qB2, %br : !ascendc.queue<B2, 1>, !ascendc.local_tensor<f16, B2>
+  ascendc.free_tensor %qCO1, %acc : !ascendc.queue<CO1, 1>, !ascendc.local_tensor<f32, CO1>
+  ascendc.return
+}
+
+// CHECK: Ascend C Mmad on dav-c220 takes f16 x f16 -> f32, bf16 x bf16 -> f32, f32 x f32 -> f32, i8 x i8 -> i32, not f32 x f16 -> f32

@@ -300,3 +300,30 @@ ascendc.kernel vector @rows(%x: !ascendc.gm_addr, %N: index) attributes {arg_nam
 // CHECK-NEXT: ascendc.data_copy_pad %x_gm, %t, %N ext(8, 512, 0, 0, 0) : !ascendc.gm_tensor<f32>, !ascendc.local_tensor<f32, VECIN>, index
 // CHECK-GENERIC: %x_gm = "ascendc.global_tensor"(%x, %N) <{name = "x_gm", size = 128 : i64}> : (!ascendc.gm_addr, index) -> !ascendc.gm_tensor<f32>
 // CHECK-GENERIC: "ascendc.data_copy_pad"(%t, %x_gm, %N) <{ext = [8 : i64, 512 : i64, 0 : i64, 0 : i64, 0 : i64], pad = [false, 0 : i64, 0 : i64, 0 : i64]}> : (!ascendc.local_tensor<f32, VECIN>, !ascendc.gm_tensor<f32>, index) -> ()
+
+// The f32 cube path: LoadDataWithTranspose (LoadData2dTransposeParams) fills L0B, float x float -> float.
+ascendc.kernel cube @mmf(%b: !ascendc.gm_addr) attributes {arg_names = ["b"]} {
+  %pipe = ascendc.tpipe "pipe"
+  %qA2 = ascendc.tque "qA2" : !ascendc.queue<A2, 1>
+  %qB1 = ascendc.tque "qB1" : !ascendc.queue<B1, 1>
+  %qB2 = ascendc.tque "qB2" : !ascendc.queue<B2, 1>
+  %qCO1 = ascendc.tque "qCO1" : !ascendc.queue<CO1, 1>
+  %bm = ascendc.alloc_tensor "bm" %qB1 : !ascendc.queue<B1, 1> -> !ascendc.local_tensor<f32, B1>
+  %br = ascendc.alloc_tensor "br" %qB2 : !ascendc.queue<B2, 1> -> !ascendc.local_tensor<f32, B2>
+  %al = ascendc.alloc_tensor "al" %qA2 : !ascendc.queue<A2, 1> -> !ascendc.local_tensor<f32, A2>
+  %lt = ascendc.params "lt" LoadData2dTransposeParams(repeatTimes = 1, srcStride = 1, dstGap = 0, dstFracGap = 0)
+  ascendc.load_data_with_transpose %br, %bm, %lt : !ascendc.local_tensor<f32, B2>, !ascendc.local_tensor<f32, B1>, !ascendc.struct<LoadData2dTransposeParams>
+  %acc = ascendc.alloc_tensor "acc" %qCO1 : !ascendc.queue<CO1, 1> -> !ascendc.local_tensor<f32, CO1>
+  %mp = ascendc.params "mp" MmadParams(m = 16, n = 16, k = 16, cmatrixInitVal = true)
+  ascendc.mmad %acc, %al, %br, %mp : !ascendc.local_tensor<f32, CO1>, !ascendc.local_tensor<f32, A2>, !ascendc.local_tensor<f32, B2>, !ascendc.struct<MmadParams>
+  ascendc.free_tensor %qB1, %bm : !ascendc.queue<B1, 1>, !ascendc.local_tensor<f32, B1>
+  ascendc.free_tensor %qB2, %br : !ascendc.queue<B2, 1>, !ascendc.local_tensor<f32, B2>
+  ascendc.free_tensor %qA2, %al : !ascendc.queue<A2, 1>, !ascendc.local_tensor<f32, A2>
+  ascendc.free_tensor %qCO1, %acc : !ascendc.queue<CO1, 1>, !ascendc.local_tensor<f32, CO1>
+  ascendc.return
+}
+
+// CHECK-LABEL: ascendc.kernel cube @mmf
+// CHECK: %lt = ascendc.params "lt" LoadData2dTransposeParams(repeatTimes = 1, srcStride = 1, dstGap = 0, dstFracGap = 0)
+// CHECK-NEXT: ascendc.load_data_with_transpose %br, %bm, %lt : !ascendc.local_tensor<f32, B2>, !ascendc.local_tensor<f32, B1>, !ascendc.struct<LoadData2dTransposeParams>
+// CHECK: ascendc.mmad %acc, %al, %br, %mp : !ascendc.local_tensor<f32, CO1>, !ascendc.local_tensor<f32, A2>, !ascendc.local_tensor<f32, B2>, !ascendc.struct<MmadParams>

@@ -1012,13 +1012,16 @@ void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const 
 }
 
 // ------------------------------------------------------------------ cube (AIC) path
-// Formats, as this simulation defines them (C0 = 32 bytes / sizeof(T), fractal = 16 x C0):
-//   L1 "NZ" (Nd2Nz DataCopy):  element (r, c) at ((c / C0) * dstNzC0Stride + r * dstNzNStride) * C0 + c % C0
-//   L0A (LoadData, no transpose, per 16-row block): fractal (mb, kb) at (mb * Kb + kb), row-major inside
-//   L0B (LoadData with ifTranspose):                 fractal (kb, nb) at (kb * Nb + nb), transposed inside
+// Formats, as this simulation defines them (C0 = 32 bytes / sizeof(T), fractal = 16 x C0 = 512 bytes):
+//   L1 "NZ" (Nd2Nz DataCopy), matrix i of ndNum: element (r, c) at
+//       i * dstNzMatrixStride + ((c / C0) * dstNzC0Stride + r * dstNzNStride) * C0 + c % C0
+//   L0A ("Zz", LoadData without transpose): fractal (mb, kb) at (mb * K/C0 + kb), row-major inside (16 x C0)
+//   L0B ("Zn"): fractal (kb, nb) at (kb * N/16 + nb), each 16 n-rows x C0 k-values (k contiguous);
+//       2-byte types: LoadData with ifTranspose (one 16 x 16 fractal per repeat);
+//       4-byte types: LoadDataWithTranspose (two 16 x 8 fractals, one 16 x 16 square, per repeat)
 //   L0C (Mmad result, "NZ" with C0 = 16):           element (r, c) at ((c / 16) * M + r) * 16 + c % 16
-// Only 2-byte inputs (half) with m, n, k multiples of 16 are simulated.
-
+// Mmad takes half x half, bfloat16_t x bfloat16_t or float x float into float (dav-c220), m, n, k
+// multiples of 16.
 #define KERNEL_TASK_TYPE_DEFAULT(type)
 enum KernelMetaType { KERNEL_TYPE_AIV_ONLY, KERNEL_TYPE_AIC_ONLY, KERNEL_TYPE_MIX_AIC_1_2 };
 
@@ -1034,6 +1037,13 @@ struct LoadData2DParams {
   uint8_t sid = 0;
   uint16_t dstGap = 0;
   bool ifTranspose = false;
+  uint8_t addrMode = 0;
+};
+
+struct LoadData2dTransposeParams {
+  uint16_t startIndex = 0;
+  uint8_t repeatTimes = 0;
+  uint16_t srcStride = 0, dstGap = 0, dstFracGap = 0;
   uint8_t addrMode = 0;
 };
 
@@ -1076,29 +1086,39 @@ void check_local(const LocalTensor<T>& t, const char* what, pypto_sim::Mem mem, 
 }
 }  // namespace detail
 
-// GM (ND, row-major) -> L1 (NZ)
+// GM (ND, row-major) -> L1 (NZ), ndNum matrices
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& p) {
   constexpr uint32_t c0 = pypto_sim::kBlockBytes / sizeof(T);
-  if (p.ndNum != 1) fail("DataCopy Nd2Nz: the simulation supports ndNum = 1");
+  if (p.ndNum == 0) fail("DataCopy Nd2Nz with ndNum 0");
   if (p.nValue == 0 || p.dValue == 0 || p.dstNzNStride == 0) fail("DataCopy Nd2Nz with an empty matrix or zero stride");
   if (p.dstNzC0Stride < p.nValue * p.dstNzNStride) fail("DataCopy Nd2Nz: dstNzC0Stride %u overlaps the %u rows", p.dstNzC0Stride, p.nValue);
   const uint64_t blocks = (p.dValue + c0 - 1) / c0;
-  detail::check_local(dst, "DataCopy Nd2Nz", pypto_sim::Mem::L1, (blocks - 1) * p.dstNzC0Stride * c0 + (uint64_t)(p.nValue - 1) * p.dstNzNStride * c0 + c0, false);
-  for (uint32_t r = 0; r < p.nValue; ++r) {
-    src.check((uint64_t)r * p.srcDValue, p.dValue, "DataCopy Nd2Nz");
-    for (uint32_t c = 0; c < p.dValue; ++c)
-      dst.sim_ptr()[((c / c0) * p.dstNzC0Stride + (uint64_t)r * p.dstNzNStride) * c0 + c % c0] = src.sim_ptr()[(uint64_t)r * p.srcDValue + c];
+  const uint64_t one = (blocks - 1) * p.dstNzC0Stride * c0 + (uint64_t)(p.nValue - 1) * p.dstNzNStride * c0 + c0;
+  if (p.ndNum > 1 && (uint64_t)p.dstNzMatrixStride < one)
+    fail("DataCopy Nd2Nz: dstNzMatrixStride %u overlaps the %llu elements of one matrix", p.dstNzMatrixStride, (unsigned long long)one);
+  detail::check_local(dst, "DataCopy Nd2Nz", pypto_sim::Mem::L1, (uint64_t)(p.ndNum - 1) * p.dstNzMatrixStride + one, false);
+  for (uint32_t i = 0; i < p.ndNum; ++i) {
+    const uint64_t s0 = (uint64_t)i * p.srcNdMatrixStride, d0 = (uint64_t)i * p.dstNzMatrixStride;
+    for (uint32_t r = 0; r < p.nValue; ++r) {
+      src.check(s0 + (uint64_t)r * p.srcDValue, p.dValue, "DataCopy Nd2Nz");
+      for (uint32_t c = 0; c < p.dValue; ++c)
+        dst.sim_ptr()[d0 + ((c / c0) * p.dstNzC0Stride + (uint64_t)r * p.dstNzNStride) * c0 + c % c0] =
+            src.sim_ptr()[s0 + (uint64_t)r * p.srcDValue + c];
+    }
+    pypto_sim::cost::gm_transfer(pypto_sim::cost::MTE2, src.sim_ptr() + s0, p.nValue, (uint64_t)p.dValue * sizeof(T),
+                                 (uint64_t)p.srcDValue * sizeof(T), true, true);
   }
-  pypto_sim::cost::gm_transfer(pypto_sim::cost::MTE2, src.sim_ptr(), p.nValue, (uint64_t)p.dValue * sizeof(T), (uint64_t)p.srcDValue * sizeof(T), true, true);
 }
 
-// L1 -> L0A / L0B, one 512-byte fractal per repeat
+// L1 -> L0A / L0B, one 512-byte fractal (16 x C0) per repeat; ifTranspose exists for 2-byte types
 template <typename T>
 void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& p) {
-  static_assert(sizeof(T) == 2, "the simulation's LoadData supports 2-byte types");
-  constexpr uint32_t frac = 512 / sizeof(T);
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "the simulation's LoadData supports 2- and 4-byte types");
+  constexpr uint32_t frac = 512 / sizeof(T), c0 = pypto_sim::kBlockBytes / sizeof(T);
   if (p.repeatTimes == 0) fail("LoadData with repeatTimes 0");
+  if (p.ifTranspose && sizeof(T) != 2)
+    fail("LoadData: ifTranspose transposes 16 x 16 fractals of 2-byte types; use LoadDataWithTranspose for %u-byte types", (unsigned)sizeof(T));
   const pypto_sim::Mem dmem = dst.sim_slot() ? dst.sim_slot()->mem : pypto_sim::Mem::UB;
   if (dmem != pypto_sim::Mem::L0A && dmem != pypto_sim::Mem::L0B) fail("LoadData: the destination must be in L0A or L0B");
   detail::check_local(src, "LoadData", pypto_sim::Mem::L1, ((uint64_t)p.startIndex + (uint64_t)(p.repeatTimes - 1) * p.srcStride + 1) * frac, true);
@@ -1107,18 +1127,55 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadDa
     const T* s = src.sim_ptr() + ((uint64_t)p.startIndex + (uint64_t)i * p.srcStride) * frac;
     T* d = dst.sim_ptr() + (uint64_t)i * (1 + p.dstGap) * frac;
     for (uint32_t r = 0; r < 16; ++r)
-      for (uint32_t c = 0; c < 16; ++c) d[r * 16 + c] = p.ifTranspose ? s[c * 16 + r] : s[r * 16 + c];
+      for (uint32_t c = 0; c < c0; ++c) d[r * c0 + c] = p.ifTranspose ? s[c * 16 + r] : s[r * c0 + c];
   }
   pypto_sim::cost::mte1_load((uint64_t)p.repeatTimes * 512, dmem == pypto_sim::Mem::L0B);
 }
 
+// L1 -> L0A / L0B with transpose, 4-byte types: per repeat, two consecutive 16 x 8 source fractals form a
+// 16 x 16 square that is transposed and split into two 16 x 8 fractals, dstFracGap x 512 bytes apart.
+template <typename T>
+void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2dTransposeParams& p) {
+  static_assert(sizeof(T) == 4, "the simulation's LoadDataWithTranspose supports float, int32_t and uint32_t");
+  constexpr uint32_t frac = 512 / sizeof(T), square = 2 * frac;
+  if (p.repeatTimes == 0) return;  // a NOP, as documented
+  if (p.addrMode != 0) fail("LoadDataWithTranspose: the simulation supports addrMode 0 (increasing addresses)");
+  const pypto_sim::Mem dmem = dst.sim_slot() ? dst.sim_slot()->mem : pypto_sim::Mem::UB;
+  if (dmem != pypto_sim::Mem::L0A && dmem != pypto_sim::Mem::L0B) fail("LoadDataWithTranspose: the destination must be in L0A or L0B");
+  detail::check_local(src, "LoadDataWithTranspose", pypto_sim::Mem::L1,
+                      ((uint64_t)p.startIndex + (uint64_t)(p.repeatTimes - 1) * p.srcStride + 1) * square, true);
+  const uint64_t first = (uint64_t)(p.repeatTimes - 1) * (1 + p.dstGap) * frac;
+  detail::check_local(dst, "LoadDataWithTranspose", dmem, first + (uint64_t)(2 + p.dstFracGap) * frac, false);
+  for (uint32_t i = 0; i < p.repeatTimes; ++i) {
+    const T* s = src.sim_ptr() + ((uint64_t)p.startIndex + (uint64_t)i * p.srcStride) * square;
+    T* d = dst.sim_ptr() + (uint64_t)i * (1 + p.dstGap) * frac;
+    // square element (r, c): fractal c / 8, (r, c % 8) inside; transposed element (c, r) lands in
+    // destination fractal r / 8 at (c, r % 8)
+    for (uint32_t r = 0; r < 16; ++r)
+      for (uint32_t c = 0; c < 16; ++c)
+        d[(uint64_t)(r / 8) * (1 + p.dstFracGap) * frac + c * 8 + r % 8] = s[(c / 8) * frac + r * 8 + c % 8];
+  }
+  pypto_sim::cost::mte1_load((uint64_t)p.repeatTimes * 1024, dmem == pypto_sim::Mem::L0B);
+}
+
 // L0C += / = L0A x L0B
+namespace detail {
+template <typename D, typename A, typename B>
+constexpr bool mmad_types() {
+  return std::is_same<D, float>::value && std::is_same<A, B>::value &&
+         (std::is_same<A, float>::value || sizeof(A) == 2);  // half, bfloat16_t (the simulation's 2-byte floats)
+}
+}  // namespace detail
+
 template <typename D, typename A, typename B>
 void Mmad(const LocalTensor<D>& dst, const LocalTensor<A>& a, const LocalTensor<B>& b, const MmadParams& p) {
+  static_assert(detail::mmad_types<D, A, B>(),
+                "Mmad takes half x half, bfloat16_t x bfloat16_t or float x float into a float L0C (dav-c220)");
+  constexpr uint32_t c0 = pypto_sim::kBlockBytes / sizeof(A), frac = 16 * c0;
   if (p.m == 0 || p.n == 0 || p.k == 0 || p.m % 16 || p.n % 16 || p.k % 16)
     fail("Mmad: the simulation supports m, n, k that are positive multiples of 16 (got %u, %u, %u)", p.m, p.n, p.k);
   if (p.cmatrixSource) fail("Mmad: cmatrixSource (bias table) is not simulated");
-  const uint32_t mb = p.m / 16, nb = p.n / 16, kb = p.k / 16;
+  const uint32_t nb = p.n / 16, kb = p.k / c0;
   detail::check_local(a, "Mmad", pypto_sim::Mem::L0A, (uint64_t)p.m * p.k, true);
   detail::check_local(b, "Mmad", pypto_sim::Mem::L0B, (uint64_t)p.k * p.n, true);
   detail::check_local(dst, "Mmad", pypto_sim::Mem::L0C, (uint64_t)p.m * p.n, false);
@@ -1126,10 +1183,10 @@ void Mmad(const LocalTensor<D>& dst, const LocalTensor<A>& a, const LocalTensor<
   std::vector<float> ua((size_t)p.m * p.k), ub((size_t)p.n * p.k);
   for (uint32_t r = 0; r < p.m; ++r)
     for (uint32_t k = 0; k < p.k; ++k)
-      ua[(size_t)r * p.k + k] = static_cast<float>(a.sim_ptr()[((r / 16) * kb + k / 16) * 256 + (r % 16) * 16 + k % 16]);
+      ua[(size_t)r * p.k + k] = static_cast<float>(a.sim_ptr()[((r / 16) * kb + k / c0) * frac + (r % 16) * c0 + k % c0]);
   for (uint32_t c = 0; c < p.n; ++c)
     for (uint32_t k = 0; k < p.k; ++k)
-      ub[(size_t)c * p.k + k] = static_cast<float>(b.sim_ptr()[((k / 16) * nb + c / 16) * 256 + (c % 16) * 16 + k % 16]);
+      ub[(size_t)c * p.k + k] = static_cast<float>(b.sim_ptr()[((k / c0) * nb + c / 16) * frac + (c % 16) * c0 + k % c0]);
   for (uint32_t r = 0; r < p.m; ++r)
     for (uint32_t c = 0; c < p.n; ++c) {
       float acc = 0.0f;
@@ -1139,7 +1196,6 @@ void Mmad(const LocalTensor<D>& dst, const LocalTensor<A>& a, const LocalTensor<
       D& out = dst.sim_ptr()[((uint64_t)(c / 16) * p.m + r) * 16 + c % 16];
       out = p.cmatrixInitVal ? static_cast<D>(acc) : static_cast<D>(static_cast<float>(out) + acc);
     }
-  (void)mb;
   pypto_sim::cost::mmad(p.m, p.n, p.k, sizeof(A));
 }
 

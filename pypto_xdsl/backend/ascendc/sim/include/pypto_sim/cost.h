@@ -424,13 +424,13 @@ inline void mte1_load(uint64_t bytes, bool to_l0b) {
   ++b.c.mte1;
 }
 
-// Mmad (M): ceil(m/16) * ceil(n/16) * ceil(k/k0) fractal steps of one cycle each (f16: k0 = 16).
+// Mmad (M): ceil(m/16) * ceil(n/16) * ceil(k/k0) fractal steps of one cycle each (k0 = 32 bytes of K: f16 16, f32 8).
 inline void mmad(uint32_t m, uint32_t n, uint32_t k, uint32_t in_bytes) {
   BlockState& b = block();
   if (!b.active) return;
   b.cube = true;
   const Params& P = params();
-  const uint32_t k0 = in_bytes == 1 ? 32 : 16;
+  const uint32_t k0 = 32 / in_bytes;  // one 512-byte fractal of K per step
   const double steps = std::ceil(m / 16.0) * std::ceil(n / 16.0) * std::ceil(double(k) / k0);
   const double start = issue(M);
   const double end = start + P.m_issue + steps;
