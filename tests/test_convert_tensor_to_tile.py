@@ -685,10 +685,10 @@ def test_verifier_names_what_is_left_and_passes_after_conversion():
 
     dyn = T(["?", 64])
     text = f"""
-pypto.func incore @dyn(%a: {dyn}, %m: {T([16, 16])}, out %o: {dyn}) -> {dyn} {{
+pypto.func incore @dyn(%a: {dyn}, %m: {T([16, 16], "bf16")}, out %o: {dyn}) -> {dyn} {{
   %c0 = arith.constant 0 : index
   %x = pypto.tensor.exp %a : {dyn}
-  %p = pypto.tensor.matmul %m, %m : {T([16, 16])}, {T([16, 16])} -> {T([16, 16])}
+  %p = pypto.tensor.matmul %m, %m : {T([16, 16], "bf16")}, {T([16, 16], "bf16")} -> {T([16, 16])}
   %w = pypto.tensor.assemble %x into %o[%c0, %c0] : {dyn} into {dyn}
   pypto.return %w : {dyn}
 }}
@@ -698,7 +698,7 @@ pypto.func incore @dyn(%a: {dyn}, %m: {T([16, 16])}, out %o: {dyn}) -> {dyn} {{
     assert problems == [
         "@dyn: 'pypto.tensor.exp' (%x) is left: its shape !pypto.tensor<[?, 64], f32> has an unknown "
         "dimension '?': name it (pl.dynamic) to tile it",
-        "@dyn: 'pypto.tensor.matmul' (%p) is left: the cube path multiplies f16 operands, not f32",
+        "@dyn: 'pypto.tensor.matmul' (%p) is left: the cube path multiplies f16 or f32 operands, not bf16",
         "@dyn: 'pypto.tensor.assemble' (%w) is left: its shapes have an unknown dimension '?': name it "
         "(pl.dynamic) to tile it",
     ]
@@ -801,7 +801,7 @@ def test_running_the_pass_twice_changes_nothing_more(seed):
 
 
 def matmul_body(m: int, k: int, n: int, sink: str | None = "o", offsets: tuple[str, str] = ("%c0", "%c0"),
-                dst: list[int] | None = None, cast: bool = False) -> str:
+                dst: list[int] | None = None, cast: bool = False, dtype: str = "f16") -> str:
     """`%q = matmul(%a, %b) : f32` (or `%q = cast(%p) : f32 -> f32` of the product `%p`),
     assembled into `%<sink>` at `offsets` (or not)."""
     dst = dst or [m, n]
@@ -809,7 +809,7 @@ def matmul_body(m: int, k: int, n: int, sink: str | None = "o", offsets: tuple[s
     body = f"""  %c0 = arith.constant 0 : index
   %c16 = arith.constant 16 : index
   %c32 = arith.constant 32 : index
-  {product} = pypto.tensor.matmul %a, %b : {T([m, k], 'f16')}, {T([k, n], 'f16')} -> {T([m, n])}"""
+  {product} = pypto.tensor.matmul %a, %b : {T([m, k], dtype)}, {T([k, n], dtype)} -> {T([m, n])}"""
     if cast:
         body += f"""
   %q = pypto.tensor.cast %p : {T([m, n])} -> {T([m, n])}"""
@@ -821,8 +821,9 @@ def matmul_body(m: int, k: int, n: int, sink: str | None = "o", offsets: tuple[s
 
 def matmul_program(m: int, k: int, n: int, **kw) -> str:
     dst = kw.get("dst") or [m, n]
+    dtype = kw.get("dtype", "f16")
     return program(
-        [("in", "a", T([m, k], "f16")), ("in", "b", T([k, n], "f16")), ("out", "o", T(dst))],
+        [("in", "a", T([m, k], dtype)), ("in", "b", T([k, n], dtype)), ("out", "o", T(dst))],
         matmul_body(m, k, n, **kw),
         [("w", T(dst))],
     )
@@ -946,7 +947,7 @@ def test_write_between_matmul_and_assemble_stores_into_a_created_tensor():
 
 
 @pytest.mark.parametrize("case,reason", [
-    ("f32", "the cube path multiplies f16 operands, not f32"),
+    ("bf16", "the cube path multiplies f16 or f32 operands, not bf16"),
     ("odd", "every dim must be a multiple of 16 for the cube path, got 40x24 @ 24x32"),
     ("aiv", "converted in incore/aic functions only"),
 ])
@@ -954,8 +955,8 @@ def test_unsupported_matmul_is_left_with_a_reason(case, reason):
     from pypto_xdsl.transforms.convert_tensor_to_tile import check_tensor_to_tile
 
     m, k, n, dt, kind = (40, 24, 32, "f16", "incore") if case == "odd" else (32, 32, 32, "f16", "incore")
-    if case == "f32":
-        dt = "f32"
+    if case == "bf16":
+        dt = "bf16"
     if case == "aiv":
         kind = "aiv"
     out_dt = "f32" if dt == "f16" else "f16"
@@ -1048,6 +1049,26 @@ def test_end_to_end_matmul_through_the_default_pipeline(tmp_path):
     # the cube path accumulates in f32: equal to the f32 product up to summation order ...
     np.testing.assert_allclose(got, a @ b, rtol=1e-5, atol=1e-4)
     # ... and to the interpreter on the tensor program (which also accumulates in f32)
+    np.testing.assert_allclose(got, report.reference["o"], rtol=MM_RTOL, atol=MM_ATOL)
+
+
+@needs_gxx
+def test_end_to_end_f32_matmul_through_the_default_pipeline(tmp_path):
+    """f32 operands: smaller K blocks (twice the bytes), LoadDataWithTranspose into L0B."""
+    from pypto_xdsl.tools.pypto_compile import simulate
+
+    m, k, n = 64, 256, 160
+    reference, module = convert(matmul_program(m, k, n, dtype="f32"), "pypto-default")
+    assert tensor_compute_left(kernel(module)) == []
+    report = simulate(module, tmp_path / "mmf", seed=8, reference_module=reference)
+    assert report.reference is not None, report.note
+    kernel_cpp = (tmp_path / "mmf" / "kernels" / "k.cpp").read_text()
+    assert "KERNEL_TYPE_AIC_ONLY" in kernel_cpp and "LoadDataWithTranspose(" in kernel_cpp
+    run_in = tmp_path / "mmf" / "sim-run" / "in"
+    a = np.fromfile(run_in / "a.bin", dtype=np.float32).reshape(m, k).astype(np.float64)
+    b = np.fromfile(run_in / "b.bin", dtype=np.float32).reshape(k, n).astype(np.float64)
+    got = report.outputs["o"]
+    np.testing.assert_allclose(got, a @ b, rtol=1e-5, atol=1e-4)
     np.testing.assert_allclose(got, report.reference["o"], rtol=MM_RTOL, atol=MM_ATOL)
 
 

@@ -1,4 +1,4 @@
-"""The cube path of convert-tensor-to-tile: a `tensor.matmul` of static f16 operands as
+"""The cube path of convert-tensor-to-tile: a `tensor.matmul` of static f16 or f32 operands as
 blocked `tile.matmul` / `tile.matmul_acc` code (M/N loops, a K loop)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import Float16Type, IndexType
+from xdsl.dialects.builtin import Float16Type, Float32Type, IndexType
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
@@ -68,8 +68,8 @@ def matmul_reason(op: tensor.MatmulOp) -> str | None:
     if isinstance(a[0], str) and a[0] not in parameter_symbols(func):
         return f"the dynamic dimension {a[0]} is no dimension of a tensor parameter, so the kernel cannot read its extent"
     dtype = op.lhs.type.element_type  # type: ignore[attr-defined]
-    if not isinstance(dtype, Float16Type):
-        return f"the cube path multiplies f16 operands, not {dtype}"
+    if not isinstance(dtype, Float16Type | Float32Type):
+        return f"the cube path multiplies f16 or f32 operands, not {dtype}"
     if any(isinstance(d, int) and d % 16 for d in (*a, *b)):
         return f"every dim must be a multiple of 16 for the cube path, got {a[0]}x{a[1]} @ {b[0]}x{b[1]}"
     return None
@@ -103,7 +103,7 @@ def identity_cast(op: tensor.MatmulOp) -> tensor.CastOp | None:
 
 @dataclass
 class MatmulPlan:
-    """One `tensor.matmul` (f16 -> f32), optionally through an identity cast, optionally
+    """One `tensor.matmul` (f16 or f32 -> f32), optionally through an identity cast, optionally
     assembled into `sink`."""
 
     matmul: tensor.MatmulOp
@@ -137,13 +137,18 @@ def plan_matmul(op: tensor.MatmulOp, bound_of: Callable[[str], int | None] = lam
     else:
         mb = cube_block(m, CUBE_BLOCK_MAX)
     nb = cube_block(n, CUBE_BLOCK_MAX)
+    eb = 4 if isinstance(op.lhs.type.element_type, Float32Type) else 2  # type: ignore[attr-defined]
+    if eb == 4:
+        # f32 operands take twice the bytes: halve N first so a 16-deep K block still fits L0B
+        while CUBE_COPIES * 16 * nb * eb > L0B_BYTES and nb > 16:
+            nb = cube_block(n, nb // 2)
     kb = 16
     for d in range(16, k + 1, 16):
         if (
             k % d == 0
-            and CUBE_COPIES * mb * d * 2 <= L0A_BYTES
-            and CUBE_COPIES * d * nb * 2 <= L0B_BYTES
-            and CUBE_COPIES * (mb * d + d * nb) * 2 <= L1_BYTES
+            and CUBE_COPIES * mb * d * eb <= L0A_BYTES
+            and CUBE_COPIES * d * nb * eb <= L0B_BYTES
+            and CUBE_COPIES * (mb * d + d * nb) * eb <= L1_BYTES
         ):
             kb = d
     assert mb * nb * 4 <= L0C_BYTES
@@ -171,6 +176,8 @@ def matmul_sink(op: tensor.MatmulOp, result: SSAValue) -> tensor.AssembleOp | No
     sink = uses[0].operation
     if not isinstance(sink, tensor.AssembleOp) or sink.source is not result or sink.parent_block() is not op.parent_block():
         return None
+    if sink.atomic is not None:
+        return None  # an atomic add into the destination is not a plain store of the accumulator
     dst_shape = shape_of(sink.dest.type)
     if dst_shape is None or len(dst_shape) != 2:
         return None

@@ -80,3 +80,42 @@ pypto.func incore @odd(%a: !pypto.tensor<[40, 24], f16>, %b: !pypto.tensor<[24, 
 // VERIFY-NOT:  @small:
 // VERIFY:      verify-convert-tensor-to-tile: tensor-level compute left in InCore functions:
 // VERIFY-NEXT:   @odd: 'pypto.tensor.matmul' (%p) is left: every dim must be a multiple of 16 for the cube path, got 40x24 @ 24x32
+
+// -----
+
+// f32 operands take the cube path too (float x float -> float Mmad). They take twice the bytes
+// of f16, so the K block is halved: 32 instead of 64 for 64 x 128 output blocks.
+
+pypto.func aic @mmf(%a: !pypto.tensor<[64, 512], f32>, %b: !pypto.tensor<[512, 256], f32>, out %o: !pypto.tensor<[64, 256], f32>) -> !pypto.tensor<[64, 256], f32> {
+  %c0 = arith.constant 0 : index
+  %p = pypto.tensor.matmul %a, %b : !pypto.tensor<[64, 512], f32>, !pypto.tensor<[512, 256], f32> -> !pypto.tensor<[64, 256], f32>
+  %w = pypto.tensor.assemble %p into %o[%c0, %c0] : !pypto.tensor<[64, 256], f32> into !pypto.tensor<[64, 256], f32>
+  pypto.return %w : !pypto.tensor<[64, 256], f32>
+}
+
+// CHECK-LABEL: pypto.func aic @mmf
+// CHECK-NOT:     pypto.tensor.
+// CHECK:         %{{.*}} = pypto.tile.load %a[%{{.*}}, %{{.*}}] : !pypto.tensor<[64, 512], f32> -> !pypto.tile<[64, 32], f32, mat>
+// CHECK-NEXT:    %{{.*}} = pypto.tile.load %b[%{{.*}}, %{{.*}}] : !pypto.tensor<[512, 256], f32> -> !pypto.tile<[32, 128], f32, mat>
+// CHECK:         pypto.tile.matmul_acc
+// CHECK:         pypto.tile.store %{{.*}} : !pypto.tile<[64, 128], f32, acc>, !pypto.tensor<[64, 256], f32>
+
+// -----
+
+// An atomic assemble of the product is no direct store of the accumulator (a plain Fixpipe would
+// overwrite what the destination holds): the product goes through a local tensor and the add
+// stays an atomic_store.
+
+pypto.func incore @mma(%a: !pypto.tensor<[64, 64], f32>, %b: !pypto.tensor<[64, 64], f32>, out %o: !pypto.tensor<[64, 64], f32>) -> !pypto.tensor<[64, 64], f32> {
+  %c0 = arith.constant 0 : index
+  %p = pypto.tensor.matmul %a, %b : !pypto.tensor<[64, 64], f32>, !pypto.tensor<[64, 64], f32> -> !pypto.tensor<[64, 64], f32>
+  %w = pypto.tensor.assemble %p into %o[%c0, %c0] atomic(add) : !pypto.tensor<[64, 64], f32> into !pypto.tensor<[64, 64], f32>
+  pypto.return %w : !pypto.tensor<[64, 64], f32>
+}
+
+// CHECK-LABEL: pypto.func incore @mma
+// CHECK:         %[[P:.*]] = pypto.tensor.create : !pypto.tensor<[64, 64], f32>
+// CHECK-NOT:     pypto.tile.store %{{.*}}, %o
+// CHECK:         %[[ST:.*]] = pypto.tile.store %{{.*}}, %[[P]][%{{.*}}, %{{.*}}] : !pypto.tile<[64, 64], f32, acc>
+// CHECK-NOT:     pypto.tile.store %{{.*}}, %o
+// CHECK:         pypto.tile.atomic_store %{{.*}}, %o[%{{.*}}, %{{.*}}] atomic(add)
