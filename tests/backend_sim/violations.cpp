@@ -131,6 +131,17 @@ extern "C" __global__ __aicore__ void kc(GM_ADDR a, GM_ADDR cout) {
   pipe.InitBuffer(qa2, 1, 512);
   pipe.InitBuffer(qb2, 1, 512);
   pipe.InitBuffer(qc, 1, 1024);
+  if (m == "cube_f32_iftranspose") {
+    TQue<TPosition::A1, 1> qf1;
+    TQue<TPosition::B2, 1> qf2;
+    pipe.InitBuffer(qf1, 1, 512);
+    pipe.InitBuffer(qf2, 1, 512);
+    LocalTensor<float> f1 = qf1.AllocTensor<float>();
+    LocalTensor<float> f2 = qf2.AllocTensor<float>();
+    LoadData2DParams tp;
+    tp.ifTranspose = true;
+    LoadData(f2, f1, tp);
+  }
   Nd2NzParams nz;
   nz.nValue = 16;
   nz.dValue = 16;
