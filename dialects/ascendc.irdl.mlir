@@ -422,6 +422,18 @@ irdl.dialect @ascendc {
     irdl.attributes {"ext" = %7}
   }
 
+  // ascendc.set_atomic_add: `SetAtomicAdd<T>();`: later copies into global memory (DataCopy out of the UB, Fixpipe out
+  //   memory effects: unknown
+  irdl.operation @set_atomic_add {
+    %0 = irdl.any
+    irdl.attributes {"element" = %0}
+  }
+
+  // ascendc.set_atomic_none: `SetAtomicNone();`: copies into global memory overwrite again.
+  //   memory effects: unknown
+  irdl.operation @set_atomic_none {
+  }
+
   // ascendc.add
   //   memory effects: unknown
   //   not in IRDL: count (property, optional), mask (property, optional), repeat (property, optional), params (property, optional)

@@ -240,6 +240,17 @@ def test_matmul_f32_cube_path(tmp_path):
     np.testing.assert_allclose(report.outputs["c"], a.astype(np.float64) @ b, rtol=1e-5, atol=1e-5)
 
 
+def test_split_k_atomic_fixpipe(tmp_path):
+    """Two blocks add their K-slice products into one output under SetAtomicAdd (after a
+    vector kernel zeroes it): the sum of both partials, as the interpreter's atomic_store."""
+    report = compile_and_run("matmul_atomic", tmp_path, seed=22)
+    assert_matches_interpreter(report)
+    run_in = tmp_path / "matmul_atomic" / "sim-run" / "in"
+    a = np.fromfile(run_in / "a.bin", dtype=np.float32).reshape(32, 128)
+    b = np.fromfile(run_in / "b.bin", dtype=np.float32).reshape(128, 32)
+    np.testing.assert_allclose(report.outputs["c"], a.astype(np.float64) @ b, rtol=1e-5, atol=1e-5)
+
+
 def test_task_ids_carried_through_a_host_loop(tmp_path):
     report = compile_and_run("task_loop", tmp_path, seed=14)
     assert_matches_interpreter(report)

@@ -100,6 +100,8 @@ def test_pipe_v_barrier_orders_dependent_vector_instructions(program):
         ("cube_mmad_before_deque", "Mmad reads buffer 'A2 queue"),
         ("cube_fixpipe_without_queue", "missing M->FIX synchronisation"),
         ("cube_bad_k", "multiples of 16 (got 16, 16, 8)"),
+        ("cube_atomic_type_mismatch", "Fixpipe copies 4-byte elements under SetAtomicAdd of another element type"),
+        ("cube_atomic_left_on", "SetAtomicAdd without SetAtomicNone before the kernel returns"),
         ("cube_f32_iftranspose", "ifTranspose transposes 16 x 16 fractals of 2-byte types; use LoadDataWithTranspose for 4-byte types"),
     ],
 )

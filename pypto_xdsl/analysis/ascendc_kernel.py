@@ -217,7 +217,7 @@ def storage_root(func: program.FuncOp, value: SSAValue) -> SSAValue | None:
         op = value.owner
         if isinstance(op, tensor.CreateOp):
             return value
-        if isinstance(op, tile.StoreOp):
+        if isinstance(op, tile.StoreOp | tile.AtomicStoreOp):
             value = op.dest
         elif isinstance(op, tensor.SliceOp):
             value = op.source
@@ -486,7 +486,7 @@ class KernelPlan:
             for res in op.results:
                 if isinstance(res.type, TileType):
                     self._plan_tile(op, res)
-            if isinstance(op, tile.StoreOp):
+            if isinstance(op, tile.StoreOp | tile.AtomicStoreOp):
                 self._plan_store(op)
             if isinstance(op, ROW_REDUCTIONS):
                 self._plan_reduction_scratch(op)
@@ -610,7 +610,7 @@ class KernelPlan:
         self.direct_store.add(store)
         return True
 
-    def _plan_store(self, op: tile.StoreOp) -> None:
+    def _plan_store(self, op: tile.StoreOp | tile.AtomicStoreOp) -> None:
         t = op.tile.type
         assert isinstance(t, TileType)
         if t.space == MemorySpace.ACC:

@@ -760,6 +760,40 @@ class DataCopyPadOp(AscendCFormat, IRDLOperation):
                 raise VerifyException("DataCopyPadExtParams(isPad, leftPadding, rightPadding, paddingValue)")
 
 
+# The element types dav-c220 adds atomically into global memory (SetAtomicAdd<T>, DataCopy and Fixpipe).
+ATOMIC_ADD_ELEMENTS = ("f32", "f16", "bf16", "i32", "i16", "i8")
+
+
+@irdl_op_definition
+class SetAtomicAddOp(IRDLOperation):
+    """`SetAtomicAdd<T>();`: later copies into global memory (DataCopy out of the UB, Fixpipe out
+    of L0C) add their T elements to what the destination holds, until `SetAtomicNone()`."""
+
+    name = "ascendc.set_atomic_add"
+    element = prop_def(Attribute)
+    assembly_format = "$element attr-dict"
+
+    def __init__(self, element: Attribute):
+        super().__init__(properties={"element": element})
+
+    def verify_(self) -> None:
+        if str(self.element) not in ATOMIC_ADD_ELEMENTS:
+            raise VerifyException(
+                f"SetAtomicAdd exists for {', '.join(ATOMIC_ADD_ELEMENTS)} elements (dav-c220), not {self.element}"
+            )
+
+
+@irdl_op_definition
+class SetAtomicNoneOp(IRDLOperation):
+    """`SetAtomicNone();`: copies into global memory overwrite again."""
+
+    name = "ascendc.set_atomic_none"
+    assembly_format = "attr-dict"
+
+    def __init__(self):
+        super().__init__()
+
+
 DECLARATION_OPS = [GlobalTensorOp, BlockWorkspaceOp, PipeOp, TQueOp, TBufOp, InitBufferOp]
 TENSOR_OPS = [AllocTensorOp, GetBufOp, EnqueOp, DequeOp, FreeTensorOp, AtOp, ParamsOp]
-COPY_OPS = [DataCopyOp, DataCopyPadOp]
+COPY_OPS = [DataCopyOp, DataCopyPadOp, SetAtomicAddOp, SetAtomicNoneOp]

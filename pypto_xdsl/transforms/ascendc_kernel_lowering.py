@@ -323,7 +323,7 @@ class KernelLowering(VectorLowering):
             return self._check_return(op)
         if isinstance(op, tile.LoadOp):
             return self._load(op)
-        if isinstance(op, tile.StoreOp):
+        if isinstance(op, tile.StoreOp | tile.AtomicStoreOp):
             return self._store(op)
         if isinstance(op, tensor.SliceOp):
             _, origin = self._window(self.tensor_root(op.source), op.offsets)
@@ -502,12 +502,24 @@ class KernelLowering(VectorLowering):
             return self._partial_copy(op, src, d.layout, d.value, gm, rows, to_gm=False)
         self._copy(op, src, d.layout, d.value, gm, to_gm=False)
 
-    def _store(self, op: tile.StoreOp) -> None:
+    def _store(self, op: tile.StoreOp | tile.AtomicStoreOp) -> None:
         view = self.tensor_root(op.dest)
         dst = view.root.type
         assert isinstance(dst, TensorType)
         self.views[op.result] = view
         ref = self.tile_of(op.tile)
+        if isinstance(op, tile.AtomicStoreOp):
+            # the add is a mode of the copy into GM: on for this store only
+            if str(ref.elem) not in M.ATOMIC_ADD_ELEMENTS:
+                raise op_error(op, f"an atomic add of {ref.elem} elements into global memory does not exist on dav-c220 "
+                                   f"(SetAtomicAdd takes {', '.join(M.ATOMIC_ADD_ELEMENTS)})")
+            self._insert(M.SetAtomicAddOp(ref.elem))
+            self._store_plain(op, view, dst, ref)
+            self._insert(M.SetAtomicNoneOp())
+            return
+        self._store_plain(op, view, dst, ref)
+
+    def _store_plain(self, op: tile.StoreOp | tile.AtomicStoreOp, view: View, dst: TensorType, ref: TileRef) -> None:
         if ref.position == TPosition.CO1:
             return self._fixpipe(op, view, ref)
         if op in self.plan.direct_store and ref.position == TPosition.VECOUT:
@@ -615,7 +627,7 @@ class KernelLowering(VectorLowering):
                          [("m", m), ("n", n), ("k", k), ("cmatrixInitVal", not isinstance(op, tile.MatmulAccOp))])
         self._insert(C.MmadOp(c.value, a.value, b.value, p))
 
-    def _fixpipe(self, op: tile.StoreOp, view: View, ref: TileRef) -> None:
+    def _fixpipe(self, op: tile.StoreOp | tile.AtomicStoreOp, view: View, ref: TileRef) -> None:
         """L0C (NZ) -> GM (ND) with Fixpipe."""
         dst = view.root.type
         assert isinstance(dst, TensorType)
@@ -869,7 +881,7 @@ class KernelLowering(VectorLowering):
 
 # Every tile op the kernel lowering emits Ascend C for.
 LOWERED_TILE_OPS = frozenset((
-    *VECTOR_OPS, tile.LoadOp, tile.StoreOp, tile.MoveOp, tile.MatmulOp, tile.MatmulAccOp, tile.GetBlockIdxOp,
+    *VECTOR_OPS, tile.LoadOp, tile.StoreOp, tile.AtomicStoreOp, tile.MoveOp, tile.MatmulOp, tile.MatmulAccOp, tile.GetBlockIdxOp,
     tile.GetBlockNumOp,
 ))
 

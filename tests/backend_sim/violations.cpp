@@ -184,6 +184,8 @@ extern "C" __global__ __aicore__ void kc(GM_ADDR a, GM_ADDR cout) {
   if (m == "cube_fixpipe_without_queue") Fixpipe(cg, c, fp);
   qc.EnQue(c);
   c = qc.DeQue<float>();
+  if (m == "cube_atomic_type_mismatch") SetAtomicAdd<int32_t>();
+  if (m == "cube_atomic_left_on") SetAtomicAdd<float>();
   Fixpipe(cg, c, fp);
   qc.FreeTensor(c);
   qa1.FreeTensor(a1);

@@ -297,6 +297,12 @@ class KernelPrinter(CxxWriter):
         if isinstance(op, S.PipeBarrierOp):
             add(f"PipeBarrier<{op.pipe_kind.value}>();")
             return
+        if isinstance(op, M.SetAtomicAddOp):
+            add(f"SetAtomicAdd<{ctype(op.element)}>();")
+            return
+        if isinstance(op, M.SetAtomicNoneOp):
+            add("SetAtomicNone();")
+            return
         if isinstance(op, C.GetBlockIdxOp | C.GetBlockNumOp):
             fn = "GetBlockIdx" if isinstance(op, C.GetBlockIdxOp) else "GetBlockNum"
             self.exprs[op.result] = Expr(f"AscendC::{fn}()", "int64_t")

@@ -176,8 +176,6 @@ def matmul_sink(op: tensor.MatmulOp, result: SSAValue) -> tensor.AssembleOp | No
     sink = uses[0].operation
     if not isinstance(sink, tensor.AssembleOp) or sink.source is not result or sink.parent_block() is not op.parent_block():
         return None
-    if sink.atomic is not None:
-        return None  # an atomic add into the destination is not a plain store of the accumulator
     dst_shape = shape_of(sink.dest.type)
     if dst_shape is None or len(dst_shape) != 2:
         return None
@@ -359,7 +357,9 @@ class MatmulRewriter:
             marked.result.name_hint = "acc_valid"
             self.rewriter.insert(marked, at)
             result = marked.result
-        store = tile.StoreOp(result, dest, where)
+        atomic = self.plan.sink.atomic if self.plan.sink is not None else None
+        # an atomic assemble adds each accumulator block into the destination (split-K partials)
+        store = tile.StoreOp(result, dest, where) if atomic is None else tile.AtomicStoreOp(result, dest, where, atomic.data)
         store.result.name_hint = dest.name_hint
         self.rewriter.insert(store, at)
         return store.result

@@ -527,3 +527,13 @@ ascendc.kernel cube @k(%x: !ascendc.gm_addr) {
 }
 
 // CHECK: Ascend C Mmad on dav-c220 takes f16 x f16 -> f32, bf16 x bf16 -> f32, f32 x f32 -> f32, i8 x i8 -> i32, not f32 x f16 -> f32
+
+// -----
+
+ascendc.kernel cube @k(%x: !ascendc.gm_addr) {
+  ascendc.set_atomic_add f64
+  ascendc.set_atomic_none
+  ascendc.return
+}
+
+// CHECK: SetAtomicAdd exists for f32, f16, bf16, i32, i16, i8 elements (dav-c220), not f64

@@ -327,3 +327,16 @@ ascendc.kernel cube @mmf(%b: !ascendc.gm_addr) attributes {arg_names = ["b"]} {
 // CHECK: %lt = ascendc.params "lt" LoadData2dTransposeParams(repeatTimes = 1, srcStride = 1, dstGap = 0, dstFracGap = 0)
 // CHECK-NEXT: ascendc.load_data_with_transpose %br, %bm, %lt : !ascendc.local_tensor<f32, B2>, !ascendc.local_tensor<f32, B1>, !ascendc.struct<LoadData2dTransposeParams>
 // CHECK: ascendc.mmad %acc, %al, %br, %mp : !ascendc.local_tensor<f32, CO1>, !ascendc.local_tensor<f32, A2>, !ascendc.local_tensor<f32, B2>, !ascendc.struct<MmadParams>
+
+// -----
+
+// Atomic add into global memory around a copy out (split-K partials).
+ascendc.kernel cube @atomic(%x: !ascendc.gm_addr) {
+  ascendc.set_atomic_add f32
+  ascendc.set_atomic_none
+  ascendc.return
+}
+
+// CHECK-LABEL: ascendc.kernel cube @atomic
+// CHECK-NEXT: ascendc.set_atomic_add f32
+// CHECK-NEXT: ascendc.set_atomic_none

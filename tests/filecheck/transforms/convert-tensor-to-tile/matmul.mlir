@@ -102,9 +102,8 @@ pypto.func aic @mmf(%a: !pypto.tensor<[64, 512], f32>, %b: !pypto.tensor<[512, 2
 
 // -----
 
-// An atomic assemble of the product is no direct store of the accumulator (a plain Fixpipe would
-// overwrite what the destination holds): the product goes through a local tensor and the add
-// stays an atomic_store.
+// An atomic assemble of the product (split-K partials) becomes an atomic store of each
+// accumulator block into the destination (Fixpipe under SetAtomicAdd in the backend).
 
 pypto.func incore @mma(%a: !pypto.tensor<[64, 64], f32>, %b: !pypto.tensor<[64, 64], f32>, out %o: !pypto.tensor<[64, 64], f32>) -> !pypto.tensor<[64, 64], f32> {
   %c0 = arith.constant 0 : index
@@ -114,8 +113,7 @@ pypto.func incore @mma(%a: !pypto.tensor<[64, 64], f32>, %b: !pypto.tensor<[64, 
 }
 
 // CHECK-LABEL: pypto.func incore @mma
-// CHECK:         %[[P:.*]] = pypto.tensor.create : !pypto.tensor<[64, 64], f32>
-// CHECK-NOT:     pypto.tile.store %{{.*}}, %o
-// CHECK:         %[[ST:.*]] = pypto.tile.store %{{.*}}, %[[P]][%{{.*}}, %{{.*}}] : !pypto.tile<[64, 64], f32, acc>
-// CHECK-NOT:     pypto.tile.store %{{.*}}, %o
-// CHECK:         pypto.tile.atomic_store %{{.*}}, %o[%{{.*}}, %{{.*}}] atomic(add)
+// CHECK-NOT:     pypto.tensor.
+// CHECK:         %[[ACC:.*]] = pypto.tile.matmul
+// CHECK-NOT:     pypto.tile.store
+// CHECK:         pypto.tile.atomic_store %[[ACC]], %o[%{{.*}}, %{{.*}}] atomic(add) : !pypto.tile<[64, 64], f32, acc>, !pypto.tensor<[64, 64], f32>

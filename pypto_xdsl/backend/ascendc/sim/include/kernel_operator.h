@@ -604,12 +604,46 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint3
 }
 
 // UB -> GM, count form
+// ------------------------------------------------------------------ atomic add into GM
+namespace detail {
+template <typename T>
+const void* type_tag() {
+  static const char tag = 0;
+  return &tag;
+}
+// n elements into global memory: overwritten, or added under SetAtomicAdd<T>
+template <typename T>
+void gm_write(T* dst, const T* src, uint64_t n, const char* what) {
+  const pypto_sim::LaunchState& s = pypto_sim::launch_state();
+  if (s.atomic_add == nullptr) {
+    std::memcpy(dst, src, n * sizeof(T));
+    return;
+  }
+  if (s.atomic_add != type_tag<T>())
+    fail("%s copies %u-byte elements under SetAtomicAdd of another element type (%u-byte)", what, (unsigned)sizeof(T), s.atomic_bytes);
+  for (uint64_t i = 0; i < n; ++i) dst[i] = static_cast<T>(dst[i] + src[i]);
+}
+}  // namespace detail
+
+template <typename T>
+void SetAtomicAdd() {
+  static_assert(std::is_same<T, float>::value || std::is_same<T, int32_t>::value || std::is_same<T, int16_t>::value ||
+                    std::is_same<T, int8_t>::value || sizeof(T) == 2,
+                "SetAtomicAdd exists for float, half, bfloat16_t, int32_t, int16_t and int8_t (dav-c220)");
+  pypto_sim::launch_state().atomic_add = detail::type_tag<T>();
+  pypto_sim::launch_state().atomic_bytes = sizeof(T);
+}
+inline void SetAtomicNone() {
+  pypto_sim::launch_state().atomic_add = nullptr;
+  pypto_sim::launch_state().atomic_bytes = 0;
+}
+
 template <typename T>
 void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count) {
   detail::check_count_bytes<T>("DataCopy UB->GM", count);
   detail::check_copy_out_src(src, count);
   dst.check(0, count, "DataCopy UB->GM");
-  std::memcpy(dst.sim_ptr(), src.sim_ptr(), count * sizeof(T));
+  detail::gm_write(dst.sim_ptr(), src.sim_ptr(), count, "DataCopy UB->GM");
   pypto_sim::cost::gm_transfer(pypto_sim::cost::MTE3, dst.sim_ptr(), 1, count * sizeof(T), 0, false);
 }
 
@@ -649,7 +683,7 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataC
   for (uint32_t i = 0; i < p.blockCount; ++i) {
     uint64_t s = (uint64_t)i * (p.blockLen + p.srcStride) * per, d = (uint64_t)i * (p.blockLen + p.dstStride) * per;
     dst.check(d, (uint64_t)p.blockLen * per, "DataCopy UB->GM");
-    std::memcpy(dst.sim_ptr() + d, src.sim_ptr() + s, (size_t)p.blockLen * pypto_sim::kBlockBytes);
+    detail::gm_write(dst.sim_ptr() + d, src.sim_ptr() + s, (uint64_t)p.blockLen * per, "DataCopy UB->GM");
   }
   pypto_sim::cost::gm_transfer(pypto_sim::cost::MTE3, dst.sim_ptr(), p.blockCount, p.blockLen * 32ull, (p.blockLen + p.dstStride) * 32ull, false);
 }
@@ -682,7 +716,8 @@ void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const Da
   for (uint32_t i = 0; i < p.blockCount; ++i) {
     uint64_t d = (uint64_t)i * (p.blockLen + p.dstStride) / sizeof(T);
     dst.check(d, p.blockLen / sizeof(T), "DataCopyPad UB->GM");
-    std::memcpy(dst.sim_ptr() + d, reinterpret_cast<const uint8_t*>(src.sim_ptr()) + (uint64_t)i * row_ub * pypto_sim::kBlockBytes, p.blockLen);
+    detail::gm_write(dst.sim_ptr() + d, reinterpret_cast<const T*>(reinterpret_cast<const uint8_t*>(src.sim_ptr()) + (uint64_t)i * row_ub * pypto_sim::kBlockBytes),
+                     p.blockLen / sizeof(T), "DataCopyPad UB->GM");
   }
   pypto_sim::cost::gm_transfer(pypto_sim::cost::MTE3, dst.sim_ptr(), p.blockCount, p.blockLen, (uint64_t)p.blockLen + p.dstStride, false);
 }
@@ -1211,7 +1246,8 @@ void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const Fixpip
   for (uint32_t r = 0; r < p.mSize; ++r) {
     dst.check((uint64_t)r * p.dstStride, p.nSize, "Fixpipe");
     for (uint32_t c = 0; c < p.nSize; ++c)
-      dst.sim_ptr()[(uint64_t)r * p.dstStride + c] = src.sim_ptr()[((uint64_t)(c / 16) * p.srcStride + r) * 16 + c % 16];
+      detail::gm_write(dst.sim_ptr() + (uint64_t)r * p.dstStride + c, src.sim_ptr() + ((uint64_t)(c / 16) * p.srcStride + r) * 16 + c % 16, 1,
+                       "Fixpipe");
   }
   pypto_sim::cost::gm_transfer(pypto_sim::cost::FIX, dst.sim_ptr(), p.mSize, (uint64_t)p.nSize * sizeof(T), (uint64_t)p.dstStride * sizeof(T), false,
                                true, (double)p.mSize * p.nSize * sizeof(U) / pypto_sim::cost::params().fix_l0c_bytes_per_cycle);

@@ -25,6 +25,8 @@ struct LaunchState {
   const char* kernel = nullptr;  // kernel being run, for messages
   int64_t block_idx = 0;
   int64_t block_num = 1;
+  const void* atomic_add = nullptr;  // SetAtomicAdd<T>'s type tag (nullptr: copies into GM overwrite)
+  unsigned atomic_bytes = 0;
 };
 
 inline LaunchState& launch_state() {

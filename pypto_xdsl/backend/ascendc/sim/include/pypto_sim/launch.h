@@ -24,6 +24,7 @@ uint32_t launch(const char* name, uint32_t blockDim, aclrtStream stream, F&& bod
     s.block_num = blockDim;
     cost::begin_block();
     body();
+    if (s.atomic_add != nullptr) fail("kernel %s, block %u: SetAtomicAdd without SetAtomicNone before the kernel returns", name, b);
     cost::end_block();
   }
   s.kernel = nullptr;
