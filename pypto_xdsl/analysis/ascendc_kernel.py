@@ -322,6 +322,8 @@ def uses_cube(func: program.FuncOp) -> bool:
 
 
 ROW_REDUCTIONS = (tile.RowMaxOp, tile.RowSumOp, tile.RowMinOp)
+ADVANCED_MATH = (tile.SinOp, tile.CosOp)
+MATH_SCRATCH_BYTES = 16384
 COL_REDUCTIONS = (tile.ColSumOp, tile.ColMaxOp, tile.ColMinOp, tile.ColProdOp)
 ROW_BROADCASTS = (
     tile.RowExpandOp, tile.RowExpandSubOp, tile.RowExpandMulOp, tile.RowExpandDivOp, tile.RowExpandAddOp,
@@ -494,6 +496,12 @@ class KernelPlan:
                 self._plan_broadcast_scratch(op)
             if isinstance(op, COL_REDUCTIONS):
                 self._plan_column_scratch(op)
+            if isinstance(op, ADVANCED_MATH):
+                self._plan_math_scratch(op)
+            if isinstance(op, tile.RowProdOp):
+                self._plan_product_scratch(op)
+            if isinstance(op, tile.AtomicStoreOp):
+                self._plan_store(op)  # type: ignore[arg-type]  # always through a staging queue
 
     def _plan_tile(self, op: Operation, res: SSAValue) -> None:
         t = res.type
@@ -519,7 +527,7 @@ class KernelPlan:
                 )
             self.aliases[res] = op.input  # a view: the same buffer, read with another shape
             return
-        if isinstance(op, tile.AssembleOp):
+        if isinstance(op, tile.AssembleOp | tile.WriteOp):
             self.aliases[res] = op.dest  # written in place: the destination's buffer
             return
         base = res.name_hint or "t"
@@ -649,6 +657,28 @@ class KernelPlan:
                 round_up(layout.rows // 2 * layout.ld * layout.elem_bytes, BLOCK_BYTES),
                 f"%{op.results[0].name_hint or '?'}.scratch (column reduction)",
             )
+
+    def _plan_math_scratch(self, op: Operation) -> None:
+        """Sin/Cos take their intermediates in caller-provided scratch: 4 floats per element
+        for a whole tile in one pass, capped at MATH_SCRATCH_BYTES (the API then works in chunks)."""
+        t = op.results[0].type
+        assert isinstance(t, TileType)
+        layout = tile_layout(t, op)
+        nbytes = min(16 * round_up(layout.count, 32), MATH_SCRATCH_BYTES)
+        self.scratch[op] = self._new_buffer(
+            f"{op.results[0].name_hint or 'math'}_tmp", TPosition.VECCALC, nbytes,
+            f"%{op.results[0].name_hint or '?'}.scratch ({op.name.split('.')[-1]} sharedTmpBuffer)",
+        )
+
+    def _plan_product_scratch(self, op: Operation) -> None:
+        """row_prod folds each row into one 256-byte repeat of products (no WholeReduce for *)."""
+        t = op.operands[0].type
+        assert isinstance(t, TileType)
+        layout = tile_layout(t, op)
+        self.scratch[op] = self._new_buffer(
+            f"{op.results[0].name_hint or 'prod'}_tmp", TPosition.VECCALC, layout.rows * REPEAT_BYTES,
+            f"%{op.results[0].name_hint or '?'}.scratch (row product)",
+        )
 
     def _plan_broadcast_scratch(self, op: Operation) -> None:
         t = op.input.type

@@ -129,6 +129,10 @@ def _footprints(op: Operation) -> list[tuple[SSAValue, frozenset[int] | None, bo
             (dst, _blocks(dst, [(r * dst_rep, 1) for r in range(repeat)]), True),
             (src, _level0_blocks(src, mask, repeat, src_blk, src_rep), False),
         ]
+    if isinstance(op, C.AdvancedMathOp):
+        # several instructions over chunks: dst and src over `count`, the whole scratch written
+        n = num("count")
+        return [(op.dst, _blocks(op.dst, [(0, n)]), True), (op.src, _blocks(op.src, [(0, n)]), False), (op.tmp, None, True)]
     if isinstance(op, C.BrcbOp):
         dst, src = tensors
         dst_blk, dst_rep = ints("params")

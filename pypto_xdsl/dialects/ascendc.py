@@ -18,12 +18,19 @@ A kernel after `convert-pypto-to-ascendc`, `ascendc-plan-buffers` and `ascendc-i
 
 Types and enums: ascendc_types.py; kernels and launches: ascendc_kernel.py; declarations,
 local tensors and copies: ascendc_memory.py; instructions: ascendc_compute.py;
-synchronisation: ascendc_sync.py. docs/dialect.md describes every op.
+synchronisation: ascendc_sync.py; element access and atomics: ascendc_scalar.py. docs/dialect.md describes every op.
 """
 
 from xdsl.ir import Dialect
 
-from pypto_xdsl.dialects import ascendc_compute, ascendc_kernel, ascendc_memory, ascendc_sync, ascendc_types
+from pypto_xdsl.dialects import (
+    ascendc_compute,
+    ascendc_kernel,
+    ascendc_memory,
+    ascendc_scalar,
+    ascendc_sync,
+    ascendc_types,
+)
 
 KERNEL_OPS = [ascendc_kernel.KernelOp, ascendc_kernel.ReturnOp, ascendc_kernel.LaunchOp]
 
@@ -36,6 +43,7 @@ ASCENDC_OPS = [
     *ascendc_compute.CUBE_OPS,
     *ascendc_compute.EXPRESSION_OPS,
     *ascendc_sync.SYNC_OPS,
+    *ascendc_scalar.SCALAR_OPS,
 ]
 
 ASCENDC_ATTRIBUTES = [

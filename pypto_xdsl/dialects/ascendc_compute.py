@@ -356,6 +356,37 @@ class CastOp(VectorOp):
     def verify_(self) -> None:
         _check_ub(self, [self.dst, self.src])
         self._verify_form()
+        why = self.mode_error(self.src.type.element_type, self.dst.type.element_type, self.round.data)  # type: ignore[union-attr]
+        if why is not None:
+            raise VerifyException(f"{self.name}: {why}")
+
+    @staticmethod
+    def mode_error(src: Attribute, dst: Attribute, mode: RoundMode) -> str | None:
+        """Why `Cast` from `src` to `dst` elements with `mode` does not exist on dav-c220 (None: it does)."""
+        pair = (str(src), str(dst))
+        modes = CAST_MODES.get(pair)
+        names = f"{_CXX.get(pair[0], pair[0])} to {_CXX.get(pair[1], pair[1])}"
+        if modes is None:
+            return f"Ascend C Cast from {names} does not exist (dav-c220)"
+        if mode.value not in modes:
+            return (f"Ascend C Cast from {names} takes RoundMode {'/'.join(modes)} (dav-c220), not {mode.value}")
+        return None
+
+
+# The (source, destination) element types Cast converts on dav-c220 and the RoundModes each
+# takes (the devkit's Cast page, Atlas A2 table; int32 -> half needs SetDeqScale and is left out).
+_ROUNDING = ("CAST_RINT", "CAST_FLOOR", "CAST_CEIL", "CAST_ROUND", "CAST_TRUNC")
+CAST_MODES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("i8", "f16"): ("CAST_NONE",), ("ui8", "f16"): ("CAST_NONE",),
+    ("i16", "f16"): (*_ROUNDING, "CAST_NONE"), ("i16", "f32"): ("CAST_NONE",),
+    ("f16", "i8"): (*_ROUNDING, "CAST_NONE"), ("f16", "ui8"): (*_ROUNDING, "CAST_NONE"),
+    ("f16", "i16"): _ROUNDING, ("f16", "i32"): _ROUNDING, ("f16", "f32"): ("CAST_NONE",),
+    ("bf16", "i32"): _ROUNDING, ("bf16", "f32"): ("CAST_NONE",),
+    ("i32", "i16"): ("CAST_NONE",), ("i32", "f32"): (*_ROUNDING, "CAST_NONE"), ("i32", "i64"): ("CAST_NONE",),
+    ("f32", "i16"): _ROUNDING, ("f32", "f16"): (*_ROUNDING, "CAST_ODD", "CAST_NONE"), ("f32", "bf16"): _ROUNDING,
+    ("f32", "i32"): _ROUNDING, ("f32", "f32"): _ROUNDING, ("f32", "i64"): _ROUNDING,
+    ("i64", "i32"): ("CAST_NONE",), ("i64", "f32"): _ROUNDING,
+}
 
 
 class WholeReduceOp(VectorOp):
@@ -477,10 +508,61 @@ class SelectOp(VectorOp):
         check_positive(self, "count")
 
 
+class AdvancedMathOp(VectorOp):
+    """An advanced-API math function with caller-provided scratch:
+    `Sin(dst, src, sharedTmpBuffer, calCount)` (lib `math/sin.h`, `math/cos.h`). The function
+    runs several vector instructions over chunks as large as `sharedTmpBuffer` allows, so it
+    writes the whole scratch; on dav-c220 it exists for half and float, and neither dst nor the
+    scratch may overlap src."""
+
+    ELEMENTS: ClassVar[tuple[str, ...] | None] = FLOATS
+    HEADER: ClassVar[str] = ""
+    # The devkit's *_CALC_PROCEDURE for half (the larger): 4 float-sized intermediates per element.
+    TMP_FLOATS_PER_ELEMENT: ClassVar[int] = 4
+    dst = operand_def(LocalTensorType)
+    src = operand_def(LocalTensorType)
+    tmp = operand_def(LocalTensorType)
+    count = prop_def(IntegerAttr)
+    FORMAT_KEYWORDS: ClassVar[tuple] = (("count", "count", INT, None),)
+
+    def __init__(self, dst: SSAValue, src: SSAValue, tmp: SSAValue, count: int):
+        IRDLOperation.__init__(self, operands=[dst, src, tmp], properties={"count": int_prop(count)})
+
+    def _tensor_operands(self) -> list[SSAValue]:
+        return [self.dst, self.src]
+
+    @classmethod
+    def min_tmp_bytes(cls) -> int:
+        """The smallest scratch the function accepts: one 32-element chunk per intermediate."""
+        return cls.TMP_FLOATS_PER_ELEMENT * 32 * 4
+
+    def verify_(self) -> None:
+        super().verify_()
+        _check_ub(self, [self.tmp])
+        if str(self.tmp.type.element_type) != "ui8":  # type: ignore[union-attr]
+            raise VerifyException(f"the scratch of {self.name} is a LocalTensor<uint8_t>, got {self.tmp.type}")
+        if self.dst == self.src or self.tmp in (self.dst, self.src):
+            raise VerifyException(f"{self.name}: the devkit's {self.CXX_NAME} does not allow its operands to overlap")
+
+
+@irdl_op_definition
+class SinOp(AdvancedMathOp):
+    name = "ascendc.sin"
+    CXX_NAME: ClassVar[str] = "Sin"
+    HEADER: ClassVar[str] = "math/sin.h"
+
+
+@irdl_op_definition
+class CosOp(AdvancedMathOp):
+    name = "ascendc.cos"
+    CXX_NAME: ClassVar[str] = "Cos"
+    HEADER: ClassVar[str] = "math/cos.h"
+
+
 VECTOR_OPS = [
     AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, LnOp, SqrtOp, AbsOp, ReluOp, ReciprocalOp, RsqrtOp,
     AddsOp, MulsOp, MaxsOp, MinsOp, DuplicateOp, CastOp, WholeReduceMaxOp, WholeReduceMinOp, WholeReduceSumOp,
-    BrcbOp, SelectOp,
+    BrcbOp, SelectOp, SinOp, CosOp,
 ]
 
 

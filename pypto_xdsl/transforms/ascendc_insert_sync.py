@@ -139,7 +139,7 @@ class HandOffAfterProducer(RewritePattern):
 
 def _hoisted(op: Operation) -> Operation:
     point = op
-    while point.prev_op is not None and isinstance(point.prev_op, M.AtOp | M.ParamsOp):
+    while point.prev_op is not None and isinstance(point.prev_op, M.AtOp | M.ParamsOp | M.SetAtomicAddOp):
         point = point.prev_op
     return point
 

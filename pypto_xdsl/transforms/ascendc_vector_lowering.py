@@ -14,14 +14,20 @@ a diagnostic naming the op and the element type.
 
 from __future__ import annotations
 
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.builder import Builder
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, Signedness
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.rewriter import InsertPoint
 
 from pypto_xdsl.analysis.ascendc_kernel import BLOCK_BYTES, MAX_REPEAT, REPEAT_BYTES, tile_layout
 from pypto_xdsl.analysis.cxx_names import op_error
 from pypto_xdsl.dialects import ascendc_compute as C
 from pypto_xdsl.dialects import ascendc_memory as M
+from pypto_xdsl.dialects import ascendc_scalar as X
+from pypto_xdsl.dialects import ascendc_sync as S
 from pypto_xdsl.dialects import tile
-from pypto_xdsl.dialects.ascendc_types import ReduceOrder, RoundMode
+from pypto_xdsl.dialects.ascendc_types import HardEvent, ReduceOrder, RoundMode
 from pypto_xdsl.dialects.attributes import MemorySpace, is_float_type
 
 BINARY = {
@@ -49,6 +55,7 @@ COL_EXPAND = {
 }
 _EXPDIF = (tile.RowExpandExpdifOp, tile.ColExpandExpdifOp)
 COL_REDUCE = {tile.ColSumOp: C.AddOp, tile.ColMaxOp: C.MaxOp, tile.ColMinOp: C.MinOp, tile.ColProdOp: C.MulOp}
+ADVANCED_MATH = {tile.SinOp: C.SinOp, tile.CosOp: C.CosOp}
 
 # Repeats per Brcb when a row broadcast needs several (over 2040 rows): 254 x 8 rows keeps the
 # next call's source offset 32-byte aligned for 2-byte elements too (255 x 8 halves would not).
@@ -106,6 +113,16 @@ class VectorLowering:
         elif isinstance(op, tile.CreateOp):
             if op.result not in self.plan.unused_scratch:
                 self.def_tile(op.result, op)  # contents unspecified: a buffer, no instruction
+        elif kind in ADVANCED_MATH:
+            self._advanced_math(op, ADVANCED_MATH[kind])
+        elif isinstance(op, tile.RowProdOp):
+            self._row_prod(op)
+        elif isinstance(op, tile.ReadOp) and op.source.type.space == MemorySpace.VEC:  # type: ignore[union-attr]
+            self._read(op)
+        elif isinstance(op, tile.WriteOp) and op.dest.type.space == MemorySpace.VEC:  # type: ignore[union-attr]
+            self._write(op)
+        elif isinstance(op, tile.TransposeOp | tile.TransposeViewOp) and op.result.type.space == MemorySpace.VEC:  # type: ignore[union-attr]
+            self._transpose(op)
         else:
             return False
         return True
@@ -447,9 +464,183 @@ class VectorLowering:
         if isinstance(op, _EXPDIF):
             self.vec(op, C.ExpOp(d.value, d.value, count=d.layout.count))
 
+    # ---- advanced-API math
+
+    def _scratch_bytes(self, op: Operation, elem: Attribute) -> SSAValue:
+        """The op's planned VECCALC scratch as a LocalTensor of `elem`."""
+        tmp = self.plan.scratch[op]
+        name = self.namer.fresh(f"{self.plan.tile_var.get(op.results[0], 'math')}_tmp")
+        get = self._insert(M.GetBufOp(name, self.decls[id(tmp)], elem))
+        get.results[0].name_hint = name
+        return get.results[0]
+
+    def _advanced_math(self, op: Operation, fn: type[C.AdvancedMathOp]) -> None:
+        """Sin/Cos: the advanced API with the planned scratch as its sharedTmpBuffer."""
+        a = self.tile_of(op.operands[0])
+        why = fn.element_error(a.elem)
+        if why is not None:
+            raise op_error(op, f"{why}; {op.name} on {a.elem} tiles is not supported by the Ascend C backend")
+        d = self.def_tile(op.results[0], op)
+        tmp = self._scratch_bytes(op, IntegerType(8, Signedness.UNSIGNED))
+        self.vec(op, fn(d.value, a.value, tmp, d.layout.count))
+
+    # ---- element access (the scalar unit)
+
+    def _event(self, event: HardEvent) -> None:
+        """SetFlag/WaitFlag<event> on a borrowed id: the waiting pipe waits for the setting one."""
+        name = self.namer.fresh(f"event_{event.value.lower()}")
+        fetch = self._insert(S.FetchEventIdOp(name, event, self.pipe))
+        fetch.results[0].name_hint = name
+        self._insert(S.SetFlagOp(event, fetch.results[0]))
+        self._insert(S.WaitFlagOp(event, fetch.results[0]))
+
+    def scalar_access_begins(self) -> None:
+        """Before the scalar unit reads or writes UB: the vector pipe's and MTE2's writes are done."""
+        self._event(HardEvent.V_S)
+        self._event(HardEvent.MTE2_S)
+
+    def scalar_access_ends(self) -> None:
+        """After the scalar unit wrote UB: later vector instructions and copies out see it."""
+        self._event(HardEvent.S_V)
+        self._event(HardEvent.S_MTE3)
+
+    @staticmethod
+    def _neighbour_access(op: Operation, forward: bool) -> bool:
+        """Whether the nearest non-arith op before/after `op` in its block is also an element access."""
+        other = op.next_op if forward else op.prev_op
+        while other is not None and other.dialect_name() == "arith":
+            other = other.next_op if forward else other.prev_op
+        return isinstance(other, tile.ReadOp | tile.WriteOp)
+
+    def _element_index(self, op: Operation, offsets, ld: int) -> SSAValue:
+        """The element offset `i * ld + j` of a tile element, as an index value."""
+        row, col = (None, offsets[0]) if len(offsets) == 1 else offsets
+        rc = None if row is None else self.consts.get(row)
+        cc = self.consts.get(col)
+        if (row is None or rc is not None) and cc is not None:
+            return self.index_constant(int(rc or 0) * ld + int(cc))
+        parts = self.scalar(col)
+        if row is not None:
+            scaled = self._insert(arith.MuliOp(self.scalar(row), self.index_constant(ld))).results[0]
+            parts = self._insert(arith.AddiOp(scaled, parts)).results[0]
+        return parts
+
+    def index_constant(self, value: int) -> SSAValue:
+        return self._insert(arith.ConstantOp(IntegerAttr(value, IndexType()))).results[0]
+
+    def _read(self, op: tile.ReadOp) -> None:
+        """`T v = t.GetValue(i * ld + j);` (a group of accesses is synchronised once)."""
+        t = self.tile_of(op.source)
+        if not self._neighbour_access(op, forward=False):
+            self.scalar_access_begins()
+        index = self._element_index(op, op.offsets, t.layout.ld)
+        name = self.namer.fresh(op.result.name_hint or "elem")
+        get = self._insert(X.GetValueOp(name, t.value, index))
+        get.results[0].name_hint = name
+        self.values[op.result] = get.results[0]
+
+    def _write(self, op: tile.WriteOp) -> None:
+        """`t.SetValue(i * ld + j, v);` in place: the result names the destination's buffer."""
+        t = self.tile_of(op.dest)
+        if not self._neighbour_access(op, forward=False):
+            self.scalar_access_begins()
+        index = self._element_index(op, op.offsets, t.layout.ld)
+        self._insert(X.SetValueOp(t.value, index, self.scalar_as(self.scalar(op.value), t.elem)))
+        self.tiles[op.result] = t
+        if not self._neighbour_access(op, forward=True):
+            self.scalar_access_ends()
+
+    def _scalar_loop(self, n: int, body) -> None:
+        """`for (int64_t k = 0; k < n; ++k) body(k)` in the ascendc IR."""
+        lb, ub, step = self.index_constant(0), self.index_constant(n), self.index_constant(1)
+        loop = self._insert(scf.ForOp(lb, ub, step, [], Region(Block(arg_types=[IndexType()]))))
+        iv = loop.body.block.args[0]
+        outer = self.builder
+        self.builder = Builder(InsertPoint.at_end(loop.body.block))
+        try:
+            body(iv)
+            self._insert(scf.YieldOp())
+        finally:
+            self.builder = outer
+
+    def _affine(self, iv: SSAValue, coeff: int, plus: SSAValue | None = None) -> SSAValue:
+        v = iv if coeff == 1 else self._insert(arith.MuliOp(iv, self.index_constant(coeff))).results[0]
+        return v if plus is None else self._insert(arith.AddiOp(v, plus)).results[0]
+
+    def _transpose(self, op: Operation) -> None:
+        """[R, C] -> [C, R] element by element on the scalar unit (GetValue/SetValue): Ascend
+        C's Transpose is for 16 x 16 blocks of 2-byte elements and TransDataTo5HD for
+        16-row groups, neither a general [R, C] transpose of float tiles."""
+        a = self.tile_of(op.operands[0])
+        if op.operands[0].type.rank != 2:  # type: ignore[attr-defined]
+            raise op_error(op, "only 2-D tiles are transposed by the Ascend C backend")
+        d = self.def_tile(op.results[0], op)
+        rows, cols = a.layout.rows, a.layout.cols
+        self.scalar_access_begins()
+
+        def row(i: SSAValue) -> None:
+            src_row = self._affine(i, a.layout.ld)
+
+            def col(j: SSAValue) -> None:
+                v = self._insert(X.GetValueOp(self.namer.fresh("elem"), a.value, self._affine(j, 1, src_row))).results[0]
+                self._insert(X.SetValueOp(d.value, self._affine(j, d.layout.ld, i), v))
+
+            self._scalar_loop(cols, col)
+
+        self._scalar_loop(rows, row)
+        self.scalar_access_ends()
+
+    # ---- row product
+
+    def _row_prod(self, op: tile.RowProdOp) -> None:
+        """[R, C] -> [R, 1] products. The vector unit has no product reduction (WholeReduce is
+        max/min/sum): every row's 256-byte column chunks are multiplied into one chunk of a
+        ones-filled scratch (level-0 Mul, one repeat per row), the chunk halved by aligned
+        level-0 Muls down to one 32-byte block, and the block's elements multiplied on the
+        scalar unit (GetValue/SetValue)."""
+        a = self.tile_of(op.input)
+        lay = a.layout
+        why = C.MulOp.element_error(a.elem)
+        if why is not None:
+            raise op_error(op, f"{why}; {op.name} on {a.elem} tiles is not supported by the Ascend C backend")
+        if lay.rows > MAX_REPEAT:
+            raise op_error(op, f"{op.input.type} has {lay.rows} rows; row reductions support at most {MAX_REPEAT} rows per tile")
+        eb = lay.elem_bytes
+        lanes = REPEAT_BYTES // eb
+        per_block = BLOCK_BYTES // eb
+        chunk = REPEAT_BYTES // BLOCK_BYTES
+        src_rep = self.rep_stride(op, lay.ld, eb, lay.rows)
+        d = self.def_tile(op.result, op)
+        scratch = self._scratch_bytes(op, a.elem)
+        self.vec(op, C.DuplicateOp(scratch, self.literal_as(1, a.elem), lay.rows * lanes))
+        for start in range(0, lay.cols, lanes):
+            mask = min(lanes, lay.cols - start)
+            self.vec(op, C.MulOp(scratch, scratch, self.at_const(a.value, start), mask=mask, repeat=lay.rows,
+                                 params=[1, 1, 1, chunk, chunk, src_rep]))
+        width = lanes
+        while width > per_block:
+            width //= 2
+            self.vec(op, C.MulOp(scratch, scratch, self.at_const(scratch, width), mask=width, repeat=lay.rows,
+                                 params=[1, 1, 1, chunk, chunk, chunk]))
+        self.scalar_access_begins()
+
+        def row(r: SSAValue) -> None:
+            base = self._affine(r, lanes)
+            acc = self._insert(X.GetValueOp(self.namer.fresh("prod"), scratch, base)).results[0]
+            for k in range(1, per_block):
+                nxt = self._insert(X.GetValueOp(self.namer.fresh("elem"), scratch,
+                                                self._insert(arith.AddiOp(base, self.index_constant(k))).results[0])).results[0]
+                mul = arith.MulfOp(acc, nxt) if is_float_type(a.elem) else arith.MuliOp(acc, nxt)
+                acc = self._insert(mul).results[0]
+            self._insert(X.SetValueOp(d.value, self._affine(r, d.layout.ld), acc))
+
+        self._scalar_loop(lay.rows, row)
+        self.scalar_access_ends()
+
 
 # The pypto ops `lower_vector` emits (docs/dialect.md's coverage table is checked against it).
 VECTOR_OPS = (
     *BINARY, *UNARY, tile.NegOp, tile.TanhOp, *SCALAR, tile.FullOp, tile.ExpandsOp, tile.CastOp, *ROW_REDUCE,
     *ROW_EXPAND, *COL_EXPAND, *COL_REDUCE, tile.ConcatOp, tile.SliceOp, tile.AssembleOp, tile.ReshapeOp, tile.CreateOp,
+    *ADVANCED_MATH, tile.RowProdOp, tile.ReadOp, tile.WriteOp, tile.TransposeOp, tile.TransposeViewOp,
 )
