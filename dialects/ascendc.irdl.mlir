@@ -680,6 +680,28 @@ irdl.dialect @ascendc {
     irdl.attributes {"mode" = %4, "count" = %5}
   }
 
+  // ascendc.sin
+  //   memory effects: unknown
+  irdl.operation @sin {
+    %0 = irdl.base @ascendc::@local_tensor
+    %1 = irdl.base @ascendc::@local_tensor
+    %2 = irdl.base @ascendc::@local_tensor
+    %3 = irdl.base "#builtin.integer"
+    irdl.operands(dst: %0, src: %1, tmp: %2)
+    irdl.attributes {"count" = %3}
+  }
+
+  // ascendc.cos
+  //   memory effects: unknown
+  irdl.operation @cos {
+    %0 = irdl.base @ascendc::@local_tensor
+    %1 = irdl.base @ascendc::@local_tensor
+    %2 = irdl.base @ascendc::@local_tensor
+    %3 = irdl.base "#builtin.integer"
+    irdl.operands(dst: %0, src: %1, tmp: %2)
+    irdl.attributes {"count" = %3}
+  }
+
   // ascendc.load_data: `LoadData(dst, src, LoadData2DParams)`: L1 (A1/B1) -> L0A/L0B (A2/B2), one 512-byte
   //   memory effects: unknown
   irdl.operation @load_data {
@@ -806,5 +828,30 @@ irdl.dialect @ascendc {
   irdl.operation @pipe_barrier {
     %0 = irdl.base @ascendc::@pipe_kind
     irdl.attributes {"pipe" = %0}
+  }
+
+  // ascendc.get_value: `T name = t.GetValue(i);`
+  //   memory effects: unknown
+  irdl.operation @get_value {
+    %0 = irdl.base @ascendc::@local_tensor
+    %1 = irdl.base @ascendc::@gm_tensor
+    %2 = irdl.any_of(%0, %1)
+    %3 = irdl.any
+    %4 = irdl.any
+    %5 = irdl.base "#builtin.string"
+    irdl.operands(tensor: %2, index: %3)
+    irdl.results(result: %4)
+    irdl.attributes {"name" = %5}
+  }
+
+  // ascendc.set_value: `t.SetValue(i, v);`
+  //   memory effects: unknown
+  irdl.operation @set_value {
+    %0 = irdl.base @ascendc::@local_tensor
+    %1 = irdl.base @ascendc::@gm_tensor
+    %2 = irdl.any_of(%0, %1)
+    %3 = irdl.any
+    %4 = irdl.any
+    irdl.operands(tensor: %2, index: %3, value: %4)
   }
 }

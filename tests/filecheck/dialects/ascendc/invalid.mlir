@@ -537,3 +537,84 @@ ascendc.kernel cube @k(%x: !ascendc.gm_addr) {
 }
 
 // CHECK: SetAtomicAdd exists for f32, f16, bf16, i32, i16, i8 elements (dav-c220), not f64
+
+// -----
+
+ascendc.kernel vector @k() {
+  %pipe = ascendc.tpipe "pipe"
+  %buf = ascendc.tbuf "buf" : !ascendc.buffer<VECCALC>
+  ascendc.init_buffer %pipe, %buf len 1024 : !ascendc.pipe, !ascendc.buffer<VECCALC>
+  %t = ascendc.get_buf "t" %buf : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<i32, VECCALC>
+  %u = ascendc.get_buf "u" %buf : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<i32, VECCALC>
+  %tmp = ascendc.get_buf "tmp" %buf : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<ui8, VECCALC>
+  ascendc.sin %u, %t, %tmp count 64 : !ascendc.local_tensor<i32, VECCALC>, !ascendc.local_tensor<i32, VECCALC>, !ascendc.local_tensor<ui8, VECCALC>
+  ascendc.return
+}
+
+// CHECK: ascendc.sin: Ascend C Sin exists for half and float elements only (dav-c220), not i32
+
+// -----
+
+ascendc.kernel vector @k() {
+  %pipe = ascendc.tpipe "pipe"
+  %buf = ascendc.tbuf "buf" : !ascendc.buffer<VECCALC>
+  ascendc.init_buffer %pipe, %buf len 1024 : !ascendc.pipe, !ascendc.buffer<VECCALC>
+  %t = ascendc.get_buf "t" %buf : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<f32, VECCALC>
+  %u = ascendc.get_buf "u" %buf : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<f32, VECCALC>
+  ascendc.cos %u, %t, %t count 64 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>
+  ascendc.return
+}
+
+// CHECK: the scratch of ascendc.cos is a LocalTensor<uint8_t>, got !ascendc.local_tensor<f32, VECCALC>
+
+// -----
+
+ascendc.kernel vector @k() {
+  %pipe = ascendc.tpipe "pipe"
+  %buf = ascendc.tbuf "buf" : !ascendc.buffer<VECCALC>
+  ascendc.init_buffer %pipe, %buf len 1024 : !ascendc.pipe, !ascendc.buffer<VECCALC>
+  %t = ascendc.get_buf "t" %buf : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<f32, VECCALC>
+  %u = ascendc.get_buf "u" %buf : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<i32, VECCALC>
+  ascendc.cast %u, %t round CAST_NONE count 64 : !ascendc.local_tensor<i32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>
+  ascendc.return
+}
+
+// CHECK: ascendc.cast: Ascend C Cast from float to int32_t takes RoundMode CAST_RINT/CAST_FLOOR/CAST_CEIL/CAST_ROUND/CAST_TRUNC (dav-c220), not CAST_NONE
+
+// -----
+
+ascendc.kernel vector @k() {
+  %pipe = ascendc.tpipe "pipe"
+  %buf = ascendc.tbuf "buf" : !ascendc.buffer<VECCALC>
+  ascendc.init_buffer %pipe, %buf len 1024 : !ascendc.pipe, !ascendc.buffer<VECCALC>
+  %t = ascendc.get_buf "t" %buf : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<i32, VECCALC>
+  %u = ascendc.get_buf "u" %buf : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<f16, VECCALC>
+  ascendc.cast %u, %t round CAST_NONE count 64 : !ascendc.local_tensor<f16, VECCALC>, !ascendc.local_tensor<i32, VECCALC>
+  ascendc.return
+}
+
+// CHECK: ascendc.cast: Ascend C Cast from int32_t to half does not exist (dav-c220)
+
+// -----
+
+ascendc.kernel vector @k() {
+  %pipe = ascendc.tpipe "pipe"
+  %buf = ascendc.tbuf "buf" : !ascendc.buffer<VECCALC>
+  ascendc.init_buffer %pipe, %buf len 1024 : !ascendc.pipe, !ascendc.buffer<VECCALC>
+  %t = ascendc.get_buf "t" %buf : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<f32, VECCALC>
+  %i = arith.constant 0 : index
+  %v = arith.constant 1 : i32
+  ascendc.set_value %t, %i, %v : !ascendc.local_tensor<f32, VECCALC>, index, i32
+  ascendc.return
+}
+
+// CHECK: the value ascendc.set_value stores is i32 but the tensor holds f32 (convert it with ascendc.scalar_cast)
+
+// -----
+
+ascendc.kernel vector @k() {
+  ascendc.set_atomic_add ui16
+  ascendc.return
+}
+
+// CHECK: Ascend C SetAtomicAdd exists for f32, f16, bf16, i16, i32, i8 elements (dav-c220), not ui16
