@@ -593,6 +593,7 @@ irdl.dialect @pypto {
   // pypto.tensor.cast: `%c = pypto.tensor.cast %a : A -> B`: elementwise dtype conversion.
   //   traits: MemoryAllocEffect, MemoryReadEffect
   //   result types inferred by infer_result_types()
+  //   not in IRDL: mode (property, optional)
   irdl.operation @tensor_cast {
     %0 = irdl.base @pypto::@tensor
     %1 = irdl.base @pypto::@tensor
@@ -1252,6 +1253,7 @@ irdl.dialect @pypto {
   // pypto.tile.cast: `%c = pypto.tile.cast %a : A -> B`: elementwise dtype conversion.
   //   traits: Pure
   //   result types inferred by infer_result_types()
+  //   not in IRDL: mode (property, optional)
   irdl.operation @tile_cast {
     %0 = irdl.base @pypto::@tile
     %1 = irdl.base @pypto::@tile

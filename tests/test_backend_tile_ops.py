@@ -316,3 +316,82 @@ def test_atomic_store_adds_into_global_memory(e, r, c, tmp_path):
     want = (y0.astype(np.float64) + x + b)
     np.testing.assert_allclose(report.outputs["y"].astype(np.float64), want, rtol=rtol, atol=max(atol, 4e-3 if e == "f16" else 0))
     np.testing.assert_allclose(report.outputs["y"].astype(np.float64), report.reference["y"].astype(np.float64), rtol=rtol, atol=atol)
+
+
+CAST_CASES = [(s, d, m) for s in ("f32", "f16") for d in ("i32", "i16") for m in ("rint", "round", "floor", "ceil", "trunc")]
+CAST_CASES += [("f32", "f16", "rint"), ("f32", "f16", "none"), ("i32", "f32", "rint"), ("f32", "i32", "none")]
+
+
+@pytest.mark.parametrize("src", ["f32", "f16", "i32"])
+def test_cast_rounding_modes_match_the_interpreter(src, tmp_path):
+    """`pl.cast(..., mode=)` -> `Cast(..., RoundMode::CAST_<MODE>, n)`: every mode the devkit
+    has for the pair, on values with exact halves (ties) and negatives, sim vs interpreter and
+    numpy's rounding."""
+    cases = [c for c in CAST_CASES if c[0] == src]
+    r, c = 8, 64
+    ten = _tensor(r, c, src)
+    t = _tile(r, c, src)
+    outs = [(f"y{k}", d, m) for k, (_, d, m) in enumerate(cases)]
+    sig = ", ".join([f"%x: {ten}"] + [f"out %{n}: {_tensor(r, c, d)}" for n, d, _ in outs])
+    rets = ", ".join(_tensor(r, c, d) for _, d, _ in outs)
+    lines = []
+    for n, d, m in outs:
+        lines.append(f"  %{n}_t = pypto.tile.cast %t mode \"{m}\" : {t} -> {_tile(r, c, d)}")
+        lines.append(f"  %{n}_w = pypto.tile.store %{n}_t, %{n}[%c0, %c0] : {_tile(r, c, d)}, {_tensor(r, c, d)}")
+    body = "\n".join(lines)
+    names = ", ".join(f"%{n}" for n, _, _ in outs)
+    types = ", ".join([ten] + [_tensor(r, c, d) for _, d, _ in outs])
+    text = f"""
+pypto.func incore @casts({sig}) -> ({rets}) {{
+  %c0 = arith.constant 0 : index
+  %t = pypto.tile.load %x[%c0, %c0] : {ten} -> {t}
+{body}
+  pypto.return {", ".join(f"%{n}_w" for n, _, _ in outs)} : {rets}
+}}
+pypto.func orchestration @main({sig}) -> ({rets}) {{
+  %r:{len(outs)} = pypto.call @casts(%x, {names}) : ({types}) -> ({rets})
+  pypto.return {", ".join(f"%r#{k}" for k in range(len(outs)))} : {rets}
+}}
+"""
+    reference = parse_program(text)
+    module = reference.clone()
+    apply_pipeline(module, default_pipeline())
+    rng = np.random.default_rng(7)
+    halves = rng.integers(-40, 40, size=(r, c)) / 2.0  # exact ties in both dtypes
+    noisy = rng.uniform(-20, 20, size=(r, c))
+    x = np.where(rng.integers(0, 2, size=(r, c)) == 1, halves, noisy).astype(NP[src])
+    inputs = [x] + [np.zeros((r, c), {"i32": np.int32, "i16": np.int16, "f16": np.float16, "f32": np.float32}[d])
+                    for _, d, _ in outs]
+    report = simulate(module, tmp_path / src, inputs=inputs, reference_module=reference)
+    assert report.reference is not None, report.note
+    xf = x.astype(np.float64)
+    numpy_rounding = {"rint": np.rint, "floor": np.floor, "ceil": np.ceil, "trunc": np.trunc, "none": np.trunc,
+                      "round": lambda v: np.trunc(v + np.copysign(0.5, v))}
+    for n, d, m in outs:
+        got, want = report.outputs[n], report.reference[n]
+        np.testing.assert_array_equal(got, want, err_msg=f"{src}->{d} {m}")
+        if d.startswith("i"):
+            np.testing.assert_array_equal(got.astype(np.float64), numpy_rounding[m](xf), err_msg=f"{src}->{d} {m}")
+
+
+def test_cast_modes_the_backend_refuses():
+    """A directed rounding of a narrowing float conversion is refused by name (the
+    simulation models round-to-nearest-even only); a pair Cast lacks names the pair."""
+    from pypto_xdsl.analysis.cxx_names import BackendError
+
+    for mode, pair, message in [("floor", ("f32", "f16"), 'mode "floor" on a float-to-float cast'),
+                                ("rint", ("i32", "f16"), "Ascend C Cast from int32_t to half does not exist")]:
+        s, d = pair
+        text = f"""
+pypto.func incore @k(%x: {_tensor(8, 64, s)}, out %y: {_tensor(8, 64, d)}) -> {_tensor(8, 64, d)} {{
+  %c0 = arith.constant 0 : index
+  %t = pypto.tile.load %x[%c0, %c0] : {_tensor(8, 64, s)} -> {_tile(8, 64, s)}
+  %u = pypto.tile.cast %t mode "{mode}" : {_tile(8, 64, s)} -> {_tile(8, 64, d)}
+  %w = pypto.tile.store %u, %y[%c0, %c0] : {_tile(8, 64, d)}, {_tensor(8, 64, d)}
+  pypto.return %w : {_tensor(8, 64, d)}
+}}"""
+        from pypto_xdsl.transforms.ascendc_kernel_lowering import lower_kernel
+
+        func = next(op for op in parse_program(text).body.block.ops)
+        with pytest.raises(BackendError, match=message):
+            lower_kernel(func)  # type: ignore[arg-type]

@@ -15,11 +15,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import Float32Type, IndexType, i32
+from xdsl.dialects.builtin import Float32Type, IndexType, StringAttr, i32
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     operand_def,
+    opt_prop_def,
     result_def,
 )
 from xdsl.parser import Parser, UnresolvedOperand
@@ -344,14 +345,20 @@ class ElementwiseUnaryOp(PyptoValueOp):
         return (t,)
 
 
+CAST_MODES = ("none", "rint", "round", "floor", "ceil", "trunc", "odd")
+
+
 class CastOpBase(PyptoValueOp):
-    """`%c = op %a : A -> B`: same shape (and memory space), new element type."""
+    """`%c = op %a [mode "rint"] : A -> B`: same shape (and memory space), new element type.
+    `mode` is PyPTO's rounding mode (`pl.cast(..., mode=)`: none, rint, round, floor, ceil,
+    trunc, odd); without it the conversion is the default one (docs/semantics.md)."""
 
     OPERANDS: ClassVar[tuple[str, ...]] = ("input",)
     input = operand_def(TensorType | TileType)
     result = result_def(TensorType | TileType)
+    mode = opt_prop_def(StringAttr)
 
-    def __init__(self, input: SSAValue | Operation, element_type: Attribute):
+    def __init__(self, input: SSAValue | Operation, element_type: Attribute, mode: str | None = None):
         input = SSAValue.get(input)
         t = input.type
         assert isinstance(t, TensorType | TileType)
@@ -359,7 +366,28 @@ class CastOpBase(PyptoValueOp):
             result = TileType(t.get_shape(), element_type, t.memory_space)
         else:
             result = TensorType(t.get_shape(), element_type)
-        super().__init__(operands=[input], result_types=[result])
+        props = {} if mode is None else {"mode": StringAttr(mode)}
+        super().__init__(operands=[input], result_types=[result], properties=props)
+
+    @property
+    def rounding(self) -> str | None:
+        return None if self.mode is None else self.mode.data
+
+    @classmethod
+    def parse_properties(cls, parser: Parser) -> dict[str, Attribute]:
+        if parser.parse_optional_keyword("mode") is None:
+            return {}
+        return {"mode": StringAttr(parser.parse_str_literal())}
+
+    def print_properties(self, printer: Printer) -> None:
+        if self.mode is not None:
+            printer.print_string(" mode ")
+            printer.print_string_literal(self.mode.data)
+
+    def verify_(self) -> None:
+        if self.mode is not None and self.mode.data not in CAST_MODES:
+            raise VerifyException(f"{self.name}: mode \"{self.mode.data}\" is not one of {', '.join(CAST_MODES)}")
+        super().verify_()
 
     def infer_result_types(self) -> Sequence[Attribute]:
         t, r = self.input.type, self.result.type

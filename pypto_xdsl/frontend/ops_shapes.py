@@ -593,30 +593,34 @@ _CAST_MODES = ("none", "rint", "round", "floor", "ceil", "trunc", "odd")
 
 def _cast(family: str | None):
     """`pl.cast(input, target_type, mode="round")` of a tensor, a tile, or (unified form) a
-    scalar. Only the default mode is accepted: a conversion has one rounding here (see
-    docs/semantics.md)."""
+    scalar. A `mode` given (a name or its index 0-6, PyPTO's order) becomes the cast's `mode`;
+    without one the conversion is the default one (docs/semantics.md). Scalars take the
+    default mode only, as in PyPTO."""
 
     def handle(fb: FunctionBuilder, node: ast.Call, qual: str) -> Any:
         first = "tile" if family == "tile" else "input"
         a = Args(fb, node, qual, [first, "target_type", "mode"], 2, aliases={"input": first} if first != "input" else None)
+        mode_name = None
         if "mode" in a:
             mode = a.value("mode")
             named = mode.value if isinstance(mode, Const) else mode
-            if named not in ("round", 2):
-                known = named in _CAST_MODES or (isinstance(named, int) and 0 <= named < len(_CAST_MODES))
-                raise fb.error(
-                    a.node_of("mode"),
-                    f"{qual}: mode={ast.unparse(a.node_of('mode'))} is "
-                    + ("not supported (only the default 'round')" if known else "not a cast mode"),
-                )
+            if isinstance(named, int) and not isinstance(named, bool) and 0 <= named < len(_CAST_MODES):
+                named = _CAST_MODES[named]
+            if named not in _CAST_MODES:
+                raise fb.error(a.node_of("mode"), f"{qual}: mode={ast.unparse(a.node_of('mode'))} is not a cast mode "
+                               f"(one of {', '.join(repr(m) for m in _CAST_MODES)})")
+            mode_name = named
         value = a.value(first)
         dtype = a.dtype("target_type")
         if family is None and not (isinstance(value, SSAValue) and isinstance(value.type, TensorType | TileType)):
+            if mode_name not in (None, "round"):
+                raise fb.error(a.node_of("mode"), f"{qual}: scalar inputs take the default mode only, got "
+                               f"mode={ast.unparse(a.node_of('mode'))}")
             return _scalar_cast(fb, value, dtype, a.node_of(first), node)
         value = a.shaped(first)
         fam = _check_family(fb, value, family, node, qual)
         cls = op_class(fb, fam, "cast", node)
-        return fb.build_op(node, lambda: cls(value, dtype.to_ir()))
+        return fb.build_op(node, lambda: cls(value, dtype.to_ir(), mode_name))
 
     return handle
 

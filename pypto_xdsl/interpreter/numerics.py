@@ -79,9 +79,83 @@ def matmul(a: np.ndarray, b: np.ndarray, element_type: Attribute) -> np.ndarray:
     return coerce(np.matmul(a.astype(np.int64), b.astype(np.int64)), element_type)
 
 
-def cast(a: np.ndarray, element_type: Attribute) -> np.ndarray:
-    """`a.astype(dtype)`: float -> int truncates toward zero, int -> bool is `!= 0`."""
-    return coerce(a, element_type)
+CAST_MODES = ("none", "rint", "round", "floor", "ceil", "trunc", "odd")
+
+
+def cast(a: np.ndarray, element_type: Attribute, mode: str | None = None) -> np.ndarray:
+    """`a.astype(dtype)`: float -> int truncates toward zero, int -> bool is `!= 0`.
+
+    With a rounding `mode` (PyPTO's `pl.cast(..., mode=)`, Ascend C's RoundMode): to an
+    integer, `rint` rounds half to even, `round` half away from zero, `floor`, `ceil`,
+    `trunc` as named (`none`: the default truncation); to a narrower float, the value is the
+    representable neighbour the mode picks (`none`/`rint`: nearest, ties to even; `round`:
+    nearest, ties away from zero; `odd`: the neighbour with an odd last bit when inexact)."""
+    if mode is None or a.dtype == np.bool_:
+        return coerce(a, element_type)
+    target = numpy_dtype(element_type)
+    if np.issubdtype(target, np.integer):
+        if not np.issubdtype(a.dtype, np.floating) or mode == "none":
+            return coerce(a, element_type)
+        x = a.astype(np.float64)
+        rounded = {
+            "rint": np.rint, "floor": np.floor, "ceil": np.ceil, "trunc": np.trunc,
+            "round": lambda v: np.trunc(v + np.copysign(0.5, v)),
+        }.get(mode)
+        if rounded is None:
+            raise ValueError(f"cast mode '{mode}' does not apply to a conversion to {element_type}")
+        return coerce(rounded(x), element_type)
+    return _round_to_float(a.astype(np.float64), element_type, mode)
+
+
+def _float_bits(element_type: Attribute) -> tuple[np.dtype, np.dtype, int]:
+    """(carrier float dtype, unsigned view dtype, bits dropped from the carrier) of a float type."""
+    name = str(element_type)
+    if name == "bf16":
+        return np.dtype(np.float32), np.dtype(np.uint32), 16
+    carrier = numpy_dtype(element_type)
+    return carrier, np.dtype(f"uint{carrier.itemsize * 8}"), 0
+
+
+def _step(y: np.ndarray, element_type: Attribute, up: bool) -> np.ndarray:
+    """The next representable value of `element_type` above (`up`) or below `y` (`y` exact in it)."""
+    carrier, view, drop = _float_bits(element_type)
+    bits = np.ascontiguousarray(y.astype(carrier)).view(view).astype(np.int64)
+    sign_bit = np.int64(1) << (carrier.itemsize * 8 - 1)
+    negative = (bits & sign_bit) != 0
+    one = np.int64(1) << drop
+    magnitude = bits & ~sign_bit
+    grow = negative != up  # moving away from zero
+    zero = magnitude == 0
+    out = np.where(grow | zero, magnitude + one, magnitude - one)
+    out_sign = np.where(zero, np.int64(0) if up else sign_bit, bits & sign_bit)
+    out = (out | out_sign).astype(view)
+    return out.view(carrier).astype(np.float64)
+
+
+def _round_to_float(x: np.ndarray, element_type: Attribute, mode: str) -> np.ndarray:
+    nearest = coerce(x, element_type)
+    if mode in ("none", "rint"):
+        return nearest
+    y = nearest.astype(np.float64)
+    exact = (y == x) | ~np.isfinite(x)
+    lo = np.where(y > x, _step(y, element_type, up=False), y)
+    hi = np.where(y < x, _step(y, element_type, up=True), y)
+    if mode == "floor":
+        pick = lo
+    elif mode == "ceil":
+        pick = hi
+    elif mode == "trunc":
+        pick = np.where(x > 0, lo, hi)
+    elif mode == "round":
+        tie = (x - lo) == (hi - x)
+        pick = np.where(tie, np.where(x > 0, hi, lo), y)
+    elif mode == "odd":
+        carrier, view, drop = _float_bits(element_type)
+        lo_bits = np.ascontiguousarray(lo.astype(carrier)).view(view).astype(np.int64)
+        pick = np.where(((lo_bits >> drop) & 1) == 1, lo, hi)
+    else:
+        raise ValueError(f"unknown cast mode '{mode}'")
+    return coerce(np.where(exact, y, pick), element_type)
 
 
 def row_max(a: np.ndarray, element_type: Attribute) -> np.ndarray:

@@ -145,7 +145,7 @@ class ComputeFunctions(InterpreterFunctions):
         @guarded
         def run(self, interpreter: Interpreter, op: Operation, args: PythonValues):
             a = args[0]
-            return (with_valid(numerics.cast(a, element_type(op)), valid_of(a)),)
+            return (with_valid(numerics.cast(a, element_type(op), op.rounding), valid_of(a)),)
 
         return run
 

@@ -268,10 +268,35 @@ class VectorLowering:
                 op, f"casting {op.input.type} to {op.result.type} changes the padded UB row length; "
                 "use a column count that is a multiple of 32 bytes for both types"
             )
-        d = self.def_tile(op.result, op)
         src_t, dst_t = op.input.type.element_type, op.result.type.element_type  # type: ignore[union-attr]
-        mode = RoundMode.CAST_TRUNC if is_float_type(src_t) and not is_float_type(dst_t) else RoundMode.CAST_NONE
+        if src_t == dst_t:
+            d = self.def_tile(op.result, op)
+            self._insert(M.DataCopyOp(d.value, a.value, count=d.layout.alloc_elems))  # a same-type cast is a copy
+            return
+        mode = self._round_mode(op, src_t, dst_t)
+        why = C.CastOp.mode_error(src_t, dst_t, mode)
+        if why is not None:
+            raise op_error(op, f"{why}; this cast is not supported by the Ascend C backend")
+        d = self.def_tile(op.result, op)
         self._insert(C.CastOp(d.value, a.value, mode, d.layout.count))
+
+    @staticmethod
+    def _round_mode(op: tile.CastOp, src_t: Attribute, dst_t: Attribute) -> RoundMode:
+        """The RoundMode of the cast: its `mode` where it has one (PyPTO's modes are Ascend C's,
+        in the same order), else the default conversion (float -> int truncates, a narrowing
+        float conversion rounds to nearest even)."""
+        to_int = is_float_type(src_t) and not is_float_type(dst_t)
+        mode = op.rounding
+        if mode is None or mode == "none":
+            if to_int:
+                return RoundMode.CAST_TRUNC
+            # a bf16 target takes an explicit rounding (Cast has no CAST_NONE to bf16 on dav-c220)
+            return RoundMode.CAST_RINT if str(dst_t) == "bf16" else RoundMode.CAST_NONE
+        if is_float_type(src_t) and is_float_type(dst_t) and mode != "rint":
+            # the simulation models a narrowing float conversion's nearest-even rounding only
+            raise op_error(op, f"mode \"{mode}\" on a float-to-float cast is not supported by the Ascend C backend "
+                               "yet (only \"rint\" and \"none\", rounding to nearest even)")
+        return RoundMode(f"CAST_{mode.upper()}")
 
     # ---- layout
 

@@ -55,7 +55,7 @@ def tile_op(m: Operation, operands: dict[SSAValue, SSAValue], shape: Sequence[in
         value = m.value if isinstance(m, tensor.FullOp) else m.scalar
         return tile.FullOp(value, TileType(list(shape), t.element_type))  # type: ignore[attr-defined]
     assert isinstance(m, tensor.CastOp)
-    return tile.CastOp(get(m.input), m.result.type.element_type)  # type: ignore[attr-defined]
+    return tile.CastOp(get(m.input), m.result.type.element_type, m.rounding)  # type: ignore[attr-defined]
 
 
 Store = tuple[SSAValue, int, Sequence[SSAValue] | None, AtomicKind]

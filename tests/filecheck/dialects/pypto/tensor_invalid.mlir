@@ -337,3 +337,12 @@ pypto.func @f(%t: !pypto.tensor<[64, 64], f32>, %i: index) {
 }
 
 // CHECK: Operation pypto.tensor.frobnicate is not registered
+
+// -----
+
+pypto.func @f(%a: !pypto.tensor<[8], f32>) {
+  %r = pypto.tensor.cast %a mode "sideways" : !pypto.tensor<[8], f32> -> !pypto.tensor<[8], i32>
+  pypto.return
+}
+
+// CHECK: pypto.tensor.cast: mode "sideways" is not one of none, rint, round, floor, ceil, trunc, odd

@@ -35,6 +35,7 @@ builtin.module {
     %ediv = pypto.tile.row_expand_div %emul, %rsum : !pypto.tile<[64, 128], f32, vec>, !pypto.tile<[64, 1], f32, vec>
     %half = pypto.tile.cast %ediv : !pypto.tile<[64, 128], f32, vec> -> !pypto.tile<[64, 128], f16, vec>
     %back = pypto.tile.cast %half : !pypto.tile<[64, 128], f16, vec> -> !pypto.tile<[64, 128], f32, vec>
+    %ints = pypto.tile.cast %back mode "rint" : !pypto.tile<[64, 128], f32, vec> -> !pypto.tile<[64, 128], i32, vec>
     %r = pypto.tile.store %back, %y[%row, %c0] : !pypto.tile<[64, 128], f32, vec>, !pypto.tensor<[N, 128], f32>
     pypto.return %r : !pypto.tensor<[N, 128], f32>
   }
@@ -87,6 +88,7 @@ builtin.module {
 // CHECK-NEXT:     %ediv = pypto.tile.row_expand_div %emul, %rsum : !pypto.tile<[64, 128], f32, vec>, !pypto.tile<[64, 1], f32, vec>
 // CHECK-NEXT:     %half = pypto.tile.cast %ediv : !pypto.tile<[64, 128], f32, vec> -> !pypto.tile<[64, 128], f16, vec>
 // CHECK-NEXT:     %back = pypto.tile.cast %half : !pypto.tile<[64, 128], f16, vec> -> !pypto.tile<[64, 128], f32, vec>
+// CHECK-NEXT:     %ints = pypto.tile.cast %back mode "rint" : !pypto.tile<[64, 128], f32, vec> -> !pypto.tile<[64, 128], i32, vec>
 // CHECK-NEXT:     %r = pypto.tile.store %back, %y[%row, %c0] : !pypto.tile<[64, 128], f32, vec>, !pypto.tensor<[N, 128], f32>
 // CHECK-NEXT:     pypto.return %r : !pypto.tensor<[N, 128], f32>
 // CHECK-NEXT:   }
@@ -140,6 +142,7 @@ builtin.module {
 // CHECK-GENERIC-NEXT:     %ediv = "pypto.tile.row_expand_div"(%emul, %rsum) : (!pypto.tile<[64, 128], f32, vec>, !pypto.tile<[64, 1], f32, vec>) -> !pypto.tile<[64, 128], f32, vec>
 // CHECK-GENERIC-NEXT:     %half = "pypto.tile.cast"(%ediv) : (!pypto.tile<[64, 128], f32, vec>) -> !pypto.tile<[64, 128], f16, vec>
 // CHECK-GENERIC-NEXT:     %back = "pypto.tile.cast"(%half) : (!pypto.tile<[64, 128], f16, vec>) -> !pypto.tile<[64, 128], f32, vec>
+// CHECK-GENERIC-NEXT:     %ints = "pypto.tile.cast"(%back) <{mode = "rint"}> : (!pypto.tile<[64, 128], f32, vec>) -> !pypto.tile<[64, 128], i32, vec>
 // CHECK-GENERIC-NEXT:     %r = "pypto.tile.store"(%back, %y, %row, %c0) : (!pypto.tile<[64, 128], f32, vec>, !pypto.tensor<[N, 128], f32>, index, index) -> !pypto.tensor<[N, 128], f32>
 // CHECK-GENERIC-NEXT:     "pypto.return"(%r) : (!pypto.tensor<[N, 128], f32>) -> ()
 // CHECK-GENERIC-NEXT:   }) : () -> ()
