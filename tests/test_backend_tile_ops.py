@@ -69,6 +69,12 @@ BODIES.update({
                    "  %r = pypto.tile.write %e2 into %c[%c0, %two] : {E} into {T}", "rc", False),
     "transpose": ("%r = pypto.tile.transpose %t, 0, 1 : {T} -> {TT}", "cr", False),
     "transpose_view": ("%r = pypto.tile.transpose_view %t : {T} -> {TT}", "cr", False),
+    # windows whose column offset is unaligned or run-time: element by element on the scalar unit
+    "slice_unaligned": ("%r = pypto.tile.slice %t[%two, %three] : {T} -> {S}", "38", False),
+    "assemble_runtime_col": ("%j = arith.addi %two, %two : index\n  %src = pypto.tile.slice %t[%c0, %c0] : {T} -> {S1}\n"
+                             "  %c = pypto.tile.adds %t, %s : {T}, {E}\n"
+                             "  %r = pypto.tile.assemble %src into %c[%two, %j] : {S1} into {T}", "rc", False),
+    "concat_self": ("%r = pypto.tile.concat %t, %t : {T}, {T}", "concat2", False),
 })
 INT_BODIES = {
     "abs": ("%r = pypto.tile.abs %t : {T}", "rc", False),
@@ -98,13 +104,14 @@ FAMILIES = {
     "math": ["sin", "cos"],
     "row_prod": ["row_prod"],
     "scalar_unit": ["read_write", "transpose", "transpose_view"],
+    "windows_scalar": ["slice_unaligned", "assemble_runtime_col", "concat_self"],
 }
 POSITIVE = {"rsqrt", "rsqrt_tmp", "row_expand_div", "col_expand_div", "col_prod", "row_prod"}
 
 
 def _local(body: str, op: str) -> str:
     """The body with its values renamed after the op (several ops share one kernel)."""
-    return re.sub(r"%(r|tmp|c|rs|q|q2|c2|e|e2)\b", lambda m: f"%{op}_{m.group(1)}", body)
+    return re.sub(r"%(r|tmp|c|rs|q|q2|c2|e|e2|j|src)\b", lambda m: f"%{op}_{m.group(1)}", body)
 
 
 def _kernel(family: str, ops: list[str], bodies, e: str, r: int, c: int):
@@ -112,7 +119,8 @@ def _kernel(family: str, ops: list[str], bodies, e: str, r: int, c: int):
     of it: (kernel text, call line, params (name, type))."""
     c2 = 16 if e == "f16" else 24  # concat: the first operand's columns
     types = {"T": _tile(r, c, e), "V": _tile(1, c, e), "W": _tile(r, 1, e), "WT": _tile(1, r, e),
-             "T2": _tile(r, c2, e), "T3": _tile(3, c, e), "TT": _tile(c, r, e), "E": e}
+             "T2": _tile(r, c2, e), "T3": _tile(3, c, e), "TT": _tile(c, r, e), "S": _tile(3, 8, e),
+             "S1": _tile(1, 8, e), "E": e}
     # integer kernels take the scalar as a parameter (the host passes no f16 scalars)
     scalar = [(f"s_{e}", e)] if not e.startswith("f") else []
     params = [(f"x_{e}", _tensor(r, c, e)), (f"v_{e}", _tensor(1, c, e)), (f"w_{e}", _tensor(r, 1, e)),
@@ -120,7 +128,8 @@ def _kernel(family: str, ops: list[str], bodies, e: str, r: int, c: int):
     lines, outs = [], []
     for op in ops:
         body, shape, _ = bodies[op]
-        out_shape = {"rc": (r, c), "r1": (r, 1), "1c": (1, c), "3c": (3, c), "concat": (r, c2 + c), "cr": (c, r)}[shape]
+        out_shape = {"rc": (r, c), "r1": (r, 1), "1c": (1, c), "3c": (3, c), "concat": (r, c2 + c), "cr": (c, r),
+                     "38": (3, 8), "concat2": (r, 2 * c)}[shape]
         y = f"y_{op}_{e}"
         params.append((y, _tensor(*out_shape, e)))
         lines.append(_local(body.format(**types), op))
@@ -134,6 +143,7 @@ def _kernel(family: str, ops: list[str], bodies, e: str, r: int, c: int):
 pypto.func incore @{family}_{e}({sig}) -> ({ret_types}) {{
   %c0 = arith.constant 0 : index
   %two = arith.constant 2 : index
+  %three = arith.constant 3 : index
   %t = pypto.tile.load %x_{e}[%c0, %c0] : {_tensor(r, c, e)} -> {types['T']}
   %v = pypto.tile.load %v_{e}[%c0, %c0] : {_tensor(1, c, e)} -> {types['V']}
   %w = pypto.tile.load %w_{e}[%c0, %c0] : {_tensor(r, 1, e)} -> {types['W']}

@@ -306,38 +306,74 @@ class VectorLowering:
         ref = self._tile_ref_view(op.result, op, src)
         self.tiles[op.result] = ref
 
+    def _aligned_column(self, offsets, eb: int) -> bool:
+        """Whether a window's column offset is a constant on a 32-byte boundary (the vector path)."""
+        col = self.consts.get(offsets[-1])
+        return col is not None and (int(col) * eb) % BLOCK_BYTES == 0
+
     def _slice(self, op: tile.SliceOp) -> None:
-        """A copy of the window at the offsets (row offsets may be run-time)."""
+        """A copy of the window at the offsets (row offsets may be run-time); a run-time or
+        unaligned column offset copies element by element on the scalar unit (a vector
+        instruction's operands start on 32-byte boundaries)."""
         src = self.tile_of(op.source)
         d = self.def_tile(op.result, op)
-        terms, off = self._window_offset(op, op.offsets, src.layout.ld, src.layout.elem_bytes)
         lay = d.layout
+        if not self._aligned_column(op.offsets, lay.elem_bytes):
+            return self._scalar_window(op, src, d, self._element_index(op, op.offsets, src.layout.ld), into_window=False)
+        terms, off = self._window_offset(op, op.offsets, src.layout.ld, src.layout.elem_bytes)
         self._copy_rows(op, d.value, 0, lay.ld, src.value, off, src.layout.ld, lay.rows, lay.cols, d.elem,
                         lay.elem_bytes, src_terms=terms)
 
     def _assemble(self, op: tile.AssembleOp) -> None:
         """Writes the source into the window of the destination's local tensor, in place (the
-        result names the destination's buffer)."""
+        result names the destination's buffer); a run-time or unaligned column offset on the
+        scalar unit, as for slice."""
         src, dst = self.tile_of(op.source), self.tile_of(op.dest)
-        terms, off = self._window_offset(op, op.offsets, dst.layout.ld, dst.layout.elem_bytes)
         lay = src.layout
-        self._copy_rows(op, dst.value, off, dst.layout.ld, src.value, 0, lay.ld, lay.rows, lay.cols, dst.elem,
-                        lay.elem_bytes, dst_terms=terms)
+        if not self._aligned_column(op.offsets, lay.elem_bytes):
+            self._scalar_window(op, src, dst, self._element_index(op, op.offsets, dst.layout.ld), into_window=True)
+        else:
+            terms, off = self._window_offset(op, op.offsets, dst.layout.ld, dst.layout.elem_bytes)
+            self._copy_rows(op, dst.value, off, dst.layout.ld, src.value, 0, lay.ld, lay.rows, lay.cols, dst.elem,
+                            lay.elem_bytes, dst_terms=terms)
         self.tiles[op.result] = dst
 
+    def _scalar_window(self, op: Operation, src, dst, origin: SSAValue, into_window: bool) -> None:
+        """Copy a window element by element (GetValue/SetValue): from `src` at element `origin`
+        into `dst` (slice), or all of `src` into `dst` at `origin` (assemble)."""
+        big, small = (dst, src) if into_window else (src, dst)
+        rows, cols = small.layout.rows, small.layout.cols
+        self.scalar_access_begins()
+
+        def row(r: SSAValue) -> None:
+            big_row = self._affine(r, big.layout.ld, origin)
+            small_row = self._affine(r, small.layout.ld)
+
+            def col(c: SSAValue) -> None:
+                at_big = self._affine(c, 1, big_row)
+                at_small = self._affine(c, 1, small_row)
+                s_at, d_at = (at_small, at_big) if into_window else (at_big, at_small)
+                v = self._insert(X.GetValueOp(self.namer.fresh("elem"), src.value, s_at)).results[0]
+                self._insert(X.SetValueOp(dst.value, d_at, v))
+
+            self._scalar_loop(cols, col)
+
+        self._scalar_loop(rows, row)
+        self.scalar_access_ends()
+
     def _concat(self, op: tile.ConcatOp) -> None:
-        """[R, C0] ++ [R, C1] -> [R, C0 + C1]: each source's rows copied into its columns."""
+        """[R, C0] ++ [R, C1] -> [R, C0 + C1]: each source's rows copied into its columns (the
+        second on the scalar unit when its first column is not on a 32-byte boundary)."""
         a, b = self.tile_of(op.src0), self.tile_of(op.src1)
         d = self.def_tile(op.result, op)
         lay = d.layout
         eb = lay.elem_bytes
+        self._copy_rows(op, d.value, 0, lay.ld, a.value, 0, a.layout.ld, lay.rows, a.layout.cols, d.elem, eb)
         if (a.layout.cols * eb) % BLOCK_BYTES:
-            raise op_error(
-                op, f"the columns of {op.src0.type} end at byte {a.layout.cols * eb} of a row, not on a 32-byte "
-                "boundary, where the vector unit would have to start writing the second operand"
-            )
-        for src, col in ((a, 0), (b, a.layout.cols)):
-            self._copy_rows(op, d.value, col, lay.ld, src.value, 0, src.layout.ld, lay.rows, src.layout.cols, d.elem, eb)
+            # the second operand starts inside a 32-byte block: the scalar unit writes it
+            self._scalar_window(op, b, d, self.index_constant(a.layout.cols), into_window=True)
+            return
+        self._copy_rows(op, d.value, a.layout.cols, lay.ld, b.value, 0, b.layout.ld, lay.rows, b.layout.cols, d.elem, eb)
 
     # ---- reductions and broadcasts
 
