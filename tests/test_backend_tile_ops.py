@@ -405,3 +405,44 @@ pypto.func incore @k(%x: {_tensor(8, 64, s)}, out %y: {_tensor(8, 64, d)}) -> {_
         func = next(op for op in parse_program(text).body.block.ops)
         with pytest.raises(BackendError, match=message):
             lower_kernel(func)  # type: ignore[arg-type]
+
+
+GM_ELEMENTS = """
+pypto.func incore @k(%cfg: !pypto.tensor<[4], i32>, %x: !pypto.tensor<[R, C], ELT>, out %y: !pypto.tensor<[R, C], ELT>, out %st: !pypto.tensor<[2], ELT>) -> (!pypto.tensor<[R, C], ELT>, !pypto.tensor<[2], ELT>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %n = pypto.tensor.read %cfg[%c2] : !pypto.tensor<[4], i32>
+  %nf = arith.sitofp %n : i32 to ELT
+  %t = pypto.tile.load %x[%c0, %c0] : !pypto.tensor<[R, C], ELT> -> !pypto.tile<[R, C], ELT, vec>
+  %s = pypto.tile.muls %t, %nf : !pypto.tile<[R, C], ELT, vec>, ELT
+  %o = pypto.tile.store %s, %y[%c0, %c0] : !pypto.tile<[R, C], ELT, vec>, !pypto.tensor<[R, C], ELT>
+  %back = pypto.tensor.read %o[%c1, %c2] : !pypto.tensor<[R, C], ELT>
+  %w = pypto.tensor.write %back into %st[%c1] : ELT into !pypto.tensor<[2], ELT>
+  %w2 = pypto.tensor.write %nf into %w[%c0] : ELT into !pypto.tensor<[2], ELT>
+  pypto.return %o, %w2 : !pypto.tensor<[R, C], ELT>, !pypto.tensor<[2], ELT>
+}
+pypto.func orchestration @main(%cfg: !pypto.tensor<[4], i32>, %x: !pypto.tensor<[R, C], ELT>, out %y: !pypto.tensor<[R, C], ELT>, out %st: !pypto.tensor<[2], ELT>) -> (!pypto.tensor<[R, C], ELT>, !pypto.tensor<[2], ELT>) {
+  %r:2 = pypto.call @k(%cfg, %x, %y, %st) : (!pypto.tensor<[4], i32>, !pypto.tensor<[R, C], ELT>, !pypto.tensor<[R, C], ELT>, !pypto.tensor<[2], ELT>) -> (!pypto.tensor<[R, C], ELT>, !pypto.tensor<[2], ELT>)
+  pypto.return %r#0, %r#1 : !pypto.tensor<[R, C], ELT>, !pypto.tensor<[2], ELT>
+}
+"""
+
+
+@pytest.mark.parametrize("e, r, c", [("f32", 16, 64), ("f16", 10, 20)])
+def test_tensor_read_and_write_inside_a_kernel(e, r, c, tmp_path):
+    """`tensor.read` of a config tensor and of an element the kernel stored, `tensor.write` of
+    two scalars: GlobalTensor GetValue/SetValue (with the cache line written back)."""
+    text = GM_ELEMENTS.replace("[R, C]", f"[{r}, {c}]").replace("ELT", e)
+    reference = parse_program(text)
+    module = reference.clone()
+    apply_pipeline(module, default_pipeline())
+    rng = np.random.default_rng(2)
+    cfg = np.array([7, 1, 3, 9], np.int32)
+    x = rng.uniform(-2, 2, size=(r, c)).astype(NP[e])
+    report = simulate(module, tmp_path / e, inputs=[cfg, x, np.zeros((r, c), NP[e]), np.zeros(2, NP[e])],
+                      reference_module=reference)
+    assert report.reference is not None, report.note
+    for name in ("y", "st"):
+        np.testing.assert_array_equal(report.outputs[name], report.reference[name], err_msg=name)
+    np.testing.assert_allclose(report.outputs["st"].astype(np.float64), [3.0, 3 * x[1, 2].astype(np.float64)], rtol=1e-3)

@@ -8,7 +8,6 @@ import textwrap
 
 import numpy as np
 import pytest
-
 from xdsl.dialects.builtin import Float16Type, IntegerType
 
 from pypto_xdsl.frontend.program import load_programs

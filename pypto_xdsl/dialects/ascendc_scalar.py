@@ -2,6 +2,7 @@
 
     %v = ascendc.get_value "v" %t, %i : !ascendc.local_tensor<f32, VECCALC>, index
     ascendc.set_value %t, %i, %v : !ascendc.local_tensor<f32, VECCALC>, index, f32
+    ascendc.data_cache_clean_and_invalid %g : !ascendc.gm_tensor<f32>
 
 An element access of a Unified Buffer tensor runs on the scalar unit (PIPE_S): it is ordered
 after the vector and MTE pipes' writes by SetFlag/WaitFlag<V_S> and <MTE2_S>, and later vector
@@ -78,4 +79,17 @@ class SetValueOp(AscendCFormat, IRDLOperation):
             )
 
 
-SCALAR_OPS = [GetValueOp, SetValueOp]
+@irdl_op_definition
+class DataCacheCleanAndInvalidOp(AscendCFormat, IRDLOperation):
+    """`DataCacheCleanAndInvalid<T, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(gm);`:
+    writes back and drops the scalar data-cache line holding `gm`'s first element (a scalar
+    GM access is then coherent with the MTE pipes' copies)."""
+
+    name = "ascendc.data_cache_clean_and_invalid"
+    tensor = operand_def(GlobalTensorType)
+
+    def __init__(self, tensor: SSAValue):
+        super().__init__(operands=[tensor])
+
+
+SCALAR_OPS = [GetValueOp, SetValueOp, DataCacheCleanAndInvalidOp]

@@ -360,6 +360,8 @@ class KernelLowering(VectorLowering):
             d = self.def_tile(op.result, op)
             self._insert(M.DataCopyOp(d.value, a.value, count=d.layout.alloc_elems))
             return
+        if isinstance(op, tensor.ReadOp | tensor.WriteOp):
+            return self.lower_gm_element(op)
         if op.name.startswith("pypto.tensor."):
             raise op_error(op, "tensor-level compute must be converted to tile ops first (convert-tensor-to-tile)")
         if isinstance(op, program.CallOp | program.SubmitOp):

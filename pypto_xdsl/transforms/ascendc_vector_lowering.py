@@ -14,21 +14,19 @@ a diagnostic naming the op and the element type.
 
 from __future__ import annotations
 
-from xdsl.builder import Builder
-from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, Signedness
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.rewriter import InsertPoint
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IntegerType, Signedness
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from pypto_xdsl.analysis.ascendc_kernel import BLOCK_BYTES, MAX_REPEAT, REPEAT_BYTES, tile_layout
 from pypto_xdsl.analysis.cxx_names import op_error
 from pypto_xdsl.dialects import ascendc_compute as C
 from pypto_xdsl.dialects import ascendc_memory as M
 from pypto_xdsl.dialects import ascendc_scalar as X
-from pypto_xdsl.dialects import ascendc_sync as S
 from pypto_xdsl.dialects import tile
-from pypto_xdsl.dialects.ascendc_types import HardEvent, ReduceOrder, RoundMode
+from pypto_xdsl.dialects.ascendc_types import ReduceOrder, RoundMode
 from pypto_xdsl.dialects.attributes import MemorySpace, is_float_type
+from pypto_xdsl.transforms.ascendc_scalar_lowering import ScalarLowering
 
 BINARY = {
     tile.AddOp: C.AddOp, tile.SubOp: C.SubOp, tile.MulOp: C.MulOp, tile.DivOp: C.DivOp,
@@ -66,7 +64,7 @@ def _narrow_int(t: Attribute) -> bool:
     return not is_float_type(t) and str(t).lstrip("ui").isdigit() and int(str(t).lstrip("ui")) < 32
 
 
-class VectorLowering:
+class VectorLowering(ScalarLowering):
     """Mixin of KernelLowering (ascendc_kernel_lowering.py): the vector compute ops."""
 
     def lower_vector(self, op: Operation) -> bool:
@@ -338,29 +336,6 @@ class VectorLowering:
                             lay.elem_bytes, dst_terms=terms)
         self.tiles[op.result] = dst
 
-    def _scalar_window(self, op: Operation, src, dst, origin: SSAValue, into_window: bool) -> None:
-        """Copy a window element by element (GetValue/SetValue): from `src` at element `origin`
-        into `dst` (slice), or all of `src` into `dst` at `origin` (assemble)."""
-        big, small = (dst, src) if into_window else (src, dst)
-        rows, cols = small.layout.rows, small.layout.cols
-        self.scalar_access_begins()
-
-        def row(r: SSAValue) -> None:
-            big_row = self._affine(r, big.layout.ld, origin)
-            small_row = self._affine(r, small.layout.ld)
-
-            def col(c: SSAValue) -> None:
-                at_big = self._affine(c, 1, big_row)
-                at_small = self._affine(c, 1, small_row)
-                s_at, d_at = (at_small, at_big) if into_window else (at_big, at_small)
-                v = self._insert(X.GetValueOp(self.namer.fresh("elem"), src.value, s_at)).results[0]
-                self._insert(X.SetValueOp(dst.value, d_at, v))
-
-            self._scalar_loop(cols, col)
-
-        self._scalar_loop(rows, row)
-        self.scalar_access_ends()
-
     def _concat(self, op: tile.ConcatOp) -> None:
         """[R, C0] ++ [R, C1] -> [R, C0 + C1]: each source's rows copied into its columns (the
         second on the scalar unit when its first column is not on a 32-byte boundary)."""
@@ -544,112 +519,6 @@ class VectorLowering:
         d = self.def_tile(op.results[0], op)
         tmp = self._scratch_bytes(op, IntegerType(8, Signedness.UNSIGNED))
         self.vec(op, fn(d.value, a.value, tmp, d.layout.count))
-
-    # ---- element access (the scalar unit)
-
-    def _event(self, event: HardEvent) -> None:
-        """SetFlag/WaitFlag<event> on a borrowed id: the waiting pipe waits for the setting one."""
-        name = self.namer.fresh(f"event_{event.value.lower()}")
-        fetch = self._insert(S.FetchEventIdOp(name, event, self.pipe))
-        fetch.results[0].name_hint = name
-        self._insert(S.SetFlagOp(event, fetch.results[0]))
-        self._insert(S.WaitFlagOp(event, fetch.results[0]))
-
-    def scalar_access_begins(self) -> None:
-        """Before the scalar unit reads or writes UB: the vector pipe's and MTE2's writes are done."""
-        self._event(HardEvent.V_S)
-        self._event(HardEvent.MTE2_S)
-
-    def scalar_access_ends(self) -> None:
-        """After the scalar unit wrote UB: later vector instructions and copies out see it."""
-        self._event(HardEvent.S_V)
-        self._event(HardEvent.S_MTE3)
-
-    @staticmethod
-    def _neighbour_access(op: Operation, forward: bool) -> bool:
-        """Whether the nearest non-arith op before/after `op` in its block is also an element access."""
-        other = op.next_op if forward else op.prev_op
-        while other is not None and other.dialect_name() == "arith":
-            other = other.next_op if forward else other.prev_op
-        return isinstance(other, tile.ReadOp | tile.WriteOp)
-
-    def _element_index(self, op: Operation, offsets, ld: int) -> SSAValue:
-        """The element offset `i * ld + j` of a tile element, as an index value."""
-        row, col = (None, offsets[0]) if len(offsets) == 1 else offsets
-        rc = None if row is None else self.consts.get(row)
-        cc = self.consts.get(col)
-        if (row is None or rc is not None) and cc is not None:
-            return self.index_constant(int(rc or 0) * ld + int(cc))
-        parts = self.scalar(col)
-        if row is not None:
-            scaled = self._insert(arith.MuliOp(self.scalar(row), self.index_constant(ld))).results[0]
-            parts = self._insert(arith.AddiOp(scaled, parts)).results[0]
-        return parts
-
-    def index_constant(self, value: int) -> SSAValue:
-        return self._insert(arith.ConstantOp(IntegerAttr(value, IndexType()))).results[0]
-
-    def _read(self, op: tile.ReadOp) -> None:
-        """`T v = t.GetValue(i * ld + j);` (a group of accesses is synchronised once)."""
-        t = self.tile_of(op.source)
-        if not self._neighbour_access(op, forward=False):
-            self.scalar_access_begins()
-        index = self._element_index(op, op.offsets, t.layout.ld)
-        name = self.namer.fresh(op.result.name_hint or "elem")
-        get = self._insert(X.GetValueOp(name, t.value, index))
-        get.results[0].name_hint = name
-        self.values[op.result] = get.results[0]
-
-    def _write(self, op: tile.WriteOp) -> None:
-        """`t.SetValue(i * ld + j, v);` in place: the result names the destination's buffer."""
-        t = self.tile_of(op.dest)
-        if not self._neighbour_access(op, forward=False):
-            self.scalar_access_begins()
-        index = self._element_index(op, op.offsets, t.layout.ld)
-        self._insert(X.SetValueOp(t.value, index, self.scalar_as(self.scalar(op.value), t.elem)))
-        self.tiles[op.result] = t
-        if not self._neighbour_access(op, forward=True):
-            self.scalar_access_ends()
-
-    def _scalar_loop(self, n: int, body) -> None:
-        """`for (int64_t k = 0; k < n; ++k) body(k)` in the ascendc IR."""
-        lb, ub, step = self.index_constant(0), self.index_constant(n), self.index_constant(1)
-        loop = self._insert(scf.ForOp(lb, ub, step, [], Region(Block(arg_types=[IndexType()]))))
-        iv = loop.body.block.args[0]
-        outer = self.builder
-        self.builder = Builder(InsertPoint.at_end(loop.body.block))
-        try:
-            body(iv)
-            self._insert(scf.YieldOp())
-        finally:
-            self.builder = outer
-
-    def _affine(self, iv: SSAValue, coeff: int, plus: SSAValue | None = None) -> SSAValue:
-        v = iv if coeff == 1 else self._insert(arith.MuliOp(iv, self.index_constant(coeff))).results[0]
-        return v if plus is None else self._insert(arith.AddiOp(v, plus)).results[0]
-
-    def _transpose(self, op: Operation) -> None:
-        """[R, C] -> [C, R] element by element on the scalar unit (GetValue/SetValue): Ascend
-        C's Transpose is for 16 x 16 blocks of 2-byte elements and TransDataTo5HD for
-        16-row groups, neither a general [R, C] transpose of float tiles."""
-        a = self.tile_of(op.operands[0])
-        if op.operands[0].type.rank != 2:  # type: ignore[attr-defined]
-            raise op_error(op, "only 2-D tiles are transposed by the Ascend C backend")
-        d = self.def_tile(op.results[0], op)
-        rows, cols = a.layout.rows, a.layout.cols
-        self.scalar_access_begins()
-
-        def row(i: SSAValue) -> None:
-            src_row = self._affine(i, a.layout.ld)
-
-            def col(j: SSAValue) -> None:
-                v = self._insert(X.GetValueOp(self.namer.fresh("elem"), a.value, self._affine(j, 1, src_row))).results[0]
-                self._insert(X.SetValueOp(d.value, self._affine(j, d.layout.ld, i), v))
-
-            self._scalar_loop(cols, col)
-
-        self._scalar_loop(rows, row)
-        self.scalar_access_ends()
 
     # ---- row product
 

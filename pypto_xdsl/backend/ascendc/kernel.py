@@ -294,6 +294,10 @@ class KernelPrinter(CxxWriter):
         if isinstance(op, X.SetValueOp):
             add(f"{self._t(op.tensor)}.SetValue({self._t(op.index)}, {self._t(op.value)});")
             return
+        if isinstance(op, X.DataCacheCleanAndInvalidOp):
+            c = self._elem(op.tensor)
+            add(f"DataCacheCleanAndInvalid<{c}, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>({self._t(op.tensor)});")
+            return
         if isinstance(op, C.L1ToL0LoadOp | C.MmadOp | C.FixpipeOp):
             add(f"{op.CXX_NAME}({self._args(op.operands)});")
             return

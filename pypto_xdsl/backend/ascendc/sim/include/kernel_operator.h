@@ -638,6 +638,16 @@ inline void SetAtomicNone() {
   pypto_sim::launch_state().atomic_bytes = 0;
 }
 
+// The scalar data cache in front of GM: the simulation has none (scalar GM accesses are
+// coherent with the copies); the call is checked for its types only.
+enum class CacheLine : uint64_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
+enum class DcciDst : uint64_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
+template <typename T, CacheLine entireType, DcciDst dcciDst>
+inline void DataCacheCleanAndInvalid(const GlobalTensor<T>& dst) {
+  (void)dst;
+}
+
+// UB -> GM, count form
 template <typename T>
 void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count) {
   detail::check_count_bytes<T>("DataCopy UB->GM", count);
