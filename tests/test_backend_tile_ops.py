@@ -446,3 +446,19 @@ def test_tensor_read_and_write_inside_a_kernel(e, r, c, tmp_path):
     for name in ("y", "st"):
         np.testing.assert_array_equal(report.outputs[name], report.reference[name], err_msg=name)
     np.testing.assert_allclose(report.outputs["st"].astype(np.float64), [3.0, 3 * x[1, 2].astype(np.float64)], rtol=1e-3)
+
+
+RESHAPES = (Path(__file__).parent / "filecheck" / "backend" / "tensor_reshape.mlir").read_text()
+
+
+@pytest.mark.parametrize("e", ["f32", "f16", "i32"])
+def test_tensor_reshape_inside_a_kernel(e, tmp_path):
+    """Windows of a reshaped parameter (loaded) and a reshaped output (stored), in every
+    element type the copies take."""
+    text = RESHAPES.replace("f32", e)
+    reference = parse_program(text)
+    module = reference.clone()
+    apply_pipeline(module, default_pipeline())
+    report = simulate(module, tmp_path / e, seed=4, reference_module=reference)
+    assert report.reference is not None, report.note
+    np.testing.assert_array_equal(report.outputs["y"], report.reference["y"])

@@ -50,9 +50,18 @@ def buffer_of(value: SSAValue) -> SSAValue | None:
 
 
 def global_root(value: SSAValue) -> SSAValue | None:
-    """The global_tensor a GM operand (or subtensor) names."""
+    """The global_tensor a GM operand (or subtensor) names; of several declared over the same
+    storage (a reshaped parameter is another GlobalTensor at the same address), the first."""
     value = M.base_tensor(value)
-    return value if isinstance(value.owner, M.GlobalTensorOp) else None
+    owner = value.owner
+    if not isinstance(owner, M.GlobalTensorOp):
+        return None
+    block = owner.parent_block()
+    if block is not None:
+        for op in block.ops:
+            if isinstance(op, M.GlobalTensorOp) and op.addr is owner.addr and op.offset == owner.offset:
+                return op.result
+    return value
 
 
 def _in_ub(decl: SSAValue | None) -> bool:

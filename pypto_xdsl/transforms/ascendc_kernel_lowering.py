@@ -104,6 +104,7 @@ class KernelLowering(VectorLowering):
         self.constant_cache: dict[tuple, SSAValue] = {}
         self.dim_args: dict[str, SSAValue] = {}  # dimension symbol -> its kernel scalar parameter
         self.partial_stores: dict[Operation, tuple[SSAValue, SSAValue]] = {}  # store -> its tile's valid block
+        self.storage_of: dict[SSAValue, SSAValue] = {}  # a reshape's root -> the parameter/local it views
 
     # ------------------------------------------------------------------ entry
 
@@ -145,6 +146,7 @@ class KernelLowering(VectorLowering):
             slots = {slot.value: slot for slot in sig.slots}
             for v in ret.arguments:
                 root = self.tensor_root(v).root
+                root = self.storage_of.get(root, root)
                 if isinstance(root, BlockArgument) and root.owner.parent_op() is func:
                     results.append(KernelResultAttr("param", root.index))
                 elif root in slots:
@@ -184,6 +186,7 @@ class KernelLowering(VectorLowering):
                                                           t.num_elements(), slot.offset, comment))
                 gt.result.name_hint = sig.gm[slot.value]
                 self.gm[slot.value] = gt.result
+        self._declare_reshapes()
         if not plan.buffers:
             return
         pipe = self.builder.insert(M.PipeOp("pipe"))
@@ -201,6 +204,25 @@ class KernelLowering(VectorLowering):
         for b, d in decls:
             num = None if b.position == TPosition.VECCALC else 1
             self.builder.insert(M.InitBufferOp(self.pipe, d, b.bytes, num))
+
+    def _declare_reshapes(self) -> None:
+        """A `tensor.reshape` of a whole parameter or kernel-local tensor (or of such a reshape)
+        is another GlobalTensor over the same storage, declared with the others: its windows
+        then address rows of the new shape. Reshapes of windows are refused where lowered."""
+        for op in self.func.walk():
+            if not isinstance(op, tensor.ReshapeOp) or op.input not in self.gm:
+                continue
+            src = self.gm[op.input].owner
+            assert isinstance(src, M.GlobalTensorOp)
+            t = op.result.type
+            assert isinstance(t, TensorType)
+            name = self.namer.fresh(f"{op.result.name_hint or 'reshaped'}_gm")
+            off = src.offset.value.data if src.offset is not None else None
+            gt = self.builder.insert(M.GlobalTensorOp(name, src.addr, t.element_type, t.num_elements(), off,
+                                                      f"%{op.result.name_hint or '?'} {t}, a reshape of {op.input.type}"))
+            gt.result.name_hint = name
+            self.gm[op.result] = gt.result
+            self.storage_of[op.result] = self.storage_of.get(op.input, op.input)
 
     # ------------------------------------------------------------------ helpers
 
@@ -344,6 +366,12 @@ class KernelLowering(VectorLowering):
         if isinstance(op, tensor.CreateOp):
             self.views[op.result] = View(op.result)
             return
+        if isinstance(op, tensor.ReshapeOp):
+            if op.result not in self.gm:
+                raise op_error(op, "it reshapes a window of a tensor; only whole parameters and kernel-local tensors "
+                                   "are reshaped inside a kernel (a view of whole rows)")
+            self.views[op.result] = View(op.result)
+            return
         if isinstance(op, tile.GetBlockIdxOp | tile.GetBlockNumOp):
             new = self._insert(C.GetBlockIdxOp() if isinstance(op, tile.GetBlockIdxOp) else C.GetBlockNumOp())
             new.results[0].name_hint = op.result.name_hint
@@ -373,7 +401,7 @@ class KernelLowering(VectorLowering):
             if not isinstance(v.type, TensorType):
                 raise op_error(op, f"kernels can only return tensors written through parameters, got {v.type}")
             view = self.tensor_root(v)
-            root = view.root
+            root = self.storage_of.get(view.root, view.root)
             if isinstance(root, BlockArgument) and root.owner.parent_op() is self.func:
                 continue
             if view.const != 0 or root.type != v.type:

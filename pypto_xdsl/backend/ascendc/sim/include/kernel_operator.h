@@ -603,7 +603,6 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint3
   pypto_sim::cost::gm_transfer(pypto_sim::cost::MTE2, src.sim_ptr(), 1, count * sizeof(T), 0, true);
 }
 
-// UB -> GM, count form
 // ------------------------------------------------------------------ atomic add into GM
 namespace detail {
 template <typename T>
