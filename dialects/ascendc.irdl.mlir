@@ -854,4 +854,11 @@ irdl.dialect @ascendc {
     %4 = irdl.any
     irdl.operands(tensor: %2, index: %3, value: %4)
   }
+
+  // ascendc.data_cache_clean_and_invalid: `DataCacheCleanAndInvalid<T, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(gm);`:
+  //   memory effects: unknown
+  irdl.operation @data_cache_clean_and_invalid {
+    %0 = irdl.base @ascendc::@gm_tensor
+    irdl.operands(tensor: %0)
+  }
 }
