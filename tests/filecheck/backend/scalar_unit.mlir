@@ -69,7 +69,9 @@ pypto.func orchestration @main(%x_scalar_f32: !pypto.tensor<[16, 80], f32>, out 
 // CHECK:        p.SetValue(i,
 // CHECK:      tr.SetValue(
 // CHECK:      SetAtomicAdd<float>();
-// CHECK-NEXT: DataCopy(acc_gm, t_out, 1280);
+// CHECK-NOT:  SetAtomicNone();
+// CHECK:      DataCopy(acc_gm, t_out, 1280);
+// CHECK-NEXT: outQ_t_out_1.FreeTensor(t_out);
 // CHECK-NEXT: SetAtomicNone();
 // CHECK-LABEL: // ===== file: kernels/scalar_f16.cpp =====
 // CHECK:      Sin(s, t, s_tmp, 320);
@@ -78,5 +80,7 @@ pypto.func orchestration @main(%x_scalar_f32: !pypto.tensor<[16, 80], f32>, out 
 // CHECK:      Duplicate(p_tmp, static_cast<half>(1), 1280);
 // CHECK:      Mul(p_tmp, p_tmp, p_tmp[16], 16, 10, BinaryRepeatParams(1, 1, 1, 8, 8, 8));
 // CHECK:      SetAtomicAdd<half>();
-// CHECK-NEXT: DataCopyPad(acc_gm, t_out, DataCopyExtParams(10, 40, 0, 0, 0));
+// CHECK-NOT:  SetAtomicNone();
+// CHECK:      DataCopyPad(acc_gm, t_out, DataCopyExtParams(10, 40, 0, 0, 0));
+// CHECK-NEXT: outQ_t_out_1.FreeTensor(t_out);
 // CHECK-NEXT: SetAtomicNone();

@@ -617,4 +617,4 @@ ascendc.kernel vector @k() {
   ascendc.return
 }
 
-// CHECK: Ascend C SetAtomicAdd exists for f32, f16, bf16, i16, i32, i8 elements (dav-c220), not ui16
+// CHECK: SetAtomicAdd exists for f32, f16, bf16, i32, i16, i8 elements (dav-c220), not ui16

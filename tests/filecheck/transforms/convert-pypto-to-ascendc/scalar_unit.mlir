@@ -47,5 +47,7 @@ pypto.func incore @k(%x: !pypto.tensor<[16, 80], f32>, out %y: !pypto.tensor<[16
 // CHECK:      ascendc.get_value "elem_7" %t
 // CHECK:      ascendc.set_value %tr
 // CHECK:      ascendc.set_atomic_add f32
-// CHECK-NEXT: ascendc.data_copy %acc_gm, %t_out count 1280
+// CHECK-NOT:  ascendc.set_atomic_none
+// CHECK:      ascendc.data_copy %acc_gm, %t_out count 1280
+// CHECK-NEXT: ascendc.free_tensor %outQ_t_out_1, %t_out
 // CHECK-NEXT: ascendc.set_atomic_none
