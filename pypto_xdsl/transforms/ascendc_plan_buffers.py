@@ -4,10 +4,11 @@ declarations.
 `convert-pypto-to-ascendc` declares one buffer per tile, every queue with depth 1. For each
 kernel without a `memory_plan` this pass:
 
-* when the kernel does not fit otherwise (option `in-place`), gives an elementwise
-  instruction's result the buffer of a source tile that dies at it: the result tile's TBuf
-  goes, the instruction computes in place (`Add(a, a, b)`), and the source's FreeTensor moves
-  after the result's last use;
+* when the kernel's double-buffered plan does not fit otherwise (option `in-place`), gives an
+  elementwise instruction's result the buffer of a source tile that dies at it: the result
+  tile's TBuf goes, the instruction computes in place (`Add(a, a, b)`; a row broadcast's
+  level-0 instructions each over their own elements, `Sub(x[64], x[64], brcb, ...)`), and
+  the source's FreeTensor moves after the result's last use;
 * shares TBufs: VECCALC buffers (not `fixed`, i.e. not holding a tile carried through a loop
   or branch) whose tensors' live ranges do not overlap become one TBuf (`calcBuf<k>`, the
   largest size, its `values` listing every tile). A tensor is live from its `get_buf` to the
@@ -170,11 +171,12 @@ class KernelBuffers:
 
 
 IN_PLACE_MODES = ("auto", "always", "never")
-"""auto: only when the kernel does not fit at queue depth 1 otherwise; always; never."""
+"""auto: only when the kernel's double-buffered plan would not fit otherwise; always; never."""
 
-# Level-2 instructions whose documentation allows a destination 100% overlapping a source
-# (the devkit's general address-overlap rule); Cast changes the element size, Duplicate,
-# reductions, Brcb and Select are not elementwise on one layout.
+# Instructions whose documentation allows a destination 100% overlapping a source in one
+# iteration (the devkit's general address-overlap rule), level 2 or level 0 with the same
+# strides for both; Cast changes the element size, Duplicate, reductions, Brcb and Select are
+# not elementwise on one layout.
 _IN_PLACE_OPS = (C.BinaryOp, C.UnaryOp, C.ScalarOp)
 
 
@@ -194,14 +196,107 @@ def _storage_decl(tensor: SSAValue) -> M.TQueOp | M.TBufOp | None:
     return None
 
 
-def _dying_source(
-    result: SSAValue, inst: Operation, buffers: KernelBuffers, spans: dict[Operation, tuple[int, int]]
+def _constant_offset(value: SSAValue) -> int | None:
+    """Elements a (sub)tensor starts after its whole tensor (None: a run-time offset)."""
+    offset = 0
+    while isinstance(value.owner, M.AtOp):
+        for v, c in value.owner.term_list():
+            if v is not None:
+                return None
+            offset += c
+        value = value.owner.base
+    return offset
+
+
+def _walk(inst: Operation, k: int) -> tuple[int, ...] | None:
+    """How `inst` walks operand k: (offset, count) at level 2, (offset, mask, repeat, block
+    stride, repeat stride) at level 0; None when the offset is not a constant."""
+    off = _constant_offset(inst.operands[k])
+    if off is None:
+        return None
+    count = inst.properties.get("count")
+    if isinstance(count, IntegerAttr):
+        return (off, count.value.data)
+    mask, repeat = inst.properties["mask"], inst.properties["repeat"]
+    params = [a.value.data for a in inst.properties["params"].data]  # type: ignore[union-attr]
+    # BinaryRepeatParams: (dst, src0, src1) block strides, then their repeat strides;
+    # UnaryRepeatParams (also the scalar forms): (dst, src) likewise
+    n = sum(isinstance(o.type, LocalTensorType) for o in inst.operands)
+    return (off, mask.value.data, repeat.value.data, params[k], params[k + n])  # type: ignore[union-attr]
+
+
+def _positions(walk: tuple[int, ...], per_block: int) -> set[int]:
+    """The elements an operand walk touches."""
+    if len(walk) == 2:
+        return set(range(walk[0], walk[0] + walk[1]))
+    off, mask, repeat, blk, rep = walk
+    return {
+        off + r * rep * per_block + (e // per_block) * blk * per_block + e % per_block
+        for r in range(repeat) for e in range(mask)
+    }
+
+
+def _tensor_uses(tensor: SSAValue) -> list[Operation] | None:
+    """The ops using a whole local tensor directly or through constant `ascendc.at` windows
+    (None when a window is used by something other than an instruction)."""
+    out: list[Operation] = []
+    for use in tensor.uses:
+        op = use.operation
+        if isinstance(op, M.AtOp):
+            if _constant_offset(op.result) is None:
+                return None
+            for inner in op.result.uses:
+                if not isinstance(inner.operation, C.VectorOp):
+                    return None
+                out.append(inner.operation)
+        else:
+            out.append(op)
+    return out
+
+
+def _reads_in_step(inst: Operation, result: SSAValue, src: SSAValue) -> int | None:
+    """The operand through which `inst`, writing `result`, reads `src` element for element at
+    the positions it writes (None if it reads `src` otherwise, or `result` at all)."""
+    if not isinstance(inst, _IN_PLACE_OPS) or M.base_tensor(inst.operands[0]) is not result:
+        return None
+    readers = [k for k in range(1, len(inst.operands)) if isinstance(inst.operands[k].type, LocalTensorType)
+               and M.base_tensor(inst.operands[k]) in (src, result)]
+    if len(readers) != 1 or M.base_tensor(inst.operands[readers[0]]) is not src:
+        return None
+    dst_walk = _walk(inst, 0)
+    return readers[0] if dst_walk is not None and _walk(inst, readers[0]) == dst_walk else None
+
+
+def _in_place_source(
+    result: SSAValue, buffers: KernelBuffers, spans: dict[Operation, tuple[int, int]]
 ) -> SSAValue | None:
-    """A source of `inst` (whose destination is `result`) that `result` may be computed over."""
-    block = inst.parent_block()
+    """A tile `result` may be computed over: the source that the first instruction writing
+    `result` reads at the positions it writes, when every later use of that source is such an
+    instruction (each reading the source where it writes `result`), the instructions writing
+    `result` touch disjoint elements, and the source is a whole tile of the same element type
+    in a buffer at least as big, defined in the same block."""
+    block = result.owner.parent_block()  # type: ignore[union-attr]
+    uses = _tensor_uses(result)
+    if not uses or not all(isinstance(u, C.VectorOp) and u.parent_block() is block for u in uses):
+        return None
+    first = min(uses, key=lambda u: spans[u][0])
+    writers = [u for u in uses if M.base_tensor(u.operands[0]) is result]
+    if first not in writers:
+        return None
+    per_block = 32 // result.type.element_bytes  # type: ignore[attr-defined]
+    written: set[int] = set()
+    for w in writers:
+        walk = _walk(w, 0) if isinstance(w, _IN_PLACE_OPS) else None
+        if walk is None:
+            return None
+        cells = _positions(walk, per_block)
+        if not written.isdisjoint(cells):
+            return None
+        written |= cells
     result_bytes = buffers.init[result.owner.buffer].bytes_per_buffer  # type: ignore[union-attr]
-    for src in inst.operands[1:]:
-        if not isinstance(src.type, LocalTensorType) or src is result or src.owner is None:
+    for k in range(1, len(first.operands)):
+        src = M.base_tensor(first.operands[k])
+        if not isinstance(src.type, LocalTensorType) or src is result or _reads_in_step(first, result, src) != k:
             continue
         decl = _storage_decl(src)
         if decl is None or src.owner.parent_block() is not block:  # type: ignore[union-attr]
@@ -212,25 +307,30 @@ def _dying_source(
             continue
         if buffers.init[decl.result].bytes_per_buffer < result_bytes:
             continue
-        users = [u for u in _users(src) if not isinstance(u, M.FreeTensorOp)]
-        if any(_ancestor_in(u, block) is None for u in users):  # type: ignore[arg-type]
+        src_uses = _tensor_uses(src)
+        if src_uses is None:
             continue
-        last = max(spans[_ancestor_in(u, block)][1] for u in users)  # type: ignore[arg-type, index]
-        frees = [u.operation for u in src.uses if isinstance(u.operation, M.FreeTensorOp)]
-        if last == spans[inst][1] and len(frees) == (1 if isinstance(decl, M.TQueOp) else 0):
-            if all(f.parent_block() is block for f in frees):
-                return src
+        frees = [u for u in src_uses if isinstance(u, M.FreeTensorOp)]
+        if len(frees) != (1 if isinstance(decl, M.TQueOp) else 0) or any(f.parent_block() is not block for f in frees):
+            continue
+        later = [u for u in src_uses if not isinstance(u, M.FreeTensorOp)]
+        anc = [_ancestor_in(u, block) for u in later]
+        if any(a is None for a in anc):
+            continue
+        if all(spans[a][0] < spans[first][0] or (a in writers and _reads_in_step(a, result, src) is not None)  # type: ignore[index]
+               for a in anc):
+            return src
     return None
 
 
 def compute_in_place(kernel: KernelOp, buffers: KernelBuffers) -> bool:
     """Results of elementwise instructions take the buffer of a source tile dying there.
 
-    A VECCALC TBuf tile (not fixed) first written by a level-2 elementwise instruction, and
-    only ever used as a whole by vector instructions, is replaced by one of that
-    instruction's sources when the source is a whole tile of the same element type, in a
-    buffer at least as big, defined in the same block, whose last use is the instruction.
-    Returns whether anything changed."""
+    A VECCALC TBuf tile (not fixed, one Get) used only by vector instructions (directly or
+    through constant `ascendc.at` windows) is replaced by the source `_in_place_source`
+    finds: a level-2 instruction over a dying source (`Add(a, a, b)`), or the level-0
+    instructions of a row broadcast, each over its own rows and columns of the source
+    (`Sub(x[64], x[64], brcb, ...)`). Returns whether anything changed."""
     changed = False
     rewriter = Rewriter()
     progress = True
@@ -244,33 +344,24 @@ def compute_in_place(kernel: KernelOp, buffers: KernelBuffers) -> bool:
             if get is None:
                 continue
             result = get.result
-            uses = [u.operation for u in result.uses]
-            if not uses or not all(isinstance(u, C.VectorOp) for u in uses):
-                continue
-            block = get.parent_block()
-            anc = [_ancestor_in(u, block) for u in uses]  # type: ignore[arg-type]
-            if any(a is None for a in anc):
-                continue
-            first = min(uses, key=lambda u: spans[u][0])
-            if (
-                not isinstance(first, _IN_PLACE_OPS)
-                or first.parent_block() is not block
-                or first.count is None
-                or first.operands[0] is not result
-                or result in first.operands[1:]
-            ):
-                continue
-            src = _dying_source(result, first, buffers, spans)
+            src = _in_place_source(result, buffers, spans)
             if src is None:
                 continue
-            last = max(anc, key=lambda a: spans[a][1])  # type: ignore[index]
+            block = get.parent_block()
+            uses = _tensor_uses(result)
+            assert uses is not None and block is not None
+            last = max(uses, key=lambda u: spans[u][1])
             source_decl = _storage_decl(src)
             assert source_decl is not None
+            for at in [u.operation for u in result.uses if isinstance(u.operation, M.AtOp)]:
+                window = M.AtOp(src, at.term_list())  # the window's type is its base's
+                window.result.name_hint = at.result.name_hint
+                rewriter.replace_op(at, window)
             result.replace_all_uses_with(src)
             for free in [u.operation for u in src.uses if isinstance(u.operation, M.FreeTensorOp)]:
-                if spans[free][0] < spans[last][1]:  # type: ignore[index]
+                if spans[free][0] < spans[last][1]:
                     free.detach()
-                    rewriter.insert_op(free, InsertPoint.after(last))  # type: ignore[arg-type]
+                    rewriter.insert_op(free, InsertPoint.after(last))
             source_decl.properties["values"] = ArrayAttr(
                 [StringAttr(v) for v in source_decl.held_values + d.held_values]
             )
@@ -332,8 +423,11 @@ def share_tbufs(kernel: KernelOp, buffers: KernelBuffers, namer: Namer) -> None:
             buffers.decls.remove(m)
 
 
-def fit(kernel: KernelOp, buffers: KernelBuffers, capacities: Capacities) -> dict[Memory, tuple[int, int]]:
-    """Per on-chip memory: double-buffer loop queues when everything fits, else depth 1."""
+def fit(
+    kernel: KernelOp, buffers: KernelBuffers, capacities: Capacities, fallback: bool = True,
+) -> dict[Memory, tuple[int, int]]:
+    """Per on-chip memory: double-buffer loop queues when everything fits, else depth 1
+    (without `fallback`: a BackendError instead)."""
     reserved = any(M.uses_reserved_ub(op) for op in kernel.walk())
     totals: dict[Memory, tuple[int, int]] = {}
     depth: dict[M.TQueOp | M.TBufOp, int] = {}
@@ -349,7 +443,7 @@ def fit(kernel: KernelOp, buffers: KernelBuffers, capacities: Capacities) -> dic
             double = capacities.double_buffer and in_loop and d.result.type.pos != TPosition.CO1  # type: ignore[union-attr]
             depth[d] = 2 if double else 1
         total = sum(buffers.init[d.result].bytes_per_buffer * depth[d] for d in decls)
-        if total > capacity:
+        if total > capacity and fallback:
             for d in decls:
                 depth[d] = 1
             total = sum(buffers.init[d.result].bytes_per_buffer for d in decls)
@@ -384,13 +478,14 @@ def fit(kernel: KernelOp, buffers: KernelBuffers, capacities: Capacities) -> dic
     return totals
 
 
-def _fits_at_depth_1(kernel: KernelOp, capacities: Capacities) -> bool:
-    """Whether the plan without in-place results fits (tried on a copy)."""
+def _fits_as_planned(kernel: KernelOp, capacities: Capacities) -> bool:
+    """Whether the plan without in-place results fits with every loop queue at the depth the
+    options ask for (double-buffered by default; tried on a copy)."""
     trial = kernel.clone()
     buffers = KernelBuffers(trial)
     share_tbufs(trial, buffers, kernel_names(trial))
     try:
-        fit(trial, buffers, Capacities(capacities.ub_bytes, double_buffer=False))
+        fit(trial, buffers, capacities, fallback=False)
     except BackendError:
         return False
     return True
@@ -402,7 +497,7 @@ def plan_kernel(kernel: KernelOp, capacities: Capacities | None = None) -> None:
         return
     capacities = capacities or Capacities()
     buffers = KernelBuffers(kernel)
-    if capacities.in_place == "always" or (capacities.in_place == "auto" and not _fits_at_depth_1(kernel, capacities)):
+    if capacities.in_place == "always" or (capacities.in_place == "auto" and not _fits_as_planned(kernel, capacities)):
         compute_in_place(kernel, buffers)
     share_tbufs(kernel, buffers, kernel_names(kernel))
     totals = fit(kernel, buffers, capacities)
@@ -432,7 +527,7 @@ class AscendCPlanBuffersPass(ModulePass):
 
     in_place: str = "auto"
     """When an elementwise result takes the buffer of a source dying at it: `auto` (only when
-    the kernel does not fit otherwise), `always` or `never`."""
+    the kernel's double-buffered plan does not fit otherwise), `always` or `never`."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.ub_bytes <= 0:

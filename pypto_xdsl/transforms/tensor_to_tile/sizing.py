@@ -20,10 +20,13 @@ from pypto_xdsl.dialects.attributes import (
 )
 from pypto_xdsl.dialects.program import FuncOp
 from pypto_xdsl.transforms.tensor_to_tile.grouping import (
+    BINARY,
     MAX_REDUCE_ROWS,
     ROW_EXPAND,
     ROW_REDUCE,
     ROW_TYPES,
+    SCALAR,
+    UNARY,
     FusionGroup,
     dims_of,
     is_static,
@@ -78,6 +81,10 @@ class TileNeed:
     live: tuple[int, int] = (0, 0)
     """First and last step of the loop body holding the tile (loads are step 0, member k is
     step k + 1, the stores come after the last member)."""
+    in_place_of: int | None = None
+    """The index (in the group's tile list) of a source tile dying at this tile's op whose
+    buffer ascendc-plan-buffers may compute it in, when the kernel does not fit
+    double-buffered otherwise (`in-place=auto`)."""
 
     def bytes(self, rows: int, row_group: bool) -> int:
         if self.fixed_bytes is not None:
@@ -202,6 +209,7 @@ def tile_needs(
         last_use[v] = store_step
 
     tiles: list[TileNeed] = []
+    tile_of: dict[SSAValue, int] = {}  # a value's own tile (not a staging copy)
 
     def staging(v: SSAValue, name: str, element: Attribute) -> None:
         for _ in range(stores.get(v, 0)):
@@ -210,6 +218,7 @@ def tile_needs(
     for i, v in enumerate(g.external_inputs()):
         name = f"load of {describe_value(v, f'input #{i}')}"
         element = v.type.element_type  # type: ignore[attr-defined]
+        tile_of[v] = len(tiles)
         tiles.append(TileNeed(
             name, shape(v), element, fixed_rows=1 if g.is_broadcast(v) else None, queue=True,
         ))
@@ -221,8 +230,10 @@ def tile_needs(
         name = f"{m.name.replace('pypto.tensor.', 'pypto.tile.')} {describe_value(r, 'result')}"
         if r not in alias:
             direct = stores.get(r, 0) == 1
+            source = None if direct else _in_place_source(m, step, tiles, tile_of, resolve, last_use, shape)
+            tile_of[r] = len(tiles)
             tiles.append(TileNeed(name, shape(r), element, queue=direct,
-                                  live=(step, last_use.get(r, step))))
+                                  live=(step, last_use.get(r, step)), in_place_of=source))
             if not direct:
                 staging(r, name, element)
         if type(m) in ROW_REDUCE:
@@ -245,6 +256,43 @@ def tile_needs(
     return tiles
 
 
+def _in_place_operands(m: Operation) -> tuple[SSAValue, ...]:
+    """The operands whose tile the backend may compute `m`'s result in: the sources its
+    instructions read at the positions they write (`ascendc-plan-buffers`' in-place rule):
+    either source of a level-2 binary op, the tile of a scalar or unary op (not the composed
+    tanh/sin/cos, nor abs, composed on integers), the [R, C] tile of a row broadcast."""
+    kind = type(m)
+    if kind in BINARY:
+        return tuple(m.operands[:2])
+    if kind in SCALAR or (kind in UNARY and kind not in _COMPOSED_UNARY):
+        return (m.operands[0],)
+    if kind in ROW_EXPAND and kind not in (tensor.RowExpandOp, tensor.RowExpandExpdifOp):
+        return (m.operands[0],)
+    return ()
+
+
+_COMPOSED_UNARY = (tensor.TanhOp, tensor.SinOp, tensor.CosOp, tensor.AbsOp)
+
+
+def _in_place_source(
+    m: Operation, step: int, tiles: list[TileNeed], tile_of: dict[SSAValue, int],
+    resolve: Callable[[SSAValue], SSAValue], last_use: dict[SSAValue, int],
+    shape: Callable[[SSAValue], tuple[Dim, ...]],
+) -> int | None:
+    """The tile of an operand of `m` that dies at it (its last use is `m`, it is not stored)
+    and has the result's shape and element type: the result may take its buffer."""
+    r = m.results[0]
+    for v in _in_place_operands(m):
+        v = resolve(v)
+        k = tile_of.get(v)
+        if k is None or last_use.get(v) != step or tiles[k].fixed_rows is not None or tiles[k].fixed_bytes is not None:
+            continue
+        if shape(v) != shape(r) or tiles[k].element_type != r.type.element_type:  # type: ignore[attr-defined]
+            continue
+        return k
+    return None
+
+
 def shared_bytes(sizes_and_ranges: Sequence[tuple[int, tuple[int, int]]]) -> int:
     """Bytes of VECCALC buffers once tiles with disjoint live ranges share them, packed as
     ascendc-plan-buffers packs TBufs: in order of first step, each tile joins the smallest
@@ -263,19 +311,40 @@ def shared_bytes(sizes_and_ranges: Sequence[tuple[int, tuple[int, int]]]) -> int
     return sum(p[0] for p in pools)
 
 
-def ub_bytes_of(tiles: Sequence[TileNeed], rows: int, row_group: bool, double_buffer: bool) -> int:
+def ub_bytes_of(
+    tiles: Sequence[TileNeed], rows: int, row_group: bool, double_buffer: bool, in_place: bool = False,
+) -> int:
     """UB the backend's buffer plan of one loop iteration takes: queues (twice when double
     buffering; a column vector is loaded once, before the loop) and the shared VECCALC
-    buffers."""
+    buffers; with `in_place`, a tile with an `in_place_of` source lives in that source's
+    buffer (which then holds it until the tile's last use)."""
+    root: dict[int, int] = {}
+    live = {k: t.live for k, t in enumerate(tiles)}
+    for k, t in enumerate(tiles):
+        if in_place and t.in_place_of is not None:
+            r = root.get(t.in_place_of, t.in_place_of)
+            root[k] = r
+            live[r] = (live[r][0], max(live[r][1], t.live[1]))
     queues = 0
     calc: list[tuple[int, tuple[int, int]]] = []
-    for t in tiles:
+    for k, t in enumerate(tiles):
+        if k in root:
+            continue
         b = t.bytes(rows, row_group)
         if t.queue:
             queues += b * (2 if double_buffer and t.fixed_rows is None else 1)
         else:
-            calc.append((b, t.live))
+            calc.append((b, live[k]))
     return queues + shared_bytes(calc)
+
+
+def planned_ub_bytes(tiles: Sequence[TileNeed], rows: int, row_group: bool, double_buffer: bool, capacity: int) -> int:
+    """UB of the plan ascendc-plan-buffers makes (`in-place=auto`): without in-place results
+    when that fits `capacity`, else with them."""
+    plain = ub_bytes_of(tiles, rows, row_group, double_buffer)
+    if plain <= capacity:
+        return plain
+    return min(plain, ub_bytes_of(tiles, rows, row_group, double_buffer, in_place=True))
 
 
 def plan_group(
@@ -308,7 +377,7 @@ def plan_group(
     def total(rows: int) -> int:
         if legacy:
             return sum(t.bytes(rows, row_group) for t in tiles)
-        return ub_bytes_of(tiles, rows, row_group, double_buffer)
+        return planned_ub_bytes(tiles, rows, row_group, double_buffer, budget)
 
     if total(1) > budget:
         budget = ub_bytes  # too big for its share: the whole UB (the backend may single-buffer)
@@ -322,10 +391,11 @@ def plan_group(
         else:
             over = f"the elementwise ops over {TensorType(tiles[0].shape, tiles[0].element_type)}"
         queues = "double-buffered queues" if double_buffer else "queues"
+        in_place = not legacy and any(t.in_place_of is not None for t in tiles)
+        sharing = ", shared VECCALC buffers and in-place results" if in_place else " and shared VECCALC buffers"
         raise pass_failure(
             func,
-            f"the tiles of {over} need {total(1)} bytes for {what} ({queues} and shared "
-            f"VECCALC buffers) but may use {budget} of the {ub_bytes} bytes of Unified Buffer: {listing}",
+            f"the tiles of {over} need {total(1)} bytes for {what} ({queues}{sharing}) but may use {budget} of the {ub_bytes} bytes of Unified Buffer: {listing}",
         )
     # the largest row count that fits (the byte count grows with the rows)
     extent = g.extent

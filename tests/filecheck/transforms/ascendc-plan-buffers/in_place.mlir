@@ -2,10 +2,11 @@
 // RUN: pypto-opt %s --split-input-file -p 'convert-pypto-to-ascendc,ascendc-plan-buffers{in-place=always}' | filecheck %s --check-prefix=ALWAYS
 // RUN: not pypto-opt %s --split-input-file -p 'convert-pypto-to-ascendc,ascendc-plan-buffers{in-place=never}' 2>&1 | filecheck %s --check-prefix=NEVER
 // RUN: not pypto-opt %s -p 'ascendc-plan-buffers{in-place=sometimes}' 2>&1 | filecheck %s --check-prefix=OPTION
-// In-place results: a VECCALC tile first written by a level-2 elementwise instruction takes
-// the buffer of a source tile that dies at that instruction (same element type, a buffer at
-// least as big, defined in the same block), and the source's FreeTensor moves after the
-// result's last use. By default (`auto`) only in a kernel that does not fit otherwise.
+// In-place results: a VECCALC tile first written by an elementwise instruction takes the
+// buffer of a source tile that dies there, read where the instruction writes (same element
+// type, a buffer at least as big, defined in the same block), and the source's FreeTensor
+// moves after the result's last use. By default (`auto`) only in a kernel whose
+// double-buffered plan does not fit otherwise (in_place_double_buffer.mlir).
 
 // Four 64 KiB tiles (a, b, their sum, the scaled sum) need 256 KiB; with the sum computed
 // over %ta (dead after the Add) three buffers fill the 192 KiB exactly.
@@ -66,9 +67,9 @@ pypto.func incore @fits(%a: !pypto.tensor<[32, 128], f32>, %b: !pypto.tensor<[32
 
 // -----
 
-// Never in place: a source loaded before the loop (it lives for every iteration), a cast
-// (another element size) and a row broadcast (a level-0 instruction); the broadcast's
-// result %e is then computed over in place by the Muls.
+// Never in place: a source loaded before the loop (it lives for every iteration) inside the
+// loop, and a cast (another element size). After the loop %tx dies at the row broadcast,
+// whose level-0 instruction reads it where it writes %e: %e, then %m, are computed over %tx.
 pypto.func incore @kept(%x: !pypto.tensor<[8, 64], f32>, %r: !pypto.tensor<[8, 1], f32>, out %y: !pypto.tensor<[8, 64], f16>, out %z: !pypto.tensor<[8, 64], f32>) -> (!pypto.tensor<[8, 64], f16>, !pypto.tensor<[8, 64], f32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -98,9 +99,31 @@ pypto.func incore @kept(%x: !pypto.tensor<[8, 64], f32>, %r: !pypto.tensor<[8, 1
 // ALWAYS-NEXT: ascendc.cast %h, %s round CAST_NONE count 512
 // ALWAYS-NEXT: %g = ascendc.alloc_tensor "g"
 // ALWAYS-NEXT: ascendc.adds %g, %h, %half count 512
+// ALWAYS-NOT: ascendc.get_buf "e"
+// ALWAYS: ascendc.sub %tx, %tx, %e_brcb mask 64 repeat 8 params(1, 1, 0, 8, 8, 1)
+// ALWAYS-NEXT: ascendc.free_tensor %inQ_tr, %tr
+// ALWAYS-NEXT: ascendc.muls %tx, %tx, %one count 512
+// ALWAYS-NEXT: %n = ascendc.alloc_tensor "n"
+// ALWAYS-NEXT: ascendc.adds %n, %tx, %one count 512
+// ALWAYS-NEXT: ascendc.free_tensor %inQ_tx, %tx
+
+// -----
+
+// Not in place: %tx is read again after the row broadcast (by the Add), so it does not die
+// there; %e then dies at the Exp, whose result is computed over it.
+pypto.func incore @alive(%x: !pypto.tensor<[8, 1024], f32>, %r: !pypto.tensor<[8, 1], f32>, out %y: !pypto.tensor<[8, 1024], f32>) -> !pypto.tensor<[8, 1024], f32> {
+  %c0 = arith.constant 0 : index
+  %tx = pypto.tile.load %x[%c0, %c0] : !pypto.tensor<[8, 1024], f32> -> !pypto.tile<[8, 1024], f32, vec>
+  %tr = pypto.tile.load %r[%c0, %c0] : !pypto.tensor<[8, 1], f32> -> !pypto.tile<[8, 1], f32, vec>
+  %e = pypto.tile.row_expand_sub %tx, %tr : !pypto.tile<[8, 1024], f32, vec>, !pypto.tile<[8, 1], f32, vec>
+  %f = pypto.tile.exp %e : !pypto.tile<[8, 1024], f32, vec>
+  %g = pypto.tile.add %f, %tx : !pypto.tile<[8, 1024], f32, vec>, !pypto.tile<[8, 1024], f32, vec>
+  %w = pypto.tile.store %g, %y[%c0, %c0] : !pypto.tile<[8, 1024], f32, vec>, !pypto.tensor<[8, 1024], f32>
+  pypto.return %w : !pypto.tensor<[8, 1024], f32>
+}
+// ALWAYS-LABEL: ascendc.kernel vector @alive
 // ALWAYS: %e = ascendc.get_buf "e"
 // ALWAYS: ascendc.sub %e, %tx, %e_brcb mask 64 repeat 8
-// ALWAYS-NEXT: ascendc.free_tensor %inQ_tx, %tx
-// ALWAYS: ascendc.muls %e, %e, %one count 512
-// ALWAYS-NEXT: %n = ascendc.alloc_tensor "n"
-// ALWAYS-NEXT: ascendc.adds %n, %e, %one count 512
+// ALWAYS-NOT: ascendc.get_buf "f"
+// ALWAYS: ascendc.exp %e, %e count 8192
+// ALWAYS: ascendc.add %g, %e, %tx count 8192

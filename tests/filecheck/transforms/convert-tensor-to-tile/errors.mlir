@@ -37,8 +37,8 @@ builtin.module {
 // Row-wise ops: the listing names every tile, the [1, 1] row values (32 B: one 32-byte
 // block) and the two-stage reductions' scratch tiles included, and marks the queues. The
 // load and the stored %y double-buffered and %x take 253728 B for one row (the reduction
-// scratches are 31 chunks wide, for ascendc-tree-reductions); single-buffered
-// they fit.
+// scratches are 31 chunks wide, for ascendc-tree-reductions), 204576 B with %x computed in
+// place over the loaded %a; single-buffered they fit.
 
 builtin.module {
   pypto.func incore @wide_rows(%a: !pypto.tensor<[4, 12288], f32>, out %o: !pypto.tensor<[4, 12288], f32>) -> !pypto.tensor<[4, 12288], f32> {
@@ -52,7 +52,7 @@ builtin.module {
   }
 }
 
-// CHECK: convert-tensor-to-tile: in @wide_rows: the tiles of the row-wise ops over 4 rows need 253728 bytes for one row (double-buffered queues and shared VECCALC buffers) but may use 196608 of the 196608 bytes of Unified Buffer: load of %a !pypto.tile<[1, 12288], f32, vec> (49152 B, queue), pypto.tile.row_max %m !pypto.tile<[1, 1], f32, vec> (32 B), scratch of pypto.tile.row_max %m !pypto.tile<[1, 1984], f32, vec> (7936 B), pypto.tile.row_expand_sub %x !pypto.tile<[1, 12288], f32, vec> (49152 B), broadcast scratch of pypto.tile.row_expand_sub %x !pypto.tile<[1, 8], f32, vec> (256 B), pypto.tile.row_sum %s !pypto.tile<[1, 1], f32, vec> (32 B), scratch of pypto.tile.row_sum %s !pypto.tile<[1, 1984], f32, vec> (7936 B), pypto.tile.row_expand_div %y !pypto.tile<[1, 12288], f32, vec> (49152 B, queue), broadcast scratch of pypto.tile.row_expand_div %y !pypto.tile<[1, 8], f32, vec> (256 B)
+// CHECK: convert-tensor-to-tile: in @wide_rows: the tiles of the row-wise ops over 4 rows need 204576 bytes for one row (double-buffered queues, shared VECCALC buffers and in-place results) but may use 196608 of the 196608 bytes of Unified Buffer: load of %a !pypto.tile<[1, 12288], f32, vec> (49152 B, queue), pypto.tile.row_max %m !pypto.tile<[1, 1], f32, vec> (32 B), scratch of pypto.tile.row_max %m !pypto.tile<[1, 1984], f32, vec> (7936 B), pypto.tile.row_expand_sub %x !pypto.tile<[1, 12288], f32, vec> (49152 B), broadcast scratch of pypto.tile.row_expand_sub %x !pypto.tile<[1, 8], f32, vec> (256 B), pypto.tile.row_sum %s !pypto.tile<[1, 1], f32, vec> (32 B), scratch of pypto.tile.row_sum %s !pypto.tile<[1, 1984], f32, vec> (7936 B), pypto.tile.row_expand_div %y !pypto.tile<[1, 12288], f32, vec> (49152 B, queue), broadcast scratch of pypto.tile.row_expand_div %y !pypto.tile<[1, 8], f32, vec> (256 B)
 // SINGLE-LABEL: pypto.func incore @wide_rows
 // SINGLE:         pypto.tile.row_max %a_tile : !pypto.tile<[1, 12288], f32, vec>
 
