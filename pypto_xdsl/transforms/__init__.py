@@ -20,6 +20,7 @@ _PASSES: dict[str, tuple[str, str]] = {
     "verify-expand-mixed-kernel": ("expand_mixed_kernel", "VerifyMixedKernelExpandedPass"),
     "convert-pypto-to-ascendc": ("convert_pypto_to_ascendc", "ConvertPyptoToAscendCPass"),
     "ascendc-tree-reductions": ("ascendc_tree_reductions", "AscendCTreeReductionsPass"),
+    "ascendc-broadcast-reciprocal": ("ascendc_broadcast_reciprocal", "AscendCBroadcastReciprocalPass"),
     "ascendc-plan-buffers": ("ascendc_plan_buffers", "AscendCPlanBuffersPass"),
     "ascendc-insert-sync": ("ascendc_insert_sync", "AscendCInsertSyncPass"),
     "ascendc-remove-redundant-sync": ("ascendc_remove_redundant_sync", "AscendCRemoveRedundantSyncPass"),

@@ -22,6 +22,7 @@ DEFAULT_PIPELINE: tuple[str, ...] = (
 ASCENDC_PIPELINE: tuple[str, ...] = DEFAULT_PIPELINE + (
     "convert-pypto-to-ascendc",
     "ascendc-tree-reductions",
+    "ascendc-broadcast-reciprocal",
     "ascendc-plan-buffers",
     "ascendc-insert-sync",
     "ascendc-remove-redundant-sync",
