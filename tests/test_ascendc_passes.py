@@ -25,7 +25,8 @@ from pypto_xdsl.tools.pypto_compile import apply_pipeline, load_program, parse_p
 
 ROOT = Path(__file__).resolve().parents[1]
 SPLIT = re.compile(r"^// -----\s*$", re.MULTILINE)
-STAGES = ("convert-pypto-to-ascendc", "ascendc-tree-reductions", "ascendc-plan-buffers", "ascendc-insert-sync", "ascendc-remove-redundant-sync")
+STAGES = ("convert-pypto-to-ascendc", "ascendc-tree-reductions", "ascendc-broadcast-reciprocal", "ascendc-plan-buffers",
+          "ascendc-insert-sync", "ascendc-remove-redundant-sync", "ascendc-cse")
 
 
 def _sources() -> list[tuple[str, str | Path]]:

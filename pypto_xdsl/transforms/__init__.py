@@ -24,6 +24,7 @@ _PASSES: dict[str, tuple[str, str]] = {
     "ascendc-plan-buffers": ("ascendc_plan_buffers", "AscendCPlanBuffersPass"),
     "ascendc-insert-sync": ("ascendc_insert_sync", "AscendCInsertSyncPass"),
     "ascendc-remove-redundant-sync": ("ascendc_remove_redundant_sync", "AscendCRemoveRedundantSyncPass"),
+    "ascendc-cse": ("ascendc_cse", "AscendCCsePass"),
     "pypto-default": ("pipelines", "PyptoDefaultPipeline"),
     "pypto-ascendc": ("pipelines", "PyptoAscendCPipeline"),
 }

@@ -4,7 +4,8 @@
 kernels still at the pypto level, or not planned or synchronised yet, are lowered first on a
 copy with the pypto-ascendc stages (convert-pypto-to-ascendc, ascendc-tree-reductions,
 ascendc-broadcast-reciprocal,
-ascendc-plan-buffers, ascendc-insert-sync, ascendc-remove-redundant-sync), so printing never changes its input.
+ascendc-plan-buffers, ascendc-insert-sync, ascendc-remove-redundant-sync, ascendc-cse), so printing never
+changes its input.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ def kernel_funcs(module: ModuleOp) -> list[KernelOp]:
 
 def _complete_kernel(kernel: KernelOp) -> None:
     from pypto_xdsl.transforms.ascendc_broadcast_reciprocal import broadcast_reciprocal
+    from pypto_xdsl.transforms.ascendc_cse import kernel_cse
     from pypto_xdsl.transforms.ascendc_insert_sync import sync_kernel
     from pypto_xdsl.transforms.ascendc_plan_buffers import plan_kernel
     from pypto_xdsl.transforms.ascendc_remove_redundant_sync import remove_redundant_sync
@@ -56,6 +58,7 @@ def _complete_kernel(kernel: KernelOp) -> None:
     if kernel.sync is None:
         sync_kernel(kernel)
         remove_redundant_sync(kernel)
+        kernel_cse(kernel)
 
 
 def lower_for_printing(module: ModuleOp) -> ModuleOp:
