@@ -135,3 +135,26 @@ def test_bench_blocks_fill_the_unified_buffer(name):
     tiles = tile_needs(g)
     assert plan.rows == 8
     assert ub_bytes_of(tiles, 8, True, True) <= UB_BYTES < ub_bytes_of(tiles, 16, True, True)
+
+
+def test_in_place_candidates_follow_the_backend_rule():
+    """x * x reads its dying tile twice: no in-place candidate (the backend keeps a buffer);
+    the Exp of the product may take the product's buffer; a row broadcast its [R, C] tile."""
+    x, r = "!pypto.tensor<[64, 256], f32>", "!pypto.tensor<[64, 1], f32>"
+    module = parse_program(f"""
+pypto.func incore @k(%x: {x}, %r: {r}, out %y: {x}) -> {x} {{
+  %c0 = arith.constant 0 : index
+  %sq = pypto.tensor.mul %x, %x : {x}
+  %e = pypto.tensor.exp %sq : {x}
+  %d = pypto.tensor.row_expand_sub %e, %r : {x}, {r}
+  %w = pypto.tensor.assemble %d into %y[%c0, %c0] : {x} into {x}
+  pypto.return %w : {x}
+}}""")
+    (func,) = [f for f in module.walk() if isinstance(f, FuncOp)]
+    (g,) = [g for block in _blocks(func) for g in BlockGrouper().scan(block)]
+    tiles = tile_needs(g)
+    by_name = {t.name.split(" ")[0] + " " + t.name.split(" ")[-1]: k for k, t in enumerate(tiles)}
+    mul, exp = by_name["pypto.tile.mul %sq"], by_name["pypto.tile.exp %e"]
+    assert tiles[mul].in_place_of is None
+    assert tiles[exp].in_place_of == mul
+    assert ub_bytes_of(tiles, 8, True, True, in_place=True) < ub_bytes_of(tiles, 8, True, True)

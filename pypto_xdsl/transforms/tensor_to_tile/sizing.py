@@ -284,6 +284,8 @@ def _in_place_source(
     r = m.results[0]
     for v in _in_place_operands(m):
         v = resolve(v)
+        if sum(resolve(o) is v for o in m.operands) != 1:
+            continue  # x * x: the instruction reads the tile twice (the backend keeps a buffer)
         k = tile_of.get(v)
         if k is None or last_use.get(v) != step or tiles[k].fixed_rows is not None or tiles[k].fixed_bytes is not None:
             continue

@@ -127,3 +127,19 @@ pypto.func incore @alive(%x: !pypto.tensor<[8, 1024], f32>, %r: !pypto.tensor<[8
 // ALWAYS-NOT: ascendc.get_buf "f"
 // ALWAYS: ascendc.exp %e, %e count 8192
 // ALWAYS: ascendc.add %g, %e, %tx count 8192
+
+// -----
+
+// Not in place: the Mul reads the dying %tx twice (as both sources), so its result keeps a
+// buffer of its own.
+pypto.func incore @square(%x: !pypto.tensor<[8, 64], f32>, out %y: !pypto.tensor<[8, 64], f32>) -> !pypto.tensor<[8, 64], f32> {
+  %c0 = arith.constant 0 : index
+  %tx = pypto.tile.load %x[%c0, %c0] : !pypto.tensor<[8, 64], f32> -> !pypto.tile<[8, 64], f32, vec>
+  %sq = pypto.tile.mul %tx, %tx : !pypto.tile<[8, 64], f32, vec>, !pypto.tile<[8, 64], f32, vec>
+  %e = pypto.tile.exp %sq : !pypto.tile<[8, 64], f32, vec>
+  %w = pypto.tile.store %e, %y[%c0, %c0] : !pypto.tile<[8, 64], f32, vec>, !pypto.tensor<[8, 64], f32>
+  pypto.return %w : !pypto.tensor<[8, 64], f32>
+}
+// ALWAYS-LABEL: ascendc.kernel vector @square
+// ALWAYS: %sq = ascendc.get_buf "sq"
+// ALWAYS: ascendc.mul %sq, %tx, %tx count 512
