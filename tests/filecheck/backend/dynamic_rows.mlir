@@ -72,7 +72,7 @@ pypto.func orchestration @main(%a: !pypto.tensor<[N, 128], f32>, %b: !pypto.tens
 // CHECK-NEXT:    if (has_tail) {
 // CHECK:           DataCopyPad(a_tile_1, a_gm[full_end * 128], DataCopyExtParams(static_cast<uint16_t>(tail_rows), 512, 0, 0, 0), DataCopyPadExtParams<float>(false, 0, 0, 0));
 // CHECK:           DataCopyPad(b_tile_1, b_gm[full_end * 128], DataCopyExtParams(static_cast<uint16_t>(tail_rows), 512, 0, 0, 0), DataCopyPadExtParams<float>(false, 0, 0, 0));
-// CHECK:           Exp(e_tile_1, y_tile_1, 4864);
+// CHECK:           Exp(e_tile_1, a_tile_1, 4864);
 // CHECK:           DataCopyPad(o_gm[full_end * 128], e_tile_1, DataCopyExtParams(static_cast<uint16_t>(tail_rows), 512, 0, 0, 0));
 // CHECK-NEXT:      outQ_e_tile_1.FreeTensor(e_tile_1);
 // CHECK-NEXT:    } else {
