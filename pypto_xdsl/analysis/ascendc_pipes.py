@@ -77,7 +77,7 @@ def is_vector_instruction(op: Operation) -> bool:
     return isinstance(op, M.DataCopyOp) and op.direction == "local->local"
 
 
-def _element_offset(value: SSAValue) -> int | None:
+def element_offset(value: SSAValue) -> int | None:
     """Elements from the start of its buffer a (sub)tensor begins at (None: not constant)."""
     offset = 0
     while isinstance(value.owner, M.AtOp):
@@ -92,7 +92,7 @@ def _element_offset(value: SSAValue) -> int | None:
 def _blocks(value: SSAValue, spans: list[tuple[int, int]]) -> frozenset[int] | None:
     """The 32-byte blocks of its buffer an operand touches, from (first element, elements)
     spans relative to the operand's start; None when unknown (the whole buffer)."""
-    off = _element_offset(value)
+    off = element_offset(value)
     if off is None:
         return None
     eb = value.type.element_bytes  # type: ignore[attr-defined]
@@ -109,7 +109,7 @@ def _strided(first_block: int, repeat: int, per_repeat: int, blk_stride: int, re
 
 
 def _level0_blocks(value: SSAValue, mask: int, repeat: int, blk_stride: int, rep_stride: int) -> frozenset[int] | None:
-    off = _element_offset(value)
+    off = element_offset(value)
     if off is None:
         return None
     eb = value.type.element_bytes  # type: ignore[attr-defined]
@@ -146,7 +146,7 @@ def _footprints(op: Operation) -> list[tuple[SSAValue, frozenset[int] | None, bo
         dst, src = tensors
         dst_blk, dst_rep = ints("params")
         repeat = num("repeat")
-        off = _element_offset(dst)
+        off = element_offset(dst)
         dst_blocks = None
         if off is not None:
             base = off * dst.type.element_bytes // 32  # type: ignore[attr-defined]

@@ -38,6 +38,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
+from pypto_xdsl.analysis.ascendc_pipes import element_offset
 from pypto_xdsl.analysis.cxx_names import BackendError, Namer, kernel_namer
 from pypto_xdsl.dialects import ascendc_compute as C
 from pypto_xdsl.dialects import ascendc_memory as M
@@ -196,22 +197,10 @@ def _storage_decl(tensor: SSAValue) -> M.TQueOp | M.TBufOp | None:
     return None
 
 
-def _constant_offset(value: SSAValue) -> int | None:
-    """Elements a (sub)tensor starts after its whole tensor (None: a run-time offset)."""
-    offset = 0
-    while isinstance(value.owner, M.AtOp):
-        for v, c in value.owner.term_list():
-            if v is not None:
-                return None
-            offset += c
-        value = value.owner.base
-    return offset
-
-
 def _walk(inst: Operation, k: int) -> tuple[int, ...] | None:
     """How `inst` walks operand k: (offset, count) at level 2, (offset, mask, repeat, block
     stride, repeat stride) at level 0; None when the offset is not a constant."""
-    off = _constant_offset(inst.operands[k])
+    off = element_offset(inst.operands[k])
     if off is None:
         return None
     count = inst.properties.get("count")
@@ -243,7 +232,7 @@ def _tensor_uses(tensor: SSAValue) -> list[Operation] | None:
     for use in tensor.uses:
         op = use.operation
         if isinstance(op, M.AtOp):
-            if _constant_offset(op.result) is None:
+            if element_offset(op.result) is None:
                 return None
             for inner in op.result.uses:
                 if not isinstance(inner.operation, C.VectorOp):
