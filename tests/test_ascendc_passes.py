@@ -25,7 +25,7 @@ from pypto_xdsl.tools.pypto_compile import apply_pipeline, load_program, parse_p
 
 ROOT = Path(__file__).resolve().parents[1]
 SPLIT = re.compile(r"^// -----\s*$", re.MULTILINE)
-STAGES = ("convert-pypto-to-ascendc", "ascendc-tree-reductions", "ascendc-broadcast-reciprocal", "ascendc-plan-buffers",
+STAGES = ("convert-pypto-to-ascendc", "ascendc-tree-reductions", "ascendc-plan-buffers",
           "ascendc-insert-sync", "ascendc-remove-redundant-sync", "ascendc-cse")
 
 
@@ -161,7 +161,7 @@ def test_the_capacity_error_is_the_same_from_the_pass_and_the_target():
         emit_program(parse_program(_TOO_BIG))
     assert str(e.value) == "ascendc: " + reason
     with pytest.raises(PassFailedException) as p:
-        apply_pipeline(parse_program(_TOO_BIG), ",".join(STAGES[:4]))
+        apply_pipeline(parse_program(_TOO_BIG), ",".join(STAGES[:3]))
     assert str(p.value) == "ascendc-plan-buffers: " + reason
 
 
@@ -172,11 +172,11 @@ def test_redundant_flags_are_dropped_and_needed_ones_kept():
     src = ROOT / "tests" / "filecheck" / "backend" / "workspace.mlir"
     module = parse_program(src.read_text())
     apply_pipeline(module, "pypto-default")
-    synced = _lowered(module, STAGES[:5])
+    synced = _lowered(module, STAGES[:4])
     cleaned = _lowered(module)
     count = lambda m: sum(isinstance(op, SetFlagOp) for op in m.walk())  # noqa: E731
     assert count(cleaned) > 0
-    orch = _lowered(parse_program((ROOT / "tests/filecheck/backend/orchestration.mlir").read_text()), STAGES[:5])
+    orch = _lowered(parse_program((ROOT / "tests/filecheck/backend/orchestration.mlir").read_text()), STAGES[:4])
     assert count(orch) == 1
     assert count(_lowered(parse_program((ROOT / "tests/filecheck/backend/orchestration.mlir").read_text()))) == 0
     assert count(synced) >= count(cleaned)

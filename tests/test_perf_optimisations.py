@@ -145,10 +145,13 @@ pypto.func orchestration @main(%x: {x}, %r: {r}, out %y: {x}) -> {x} {{
 def test_broadcast_reciprocal_is_within_two_ulp(tmp_path, rows, cols):
     """ascendc-broadcast-reciprocal: x * (1 / r) instead of x / r rounds twice; against the
     interpreter's division it stays within 2 ulp of f32 (2.4e-7 relative)."""
-    module = parse_program(_row_div_program(rows, cols))
+    reference = parse_program(_row_div_program(rows, cols))
+    assert "Div(" in emit_program(reference.clone()).files["kernels/k.cpp"]  # opt-in: not by default
+    module = reference.clone()
+    apply_pipeline(module, "pypto-default,convert-pypto-to-ascendc,ascendc-tree-reductions,ascendc-broadcast-reciprocal")
     kernel = emit_program(module).files["kernels/k.cpp"]
     assert "Reciprocal(" in kernel and "Div(" not in kernel
-    report = simulate(module, tmp_path / "sim", seed=7)
+    report = simulate(module, tmp_path / "sim", seed=7, reference_module=reference)
     assert report.max_rel_error is not None and report.max_rel_error <= 2.4e-7, report.max_rel_error
 
 

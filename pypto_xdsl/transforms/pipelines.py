@@ -19,10 +19,11 @@ DEFAULT_PIPELINE: tuple[str, ...] = (
 
 
 # Down to the ascendc dialect: the default pipeline, then the Ascend C backend's passes.
+# ascendc-broadcast-reciprocal is not among them: it rounds twice (up to 2 ulp of f32 from the
+# interpreter's division), so it is opt-in, run by name before ascendc-plan-buffers.
 ASCENDC_PIPELINE: tuple[str, ...] = DEFAULT_PIPELINE + (
     "convert-pypto-to-ascendc",
     "ascendc-tree-reductions",
-    "ascendc-broadcast-reciprocal",
     "ascendc-plan-buffers",
     "ascendc-insert-sync",
     "ascendc-remove-redundant-sync",

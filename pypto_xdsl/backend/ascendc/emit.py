@@ -3,7 +3,6 @@
 `emit_program` prints a module whose kernels are planned and synchronised `ascendc.kernel`s;
 kernels still at the pypto level, or not planned or synchronised yet, are lowered first on a
 copy with the pypto-ascendc stages (convert-pypto-to-ascendc, ascendc-tree-reductions,
-ascendc-broadcast-reciprocal,
 ascendc-plan-buffers, ascendc-insert-sync, ascendc-remove-redundant-sync, ascendc-cse), so printing never
 changes its input.
 """
@@ -45,7 +44,6 @@ def kernel_funcs(module: ModuleOp) -> list[KernelOp]:
 
 
 def _complete_kernel(kernel: KernelOp) -> None:
-    from pypto_xdsl.transforms.ascendc_broadcast_reciprocal import broadcast_reciprocal
     from pypto_xdsl.transforms.ascendc_cse import kernel_cse
     from pypto_xdsl.transforms.ascendc_insert_sync import sync_kernel
     from pypto_xdsl.transforms.ascendc_plan_buffers import plan_kernel
@@ -53,7 +51,6 @@ def _complete_kernel(kernel: KernelOp) -> None:
     from pypto_xdsl.transforms.ascendc_tree_reductions import tree_reductions
 
     tree_reductions(kernel)  # a planned kernel is left as it is
-    broadcast_reciprocal(kernel)
     plan_kernel(kernel)
     if kernel.sync is None:
         sync_kernel(kernel)

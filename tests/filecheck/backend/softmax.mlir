@@ -75,10 +75,8 @@ pypto.func orchestration @main(%x: !pypto.tensor<[64, 128], f32>, out %y: !pypto
 // CHECK-NEXT: LocalTensor<float> p_brcb = calcBuf1.Get<float>();
 // CHECK-NEXT: Brcb(p_brcb, s, 2, BrcbRepeatParams(1, 8));
 // CHECK-NEXT: PipeBarrier<PIPE_V>();
-// CHECK-NEXT: Reciprocal(p_brcb, p_brcb, 128);
-// CHECK-NEXT: PipeBarrier<PIPE_V>();
-// CHECK-NEXT: Mul(p, e, p_brcb, 64, 16, BinaryRepeatParams(1, 1, 0, 16, 16, 1));
-// CHECK-NEXT: Mul(p[64], e[64], p_brcb, 64, 16, BinaryRepeatParams(1, 1, 0, 16, 16, 1));
+// CHECK-NEXT: Div(p, e, p_brcb, 64, 16, BinaryRepeatParams(1, 1, 0, 16, 16, 1));
+// CHECK-NEXT: Div(p[64], e[64], p_brcb, 64, 16, BinaryRepeatParams(1, 1, 0, 16, 16, 1));
 // CHECK-NEXT: outQ_p.EnQue(p);
 // CHECK-NEXT: p = outQ_p.DeQue<float>();
 // CHECK-NEXT: DataCopy(y_gm[i * 128], p, 2048);
