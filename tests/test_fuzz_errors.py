@@ -62,6 +62,16 @@ def test_the_rule_accepts_one_located_diagnostic_or_valid_output_only():
     assert judge(_result(code=2, stderr="p.mlir:1:1: error: a"), "p.mlir", ok).outcome == "bad"
 
 
+def test_a_quoted_source_line_naming_an_error_is_context_not_a_second_diagnostic():
+    """make fuzz-errors on the merged tree: the source line under a located header was a CHECK
+    comment quoting "error:", and the rule counted it as a second diagnostic."""
+    ok = lambda out: None  # noqa: E731
+    quoted = "p.mlir:27:9: error: invalid UTF-8 byte 0xeb\np.mlir:27:9\n// CHECK: q.mlir:1:1: error: x\n        ^\n        invalid\n"
+    assert judge(_result(stderr=quoted), "p.mlir", ok).outcome == "diagnostic"
+    # a second header after the quoted context still counts
+    assert judge(_result(stderr=quoted + "p.mlir:2:1: error: b\n"), "p.mlir", ok).outcome == "bad"
+
+
 def test_repository_seeds_are_the_valid_chunks():
     seeds = valid_seeds(repository_seeds(ROOT))
     assert len(seeds) >= 100

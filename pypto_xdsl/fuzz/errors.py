@@ -26,6 +26,7 @@ import argparse
 import json
 import os
 import random
+import re
 import selectors
 import subprocess
 import sys
@@ -132,14 +133,26 @@ def judge(result: dict, path: str, accept_output) -> Verdict:
         return Verdict("valid") if problem is None else Verdict("bad", problem)
     if code != 1:
         return Verdict("bad", f"exit status {code}\n{stderr}")
-    errors = [line for line in stderr.splitlines() if " error: " in line or line.startswith("error:")]
+    errors = _diagnostic_lines(stderr, path)
     located = [line for line in errors if line.startswith(f"{path}:") and _located(line, path)]
     if len(located) == 1 and len(errors) == 1 and stdout == "":
         return Verdict("diagnostic", located[0])
     return Verdict("bad", f"{len(errors)} diagnostics, {len(located)} located, stdout {len(stdout)} chars:\n{stderr}")
 
 
+# A diagnostic line: `file:line:col: error: ...`, `tool: error: ...` or `error: ...` from the
+# line's start. The context under a located header (its location, the quoted source line, the
+# caret) is not one, even when the quoted line contains "error:" (a CHECK line naming one).
+_DIAGNOSTIC = re.compile(r"^(\S+:\d+:\d+|[\w./-]+): error: |^error: ")
+
+
+def _diagnostic_lines(stderr: str, path: str) -> list[str]:
+    return [line for line in stderr.splitlines() if _DIAGNOSTIC.match(line)]
+
+
 def _located(line: str, path: str) -> bool:
+    if not line.startswith(f"{path}:"):
+        return False
     rest = line[len(path) + 1 :].split(":", 2)
     return len(rest) == 3 and rest[0].isdigit() and rest[1].isdigit() and rest[2].startswith(" error: ")
 
