@@ -26,10 +26,9 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     StringAttr,
-    i32,
     i64,
 )
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from pypto_xdsl.analysis.ascendc_kernel import (
@@ -39,7 +38,7 @@ from pypto_xdsl.analysis.ascendc_kernel import (
     PlannedBuffer,
     layout_of,
 )
-from pypto_xdsl.analysis.cxx_names import BackendError, ctype, kernel_namer, op_error
+from pypto_xdsl.analysis.cxx_names import ctype, kernel_namer, op_error
 from pypto_xdsl.dialects import ascendc_compute as C
 from pypto_xdsl.dialects import ascendc_memory as M
 from pypto_xdsl.dialects import program, tensor, tile
@@ -51,10 +50,11 @@ from pypto_xdsl.dialects.ascendc_types import (
 )
 from pypto_xdsl.dialects.attributes import (
     MemorySpace,
-    TaskIdType,
     TensorType,
     TileType,
 )
+from pypto_xdsl.transforms.ascendc_control_flow_lowering import ControlFlowLowering
+from pypto_xdsl.transforms.ascendc_cube_lowering import CubeLowering
 from pypto_xdsl.transforms.ascendc_vector_lowering import VECTOR_OPS, VectorLowering
 
 NO_STORAGE_MESSAGE = "this tensor value does not name a kernel parameter's storage"
@@ -89,7 +89,7 @@ class TileRef:
         return self.buffer.position
 
 
-class KernelLowering(VectorLowering):
+class KernelLowering(ControlFlowLowering, CubeLowering, VectorLowering):
     def __init__(self, func: program.FuncOp, plan: KernelPlan):
         self.func = func
         self.plan = plan
@@ -572,342 +572,6 @@ class KernelLowering(VectorLowering):
         else:
             self._copy(op, dst, ref.layout, local, gm, to_gm=True)
         self._insert(M.FreeTensorOp(queue, local))
-
-    # ---- cube
-
-    def _params(self, base: str, struct: str, fields) -> SSAValue:
-        name = self.namer.fresh(base)
-        p = self._insert(M.ParamsOp(name, struct, fields))
-        p.results[0].name_hint = name
-        return p.results[0]
-
-    def _load_nz(self, op: tile.LoadOp) -> None:
-        """GM (ND) -> L1 (NZ fractals of 16 rows x 32 bytes) with an Nd2Nz DataCopy. A right
-        operand of 4-byte elements is copied as 16-row bands (one ND matrix each), so that the
-        two 16 x 8 fractals of every 16 x 16 square are adjacent, as LoadDataWithTranspose reads them."""
-        view = self.tensor_root(op.source)
-        src = view.root.type
-        assert isinstance(src, TensorType)
-        d = self.def_tile(op.result, op)
-        gm = self._gm_at(view, op.offsets)
-        lay = d.layout
-        src_cols = int(src.get_shape()[-1])  # type: ignore[arg-type]
-        if lay.elem_bytes == 4 and d.buffer.position == TPosition.B1:
-            bands, band_elems = lay.rows // 16, 16 * lay.cols
-            if 16 * src_cols > 0xFFFF or band_elems > 0xFFFF:
-                raise op_error(op, f"{op.result.type}: a 16-row band of the f32 right operand exceeds Nd2Nz's 16-bit matrix strides")
-            fields = [("ndNum", bands), ("nValue", 16), ("dValue", lay.cols), ("srcNdMatrixStride", 16 * src_cols),
-                      ("srcDValue", src_cols), ("dstNzC0Stride", 16), ("dstNzNStride", 1), ("dstNzMatrixStride", band_elems)]
-        else:
-            fields = [("ndNum", 1), ("nValue", lay.rows), ("dValue", lay.cols), ("srcNdMatrixStride", 0),
-                      ("srcDValue", src_cols), ("dstNzC0Stride", lay.rows), ("dstNzNStride", 1), ("dstNzMatrixStride", 0)]
-        p = self._params(f"{d.var}_nd2nz", "Nd2NzParams", fields)
-        self._insert(M.DataCopyOp(d.value, gm, struct=p))
-
-    def _split(self, op: tile.MoveOp) -> None:
-        """L1 -> L0A (row blocks of fractals, LoadData) or L0B (transposed fractals: LoadData with
-        ifTranspose for 2-byte elements, LoadDataWithTranspose on 16 x 16 squares for 4-byte ones)."""
-        src = self.tile_of(op.input)
-        d = self.def_tile(op.result, op)
-        rows, cols, eb = d.layout.rows, d.layout.cols, d.layout.elem_bytes
-        left = op.result.type.space == MemorySpace.LEFT  # type: ignore[union-attr]
-        frac = 512 // eb
-        c0 = 32 // eb
-        if left or eb == 2:
-            outer, inner = rows // 16, cols // (c0 if left else 16)
-            if inner > 255:
-                raise op_error(op, f"{op.result.type} needs more than 255 LoadData repeats per row block")
-            p = self._params(f"{d.var}_load", "LoadData2DParams",
-                             [("repeatTimes", inner), ("srcStride", outer), ("ifTranspose", not left)])
-            dst_step, src_step = inner * frac, frac
-            make = C.LoadDataOp
-        else:
-            # one 16-row band of K per call: N/16 squares, each split into fractals (2q, nb) and
-            # (2q + 1, nb) of the "Zn" L0B, N/16 fractals apart
-            outer, inner = rows // 16, cols // 16
-            if inner > 255:
-                raise op_error(op, f"{op.result.type} needs more than 255 LoadDataWithTranspose repeats per band")
-            p = self._params(f"{d.var}_load", "LoadData2dTransposeParams",
-                             [("repeatTimes", inner), ("srcStride", 1), ("dstGap", 0), ("dstFracGap", inner - 1)])
-            dst_step = src_step = 2 * inner * frac
-            make = C.LoadDataWithTransposeOp
-        lb, ub, step = (self.constant(v, i32) for v in (0, outer, 1))
-        loop = self._insert(scf.ForOp(lb, ub, step, [], Region(Block(arg_types=[i32]))))
-        iv = loop.body.block.args[0]
-        iv.name_hint = "blk"
-        outer_builder = self.builder
-        self.builder = Builder(InsertPoint.at_end(loop.body.block))
-        dst = self.at(d.value, [(iv, dst_step)])
-        s = self.at(src.value, [(iv, src_step)])
-        self._insert(make(dst, s, p))
-        self._insert(scf.YieldOp())
-        self.builder = outer_builder
-
-    def _mmad(self, op: tile.MatmulOp | tile.MatmulAccOp) -> None:
-        a, b = self.tile_of(op.lhs), self.tile_of(op.rhs)
-        if op.lhs.type.space != MemorySpace.LEFT or op.rhs.type.space != MemorySpace.RIGHT:  # type: ignore[union-attr]
-            raise op_error(op, "matmul takes a 'left' and a 'right' tile (move them from 'mat' first)")
-        if isinstance(op, tile.MatmulAccOp):
-            c = self.tile_of(op.acc)
-            self.tiles[op.result] = c
-        else:
-            c = self.def_tile(op.result, op)
-        m, k, n = a.layout.rows, a.layout.cols, b.layout.cols
-        p = self._params(f"{c.var}_mmad", "MmadParams",
-                         [("m", m), ("n", n), ("k", k), ("cmatrixInitVal", not isinstance(op, tile.MatmulAccOp))])
-        self._insert(C.MmadOp(c.value, a.value, b.value, p))
-
-    def _fixpipe(self, op: tile.StoreOp | tile.AtomicStoreOp, view: View, ref: TileRef) -> None:
-        """L0C (NZ) -> GM (ND) with Fixpipe."""
-        dst = view.root.type
-        assert isinstance(dst, TensorType)
-        gm = self._gm_at(view, op.offsets)
-        p = self._params(f"{ref.var}_fixpipe", "FixpipeParamsV220", [
-            ("nSize", ref.layout.cols), ("mSize", ref.layout.rows), ("srcStride", ref.layout.rows),
-            ("dstStride", int(dst.get_shape()[-1])), ("ndNum", 1),  # type: ignore[arg-type]
-        ])
-        self._insert(C.FixpipeOp(gm, ref.value, p))
-        self._insert(M.FreeTensorOp(ref.decl, ref.value))
-
-    # ------------------------------------------------------------------ regions
-
-    def _carried_kind(self, op: Operation, t: Attribute) -> str:
-        if isinstance(t, TileType):
-            if t.space not in (MemorySpace.VEC, MemorySpace.ACC):
-                raise op_error(op, f"tile {t} cannot be carried: only 'vec' and 'acc' tiles are supported")
-            return "tile"
-        if isinstance(t, TensorType):
-            return "tensor"
-        try:
-            if isinstance(t, TaskIdType):
-                raise BackendError("task id")
-            ctype(t)
-        except BackendError:
-            raise op_error(op, f"values of type {t} cannot be carried through scf regions") from None
-        return "scalar"
-
-    def _bind_carried_tile(self, op: Operation, result: SSAValue, arg: SSAValue | None, init: SSAValue | None) -> None:
-        if result.type.space == MemorySpace.ACC:  # type: ignore[attr-defined]
-            # The accumulator stays in its CO1 buffer: the loop updates it in place (matmul_acc).
-            if init is None or arg is None:
-                raise op_error(op, "accumulator tiles cannot be yielded from scf.if")
-            if any(u.operation is not op for u in init.uses):
-                raise op_error(op, "an accumulator carried by scf.for cannot be used after the loop starts")
-            self.tiles[result] = self.tiles[arg] = self.tiles[init]
-            return
-        existing = self.tiles.get(result)
-        if existing is not None:
-            # scf.while: its results and 'after' arguments name the tile its 'before' arguments carry
-            if arg is not None:
-                self.tiles[arg] = existing
-            return
-        ref = self.def_tile(result, op)
-        if arg is not None:
-            self.tiles[arg] = ref
-        if init is not None:
-            self.copy_tile(ref, self.tiles[init])
-
-    def _assign_carried_tile(self, op: Operation, result: SSAValue, value: SSAValue) -> None:
-        info, src = self.tiles[result], self.tiles[value]
-        if src is info:
-            return
-        if result.type.space == MemorySpace.ACC:  # type: ignore[attr-defined]
-            raise op_error(op, "a carried accumulator must be updated in place (yield its matmul_acc result)")
-        if src.buffer.fixed and isinstance(value, BlockArgument):
-            raise op_error(op, "yielding one carried tile in place of another (a swap) is not supported")
-        self.copy_tile(info, src)
-
-    def _assign_yield(self, op: Operation, kinds: list[str], results: list[SSAValue], yielded, carried) -> list[SSAValue]:
-        """Copy yielded tiles into their carried buffers, check yielded tensors; return the
-        scalars the new terminator yields."""
-        scalars: list[SSAValue] = []
-        for kind, res, value, into in zip(kinds, results, yielded, carried):
-            if kind == "tile":
-                self._assign_carried_tile(op, res, value)
-            elif kind == "tensor":
-                if self.tensor_root(value) != self.tensor_root(into):
-                    raise op_error(
-                        op, "a tensor yielded from a region must name the same storage as the value it replaces "
-                        "(write through the carried tensor)",
-                    )
-            elif kind == "scalar":
-                scalars.append(self.scalar(value))
-        return scalars
-
-    def _in_block(self, block: Block, body) -> None:
-        outer = self.builder
-        self.builder = Builder(InsertPoint.at_end(block))
-        try:
-            body()
-        finally:
-            self.builder = outer
-
-    def lower_for(self, op: scf.ForOp) -> None:
-        lb, ub, step = self.scalar(op.lb), self.scalar(op.ub), self.scalar(op.step)
-        body = op.body.block
-        args = list(body.args[1:])
-        kinds = [self._carried_kind(op, r.type) for r in op.res]
-        scalar_inits: list[SSAValue] = []
-        scalar_types: list[Attribute] = []
-        for kind, init, res, arg in zip(kinds, op.iter_args, op.res, args):
-            if kind == "tensor":
-                self.views[arg] = self.views[res] = self.tensor_root(init)
-            elif kind == "tile":
-                self._bind_carried_tile(op, res, arg, init)
-            else:
-                scalar_inits.append(self.scalar(init))
-                scalar_types.append(res.type)
-        new_block = Block(arg_types=[body.args[0].type, *scalar_types])
-        new_block.args[0].name_hint = body.args[0].name_hint
-        self.values[body.args[0]] = new_block.args[0]
-        new_args = iter(new_block.args[1:])
-        for kind, arg in zip(kinds, args):
-            if kind == "scalar":
-                a = next(new_args)
-                a.name_hint = arg.name_hint
-                self.values[arg] = a
-        loop = scf.ForOp(lb, ub, step, scalar_inits, Region(new_block))
-
-        def lower_body() -> None:
-            for inner in body.ops:
-                if isinstance(inner, scf.YieldOp):
-                    scalars = self._assign_yield(op, kinds, list(op.res), list(inner.operands), args)
-                    self.free_after(inner)
-                    self._insert(scf.YieldOp(*scalars))
-                else:
-                    self.lower_op(inner)
-
-        self._in_block(new_block, lower_body)
-        self._insert(loop)
-        self._bind_scalar_results(kinds, op.res, loop.results)
-
-    def _bind_scalar_results(self, kinds, old_results, new_results) -> None:
-        """The new op returns only the carried scalars (tiles stay in their buffers): map each
-        old scalar result to its new one, in order."""
-        scalars = iter(new_results)
-        for kind, res in zip(kinds, old_results):
-            if kind == "scalar":
-                r = next(scalars)
-                r.name_hint = res.name_hint
-                self.values[res] = r
-
-    def lower_if(self, op: scf.IfOp) -> None:
-        cond = self.scalar(op.cond)
-        kinds = [self._carried_kind(op, r.type) for r in op.output]
-        scalar_types = []
-        for kind, res in zip(kinds, op.output):
-            if kind == "tile":
-                self._bind_carried_tile(op, res, None, None)
-            elif kind == "scalar":
-                scalar_types.append(res.type)
-        regions = []
-        branches = [op.true_region] + ([op.false_region] if op.false_region.blocks else [])
-        for k, region in enumerate(branches):
-            new_block = Block()
-            block = region.block
-
-            def lower_branch(block=block, k=k) -> None:
-                for inner in block.ops:
-                    if isinstance(inner, scf.YieldOp):
-                        for kind, value, res in zip(kinds, inner.operands, op.output):
-                            if kind != "tensor":
-                                continue
-                            if k == 0:
-                                self.views[res] = self.tensor_root(value)
-                            elif self.tensor_root(value) != self.tensor_root(res):
-                                raise op_error(op, "both branches must yield tensors naming the same storage")
-                        scalars = self._assign_yield(op, kinds, list(op.output), list(inner.operands), list(op.output))
-                        self.free_after(inner)
-                        self._insert(scf.YieldOp(*scalars))
-                    else:
-                        self.lower_op(inner)
-
-            self._in_block(new_block, lower_branch)
-            regions.append(Region(new_block))
-        if len(regions) == 1:
-            regions.append(Region())
-        new_if = scf.IfOp(cond, scalar_types, regions[0], regions[1])
-        self._insert(new_if)
-        self._bind_scalar_results(kinds, op.output, new_if.results)
-
-    def lower_while(self, op: scf.WhileOp) -> None:
-        before, after = op.before_region.block, op.after_region.block
-        cond_op = before.last_op
-        assert isinstance(cond_op, scf.ConditionOp)
-        carried = [self._carried_kind(op, a.type) for a in before.args]
-        scalar_inits, scalar_before_types = [], []
-        for k, (kind, init, arg) in enumerate(zip(carried, op.arguments, before.args)):
-            if kind == "tensor":
-                self.views[arg] = self.tensor_root(init)
-            elif kind == "tile":
-                if k >= len(op.res) or op.res[k].type != arg.type:
-                    raise op_error(op, f"the tile carried at position {k} must be forwarded to the loop result at position {k}")
-                self._bind_carried_tile(op, op.res[k], arg, init)
-            else:
-                scalar_inits.append(self.scalar(init))
-                scalar_before_types.append(arg.type)
-        forwarded = [self._carried_kind(op, r.type) for r in op.res]
-        scalar_result_types = []
-        for k, (kind, res, arg) in enumerate(zip(forwarded, op.res, after.args)):
-            if kind == "tile":
-                if k >= len(before.args) or before.args[k].type != res.type:
-                    raise op_error(op, f"the tile forwarded to position {k} must be carried at position {k}")
-                self._bind_carried_tile(op, res, arg, None)
-            elif kind == "scalar":
-                scalar_result_types.append(res.type)
-        carried_roots = [self.tensor_root(a) for a, kind in zip(before.args, carried) if kind == "tensor"]
-        new_before = Block(arg_types=scalar_before_types)
-        it = iter(new_before.args)
-        for kind, arg in zip(carried, before.args):
-            if kind == "scalar":
-                a = next(it)
-                a.name_hint = arg.name_hint
-                self.values[arg] = a
-        new_after = Block(arg_types=scalar_result_types)
-        it = iter(new_after.args)
-        for kind, arg in zip(forwarded, after.args):
-            if kind == "scalar":
-                a = next(it)
-                a.name_hint = arg.name_hint
-                self.values[arg] = a
-
-        def lower_before() -> None:
-            for inner in before.ops:
-                if inner is not cond_op:
-                    self.lower_op(inner)
-                    continue
-                for kind, value, res, arg in zip(forwarded, cond_op.args, op.res, after.args):
-                    if kind == "tensor":
-                        if self.tensor_root(value) not in carried_roots:
-                            raise op_error(
-                                op, "a tensor forwarded by scf.condition must name the storage of one of the "
-                                "loop's carried tensors"
-                            )
-                        self.views[res] = self.views[arg] = self.tensor_root(value)
-                scalars = self._assign_yield(op, forwarded, list(op.res), list(cond_op.args), list(op.res))
-                self.free_after(cond_op)
-                self._insert(scf.ConditionOp(self.scalar(cond_op.condition), *scalars))
-
-        def lower_after() -> None:
-            for inner in after.ops:
-                if isinstance(inner, scf.YieldOp):
-                    scalars = self._assign_yield(op, carried, list(before.args), list(inner.operands), list(before.args))
-                    self.free_after(inner)
-                    self._insert(scf.YieldOp(*scalars))
-                else:
-                    self.lower_op(inner)
-
-        self._in_block(new_before, lower_before)
-        self._in_block(new_after, lower_after)
-        loop = scf.WhileOp(scalar_inits, scalar_result_types, Region(new_before), Region(new_after))
-        self._insert(loop)
-        it = iter(loop.results)
-        for kind, res in zip(forwarded, op.res):
-            if kind == "scalar":
-                r = next(it)
-                r.name_hint = res.name_hint
-                self.values[res] = r
-
 
 # Every tile op the kernel lowering emits Ascend C for.
 LOWERED_TILE_OPS = frozenset((

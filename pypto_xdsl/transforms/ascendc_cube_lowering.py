@@ -1,0 +1,125 @@
+"""The cube half of the kernel lowering (a mixin of `KernelLowering` in
+ascendc_kernel_lowering.py): GM -> L1 in NZ fractals, L1 -> L0A/L0B, `Mmad` into L0C, and
+`Fixpipe` from L0C to GM. The buffers and names come from the kernel plan, as for the vector ops."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from xdsl.builder import Builder
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import i32
+from xdsl.ir import Block, Region, SSAValue
+from xdsl.rewriter import InsertPoint
+
+from pypto_xdsl.analysis.cxx_names import op_error
+from pypto_xdsl.dialects import ascendc_compute as C
+from pypto_xdsl.dialects import ascendc_memory as M
+from pypto_xdsl.dialects import tile
+from pypto_xdsl.dialects.ascendc_types import TPosition
+from pypto_xdsl.dialects.attributes import MemorySpace, TensorType
+
+if TYPE_CHECKING:
+    from pypto_xdsl.transforms.ascendc_kernel_lowering import KernelLowering, TileRef, View
+
+    _Base = KernelLowering
+else:
+    _Base = object
+
+
+class CubeLowering(_Base):
+    """Mixin of KernelLowering: the cube unit's data path and compute."""
+
+    def _params(self, base: str, struct: str, fields) -> SSAValue:
+        name = self.namer.fresh(base)
+        p = self._insert(M.ParamsOp(name, struct, fields))
+        p.results[0].name_hint = name
+        return p.results[0]
+
+    def _load_nz(self, op: tile.LoadOp) -> None:
+        """GM (ND) -> L1 (NZ fractals of 16 rows x 32 bytes) with an Nd2Nz DataCopy. A right
+        operand of 4-byte elements is copied as 16-row bands (one ND matrix each), so that the
+        two 16 x 8 fractals of every 16 x 16 square are adjacent, as LoadDataWithTranspose reads them."""
+        view = self.tensor_root(op.source)
+        src = view.root.type
+        assert isinstance(src, TensorType)
+        d = self.def_tile(op.result, op)
+        gm = self._gm_at(view, op.offsets)
+        lay = d.layout
+        src_cols = int(src.get_shape()[-1])  # type: ignore[arg-type]
+        if lay.elem_bytes == 4 and d.buffer.position == TPosition.B1:
+            bands, band_elems = lay.rows // 16, 16 * lay.cols
+            if 16 * src_cols > 0xFFFF or band_elems > 0xFFFF:
+                raise op_error(op, f"{op.result.type}: a 16-row band of the f32 right operand exceeds Nd2Nz's 16-bit matrix strides")
+            fields = [("ndNum", bands), ("nValue", 16), ("dValue", lay.cols), ("srcNdMatrixStride", 16 * src_cols),
+                      ("srcDValue", src_cols), ("dstNzC0Stride", 16), ("dstNzNStride", 1), ("dstNzMatrixStride", band_elems)]
+        else:
+            fields = [("ndNum", 1), ("nValue", lay.rows), ("dValue", lay.cols), ("srcNdMatrixStride", 0),
+                      ("srcDValue", src_cols), ("dstNzC0Stride", lay.rows), ("dstNzNStride", 1), ("dstNzMatrixStride", 0)]
+        p = self._params(f"{d.var}_nd2nz", "Nd2NzParams", fields)
+        self._insert(M.DataCopyOp(d.value, gm, struct=p))
+
+    def _split(self, op: tile.MoveOp) -> None:
+        """L1 -> L0A (row blocks of fractals, LoadData) or L0B (transposed fractals: LoadData with
+        ifTranspose for 2-byte elements, LoadDataWithTranspose on 16 x 16 squares for 4-byte ones)."""
+        src = self.tile_of(op.input)
+        d = self.def_tile(op.result, op)
+        rows, cols, eb = d.layout.rows, d.layout.cols, d.layout.elem_bytes
+        left = op.result.type.space == MemorySpace.LEFT  # type: ignore[union-attr]
+        frac = 512 // eb
+        c0 = 32 // eb
+        if left or eb == 2:
+            outer, inner = rows // 16, cols // (c0 if left else 16)
+            if inner > 255:
+                raise op_error(op, f"{op.result.type} needs more than 255 LoadData repeats per row block")
+            p = self._params(f"{d.var}_load", "LoadData2DParams",
+                             [("repeatTimes", inner), ("srcStride", outer), ("ifTranspose", not left)])
+            dst_step, src_step = inner * frac, frac
+            make = C.LoadDataOp
+        else:
+            # one 16-row band of K per call: N/16 squares, each split into fractals (2q, nb) and
+            # (2q + 1, nb) of the "Zn" L0B, N/16 fractals apart
+            outer, inner = rows // 16, cols // 16
+            if inner > 255:
+                raise op_error(op, f"{op.result.type} needs more than 255 LoadDataWithTranspose repeats per band")
+            p = self._params(f"{d.var}_load", "LoadData2dTransposeParams",
+                             [("repeatTimes", inner), ("srcStride", 1), ("dstGap", 0), ("dstFracGap", inner - 1)])
+            dst_step = src_step = 2 * inner * frac
+            make = C.LoadDataWithTransposeOp
+        lb, ub, step = (self.constant(v, i32) for v in (0, outer, 1))
+        loop = self._insert(scf.ForOp(lb, ub, step, [], Region(Block(arg_types=[i32]))))
+        iv = loop.body.block.args[0]
+        iv.name_hint = "blk"
+        outer_builder = self.builder
+        self.builder = Builder(InsertPoint.at_end(loop.body.block))
+        dst = self.at(d.value, [(iv, dst_step)])
+        s = self.at(src.value, [(iv, src_step)])
+        self._insert(make(dst, s, p))
+        self._insert(scf.YieldOp())
+        self.builder = outer_builder
+
+    def _mmad(self, op: tile.MatmulOp | tile.MatmulAccOp) -> None:
+        a, b = self.tile_of(op.lhs), self.tile_of(op.rhs)
+        if op.lhs.type.space != MemorySpace.LEFT or op.rhs.type.space != MemorySpace.RIGHT:  # type: ignore[union-attr]
+            raise op_error(op, "matmul takes a 'left' and a 'right' tile (move them from 'mat' first)")
+        if isinstance(op, tile.MatmulAccOp):
+            c = self.tile_of(op.acc)
+            self.tiles[op.result] = c
+        else:
+            c = self.def_tile(op.result, op)
+        m, k, n = a.layout.rows, a.layout.cols, b.layout.cols
+        p = self._params(f"{c.var}_mmad", "MmadParams",
+                         [("m", m), ("n", n), ("k", k), ("cmatrixInitVal", not isinstance(op, tile.MatmulAccOp))])
+        self._insert(C.MmadOp(c.value, a.value, b.value, p))
+
+    def _fixpipe(self, op: tile.StoreOp | tile.AtomicStoreOp, view: View, ref: TileRef) -> None:
+        """L0C (NZ) -> GM (ND) with Fixpipe."""
+        dst = view.root.type
+        assert isinstance(dst, TensorType)
+        gm = self._gm_at(view, op.offsets)
+        p = self._params(f"{ref.var}_fixpipe", "FixpipeParamsV220", [
+            ("nSize", ref.layout.cols), ("mSize", ref.layout.rows), ("srcStride", ref.layout.rows),
+            ("dstStride", int(dst.get_shape()[-1])), ("ndNum", 1),  # type: ignore[arg-type]
+        ])
+        self._insert(C.FixpipeOp(gm, ref.value, p))
+        self._insert(M.FreeTensorOp(ref.decl, ref.value))
