@@ -15,7 +15,7 @@ operands of `op` are classified, so a caller can run a per-op analysis in the sa
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 
 from xdsl.ir import Operation, Region, SSAValue
@@ -42,13 +42,15 @@ def collect_free_values(
     region: Region,
     *,
     remap: Callable[[SSAValue], SSAValue] | None = None,
+    remapped: Container[SSAValue] | None = None,
     on_op: Callable[[Operation, set[SSAValue]], None] | None = None,
     defined: set[SSAValue] | None = None,
 ) -> FreeValues:
     """Free values of `region` in first-use order (one pre-order walk).
 
     `remap(v)` may return a replacement for an operand (the operand is rewritten before
-    it is classified). `on_op(op, defined)` is called for every op after its operands are
+    it is classified); with `remapped`, only operands in it are passed to `remap` (the
+    others are kept: a membership test is cheaper than a call per operand). `on_op(op, defined)` is called for every op after its operands are
     classified; `defined` is the set of values defined inside the region so far (pass an
     empty set as `defined` to share it with an analysis running during the walk).
     """
@@ -60,7 +62,7 @@ def collect_free_values(
     for op in walk_ops(region):
         operands = op.operands
         for i, v in enumerate(operands):
-            if remap is not None:
+            if remap is not None and (remapped is None or v in remapped):
                 nv = remap(v)
                 if nv is not v:
                     operands[i] = nv

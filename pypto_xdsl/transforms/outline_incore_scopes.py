@@ -431,6 +431,7 @@ class _FunctionOutliner:
         free = collect_free_values(
             scope.body,
             remap=renames.resolve if renames.map else None,
+            remapped=renames.map,
             on_op=on_op,
             defined=inside,
         )
@@ -657,8 +658,8 @@ class _Survey:
 
     scopes: list[IncoreScopeOp]
     visit: list[Operation]
-    """In program order: the scopes, and the ops outside scopes that read a value some scope
-    uses (only those can read a tensor an earlier scope wrote)."""
+    """In program order: the scopes, and the ops outside scopes with a tensor operand (only
+    those can read a tensor an earlier scope wrote)."""
 
 
 def survey(func: FuncOp) -> _Survey:
@@ -667,8 +668,10 @@ def survey(func: FuncOp) -> _Survey:
     registering pypto.system.defer_wait conditions) that breaks the waiter contract
     (`pypto_xdsl.analysis.deferred_wait`)."""
     scopes: list[IncoreScopeOp] = []
-    in_order: list[Operation] = []  # scopes and the ops outside scopes, program order
-    used: set[SSAValue] = set()  # operands of the scopes and of their bodies
+    # The scopes and the ops outside scopes that take a tensor, in program order. (A set of
+    # the values the scopes use would be a tighter filter, but costs a hash per operand of
+    # every scope body, more than visiting a few extra orchestration ops.)
+    visit: list[Operation] = []
     waiters: list[IncoreScopeOp] = []
     # Pre-order with a stack of block iterators (no recursion, constant cost per op).
     stack: list[Iterator[Operation]] = [iter(func.body.block.ops)]
@@ -683,8 +686,7 @@ def survey(func: FuncOp) -> _Survey:
                         f"(only opaque, orchestration and graph functions hold incore scopes)",
                     )
                 scopes.append(op)
-                in_order.append(op)
-                used.update(op.operands)
+                visit.append(op)
                 regions = waits = False
                 for inner in walk_ops(op.body):
                     cls = type(inner)
@@ -698,14 +700,15 @@ def survey(func: FuncOp) -> _Survey:
                         regions = True
                     elif cls is DeferWaitOp:
                         waits = True
-                    used.update(inner.operands)
                 if regions and op.split is not None:
                     raise _fail(func, SPLIT_AIV_EXCLUSIVE_MESSAGE.format(split=op.split.data.value))
                 if waits:
                     waiters.append(op)
                 continue  # the body was walked above
-            if op.operands:
-                in_order.append(op)
+            for v in op.operands:
+                if isinstance(v.type, TensorType):
+                    visit.append(op)
+                    break
             if op.regions:
                 # Walk the nested blocks, in order, before the rest of this block.
                 blocks = [b for region in op.regions for b in region.blocks]
@@ -719,10 +722,7 @@ def survey(func: FuncOp) -> _Survey:
         error = deferred_wait.deferred_waiter_errors(scope.body.block)
         if error is not None:
             raise _fail(func, error)
-    if not scopes:
-        return _Survey(scopes, [])
-    visit = [op for op in in_order if type(op) is IncoreScopeOp or any(v in used for v in op.operands)]
-    return _Survey(scopes, visit)
+    return _Survey(scopes, visit if scopes else [])
 
 
 def check_outlinable(func: FuncOp) -> list[IncoreScopeOp]:
