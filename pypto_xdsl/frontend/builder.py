@@ -578,6 +578,59 @@ def _end(node: ast.AST) -> Pos:
     return (node.end_lineno or 0, node.end_col_offset or 0)  # type: ignore[attr-defined]
 
 
+def _reads(name: str, node: ast.AST) -> bool:
+    """Does `node` read `name` (a load, an augmented assignment, an item store `name[i] = v`)?"""
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name) and sub.id == name and not isinstance(sub.ctx, ast.Store):
+            return True
+        if isinstance(sub, ast.AugAssign) and isinstance(sub.target, ast.Name) and sub.target.id == name:
+            return True
+    return False
+
+
+def _stores(name: str, target: ast.expr) -> bool:
+    if isinstance(target, ast.Name):
+        return target.id == name
+    if isinstance(target, ast.Tuple | ast.List):
+        return any(_stores(name, e) for e in target.elts)
+    return False
+
+
+def _assigned_before_read(name: str, stmts: Sequence[ast.stmt]) -> bool | None:
+    """True when every run of `stmts` binds `name` before it reads it (so the value `name`
+    held before is dead), False when a run may read it first, None when no run reads it and
+    some run may not bind it. Syntactic and conservative: a loop body may run no iteration,
+    an `if` binds only when both branches do."""
+    for stmt in stmts:
+        if isinstance(stmt, ast.With):
+            if any(_reads(name, item) for item in stmt.items):
+                return False
+            inner = _assigned_before_read(name, stmt.body)
+        elif isinstance(stmt, ast.If):
+            if _reads(name, stmt.test):
+                return False
+            then, other = _assigned_before_read(name, stmt.body), _assigned_before_read(name, stmt.orelse)
+            if then is False or other is False:
+                return False
+            inner = True if then and other else None
+        elif isinstance(stmt, ast.For | ast.While):
+            head = stmt.iter if isinstance(stmt, ast.For) else stmt.test
+            if _reads(name, head) or _assigned_before_read(name, [*stmt.body, *stmt.orelse]) is False:
+                return False
+            inner = None  # the loop may run no iteration
+        elif _reads(name, stmt):
+            return False
+        elif isinstance(stmt, ast.Assign) and any(_stores(name, t) for t in stmt.targets):
+            return True
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None and _stores(name, stmt.target):
+            return True
+        else:
+            inner = None
+        if inner is not None:
+            return inner
+    return None
+
+
 _BINOP_NAMES = {
     ast.Add: "add",
     ast.Sub: "sub",
@@ -625,6 +678,7 @@ class FunctionBuilder:
         # Literals materialised per block (a constant is reused within its block only, so
         # scope bodies stay self-contained for outlining).
         self.constants: dict[tuple[int, Attribute], SSAValue] = {}
+        self._parents: dict[ast.AST, ast.AST] | None = None  # AST parent links, built on demand
 
     def error(self, node: ast.AST | None, message: str) -> ParserError:
         return self.srcmap.error(node, message)
@@ -1127,6 +1181,11 @@ class FunctionBuilder:
             if n != loop_var and n not in explicit and n not in yield_targets
             and n in self.env and not isinstance(self.env[n], Undefined) and n in self.last_load
         ]
+        # A name the body rebinds before reading it, and that nothing reads after the loop, is
+        # a new variable per iteration (Python reuses the name): it is not carried, so it may
+        # take another type (a tile of another shape) than before the loop.
+        fresh = [n for n in carried if _assigned_before_read(n, body_stmts) and not self._live_after(n, node)]
+        carried = [n for n in carried if n not in fresh]
         escaping = self._escaping_writes(node, assigned, {loop_var, *explicit, *yield_targets, *carried})
         carried += list(escaping)
         inits = [*explicit_inits, *[self._carried_value(escaping.get(n, n), node) for n in carried]]
@@ -1174,6 +1233,37 @@ class FunctionBuilder:
                 continue
             if n == loop_var or n in explicit or n not in self.env:
                 self.env[n] = Undefined(f"'{n}' is only defined inside the loop at line {node.lineno}")
+            elif n in fresh:
+                self.env[n] = Undefined(f"'{n}' is rebound inside the loop at line {node.lineno} and not carried out of it")
+
+    def _live_after(self, name: str, node: ast.stmt) -> bool:
+        """May the program read `name` after `node` before rebinding it? Walks outwards through
+        the statements that follow `node` (`_assigned_before_read`); leaving a loop's body, the
+        next iteration comes first."""
+        parents = self._parents
+        if parents is None:
+            parents = self._parents = {
+                child: parent for parent in ast.walk(self.decl.node) for child in ast.iter_child_nodes(parent)
+            }
+        child: ast.AST = node
+        up = parents.get(child)
+        while up is not None:
+            for part in ("body", "orelse", "finalbody"):
+                stmts = getattr(up, part, None)
+                if isinstance(stmts, list) and child in stmts:
+                    bound = _assigned_before_read(name, stmts[stmts.index(child) + 1:])
+                    if bound is not None:
+                        return not bound
+                    if isinstance(up, ast.For | ast.While) and part == "body":
+                        if isinstance(up, ast.While) and _reads(name, up.test):
+                            return True
+                        if _assigned_before_read(name, up.body) is False:
+                            return True  # the next iteration reads it first
+                    break
+            if up is self.decl.node:
+                return False
+            child, up = up, parents.get(up)
+        return False
 
     def split_aiv(self, node: ast.For, it: ast.Call) -> None:
         """`for aiv_id in pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN):` -> `pypto.split_aiv`.
@@ -1602,14 +1692,12 @@ class FunctionBuilder:
             self.scope_split = None
         region_writes, self.region_writes = self.region_writes, set()
         inner_env, body = self.env, self.block
-        end = _end(node)
         outputs: list[str] = []
         for n in _assigned_names(stmts):
             v = inner_env.get(n)
             if v is None or isinstance(v, Undefined) or (v is outer_env.get(n) and n not in region_writes):
                 continue
-            predefined = n in outer_env and not isinstance(outer_env[n], Undefined)
-            if n in self.last_load and (predefined or self.last_load[n] > end):
+            if n in self.last_load and self._live_after(n, node):
                 outputs.append(n)
         values = []
         for n in outputs:
