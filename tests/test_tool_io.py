@@ -125,8 +125,19 @@ def test_an_empty_mlir_file_is_an_empty_module(tmp_path):
     assert opt.stdout.split() == ["builtin.module", "{", "}"]
     run = _one_error_line(_run("pypto-run", str(path), tmp_path), f"{path}:1:1: error: ")
     assert "no function @main" in run
-    compiled = _one_error_line(_run("pypto-compile", str(path), tmp_path), "pypto-compile: error: ")
-    assert "no incore or orchestration functions" in compiled
+    compiled = _one_error_line(_run("pypto-compile", str(path), tmp_path), f"{path}:1:1: error: ")
+    assert "the module defines no pypto.func functions" in compiled and "orchestration" in compiled
+
+
+@pytest.mark.parametrize("text", ["builtin.module {}", "// only a comment\n", "func.func @f() {\n  func.return\n}"])
+def test_pypto_compile_of_a_module_without_pypto_functions_is_located(text, tmp_path):
+    """No `pypto.func` to compile: one located message before any pass or backend runs."""
+    path = tmp_path / "nothing.mlir"
+    path.write_text(text)
+    compiled = _run("pypto-compile", str(path), tmp_path)
+    line = _one_error_line(compiled, f"{path}:1:1: error: ")
+    assert "the module defines no pypto.func functions" in line
+    assert compiled.code == 1
 
 
 @pytest.mark.parametrize("tool", TOOLS)

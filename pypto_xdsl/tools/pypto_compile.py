@@ -33,6 +33,7 @@ from pypto_xdsl.backend.ascendc import sim
 from pypto_xdsl.backend.ascendc.emit import EmittedProgram, choose_entry, emit_program
 from pypto_xdsl.dialects import make_context
 from pypto_xdsl.dialects.attributes import ParamDirection, TensorType
+from pypto_xdsl.dialects.program import FuncOp
 from pypto_xdsl.interpreter.tolerance import Tolerance, program_precision, tolerance_for
 from pypto_xdsl.parsing import LocatingParser, decode_source
 from pypto_xdsl.tools import diagnostics
@@ -357,6 +358,9 @@ def _compile(args: argparse.Namespace, spans: diagnostics.OpSpans) -> int:
         module = parse_program(data, ctx, "<stdin>", spans)
     else:
         module = load_program(Path(args.input), ctx, args.entry, args.shape, args.scalar, spans=spans, data=data)
+    if (empty := _empty_module_error(module, args.input)) is not None:
+        print(empty, file=sys.stderr)
+        return diagnostics.EXIT_ERROR
     reference = module.clone()
     apply_pipeline(module, default_pipeline() if args.passes is None else args.passes, ctx)
     if not (args.sim or args.profile or args.report):
@@ -374,6 +378,16 @@ def _compile(args: argparse.Namespace, spans: diagnostics.OpSpans) -> int:
             print(f"run at {', '.join(f'{d}={v}' for d, v in report.dims.items())}:")
         status = max(status, _check_report(report, module, reference, args, out_dir))
     return status
+
+
+def _empty_module_error(module: ModuleOp, input_name: str) -> str | None:
+    """An input without a single `pypto.func` (an empty file, a bare `builtin.module {}`) has
+    nothing to compile: the message, at the input's first line (None when there is a function)."""
+    if any(isinstance(op, FuncOp) for op in module.walk()):
+        return None
+    where = "<stdin>" if input_name == "-" else input_name
+    return (f"{where}:1:1: error: the module defines no pypto.func functions; pypto-compile needs a "
+            "`pypto.func orchestration` function and the kernels it calls")
 
 
 def parse_dims(options: Sequence[str]) -> list[dict[str, int]]:
