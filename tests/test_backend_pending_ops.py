@@ -1,5 +1,4 @@
-"""The tile ops the Ascend C backend does not lower yet (fillpad; a directed rounding of a
-narrowing float cast) are refused with a diagnostic naming the op, not a crash and not code
+"""The tile ops the Ascend C backend does not lower yet (fillpad) are refused with a diagnostic naming the op, not a crash and not code
 that ignores them: one kernel per op family. The lowered ones
 are tested in test_backend_tile_ops.py. (Partial tiles, `set_validshape` and
 `load ... valid[...]`, are refused as dynamic extents: tests/test_backend_dynamic.py.)"""
@@ -18,8 +17,6 @@ W = "!pypto.tile<[16, 8], f32, vec>"
 
 CASES = {
     "fillpad": f"%r = pypto.tile.fillpad %t pad(min) : {V}",
-    "cast_floor_f16": f"%h = pypto.tile.cast %t mode \"floor\" : {V} -> !pypto.tile<[8, 16], f16, vec>\n"
-                      f"  %r = pypto.tile.cast %h : !pypto.tile<[8, 16], f16, vec> -> {V}",
 }
 
 

@@ -290,10 +290,6 @@ class VectorLowering(ScalarLowering):
                 return RoundMode.CAST_TRUNC
             # a bf16 target takes an explicit rounding (Cast has no CAST_NONE to bf16 on dav-c220)
             return RoundMode.CAST_RINT if str(dst_t) == "bf16" else RoundMode.CAST_NONE
-        if is_float_type(src_t) and is_float_type(dst_t) and mode != "rint":
-            # the simulation models a narrowing float conversion's nearest-even rounding only
-            raise op_error(op, f"mode \"{mode}\" on a float-to-float cast is not supported by the Ascend C backend "
-                               "yet (only \"rint\" and \"none\", rounding to nearest even)")
         return RoundMode(f"CAST_{mode.upper()}")
 
     # ---- layout

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 #include <vector>
@@ -829,6 +830,54 @@ void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, const int32_t& c
   pypto_sim::cost::vector_count("Duplicate", sizeof(T), count);
 }
 
+namespace detail {
+// The representable neighbour of float `y` above (`up`) or below it, on its bit pattern (a
+// 2-byte float: half; sign-magnitude, so one step of the magnitude away from or towards zero).
+template <typename D>
+D float_step(D y, bool up) {
+  using Bits = typename std::conditional<sizeof(D) == 2, uint16_t, uint32_t>::type;
+  const Bits sign = static_cast<Bits>(Bits(1) << (sizeof(D) * 8 - 1));
+  Bits bits;
+  std::memcpy(&bits, &y, sizeof(D));
+  const Bits magnitude = bits & static_cast<Bits>(~sign);
+  Bits out;
+  if (magnitude == 0) out = up ? Bits(1) : static_cast<Bits>(sign | 1);
+  else if (((bits & sign) != 0) != up) out = static_cast<Bits>(bits + 1);  // away from zero
+  else out = static_cast<Bits>(bits - 1);
+  D r;
+  std::memcpy(&r, &out, sizeof(D));
+  return r;
+}
+
+// A conversion of the exact value `x` to float type D under a RoundMode: the nearest value
+// (ties to even) for CAST_NONE/CAST_RINT; otherwise, when inexact, the neighbour below (FLOOR),
+// above (CEIL), towards zero (TRUNC), the nearest with ties away from zero (ROUND), or the one
+// whose last mantissa bit is odd (ODD). Overflow follows IEEE: FLOOR of a large positive value
+// is the largest finite value.
+template <typename D>
+D round_to_float(double x, RoundMode mode) {
+  const D nearest = static_cast<D>(x);
+  const double y = static_cast<double>(nearest);
+  if (mode == RoundMode::CAST_NONE || mode == RoundMode::CAST_RINT || y == x || !std::isfinite(x)) return nearest;
+  const D lo = y > x ? float_step(nearest, false) : nearest;
+  const D hi = y < x ? float_step(nearest, true) : nearest;
+  switch (mode) {
+    case RoundMode::CAST_FLOOR: return lo;
+    case RoundMode::CAST_CEIL: return hi;
+    case RoundMode::CAST_TRUNC: return x > 0 ? lo : hi;
+    case RoundMode::CAST_ROUND:
+      return (x - static_cast<double>(lo)) == (static_cast<double>(hi) - x) ? (x > 0 ? hi : lo) : nearest;
+    case RoundMode::CAST_ODD: {
+      using Bits = typename std::conditional<sizeof(D) == 2, uint16_t, uint32_t>::type;
+      Bits bits;
+      std::memcpy(&bits, &lo, sizeof(D));
+      return (bits & 1) ? lo : hi;
+    }
+    default: return nearest;
+  }
+}
+}  // namespace detail
+
 template <typename D, typename S>
 void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const RoundMode& mode, const uint32_t count) {
   if (count == 0) fail("Cast with count 0");
@@ -836,7 +885,7 @@ void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const RoundMode&
   dst.check_vec("Cast", count, false);
   for (uint32_t i = 0; i < count; ++i) {
     double v = static_cast<double>(src.sim_ptr()[i]);
-    if (std::is_integral<D>::value) {
+    if constexpr (std::is_integral<D>::value) {
       switch (mode) {
         case RoundMode::CAST_RINT: v = std::nearbyint(v); break;
         case RoundMode::CAST_FLOOR: v = std::floor(v); break;
@@ -845,8 +894,10 @@ void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const RoundMode&
         case RoundMode::CAST_TRUNC: v = std::trunc(v); break;
         default: fail("Cast to an integer type needs an explicit rounding mode");
       }
+      dst.sim_ptr()[i] = static_cast<D>(v);
+    } else {
+      dst.sim_ptr()[i] = detail::round_to_float<D>(v, mode);
     }
-    dst.sim_ptr()[i] = static_cast<D>(v);
   }
   dst.mark_v_write();
   pypto_sim::cost::vector_count("Cast", sizeof(D) > sizeof(S) ? sizeof(D) : sizeof(S), count);
