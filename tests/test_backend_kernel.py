@@ -268,10 +268,10 @@ _BAD_KERNELS = {
     "unknown_op": (
         """pypto.func incore @k(%a: !pypto.tensor<[8, 8], f32>) {
           %c0 = arith.constant 0 : index
-          %v = pypto.tensor.transpose %a, 0, 1 : !pypto.tensor<[8, 8], f32> -> !pypto.tensor<[8, 8], f32>
+          %v = pypto.tensor.col_sum %a : !pypto.tensor<[8, 8], f32>
           pypto.return
         }""",
-        "cannot lower 'pypto.tensor.transpose' in @k",
+        "cannot lower 'pypto.tensor.col_sum' in @k",
     ),
     "many_rows": (
         """pypto.func incore @k(%a: !pypto.tensor<[300, 8], f32>) {

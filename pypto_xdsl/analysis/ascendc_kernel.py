@@ -217,7 +217,7 @@ def storage_root(func: program.FuncOp, value: SSAValue) -> SSAValue | None:
         op = value.owner
         if isinstance(op, tensor.CreateOp):
             return value
-        if isinstance(op, tile.StoreOp | tile.AtomicStoreOp):
+        if isinstance(op, tile.StoreOp | tile.AtomicStoreOp | tensor.AssembleOp):
             value = op.dest
         elif isinstance(op, tensor.SliceOp):
             value = op.source
@@ -324,6 +324,7 @@ def uses_cube(func: program.FuncOp) -> bool:
 ROW_REDUCTIONS = (tile.RowMaxOp, tile.RowSumOp, tile.RowMinOp)
 ADVANCED_MATH = (tile.SinOp, tile.CosOp)
 MATH_SCRATCH_BYTES = 16384
+GM_STAGING_BYTES = 32768  # per UB staging buffer of a global-to-global assemble
 COL_REDUCTIONS = (tile.ColSumOp, tile.ColMaxOp, tile.ColMinOp, tile.ColProdOp)
 ROW_BROADCASTS = (
     tile.RowExpandOp, tile.RowExpandSubOp, tile.RowExpandMulOp, tile.RowExpandDivOp, tile.RowExpandAddOp,
@@ -435,6 +436,33 @@ class PlannedBuffer:
     fixed: bool = False  # a carried tile's buffer: never shared
 
 
+def staging_layout(rows: int, cols: int, elem_bytes: int) -> Layout:
+    """The UB layout of a [rows, cols] block, as `tile_layout` lays out a tile of that shape."""
+    per_block = BLOCK_BYTES // elem_bytes
+    return Layout(rows, cols, cols if rows == 1 or cols == 1 else round_up(cols, per_block), elem_bytes)
+
+
+@dataclass(frozen=True)
+class GmStaging:
+    """A `tensor.assemble` left inside a kernel (global memory to global memory) goes through
+    UB: blocks of `rows` source rows are copied into `inbound` (VECIN), copied or transposed
+    into `outbound` (VECOUT) and copied out into the destination window."""
+
+    inbound: PlannedBuffer
+    outbound: PlannedBuffer
+    rows: int
+    transposed: bool
+
+
+def gm_assemble_source(op: tensor.AssembleOp) -> tuple[SSAValue, bool]:
+    """The tensor whose elements a GM-to-GM assemble reads, and whether it reads them through
+    a `tensor.transpose` view."""
+    owner = op.source.owner
+    if isinstance(owner, tensor.TransposeOp):
+        return owner.input, True
+    return op.source, False
+
+
 @dataclass
 class KernelPlan:
     """The lowering decisions for one tile-level kernel (see the module docstring)."""
@@ -452,6 +480,7 @@ class KernelPlan:
     unused_scratch: set[SSAValue] = field(default_factory=set)  # tile.create values only used as `tmp`
     tile_var: dict[SSAValue, str] = field(default_factory=dict)
     frees: dict[Operation, list[SSAValue]] = field(default_factory=dict)
+    gm_staging: dict[Operation, GmStaging] = field(default_factory=dict)
 
     @staticmethod
     def build(func: program.FuncOp) -> KernelPlan:
@@ -502,6 +531,8 @@ class KernelPlan:
                 self._plan_product_scratch(op)
             if isinstance(op, tile.AtomicStoreOp):
                 self._plan_store(op)  # type: ignore[arg-type]  # always through a staging queue
+            if isinstance(op, tensor.AssembleOp):
+                self._plan_gm_assemble(op)
 
     def _plan_tile(self, op: Operation, res: SSAValue) -> None:
         t = res.type
@@ -679,6 +710,49 @@ class KernelPlan:
             f"{op.results[0].name_hint or 'prod'}_tmp", TPosition.VECCALC, layout.rows * REPEAT_BYTES,
             f"%{op.results[0].name_hint or '?'}.scratch (row product)",
         )
+
+    def _plan_gm_assemble(self, op: tensor.AssembleOp) -> None:
+        """The UB staging of a GM-to-GM assemble: the whole source when both staging buffers fit
+        GM_STAGING_BYTES, else blocks of rows (a transposed block: a multiple of 32 bytes of
+        destination columns). Blocks read and write in turn, so a source sharing storage with
+        the destination must fit in one block."""
+        src, transposed = gm_assemble_source(op)
+        t = src.type
+        assert isinstance(t, TensorType)
+        if not t.is_static() or not isinstance(op.dest.type, TensorType) or not op.dest.type.is_static():
+            raise op_error(op, "a tensor.assemble left inside a kernel (global to global memory) needs static shapes")
+        if t.rank > 2:
+            raise op_error(op, f"a tensor.assemble of {t} inside a kernel: only 1-D and 2-D tensors are copied")
+        shape = t.get_shape()
+        rows, cols = (1, shape[0]) if t.rank == 1 else shape
+        assert isinstance(rows, int) and isinstance(cols, int)
+        if rows == 0 or cols == 0:
+            raise op_error(op, f"a tensor.assemble of the empty tensor {t}")
+        check_element(self.func, t.element_type, f"the assembled tensor {t}")
+        eb = byte_width(t.element_type)
+
+        def fits(h: int) -> bool:
+            out = staging_layout(cols, h, eb) if transposed else staging_layout(h, cols, eb)
+            return max(staging_layout(h, cols, eb).bytes, out.bytes) <= GM_STAGING_BYTES
+
+        step = BLOCK_BYTES // eb if transposed else 1
+        block = rows if fits(rows) else max((h for h in range(step, rows, step) if fits(h)), default=0)
+        name = f"%{op.result.name_hint or '?'}"
+        what = f"{name} (a global-to-global assemble of {t})"
+        if block == 0:
+            raise op_error(op, f"{what}: one block of {step} rows does not fit a {GM_STAGING_BYTES}-byte UB staging buffer")
+        if block < rows:
+            roots = storage_root(self.func, src), storage_root(self.func, op.dest)
+            if roots[0] is None or roots[0] is roots[1]:
+                raise op_error(op, f"{what}: its source may share storage with its destination and does not fit "
+                                   f"one {GM_STAGING_BYTES}-byte UB staging buffer (it is copied in blocks of {block} rows)")
+        out_rows, out_cols = (cols, block) if transposed else (block, cols)
+        base = op.result.name_hint or "asm"
+        inbound = self._new_buffer(f"{base}_in", TPosition.VECIN, staging_layout(block, cols, eb).bytes,
+                                   f"{name}.in (UB staging of a global-to-global assemble of {t})")
+        outbound = self._new_buffer(f"{base}_out", TPosition.VECOUT, staging_layout(out_rows, out_cols, eb).bytes,
+                                    f"{name}.out (UB staging of a global-to-global assemble of {t})")
+        self.gm_staging[op] = GmStaging(inbound, outbound, block, transposed)
 
     def _plan_broadcast_scratch(self, op: Operation) -> None:
         t = op.input.type

@@ -55,6 +55,7 @@ from pypto_xdsl.dialects.attributes import (
 )
 from pypto_xdsl.transforms.ascendc_control_flow_lowering import ControlFlowLowering
 from pypto_xdsl.transforms.ascendc_cube_lowering import CubeLowering
+from pypto_xdsl.transforms.ascendc_gm_copy_lowering import GmCopyLowering
 from pypto_xdsl.transforms.ascendc_vector_lowering import VECTOR_OPS, VectorLowering
 
 NO_STORAGE_MESSAGE = "this tensor value does not name a kernel parameter's storage"
@@ -89,7 +90,7 @@ class TileRef:
         return self.buffer.position
 
 
-class KernelLowering(ControlFlowLowering, CubeLowering, VectorLowering):
+class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLowering):
     def __init__(self, func: program.FuncOp, plan: KernelPlan):
         self.func = func
         self.plan = plan
@@ -390,6 +391,10 @@ class KernelLowering(ControlFlowLowering, CubeLowering, VectorLowering):
             return
         if isinstance(op, tensor.ReadOp | tensor.WriteOp):
             return self.lower_gm_element(op)
+        if isinstance(op, tensor.TransposeOp):
+            return self.lower_gm_transpose(op)
+        if isinstance(op, tensor.AssembleOp):
+            return self.lower_gm_assemble(op)
         if op.name.startswith("pypto.tensor."):
             raise op_error(op, "tensor-level compute must be converted to tile ops first (convert-tensor-to-tile)")
         if isinstance(op, program.CallOp | program.SubmitOp):

@@ -123,15 +123,19 @@ class ScalarLowering:
         if op.operands[0].type.rank != 2:  # type: ignore[attr-defined]
             raise op_error(op, "only 2-D tiles are transposed by the Ascend C backend")
         d = self.def_tile(op.results[0], op)
-        rows, cols = a.layout.rows, a.layout.cols
+        self.transpose_local(a.value, a.layout, d.value, d.layout)
+
+    def transpose_local(self, src: SSAValue, src_layout, dst: SSAValue, dst_layout) -> None:
+        """dst[j, i] = src[i, j] for the [rows, cols] of `src_layout`, on the scalar unit."""
+        rows, cols = src_layout.rows, src_layout.cols
         self.scalar_access_begins()
 
         def row(i: SSAValue) -> None:
-            src_row = self._affine(i, a.layout.ld)
+            src_row = self._affine(i, src_layout.ld)
 
             def col(j: SSAValue) -> None:
-                v = self._insert(X.GetValueOp(self.namer.fresh("elem"), a.value, self._affine(j, 1, src_row))).results[0]
-                self._insert(X.SetValueOp(d.value, self._affine(j, d.layout.ld, i), v))
+                v = self._insert(X.GetValueOp(self.namer.fresh("elem"), src, self._affine(j, 1, src_row))).results[0]
+                self._insert(X.SetValueOp(dst, self._affine(j, dst_layout.ld, i), v))
 
             self._scalar_loop(cols, col)
 
@@ -179,7 +183,7 @@ class ScalarLowering:
             if root is not None:
                 return root
             owner = value.owner
-            if not isinstance(owner, tile.AtomicStoreOp | tensor.WriteOp):
+            if not isinstance(owner, tile.AtomicStoreOp | tensor.WriteOp | tensor.AssembleOp):
                 return None
             value = owner.dest
         return None
@@ -189,7 +193,7 @@ class ScalarLowering:
         root = self._storage(value)
         if root is None:
             return True
-        writers = (tile.StoreOp, tile.AtomicStoreOp, tensor.WriteOp)
+        writers = (tile.StoreOp, tile.AtomicStoreOp, tensor.WriteOp, tensor.AssembleOp)
         return any(isinstance(w, writers) and self._storage(w.dest) in (root, None) for w in self.func.walk())  # type: ignore[attr-defined]
 
     def lower_gm_element(self, op: Operation) -> None:
