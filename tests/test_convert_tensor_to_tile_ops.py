@@ -252,3 +252,45 @@ pypto.func @main(%x: {X}, %w: {W}, out %y: {X}) -> {X} {{
         if isinstance(f, FuncOp) and f.is_incore:
             assert tensor_compute_left(f) == []
     assert_same_semantics(before, after, "main", seeds=(0, 1))
+
+
+# ---------------------------------------------------------------- UB sizing of op scratch
+
+SCRATCH_SIZED = {
+    # Sin/Cos: the backend's sharedTmpBuffer covers the block (16 bytes an element, up to 16 KiB)
+    "sin": ((24, 1000), "%y = pypto.tensor.sin %x : {X}", (24, 1000)),
+    "cos_f16": ((46, 1000), "%y = pypto.tensor.cos %x : {X}", (46, 1000)),
+    # row_prod: 256 bytes of partial products per row even when a row is one 256-byte repeat
+    "row_prod": ((510, 64), "%y = pypto.tensor.row_prod %x : {X} -> {Y}", (510, 1)),
+}
+
+
+def _scratch_program(name: str) -> str:
+    xs, body, ys = SCRATCH_SIZED[name]
+    e = "f16" if name.endswith("_f16") else "f32"
+    x, y = T(xs, e), T(ys, e)
+    c0 = "  %c0 = arith.constant 0 : index\n"
+    assemble = f"  %r = pypto.tensor.assemble %y into %o[%c0, %c0] : {y} into {y}"
+    return program([("in", "x", x), ("out", "o", y)], c0 + "  " + body.format(X=x, Y=y) + "\n" + assemble, ("r", y))
+
+
+@pytest.mark.parametrize("name", sorted(SCRATCH_SIZED))
+def test_op_scratch_is_counted_in_the_tile_size(name):
+    """convert-tensor-to-tile counts the scratch the backend plans for sin/cos and row_prod:
+    the blocks it picks keep the backend's queues double-buffered (without the scratch, the
+    block filled the UB, and ascendc-plan-buffers fell back to single-buffered queues), and
+    sized for single-buffered queues they still fit the UB (without it: an overflow)."""
+    from pypto_xdsl.backend.ascendc.emit import emit_program
+    from pypto_xdsl.transforms.pipelines import DEFAULT_PIPELINE
+
+    module = parse_program(_scratch_program(name))
+    apply_pipeline(module, "pypto-default")
+    cpp = emit_program(module).files["kernels/k.cpp"]
+    assert "InitBuffer(inQ_x_tile, 2," in cpp and "InitBuffer(outQ_y_tile, 2," in cpp, cpp
+    assert "for (int64_t row = 0;" in cpp, "the test needs a loop over blocks to double-buffer"
+
+    single = parse_program(_scratch_program(name))
+    stages = ",".join("convert-tensor-to-tile{double-buffer=false}" if s == "convert-tensor-to-tile" else s
+                      for s in DEFAULT_PIPELINE)
+    apply_pipeline(single, stages)
+    emit_program(single)  # no "its tiles need ... bytes of Unified Buffer" error

@@ -325,6 +325,19 @@ ROW_REDUCTIONS = (tile.RowMaxOp, tile.RowSumOp, tile.RowMinOp)
 ADVANCED_MATH = (tile.SinOp, tile.CosOp)
 MATH_SCRATCH_BYTES = 16384
 GM_STAGING_BYTES = 32768  # per UB staging buffer of a global-to-global assemble
+
+
+def math_scratch_bytes(count: int) -> int:
+    """The sharedTmpBuffer the kernel gives Sin/Cos over `count` elements (padding included):
+    4 floats per element, the whole tile in one call, capped at MATH_SCRATCH_BYTES (the API
+    then works in chunks). convert-tensor-to-tile sizes tiles with the same figure."""
+    return min(16 * round_up(count, 32), MATH_SCRATCH_BYTES)
+
+
+def product_scratch_bytes(rows: int) -> int:
+    """row_prod's scratch: one 256-byte repeat of partial products per row, whatever the row
+    length (the first fold multiplies every 256-byte column chunk into it)."""
+    return rows * REPEAT_BYTES
 COL_REDUCTIONS = (tile.ColSumOp, tile.ColMaxOp, tile.ColMinOp, tile.ColProdOp)
 ROW_BROADCASTS = (
     tile.RowExpandOp, tile.RowExpandSubOp, tile.RowExpandMulOp, tile.RowExpandDivOp, tile.RowExpandAddOp,
@@ -695,7 +708,7 @@ class KernelPlan:
         t = op.results[0].type
         assert isinstance(t, TileType)
         layout = tile_layout(t, op)
-        nbytes = min(16 * round_up(layout.count, 32), MATH_SCRATCH_BYTES)
+        nbytes = math_scratch_bytes(layout.count)
         self.scratch[op] = self._new_buffer(
             f"{op.results[0].name_hint or 'math'}_tmp", TPosition.VECCALC, nbytes,
             f"%{op.results[0].name_hint or '?'}.scratch ({op.name.split('.')[-1]} sharedTmpBuffer)",
@@ -707,7 +720,7 @@ class KernelPlan:
         assert isinstance(t, TileType)
         layout = tile_layout(t, op)
         self.scratch[op] = self._new_buffer(
-            f"{op.results[0].name_hint or 'prod'}_tmp", TPosition.VECCALC, layout.rows * REPEAT_BYTES,
+            f"{op.results[0].name_hint or 'prod'}_tmp", TPosition.VECCALC, product_scratch_bytes(layout.rows),
             f"%{op.results[0].name_hint or '?'}.scratch (row product)",
         )
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from pypto_xdsl.analysis.ascendc_kernel import math_scratch_bytes
 from pypto_xdsl.analysis.dim_bounds import missing_bound_message
 from pypto_xdsl.dialects import tensor
 from pypto_xdsl.dialects.attributes import (
@@ -81,6 +82,8 @@ class TileNeed:
     live: tuple[int, int] = (0, 0)
     """First and last step of the loop body holding the tile (loads are step 0, member k is
     step k + 1, the stores come after the last member)."""
+    math_scratch: bool = False
+    """The sharedTmpBuffer of Sin/Cos over the block (`math_scratch_bytes` of its elements)."""
     in_place_of: int | None = None
     """The index (in the group's tile list) of a source tile dying at this tile's op whose
     buffer ascendc-plan-buffers may compute it in, when the kernel does not fit
@@ -91,10 +94,25 @@ class TileNeed:
             return self.fixed_bytes
         if self.fixed_rows is not None:
             rows = self.fixed_rows
+        if self.math_scratch:
+            return max(self._min_math_bytes(), math_scratch_bytes(self._elements(rows, row_group)))
         if row_group:
             rows = -(-rows // self.rows_per_repeat) * self.rows_per_repeat
             return tile_bytes(rows, self.shape[1], self.element_type)
         return rows * unit_bytes(self.shape, self.element_type)
+
+    def _elements(self, rows: int, row_group: bool) -> int:
+        """Elements the backend's vector instructions cover in the block (row padding included)."""
+        w = element_byte_width(self.element_type)
+        if not row_group or len(self.shape) == 1:
+            return rows * unit_bytes(self.shape, self.element_type) // w
+        cols = self.shape[1]
+        ld = cols if rows == 1 or cols == 1 else -(-cols // (32 // w)) * (32 // w)
+        return rows * ld if rows > 1 else cols
+
+    def _min_math_bytes(self) -> int:
+        f32_bytes, half_bytes = MATH_SCRATCH[tensor.SinOp]
+        return f32_bytes if element_byte_width(self.element_type) == 4 else half_bytes
 
     def block(self, rows: int) -> TileType:
         if self.fixed_bytes is not None:
@@ -159,6 +177,11 @@ MATH_SCRATCH: dict[type[Operation], tuple[int, int]] = {
 """The minimum temporary buffer (bytes, for f32 and for 16-bit floats) of the Ascend C math
 APIs these ops lower to (`GetTanhMaxMinTmpSize`, `GetSinMaxMinTmpSize`, ...: 1 / 4 float
 temporaries of one 256-byte repeat for Tanh, 3 / 8 for Sin and Cos)."""
+
+
+ADVANCED_MATH = (tensor.SinOp, tensor.CosOp)
+"""Ops the backend lowers to an advanced-API call given a scratch over the whole block
+(`math_scratch_bytes`, at least the API's minimum)."""
 
 
 def reduction_scratch_chunks(full_chunks: int) -> int:
@@ -236,7 +259,11 @@ def tile_needs(
                                   live=(step, last_use.get(r, step)), in_place_of=source))
             if not direct:
                 staging(r, name, element)
-        if type(m) in ROW_REDUCE:
+        if isinstance(m, tensor.RowProdOp):
+            # one 256-byte repeat of partial products per row, whatever the row length
+            lanes = 256 // element_byte_width(element)
+            tiles.append(TileNeed(f"scratch of {name}", (shape(m.operands[0])[0], lanes), element, live=(step, step)))
+        elif type(m) in ROW_REDUCE:
             lanes = 256 // element_byte_width(element)
             rows, cols = shape(m.operands[0])
             if cols > lanes:  # type: ignore[operator]  (columns are bounded: ints)
@@ -248,7 +275,9 @@ def tile_needs(
                 block = 32 // element_byte_width(element)
                 tiles.append(TileNeed(f"broadcast scratch of {name}", (rows, block), element, rows_per_repeat=8,
                                       live=(step, step)))
-        if type(m) in MATH_SCRATCH:
+        if type(m) in ADVANCED_MATH:
+            tiles.append(TileNeed(f"math scratch of {name}", shape(r), element, math_scratch=True, live=(step, step)))
+        elif type(m) in MATH_SCRATCH:
             f32_bytes, half_bytes = MATH_SCRATCH[type(m)]
             size = f32_bytes if element_byte_width(element) == 4 else half_bytes
             tiles.append(TileNeed(f"math scratch of {name}", shape(r), element, fixed_bytes=size,
