@@ -702,6 +702,14 @@ irdl.dialect @ascendc {
     irdl.attributes {"count" = %3}
   }
 
+  // ascendc.transpose: `Transpose(dst, src)` (basic API, `kernel_operator_vec_transpose_intf.h`): the 16 x 16
+  //   memory effects: unknown
+  irdl.operation @transpose {
+    %0 = irdl.base @ascendc::@local_tensor
+    %1 = irdl.base @ascendc::@local_tensor
+    irdl.operands(dst: %0, src: %1)
+  }
+
   // ascendc.load_data: `LoadData(dst, src, LoadData2DParams)`: L1 (A1/B1) -> L0A/L0B (A2/B2), one 512-byte
   //   memory effects: unknown
   irdl.operation @load_data {

@@ -137,3 +137,14 @@ def test_a_transposed_view_read_other_than_by_an_assemble_is_refused():
     apply_pipeline(module, default_pipeline())
     with pytest.raises(BackendError, match="lowers a transposed tensor only as the source of a tensor.assemble"):
         emit_program(module)
+
+
+@needs_gxx
+def test_transposed_f16_assemble_uses_the_vector_transpose(tmp_path):
+    """[32, 48] f16 (extents multiples of 16): the staged block is transposed by Ascend C's
+    Transpose, 16 x 16 block by block, not on the scalar unit."""
+    text = transposed((32, 48), (48, 32), "f16")
+    cpp = kernel_cpp(text)
+    assert cpp.count("Transpose(") == 6 and "GetValue" not in cpp, cpp
+    report = run(text, tmp_path)
+    np.testing.assert_array_equal(report.outputs["o"], report.reference["o"])

@@ -524,3 +524,37 @@ def test_tensor_reshape_inside_a_kernel(e, tmp_path):
     report = simulate(module, tmp_path / e, seed=4, reference_module=reference)
     assert report.reference is not None, report.note
     np.testing.assert_array_equal(report.outputs["y"], report.reference["y"])
+
+
+@pytest.mark.parametrize("e, r, c, op", [("f16", 32, 48, "transpose"), ("f16", 16, 16, "transpose_view"),
+                                         ("i16", 16, 64, "transpose"), ("f16", 48, 16, "transpose_view")])
+def test_vector_transpose_of_16_by_16_blocks(e, r, c, op, tmp_path):
+    """2-byte tiles whose extents are multiples of 16 transpose on the vector unit: Ascend C's
+    Transpose per 16 x 16 block (a [16, 16] tile directly; otherwise each block gathered into a
+    scratch and scattered back with level-0 Muls by 1), not element by element."""
+    t, tt = _tile(r, c, e), _tile(c, r, e)
+    body = (f"%r = pypto.tile.transpose %t, 0, 1 : {t} -> {tt}" if op == "transpose"
+            else f"%r = pypto.tile.transpose_view %t : {t} -> {tt}")
+    text = f"""
+pypto.func incore @k(%x: {_tensor(r, c, e)}, out %y: {_tensor(c, r, e)}) -> {_tensor(c, r, e)} {{
+  %c0 = arith.constant 0 : index
+  %t = pypto.tile.load %x[%c0, %c0] : {_tensor(r, c, e)} -> {t}
+  {body}
+  %w = pypto.tile.store %r, %y[%c0, %c0] : {tt}, {_tensor(c, r, e)}
+  pypto.return %w : {_tensor(c, r, e)}
+}}
+pypto.func orchestration @main(%x: {_tensor(r, c, e)}, out %y: {_tensor(c, r, e)}) -> {_tensor(c, r, e)} {{
+  %o = pypto.call @k(%x, %y) : ({_tensor(r, c, e)}, {_tensor(c, r, e)}) -> {_tensor(c, r, e)}
+  pypto.return %o : {_tensor(c, r, e)}
+}}"""
+    from pypto_xdsl.backend.ascendc.emit import emit_program
+
+    reference = parse_program(text)
+    module = reference.clone()
+    apply_pipeline(module, default_pipeline())
+    cpp = emit_program(module.clone()).files["kernels/k.cpp"]
+    assert cpp.count("Transpose(") == (r // 16) * (c // 16), cpp
+    assert "GetValue" not in cpp and "SetValue" not in cpp
+    report = simulate(module, tmp_path / f"{e}{r}x{c}", seed=9, reference_module=reference)
+    assert report.reference is not None, report.note
+    np.testing.assert_array_equal(report.outputs["y"], report.reference["y"])

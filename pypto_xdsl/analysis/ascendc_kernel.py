@@ -334,6 +334,22 @@ def math_scratch_bytes(count: int) -> int:
     return min(16 * round_up(count, 32), MATH_SCRATCH_BYTES)
 
 
+TRANSPOSE_BLOCK = 16  # Ascend C's Transpose: one 16 x 16 block of 2-byte elements
+
+
+def vector_transpose_form(rows: int, cols: int, elem_bytes: int) -> str | None:
+    """How the vector unit transposes a [rows, cols] tile: "direct" (one 16 x 16 block of
+    2-byte elements, contiguous), "blocks" (16 x 16 blocks gathered into a scratch, transposed
+    and scattered: `TRANSPOSE_SCRATCH_BYTES`), or None (the scalar unit: 4-byte elements or
+    extents that are not multiples of 16)."""
+    if elem_bytes != 2 or rows % TRANSPOSE_BLOCK or cols % TRANSPOSE_BLOCK:
+        return None
+    return "direct" if rows == cols == TRANSPOSE_BLOCK else "blocks"
+
+
+TRANSPOSE_SCRATCH_BYTES = 2 * TRANSPOSE_BLOCK * TRANSPOSE_BLOCK * 2  # a gathered block and its transpose
+
+
 def product_scratch_bytes(rows: int) -> int:
     """row_prod's scratch: one 256-byte repeat of partial products per row, whatever the row
     length (the first fold multiplies every 256-byte column chunk into it)."""
@@ -465,6 +481,7 @@ class GmStaging:
     outbound: PlannedBuffer
     rows: int
     transposed: bool
+    scratch: PlannedBuffer | None = None  # a vector transpose's blocks (`vector_transpose_form`)
 
 
 def gm_assemble_source(op: tensor.AssembleOp) -> tuple[SSAValue, bool]:
@@ -546,6 +563,8 @@ class KernelPlan:
                 self._plan_store(op)  # type: ignore[arg-type]  # always through a staging queue
             if isinstance(op, tensor.AssembleOp):
                 self._plan_gm_assemble(op)
+            if isinstance(op, tile.TransposeOp | tile.TransposeViewOp) and op.results[0].type.space == MemorySpace.VEC:  # type: ignore[union-attr]
+                self._plan_transpose_scratch(op)
 
     def _plan_tile(self, op: Operation, res: SSAValue) -> None:
         t = res.type
@@ -724,6 +743,18 @@ class KernelPlan:
             f"%{op.results[0].name_hint or '?'}.scratch (row product)",
         )
 
+    def _plan_transpose_scratch(self, op: Operation) -> None:
+        t = op.operands[0].type
+        assert isinstance(t, TileType)
+        if t.rank != 2:
+            return  # refused where lowered
+        layout = tile_layout(t, op)
+        if vector_transpose_form(layout.rows, layout.cols, layout.elem_bytes) == "blocks":
+            self.scratch[op] = self._new_buffer(
+                f"{op.results[0].name_hint or 'tr'}_tmp", TPosition.VECCALC, TRANSPOSE_SCRATCH_BYTES,
+                f"%{op.results[0].name_hint or '?'}.scratch (16 x 16 blocks of a transpose)",
+            )
+
     def _plan_gm_assemble(self, op: tensor.AssembleOp) -> None:
         """The UB staging of a GM-to-GM assemble: the whole source when both staging buffers fit
         GM_STAGING_BYTES, else blocks of rows (a transposed block: a multiple of 32 bytes of
@@ -765,7 +796,11 @@ class KernelPlan:
                                    f"{name}.in (UB staging of a global-to-global assemble of {t})")
         outbound = self._new_buffer(f"{base}_out", TPosition.VECOUT, staging_layout(out_rows, out_cols, eb).bytes,
                                     f"{name}.out (UB staging of a global-to-global assemble of {t})")
-        self.gm_staging[op] = GmStaging(inbound, outbound, block, transposed)
+        scratch = None
+        if transposed and any(vector_transpose_form(h, cols, eb) == "blocks" for h in {block, rows % block or block}):
+            scratch = self._new_buffer(f"{base}_tr", TPosition.VECCALC, TRANSPOSE_SCRATCH_BYTES,
+                                       f"{name}.scratch (16 x 16 blocks of a transpose)")
+        self.gm_staging[op] = GmStaging(inbound, outbound, block, transposed, scratch)
 
     def _plan_broadcast_scratch(self, op: Operation) -> None:
         t = op.input.type

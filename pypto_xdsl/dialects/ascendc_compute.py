@@ -559,10 +559,35 @@ class CosOp(AdvancedMathOp):
     HEADER: ClassVar[str] = "math/cos.h"
 
 
+@irdl_op_definition
+class TransposeOp(VectorOp):
+    """`Transpose(dst, src)` (basic API, `kernel_operator_vec_transpose_intf.h`): the 16 x 16
+    block of 2-byte elements at `src` (256 contiguous elements, 512 bytes) transposed into the
+    one at `dst`; int16/uint16/half on dav-c220."""
+
+    name = "ascendc.transpose"
+    CXX_NAME: ClassVar[str] = "Transpose"
+    ELEMENTS: ClassVar[tuple[str, ...] | None] = ("f16", "i16", "ui16")
+    BLOCK: ClassVar[int] = 16  # rows and columns of the block
+    dst = operand_def(LocalTensorType)
+    src = operand_def(LocalTensorType)
+    FORMAT_KEYWORDS: ClassVar[tuple] = ()
+
+    def __init__(self, dst: SSAValue, src: SSAValue):
+        IRDLOperation.__init__(self, operands=[dst, src])
+
+    def verify_(self) -> None:
+        _check_ub(self, [self.dst, self.src])
+        _same_element(self, [self.dst, self.src])
+        self._verify_elements()
+        if self.dst == self.src:
+            raise VerifyException(f"{self.name}: dst and src are two different 16 x 16 blocks (an out-of-place transpose)")
+
+
 VECTOR_OPS = [
     AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, LnOp, SqrtOp, AbsOp, ReluOp, ReciprocalOp, RsqrtOp,
     AddsOp, MulsOp, MaxsOp, MinsOp, DuplicateOp, CastOp, WholeReduceMaxOp, WholeReduceMinOp, WholeReduceSumOp,
-    BrcbOp, SelectOp, SinOp, CosOp,
+    BrcbOp, SelectOp, SinOp, CosOp, TransposeOp,
 ]
 
 

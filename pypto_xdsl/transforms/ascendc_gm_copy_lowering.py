@@ -71,7 +71,7 @@ class GmCopyLowering:
             outbound = self._alloc(op, out_decl, elem, "out")
             if transposed:
                 out_lay = staging_layout(cols, h, eb)
-                self.transpose_local(inbound, in_lay, outbound, out_lay)  # type: ignore[attr-defined]
+                self.transpose_local(op, inbound, in_lay, outbound, out_lay, staging.scratch)  # type: ignore[attr-defined]
                 dst_extra = r0  # source rows become destination columns
             else:
                 out_lay = in_lay

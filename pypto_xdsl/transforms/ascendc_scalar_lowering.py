@@ -21,8 +21,10 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from pypto_xdsl.analysis.ascendc_kernel import storage_root
+from pypto_xdsl.analysis.ascendc_kernel import TRANSPOSE_BLOCK, storage_root, vector_transpose_form
 from pypto_xdsl.analysis.cxx_names import op_error
+from pypto_xdsl.dialects import ascendc_compute as C
+from pypto_xdsl.dialects import ascendc_memory as M
 from pypto_xdsl.dialects import ascendc_scalar as X
 from pypto_xdsl.dialects import ascendc_sync as S
 from pypto_xdsl.dialects import tensor, tile
@@ -123,11 +125,21 @@ class ScalarLowering:
         if op.operands[0].type.rank != 2:  # type: ignore[attr-defined]
             raise op_error(op, "only 2-D tiles are transposed by the Ascend C backend")
         d = self.def_tile(op.results[0], op)
-        self.transpose_local(a.value, a.layout, d.value, d.layout)
+        scratch = self.plan.scratch.get(op)  # type: ignore[attr-defined]
+        self.transpose_local(op, a.value, a.layout, d.value, d.layout, scratch)
 
-    def transpose_local(self, src: SSAValue, src_layout, dst: SSAValue, dst_layout) -> None:
-        """dst[j, i] = src[i, j] for the [rows, cols] of `src_layout`, on the scalar unit."""
+    def transpose_local(self, op: Operation, src: SSAValue, src_layout, dst: SSAValue, dst_layout, scratch=None) -> None:
+        """dst[j, i] = src[i, j] for the [rows, cols] of `src_layout`: with Ascend C's
+        Transpose where the elements are 2-byte and the extents multiples of 16 (one block
+        directly, else each 16 x 16 block gathered into `scratch`, transposed and scattered
+        with level-0 Muls by 1), otherwise on the scalar unit."""
         rows, cols = src_layout.rows, src_layout.cols
+        form = vector_transpose_form(rows, cols, src_layout.elem_bytes)
+        if form == "direct" and src_layout.ld == cols and dst_layout.ld == rows:
+            self.vec(op, C.TransposeOp(dst, src))  # type: ignore[attr-defined]
+            return
+        if form == "blocks" and scratch is not None:
+            return self._transpose_blocks(op, src, src_layout, dst, dst_layout, scratch)
         self.scalar_access_begins()
 
         def row(i: SSAValue) -> None:
@@ -141,6 +153,23 @@ class ScalarLowering:
 
         self._scalar_loop(rows, row)
         self.scalar_access_ends()
+
+    def _transpose_blocks(self, op: Operation, src: SSAValue, src_layout, dst: SSAValue, dst_layout, scratch) -> None:
+        n = TRANSPOSE_BLOCK
+        elem = src.type.element_type  # type: ignore[attr-defined]
+        eb = src_layout.elem_bytes
+        name = self.namer.fresh("tr_tmp")
+        get = self._insert(M.GetBufOp(name, self.decls[id(scratch)], elem))  # type: ignore[attr-defined]
+        get.results[0].name_hint = name
+        gathered = get.results[0]
+        transposed = self.at_const(gathered, n * n)  # type: ignore[attr-defined]
+        for bi in range(src_layout.rows // n):
+            for bj in range(src_layout.cols // n):
+                self._copy_rows(op, gathered, 0, n, src, bi * n * src_layout.ld + bj * n, src_layout.ld,  # type: ignore[attr-defined]
+                                n, n, elem, eb)
+                self.vec(op, C.TransposeOp(transposed, gathered))  # type: ignore[attr-defined]
+                self._copy_rows(op, dst, bj * n * dst_layout.ld + bi * n, dst_layout.ld, transposed, 0, n,  # type: ignore[attr-defined]
+                                n, n, elem, eb)
 
     def _scalar_window(self, op: Operation, src, dst, origin: SSAValue, into_window: bool) -> None:
         """Copy a window element by element (GetValue/SetValue): from `src` at element `origin`

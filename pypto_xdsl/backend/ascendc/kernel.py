@@ -358,6 +358,8 @@ class KernelPrinter(CxxWriter):
             add(f"{fn}({operands}, {_int(op, 'mask')}, {_int(op, 'repeat')}, {strides}{order});")
         elif isinstance(op, C.BrcbOp):
             add(f"Brcb({operands}, {_int(op, 'repeat')}, BrcbRepeatParams({', '.join(map(str, _ints(op, 'params')))}));")
+        elif isinstance(op, C.TransposeOp):
+            add(f"Transpose({operands});")
         elif isinstance(op, C.SelectOp):
             add(f"Select({operands}, SELMODE::{op.mode.data.value}, {_int(op, 'count')});")
         elif "count" in op.properties:

@@ -618,3 +618,30 @@ ascendc.kernel vector @k() {
 }
 
 // CHECK: SetAtomicAdd exists for f32, f16, bf16, i32, i16, i8 elements (dav-c220), not ui16
+
+// -----
+
+ascendc.kernel vector @k() {
+  %pipe = ascendc.tpipe "pipe"
+  %buf = ascendc.tbuf "buf" : !ascendc.buffer<VECCALC>
+  ascendc.init_buffer %pipe, %buf len 2048 : !ascendc.pipe, !ascendc.buffer<VECCALC>
+  %t = ascendc.get_buf "t" %buf : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<f32, VECCALC>
+  %u = ascendc.get_buf "u" %buf : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<f32, VECCALC>
+  ascendc.transpose %u, %t : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>
+  ascendc.return
+}
+
+// CHECK: ascendc.transpose: Ascend C Transpose exists for {{.*}} elements only (dav-c220), not f32
+
+// -----
+
+ascendc.kernel vector @k() {
+  %pipe = ascendc.tpipe "pipe"
+  %buf = ascendc.tbuf "buf" : !ascendc.buffer<VECCALC>
+  ascendc.init_buffer %pipe, %buf len 1024 : !ascendc.pipe, !ascendc.buffer<VECCALC>
+  %t = ascendc.get_buf "t" %buf : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<f16, VECCALC>
+  ascendc.transpose %t, %t : !ascendc.local_tensor<f16, VECCALC>, !ascendc.local_tensor<f16, VECCALC>
+  ascendc.return
+}
+
+// CHECK: ascendc.transpose: dst and src are two different 16 x 16 blocks (an out-of-place transpose)

@@ -1015,6 +1015,22 @@ void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const int32_t r
   pypto_sim::cost::vector("Brcb", sizeof(T), repeatTime, 8ull * repeatTime);
 }
 
+// Transpose(dst, src) (basic API): the 16 x 16 block of 2-byte elements at src (256
+// contiguous elements) transposed into the one at dst; int16_t/uint16_t/half on dav-c220.
+template <typename T>
+void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src) {
+  static_assert(sizeof(T) == 2, "Transpose exists for int16_t, uint16_t and half only (dav-c220)");
+  constexpr uint64_t n = 16;
+  src.check_vec("Transpose", n * n, true);
+  dst.check_vec("Transpose", n * n, false);
+  if (dst.sim_slot() == src.sim_slot() && dst.sim_ptr() < src.sim_ptr() + n * n && src.sim_ptr() < dst.sim_ptr() + n * n)
+    fail("Transpose: dst and src overlap in buffer '%s' (two different 16 x 16 blocks)", dst.sim_slot()->owner);
+  for (uint64_t i = 0; i < n; ++i)
+    for (uint64_t j = 0; j < n; ++j) dst.sim_ptr()[j * n + i] = src.sim_ptr()[i * n + j];
+  dst.mark_v_write();
+  pypto_sim::cost::vector("Transpose", sizeof(T), 2, n * n);
+}
+
 template <typename T>
 void Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, uint64_t mask, const uint8_t repeatTime, const UnaryRepeatParams& p) {
   detail::check_l0<T>("Muls", mask, repeatTime);
