@@ -148,3 +148,16 @@ def test_transposed_f16_assemble_uses_the_vector_transpose(tmp_path):
     assert cpp.count("Transpose(") == 6 and "GetValue" not in cpp, cpp
     report = run(text, tmp_path)
     np.testing.assert_array_equal(report.outputs["o"], report.reference["o"])
+
+
+@needs_gxx
+def test_transposed_assemble_at_run_time_offsets_in_a_loop(tmp_path):
+    """o[:, i:i+8] = x[i:i+8, :]^T for i in 0, 8, 16, 24: run-time source and destination
+    origins, the staging queues double-buffered by the loop."""
+    from pathlib import Path
+
+    text = (Path(__file__).parent / "backend_inputs" / "gm_transpose_loop.mlir").read_text()
+    cpp = kernel_cpp(text)
+    assert "for (int64_t i = 0; i < 32; i += 8)" in cpp and "InitBuffer(inQ_a_in, 2," in cpp, cpp
+    report = run(text, tmp_path)
+    np.testing.assert_array_equal(report.outputs["o"], report.reference["o"])
