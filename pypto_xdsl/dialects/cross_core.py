@@ -29,11 +29,12 @@ from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import I64, IntegerAttr
 from xdsl.dialects.utils import EnumAttribute
-from xdsl.ir import Operation, SpacedOpaqueSyntaxAttribute, SSAValue
+from xdsl.ir import Attribute, Operation, SpacedOpaqueSyntaxAttribute, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
     operand_def,
+    opt_prop_def,
     prop_def,
     result_def,
     traits_def,
@@ -266,16 +267,45 @@ class PopOp(TransferOp):
         printer.print_attribute(self.result.type)
 
 
+MAX_FLAG_ID = 15
+"""A core has 16 cross-core flag ids (CrossCoreSetFlag's `flagId`, 0-15)."""
+
+
 class FlagOp(IRDLOperation):
+    """Shared parts of `set_flag` and `wait_flag`: the direction and the flag id. Each
+    (direction, id) is its own counter; without `id(N)` the flag is id 0."""
+
     pipe = prop_def(PipeAttr)
+    flag_id = opt_prop_def(IntegerAttr[I64], prop_name="id")
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
 
-    def __init__(self, pipe: Pipe):
-        super().__init__(properties={"pipe": PipeAttr(pipe)})
+    def __init__(self, pipe: Pipe, flag_id: int | None = None):
+        properties: dict[str, Attribute] = {"pipe": PipeAttr(pipe)}
+        if flag_id is not None:
+            properties["id"] = IntegerAttr(flag_id, 64)
+        super().__init__(properties=properties)
 
     @property
     def pipe_kind(self) -> Pipe:
         return self.pipe.data
+
+    @property
+    def id_value(self) -> int:
+        return 0 if self.flag_id is None else self.flag_id.value.data
+
+    def _verify_id(self) -> None:
+        if not 0 <= self.id_value <= MAX_FLAG_ID:
+            raise VerifyException(f"flag id {self.id_value} is out of range: a core has flag ids 0-{MAX_FLAG_ID}")
+
+    def _id_suffix(self) -> str:
+        return "" if self.flag_id is None else f" id({self.id_value})"
+
+    @staticmethod
+    def _parse_id(parser: Parser) -> int | None:
+        if parser.parse_optional_keyword("id") is None:
+            return None
+        with parser.in_parens():
+            return parser.parse_integer(allow_boolean=False, allow_negative=False)
 
 
 @pypto_op_definition
@@ -286,16 +316,18 @@ class SetFlagOp(FlagOp):
     name = "pypto.cross_core.set_flag"
 
     def verify_(self) -> None:
+        self._verify_id()
         _check_placement(self, self.pipe_kind.producer, f"set_flag to {_PEER[self.pipe_kind.consumer]}")
 
     @classmethod
     def parse(cls, parser: Parser) -> SetFlagOp:
-        op = cls(_pipe_to(_parse_peer(parser, "to")))
+        pipe = _pipe_to(_parse_peer(parser, "to"))
+        op = cls(pipe, cls._parse_id(parser))
         op.attributes |= parser.parse_optional_attr_dict()
         return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(f" to {_PEER[self.pipe_kind.consumer]}")
+        printer.print_string(f" to {_PEER[self.pipe_kind.consumer]}{self._id_suffix()}")
         printer.print_op_attributes(self.attributes)
 
 
@@ -307,16 +339,18 @@ class WaitFlagOp(FlagOp):
     name = "pypto.cross_core.wait_flag"
 
     def verify_(self) -> None:
+        self._verify_id()
         _check_placement(self, self.pipe_kind.consumer, f"wait_flag from {_PEER[self.pipe_kind.producer]}")
 
     @classmethod
     def parse(cls, parser: Parser) -> WaitFlagOp:
-        op = cls(_pipe_from(_parse_peer(parser, "from")))
+        pipe = _pipe_from(_parse_peer(parser, "from"))
+        op = cls(pipe, cls._parse_id(parser))
         op.attributes |= parser.parse_optional_attr_dict()
         return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(f" from {_PEER[self.pipe_kind.producer]}")
+        printer.print_string(f" from {_PEER[self.pipe_kind.producer]}{self._id_suffix()}")
         printer.print_op_attributes(self.attributes)
 
 
@@ -442,6 +476,7 @@ __all__ = [
     "CROSS_CORE_OPS",
     "CUBE_SPACES",
     "DEFAULT_SLOTS",
+    "MAX_FLAG_ID",
     "FlagOp",
     "Pipe",
     "PipeAttr",

@@ -27,7 +27,7 @@ function before the ring fills, a pop needs an earlier push.
 from __future__ import annotations
 
 import threading
-from collections import deque
+from collections import defaultdict, deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -159,7 +159,7 @@ class Channels:
 
     def __init__(self, scheduler: TurnScheduler | None = None):
         self.rings = {p: Ring(p) for p in Pipe}
-        self.flags: dict[Pipe, deque[tuple[int, int]]] = {p: deque() for p in Pipe}
+        self.flags: dict[tuple[Pipe, int], deque[tuple[int, int]]] = defaultdict(deque)  # (direction, id) -> releases
         self.scheduler = scheduler
         self.clocks = [[1, 0], [0, 1]]  # a member's own accesses start at 1; 0: nothing known of the peer
         self.accesses: list[list[_Access]] = [[], []]
@@ -195,9 +195,9 @@ class Channels:
                     f"{_plural(len(ring.tiles), 'tile')} pushed onto the {pipe.value} ring never popped "
                     f"({_plural(ring.pushed, 'push')}, {_plural(ring.popped, 'pop')})"
                 )
-        for pipe, pending in self.flags.items():
+        for (pipe, flag_id), pending in self.flags.items():
             if count := len(pending):
-                problems.append(f"the {pipe.value} flag set {_plural(count, 'time')} more than waited for")
+                problems.append(f"the {_flag_name(pipe, flag_id)} set {_plural(count, 'time')} more than waited for")
         return problems
 
 
@@ -233,6 +233,11 @@ def _ring(interpreter: Interpreter, op: cross_core.TransferOp) -> Ring:
             f"the {op.pipe_kind.value} ring has {ring.slots} slots, but this op declares slots({op.slot_count})",
         )
     return ring
+
+
+def _flag_name(pipe: Pipe, flag_id: int) -> str:
+    """`c2v flag` for id 0 (the flags expand-mixed-kernel inserts), `c2v flag 3` otherwise."""
+    return f"{pipe.value} flag" + (f" {flag_id}" if flag_id else "")
 
 
 def _plural(n: int, word: str) -> str:
@@ -294,27 +299,27 @@ class CrossCoreFunctions(InterpreterFunctions):
     @pimpl(cross_core.SetFlagOp)
     def run_set_flag(self, interpreter: Interpreter, op: cross_core.SetFlagOp, args: PythonValues) -> PythonValues:
         channels = channels_of(interpreter)
-        pipe = op.pipe_kind
-        if len(channels.flags[pipe]) >= MAX_FLAG_COUNT:
+        key = (op.pipe_kind, op.id_value)
+        if len(channels.flags[key]) >= MAX_FLAG_COUNT:
             raise fail(
                 interpreter, op,
-                f"the {pipe.value} flag is already set {MAX_FLAG_COUNT} times without a wait: the "
+                f"the {_flag_name(*key)} is already set {MAX_FLAG_COUNT} times without a wait: the "
                 f"hardware counter holds 0-{MAX_FLAG_COUNT}",
             )
-        channels.flags[pipe].append(channels.release(state(interpreter).core))
+        channels.flags[key].append(channels.release(state(interpreter).core))
         return ()
 
     @pimpl(cross_core.WaitFlagOp)
     def run_wait_flag(self, interpreter: Interpreter, op: cross_core.WaitFlagOp, args: PythonValues) -> PythonValues:
         channels = channels_of(interpreter)
-        pipe = op.pipe_kind
-        peer = "aic" if pipe is Pipe.C2V else "aiv"
+        key = (op.pipe_kind, op.id_value)
+        peer = "aic" if key[0] is Pipe.C2V else "aiv"
         _wait(
-            interpreter, op, lambda: bool(channels.flags[pipe]),
-            f"wait_flag from {peer}: the {pipe.value} flag is not set",
+            interpreter, op, lambda: bool(channels.flags[key]),
+            f"wait_flag from {peer}: the {_flag_name(*key)} is not set",
             "a wait without a set_flag",
         )
-        channels.acquire(state(interpreter).core, channels.flags[pipe].popleft())
+        channels.acquire(state(interpreter).core, channels.flags[key].popleft())
         return ()
 
 

@@ -1,0 +1,331 @@
+"""lower-cross-core-rings: the slot rings of a group become a global-memory workspace, stores,
+loads and numbered cross-core flags.
+
+On dav-c220 the cube core reaches the vector cores only through global memory, so a ring of
+S slots is a GM tensor `[S * rows, cols]` that the group creates (one per launch block, as
+every workspace: the backend places it in the block's part of the launch workspace) and
+passes to both members. Each ring has two flag ids: FULL (producer -> consumer, one setting
+per stored slot) and FREE (consumer -> producer, one setting per slot read back):
+
+* the consumer starts by setting FREE S times (every slot is free);
+* push number n: wait FREE; store the tile into slot n % S; set FULL;
+* pop number n: wait FULL; load slot n % S; set FREE;
+* the producer ends by waiting FREE S times, so every counter is 0 when the kernel exits.
+
+The push or pop number of a site is an affine function of the enclosing loops' induction
+variables (static trip counts; a branch must transfer equally often on both sides). The
+flags expand-mixed-kernel inserted for shared tensors keep id 0; rings take ids from 1 up,
+skipping 11-14 (SyncAll's). The result is plain pypto IR the interpreter runs (the ring
+discipline is checked by its race detector) and the Ascend C backend lowers.
+
+One rewrite per group (both members change together); docs/passes/lower-cross-core-rings.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import FunctionType, IndexType, IntegerAttr, ModuleOp
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import PassFailedException
+
+from pypto_xdsl.analysis.symbols import invalidate
+from pypto_xdsl.dialects import tensor, tile
+from pypto_xdsl.dialects.attributes import FuncKind, ParamDirection, TensorType, TileType
+from pypto_xdsl.dialects.cross_core import (
+    MAX_FLAG_ID,
+    TRANSFER_TYPES,
+    Pipe,
+    PopOp,
+    PushOp,
+    SetFlagOp,
+    WaitFlagOp,
+    group_members,
+    transfer_type,
+)
+from pypto_xdsl.dialects.program import CallOp, FuncOp, ReturnOp, func_ops
+
+RESERVED_FLAG_IDS = frozenset(range(11, 15))
+"""CrossCoreSetFlag ids SyncAll uses on dav-c220."""
+
+
+class RingLoweringError(Exception):
+    """A ring the pass cannot lower; the message names the op."""
+
+
+def _describe(op: Operation) -> str:
+    return f"'{op.name}' in @{_func_name(op)}"
+
+
+def _func_name(op: Operation) -> str:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, FuncOp):
+        parent = parent.parent_op()
+    return parent.sym_name.data if parent is not None else "?"
+
+
+def _constant(value: SSAValue) -> int | None:
+    op = value.owner
+    if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
+        return op.value.value.data
+    return None
+
+
+def _trip_count(loop: scf.ForOp) -> int:
+    lb, ub, step = (_constant(v) for v in (loop.lb, loop.ub, loop.step))
+    if lb is None or ub is None or step is None or step <= 0:
+        raise RingLoweringError(
+            f"{_describe(loop)}: a loop holding cross-core transfers needs constant bounds and step, "
+            "so that every transfer knows its slot"
+        )
+    return max(0, (ub - lb + step - 1) // step)
+
+
+@dataclass
+class _Counter:
+    """How many transfers of one pipe each block and op performs (per run)."""
+
+    pipe: Pipe
+
+    def of_op(self, op: Operation) -> int:
+        if isinstance(op, TRANSFER_TYPES):
+            return int(op.pipe_kind is self.pipe)
+        if isinstance(op, scf.ForOp):
+            inner = self.of_block(op.body.block)
+            return _trip_count(op) * inner if inner else 0
+        if isinstance(op, scf.IfOp):
+            counts = [self.of_block(r.block) if r.blocks else 0 for r in op.regions]
+            if len(set(counts)) > 1:
+                raise RingLoweringError(
+                    f"{_describe(op)}: its branches transfer on the {self.pipe.value} ring "
+                    f"{' and '.join(map(str, counts))} times; both must transfer equally often"
+                )
+            return counts[0]
+        total = sum(self.of_block(b) for r in op.regions for b in r.blocks)
+        if total:
+            raise RingLoweringError(f"{_describe(op)}: cross-core transfers inside it are not lowered")
+        return 0
+
+    def of_block(self, block: Block) -> int:
+        return sum(self.of_op(op) for op in block.ops)
+
+
+def _index(builder_ops: list[Operation], value: int) -> SSAValue:
+    c = arith.ConstantOp(IntegerAttr(value, IndexType()))
+    builder_ops.append(c)
+    return c.result
+
+
+def _sequence_number(site: Operation, func: FuncOp, counter: _Counter, ops: list[Operation]) -> SSAValue:
+    """The number of transfers of the pipe before `site` in one run of `func`, as index ops
+    appended to `ops` (to insert before `site`)."""
+    const = 0
+    terms: list[tuple[scf.ForOp, int]] = []
+    op: Operation = site
+    while op.parent_op() is not func:
+        block = op.parent_block()
+        assert block is not None
+        for earlier in block.ops:
+            if earlier is op:
+                break
+            const += counter.of_op(earlier)
+        parent = op.parent_op()
+        assert parent is not None
+        if isinstance(parent, scf.ForOp):
+            terms.append((parent, counter.of_block(parent.body.block)))
+        op = parent
+    for earlier in func.body.block.ops:
+        if earlier is op:
+            break
+        const += counter.of_op(earlier)
+    total = _index(ops, const)
+    for loop, per_iteration in terms:
+        lb, step = _constant(loop.lb), _constant(loop.step)
+        assert lb is not None and step is not None
+        iteration: SSAValue = loop.body.block.args[0]
+        if lb:
+            sub = arith.SubiOp(iteration, _index(ops, lb))
+            ops.append(sub)
+            iteration = sub.result
+        if step != 1:
+            div = arith.DivUIOp(iteration, _index(ops, step))
+            ops.append(div)
+            iteration = div.result
+        mul = arith.MuliOp(iteration, _index(ops, per_iteration))
+        add = arith.AddiOp(total, mul.result)
+        ops.extend((mul, add))
+        total = add.result
+    return total
+
+
+def _slot_row(site: Operation, func: FuncOp, counter: _Counter, slots: int, rows: int) -> tuple[list[Operation], SSAValue]:
+    ops: list[Operation] = []
+    if slots == 1:
+        return ops, _index(ops, 0)
+    n = _sequence_number(site, func, counter, ops)
+    if n.owner in ops and _constant(n) is not None:
+        value = _constant(n)
+        assert value is not None
+        ops.clear()
+        return ops, _index(ops, (value % slots) * rows)
+    rem = arith.RemUIOp(n, _index(ops, slots))
+    ops.append(rem)
+    mul = arith.MuliOp(rem.result, _index(ops, rows))
+    ops.append(mul)
+    return ops, mul.result
+
+
+def _add_parameter(func: FuncOp, t: TensorType, name: str) -> SSAValue:
+    block = func.body.block
+    arg = block.insert_arg(t, len(block.args))
+    arg.name_hint = name
+    inputs = [*func.function_type.inputs.data, t]
+    func.function_type = FunctionType.from_lists(inputs, list(func.function_type.outputs.data))
+    func.set_directions([*func.directions, ParamDirection.INOUT])
+    return arg
+
+
+def _flag_ids(group: FuncOp, aic: FuncOp, aiv: FuncOp):
+    used = {op.id_value for m in (aic, aiv) for op in m.walk() if isinstance(op, SetFlagOp | WaitFlagOp)}
+    candidate = 0
+    while True:
+        if candidate not in used and candidate not in RESERVED_FLAG_IDS:
+            if candidate > MAX_FLAG_ID:
+                raise RingLoweringError(
+                    f"group @{group.sym_name.data} needs more cross-core flag ids than a core has "
+                    f"(0-{MAX_FLAG_ID}, without SyncAll's 11-14)"
+                )
+            yield candidate
+        candidate += 1
+
+
+def lower_group_rings(group: FuncOp) -> int:
+    """Lower the rings of `group`; return how many rings were lowered (raises RingLoweringError)."""
+    aic, aiv = group_members(group)
+    if aic is None or aiv is None:
+        return 0
+    members = {FuncKind.AIC: aic, FuncKind.AIV: aiv}
+    transfers: dict[Pipe, list[PushOp | PopOp]] = {}
+    for member in (aic, aiv):
+        for op in member.walk():
+            if isinstance(op, TRANSFER_TYPES):
+                transfers.setdefault(op.pipe_kind, []).append(op)
+    if not transfers:
+        return 0
+    calls = [op for op in group.body.block.ops if isinstance(op, CallOp)]
+    ids = _flag_ids(group, aic, aiv)
+    for pipe in (Pipe.C2V, Pipe.V2C):
+        sites = transfers.get(pipe)
+        if not sites:
+            continue
+        elems = {transfer_type(o).element_type for o in sites}
+        if len(elems) != 1:
+            raise RingLoweringError(
+                f"the {pipe.value} ring of group @{group.sym_name.data} carries tiles of different element "
+                "types; a ring's slots have one element type"
+            )
+        elem = next(iter(elems))
+        shapes = [transfer_type(o).get_shape() for o in sites]
+        if any(len(shape) != 2 for shape in shapes):
+            raise RingLoweringError(f"{_describe(sites[0])}: only 2-D tiles cross cores")
+        # a slot holds the largest tile; a smaller one is a window of it (strided rows)
+        shape = (max(s[0] for s in shapes), max(s[1] for s in shapes))
+        for o in sites:
+            if isinstance(o, PushOp) and transfer_type(o).space.name == "MAT":
+                raise RingLoweringError(
+                    f"{_describe(o)}: a 'mat' (L1) tile has no path to global memory on dav-c220; "
+                    "push the 'acc' result or load the tile from its tensor"
+                )
+        rows, cols = shape
+        slots = sites[0].slot_count
+        ring_type = TensorType([slots * rows, cols], elem)
+        create = tensor.CreateOp(ring_type)
+        create.result.name_hint = f"{pipe.value}_ring"
+        group.body.block.insert_op_before(create, calls[0])
+        params = {kind: _add_parameter(m, ring_type, f"{pipe.value}_ring") for kind, m in members.items()}
+        for call in calls:
+            new_call = CallOp(call.callee, [*call.args, create.result], list(call.res.types))
+            for old, new in zip(call.res, new_call.res):
+                new.name_hint = old.name_hint
+            new_call.attributes |= call.attributes
+            group.body.block.insert_op_before(new_call, call)
+            for old, new in zip(call.res, new_call.res):
+                old.replace_all_uses_with(new)
+            call.detach()
+            call.erase()
+        calls = [op for op in group.body.block.ops if isinstance(op, CallOp)]
+        full, free = next(ids), next(ids)
+        producer, consumer = members[pipe.producer], members[pipe.consumer]
+        counter = _Counter(pipe)
+        back = Pipe.V2C if pipe is Pipe.C2V else Pipe.C2V
+        # every site's slot is computed before any transfer is replaced: the count of the
+        # transfers before a site includes the sites rewritten earlier
+        positions = [
+            _slot_row(site, producer if isinstance(site, PushOp) else consumer, counter, slots, rows)
+            for site in sites
+        ]
+        for site, (ops, row) in zip(sites, positions):
+            ring = params[pipe.producer if isinstance(site, PushOp) else pipe.consumer]
+            zero = _index(ops, 0)
+            if isinstance(site, PushOp):
+                ops.append(WaitFlagOp(back, free))
+                ops.append(tile.StoreOp(site.tile, ring, [row, zero]))
+                ops.append(SetFlagOp(pipe, full))
+                after: list[Operation] = []
+            else:
+                ops.append(WaitFlagOp(pipe, full))
+                load = tile.LoadOp(ring, [row, zero], site.result.type)  # type: ignore[arg-type]
+                ops.append(load)
+                after = [SetFlagOp(back, free)]
+            block = site.parent_block()
+            assert block is not None
+            for o in ops:
+                block.insert_op_before(o, site)
+            for o in reversed(after):
+                block.insert_op_after(o, site)
+            if isinstance(site, PopOp):
+                load.result.name_hint = site.result.name_hint
+                site.result.replace_all_uses_with(load.result)
+            site.detach()
+            site.erase()
+        first = consumer.body.block.first_op
+        assert first is not None
+        for _ in range(slots):
+            consumer.body.block.insert_op_before(SetFlagOp(back, free), first)
+        ret = producer.body.block.last_op
+        assert isinstance(ret, ReturnOp)
+        for _ in range(slots):
+            producer.body.block.insert_op_before(WaitFlagOp(back, free), ret)
+    invalidate(group)
+    return len(transfers)
+
+
+def lower_rings(module: ModuleOp) -> list[str]:
+    """Lower every group's rings; the messages of the rings that could not be lowered."""
+    errors: list[str] = []
+    for func in list(func_ops(module)):
+        if func.func_kind == FuncKind.GROUP:
+            try:
+                lower_group_rings(func)
+            except RingLoweringError as e:
+                errors.append(str(e))
+    invalidate(module)
+    return errors
+
+
+@dataclass(frozen=True)
+class LowerCrossCoreRingsPass(ModulePass):
+    """`lower-cross-core-rings`."""
+
+    name = "lower-cross-core-rings"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        errors = lower_rings(op)
+        if errors:
+            raise PassFailedException(f"{self.name}: " + "; ".join(errors))
+
+
+__all__ = ["LowerCrossCoreRingsPass", "RingLoweringError", "lower_group_rings", "lower_rings"]

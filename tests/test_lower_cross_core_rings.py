@@ -1,0 +1,68 @@
+"""lower-cross-core-rings keeps the meaning of a group: the twelve mixed programs of
+test_mixed_kernels.py and the random mixed kernels compute exactly what they did with rings,
+and the interpreter's race detector accepts the FULL/FREE flag discipline (and rejects it when
+a flag is removed)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from pypto_xdsl.dialects.cross_core import TRANSFER_TYPES, SetFlagOp, WaitFlagOp
+from pypto_xdsl.interpreter import PyptoInterpretationError, parse_module, run
+from pypto_xdsl.interpreter.testing import assert_same_semantics
+from pypto_xdsl.transforms.lower_cross_core_rings import lower_rings
+from tests.test_mixed_kernels import CASES, _apply, _case
+
+
+def _with_rings(module):
+    lowered = module.clone()
+    assert lower_rings(lowered) == []
+    lowered.verify()
+    return lowered
+
+
+@pytest.mark.parametrize("workload, shape, dtype", CASES, ids=lambda v: "x".join(map(str, v)) if isinstance(v, tuple) else str(v))
+def test_rings_in_global_memory_compute_what_the_rings_did(workload, shape, dtype):
+    program, inputs, *_ = _case(workload, shape, dtype)
+    split = _apply(program.fresh_module(), "pypto-default")
+    lowered = _with_rings(split)
+    assert not any(isinstance(op, TRANSFER_TYPES) for op in lowered.walk())
+    assert_same_semantics(split, lowered, "main", seeds=(0,), rtol=0, atol=0, matmul_tolerance=False)
+
+
+def test_random_mixed_kernels_keep_their_meaning():
+    from tests.random_mixed_kernels import generate
+
+    for seed in range(8):
+        split = _apply(parse_module(generate(seed)), "expand-mixed-kernel")
+        lowered = _with_rings(split)
+        assert_same_semantics(split, lowered, "main", seeds=(0,), rtol=0, atol=0, matmul_tolerance=False)
+
+
+def _linear_with_rings():
+    program, inputs, *_ = _case("linear", (64, 128, 192), "f16")
+    return _with_rings(_apply(program.fresh_module(), "pypto-default")), inputs
+
+
+def test_without_the_free_credit_the_producer_overwrites_a_slot_the_consumer_reads():
+    lowered, inputs = _linear_with_rings()
+    text = str(lowered)
+    # the FULL flag of the c2v ring is the first id the pass allocated: drop its waits
+    full = re.search(r"wait_flag from aic id\((\d+)\)", text).group(1)
+    broken = parse_module(text.replace(f"pypto.cross_core.wait_flag from aic id({full})\n", ""))
+    with pytest.raises(PyptoInterpretationError, match="race|set .* more than waited"):
+        run(broken, "main", [a.copy() for a in inputs])
+
+
+def test_every_ring_flag_is_waited_for_as_often_as_it_is_set():
+    lowered, _ = _linear_with_rings()
+    sets: dict[tuple[str, int], int] = {}
+    waits: dict[tuple[str, int], int] = {}
+    for op in lowered.walk():
+        if isinstance(op, SetFlagOp):
+            sets[(op.pipe_kind.value, op.id_value)] = sets.get((op.pipe_kind.value, op.id_value), 0) + 1
+        elif isinstance(op, WaitFlagOp):
+            waits[(op.pipe_kind.value, op.id_value)] = waits.get((op.pipe_kind.value, op.id_value), 0) + 1
+    assert sets.keys() == waits.keys() and sets
