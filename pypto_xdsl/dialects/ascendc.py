@@ -32,7 +32,7 @@ from pypto_xdsl.dialects import (
     ascendc_types,
 )
 
-KERNEL_OPS = [ascendc_kernel.KernelOp, ascendc_kernel.ReturnOp, ascendc_kernel.LaunchOp]
+KERNEL_OPS = [ascendc_kernel.KernelOp, ascendc_kernel.ReturnOp, ascendc_kernel.LaunchOp, ascendc_kernel.CoreCallOp]
 
 ASCENDC_OPS = [
     *KERNEL_OPS,

@@ -115,7 +115,7 @@ class KernelResultAttr(ParametrizedAttribute):
 
 
 # Properties printed as keywords, the rest in the attribute dictionary.
-_KERNEL_PROPS = ("arg_names", "results", "workspace", "memory_plan", "sync")
+_KERNEL_PROPS = ("arg_names", "results", "workspace", "memory_plan", "sync", "group")
 
 
 @irdl_op_definition
@@ -132,6 +132,7 @@ class KernelOp(IRDLOperation):
     memory_plan = opt_prop_def(DictionaryAttr)
     sync = opt_prop_def(StringAttr)
     arg_names = opt_prop_def(ArrayAttr[StringAttr])
+    group = opt_prop_def(StringAttr)  # a MIX kernel's member: the core branch of that kernel, an inline function
 
     traits = traits_def(IsolatedFromAbove(), SymbolOpInterface())
 
@@ -211,6 +212,15 @@ class KernelOp(IRDLOperation):
             for n in self.arg_names.data:
                 if not _IDENTIFIER.fullmatch(n.data):
                     raise VerifyException(f"kernel @{name}: parameter name '{n.data}' is not a C++ identifier")
+        if self.group is not None and self.kernel_kind == KernelKind.MIX:
+            raise VerifyException(f"kernel @{name}: a member of a MIX kernel runs on one core (kind cube or vector)")
+        if self.kernel_kind == KernelKind.MIX and any(isinstance(op, CoreCallOp) for op in self.body.block.ops):
+            for op in self.body.block.ops:
+                if not isinstance(op, CoreCallOp | ReturnOp):
+                    raise VerifyException(
+                        f"MIX kernel @{name} branches to its members (ascendc.core_call) and holds no other op, "
+                        f"but holds '{op.name}'"
+                    )
         if self.sync is not None and self.sync.data not in ("explicit", "auto"):
             raise VerifyException(f"kernel @{name}: 'sync' is \"explicit\" or \"auto\", got \"{self.sync.data}\"")
         self._verify_declarations()
@@ -312,6 +322,74 @@ class ReturnOp(IRDLOperation):
     name = "ascendc.return"
     traits = traits_def(IsTerminator(), HasParent(KernelOp))
     assembly_format = "attr-dict"
+
+
+class CoreCallSymbolUser(SymbolUserOpInterface):
+    def verify(self, op: Operation) -> None:
+        assert isinstance(op, CoreCallOp)
+        callee = lookup_symbol(op, op.callee)
+        name = op.callee.string_value()
+        if not isinstance(callee, KernelOp):
+            raise VerifyException(f"'@{name}' does not refer to an ascendc.kernel")
+        want = KernelKind.CUBE if op.core.data == "aic" else KernelKind.VECTOR
+        if callee.kernel_kind != want:
+            raise VerifyException(
+                f"the {op.core.data} branch calls @{name}, a {callee.kernel_kind.value} kernel; "
+                f"it must be a {want.value} kernel"
+            )
+        parent = op.parent_op()
+        if callee.group is None or not isinstance(parent, KernelOp) or callee.group.data != parent.sym_name.data:
+            raise VerifyException(f"@{name} is not a member of this MIX kernel (its 'group' names another)")
+        if [a.type for a in op.args] != [a.type for a in callee.args]:
+            raise VerifyException(f"@{name} takes ({', '.join(str(a.type) for a in callee.args)}), "
+                                  f"the branch passes ({', '.join(str(a.type) for a in op.args)})")
+
+
+@irdl_op_definition
+class CoreCallOp(IRDLOperation):
+    """`ascendc.core_call aic @k_aic(%a, %b) : !ascendc.gm_addr, !ascendc.gm_addr`: in a MIX
+    kernel, `if ASCEND_IS_AIC { k_aic(a, b); }` (`aiv`: ASCEND_IS_AIV), the member running on
+    that core type (impl/utils/sys_macros.h)."""
+
+    name = "ascendc.core_call"
+    core = prop_def(StringAttr)
+    callee = prop_def(FlatSymbolRefAttrConstr)
+    args = var_operand_def()
+    traits = traits_def(CoreCallSymbolUser())
+
+    def __init__(self, core: str, callee: str, args: Sequence[SSAValue]):
+        super().__init__(operands=[args], properties={"core": StringAttr(core), "callee": SymbolRefAttr(callee)})
+
+    def verify_(self) -> None:
+        if self.core.data not in ("aic", "aiv"):
+            raise VerifyException(f"a core branch is 'aic' or 'aiv', not '{self.core.data}'")
+        parent = self.parent_op()
+        if not isinstance(parent, KernelOp) or parent.kernel_kind != KernelKind.MIX:
+            raise VerifyException("ascendc.core_call branches to a member inside a MIX kernel (ascendc.kernel mix)")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CoreCallOp:
+        core = parser.parse_keyword_in(("aic", "aiv"))
+        callee = parser.parse_symbol_name().data
+        operands = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
+        types: list[Attribute] = []
+        if parser.parse_optional_punctuation(":"):
+            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        if len(types) != len(operands):
+            parser.raise_error(f"expected {len(operands)} operand types, got {len(types)}")
+        op = cls(core, callee, parser.resolve_operands(operands, types, parser.pos))
+        op.attributes |= parser.parse_optional_attr_dict()
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.core.data} ")
+        printer.print_symbol_name(self.callee.string_value())
+        with printer.in_parens():
+            printer.print_list(self.args, printer.print_operand)
+        if self.args:
+            printer.print_string(" : ")
+            printer.print_list([a.type for a in self.args], printer.print_attribute)
+        printer.print_op_attributes(self.attributes)
 
 
 class LaunchSymbolUser(SymbolUserOpInterface):

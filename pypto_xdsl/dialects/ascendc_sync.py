@@ -6,6 +6,13 @@
     ascendc.wait_flag MTE3_MTE2 %e                     // WaitFlag<HardEvent::MTE3_MTE2>(e);
     ascendc.release_event_id MTE3_MTE2 %pipe, %e       // pipe.ReleaseEventID<HardEvent::MTE3_MTE2>(e);
     ascendc.pipe_barrier PIPE_V                        // PipeBarrier<PIPE_V>();
+    ascendc.cross_core_set_flag PIPE_FIX mode 2 id 0   // CrossCoreSetFlag<2, PIPE_FIX>(0);
+    ascendc.cross_core_wait_flag PIPE_S mode 2 id 0    // CrossCoreWaitFlag<2, PIPE_S>(0);
+
+Cross-core flags (include/basic_api/kernel_operator_block_sync_intf.h) order work between
+the cube and vector cores of a MIX kernel: mode 2 pairs the AIC with the AIV(s) of its core
+group; each core has 16 flag ids, each a counter 0-15. A set is issued on the pipe of the
+work it publishes (the pipe's earlier instructions complete first), never on PIPE_S.
 
 Event ids come from the TPipe, as the devkit's SetFlag/WaitFlag documentation asks: the
 queues take theirs from the same pool, so a hard-coded EVENT_ID0 can collide with one in use.
@@ -17,12 +24,12 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import StringAttr
+from xdsl.dialects.builtin import IntegerAttr, StringAttr
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, prop_def, result_def
 from xdsl.utils.exceptions import VerifyException
 
-from pypto_xdsl.dialects.ascendc_format import AscendCFormat
+from pypto_xdsl.dialects.ascendc_format import INT, AscendCFormat, int_prop
 from pypto_xdsl.dialects.ascendc_types import (
     EventType,
     HardEvent,
@@ -176,4 +183,63 @@ class PipeBarrierOp(AscendCFormat, IRDLOperation):
         return self.pipe.data
 
 
-SYNC_OPS = [FetchEventIdOp, AllocEventIdOp, ReleaseEventIdOp, SetFlagOp, WaitFlagOp, PipeBarrierOp]
+CROSS_CORE_MODES = (0, 1, 2)
+"""CrossCoreSetFlag's modeId: 0 all cores of the launch, 1 the AIVs of a group, 2 the AIC and
+the AIV(s) of one core group."""
+MAX_CROSS_CORE_FLAG_ID = 15
+
+
+class _CrossCoreFlagOp(AscendCFormat, IRDLOperation):
+    pipe = prop_def(PipeAttr)
+    mode = prop_def(IntegerAttr)
+    flag_id = prop_def(IntegerAttr, prop_name="id")
+    FORMAT_ENUMS: ClassVar[tuple] = (("pipe", PipeAttr),)
+    FORMAT_KEYWORDS: ClassVar[tuple] = (("mode", "mode", INT, None), ("id", "id", INT, None))
+
+    def __init__(self, pipe: Pipe, flag_id: int, mode: int = 2):
+        IRDLOperation.__init__(self, properties={"pipe": PipeAttr(pipe), "mode": int_prop(mode), "id": int_prop(flag_id)})
+
+    @property
+    def pipe_kind(self) -> Pipe:
+        return self.pipe.data
+
+    @property
+    def id_value(self) -> int:
+        return self.flag_id.value.data
+
+    @property
+    def mode_value(self) -> int:
+        return self.mode.value.data
+
+    def verify_(self) -> None:
+        if self.mode_value not in CROSS_CORE_MODES:
+            raise VerifyException(f"{self.name}: modeId is 0, 1 or 2, got {self.mode_value}")
+        if not 0 <= self.id_value <= MAX_CROSS_CORE_FLAG_ID:
+            raise VerifyException(f"{self.name}: flag id {self.id_value} is out of range 0-{MAX_CROSS_CORE_FLAG_ID}")
+
+
+@irdl_op_definition
+class CrossCoreSetFlagOp(_CrossCoreFlagOp):
+    """`CrossCoreSetFlag<mode, PIPE_X>(id);`: once pipe X's earlier work is done, add one to
+    flag `id` of the peer core(s) the mode names."""
+
+    name = "ascendc.cross_core_set_flag"
+
+    def verify_(self) -> None:
+        super().verify_()
+        if self.pipe_kind is Pipe.PIPE_S:
+            raise VerifyException(
+                "CrossCoreSetFlag is issued on the pipe of the work it publishes (PIPE_FIX, PIPE_MTE2, "
+                "PIPE_MTE3, ...), not PIPE_S"
+            )
+
+
+@irdl_op_definition
+class CrossCoreWaitFlagOp(_CrossCoreFlagOp):
+    """`CrossCoreWaitFlag<mode, PIPE_X>(id);`: block until flag `id` is non-zero, take one."""
+
+    name = "ascendc.cross_core_wait_flag"
+
+
+SYNC_OPS = [FetchEventIdOp, AllocEventIdOp, ReleaseEventIdOp, SetFlagOp, WaitFlagOp, PipeBarrierOp,
+            CrossCoreSetFlagOp, CrossCoreWaitFlagOp]

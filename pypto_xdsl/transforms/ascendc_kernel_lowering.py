@@ -41,11 +41,13 @@ from pypto_xdsl.analysis.ascendc_kernel import (
 from pypto_xdsl.analysis.cxx_names import ctype, kernel_namer, op_error
 from pypto_xdsl.dialects import ascendc_compute as C
 from pypto_xdsl.dialects import ascendc_memory as M
-from pypto_xdsl.dialects import program, tensor, tile
+from pypto_xdsl.dialects import ascendc_sync as S
+from pypto_xdsl.dialects import cross_core, program, tensor, tile
 from pypto_xdsl.dialects.ascendc_kernel import KernelOp, KernelResultAttr, ReturnOp
 from pypto_xdsl.dialects.ascendc_types import (
     GmAddrType,
     KernelKind,
+    Pipe,
     TPosition,
 )
 from pypto_xdsl.dialects.attributes import (
@@ -225,6 +227,35 @@ class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLo
             self.gm[op.result] = gt.result
             self.storage_of[op.result] = self.storage_of.get(op.input, op.input)
 
+    # ------------------------------------------------------------------ cross-core flags
+
+    def _cross_core_flag(self, op: cross_core.SetFlagOp | cross_core.WaitFlagOp) -> None:
+        """A flag of a MIX kernel's member (lower-cross-core-rings numbered it). A set is issued
+        on the pipe of the global-memory access it publishes (the last one before it on this
+        core: Fixpipe, MTE3 copy out or MTE2 copy in), so that access completes first; a wait
+        stalls issue on PIPE_S (CrossCoreWaitFlag's default), before whatever follows."""
+        if isinstance(op, cross_core.WaitFlagOp):
+            self._insert(S.CrossCoreWaitFlagOp(Pipe.PIPE_S, op.id_value))
+            return
+        self._insert(S.CrossCoreSetFlagOp(self._publishing_pipe(op), op.id_value))
+
+    def _publishing_pipe(self, op: Operation) -> Pipe:
+        cursor: Operation | None = op
+        while cursor is not None:
+            prev = cursor.prev_op
+            while prev is not None:
+                accesses = [o for o in prev.walk() if isinstance(o, tile.LoadOp | tile.StoreOp | tile.AtomicStoreOp)]
+                if accesses:
+                    last = accesses[-1]
+                    if isinstance(last, tile.LoadOp):
+                        return Pipe.PIPE_MTE2
+                    space = last.tile.type.space  # type: ignore[union-attr]
+                    return Pipe.PIPE_FIX if space == MemorySpace.ACC else Pipe.PIPE_MTE3
+                prev = prev.prev_op
+            parent = cursor.parent_op()
+            cursor = parent if parent is not None and parent is not self.func else None
+        return Pipe.PIPE_MTE2  # nothing accessed yet (a ring's initial credits)
+
     # ------------------------------------------------------------------ helpers
 
     def _insert(self, op: Operation) -> Operation:
@@ -344,6 +375,8 @@ class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLo
     def lower_other(self, op: Operation) -> None:
         if isinstance(op, program.ReturnOp):
             return self._check_return(op)
+        if isinstance(op, cross_core.SetFlagOp | cross_core.WaitFlagOp):
+            return self._cross_core_flag(op)
         if isinstance(op, tile.LoadOp):
             return self._load(op)
         if isinstance(op, tile.StoreOp | tile.AtomicStoreOp):

@@ -201,29 +201,44 @@ def check_dynamic_extents(module: ModuleOp) -> None:
 
 
 def lower_module(module: ModuleOp) -> None:
-    """Lower every tile-level kernel of `module` to an ascendc.kernel and its launches to
+    """Lower every tile-level kernel of `module` to an ascendc.kernel, every group to a MIX
+    kernel (its members' rings lowered first: lower-cross-core-rings) and their launches to
     ascendc.launch (raises BackendError)."""
-    from pypto_xdsl.analysis.ascendc_kernel import reject_group_functions
+    from pypto_xdsl.transforms.ascendc_mix_lowering import lower_groups
 
-    reject_group_functions(module)
     check_dynamic_extents(module)
-    kernels = [f for f in program.func_ops(module) if f.is_incore]
+    groups = lower_groups(module)
+    members = {m for g in groups for m in g.members}
+    kernels = [f for f in program.func_ops(module) if f.is_incore and f not in members]
     lowered = [(f, lower_kernel(f)) for f in kernels]
-    if kernels:
+    for g in groups:
+        lowered.append((g.func, g.kernel))
+        lowered.extend((None, k) for k in g.member_kernels)
+    if kernels or groups:
         by_name = {f.sym_name.data: f for f in kernels}
+        by_name |= {g.func.sym_name.data: g.launched for g in groups}
         for op in module.walk():
             if isinstance(op, program.CallOp | program.SubmitOp) and op.callee.string_value() in by_name:
                 check_launch(op, by_name[op.callee.string_value()])
         PatternRewriteWalker(GreedyRewritePatternApplier([LaunchKernels(by_name)], dce_enabled=False), apply_recursively=False).rewrite_module(module)
+    anchor: Operation | None = None
     for func, kernel in lowered:
+        if func is None:  # a MIX kernel's member, before the MIX kernel
+            assert anchor is not None
+            module.body.block.insert_op_before(kernel, anchor)
+            continue
         module.body.block.insert_op_before(kernel, func)
+        anchor = kernel
         func.detach()
         func.erase(safe_erase=False)
+    for f in members:
+        f.detach()
+        f.erase(safe_erase=False)
     invalidate(module)
 
 
 def has_pypto_kernels(module: ModuleOp) -> bool:
-    return any(f.is_incore for f in program.func_ops(module))
+    return any(f.is_incore or f.func_kind == FuncKind.GROUP for f in program.func_ops(module))
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import ModuleOp
 
-from pypto_xdsl.analysis.ascendc_kernel import reject_group_functions
 from pypto_xdsl.backend.ascendc.cxx import BackendError, Namer
 from pypto_xdsl.backend.ascendc.host import (
     HostProgram,
@@ -25,6 +24,7 @@ from pypto_xdsl.backend.ascendc.host import (
 from pypto_xdsl.backend.ascendc.kernel import kernel_cxx_name, print_ascendc_kernel
 from pypto_xdsl.dialects import program
 from pypto_xdsl.dialects.ascendc_kernel import KernelOp
+from pypto_xdsl.dialects.ascendc_types import KernelKind
 
 
 @dataclass
@@ -44,6 +44,8 @@ def kernel_funcs(module: ModuleOp) -> list[KernelOp]:
 
 
 def _complete_kernel(kernel: KernelOp) -> None:
+    if kernel.kernel_kind == KernelKind.MIX:
+        return  # its members are planned and synchronised, each on its own core
     from pypto_xdsl.transforms.ascendc_cse import kernel_cse
     from pypto_xdsl.transforms.ascendc_insert_sync import sync_kernel
     from pypto_xdsl.transforms.ascendc_plan_buffers import plan_kernel
@@ -63,7 +65,7 @@ def lower_for_printing(module: ModuleOp) -> ModuleOp:
     from pypto_xdsl.transforms.convert_pypto_to_ascendc import has_pypto_kernels, lower_module
 
     pending = has_pypto_kernels(module) or any(
-        k.memory_plan is None or k.sync is None for k in kernel_funcs(module)
+        k.kernel_kind != KernelKind.MIX and (k.memory_plan is None or k.sync is None) for k in kernel_funcs(module)
     )
     if not pending:
         return module
@@ -107,13 +109,14 @@ def launch_header(func: KernelOp) -> str:
         "      " + (f'static_cast<uint8_t*>(pypto_sim::device_arg("{name}", "{n}", {n}))' if c == "void*" else n)
         for c, n in sig
     )
+    launch = "launch_mix" if func.kernel_kind == KernelKind.MIX else "launch"
     return (
         f"// pypto-xdsl CPU SIMULATION launch header for kernel {name} (CANN generates the real one).\n"
         "#pragma once\n"
         '#include "pypto_sim/launch.h"\n\n'
         f'extern "C" void {name}({kparams});\n\n'
         f"inline uint32_t aclrtlaunch_{name}(uint32_t blockDim, aclrtStream stream{hparams}) {{\n"
-        f'  return pypto_sim::launch("{name}", blockDim, stream, [&] {{\n'
+        f'  return pypto_sim::{launch}("{name}", blockDim, stream, [&] {{\n'
         f"    {name}(\n{args});\n"
         "  });\n"
         "}\n"
@@ -197,18 +200,20 @@ and queue discipline and stops with "pypto-sim error" on a violation.
 def emit_program(module: ModuleOp, entry: str | None = None, with_sim: bool = True) -> EmittedProgram:
     from pypto_xdsl.transforms.convert_pypto_to_ascendc import check_dynamic_extents
 
-    reject_group_functions(module)
     em = EmittedProgram()
     check_dynamic_extents(module)
     seen: dict[str, str] = {}
     module = lower_for_printing(module)
     kfuncs = kernel_funcs(module)
+    members = {f.sym_name.data: f for f in kfuncs if f.group is not None}
     for f in kfuncs:
         name = kernel_cxx_name(f.sym_name.data)
         if name in seen:
             raise BackendError(f"ascendc: kernels @{seen[name]} and @{f.sym_name.data} map to the same C++ name {name}")
         seen[name] = f.sym_name.data
-        em.files[f"kernels/{name}.cpp"] = print_ascendc_kernel(f)
+        if f.group is not None:
+            continue  # printed in its MIX kernel's file
+        em.files[f"kernels/{name}.cpp"] = print_ascendc_kernel(f, members)
         em.kernels.append(name)
         if with_sim:
             em.files[f"sim/aclrtlaunch_{name}.h"] = launch_header(f)

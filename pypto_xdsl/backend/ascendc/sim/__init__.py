@@ -95,7 +95,7 @@ def build(out_dir: Path, exe_name: str = "pypto_main", opt: str = "-O1") -> Path
     exe = build_dir / exe_name
     cmd = [
         cxx, "-std=c++17", opt, "-g", "-Wall", "-Wno-unused-variable", "-Werror=return-type",
-        f"-I{include}", f"-I{out_dir / 'sim'}", f"-I{out_dir / 'host'}", *sources, "-o", str(exe),
+        f"-I{include}", f"-I{out_dir / 'sim'}", f"-I{out_dir / 'host'}", *sources, "-o", str(exe), "-pthread",
     ]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:

@@ -39,7 +39,7 @@ enum class HardEvent : uint8_t {
   MTE2_M, M_MTE2, V_MTE1, M_FIX, FIX_M, MTE3_MTE2, MTE2_MTE3, S_V, V_S, S_MTE2, MTE2_S, S_MTE3, MTE3_S, MTE2_FIX,
   FIX_MTE2, FIX_S, M_S, FIX_MTE3, MTE1_FIX, FIX_MTE1, FIX_FIX, MAX
 };
-enum pipe_t : uint8_t { PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL };
+enum pipe_t : uint8_t { PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_FIX };
 using TEventID = int8_t;  // as in the devkit; ids come from TPipe::AllocEventID/FetchEventID
 enum event_t : int32_t { EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
 enum class ReduceOrder : uint8_t { ORDER_VALUE_INDEX = 0, ORDER_INDEX_VALUE, ORDER_ONLY_VALUE, ORDER_ONLY_INDEX };
@@ -61,13 +61,13 @@ inline const char* event_name(HardEvent e) {
   return names[static_cast<int>(e)];
 }
 inline int& pending_flags(HardEvent e, int32_t id) {
-  static int table[kEvents][8] = {};
+  static thread_local int table[kEvents][8] = {};
   if (id < 0 || id > 7) fail("event id %d out of range [0, 7]", id);
   return table[static_cast<int>(e)][id];
 }
 // Event ids reserved with TPipe::AllocEventID (per HardEvent, 8 ids).
 inline bool& allocated_event(HardEvent e, int32_t id) {
-  static bool table[kEvents][8] = {};
+  static thread_local bool table[kEvents][8] = {};
   return table[static_cast<int>(e)][id];
 }
 }  // namespace detail
@@ -110,7 +110,7 @@ struct VState {
   }
 };
 inline VState& v_state() {
-  static VState v;
+  static thread_local VState v;
   return v;
 }
 // One operand of a vector instruction: the UB blocks it touches; [lo, hi) for messages.
@@ -405,8 +405,8 @@ class TBuf : public detail::BufferBase {
 class TPipe {
  public:
   TPipe() {
-    if (pypto_sim::chip().pipe_live) fail("a second TPipe was created while another one is live");
-    pypto_sim::chip().pipe_live = true;
+    if (pypto_sim::pipe_live()) fail("a second TPipe was created while another one is live");
+    pypto_sim::pipe_live() = true;
     detail::v_barrier();
   }
   ~TPipe() {
@@ -418,7 +418,7 @@ class TPipe {
       b->slots.clear();
       b->pipe = nullptr;
     }
-    pypto_sim::chip().pipe_live = false;
+    pypto_sim::pipe_live() = false;
   }
   void sim_detach(detail::BufferBase* b) {
     for (size_t i = 0; i < buffers_.size(); ++i)
@@ -1134,7 +1134,11 @@ void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const 
 // Mmad takes half x half, bfloat16_t x bfloat16_t or float x float into float (dav-c220), m, n, k
 // multiples of 16.
 #define KERNEL_TASK_TYPE_DEFAULT(type)
-enum KernelMetaType { KERNEL_TYPE_AIV_ONLY, KERNEL_TYPE_AIC_ONLY, KERNEL_TYPE_MIX_AIC_1_2 };
+enum KernelMetaType : uint8_t {
+  KERNEL_TYPE_AIV_ONLY, KERNEL_TYPE_AIC_ONLY, KERNEL_TYPE_MIX_AIV_1_0, KERNEL_TYPE_MIX_AIC_1_0, KERNEL_TYPE_MIX_AIC_1_1,
+  KERNEL_TYPE_MIX_AIC_1_2, KERNEL_TYPE_AICORE, KERNEL_TYPE_VECTORCORE, KERNEL_TYPE_MIX_AICORE,
+  KERNEL_TYPE_MIX_VECTOR_CORE, KERNEL_TYPE_MAX,
+};
 
 struct Nd2NzParams {
   uint16_t ndNum = 1, nValue = 0, dValue = 0, srcNdMatrixStride = 0, srcDValue = 0, dstNzC0Stride = 0,
@@ -1329,5 +1333,74 @@ void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const Fixpip
                                true, (double)p.mSize * p.nSize * sizeof(U) / pypto_sim::cost::params().fix_l0c_bytes_per_cycle);
 }
 
+// ---- core types and cross-core flags (MIX kernels; include/basic_api/kernel_operator_block_sync_intf.h,
+// impl/utils/sys_constants.h, impl/utils/sys_macros.h in its ASCENDC_CPU_DEBUG form)
+inline int64_t GetSubBlockIdx() { return 0; }   // KERNEL_TYPE_MIX_AIC_1_1: one AIV per core group
+inline int64_t GetSubBlockNum() { return 1; }
+inline int64_t GetTaskRatio() { return 1; }
+
+namespace detail {
+inline pypto_sim::MixGroup& mix_checked(const char* what, uint16_t flagId, uint8_t modeId) {
+  pypto_sim::MixGroup* g = pypto_sim::mix_group();
+  if (g == nullptr || pypto_sim::mix_core() < 0)
+    pypto_sim::fail("%s(%u) in a kernel that is not a MIX kernel: cross-core flags need KERNEL_TYPE_MIX_AIC_1_1/1_2 "
+                    "(AIC_ONLY and AIV_ONLY kernels have no FFTS cross-core sync)", what, flagId);
+  if (modeId != 2)
+    pypto_sim::fail("%s<%u>(%u): the simulation models modeId 2 (the AIC and the AIV of one core group) only", what, modeId, flagId);
+  if (flagId > 15) pypto_sim::fail("%s(%u): flag ids are 0-15", what, flagId);
+  return *g;
+}
+}  // namespace detail
+
+template <uint8_t modeId, pipe_t pipe>
+inline void CrossCoreSetFlag(uint16_t flagId) {
+  pypto_sim::MixGroup& g = detail::mix_checked("CrossCoreSetFlag", flagId, modeId);
+  if (pipe == PIPE_S || pipe == PIPE_ALL)
+    pypto_sim::fail("CrossCoreSetFlag<2, %s>(%u): mode 2 flags are set on the pipe of the published work, not PIPE_S/PIPE_ALL",
+                    pipe == PIPE_S ? "PIPE_S" : "PIPE_ALL", flagId);
+  const int me = pypto_sim::mix_core(), peer = 1 - me;
+  if (g.counter[peer][flagId] == 15)
+    pypto_sim::fail("CrossCoreSetFlag(%u): flag %u of the %s is already at 15 (set %u times, the peer waited for it %u times): "
+                    "a duplicated set overflows the 4-bit counter", flagId, flagId, pypto_sim::core_name(peer),
+                    g.sets[peer][flagId], g.sets[peer][flagId] - 15);
+  ++g.counter[peer][flagId];
+  ++g.sets[peer][flagId];
+}
+
+template <uint8_t modeId = 0, pipe_t pipe = PIPE_S>
+inline void CrossCoreWaitFlag(uint16_t flagId) {
+  pypto_sim::MixGroup& g = detail::mix_checked("CrossCoreWaitFlag", flagId, modeId);
+  const int me = pypto_sim::mix_core(), peer = 1 - me;
+  std::unique_lock<std::mutex> lock(g.m);
+  while (g.counter[me][flagId] == 0) {
+    if (g.done[peer] || (g.waiting_on[peer] >= 0 && g.counter[peer][g.waiting_on[peer]] == 0)) {
+      char pending[256] = "";
+      size_t n = 0;
+      for (int id = 0; id < 16; ++id)
+        if (g.counter[me][id] > 0 && n < sizeof(pending) - 40)
+          n += std::snprintf(pending + n, sizeof(pending) - n, "%s%d (x%d)", n ? ", " : "", id, g.counter[me][id]);
+      if (g.done[peer])
+        pypto_sim::fail("CrossCoreWaitFlag(%u) can never return: the %s finished without setting flag %u again "
+                        "(a missing CrossCoreSetFlag%s%s)", flagId, pypto_sim::core_name(peer), flagId,
+                        n ? "; flags set for this core but not waited for: " : "", pending);
+      pypto_sim::fail("CrossCoreWaitFlag(%u) deadlocks: the %s is waiting for its flag %d at the same time (a missing "
+                      "CrossCoreSetFlag%s%s)", flagId, pypto_sim::core_name(peer), g.waiting_on[peer],
+                      n ? "; flags set for this core but not waited for: " : "", pending);
+    }
+    g.waiting_on[me] = flagId;
+    g.turn = peer;
+    g.cv.notify_all();
+    g.cv.wait(lock, [&] { return g.turn == me; });
+    g.waiting_on[me] = -1;
+  }
+  --g.counter[me][flagId];
+}
+
 }  // namespace AscendC
+
+// g_coreType (pypto_sim/core.h): the core a thread runs, tested as the devkit's CPU debug build does.
+#define ASCEND_IS_AIV (g_coreType == AscendC::AIV)
+#define ASCEND_IS_AIC (g_coreType == AscendC::AIC)
+#define ASCEND_IS_NOT_AIV (g_coreType != AscendC::AIV)
+#define ASCEND_IS_NOT_AIC (g_coreType != AscendC::AIC)
 

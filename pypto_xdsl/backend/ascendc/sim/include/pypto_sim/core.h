@@ -12,7 +12,18 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <condition_variable>
 #include <map>
+#include <mutex>
+
+// The core types (impl/utils/sys_constants.h) and the core a thread runs (g_coreType, which
+// ASCEND_IS_AIC/ASCEND_IS_AIV test; thread-local: a MIX kernel's cores are threads).
+namespace AscendC {
+constexpr int32_t MIX = 0;
+constexpr int32_t AIC = 1;
+constexpr int32_t AIV = 2;
+}  // namespace AscendC
+inline thread_local int32_t g_coreType = AscendC::MIX;
 
 namespace pypto_sim {
 
@@ -29,15 +40,25 @@ struct LaunchState {
   unsigned atomic_bytes = 0;
 };
 
+// Per core: a MIX kernel's AIC and AIV run on their own threads (pypto_sim/launch.h).
 inline LaunchState& launch_state() {
-  static LaunchState s;
+  static thread_local LaunchState s;
   return s;
+}
+
+// The core a thread of a MIX launch runs (0: AIC, 1: AIV), -1 outside one.
+inline int& mix_core() {
+  static thread_local int c = -1;
+  return c;
 }
 
 [[noreturn]] inline void fail(const char* fmt, ...) {
   std::fflush(stdout);
   const LaunchState& s = launch_state();
-  if (s.kernel != nullptr) {
+  if (s.kernel != nullptr && mix_core() >= 0) {
+    std::fprintf(stderr, "pypto-sim error [kernel %s, block %lld/%lld, %s]: ", s.kernel,
+                 static_cast<long long>(s.block_idx), static_cast<long long>(s.block_num), mix_core() == 0 ? "AIC" : "AIV");
+  } else if (s.kernel != nullptr) {
     std::fprintf(stderr, "pypto-sim error [kernel %s, block %lld/%lld]: ", s.kernel,
                  static_cast<long long>(s.block_idx), static_cast<long long>(s.block_num));
   } else {
@@ -49,8 +70,30 @@ inline LaunchState& launch_state() {
   va_end(ap);
   std::fprintf(stderr, "\n");
   std::fflush(stderr);
+  if (mix_core() >= 0) std::_Exit(86);  // the peer core's thread may be blocked: no exit handlers
   std::exit(86);
 }
+
+// One core group of a MIX launch: its AIC and AIV threads take turns (a baton: exactly one
+// runs, so the simulation stays deterministic and the shared state needs no locking beyond
+// the hand-over). A thread runs until CrossCoreWaitFlag finds its counter at 0, then hands the
+// baton to the peer. counter[c][id] is core c's flag `id` (CrossCoreSetFlag on the peer adds one).
+struct MixGroup {
+  std::mutex m;
+  std::condition_variable cv;
+  int turn = 0;
+  bool done[2] = {};
+  int waiting_on[2] = {-1, -1};  // the flag id a core is blocked on (-1: running or done)
+  int counter[2][16] = {};
+  uint32_t sets[2][16] = {};  // every setting, for messages
+};
+
+inline MixGroup*& mix_group() {
+  static MixGroup* g = nullptr;
+  return g;
+}
+
+inline const char* core_name(int c) { return c == 0 ? "AIC" : "AIV"; }
 
 // Live device (GM) allocations, base -> bytes: aclrtMalloc registers them (acl/acl.h); kernels
 // check that every GlobalTensor they set up lies inside one (a too small workspace or argument).
@@ -86,7 +129,7 @@ inline const MemInfo& mem_info(Mem m) {
 
 struct Chip {
   uint8_t* base[static_cast<int>(Mem::Count)] = {};
-  bool pipe_live = false;  // one TPipe per kernel invocation
+  bool pipe_live[2] = {};  // one TPipe per kernel invocation and core (a MIX kernel has one on each)
 };
 
 inline Chip& chip() {
@@ -102,6 +145,8 @@ inline Chip& chip() {
   return *c;
 }
 
+inline bool& pipe_live() { return chip().pipe_live[mix_core() == 0 ? 0 : 1]; }
+
 inline uint8_t* mem_base(Mem m) { return chip().base[static_cast<int>(m)]; }
 
 inline uint32_t mem_offset(Mem m, const void* p) {
@@ -114,7 +159,7 @@ inline uint32_t mem_offset(Mem m, const void* p) {
 // Synchronisation bookkeeping: vector writes must be followed by a V_S flag before a scalar
 // read of the same buffer (GetValue).
 inline uint64_t& vs_epoch() {
-  static uint64_t e = 1;
+  static thread_local uint64_t e = 1;
   return e;
 }
 
