@@ -157,3 +157,62 @@ def test_mixed_kernel_on_the_simulation_matches_the_interpreter(workload, shape,
     tolerance = tolerance_for(np.asarray(expected), precision)
     got = report.outputs[name]
     assert tolerance.close(expected, got).all(), (name, tolerance, float(np.max(np.abs(got - expected))))
+
+
+def _lowered_linear():
+    program, inputs = _case("linear", (64, 128, 192))
+    module = program.fresh_module()
+    apply_pipeline(module, "pypto-ascendc")
+    return module, inputs
+
+
+def _member_sets(module, kind: str):
+    from pypto_xdsl.dialects.ascendc_kernel import KernelOp
+    from pypto_xdsl.dialects.ascendc_sync import CrossCoreSetFlagOp
+
+    member = next(op for op in module.walk() if isinstance(op, KernelOp) and op.group is not None
+                  and op.kernel_kind.value == kind)
+    return [op for op in member.walk() if isinstance(op, CrossCoreSetFlagOp)]
+
+
+def _mutated_flag(module, mutation: str) -> None:
+    from pypto_xdsl.dialects.ascendc_format import int_prop
+
+    aic_sets = _member_sets(module, "cube")
+    full = next(op for op in aic_sets if op.pipe_kind.value == "PIPE_FIX")  # a ring slot stored by Fixpipe
+    if mutation == "missing":
+        full.detach()
+        full.erase()
+    elif mutation == "duplicated":
+        block = full.parent_block()
+        block.insert_op_after(full.clone(), full)
+    else:
+        full.properties["id"] = int_prop(7)
+
+
+@pytest.mark.parametrize("mutation, message", [
+    ("missing", r"CrossCoreWaitFlag\(\d+\) (can never return|deadlocks).*a missing or mismatched CrossCoreSetFlag"),
+    ("duplicated", r"set \d+ time\(s\) more than it waits for it when the kernel ends|already at 15"),
+    ("mismatched", r"CrossCoreWaitFlag\(\d+\) (can never return|deadlocks).*set but not waited for: AIV flag 7 \(x\d+\)"),
+])
+def test_a_missing_duplicated_or_mismatched_cross_core_flag_stops_the_simulation(mutation, message, tmp_path: Path):
+    from pypto_xdsl.backend.ascendc.sim import SimulationError
+
+    module, inputs = _lowered_linear()
+    _mutated_flag(module, mutation)
+    with pytest.raises(SimulationError, match=message):
+        simulate(module, tmp_path / mutation, inputs=[a.copy() for a in inputs], compare=False)
+
+
+def test_a_mix_kernel_without_its_aic_branch_stops_the_simulation(tmp_path: Path):
+    """The AIV waits for a ring slot nobody fills: the AIC thread finished at once."""
+    from pypto_xdsl.backend.ascendc.sim import SimulationError
+    from pypto_xdsl.dialects.ascendc_kernel import CoreCallOp, KernelOp
+
+    module, inputs = _lowered_linear()
+    mix = next(op for op in module.walk() if isinstance(op, KernelOp) and op.kernel_kind.value == "mix")
+    aic = next(op for op in mix.body.block.ops if isinstance(op, CoreCallOp) and op.core.data == "aic")
+    aic.detach()
+    aic.erase()
+    with pytest.raises(SimulationError, match=r"CrossCoreWaitFlag\(\d+\) can never return: the AIC finished"):
+        simulate(module, tmp_path / "alone", inputs=[a.copy() for a in inputs], compare=False)

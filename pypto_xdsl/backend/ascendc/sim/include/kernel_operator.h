@@ -1374,18 +1374,21 @@ inline void CrossCoreWaitFlag(uint16_t flagId) {
   std::unique_lock<std::mutex> lock(g.m);
   while (g.counter[me][flagId] == 0) {
     if (g.done[peer] || (g.waiting_on[peer] >= 0 && g.counter[peer][g.waiting_on[peer]] == 0)) {
-      char pending[256] = "";
+      char pending[256] = "";  // what was set and not waited for, on either core: a mismatched id shows here
       size_t n = 0;
-      for (int id = 0; id < 16; ++id)
-        if (g.counter[me][id] > 0 && n < sizeof(pending) - 40)
-          n += std::snprintf(pending + n, sizeof(pending) - n, "%s%d (x%d)", n ? ", " : "", id, g.counter[me][id]);
+      for (int c = 0; c < 2; ++c)
+        for (int id = 0; id < 16; ++id)
+          if (g.counter[c][id] > 0 && n < sizeof(pending) - 40)
+            n += std::snprintf(pending + n, sizeof(pending) - n, "%s%s flag %d (x%d)", n ? ", " : "",
+                               pypto_sim::core_name(c), id, g.counter[c][id]);
+      const char* also = n ? "; set but not waited for: " : "";
       if (g.done[peer])
         pypto_sim::fail("CrossCoreWaitFlag(%u) can never return: the %s finished without setting flag %u again "
-                        "(a missing CrossCoreSetFlag%s%s)", flagId, pypto_sim::core_name(peer), flagId,
-                        n ? "; flags set for this core but not waited for: " : "", pending);
+                        "(a missing or mismatched CrossCoreSetFlag%s%s)", flagId, pypto_sim::core_name(peer), flagId,
+                        also, pending);
       pypto_sim::fail("CrossCoreWaitFlag(%u) deadlocks: the %s is waiting for its flag %d at the same time (a missing "
-                      "CrossCoreSetFlag%s%s)", flagId, pypto_sim::core_name(peer), g.waiting_on[peer],
-                      n ? "; flags set for this core but not waited for: " : "", pending);
+                      "or mismatched CrossCoreSetFlag%s%s)", flagId, pypto_sim::core_name(peer), g.waiting_on[peer],
+                      also, pending);
     }
     g.waiting_on[me] = flagId;
     g.turn = peer;
