@@ -272,20 +272,6 @@ def check_element(func: program.FuncOp, t: Attribute, what: str) -> None:
         )
 
 
-def reject_group_functions(module: Operation) -> None:
-    """Mixed cube + vector kernels (`group` functions) are lowered in a later step (see
-    docs/passes/expand-mixed-kernel.md#lowering-groups-to-ascend-c-the-plan)."""
-    from pypto_xdsl.dialects.attributes import FuncKind
-
-    for f in program.func_ops(module):
-        if f.func_kind == FuncKind.GROUP:
-            raise BackendError(
-                f"ascendc: cannot lower @{f.sym_name.data}: it is a mixed cube + vector kernel (a group "
-                "of an aic and an aiv function, from expand-mixed-kernel); mixed kernels are not "
-                "supported by the Ascend C backend yet"
-            )
-
-
 def unsplit_mixed_kernel_reason(func: program.FuncOp) -> str:
     """Why an incore function holding cube and vector tiles reached the backend (a kernel runs
     on one core type): what stops expand-mixed-kernel from splitting it, or that it did not run."""

@@ -327,6 +327,9 @@ class ReturnOp(IRDLOperation):
 class CoreCallSymbolUser(SymbolUserOpInterface):
     def verify(self, op: Operation) -> None:
         assert isinstance(op, CoreCallOp)
+        parent = op.parent_op()
+        if not isinstance(parent, KernelOp) or parent.kernel_kind != KernelKind.MIX:
+            return  # CoreCallOp.verify_ reports the placement
         callee = lookup_symbol(op, op.callee)
         name = op.callee.string_value()
         if not isinstance(callee, KernelOp):
@@ -337,8 +340,7 @@ class CoreCallSymbolUser(SymbolUserOpInterface):
                 f"the {op.core.data} branch calls @{name}, a {callee.kernel_kind.value} kernel; "
                 f"it must be a {want.value} kernel"
             )
-        parent = op.parent_op()
-        if callee.group is None or not isinstance(parent, KernelOp) or callee.group.data != parent.sym_name.data:
+        if callee.group is None or callee.group.data != parent.sym_name.data:
             raise VerifyException(f"@{name} is not a member of this MIX kernel (its 'group' names another)")
         if [a.type for a in op.args] != [a.type for a in callee.args]:
             raise VerifyException(f"@{name} takes ({', '.join(str(a.type) for a in callee.args)}), "

@@ -132,7 +132,7 @@ def lower_groups(module: ModuleOp) -> list[LoweredGroup]:
         return []
     errors = lower_rings(module)
     if errors:
-        raise BackendError(f"ascendc: {errors[0]}")
+        raise BackendError(f"ascendc: cannot lower {errors[0]}")
     return [lower_group(g) for g in groups]
 
 

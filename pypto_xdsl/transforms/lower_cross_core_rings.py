@@ -141,7 +141,7 @@ def _sequence_number(site: Operation, func: FuncOp, counter: _Counter, ops: list
         if earlier is op:
             break
         const += counter.of_op(earlier)
-    total = _index(ops, const)
+    total: SSAValue | None = None  # None: the constant `const` alone
     for loop, per_iteration in terms:
         lb, step = _constant(loop.lb), _constant(loop.step)
         assert lb is not None and step is not None
@@ -154,9 +154,20 @@ def _sequence_number(site: Operation, func: FuncOp, counter: _Counter, ops: list
             div = arith.DivUIOp(iteration, _index(ops, step))
             ops.append(div)
             iteration = div.result
-        mul = arith.MuliOp(iteration, _index(ops, per_iteration))
-        add = arith.AddiOp(total, mul.result)
-        ops.extend((mul, add))
+        if per_iteration != 1:
+            mul = arith.MuliOp(iteration, _index(ops, per_iteration))
+            ops.append(mul)
+            iteration = mul.result
+        if total is not None:
+            add = arith.AddiOp(total, iteration)
+            ops.append(add)
+            iteration = add.result
+        total = iteration
+    if total is None:
+        return _index(ops, const)
+    if const:
+        add = arith.AddiOp(total, _index(ops, const))
+        ops.append(add)
         total = add.result
     return total
 
@@ -166,9 +177,7 @@ def _slot_row(site: Operation, func: FuncOp, counter: _Counter, slots: int, rows
     if slots == 1:
         return ops, _index(ops, 0)
     n = _sequence_number(site, func, counter, ops)
-    if n.owner in ops and _constant(n) is not None:
-        value = _constant(n)
-        assert value is not None
+    if (value := _constant(n)) is not None:
         ops.clear()
         return ops, _index(ops, (value % slots) * rows)
     rem = arith.RemUIOp(n, _index(ops, slots))
@@ -180,11 +189,12 @@ def _slot_row(site: Operation, func: FuncOp, counter: _Counter, slots: int, rows
 
 def _add_parameter(func: FuncOp, t: TensorType, name: str) -> SSAValue:
     block = func.body.block
+    directions = [*func.directions, ParamDirection.INOUT]  # before the type changes: directions default to it
     arg = block.insert_arg(t, len(block.args))
     arg.name_hint = name
     inputs = [*func.function_type.inputs.data, t]
     func.function_type = FunctionType.from_lists(inputs, list(func.function_type.outputs.data))
-    func.set_directions([*func.directions, ParamDirection.INOUT])
+    func.set_directions(directions)
     return arg
 
 
@@ -217,6 +227,7 @@ def lower_group_rings(group: FuncOp) -> int:
         return 0
     calls = [op for op in group.body.block.ops if isinstance(op, CallOp)]
     ids = _flag_ids(group, aic, aiv)
+    plans = []  # everything is checked, and every slot computed, before the IR changes
     for pipe in (Pipe.C2V, Pipe.V2C):
         sites = transfers.get(pipe)
         if not sites:
@@ -231,16 +242,23 @@ def lower_group_rings(group: FuncOp) -> int:
         shapes = [transfer_type(o).get_shape() for o in sites]
         if any(len(shape) != 2 for shape in shapes):
             raise RingLoweringError(f"{_describe(sites[0])}: only 2-D tiles cross cores")
-        # a slot holds the largest tile; a smaller one is a window of it (strided rows)
-        shape = (max(s[0] for s in shapes), max(s[1] for s in shapes))
         for o in sites:
             if isinstance(o, PushOp) and transfer_type(o).space.name == "MAT":
                 raise RingLoweringError(
                     f"{_describe(o)}: a 'mat' (L1) tile has no path to global memory on dav-c220; "
                     "push the 'acc' result or load the tile from its tensor"
                 )
-        rows, cols = shape
+        # a slot holds the largest tile; a smaller one is a window of it (strided rows)
+        rows, cols = (max(s[0] for s in shapes), max(s[1] for s in shapes))
         slots = sites[0].slot_count
+        counter = _Counter(pipe)
+        producer, consumer = members[pipe.producer], members[pipe.consumer]
+        positions = [
+            _slot_row(site, producer if isinstance(site, PushOp) else consumer, counter, slots, rows)
+            for site in sites
+        ]
+        plans.append((pipe, sites, elem, rows, cols, slots, positions, next(ids), next(ids)))
+    for pipe, sites, elem, rows, cols, slots, positions, full, free in plans:
         ring_type = TensorType([slots * rows, cols], elem)
         create = tensor.CreateOp(ring_type)
         create.result.name_hint = f"{pipe.value}_ring"
@@ -257,16 +275,8 @@ def lower_group_rings(group: FuncOp) -> int:
             call.detach()
             call.erase()
         calls = [op for op in group.body.block.ops if isinstance(op, CallOp)]
-        full, free = next(ids), next(ids)
         producer, consumer = members[pipe.producer], members[pipe.consumer]
-        counter = _Counter(pipe)
         back = Pipe.V2C if pipe is Pipe.C2V else Pipe.C2V
-        # every site's slot is computed before any transfer is replaced: the count of the
-        # transfers before a site includes the sites rewritten earlier
-        positions = [
-            _slot_row(site, producer if isinstance(site, PushOp) else consumer, counter, slots, rows)
-            for site in sites
-        ]
         for site, (ops, row) in zip(sites, positions):
             ring = params[pipe.producer if isinstance(site, PushOp) else pipe.consumer]
             zero = _index(ops, 0)

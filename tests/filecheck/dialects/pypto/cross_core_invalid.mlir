@@ -328,3 +328,12 @@ pypto.func group @g(%t: !pypto.tile<[16, 16], f32, acc>) {
 }
 
 // CHECK: Operation does not verify: the c2v ring of group @g has slots(2) in @m_aic but slots(3) in @m_aiv
+
+// -----
+
+pypto.func aic @k() {
+  pypto.cross_core.set_flag to aiv id(16)
+  pypto.return
+}
+
+// CHECK: Operation does not verify: flag id 16 is out of range: a core has flag ids 0-15

@@ -15,6 +15,7 @@ builtin.module {
     %back = pypto.cross_core.pop from aiv slots(2) : !pypto.tile<[16, 16], f16, mat>
     pypto.cross_core.wait_flag from aiv
     pypto.cross_core.set_flag to aiv
+    pypto.cross_core.set_flag to aiv id(3)
     pypto.return
   }
   pypto.func aiv @k_aiv(%a: !pypto.tensor<[16, 16], f16>, %b: !pypto.tensor<[16, 16], f16>, out %o: !pypto.tensor<[16, 16], f32>) -> !pypto.tensor<[16, 16], f32> {
@@ -25,6 +26,7 @@ builtin.module {
     pypto.cross_core.push %h to aic slots(2) : !pypto.tile<[16, 16], f16, vec>
     pypto.cross_core.set_flag to aic
     pypto.cross_core.wait_flag from aic
+    pypto.cross_core.wait_flag from aic id(3)
     %o2 = pypto.tile.store %r, %o[%c0, %c0] : !pypto.tile<[16, 16], f32, vec>, !pypto.tensor<[16, 16], f32>
     pypto.return %o2 : !pypto.tensor<[16, 16], f32>
   }
@@ -47,6 +49,7 @@ builtin.module {
 // CHECK-NEXT:     %back = pypto.cross_core.pop from aiv slots(2) : !pypto.tile<[16, 16], f16, mat>
 // CHECK-NEXT:     pypto.cross_core.wait_flag from aiv
 // CHECK-NEXT:     pypto.cross_core.set_flag to aiv
+// CHECK-NEXT:     pypto.cross_core.set_flag to aiv id(3)
 // CHECK-NEXT:     pypto.return
 // CHECK-NEXT:   }
 // CHECK-NEXT:   pypto.func aiv @k_aiv(%a: !pypto.tensor<[16, 16], f16>, %b: !pypto.tensor<[16, 16], f16>, out %o: !pypto.tensor<[16, 16], f32>) -> !pypto.tensor<[16, 16], f32> {
@@ -57,6 +60,7 @@ builtin.module {
 // CHECK-NEXT:     pypto.cross_core.push %h to aic slots(2) : !pypto.tile<[16, 16], f16, vec>
 // CHECK-NEXT:     pypto.cross_core.set_flag to aic
 // CHECK-NEXT:     pypto.cross_core.wait_flag from aic
+// CHECK-NEXT:     pypto.cross_core.wait_flag from aic id(3)
 // CHECK-NEXT:     %o2 = pypto.tile.store %r, %o[%c0, %c0] : !pypto.tile<[16, 16], f32, vec>, !pypto.tensor<[16, 16], f32>
 // CHECK-NEXT:     pypto.return %o2 : !pypto.tensor<[16, 16], f32>
 // CHECK-NEXT:   }
@@ -71,4 +75,5 @@ builtin.module {
 // CHECK-GENERIC: "pypto.cross_core.pop"() <{pipe = #pypto<pipe v2c>, slots = 2 : i64}> : () -> !pypto.tile<[16, 16], f16, mat>
 // CHECK-GENERIC: "pypto.cross_core.wait_flag"() <{pipe = #pypto<pipe v2c>}> : () -> ()
 // CHECK-GENERIC: "pypto.cross_core.set_flag"() <{pipe = #pypto<pipe c2v>}> : () -> ()
+// CHECK-GENERIC: "pypto.cross_core.set_flag"() <{pipe = #pypto<pipe c2v>, id = 3 : i64}> : () -> ()
 // CHECK-GENERIC: "pypto.func"() <{sym_name = "k", function_type = {{.*}}, kind = #pypto<kind group>, arg_dirs = [#pypto<dir in>, #pypto<dir in>, #pypto<dir out>]}>

@@ -74,22 +74,24 @@ pypto.func incore @partial(%a: !pypto.tensor<[16, 64], f32>, %n: index, out %o: 
 
 // -----
 
-// A group (a mixed kernel split by expand-mixed-kernel) is refused by name: MIX kernels are
-// not lowered yet.
-pypto.func aic @m_aic(%t: !pypto.tile<[16, 16], f32, acc>) {
-  pypto.cross_core.push %t to aiv slots(2) : !pypto.tile<[16, 16], f32, acc>
+// A group (a mixed kernel split by expand-mixed-kernel) becomes a MIX kernel once its rings
+// go through global memory; an L1 ('mat') tile has no path there on dav-c220.
+pypto.func aic @m_aic(%a: !pypto.tensor<[16, 16], f16>) {
+  %c0 = arith.constant 0 : index
+  %t = pypto.tile.load %a[%c0, %c0] : !pypto.tensor<[16, 16], f16> -> !pypto.tile<[16, 16], f16, mat>
+  pypto.cross_core.push %t to aiv slots(2) : !pypto.tile<[16, 16], f16, mat>
   pypto.return
 }
-pypto.func aiv @m_aiv(%t: !pypto.tile<[16, 16], f32, acc>) {
-  %v = pypto.cross_core.pop from aic slots(2) : !pypto.tile<[16, 16], f32, vec>
+pypto.func aiv @m_aiv(%a: !pypto.tensor<[16, 16], f16>) {
+  %v = pypto.cross_core.pop from aic slots(2) : !pypto.tile<[16, 16], f16, vec>
   pypto.return
 }
-pypto.func group @g(%t: !pypto.tile<[16, 16], f32, acc>) {
-  pypto.call @m_aic(%t) : (!pypto.tile<[16, 16], f32, acc>) -> ()
-  pypto.call @m_aiv(%t) : (!pypto.tile<[16, 16], f32, acc>) -> ()
+pypto.func group @g(%a: !pypto.tensor<[16, 16], f16>) {
+  pypto.call @m_aic(%a) : (!pypto.tensor<[16, 16], f16>) -> ()
+  pypto.call @m_aiv(%a) : (!pypto.tensor<[16, 16], f16>) -> ()
   pypto.return
 }
-// CHECK: ascendc: cannot lower @g: it is a mixed cube + vector kernel (a group of an aic and an aiv function, from expand-mixed-kernel); mixed kernels are not supported by the Ascend C backend yet
+// CHECK: convert-pypto-to-ascendc: cannot lower 'pypto.cross_core.push' in @m_aic: a 'mat' (L1) tile has no path to global memory on dav-c220; push the 'acc' result or load the tile from its tensor
 
 // -----
 

@@ -1,0 +1,87 @@
+// RUN: pypto-opt %s --split-input-file --verify-diagnostics -p lower-cross-core-rings | filecheck %s
+
+// What the pass cannot lower names the op and the function: the slot of a transfer after a
+// loop with a run-time trip count, or after a branch that transfers on one side only, is not
+// known statically (a transfer inside such a loop or branch alone is fine).
+
+pypto.func aic @k_aic(%a: !pypto.tensor<[16, 16], f16>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %am = pypto.tile.load %a[%c0, %c0] : !pypto.tensor<[16, 16], f16> -> !pypto.tile<[16, 16], f16, mat>
+  %al = pypto.tile.move %am : !pypto.tile<[16, 16], f16, mat> -> !pypto.tile<[16, 16], f16, left>
+  %bm = pypto.tile.load %a[%c0, %c0] : !pypto.tensor<[16, 16], f16> -> !pypto.tile<[16, 16], f16, mat>
+  %br = pypto.tile.move %bm : !pypto.tile<[16, 16], f16, mat> -> !pypto.tile<[16, 16], f16, right>
+  scf.for %i = %c0 to %n step %c1 {
+    %acc = pypto.tile.matmul %al, %br : !pypto.tile<[16, 16], f16, left>, !pypto.tile<[16, 16], f16, right>
+    pypto.cross_core.push %acc to aiv slots(2) : !pypto.tile<[16, 16], f32, acc>
+  }
+  %last = pypto.tile.matmul %al, %br : !pypto.tile<[16, 16], f16, left>, !pypto.tile<[16, 16], f16, right>
+  pypto.cross_core.push %last to aiv slots(2) : !pypto.tile<[16, 16], f32, acc>
+  pypto.return
+}
+pypto.func aiv @k_aiv(%a: !pypto.tensor<[16, 16], f16>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %v = pypto.cross_core.pop from aic slots(2) : !pypto.tile<[16, 16], f32, vec>
+  }
+  %w = pypto.cross_core.pop from aic slots(2) : !pypto.tile<[16, 16], f32, vec>
+  pypto.return
+}
+pypto.func group @k(%a: !pypto.tensor<[16, 16], f16>, %n: index) {
+  pypto.call @k_aic(%a, %n) : (!pypto.tensor<[16, 16], f16>, index) -> ()
+  pypto.call @k_aiv(%a, %n) : (!pypto.tensor<[16, 16], f16>, index) -> ()
+  pypto.return
+}
+
+// CHECK: lower-cross-core-rings: 'scf.for' in @k_aic: a loop holding cross-core transfers needs constant bounds and step, so that every transfer knows its slot
+
+// -----
+
+pypto.func aic @k_aic(%a: !pypto.tensor<[16, 16], f16>, %c: i1) {
+  %c0 = arith.constant 0 : index
+  %am = pypto.tile.load %a[%c0, %c0] : !pypto.tensor<[16, 16], f16> -> !pypto.tile<[16, 16], f16, mat>
+  %al = pypto.tile.move %am : !pypto.tile<[16, 16], f16, mat> -> !pypto.tile<[16, 16], f16, left>
+  %bm = pypto.tile.load %a[%c0, %c0] : !pypto.tensor<[16, 16], f16> -> !pypto.tile<[16, 16], f16, mat>
+  %br = pypto.tile.move %bm : !pypto.tile<[16, 16], f16, mat> -> !pypto.tile<[16, 16], f16, right>
+  %acc = pypto.tile.matmul %al, %br : !pypto.tile<[16, 16], f16, left>, !pypto.tile<[16, 16], f16, right>
+  scf.if %c {
+    pypto.cross_core.push %acc to aiv slots(2) : !pypto.tile<[16, 16], f32, acc>
+  }
+  pypto.cross_core.push %acc to aiv slots(2) : !pypto.tile<[16, 16], f32, acc>
+  pypto.return
+}
+pypto.func aiv @k_aiv(%a: !pypto.tensor<[16, 16], f16>, %c: i1) {
+  scf.if %c {
+    %v = pypto.cross_core.pop from aic slots(2) : !pypto.tile<[16, 16], f32, vec>
+  }
+  %w = pypto.cross_core.pop from aic slots(2) : !pypto.tile<[16, 16], f32, vec>
+  pypto.return
+}
+pypto.func group @k(%a: !pypto.tensor<[16, 16], f16>, %c: i1) {
+  pypto.call @k_aic(%a, %c) : (!pypto.tensor<[16, 16], f16>, i1) -> ()
+  pypto.call @k_aiv(%a, %c) : (!pypto.tensor<[16, 16], f16>, i1) -> ()
+  pypto.return
+}
+
+// CHECK: lower-cross-core-rings: 'scf.if' in @k_aic: its branches transfer on the c2v ring 1 and 0 times; both must transfer equally often
+
+// -----
+
+pypto.func aic @k_aic(%a: !pypto.tensor<[16, 16], f16>) {
+  %c0 = arith.constant 0 : index
+  %am = pypto.tile.load %a[%c0, %c0] : !pypto.tensor<[16, 16], f16> -> !pypto.tile<[16, 16], f16, mat>
+  pypto.cross_core.push %am to aiv slots(2) : !pypto.tile<[16, 16], f16, mat>
+  pypto.return
+}
+pypto.func aiv @k_aiv(%a: !pypto.tensor<[16, 16], f16>) {
+  %v = pypto.cross_core.pop from aic slots(2) : !pypto.tile<[16, 16], f16, vec>
+  pypto.return
+}
+pypto.func group @k(%a: !pypto.tensor<[16, 16], f16>) {
+  pypto.call @k_aic(%a) : (!pypto.tensor<[16, 16], f16>) -> ()
+  pypto.call @k_aiv(%a) : (!pypto.tensor<[16, 16], f16>) -> ()
+  pypto.return
+}
+
+// CHECK: lower-cross-core-rings: 'pypto.cross_core.push' in @k_aic: a 'mat' (L1) tile has no path to global memory on dav-c220; push the 'acc' result or load the tile from its tensor
