@@ -211,7 +211,7 @@ irdl.dialect @ascendc {
   // ascendc.kernel: An Ascend C kernel: `extern "C" __global__ __aicore__ void name(GM_ADDR ..., scalars ...)`.
   //   traits: IsolatedFromAbove, SymbolOpInterface
   //   memory effects: unknown
-  //   not in IRDL: results (property, optional), workspace (property, optional), memory_plan (property, optional), sync (property, optional), arg_names (property, optional)
+  //   not in IRDL: results (property, optional), workspace (property, optional), memory_plan (property, optional), sync (property, optional), arg_names (property, optional), group (property, optional)
   irdl.operation @kernel {
     %0 = irdl.region with size 1
     %1 = irdl.base "#builtin.string"
@@ -240,6 +240,17 @@ irdl.dialect @ascendc {
     irdl.operands(args: variadic %0, deps: variadic %1)
     irdl.results(res: variadic %2)
     irdl.attributes {"callee" = %3, "blocks" = %4}
+  }
+
+  // ascendc.core_call: `ascendc.core_call aic @k_aic(%a, %b) : !ascendc.gm_addr, !ascendc.gm_addr`: in a MIX
+  //   traits: CoreCallSymbolUser
+  //   memory effects: unknown
+  irdl.operation @core_call {
+    %0 = irdl.any
+    %1 = irdl.base "#builtin.string"
+    %2 = irdl.base "#builtin.symbol_ref"
+    irdl.operands(args: variadic %0)
+    irdl.attributes {"core" = %1, "callee" = %2}
   }
 
   // ascendc.global_tensor: `GlobalTensor<T> name; name.SetGlobalBuffer((__gm__ T*)addr, size);` (`offset`: at
@@ -836,6 +847,24 @@ irdl.dialect @ascendc {
   irdl.operation @pipe_barrier {
     %0 = irdl.base @ascendc::@pipe_kind
     irdl.attributes {"pipe" = %0}
+  }
+
+  // ascendc.cross_core_set_flag: `CrossCoreSetFlag<mode, PIPE_X>(id);`: once pipe X's earlier work is done, add one to
+  //   memory effects: unknown
+  irdl.operation @cross_core_set_flag {
+    %0 = irdl.base @ascendc::@pipe_kind
+    %1 = irdl.base "#builtin.integer"
+    %2 = irdl.base "#builtin.integer"
+    irdl.attributes {"pipe" = %0, "mode" = %1, "id" = %2}
+  }
+
+  // ascendc.cross_core_wait_flag: `CrossCoreWaitFlag<mode, PIPE_X>(id);`: block until flag `id` is non-zero, take one.
+  //   memory effects: unknown
+  irdl.operation @cross_core_wait_flag {
+    %0 = irdl.base @ascendc::@pipe_kind
+    %1 = irdl.base "#builtin.integer"
+    %2 = irdl.base "#builtin.integer"
+    irdl.attributes {"pipe" = %0, "mode" = %1, "id" = %2}
   }
 
   // ascendc.get_value: `T name = t.GetValue(i);`

@@ -1795,6 +1795,7 @@ irdl.dialect @pypto {
 
   // pypto.cross_core.set_flag: `pypto.cross_core.set_flag to aiv`: tell the peer core that every global-memory access
   //   traits: MemoryReadEffect, MemoryWriteEffect
+  //   not in IRDL: id (property, optional)
   irdl.operation @cross_core_set_flag {
     %0 = irdl.base @pypto::@pipe
     irdl.attributes {"pipe" = %0}
@@ -1802,6 +1803,7 @@ irdl.dialect @pypto {
 
   // pypto.cross_core.wait_flag: `pypto.cross_core.wait_flag from aic`: wait until the peer has set the flag once more
   //   traits: MemoryReadEffect, MemoryWriteEffect
+  //   not in IRDL: id (property, optional)
   irdl.operation @cross_core_wait_flag {
     %0 = irdl.base @pypto::@pipe
     irdl.attributes {"pipe" = %0}
