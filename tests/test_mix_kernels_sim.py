@@ -23,7 +23,7 @@ import pypto_xdsl.language as pl
 from pypto_xdsl.interpreter import run
 from pypto_xdsl.interpreter.tolerance import program_precision, tolerance_for
 from pypto_xdsl.tools.pypto_compile import apply_pipeline, default_pipeline, simulate
-from tests.test_mixed_kernels import FFN, LINEAR
+from tests.test_mixed_kernels import LINEAR
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is needed to build the simulation")
 

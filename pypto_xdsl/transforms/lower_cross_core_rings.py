@@ -34,7 +34,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from pypto_xdsl.analysis.symbols import invalidate
 from pypto_xdsl.dialects import tensor, tile
-from pypto_xdsl.dialects.attributes import FuncKind, ParamDirection, TensorType, TileType
+from pypto_xdsl.dialects.attributes import FuncKind, ParamDirection, TensorType
 from pypto_xdsl.dialects.cross_core import (
     MAX_FLAG_ID,
     TRANSFER_TYPES,

@@ -139,6 +139,8 @@ def cmake_lists(kernels: list[str], hosts: list[HostProgram], has_driver: bool) 
         "if(PYPTO_SIM)",
         "  add_library(pypto_kernels STATIC " + kernel_files + ")",
         "  target_include_directories(pypto_kernels PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/sim/include ${CMAKE_CURRENT_SOURCE_DIR}/sim)",
+        "  find_package(Threads REQUIRED)  # a MIX kernel's AIC and AIV run as two threads",
+        "  target_link_libraries(pypto_kernels PUBLIC Threads::Threads)",
         "  set(PYPTO_HOST_LIBS pypto_kernels)",
         "else()",
         '  set(SOC_VERSION "Ascend910B1" CACHE STRING "Ascend SoC the kernels are compiled for")',
