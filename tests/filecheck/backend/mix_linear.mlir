@@ -1,23 +1,34 @@
-// RUN: pypto-opt %s -p expand-mixed-kernel -t ascendc | filecheck %s
-// matmul + bias + relu in one scope, split by expand-mixed-kernel, printed as one MIX kernel:
+// RUN: pypto-opt %s -t ascendc | filecheck %s
+// matmul + bias + relu in one scope, as expand-mixed-kernel splits it (a group of an aic and an
+// aiv member, tests/filecheck/transforms/expand-mixed-kernel/basic.mlir), printed as one MIX kernel:
 // the AIC and AIV members are inline device functions with their own TPipe; the product
 // crosses through a 2-slot ring in the launch workspace (Fixpipe into the slot, then
 // CrossCoreSetFlag on PIPE_FIX; the AIV waits, copies the slot into UB and frees it with a
 // set on PIPE_MTE2); the entry branches on ASCEND_IS_AIC / ASCEND_IS_AIV.
 
 builtin.module {
-  pypto.func incore @linear(%a: !pypto.tensor<[64, 32], f16>, %b: !pypto.tensor<[32, 64], f16>, %bias: !pypto.tensor<[1, 64], f32>, out %y: !pypto.tensor<[64, 64], f32>) -> !pypto.tensor<[64, 64], f32> {
+  pypto.func aic @linear_aic(%a: !pypto.tensor<[64, 32], f16>, %b: !pypto.tensor<[32, 64], f16>, %bias: !pypto.tensor<[1, 64], f32>, out %y: !pypto.tensor<[64, 64], f32>) {
     %c0 = arith.constant 0 : index
     %am = pypto.tile.load %a[%c0, %c0] : !pypto.tensor<[64, 32], f16> -> !pypto.tile<[64, 32], f16, mat>
     %bm = pypto.tile.load %b[%c0, %c0] : !pypto.tensor<[32, 64], f16> -> !pypto.tile<[32, 64], f16, mat>
     %al = pypto.tile.move %am : !pypto.tile<[64, 32], f16, mat> -> !pypto.tile<[64, 32], f16, left>
     %br = pypto.tile.move %bm : !pypto.tile<[32, 64], f16, mat> -> !pypto.tile<[32, 64], f16, right>
     %acc = pypto.tile.matmul %al, %br : !pypto.tile<[64, 32], f16, left>, !pypto.tile<[32, 64], f16, right>
-    %v = pypto.tile.move %acc : !pypto.tile<[64, 64], f32, acc> -> !pypto.tile<[64, 64], f32, vec>
+    pypto.cross_core.push %acc to aiv slots(2) : !pypto.tile<[64, 64], f32, acc>
+    pypto.return
+  }
+  pypto.func aiv @linear_aiv(%a: !pypto.tensor<[64, 32], f16>, %b: !pypto.tensor<[32, 64], f16>, %bias: !pypto.tensor<[1, 64], f32>, out %y: !pypto.tensor<[64, 64], f32>) -> !pypto.tensor<[64, 64], f32> {
+    %c0 = arith.constant 0 : index
+    %v = pypto.cross_core.pop from aic slots(2) : !pypto.tile<[64, 64], f32, vec>
     %bt = pypto.tile.load %bias[%c0, %c0] : !pypto.tensor<[1, 64], f32> -> !pypto.tile<[1, 64], f32, vec>
     %s = pypto.tile.col_expand_add %v, %bt : !pypto.tile<[64, 64], f32, vec>, !pypto.tile<[1, 64], f32, vec>
     %r = pypto.tile.relu %s : !pypto.tile<[64, 64], f32, vec>
     %y2 = pypto.tile.store %r, %y[%c0, %c0] : !pypto.tile<[64, 64], f32, vec>, !pypto.tensor<[64, 64], f32>
+    pypto.return %y2 : !pypto.tensor<[64, 64], f32>
+  }
+  pypto.func group @linear(%a: !pypto.tensor<[64, 32], f16>, %b: !pypto.tensor<[32, 64], f16>, %bias: !pypto.tensor<[1, 64], f32>, out %y: !pypto.tensor<[64, 64], f32>) -> !pypto.tensor<[64, 64], f32> {
+    pypto.call @linear_aic(%a, %b, %bias, %y) : (!pypto.tensor<[64, 32], f16>, !pypto.tensor<[32, 64], f16>, !pypto.tensor<[1, 64], f32>, !pypto.tensor<[64, 64], f32>) -> ()
+    %y2 = pypto.call @linear_aiv(%a, %b, %bias, %y) : (!pypto.tensor<[64, 32], f16>, !pypto.tensor<[32, 64], f16>, !pypto.tensor<[1, 64], f32>, !pypto.tensor<[64, 64], f32>) -> !pypto.tensor<[64, 64], f32>
     pypto.return %y2 : !pypto.tensor<[64, 64], f32>
   }
   pypto.func orchestration @main(%a: !pypto.tensor<[64, 32], f16>, %b: !pypto.tensor<[32, 64], f16>, %bias: !pypto.tensor<[1, 64], f32>, out %y: !pypto.tensor<[64, 64], f32>) -> !pypto.tensor<[64, 64], f32> {
