@@ -251,6 +251,11 @@ def lower_group_rings(group: FuncOp) -> int:
         # a slot holds the largest tile; a smaller one is a window of it (strided rows)
         rows, cols = (max(s[0] for s in shapes), max(s[1] for s in shapes))
         slots = sites[0].slot_count
+        if slots > MAX_FLAG_ID:
+            raise RingLoweringError(
+                f"{_describe(sites[0])}: a ring of {slots} slots needs {slots} FREE credits at once, but a "
+                f"cross-core flag counts to {MAX_FLAG_ID}; use at most slots({MAX_FLAG_ID})"
+            )
         counter = _Counter(pipe)
         producer, consumer = members[pipe.producer], members[pipe.consumer]
         positions = [

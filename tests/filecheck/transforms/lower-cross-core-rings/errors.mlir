@@ -85,3 +85,27 @@ pypto.func group @k(%a: !pypto.tensor<[16, 16], f16>) {
 }
 
 // CHECK: lower-cross-core-rings: 'pypto.cross_core.push' in @k_aic: a 'mat' (L1) tile has no path to global memory on dav-c220; push the 'acc' result or load the tile from its tensor
+
+// -----
+
+pypto.func aic @k_aic(%a: !pypto.tensor<[16, 16], f16>) {
+  %c0 = arith.constant 0 : index
+  %am = pypto.tile.load %a[%c0, %c0] : !pypto.tensor<[16, 16], f16> -> !pypto.tile<[16, 16], f16, mat>
+  %al = pypto.tile.move %am : !pypto.tile<[16, 16], f16, mat> -> !pypto.tile<[16, 16], f16, left>
+  %bm = pypto.tile.load %a[%c0, %c0] : !pypto.tensor<[16, 16], f16> -> !pypto.tile<[16, 16], f16, mat>
+  %br = pypto.tile.move %bm : !pypto.tile<[16, 16], f16, mat> -> !pypto.tile<[16, 16], f16, right>
+  %acc = pypto.tile.matmul %al, %br : !pypto.tile<[16, 16], f16, left>, !pypto.tile<[16, 16], f16, right>
+  pypto.cross_core.push %acc to aiv slots(16) : !pypto.tile<[16, 16], f32, acc>
+  pypto.return
+}
+pypto.func aiv @k_aiv(%a: !pypto.tensor<[16, 16], f16>) {
+  %v = pypto.cross_core.pop from aic slots(16) : !pypto.tile<[16, 16], f32, vec>
+  pypto.return
+}
+pypto.func group @k(%a: !pypto.tensor<[16, 16], f16>) {
+  pypto.call @k_aic(%a) : (!pypto.tensor<[16, 16], f16>) -> ()
+  pypto.call @k_aiv(%a) : (!pypto.tensor<[16, 16], f16>) -> ()
+  pypto.return
+}
+
+// CHECK: lower-cross-core-rings: 'pypto.cross_core.push' in @k_aic: a ring of 16 slots needs 16 FREE credits at once, but a cross-core flag counts to 15; use at most slots(15)
