@@ -38,7 +38,7 @@ def buffer_of(value: SSAValue) -> SSAValue | None:
     value = M.base_tensor(value)
     for _ in range(10000):
         owner = value.owner
-        if isinstance(owner, M.AllocTensorOp):
+        if isinstance(owner, M.AllocTensorOp | M.DequeHeadOp):
             return owner.queue
         if isinstance(owner, M.GetBufOp):
             return owner.buffer
@@ -294,7 +294,7 @@ class VectorOrder:
             return self.on_barrier(op, state)
         if isinstance(op, M.AllocTensorOp) and op.queue.type.pos == TPosition.VECIN:  # type: ignore[union-attr]
             return self._forget(state, op.queue)
-        if isinstance(op, M.EnqueOp):
+        if isinstance(op, M.EnqueOp | M.DequeHeadOp):
             return self._forget(state, op.queue)
         if isinstance(op, M.FreeTensorOp):
             return self._forget(state, op.queue, reads_only=True)

@@ -2,7 +2,7 @@
 
 Declarations (at the top of a kernel, in this order when printed): `global_tensor`,
 `block_workspace`, `tpipe`, `tque`, `tbuf`, `init_buffer`. Local tensors: `alloc_tensor`,
-`get_buf`, `enque`, `deque`, `free_tensor`, and `at` (`t[64]`, `x_gm[i * 128]`, a C++
+`get_buf`, `enque`, `deque`, `deque_head`, `free_tensor`, and `at` (`t[64]`, `x_gm[i * 128]`, a C++
 expression printed where it is used). Copies: `data_copy` (count, `DataCopyParams` or
 parameter-struct form) and `data_copy_pad`. Parameter structs: `params`.
 
@@ -348,6 +348,8 @@ class AllocTensorOp(AscendCFormat, IRDLOperation):
         what = f"the tensor '{self.var.data}' allocated from a queue"
         chain = set(_owner_chain(self.result))
         frees = _frees_in(block, chain, what)
+        if frees == 0 and _handed_to_queue(self.result, block):
+            return  # the queue hands it to a later `deque_head`, which frees it
         if frees != 1:
             raise VerifyException(f"{what} must be freed once on every path (FreeTensor), freed {frees} times")
 
@@ -372,11 +374,19 @@ class GetBufOp(AscendCFormat, IRDLOperation):
             raise VerifyException("a tensor taken from a TBuf is at the TBuf's position")
 
 
+def _handed_to_queue(tensor: SSAValue, block: Block) -> bool:
+    """`tensor` is enqueued in `block` and no `deque` of it follows: it stays in the queue for
+    a `deque_head` (of a later loop iteration, or after the `scf.if` that filled it)."""
+    enqueued = any(isinstance(u.operation, EnqueOp) and u.operation.parent_block() is block for u in tensor.uses)
+    paired = any(isinstance(u.operation, DequeOp) and u.index == 1 for u in tensor.uses)
+    return enqueued and not paired
+
+
 def _queue_of(value: SSAValue) -> SSAValue | None:
     """The queue a local tensor was allocated from (through deque hand-overs)."""
     for _ in range(10000):
         owner = value.owner
-        if isinstance(owner, AllocTensorOp):
+        if isinstance(owner, AllocTensorOp | DequeHeadOp):
             return owner.queue
         if isinstance(owner, DequeOp):
             value = owner.tensor
@@ -442,6 +452,43 @@ class DequeOp(_QueueTensorOp):
             if isinstance(op, EnqueOp) and op.tensor is self.tensor and op.queue is self.queue:
                 return
         raise VerifyException("deque of a tensor that was not enqueued on this queue before it (in the same block)")
+
+
+@irdl_op_definition
+class DequeHeadOp(AscendCFormat, IRDLOperation):
+    """`LocalTensor<T> name = que.DeQue<T>();`: the oldest tensor in the queue, one that an
+    `enque` left there earlier without a paired `deque` (a copy-in prefetched by the
+    previous loop iteration or before the loop: ascendc-prefetch-copy-in). It is freed
+    once on every path, like an allocated tensor."""
+
+    name = "ascendc.deque_head"
+    queue = operand_def(QueueType)
+    var = prop_def(StringAttr, prop_name="name")
+    result = result_def(LocalTensorType)
+    FORMAT_NAMED: ClassVar[bool] = True
+
+    def __init__(self, name: str, queue: SSAValue, element_type: Attribute):
+        pos = queue.type.pos  # type: ignore[attr-defined]
+        super().__init__(operands=[queue], properties={"name": StringAttr(name)},
+                         result_types=[LocalTensorType(element_type, pos)])
+
+    def verify_(self) -> None:
+        if self.result.type.pos != self.queue.type.pos:  # type: ignore[union-attr]
+            raise VerifyException(
+                f"a tensor dequeued from a {self.queue.type.pos.value} queue is at that position, not "  # type: ignore[union-attr]
+                f"{self.result.type.pos.value}"  # type: ignore[union-attr]
+            )
+        if not any(isinstance(u.operation, EnqueOp) and not any(
+                isinstance(v.operation, DequeOp) and v.index == 1 for v in u.operation.tensor.uses)
+                for u in self.queue.uses):
+            raise VerifyException("deque_head on a queue that no enque leaves a tensor in (every enque has its deque)")
+        block = self.parent_block()
+        if block is None:
+            return
+        what = f"the tensor '{self.var.data}' dequeued from a queue"
+        frees = _frees_in(block, set(_owner_chain(self.result)), what)
+        if frees != 1:
+            raise VerifyException(f"{what} must be freed once on every path (FreeTensor), freed {frees} times")
 
 
 @irdl_op_definition
@@ -795,5 +842,5 @@ class SetAtomicNoneOp(IRDLOperation):
 
 
 DECLARATION_OPS = [GlobalTensorOp, BlockWorkspaceOp, PipeOp, TQueOp, TBufOp, InitBufferOp]
-TENSOR_OPS = [AllocTensorOp, GetBufOp, EnqueOp, DequeOp, FreeTensorOp, AtOp, ParamsOp]
+TENSOR_OPS = [AllocTensorOp, GetBufOp, EnqueOp, DequeOp, DequeHeadOp, FreeTensorOp, AtOp, ParamsOp]
 COPY_OPS = [DataCopyOp, DataCopyPadOp, SetAtomicAddOp, SetAtomicNoneOp]

@@ -25,6 +25,7 @@ _PASSES: dict[str, tuple[str, str]] = {
     "ascendc-plan-buffers": ("ascendc_plan_buffers", "AscendCPlanBuffersPass"),
     "ascendc-insert-sync": ("ascendc_insert_sync", "AscendCInsertSyncPass"),
     "ascendc-remove-redundant-sync": ("ascendc_remove_redundant_sync", "AscendCRemoveRedundantSyncPass"),
+    "ascendc-prefetch-copy-in": ("ascendc_prefetch_copy_in", "AscendCPrefetchCopyInPass"),
     "ascendc-cse": ("ascendc_cse", "AscendCCsePass"),
     "pypto-default": ("pipelines", "PyptoDefaultPipeline"),
     "pypto-ascendc": ("pipelines", "PyptoAscendCPipeline"),

@@ -28,6 +28,7 @@ ASCENDC_PIPELINE: tuple[str, ...] = DEFAULT_PIPELINE + (
     "ascendc-plan-buffers",
     "ascendc-insert-sync",
     "ascendc-remove-redundant-sync",
+    "ascendc-prefetch-copy-in",
     "ascendc-cse",
 )
 

@@ -36,6 +36,9 @@
 #ifndef DIV_BROADCAST
 #define DIV_BROADCAST 0
 #endif
+#ifndef PREFETCH
+#define PREFETCH 0
+#endif
 
 using namespace AscendC;
 
@@ -63,10 +66,10 @@ class KernelRows {
     if (OP == 2) pipe_.InitBuffer(tmpBuf_, kTile * sizeof(float));
   }
   __aicore__ inline void Process() {
+    if (PREFETCH && blockRows_ > 0) CopyIn(0);
     for (int64_t r = 0; r < blockRows_; r += TILE_ROWS) {
-      LocalTensor<float> x = inQueueX_.AllocTensor<float>();
-      DataCopy(x, xGm_[r * COLS], kTile);
-      inQueueX_.EnQue(x);
+      if (!PREFETCH) CopyIn(r);
+      else if (r + TILE_ROWS < blockRows_) CopyIn(r + TILE_ROWS);
       Compute();
       LocalTensor<float> y = outQueueY_.DeQue<float>();
       DataCopy(yGm_[r * COLS], y, kTile);
@@ -75,6 +78,11 @@ class KernelRows {
   }
 
  private:
+  __aicore__ inline void CopyIn(int64_t r) {
+    LocalTensor<float> x = inQueueX_.AllocTensor<float>();
+    DataCopy(x, xGm_[r * COLS], kTile);
+    inQueueX_.EnQue(x);
+  }
   // dst[r] = reduce(src[r, 0:COLS]) for the tile's rows; src is left unchanged.
   template <bool kMax>
   __aicore__ inline void RowReduce(const LocalTensor<float>& dst, const LocalTensor<float>& src) {

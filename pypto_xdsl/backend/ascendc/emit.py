@@ -3,7 +3,8 @@
 `emit_program` prints a module whose kernels are planned and synchronised `ascendc.kernel`s;
 kernels still at the pypto level, or not planned or synchronised yet, are lowered first on a
 copy with the pypto-ascendc stages (convert-pypto-to-ascendc, ascendc-tree-reductions,
-ascendc-plan-buffers, ascendc-insert-sync, ascendc-remove-redundant-sync, ascendc-cse), so printing never
+ascendc-plan-buffers, ascendc-insert-sync, ascendc-remove-redundant-sync, ascendc-prefetch-copy-in,
+ascendc-cse), so printing never
 changes its input.
 """
 
@@ -49,6 +50,7 @@ def _complete_kernel(kernel: KernelOp) -> None:
     from pypto_xdsl.transforms.ascendc_cse import kernel_cse
     from pypto_xdsl.transforms.ascendc_insert_sync import sync_kernel
     from pypto_xdsl.transforms.ascendc_plan_buffers import plan_kernel
+    from pypto_xdsl.transforms.ascendc_prefetch_copy_in import prefetch_kernel
     from pypto_xdsl.transforms.ascendc_remove_redundant_sync import remove_redundant_sync
     from pypto_xdsl.transforms.ascendc_tree_reductions import tree_reductions
 
@@ -57,6 +59,7 @@ def _complete_kernel(kernel: KernelOp) -> None:
     if kernel.sync is None:
         sync_kernel(kernel)
         remove_redundant_sync(kernel)
+        prefetch_kernel(kernel)
         kernel_cse(kernel)
 
 

@@ -292,6 +292,11 @@ class KernelPrinter(CxxWriter):
         if isinstance(op, M.EnqueOp):
             add(f"{self._t(op.queue)}.EnQue({self._t(op.tensor)});")
             return
+        if isinstance(op, M.DequeHeadOp):
+            name, c = self._var(op), self._elem(op.result)
+            add(f"LocalTensor<{c}> {name} = {self._t(op.queue)}.DeQue<{c}>();")
+            self.exprs[op.result] = Expr(name, "LocalTensor")
+            return
         if isinstance(op, M.DequeOp):
             var = self._t(op.tensor)
             add(f"{var} = {self._t(op.queue)}.DeQue<{self._elem(op.result)}>();")

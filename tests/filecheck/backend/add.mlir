@@ -37,15 +37,25 @@ pypto.func orchestration @main(%x: !pypto.tensor<[64, 128], f32>, %y: !pypto.ten
 // CHECK-NEXT: pipe.InitBuffer(inQ_b, 2, 16384);
 // CHECK-NEXT: pipe.InitBuffer(outQ_s, 2, 16384);
 // CHECK-EMPTY:
+// CHECK-NEXT: LocalTensor<float> a_first = inQ_a.AllocTensor<float>();
+// CHECK-NEXT: DataCopy(a_first, x_gm[0], 4096);
+// CHECK-NEXT: inQ_a.EnQue(a_first);
+// CHECK-NEXT: LocalTensor<float> b_first = inQ_b.AllocTensor<float>();
+// CHECK-NEXT: DataCopy(b_first, y_gm[0], 4096);
+// CHECK-NEXT: inQ_b.EnQue(b_first);
 // CHECK-NEXT: for (int64_t i = 0; i < 64; i += 32) {
-// CHECK-NEXT: LocalTensor<float> a = inQ_a.AllocTensor<float>();
-// CHECK-NEXT: DataCopy(a, x_gm[i * 128], 4096);
-// CHECK-NEXT: inQ_a.EnQue(a);
-// CHECK-NEXT: a = inQ_a.DeQue<float>();
-// CHECK-NEXT: LocalTensor<float> b = inQ_b.AllocTensor<float>();
-// CHECK-NEXT: DataCopy(b, y_gm[i * 128], 4096);
-// CHECK-NEXT: inQ_b.EnQue(b);
-// CHECK-NEXT: b = inQ_b.DeQue<float>();
+// CHECK-NEXT: const int64_t i_next = i + 32;
+// CHECK-NEXT: const bool has_next = i_next < 64;
+// CHECK-NEXT: if (has_next) {
+// CHECK-NEXT: LocalTensor<float> a_next = inQ_a.AllocTensor<float>();
+// CHECK-NEXT: DataCopy(a_next, x_gm[i_next * 128], 4096);
+// CHECK-NEXT: inQ_a.EnQue(a_next);
+// CHECK-NEXT: LocalTensor<float> b_next = inQ_b.AllocTensor<float>();
+// CHECK-NEXT: DataCopy(b_next, y_gm[i_next * 128], 4096);
+// CHECK-NEXT: inQ_b.EnQue(b_next);
+// CHECK-NEXT: }
+// CHECK-NEXT: LocalTensor<float> a = inQ_a.DeQue<float>();
+// CHECK-NEXT: LocalTensor<float> b = inQ_b.DeQue<float>();
 // CHECK-NEXT: LocalTensor<float> s = outQ_s.AllocTensor<float>();
 // CHECK-NEXT: Add(s, a, b, 4096);
 // CHECK-NEXT: inQ_a.FreeTensor(a);

@@ -72,11 +72,18 @@ pypto.func orchestration @main(%x: !pypto.tensor<[256, 64], f32>, %flag: index, 
 // CHECK-NEXT: DataCopy(sum, init, 2048);
 // CHECK-NEXT: LocalTensor<float> mx = buf_mx.Get<float>();
 // CHECK-NEXT: DataCopy(mx, first, 2048);
+// CHECK-NEXT: LocalTensor<float> t_first = inQ_t.AllocTensor<float>();
+// CHECK-NEXT: DataCopy(t_first, x_gm[0], 2048);
+// CHECK-NEXT: inQ_t.EnQue(t_first);
 // CHECK-NEXT: for (int64_t i = 0; i < 256; i += 32) {
-// CHECK-NEXT: LocalTensor<float> t = inQ_t.AllocTensor<float>();
-// CHECK-NEXT: DataCopy(t, x_gm[i * 64], 2048);
-// CHECK-NEXT: inQ_t.EnQue(t);
-// CHECK-NEXT: t = inQ_t.DeQue<float>();
+// CHECK-NEXT: const int64_t i_next = i + 32;
+// CHECK-NEXT: const bool has_next = i_next < 256;
+// CHECK-NEXT: if (has_next) {
+// CHECK-NEXT: LocalTensor<float> t_next = inQ_t.AllocTensor<float>();
+// CHECK-NEXT: DataCopy(t_next, x_gm[i_next * 64], 2048);
+// CHECK-NEXT: inQ_t.EnQue(t_next);
+// CHECK-NEXT: }
+// CHECK-NEXT: LocalTensor<float> t = inQ_t.DeQue<float>();
 // CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: LocalTensor<float> acc1 = calcBuf0.Get<float>();
 // CHECK-NEXT: Add(acc1, sum, t, 2048);

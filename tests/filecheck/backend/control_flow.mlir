@@ -61,12 +61,19 @@ pypto.func orchestration @main(%x: !pypto.tensor<[64, 32], f32>, %rows: index, o
 // CHECK-NEXT: pipe.InitBuffer(inQ_t0, 1, 1024);
 // CHECK-NEXT: pipe.InitBuffer(outQ_sc, 1, 1024);
 // CHECK-EMPTY:
+// CHECK-NEXT: LocalTensor<float> t_first = inQ_t.AllocTensor<float>();
+// CHECK-NEXT: DataCopy(t_first, x_gm[0], 256);
+// CHECK-NEXT: inQ_t.EnQue(t_first);
 // CHECK-NEXT: int64_t even = 0;
 // CHECK-NEXT: for (int64_t i = 0; i < 64; i += rows) {
-// CHECK-NEXT: LocalTensor<float> t = inQ_t.AllocTensor<float>();
-// CHECK-NEXT: DataCopy(t, x_gm[i * 32], 256);
-// CHECK-NEXT: inQ_t.EnQue(t);
-// CHECK-NEXT: t = inQ_t.DeQue<float>();
+// CHECK-NEXT: const int64_t i_next = i + rows;
+// CHECK-NEXT: const bool has_next = i_next < 64;
+// CHECK-NEXT: if (has_next) {
+// CHECK-NEXT: LocalTensor<float> t_next = inQ_t.AllocTensor<float>();
+// CHECK-NEXT: DataCopy(t_next, x_gm[i_next * 32], 256);
+// CHECK-NEXT: inQ_t.EnQue(t_next);
+// CHECK-NEXT: }
+// CHECK-NEXT: LocalTensor<float> t = inQ_t.DeQue<float>();
 // CHECK-NEXT: const int64_t blk = i / rows;
 // CHECK-NEXT: const int64_t par = blk % 2;
 // CHECK-NEXT: const bool is_even = par == 0;

@@ -63,8 +63,17 @@ pypto.func orchestration @main(%a: !pypto.tensor<[N, 128], f32>, %b: !pypto.tens
 // CHECK:         const int64_t first_scaled = AscendC::GetBlockIdx() * N;
 // CHECK-NEXT:    const int64_t first_row = first_scaled / AscendC::GetBlockNum();
 // CHECK:         const int64_t full_end = first_row + full_rows;
-// CHECK-NEXT:    for (int64_t row = first_row; row < full_end; row += 38) {
-// CHECK:           DataCopy(a_tile, a_gm[row * 128], 4864);
+// CHECK-NEXT:    const bool has_first = first_row < full_end;
+// CHECK-NEXT:    if (has_first) {
+// CHECK-NEXT:      LocalTensor<float> a_tile_first = inQ_a_tile.AllocTensor<float>();
+// CHECK-NEXT:      DataCopy(a_tile_first, a_gm[first_row * 128], 4864);
+// CHECK:         for (int64_t row = first_row; row < full_end; row += 38) {
+// CHECK-NEXT:      const int64_t row_next = row + 38;
+// CHECK-NEXT:      const bool has_next = row_next < full_end;
+// CHECK-NEXT:      if (has_next) {
+// CHECK-NEXT:        LocalTensor<float> a_tile_next = inQ_a_tile.AllocTensor<float>();
+// CHECK-NEXT:        DataCopy(a_tile_next, a_gm[row_next * 128], 4864);
+// CHECK:           LocalTensor<float> a_tile = inQ_a_tile.DeQue<float>();
 // CHECK-NOT:       DataCopyPad
 // CHECK:           DataCopy(o_gm[row * 128], e_tile, 4864);
 // CHECK:         const int64_t tail_rows = end_row - full_end;

@@ -51,19 +51,32 @@ pypto.func orchestration @main(%a: !pypto.tensor<[128, 128], f32>, %b: !pypto.te
 // CHECK-NEXT: pipe.InitBuffer(outQ_sum, 2, 8192);
 // CHECK-EMPTY:
 // CHECK-NEXT: for (int64_t i = 0; i < 128; i += 32) {
+// CHECK-NEXT: LocalTensor<float> ta_first = inQ_ta.AllocTensor<float>();
+// CHECK-NEXT: DataCopy(ta_first, a_gm[i * 128], DataCopyParams(32, 8, 8, 0));
+// CHECK-NEXT: inQ_ta.EnQue(ta_first);
+// CHECK-NEXT: LocalTensor<float> tb_first = inQ_tb.AllocTensor<float>();
+// CHECK-NEXT: DataCopy(tb_first, b_gm[i * 128], DataCopyParams(32, 8, 8, 0));
+// CHECK-NEXT: inQ_tb.EnQue(tb_first);
+// CHECK-NEXT: LocalTensor<float> tc_first = inQ_tc.AllocTensor<float>();
+// CHECK-NEXT: DataCopy(tc_first, c_gm[i * 128], DataCopyParams(32, 8, 8, 0));
+// CHECK-NEXT: inQ_tc.EnQue(tc_first);
 // CHECK-NEXT: for (int64_t j = 0; j < 128; j += 64) {
-// CHECK-NEXT: LocalTensor<float> ta = inQ_ta.AllocTensor<float>();
-// CHECK-NEXT: DataCopy(ta, a_gm[i * 128 + j], DataCopyParams(32, 8, 8, 0));
-// CHECK-NEXT: inQ_ta.EnQue(ta);
-// CHECK-NEXT: ta = inQ_ta.DeQue<float>();
-// CHECK-NEXT: LocalTensor<float> tb = inQ_tb.AllocTensor<float>();
-// CHECK-NEXT: DataCopy(tb, b_gm[i * 128 + j], DataCopyParams(32, 8, 8, 0));
-// CHECK-NEXT: inQ_tb.EnQue(tb);
-// CHECK-NEXT: tb = inQ_tb.DeQue<float>();
-// CHECK-NEXT: LocalTensor<float> tc = inQ_tc.AllocTensor<float>();
-// CHECK-NEXT: DataCopy(tc, c_gm[i * 128 + j], DataCopyParams(32, 8, 8, 0));
-// CHECK-NEXT: inQ_tc.EnQue(tc);
-// CHECK-NEXT: tc = inQ_tc.DeQue<float>();
+// CHECK-NEXT: const int64_t j_next = j + 64;
+// CHECK-NEXT: const bool has_next = j_next < 128;
+// CHECK-NEXT: if (has_next) {
+// CHECK-NEXT: LocalTensor<float> ta_next = inQ_ta.AllocTensor<float>();
+// CHECK-NEXT: DataCopy(ta_next, a_gm[i * 128 + j_next], DataCopyParams(32, 8, 8, 0));
+// CHECK-NEXT: inQ_ta.EnQue(ta_next);
+// CHECK-NEXT: LocalTensor<float> tb_next = inQ_tb.AllocTensor<float>();
+// CHECK-NEXT: DataCopy(tb_next, b_gm[i * 128 + j_next], DataCopyParams(32, 8, 8, 0));
+// CHECK-NEXT: inQ_tb.EnQue(tb_next);
+// CHECK-NEXT: LocalTensor<float> tc_next = inQ_tc.AllocTensor<float>();
+// CHECK-NEXT: DataCopy(tc_next, c_gm[i * 128 + j_next], DataCopyParams(32, 8, 8, 0));
+// CHECK-NEXT: inQ_tc.EnQue(tc_next);
+// CHECK-NEXT: }
+// CHECK-NEXT: LocalTensor<float> ta = inQ_ta.DeQue<float>();
+// CHECK-NEXT: LocalTensor<float> tb = inQ_tb.DeQue<float>();
+// CHECK-NEXT: LocalTensor<float> tc = inQ_tc.DeQue<float>();
 // CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: LocalTensor<float> ab = buf_ab.Get<float>();
 // CHECK-NEXT: Mul(ab, ta, tb, 2048);

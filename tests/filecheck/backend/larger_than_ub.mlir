@@ -36,11 +36,18 @@ pypto.func orchestration @main(%x: !pypto.tensor<[1024, 256], f32>, out %y: !pyp
 // CHECK-NEXT: pipe.InitBuffer(buf_sq, 32768);
 // CHECK-NEXT: pipe.InitBuffer(outQ_d, 2, 32768);
 // CHECK-EMPTY:
+// CHECK-NEXT: LocalTensor<float> t_first = inQ_t.AllocTensor<float>();
+// CHECK-NEXT: DataCopy(t_first, x_gm[0], 8192);
+// CHECK-NEXT: inQ_t.EnQue(t_first);
 // CHECK-NEXT: for (int64_t i = 0; i < 1024; i += 32) {
-// CHECK-NEXT: LocalTensor<float> t = inQ_t.AllocTensor<float>();
-// CHECK-NEXT: DataCopy(t, x_gm[i * 256], 8192);
-// CHECK-NEXT: inQ_t.EnQue(t);
-// CHECK-NEXT: t = inQ_t.DeQue<float>();
+// CHECK-NEXT: const int64_t i_next = i + 32;
+// CHECK-NEXT: const bool has_next = i_next < 1024;
+// CHECK-NEXT: if (has_next) {
+// CHECK-NEXT: LocalTensor<float> t_next = inQ_t.AllocTensor<float>();
+// CHECK-NEXT: DataCopy(t_next, x_gm[i_next * 256], 8192);
+// CHECK-NEXT: inQ_t.EnQue(t_next);
+// CHECK-NEXT: }
+// CHECK-NEXT: LocalTensor<float> t = inQ_t.DeQue<float>();
 // CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: LocalTensor<float> sq = buf_sq.Get<float>();
 // CHECK-NEXT: Mul(sq, t, t, 8192);

@@ -62,11 +62,18 @@ pypto.func orchestration @main(%x: !pypto.tensor<[32, 96], f32>, inout %y: !pypt
 // CHECK-NEXT: pipe.InitBuffer(inQ_t, 2, 2048);
 // CHECK-NEXT: pipe.InitBuffer(outQ_e, 2, 2048);
 // CHECK-EMPTY:
+// CHECK-NEXT: LocalTensor<float> t_first = inQ_t.AllocTensor<float>();
+// CHECK-NEXT: DataCopy(t_first, x_gm[800], DataCopyParams(8, 8, 4, 0));
+// CHECK-NEXT: inQ_t.EnQue(t_first);
 // CHECK-NEXT: for (int64_t i = 0; i < 16; i += 8) {
-// CHECK-NEXT: LocalTensor<float> t = inQ_t.AllocTensor<float>();
-// CHECK-NEXT: DataCopy(t, x_gm[800 + i * 96], DataCopyParams(8, 8, 4, 0));
-// CHECK-NEXT: inQ_t.EnQue(t);
-// CHECK-NEXT: t = inQ_t.DeQue<float>();
+// CHECK-NEXT: const int64_t i_next = i + 8;
+// CHECK-NEXT: const bool has_next = i_next < 16;
+// CHECK-NEXT: if (has_next) {
+// CHECK-NEXT: LocalTensor<float> t_next = inQ_t.AllocTensor<float>();
+// CHECK-NEXT: DataCopy(t_next, x_gm[i_next * 96 + 800], DataCopyParams(8, 8, 4, 0));
+// CHECK-NEXT: inQ_t.EnQue(t_next);
+// CHECK-NEXT: }
+// CHECK-NEXT: LocalTensor<float> t = inQ_t.DeQue<float>();
 // CHECK-NEXT: LocalTensor<float> e = outQ_e.AllocTensor<float>();
 // CHECK-NEXT: Abs(e, t, 512);
 // CHECK-NEXT: inQ_t.FreeTensor(t);

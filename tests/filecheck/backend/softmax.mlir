@@ -42,11 +42,18 @@ pypto.func orchestration @main(%x: !pypto.tensor<[64, 128], f32>, out %y: !pypto
 // CHECK-NEXT: pipe.InitBuffer(calcBuf2, 8192);
 // CHECK-NEXT: pipe.InitBuffer(outQ_p, 2, 8192);
 // CHECK-EMPTY:
+// CHECK-NEXT: LocalTensor<float> t_first = inQ_t.AllocTensor<float>();
+// CHECK-NEXT: DataCopy(t_first, x_gm[0], 2048);
+// CHECK-NEXT: inQ_t.EnQue(t_first);
 // CHECK-NEXT: for (int64_t i = 0; i < 64; i += 16) {
-// CHECK-NEXT: LocalTensor<float> t = inQ_t.AllocTensor<float>();
-// CHECK-NEXT: DataCopy(t, x_gm[i * 128], 2048);
-// CHECK-NEXT: inQ_t.EnQue(t);
-// CHECK-NEXT: t = inQ_t.DeQue<float>();
+// CHECK-NEXT: const int64_t i_next = i + 16;
+// CHECK-NEXT: const bool has_next = i_next < 64;
+// CHECK-NEXT: if (has_next) {
+// CHECK-NEXT: LocalTensor<float> t_next = inQ_t.AllocTensor<float>();
+// CHECK-NEXT: DataCopy(t_next, x_gm[i_next * 128], 2048);
+// CHECK-NEXT: inQ_t.EnQue(t_next);
+// CHECK-NEXT: }
+// CHECK-NEXT: LocalTensor<float> t = inQ_t.DeQue<float>();
 // CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: LocalTensor<float> m = calcBuf0.Get<float>();
 // CHECK-NEXT: LocalTensor<float> m_tmp = calcBuf1.Get<float>();

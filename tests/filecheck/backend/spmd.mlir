@@ -40,12 +40,24 @@ pypto.func orchestration @main(%x: !pypto.tensor<[128, 64], f32>, out %y: !pypto
 // CHECK-NEXT: pipe.InitBuffer(buf_u, 2048);
 // CHECK-NEXT: pipe.InitBuffer(outQ_v, 2, 2048);
 // CHECK-EMPTY:
+// CHECK-NEXT: const bool has_first = AscendC::GetBlockIdx() < 16;
+// CHECK-NEXT: if (has_first) {
+// CHECK-NEXT: const int64_t row = AscendC::GetBlockIdx() * 8;
+// CHECK-NEXT: LocalTensor<float> t_first = inQ_t.AllocTensor<float>();
+// CHECK-NEXT: DataCopy(t_first, x_gm[row * 64], 512);
+// CHECK-NEXT: inQ_t.EnQue(t_first);
+// CHECK-NEXT: }
 // CHECK-NEXT: for (int64_t k = AscendC::GetBlockIdx(); k < 16; k += AscendC::GetBlockNum()) {
-// CHECK-NEXT: const int64_t row = k * 8;
-// CHECK-NEXT: LocalTensor<float> t = inQ_t.AllocTensor<float>();
-// CHECK-NEXT: DataCopy(t, x_gm[row * 64], 512);
-// CHECK-NEXT: inQ_t.EnQue(t);
-// CHECK-NEXT: t = inQ_t.DeQue<float>();
+// CHECK-NEXT: const int64_t k_next = k + AscendC::GetBlockNum();
+// CHECK-NEXT: const bool has_next = k_next < 16;
+// CHECK-NEXT: if (has_next) {
+// CHECK-NEXT: const int64_t row_1 = k_next * 8;
+// CHECK-NEXT: LocalTensor<float> t_next = inQ_t.AllocTensor<float>();
+// CHECK-NEXT: DataCopy(t_next, x_gm[row_1 * 64], 512);
+// CHECK-NEXT: inQ_t.EnQue(t_next);
+// CHECK-NEXT: }
+// CHECK-NEXT: const int64_t row_2 = k * 8;
+// CHECK-NEXT: LocalTensor<float> t = inQ_t.DeQue<float>();
 // CHECK-NEXT: PipeBarrier<PIPE_V>();
 // CHECK-NEXT: LocalTensor<float> u = buf_u.Get<float>();
 // CHECK-NEXT: Relu(u, t, 512);
@@ -55,7 +67,7 @@ pypto.func orchestration @main(%x: !pypto.tensor<[128, 64], f32>, out %y: !pypto
 // CHECK-NEXT: Muls(v, u, 3.0f, 512);
 // CHECK-NEXT: outQ_v.EnQue(v);
 // CHECK-NEXT: v = outQ_v.DeQue<float>();
-// CHECK-NEXT: DataCopy(y_gm[row * 64], v, 512);
+// CHECK-NEXT: DataCopy(y_gm[row_2 * 64], v, 512);
 // CHECK-NEXT: outQ_v.FreeTensor(v);
 // CHECK-NEXT: }
 // CHECK-NEXT: }

@@ -1,5 +1,5 @@
-// RUN: pypto-opt %s -p pypto-ascendc | filecheck %s
-// RUN: pypto-opt %s -p pypto-ascendc -t ascendc | filecheck %s --check-prefix=CXX
+// RUN: pypto-opt %s -p 'pypto-default,convert-pypto-to-ascendc,ascendc-tree-reductions,ascendc-plan-buffers,ascendc-insert-sync,ascendc-remove-redundant-sync' | filecheck %s
+// RUN: pypto-opt %s -p 'pypto-default,convert-pypto-to-ascendc,ascendc-tree-reductions,ascendc-plan-buffers,ascendc-insert-sync,ascendc-remove-redundant-sync' -t ascendc | filecheck %s --check-prefix=CXX
 // A double-buffered streaming loop, as IR: each iteration's input tiles are handed from
 // MTE2 to V through their VECIN queues (enque/deque right after the copy-in), the result
 // from V to MTE3 through its VECOUT queue (right before the copy-out); FreeTensor returns
