@@ -367,6 +367,17 @@ irdl.dialect @ascendc {
     irdl.results(result: %2)
   }
 
+  // ascendc.deque_head: `LocalTensor<T> name = que.DeQue<T>();`: the oldest tensor in the queue, one that an
+  //   memory effects: unknown
+  irdl.operation @deque_head {
+    %0 = irdl.base @ascendc::@queue
+    %1 = irdl.base @ascendc::@local_tensor
+    %2 = irdl.base "#builtin.string"
+    irdl.operands(queue: %0)
+    irdl.results(result: %1)
+    irdl.attributes {"name" = %2}
+  }
+
   // ascendc.free_tensor: `que.FreeTensor(t);`
   //   memory effects: unknown
   irdl.operation @free_tensor {
