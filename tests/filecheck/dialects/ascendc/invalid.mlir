@@ -645,3 +645,44 @@ ascendc.kernel vector @k() {
 }
 
 // CHECK: ascendc.transpose: dst and src are two different 16 x 16 blocks (an out-of-place transpose)
+
+// -----
+
+ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
+  %pipe = ascendc.tpipe "pipe"
+  %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 2>
+  %t = ascendc.deque_head "t" %inQ : !ascendc.queue<VECIN, 2> -> !ascendc.local_tensor<f32, VECIN>
+  ascendc.free_tensor %inQ, %t : !ascendc.queue<VECIN, 2>, !ascendc.local_tensor<f32, VECIN>
+  ascendc.return
+}
+
+// CHECK: deque_head on a queue that no enque leaves a tensor in (every enque has its deque)
+
+// -----
+
+ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+  %pipe = ascendc.tpipe "pipe"
+  %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 2>
+  %a = ascendc.alloc_tensor "a" %inQ : !ascendc.queue<VECIN, 2> -> !ascendc.local_tensor<f32, VECIN>
+  ascendc.data_copy %a, %x_gm count 1024 : !ascendc.local_tensor<f32, VECIN>, !ascendc.gm_tensor<f32>
+  ascendc.enque %inQ, %a : !ascendc.queue<VECIN, 2>, !ascendc.local_tensor<f32, VECIN>
+  %t = ascendc.deque_head "t" %inQ : !ascendc.queue<VECIN, 2> -> !ascendc.local_tensor<f32, VECIN>
+  ascendc.return
+}
+
+// CHECK: the tensor 't' dequeued from a queue must be freed once on every path (FreeTensor), freed 0 times
+
+// -----
+
+ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+  %pipe = ascendc.tpipe "pipe"
+  %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 2>
+  %a = ascendc.alloc_tensor "a" %inQ : !ascendc.queue<VECIN, 2> -> !ascendc.local_tensor<f32, VECIN>
+  ascendc.enque %inQ, %a : !ascendc.queue<VECIN, 2>, !ascendc.local_tensor<f32, VECIN>
+  %t = ascendc.deque_head "t" %inQ : !ascendc.queue<VECIN, 2> -> !ascendc.local_tensor<f32, VECOUT>
+  ascendc.return
+}
+
+// CHECK: a tensor dequeued from a VECIN queue is at that position, not VECOUT
