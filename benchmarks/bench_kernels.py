@@ -10,7 +10,8 @@ of the whole chip for the vector ops: the program's input + output bytes at 1.6 
 of the 24 cube cores for the matmuls) and the ratio generated / hand-written. Both run in the
 same simulation, on the same inputs, and are checked against numpy. Numbers are estimates of a
 model, not measurements. `--what-if` adds the model's estimates for the optimisations of
-issue #17 (halving-tree reductions, Reciprocal + Mul, larger tiles, no barrier latency).
+issue #17 (halving-tree reductions, Reciprocal + Mul, larger tiles, the copy-in prefetch,
+no barrier latency).
 """
 
 from __future__ import annotations
@@ -253,7 +254,7 @@ def main(argv=None) -> int:
         if op.hand is not None:
             hand = run_hand(op, work / op.name / "hand")
             line += (f"   {hand.cycles:>12,.0f} {hand.bounding_pipe:<6} {roof / hand.cycles:>6.1%}   "
-                     f"{cycles / hand.cycles:>8.2f}")
+                     f"{cycles / hand.cycles:>8.3f}")
             op.results["hand"] = hand
         else:
             line += f"   {'-':>12} {'':<6} {'':>6}   {'-':>8}"
@@ -317,8 +318,10 @@ def what_if(work: Path, wanted: list[str]) -> None:
                              ("broadcast Div instead of Reciprocal + Mul", {"DIV_BROADCAST": 1}),
                              ("4-row tiles instead of 8 (generated tile size)", {"TILE_ROWS": 4}),
                              ("all three (the generated kernel's choices)",
-                              {"SERIAL_FOLD": 1, "DIV_BROADCAST": 1, "TILE_ROWS": 4})):
-            v = run_hand(op, work / name / f"wi-{len(label)}", extra)
+                              {"SERIAL_FOLD": 1, "DIV_BROADCAST": 1, "TILE_ROWS": 4}),
+                             ("next tile's copy-in before this tile's compute", {"PREFETCH": 1}),
+                             ("prefetch, broadcast Div (the generated choices)", {"PREFETCH": 1, "DIV_BROADCAST": 1})):
+            v = run_hand(op, work / name / f"wi-{'-'.join(f'{k}{w}' for k, w in extra.items())}", extra)
             print(f"  {name:<10} hand-written, {label:<48} {v.cycles / base.cycles:6.3f}  "
                   f"(V busy {v.utilisation().get('V', 0):5.1%} vs {base.utilisation().get('V', 0):5.1%})")
     for name in wanted:

@@ -15,7 +15,9 @@
 // For the benchmarks' what-if estimates: SERIAL_FOLD 1 folds the column chunks one after another
 // (copy the first chunk, then one dependent Max/Add per further chunk, a barrier each, as the
 // generated kernels do today); DIV_BROADCAST 1 divides by the broadcast row values (level-0 Div)
-// instead of Reciprocal + Mul.
+// instead of Reciprocal + Mul; PREFETCH 1 copies the next tile in before computing this one
+// (what ascendc-prefetch-copy-in makes of the generated loops) instead of the sample's
+// copy-in / compute / copy-out order.
 #include "kernel_operator.h"
 
 #ifndef OP
