@@ -38,6 +38,8 @@ from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint
 from xdsl.traits import is_side_effect_free
 
 from pypto_xdsl.analysis.ascendc_pipes import global_root
@@ -46,6 +48,7 @@ from pypto_xdsl.dialects import ascendc_memory as M
 from pypto_xdsl.dialects.ascendc_kernel import KernelOp
 from pypto_xdsl.dialects.ascendc_types import GlobalTensorType, TPosition
 from pypto_xdsl.transforms.ascendc_plan_buffers import kernel_names
+
 
 @dataclass
 class CopyIn:
@@ -194,47 +197,46 @@ def _guarded(ops: list[Operation], lhs: SSAValue, rhs: SSAValue, name: str) -> l
     return [cmp, scf.IfOp(cmp.result, [], [*ops, scf.YieldOp()])]
 
 
-def prefetch_loop(loop: scf.ForOp, copy_ins: list[CopyIn], namer: Namer) -> bool:
-    lb, ub, step = _constant(loop.lb), _constant(loop.ub), _constant(loop.step)
-    if lb is not None and ub is not None and lb >= ub:
-        return False  # never runs
-    body = loop.body.block
-    iv = body.args[0]
-    first = _clone_copy_ins(copy_ins, iv, loop.lb, namer, "first")
-    prologue = first if lb is not None and ub is not None else _guarded(first, loop.lb, loop.ub, "has_first")
-    for op in prologue:
-        loop.parent_block().insert_op_before(op, loop)  # type: ignore[union-attr]
-    nxt = arith.AddiOp(iv, loop.step)
-    nxt.result.name_hint = f"{iv.name_hint or 'i'}_next"
-    ahead = [nxt, *_guarded(_clone_copy_ins(copy_ins, iv, nxt.result, namer, "next"), nxt.result, loop.ub, "has_next")]
-    body.insert_ops_before(ahead, body.first_op)  # type: ignore[arg-type]
-    for c in copy_ins:
-        head = M.DequeHeadOp(c.alloc.var.data, c.alloc.queue, c.alloc.result.type.element_type)
-        head.result.name_hint = c.deque.result.name_hint
-        body.insert_op_before(head, c.deque)
-        c.deque.result.replace_all_uses_with(head.result)
-        for op in (c.deque, c.enque, c.copy, c.alloc):
-            op.detach()
-            op.erase()
-        for op in reversed(c.slice):
-            if op.parent is not None and all(not r.uses for r in op.results):
-                op.detach()
-                op.erase()
-    return True
+@dataclass
+class PrefetchCopyIns(RewritePattern):
+    """One `scf.for`: its prefetchable copy-ins, moved (see the module docstring)."""
+
+    written: set[SSAValue]
+    namer: Namer
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, loop: scf.ForOp, rewriter: PatternRewriter) -> None:
+        lb, ub = _constant(loop.lb), _constant(loop.ub)
+        if lb is not None and ub is not None and lb >= ub:
+            return  # never runs
+        copy_ins = _copy_ins(loop, self.written)
+        if not copy_ins:
+            return
+        body = loop.body.block
+        iv = body.args[0]
+        first = _clone_copy_ins(copy_ins, iv, loop.lb, self.namer, "first")
+        static = lb is not None and ub is not None
+        rewriter.insert_op(first if static else _guarded(first, loop.lb, loop.ub, "has_first"), InsertPoint.before(loop))
+        nxt = arith.AddiOp(iv, loop.step)
+        nxt.result.name_hint = f"{iv.name_hint or 'i'}_next"
+        ahead = _clone_copy_ins(copy_ins, iv, nxt.result, self.namer, "next")
+        rewriter.insert_op([nxt, *_guarded(ahead, nxt.result, loop.ub, "has_next")], InsertPoint.at_start(body))
+        for c in copy_ins:
+            head = M.DequeHeadOp(c.alloc.var.data, c.alloc.queue, c.alloc.result.type.element_type)
+            rewriter.replace_op(c.deque, head)
+            head.result.name_hint = c.alloc.var.data
+            for op in (c.enque, c.copy, c.alloc):
+                rewriter.erase_op(op)
+            for op in reversed(c.slice):
+                if all(not r.uses for r in op.results):
+                    rewriter.erase_op(op)
 
 
-def prefetch_kernel(kernel: KernelOp) -> int:
-    """Pipeline every eligible loop of the kernel; the number of loops changed. A pipelined
-    loop has no paired copy-in left, so running again changes nothing."""
-    written = _written_roots(kernel)
-    namer = kernel_names(kernel)
-    loops = [op for op in kernel.walk() if isinstance(op, scf.ForOp)]
-    changed = 0
-    for loop in loops:
-        copy_ins = _copy_ins(loop, written)
-        if copy_ins and prefetch_loop(loop, copy_ins, namer):
-            changed += 1
-    return changed
+def prefetch_kernel(kernel: KernelOp) -> None:
+    """Pipeline every eligible loop of the kernel. A pipelined loop has no paired copy-in
+    left, so running again changes nothing."""
+    pattern = PrefetchCopyIns(_written_roots(kernel), kernel_names(kernel))
+    PatternRewriteWalker(pattern, apply_recursively=False).rewrite_region(kernel.body)
 
 
 @dataclass(frozen=True)
