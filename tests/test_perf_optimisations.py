@@ -197,23 +197,28 @@ _WITHOUT_PREFETCH = ("convert-pypto-to-ascendc,ascendc-tree-reductions,ascendc-p
 def test_prefetched_copy_in_overlaps_compute_and_keeps_results(tmp_path, name):
     """ascendc-prefetch-copy-in on the benchmark's row kernels, at the benchmark's per-core
     size (32 rows of 1024, four 8-row tiles) on 12 blocks: the kernel takes its tile from
-    the queue head, still equals the interpreter, and the model's estimate drops from about
-    75% to over 90% of the bandwidth roofline (the GM port no longer idles while V computes)."""
+    the queue head, still equals the interpreter, and the model's estimate drops by a quarter
+    (the GM port no longer idles while V computes; bench_kernels.py gives 74% -> 98% of the
+    roofline on 48 cores)."""
     from pypto_xdsl.backend.ascendc.sim import profile as prof
     from pypto_xdsl.frontend.program import parse_python_file
 
     src = bench_kernels.PROGRAMS[name].replace("1536", "384").replace("pl.spmd(48", "pl.spmd(12")
-    cycles = {}
+    cycles, outputs = {}, {}
     for variant in ("prefetch", "plain"):
         module = parse_python_file(src, f"<{name}>")
         apply_pipeline(module, "pypto-default")
+        reference = module.clone()
         if variant == "plain":
             apply_pipeline(module, _WITHOUT_PREFETCH)
         kernel = next(iter(v for k, v in emit_program(module).files.items() if k.startswith("kernels/")))
-        assert ("= inQ_t_tile.DeQue<float>();" in kernel and "LocalTensor<float> t_tile = inQ" in kernel) == (variant == "prefetch")
-        report = simulate(module, tmp_path / variant, seed=4, profile=True)
-        assert report.max_rel_error is not None and report.max_rel_error <= 1e-5, report.max_rel_error
+        assert ("LocalTensor<float> t_tile = inQ_t_tile.DeQue<float>();" in kernel) == (variant == "prefetch")
+        report = simulate(module, tmp_path / variant, seed=4, profile=True, reference_module=reference)
+        for key, got in report.outputs.items():
+            np.testing.assert_allclose(got, report.reference[key], rtol=1e-5, atol=1e-6)
+        outputs[variant] = report.outputs
         (k,) = prof.by_kernel(report.profile).values()
         cycles[variant] = k.cycles
-        roofline = k.gm_roofline_cycles(2 * 384 * 1024 * 4)
-    assert roofline / cycles["plain"] < 0.8 < 0.9 < roofline / cycles["prefetch"], (cycles, roofline)
+    for key, got in outputs["prefetch"].items():
+        np.testing.assert_array_equal(got, outputs["plain"][key])  # the same instructions, reordered
+    assert cycles["prefetch"] < 0.8 * cycles["plain"], cycles

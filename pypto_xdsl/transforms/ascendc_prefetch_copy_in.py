@@ -216,20 +216,20 @@ class PrefetchCopyIns(RewritePattern):
         iv = body.args[0]
         first = _clone_copy_ins(copy_ins, iv, loop.lb, self.namer, "first")
         static = lb is not None and ub is not None
-        rewriter.insert_op(first if static else _guarded(first, loop.lb, loop.ub, "has_first"), InsertPoint.before(loop))
+        rewriter.insert(first if static else _guarded(first, loop.lb, loop.ub, "has_first"), InsertPoint.before(loop))
         nxt = arith.AddiOp(iv, loop.step)
         nxt.result.name_hint = f"{iv.name_hint or 'i'}_next"
         ahead = _clone_copy_ins(copy_ins, iv, nxt.result, self.namer, "next")
-        rewriter.insert_op([nxt, *_guarded(ahead, nxt.result, loop.ub, "has_next")], InsertPoint.at_start(body))
+        rewriter.insert([nxt, *_guarded(ahead, nxt.result, loop.ub, "has_next")], InsertPoint.at_start(body))
         for c in copy_ins:
             head = M.DequeHeadOp(c.alloc.var.data, c.alloc.queue, c.alloc.result.type.element_type)
-            rewriter.replace_op(c.deque, head)
+            rewriter.replace(c.deque, head)
             head.result.name_hint = c.alloc.var.data
             for op in (c.enque, c.copy, c.alloc):
-                rewriter.erase_op(op)
+                rewriter.erase(op)
             for op in reversed(c.slice):
                 if all(not r.uses for r in op.results):
-                    rewriter.erase_op(op)
+                    rewriter.erase(op)
 
 
 def prefetch_kernel(kernel: KernelOp) -> None:
