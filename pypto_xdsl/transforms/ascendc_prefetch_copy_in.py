@@ -20,8 +20,9 @@ A copy-in is prefetched when
   itself (not in a branch);
 * its GM operand depends on the loop's induction variable and values from outside the loop
   only, through side-effect-free ops (index arithmetic, `ascendc.at`) and parameter structs;
-* no op of the kernel writes that GlobalTensor (the prefetch would overtake a store);
-the loop has no other copy-in that reads after a store of the same GlobalTensor.
+* no op of the kernel writes that GlobalTensor (the prefetch would overtake a store; distinct
+  parameters are assumed not to alias, as ascendc-insert-sync's MTE3 -> MTE2 flags assume).
+Cube-side copy-ins (A1/B1) are left alone.
 
 Runs after ascendc-insert-sync and ascendc-remove-redundant-sync (it needs the hand-offs,
 and keeps the barriers they placed valid: only MTE2 work moves, and a `deque_head` orders
