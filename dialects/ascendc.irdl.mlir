@@ -430,7 +430,7 @@ irdl.dialect @ascendc {
 
   // ascendc.data_copy_pad: `DataCopyPad(dst, src, DataCopyExtParams(blockCount, blockLen, srcStride, dstStride, 0)
   //   memory effects: unknown
-  //   not in IRDL: pad (property, optional)
+  //   not in IRDL: pad (property, optional), fields (property, optional)
   irdl.operation @data_copy_pad {
     %0 = irdl.base @ascendc::@local_tensor
     %1 = irdl.base @ascendc::@gm_tensor
@@ -438,9 +438,9 @@ irdl.dialect @ascendc {
     %3 = irdl.base @ascendc::@local_tensor
     %4 = irdl.base @ascendc::@gm_tensor
     %5 = irdl.any_of(%3, %4)
-    %6 = irdl.is index
+    %6 = irdl.any
     %7 = irdl.base "#builtin.array"
-    irdl.operands(dst: %2, src: %5, block_count: optional %6)
+    irdl.operands(dst: %2, src: %5, runtime: variadic %6)
     irdl.attributes {"ext" = %7}
   }
 
@@ -619,13 +619,14 @@ irdl.dialect @ascendc {
     irdl.operands(dst: %0, src: %1, scalar: %2)
   }
 
-  // ascendc.duplicate: `Duplicate(dst, scalar, count)`.
+  // ascendc.duplicate: `Duplicate(dst, scalar, count)`, or level 0 with a continuous mask:
   //   memory effects: unknown
-  //   not in IRDL: count (property, optional)
+  //   not in IRDL: count (property, optional), mask (property, optional), repeat (property, optional), params (property, optional)
   irdl.operation @duplicate {
     %0 = irdl.base @ascendc::@local_tensor
     %1 = irdl.any
-    irdl.operands(dst: %0, scalar: %1)
+    %2 = irdl.is index
+    irdl.operands(dst: %0, scalar: %1, extents: variadic %2)
   }
 
   // ascendc.cast: `Cast(dst, src, RoundMode::MODE, count)`.

@@ -152,6 +152,8 @@ def _footprints(op: Operation) -> list[tuple[SSAValue, frozenset[int] | None, bo
             base = off * dst.type.element_bytes // 32  # type: ignore[attr-defined]
             dst_blocks = frozenset(_strided(base, repeat, 8, dst_blk, dst_rep))
         return [(dst, dst_blocks, True), (src, _blocks(src, [(0, 8 * repeat)]), False)]
+    if isinstance(op, C.DuplicateOp) and op.extents:
+        return [(op.dst, None, True)]  # a run-time extent: the whole buffer
     if "count" in props:
         n = num("count")
         return [(t, _blocks(t, [(0, n)]), k == 0) for k, t in enumerate(tensors)]

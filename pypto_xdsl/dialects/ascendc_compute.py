@@ -25,6 +25,7 @@ from xdsl.irdl import (
     prop_def,
     result_def,
     traits_def,
+    var_operand_def,
 )
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
@@ -320,22 +321,75 @@ class MinsOp(ScalarOp):
 
 @irdl_op_definition
 class DuplicateOp(VectorOp):
-    """`Duplicate(dst, scalar, count)`."""
+    """`Duplicate(dst, scalar, count)`, or level 0 with a continuous mask:
+    `Duplicate(dst, scalar, mask, repeatTime, dstBlockStride, dstRepeatStride)`
+    (`params(dstBlockStride, dstRepeatStride)`).
+
+    Extents known only at run time (the invalid part of a partial tile) are `index` operands
+    after the scalar: one is the level-2 count (no `count` property), two are the level-0
+    mask and repeat (no `mask`/`repeat` properties)."""
 
     name = "ascendc.duplicate"
     CXX_NAME: ClassVar[str] = "Duplicate"
     ELEMENTS: ClassVar[tuple[str, ...] | None] = ALL_16_32
+    REPEAT_PARAMS: ClassVar[int] = 2
     dst = operand_def(LocalTensorType)
     scalar = operand_def()
+    extents = var_operand_def(IndexType)
     count = opt_prop_def(IntegerAttr)
-    FORMAT_KEYWORDS: ClassVar[tuple] = (("count", "count", INT, None),)
+    mask = opt_prop_def(IntegerAttr)
+    repeat = opt_prop_def(IntegerAttr)
+    params = opt_prop_def()
+    FORMAT_KEYWORDS: ClassVar[tuple] = (
+        ("count", "count", INT, None),
+        ("mask", "mask", INT, None),
+        ("repeat", "repeat", INT, None),
+        ("params", "params", INTS, None),
+    )
 
-    def __init__(self, dst: SSAValue, scalar: SSAValue, count: int):
-        IRDLOperation.__init__(self, operands=[dst, scalar], properties={"count": int_prop(count)})
+    def __init__(self, dst: SSAValue, scalar: SSAValue, count: int | SSAValue | None = None, *,
+                 mask: SSAValue | None = None, repeat: SSAValue | None = None,
+                 params: tuple[int, int] | None = None):
+        props: dict[str, Attribute] = {}
+        extents: list[SSAValue] = []
+        if isinstance(count, int):
+            props["count"] = int_prop(count)
+        elif count is not None:
+            extents.append(count)
+        if params is not None:
+            assert mask is not None and repeat is not None
+            extents += [mask, repeat]
+            props["params"] = ints_prop(params)
+        IRDLOperation.__init__(self, operands=[dst, scalar, extents], properties=props)
+
+    @property
+    def level0(self) -> bool:
+        return "params" in self.properties
+
+    def _verify_form(self) -> None:
+        props, n = self.properties, len(self.extents)
+        if self.level0:
+            static = "mask" in props and "repeat" in props
+            if "count" in props or not (static and n == 0 or n == 2 and "mask" not in props and "repeat" not in props):
+                raise VerifyException(
+                    "the level-0 form of ascendc.duplicate takes 'params' and either 'mask' and 'repeat' or "
+                    "two run-time operands (mask, repeat)"
+                )
+            check_ints(self, "params", 2, 255, "the repeat parameters of ascendc.duplicate (dstBlockStride, dstRepeatStride)")
+            if static:
+                eb = self.dst.type.element_bytes  # type: ignore[attr-defined]
+                check_positive(self, "repeat", MAX_REPEAT)
+                check_positive(self, "mask", REPEAT_BYTES // eb)
+            return
+        if ("count" in props) == (n == 1) or n > 1 or any(k in props for k in ("mask", "repeat")):
+            raise VerifyException("ascendc.duplicate takes 'count' or one run-time count operand (or the level-0 form)")
+        check_positive(self, "count")
 
     def verify_(self) -> None:
         _check_scalar(self, self.scalar, self.dst.type.element_type)  # type: ignore[union-attr]
-        super().verify_()
+        _check_ub(self, [self.dst])
+        self._verify_form()
+        self._verify_elements()
 
 
 @irdl_op_definition

@@ -768,25 +768,50 @@ class DataCopyOp(AscendCFormat, IRDLOperation):
 class DataCopyPadOp(AscendCFormat, IRDLOperation):
     """`DataCopyPad(dst, src, DataCopyExtParams(blockCount, blockLen, srcStride, dstStride, 0)
     [, DataCopyPadExtParams<T>(isPad, leftPadding, rightPadding, paddingValue)])`: lengths and
-    strides in bytes; the pad parameters only for GM -> local."""
+    strides in bytes; the pad parameters only for GM -> local.
+
+    Fields known only at run time (a partial tile's valid rows and columns) are operands after
+    `dst` and `src`, one per name in `fields` (`blockCount`, `blockLen`, `srcStride`,
+    `dstStride`, `rightPadding`: index values; `paddingValue`: a scalar of the element type);
+    the static `ext` value of a run-time field is its bound. Without `fields`, one run-time
+    operand is the `blockCount`."""
 
     name = "ascendc.data_copy_pad"
     dst = operand_def(LocalTensorType | GlobalTensorType)
     src = operand_def(LocalTensorType | GlobalTensorType)
-    block_count = opt_operand_def(IndexType)
-    """A run-time `blockCount` (the valid rows of a partial tile); `ext[0]` is then its bound,
-    the rows the local tensor holds."""
+    runtime = var_operand_def()
     ext = prop_def(ArrayAttr[IntegerAttr])
     pad = opt_prop_def(ArrayAttr[IntegerAttr])
+    fields = opt_prop_def(ArrayAttr[StringAttr])
 
+    EXT_FIELDS: ClassVar[tuple[str, ...]] = ("blockCount", "blockLen", "srcStride", "dstStride")
+    PAD_FIELDS: ClassVar[tuple[str, ...]] = ("rightPadding", "paddingValue")
     FORMAT_KEYWORDS: ClassVar[tuple] = (("ext", "ext", INTS, None), ("pad", "pad", BOOLS_INTS, None))
 
     def __init__(self, dst: SSAValue, src: SSAValue, ext: Sequence[int], pad: Sequence[int | bool] | None = None,
-                 block_count: SSAValue | None = None):
+                 block_count: SSAValue | None = None, runtime: dict[str, SSAValue] | None = None):
         props: dict[str, Attribute] = {"ext": ints_prop(ext)}
         if pad is not None:
             props["pad"] = ints_prop(pad)
-        super().__init__(operands=[dst, src, [block_count] if block_count is not None else []], properties=props)
+        fields = dict(runtime or {})
+        if block_count is not None:
+            fields = {"blockCount": block_count, **fields}
+        names = [f for f in (*self.EXT_FIELDS, *self.PAD_FIELDS) if f in fields]
+        if names and names != ["blockCount"]:
+            props["fields"] = ArrayAttr([StringAttr(f) for f in names])
+        super().__init__(operands=[dst, src, [fields[f] for f in names]], properties=props)
+
+    @property
+    def runtime_fields(self) -> dict[str, SSAValue]:
+        """The run-time fields by name."""
+        names = [f.data for f in self.fields.data] if self.fields is not None else ["blockCount"][: len(self.runtime)]
+        return dict(zip(names, self.runtime))
+
+    @property
+    def block_count(self) -> SSAValue | None:
+        """A run-time `blockCount` (the valid rows of a partial tile); `ext[0]` is then its
+        bound, the rows the local tensor holds."""
+        return self.runtime_fields.get("blockCount")
 
     @property
     def direction(self) -> str:
@@ -797,6 +822,23 @@ class DataCopyPadOp(AscendCFormat, IRDLOperation):
         if self.direction not in ("GM->local", "local->GM"):
             raise VerifyException(f"DataCopyPad copies between GM and a local tensor, not {self.direction}")
         check_ints(self, "ext", 5, 2**32 - 1, "DataCopyExtParams(blockCount, blockLen, srcStride, dstStride, rsv)")
+        names = [f.data for f in self.fields.data] if self.fields is not None else ["blockCount"] * len(self.runtime)
+        if len(names) != len(self.runtime):
+            raise VerifyException(f"{len(self.runtime)} run-time operands for the {len(names)} fields {names}")
+        known = (*self.EXT_FIELDS, *self.PAD_FIELDS)
+        for name, value in zip(names, self.runtime):
+            if name not in known:
+                raise VerifyException(f"'{name}' is not a run-time field of DataCopyPad (one of {', '.join(known)})")
+            if name in self.PAD_FIELDS and self.pad is None:
+                raise VerifyException(f"the run-time {name} is a pad parameter: only DataCopyPad GM -> local has them")
+            elem = self.dst.type.element_type  # type: ignore[attr-defined]
+            if name == "paddingValue":
+                if value.type != elem:
+                    raise VerifyException(f"the run-time paddingValue is {value.type} but the tensors hold {elem}")
+            elif not isinstance(value.type, IndexType):
+                raise VerifyException(f"the run-time {name} must be index, got {value.type}")
+        if len(set(names)) != len(names):
+            raise VerifyException(f"a run-time field is given twice: {names}")
         if self.block_count is not None and (prop_ints(self, "ext") or [0])[0] > 4095:
             raise VerifyException("a run-time blockCount is bounded by ext[0], at most 4095 rows")
         if (self.pad is not None) != (self.direction == "GM->local"):

@@ -58,6 +58,7 @@ from pypto_xdsl.dialects.attributes import (
 from pypto_xdsl.transforms.ascendc_control_flow_lowering import ControlFlowLowering
 from pypto_xdsl.transforms.ascendc_cube_lowering import CubeLowering
 from pypto_xdsl.transforms.ascendc_gm_copy_lowering import GmCopyLowering
+from pypto_xdsl.transforms.ascendc_partial_tiles import PartialTileLowering, PartialTiles, fold_partial_tiles
 from pypto_xdsl.transforms.ascendc_vector_lowering import VECTOR_OPS, VectorLowering
 
 NO_STORAGE_MESSAGE = "this tensor value does not name a kernel parameter's storage"
@@ -92,7 +93,7 @@ class TileRef:
         return self.buffer.position
 
 
-class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLowering):
+class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLowering, PartialTileLowering):
     def __init__(self, func: program.FuncOp, plan: KernelPlan):
         self.func = func
         self.plan = plan
@@ -106,7 +107,7 @@ class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLo
         self.builder: Builder = Builder(InsertPoint.at_end(Block()))
         self.constant_cache: dict[tuple, SSAValue] = {}
         self.dim_args: dict[str, SSAValue] = {}  # dimension symbol -> its kernel scalar parameter
-        self.partial_stores: dict[Operation, tuple[SSAValue, SSAValue]] = {}  # store -> its tile's valid block
+        self.partial = PartialTiles()  # the copies and fills of valid blocks (fold_partial_tiles)
         self.storage_of: dict[SSAValue, SSAValue] = {}  # a reshape's root -> the parameter/local it views
 
     # ------------------------------------------------------------------ entry
@@ -370,6 +371,7 @@ class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLo
             raise op_error(op, "unexpected scf.yield")
         else:
             self.lower_other(op)
+        self.fill_after(op)
         self.free_after(op)
 
     def lower_other(self, op: Operation) -> None:
@@ -396,6 +398,9 @@ class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLo
             new.results[0].name_hint = op.result.name_hint
             self.values[op.result] = new.results[0]
             self.consts[op.result] = dim  # type: ignore[assignment]
+            return
+        if isinstance(op, tensor.SetValidShapeOp):  # the same storage; its loads read their share (fold_partial_tiles)
+            self.views[op.result] = self.tensor_root(op.input)
             return
         if isinstance(op, tensor.CreateOp):
             self.views[op.result] = View(op.result)
@@ -529,32 +534,6 @@ class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLo
         else:
             self._insert(M.DataCopyPadOp(dst, src, [rows, length, gap, 0, 0], [False, 0, 0, 0]))
 
-    def _partial_copy(self, op: Operation, tensor_type: TensorType, lay: Layout, local: SSAValue, gm: SSAValue,
-                      rows: SSAValue, *, to_gm: bool) -> None:
-        """The first `rows` rows (a run-time count, at most the tile's) of a copy: DataCopyPad
-        with a run-time blockCount, one block per row. Each row of the local tile starts at a
-        32-byte boundary, as DataCopyPad places them; the rows past `rows` are not touched."""
-        n = int(tensor_type.get_shape()[-1])  # type: ignore[arg-type]
-        eb = lay.elem_bytes
-        if lay.rows > 1 and lay.ld * eb != -(-lay.cols * eb // BLOCK_BYTES) * BLOCK_BYTES:
-            raise op_error(op, f"a partial [{lay.rows}, {lay.cols}] tile with rows of {lay.ld * eb} bytes is not "
-                               "supported (DataCopyPad places each row at a 32-byte boundary)")
-        if lay.rows > 4095:
-            raise op_error(op, f"a partial tile of {lay.rows} rows is more than DataCopyPad's 4095 blocks")
-        length, gap = lay.cols * eb, (n - lay.cols) * eb
-        if to_gm:
-            self._insert(M.DataCopyPadOp(gm, local, [lay.rows, length, 0, gap, 0], block_count=rows))
-        else:
-            self._insert(M.DataCopyPadOp(local, gm, [lay.rows, length, gap, 0, 0], [False, 0, 0, 0], block_count=rows))
-
-    def _valid_rows(self, op: Operation, valid: tuple[SSAValue, SSAValue], lay: Layout) -> SSAValue:
-        """The run-time rows of a partial tile whose columns are all valid."""
-        rows, cols = valid
-        if self.consts.get(cols) != lay.cols:
-            raise op_error(op, f"a partial tile with a run-time or partial column count (of {lay.cols} columns) is not "
-                               "supported yet; only the row count may be a run-time extent")
-        return self.scalar(rows)
-
     def _load(self, op: tile.LoadOp) -> None:
         if op.result.type.space == MemorySpace.MAT:  # type: ignore[union-attr]
             return self._load_nz(op)
@@ -563,11 +542,13 @@ class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLo
         assert isinstance(src, TensorType)
         d = self.def_tile(op.result, op)
         gm = self._gm_at(view, op.offsets)
-        if op.is_partial:
-            if len(op.valid_shape) != 2:
-                raise op_error(op, "a partial load of a 1-D tile is not supported")
-            rows = self._valid_rows(op, (op.valid_shape[0], op.valid_shape[1]), d.layout)
-            return self._partial_copy(op, src, d.layout, d.value, gm, rows, to_gm=False)
+        valid = self.partial.loads.get(op)
+        if op.is_partial and valid is None:
+            raise op_error(op, "a partial load of a 1-D tile is not supported")
+        if valid is not None:
+            fill = self.partial.fills.get(op.result)
+            return self._partial_copy(op, src, d.layout, d.value, gm, valid, to_gm=False,
+                                      pad=fill.pad if fill is not None else None)
         self._copy(op, src, d.layout, d.value, gm, to_gm=False)
 
     def _store(self, op: tile.StoreOp | tile.AtomicStoreOp) -> None:
@@ -603,10 +584,9 @@ class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLo
             local = alloc.results[0]
             self._insert(M.DataCopyOp(local, ref.value, count=ref.layout.alloc_elems))
         gm = self._gm_at(view, op.offsets)
-        valid = self.partial_stores.get(op)
+        valid = self.partial.stores.get(op)
         if valid is not None:
-            rows = self._valid_rows(op, valid, ref.layout)
-            self._partial_copy(op, dst, ref.layout, local, gm, rows, to_gm=True)
+            self._partial_copy(op, dst, ref.layout, local, gm, valid, to_gm=True)
         else:
             self._copy(op, dst, ref.layout, local, gm, to_gm=True)
         self._insert(M.FreeTensorOp(queue, local))
@@ -618,37 +598,17 @@ LOWERED_TILE_OPS = frozenset((
 ))
 
 
-def _fold_valid_shapes(func: program.FuncOp) -> dict[Operation, tuple[SSAValue, SSAValue]]:
-    """Remove every `tile.set_validshape` of `func` (a copy), returning its stores' valid block.
-
-    A valid shape changes no data: it tells a store how much of the tile to write. Every use
-    must be such a store (what `convert-tensor-to-tile` makes of a partial tail); the stores
-    then store the tile itself, so that the buffer plan sees no view."""
-    stores: dict[Operation, tuple[SSAValue, SSAValue]] = {}
-    for op in list(func.walk()):
-        if not isinstance(op, tile.SetValidShapeOp):
-            continue
-        for use in list(op.result.uses):
-            user = use.operation
-            if not (isinstance(user, tile.StoreOp) and use.index == 0):
-                raise op_error(user, f"it reads the partial tile %{op.result.name_hint or '?'} (a run-time valid "
-                                     "shape); the Ascend C backend lowers a valid shape only where a store uses it")
-            stores[user] = (op.valid_rows, op.valid_cols)
-        op.result.replace_all_uses_with(op.input)
-        op.detach()
-        op.erase()
-    return stores
-
-
 def lower_kernel(func: program.FuncOp) -> KernelOp:
     """The ascendc.kernel of one tile-level incore function (raises BackendError)."""
-    stores: dict[Operation, tuple[SSAValue, SSAValue]] = {}
-    if any(isinstance(op, tile.SetValidShapeOp) for op in func.walk()):
+    partial = PartialTiles()
+    if any(isinstance(op, tile.SetValidShapeOp | tile.FillPadOp | tensor.SetValidShapeOp)
+           or isinstance(op, tile.LoadOp) and op.is_partial
+           for op in func.walk()):
         func = func.clone()
-        stores = _fold_valid_shapes(func)
+        partial = fold_partial_tiles(func)
     plan = KernelPlan.build(func)
     lowering = KernelLowering(func, plan)
-    lowering.partial_stores = stores
+    lowering.partial = partial
     return lowering.lower()
 
 

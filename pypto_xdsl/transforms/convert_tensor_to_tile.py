@@ -287,7 +287,7 @@ class ConvertTensorToTilePass(ModulePass):
 
 _KEPT_TENSOR_OPS = (
     tensor.CreateOp, tensor.SliceOp, tensor.DimOp, tensor.ReadOp, tensor.WriteOp, tensor.ReshapeOp,
-    tensor.TransposeOp,
+    tensor.TransposeOp, tensor.SetValidShapeOp,
 )
 """Tensor ops that stay: allocation, views and single elements (no compute)."""
 

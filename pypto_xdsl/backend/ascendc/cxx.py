@@ -387,6 +387,7 @@ class CxxWriter:
         for k, region in enumerate(branches):
             if k == 1:
                 self.out.add("} else {")
+                else_at = len(self.out.lines)
             block = region.block
             self.out.indent()
             for inner in block.ops:
@@ -401,6 +402,8 @@ class CxxWriter:
                 else:
                     self.emit_op(inner)
             self.out.dedent()
+            if k == 1 and len(self.out.lines) == else_at:
+                self.out.lines.pop()  # an else branch that prints nothing is not printed
         self.out.add("}")
 
     def emit_while(self, op: scf.WhileOp) -> None:

@@ -43,6 +43,7 @@ from pypto_xdsl.dialects.ascendc_types import (
     QueueType,
 )
 
+_EXT_TYPES = ("uint16_t", "uint32_t", "uint32_t", "uint32_t")  # DataCopyExtParams' field types
 _PROMOTED_TO_INT = ("int8_t", "uint8_t", "int16_t", "uint16_t")
 _PLAN_ORDER = (Memory.UB, Memory.L1, Memory.L0A, Memory.L0B, Memory.L0C)
 _TASK_TYPE = {KernelKind.CUBE: "KERNEL_TYPE_AIC_ONLY", KernelKind.MIX: "KERNEL_TYPE_MIX_AIC_1_1"}
@@ -333,13 +334,20 @@ class KernelPrinter(CxxWriter):
             return
         if isinstance(op, M.DataCopyPadOp):
             ext_values = [str(v) for v in _ints(op, "ext")]
-            if op.block_count is not None:  # the valid rows of a partial tile, at run time
-                ext_values[0] = f"static_cast<uint16_t>({self.expr(op.block_count).text})"
+            runtime = op.runtime_fields  # a partial tile's valid rows and columns, at run time
+            for k, (field, ctype_) in enumerate(zip(M.DataCopyPadOp.EXT_FIELDS, _EXT_TYPES)):
+                if field in runtime:
+                    ext_values[k] = f"static_cast<{ctype_}>({self.expr(runtime[field]).text})"
             ext = ", ".join(ext_values)
             tail = ""
             if op.pad is not None:
-                pad = _ints(op, "pad")
-                tail = f", DataCopyPadExtParams<{self._elem(op.dst)}>({_bool(bool(pad[0]))}, {', '.join(map(str, pad[1:]))})"
+                pad = [str(v) for v in _ints(op, "pad")]
+                pad[0] = _bool(pad[0] != "0")
+                if "rightPadding" in runtime:
+                    pad[2] = f"static_cast<uint8_t>({self.expr(runtime['rightPadding']).text})"
+                if "paddingValue" in runtime:
+                    pad[3] = self.expr(runtime["paddingValue"]).text
+                tail = f", DataCopyPadExtParams<{self._elem(op.dst)}>({', '.join(pad)})"
             add(f"DataCopyPad({self._t(op.dst)}, {self._t(op.src)}, DataCopyExtParams({ext}){tail});")
             return
         if isinstance(op, C.VectorOp):
@@ -413,6 +421,15 @@ class KernelPrinter(CxxWriter):
         add = self.out.add
         fn = op.CXX_NAME
         operands = self._args(op.operands)
+        if isinstance(op, C.DuplicateOp) and op.extents:
+            head = f"{self._t(op.dst)}, {self._t(op.scalar)}"
+            if op.level0:  # run-time continuous mask and repeat
+                mask, repeat = (self.expr(v).text for v in op.extents)
+                blk, rep = _ints(op, "params")
+                add(f"Duplicate({head}, static_cast<uint64_t>({mask}), static_cast<uint8_t>({repeat}), {blk}, {rep});")
+            else:
+                add(f"Duplicate({head}, static_cast<int32_t>({self.expr(op.extents[0]).text}));")
+            return
         if isinstance(op, C.CastOp):
             add(f"Cast({self._t(op.dst)}, {self._t(op.src)}, RoundMode::{op.round.data.value}, {_int(op, 'count')});")
         elif isinstance(op, C.WholeReduceOp):

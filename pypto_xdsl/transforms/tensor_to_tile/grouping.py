@@ -328,6 +328,8 @@ def storage_of(v: SSAValue, visiting: frozenset[SSAValue] = frozenset()) -> Stor
         return Storage(base.root, tuple(a + b for a, b in zip(base.origin, offsets)))  # type: ignore[operator]
     if isinstance(op, scf.ForOp) and isinstance(v, OpResult):
         return storage_of(op.body.block.args[1 + v.index], visiting | {v})
+    if isinstance(op, tensor.SetValidShapeOp):  # a valid region of the same storage
+        return storage_of(op.input, visiting | {v})
     return Storage(None, None)
 
 

@@ -686,3 +686,72 @@ ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
 }
 
 // CHECK: a tensor dequeued from a VECIN queue is at that position, not VECOUT
+
+// -----
+
+ascendc.kernel vector @k(%x: !ascendc.gm_addr, %n: index) {
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+  %pipe = ascendc.tpipe "pipe"
+  %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
+  %t = ascendc.alloc_tensor "t" %inQ : !ascendc.queue<VECIN, 1> -> !ascendc.local_tensor<f32, VECIN>
+  ascendc.data_copy_pad %t, %x_gm, %n ext(1, 64, 0, 0, 0) pad(true, 0, 0, 0) {fields = ["blockWidth"]} : !ascendc.local_tensor<f32, VECIN>, !ascendc.gm_tensor<f32>, index
+  ascendc.free_tensor %inQ, %t : !ascendc.queue<VECIN, 1>, !ascendc.local_tensor<f32, VECIN>
+  ascendc.return
+}
+
+// CHECK: 'blockWidth' is not a run-time field of DataCopyPad (one of blockCount, blockLen, srcStride, dstStride, rightPadding, paddingValue)
+
+// -----
+
+ascendc.kernel vector @k(%x: !ascendc.gm_addr, %n: index) {
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+  %pipe = ascendc.tpipe "pipe"
+  %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
+  %t = ascendc.alloc_tensor "t" %inQ : !ascendc.queue<VECIN, 1> -> !ascendc.local_tensor<f32, VECIN>
+  %p = arith.constant 0 : i32
+  ascendc.data_copy_pad %t, %x_gm, %p ext(1, 64, 0, 0, 0) pad(true, 0, 0, 0) {fields = ["paddingValue"]} : !ascendc.local_tensor<f32, VECIN>, !ascendc.gm_tensor<f32>, i32
+  ascendc.free_tensor %inQ, %t : !ascendc.queue<VECIN, 1>, !ascendc.local_tensor<f32, VECIN>
+  ascendc.return
+}
+
+// CHECK: the run-time paddingValue is i32 but the tensors hold f32
+
+// -----
+
+ascendc.kernel vector @k(%x: !ascendc.gm_addr, %n: index) {
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+  %pipe = ascendc.tpipe "pipe"
+  %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
+  %t = ascendc.alloc_tensor "t" %outQ : !ascendc.queue<VECOUT, 1> -> !ascendc.local_tensor<f32, VECOUT>
+  ascendc.data_copy_pad %x_gm, %t, %n ext(1, 64, 0, 0, 0) {fields = ["rightPadding"]} : !ascendc.gm_tensor<f32>, !ascendc.local_tensor<f32, VECOUT>, index
+  ascendc.free_tensor %outQ, %t : !ascendc.queue<VECOUT, 1>, !ascendc.local_tensor<f32, VECOUT>
+  ascendc.return
+}
+
+// CHECK: the run-time rightPadding is a pad parameter: only DataCopyPad GM -> local has them
+
+// -----
+
+ascendc.kernel vector @k(%n: index) {
+  %pipe = ascendc.tpipe "pipe"
+  %buf = ascendc.tbuf "buf" : !ascendc.buffer<VECCALC>
+  %t = ascendc.get_buf "t" %buf : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<f32, VECCALC>
+  %s = arith.constant 1.0 : f32
+  ascendc.duplicate %t, %s, %n count 64 : !ascendc.local_tensor<f32, VECCALC>, f32, index
+  ascendc.return
+}
+
+// CHECK: ascendc.duplicate takes 'count' or one run-time count operand (or the level-0 form)
+
+// -----
+
+ascendc.kernel vector @k(%n: index) {
+  %pipe = ascendc.tpipe "pipe"
+  %buf = ascendc.tbuf "buf" : !ascendc.buffer<VECCALC>
+  %t = ascendc.get_buf "t" %buf : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<f32, VECCALC>
+  %s = arith.constant 1.0 : f32
+  ascendc.duplicate %t, %s, %n params(1, 8) : !ascendc.local_tensor<f32, VECCALC>, f32, index
+  ascendc.return
+}
+
+// CHECK: the level-0 form of ascendc.duplicate takes 'params' and either 'mask' and 'repeat' or two run-time operands (mask, repeat)

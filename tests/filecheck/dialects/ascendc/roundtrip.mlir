@@ -340,3 +340,27 @@ ascendc.kernel cube @atomic(%x: !ascendc.gm_addr) {
 // CHECK-LABEL: ascendc.kernel cube @atomic
 // CHECK-NEXT: ascendc.set_atomic_add f32
 // CHECK-NEXT: ascendc.set_atomic_none
+
+// -----
+
+// A partial tile's run-time copy and fills: DataCopyPad with run-time fields (their ext values
+// the bounds), Duplicate with a run-time count and the level-0 form with a run-time mask and repeat.
+ascendc.kernel vector @partial(%x: !ascendc.gm_addr, %rows: index, %cols: index, %len: index, %pad: index) attributes {arg_names = ["x", "rows", "cols", "len", "pad"]} {
+  %x_gm = ascendc.global_tensor "x_gm" %x size 4096 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+  %pipe = ascendc.tpipe "pipe"
+  %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
+  ascendc.init_buffer %pipe, %inQ num 1 len 16384 : !ascendc.pipe, !ascendc.queue<VECIN, 1>
+  %t = ascendc.alloc_tensor "t" %inQ : !ascendc.queue<VECIN, 1> -> !ascendc.local_tensor<f32, VECIN>
+  %ninf = arith.constant 0xFF800000 : f32
+  ascendc.data_copy_pad %t, %x_gm, %rows, %len, %pad, %ninf ext(64, 256, 0, 0, 0) pad(true, 0, 0, 0) {fields = ["blockCount", "blockLen", "rightPadding", "paddingValue"]} : !ascendc.local_tensor<f32, VECIN>, !ascendc.gm_tensor<f32>, index, index, index, f32
+  ascendc.duplicate %t, %ninf, %cols, %rows params(1, 8) : !ascendc.local_tensor<f32, VECIN>, f32, index, index
+  ascendc.duplicate %t, %ninf, %len : !ascendc.local_tensor<f32, VECIN>, f32, index
+  ascendc.free_tensor %inQ, %t : !ascendc.queue<VECIN, 1>, !ascendc.local_tensor<f32, VECIN>
+  ascendc.return
+}
+
+// CHECK: ascendc.data_copy_pad %t, %x_gm, %rows, %len, %pad, %ninf ext(64, 256, 0, 0, 0) pad(true, 0, 0, 0) {fields = ["blockCount", "blockLen", "rightPadding", "paddingValue"]} : !ascendc.local_tensor<f32, VECIN>, !ascendc.gm_tensor<f32>, index, index, index, f32
+// CHECK-NEXT: ascendc.duplicate %t, %ninf, %cols, %rows params(1, 8) : !ascendc.local_tensor<f32, VECIN>, f32, index, index
+// CHECK-NEXT: ascendc.duplicate %t, %ninf, %len : !ascendc.local_tensor<f32, VECIN>, f32, index
+// CHECK-GENERIC: "ascendc.data_copy_pad"(%t, %x_gm, %rows, %len, %pad, %ninf) <{ext = [64 : i64, 256 : i64, 0 : i64, 0 : i64, 0 : i64], pad = [true, 0 : i64, 0 : i64, 0 : i64], fields = ["blockCount", "blockLen", "rightPadding", "paddingValue"]}>
+// CHECK-GENERIC: "ascendc.duplicate"(%t, %ninf, %cols, %rows) <{params = [1 : i64, 8 : i64]}>

@@ -698,19 +698,35 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataC
   pypto_sim::cost::gm_transfer(pypto_sim::cost::MTE3, dst.sim_ptr(), p.blockCount, p.blockLen * 32ull, (p.blockLen + p.dstStride) * 32ull, false);
 }
 
-// GM -> UB, byte-granular rows; each row lands at a 32-byte aligned UB address.
+// GM -> UB, byte-granular rows; each row lands at a 32-byte aligned UB address, followed by
+// its right padding and the dummy bytes up to the next 32-byte boundary: with isPad (and a
+// padding) both hold paddingValue; with no padding the dummy repeats the row's first element
+// (the devkit's description of DataCopyPadExtParams). Left padding is not modelled.
 template <typename T>
 void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p, const DataCopyPadExtParams<T>& pad) {
   if (p.blockCount == 0 || p.blockLen == 0) fail("DataCopyPad GM->UB with blockCount=%u blockLen=%u", p.blockCount, p.blockLen);
   if (p.blockLen % sizeof(T) != 0 || p.srcStride % sizeof(T) != 0) fail("DataCopyPad GM->UB: blockLen/srcStride not a multiple of the element size");
-  if (pad.isPad) fail("DataCopyPad with isPad=true is not supported by the simulation");
-  uint32_t row_ub = (p.blockLen + pypto_sim::kBlockBytes - 1) / pypto_sim::kBlockBytes + p.dstStride;  // in blocks
-  uint64_t dst_bytes = (uint64_t)(p.blockCount - 1) * row_ub * pypto_sim::kBlockBytes + p.blockLen;
+  if (pad.leftPadding != 0) fail("DataCopyPad with leftPadding=%u is not supported by the simulation", pad.leftPadding);
+  if (pad.rightPadding * sizeof(T) > pypto_sim::kBlockBytes)
+    fail("DataCopyPad: rightPadding of %u elements is more than 32 bytes", pad.rightPadding);
+  const uint64_t data_elems = p.blockLen / sizeof(T);
+  const uint64_t padded_bytes = p.blockLen + pad.rightPadding * sizeof(T);
+  const uint64_t row_blocks = (padded_bytes + pypto_sim::kBlockBytes - 1) / pypto_sim::kBlockBytes;
+  const uint64_t row_elems = row_blocks * pypto_sim::kBlockBytes / sizeof(T);
+  uint32_t row_ub = (uint32_t)row_blocks + p.dstStride;  // in blocks
+  uint64_t dst_bytes = (uint64_t)(p.blockCount - 1) * row_ub * pypto_sim::kBlockBytes + row_blocks * pypto_sim::kBlockBytes;
   detail::check_copy_in_dst(dst, (dst_bytes + sizeof(T) - 1) / sizeof(T));
   for (uint32_t i = 0; i < p.blockCount; ++i) {
     uint64_t s = (uint64_t)i * (p.blockLen + p.srcStride) / sizeof(T);
-    src.check(s, p.blockLen / sizeof(T), "DataCopyPad GM->UB");
-    std::memcpy(reinterpret_cast<uint8_t*>(dst.sim_ptr()) + (uint64_t)i * row_ub * pypto_sim::kBlockBytes, src.sim_ptr() + s, p.blockLen);
+    src.check(s, data_elems, "DataCopyPad GM->UB");
+    T* row = reinterpret_cast<T*>(reinterpret_cast<uint8_t*>(dst.sim_ptr()) + (uint64_t)i * row_ub * pypto_sim::kBlockBytes);
+    std::memcpy(row, src.sim_ptr() + s, p.blockLen);
+    if (pad.rightPadding != 0) {
+      if (pad.isPad)
+        for (uint64_t e = data_elems; e < row_elems; ++e) row[e] = pad.paddingValue;
+    } else {
+      for (uint64_t e = data_elems; e < row_elems; ++e) row[e] = row[0];
+    }
   }
   pypto_sim::cost::gm_transfer(pypto_sim::cost::MTE2, src.sim_ptr(), p.blockCount, p.blockLen, (uint64_t)p.blockLen + p.srcStride, true);
 }
@@ -951,6 +967,19 @@ void binary_l0(const char* what, const LocalTensor<T>& dst, const LocalTensor<T>
   pypto_sim::cost::vector(what, sizeof(T), repeat, (uint64_t)repeat * mask);
 }
 }  // namespace detail
+
+// Level 0, continuous mask: the first `mask` elements of each of `repeatTime` repeats.
+template <typename T, bool isSetMask = true>
+void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, uint64_t mask, const uint8_t repeatTime,
+               const uint16_t dstBlockStride, const uint8_t dstRepeatStride) {
+  detail::check_l0<T>("Duplicate", mask, repeatTime);
+  dst.check_vec_l0("Duplicate", mask, repeatTime, dstBlockStride, dstRepeatStride, false);
+  for (uint32_t r = 0; r < repeatTime; ++r)
+    for (uint32_t e = 0; e < mask; ++e) dst.sim_ptr()[detail::l0_index<T>(r, e, dstBlockStride, dstRepeatStride)] = scalarValue;
+  dst.mark_v_write();
+  pypto_sim::cost::vector("Duplicate", sizeof(T), repeatTime, (uint64_t)repeatTime * mask);
+}
+
 
 template <typename T>
 void Add(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b, uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams& p) {
