@@ -79,12 +79,12 @@ def test_the_fill_is_the_copys_padding_then_duplicates(tmp_path):
     assert re.search(r"DataCopyPad\(t, a_gm, DataCopyExtParams\(static_cast<uint16_t>\(rl\), "
                      r"static_cast<uint32_t>\(block_len\), static_cast<uint32_t>\(row_gap_bytes\), "
                      r"static_cast<uint32_t>\(ub_gap_blocks\), 0\), DataCopyPadExtParams<float>\(true, 0, "
-                     r"static_cast<uint8_t>\(right_padding\), -std::numeric_limits<float>::infinity\(\)\)\);", kernel)
+                     r"static_cast<uint8_t>\(right_padding\), NumericLimits<float>::NegativeInfinity\(\)\)\);", kernel)
     # the columns past the padded block: one level-0 Duplicate repeated over the valid rows
-    assert re.search(r"Duplicate\(t\[\w+\], -std::numeric_limits<float>::infinity\(\), "
+    assert re.search(r"Duplicate\(t\[\w+\], NumericLimits<float>::NegativeInfinity\(\), "
                      r"static_cast<uint64_t>\(\w+\), static_cast<uint8_t>\(rl\), 1, 8\);", kernel)
     # the rows past the valid ones: one level-2 Duplicate
-    assert re.search(r"Duplicate\(t\[rl \* 64\], -std::numeric_limits<float>::infinity\(\), "
+    assert re.search(r"Duplicate\(t\[rl \* 64\], NumericLimits<float>::NegativeInfinity\(\), "
                      r"static_cast<int32_t>\(\w+\)\);", kernel)
     assert "} else {\n  }" not in kernel and "else {\n}" not in kernel
 
@@ -125,16 +125,17 @@ def test_a_tensor_view_with_a_valid_region_is_read_and_written_by_its_valid_bloc
         assert "simulation matches the interpreter" in capsys.readouterr().out
 
 
-def test_fillpad_of_a_computed_tile_ending_inside_a_block_is_refused(tmp_path, capsys):
+@pytest.mark.parametrize("cols", ["%c60", "%vl"])
+def test_fillpad_of_a_computed_tile_ending_inside_a_block(cols, tmp_path, capsys):
+    """A computed tile has no copy to pad it: the invalid lanes of its last 32-byte block are a
+    level-0 Duplicate with a bit mask."""
     text = fillpad_program("min", "row_max").replace(
         f"  %p = pypto.tile.set_validshape %t, %rl, %vl : {V}, index, index\n",
         f"  %x = pypto.tile.exp %t : {V}\n  %c60 = arith.constant 60 : index\n"
-        f"  %p = pypto.tile.set_validshape %x, %rl, %c60 : {V}, index, index\n")
-    src = tmp_path / "p.mlir"
-    src.write_text(text)
-    assert pypto_compile.main([str(src), "-o", str(tmp_path / "out")]) == 1
-    err = capsys.readouterr().err
-    assert "Traceback" not in err
-    assert re.match(rf"{re.escape(str(src))}:\d+:\d+: error: ascendc: cannot lower 'pypto.tile.fillpad' in @k: it pads "
-                    r"the computed partial tile %x whose valid columns \(60\) end inside a 32-byte block; only a "
-                    r"loaded tile is padded there \(by its DataCopyPad\)", err), err
+        f"  %p = pypto.tile.set_validshape %x, %rl, {cols} : {V}, index, index\n")
+    assert run_sim(text, tmp_path, {"vl": 37, "rl": 50}) == "ok", capsys.readouterr()
+    assert "simulation matches the interpreter" in capsys.readouterr().out
+    kernel = (tmp_path / "out" / "kernels" / "k.cpp").read_text()
+    assert re.search(r"uint64_t pad_mask\[2\] = \{static_cast<uint64_t>\(pad_lanes\), static_cast<uint64_t>\(0\)\};\n"
+                     r"\s*Duplicate\(x\[block_start\w*\], NumericLimits<float>::NegativeInfinity\(\), pad_mask, "
+                     r"static_cast<uint8_t>\(rl\), 1, 8\);", kernel), kernel

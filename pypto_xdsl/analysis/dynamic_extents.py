@@ -80,13 +80,11 @@ def first_dynamic_extent(func: FuncOp) -> DynamicExtent | None:
 
 def unsupported_dynamic_shape(t: TensorType) -> str | None:
     """Why the Ascend C backend cannot lower a tensor of dynamic shape `t`, or None: it
-    lowers a run-time row count (the leading dimension a symbol, the others static), which
-    travels to kernels as a scalar parameter; a row's length is static."""
+    lowers named dimensions (a run-time row count, a run-time row length), which travel to
+    kernels as scalar parameters."""
     dims = t.get_shape()
     if any(d is None for d in dims):
         return "an unknown extent ('?') has no symbol to pass to the kernel (name it: pl.dynamic(\"N\"))"
-    if any(isinstance(d, str) for d in dims[1:]):
-        return "only the leading dimension (the row count) may be dynamic in the Ascend C backend"
     return None
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType
+from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerAttr, IntegerType, StringAttr
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -393,6 +393,38 @@ class DuplicateOp(VectorOp):
 
 
 @irdl_op_definition
+class DuplicateBitsOp(VectorOp):
+    """Level-0 `Duplicate` with a bit mask built at run time:
+    `uint64_t name[2] = {lo, hi}; Duplicate(dst, scalar, name, repeatTime, dstBlockStride, dstRepeatStride);`
+    (`params(dstBlockStride, dstRepeatStride)`; lane k of each repeat is written when bit k of
+    the 128-bit mask is set). The invalid columns inside a partial tile's last 32-byte block."""
+
+    name = "ascendc.duplicate_bits"
+    CXX_NAME: ClassVar[str] = "Duplicate"
+    ELEMENTS: ClassVar[tuple[str, ...] | None] = ALL_16_32
+    FORMAT_NAMED: ClassVar[bool] = True
+    FORMAT_KEYWORDS: ClassVar[tuple] = (("params", "params", INTS, None),)
+    var = prop_def(StringAttr, prop_name="name")
+    dst = operand_def(LocalTensorType)
+    scalar = operand_def()
+    mask_lo = operand_def(IndexType)
+    mask_hi = operand_def(IndexType)
+    repeat = operand_def(IndexType)
+    params = prop_def(ArrayAttr[IntegerAttr])
+
+    def __init__(self, name: str, dst: SSAValue, scalar: SSAValue, mask_lo: SSAValue, mask_hi: SSAValue,
+                 repeat: SSAValue, params: tuple[int, int]):
+        IRDLOperation.__init__(self, operands=[dst, scalar, mask_lo, mask_hi, repeat],
+                               properties={"name": StringAttr(name), "params": ints_prop(params)})
+
+    def verify_(self) -> None:
+        _check_scalar(self, self.scalar, self.dst.type.element_type)  # type: ignore[union-attr]
+        _check_ub(self, [self.dst])
+        check_ints(self, "params", 2, 255, "the repeat parameters of ascendc.duplicate_bits (dstBlockStride, dstRepeatStride)")
+        self._verify_elements()
+
+
+@irdl_op_definition
 class CastOp(VectorOp):
     """`Cast(dst, src, RoundMode::MODE, count)`."""
 
@@ -640,7 +672,7 @@ class TransposeOp(VectorOp):
 
 VECTOR_OPS = [
     AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, LnOp, SqrtOp, AbsOp, ReluOp, ReciprocalOp, RsqrtOp,
-    AddsOp, MulsOp, MaxsOp, MinsOp, DuplicateOp, CastOp, WholeReduceMaxOp, WholeReduceMinOp, WholeReduceSumOp,
+    AddsOp, MulsOp, MaxsOp, MinsOp, DuplicateOp, DuplicateBitsOp, CastOp, WholeReduceMaxOp, WholeReduceMinOp, WholeReduceSumOp,
     BrcbOp, SelectOp, SinOp, CosOp, TransposeOp,
 ]
 

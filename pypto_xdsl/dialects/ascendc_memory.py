@@ -100,12 +100,13 @@ def _same_element(op: Operation, values: Sequence[SSAValue]) -> None:
 @irdl_op_definition
 class GlobalTensorOp(AscendCFormat, IRDLOperation):
     """`GlobalTensor<T> name; name.SetGlobalBuffer((__gm__ T*)addr, size);` (`offset`: at
-    `addr + offset` bytes). With `extent` (a run-time row count, a kernel's dimension
-    parameter), the buffer holds `extent * size` elements: `size` is then the elements per row."""
+    `addr + offset` bytes). With extents (run-time dimensions, a kernel's dimension
+    parameters), the buffer holds their product times `size` elements: `size` is then the
+    product of the static dimensions."""
 
     name = "ascendc.global_tensor"
     addr = operand_def(GmAddrType)
-    extent = opt_operand_def(IndexType)
+    extents = var_operand_def(IndexType)
     var = prop_def(StringAttr, prop_name="name")
     size = prop_def(IntegerAttr)
     offset = opt_prop_def(IntegerAttr)
@@ -117,13 +118,14 @@ class GlobalTensorOp(AscendCFormat, IRDLOperation):
     FORMAT_KEYWORDS: ClassVar[tuple] = (("offset", "offset", INT, None), ("size", "size", INT, None))
 
     def __init__(self, name: str, addr: SSAValue, element_type: Attribute, size: int, offset: int | None = None,
-                 comment: str | None = None, extent: SSAValue | None = None):
+                 comment: str | None = None, extent: SSAValue | Sequence[SSAValue] | None = None):
         props: dict[str, Attribute] = {"name": StringAttr(name), "size": int_prop(size)}
         if offset is not None:
             props["offset"] = int_prop(offset)
         if comment is not None:
             props["comment"] = StringAttr(comment)
-        super().__init__(operands=[addr, [extent] if extent is not None else []], properties=props,
+        extents = [] if extent is None else [extent] if isinstance(extent, SSAValue) else list(extent)
+        super().__init__(operands=[addr, extents], properties=props,
                          result_types=[GlobalTensorType(element_type)])
 
     def verify_(self) -> None:

@@ -167,12 +167,13 @@ class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLo
             t = old.type
             if isinstance(t, TensorType):
                 shape = t.get_shape()
-                if isinstance(shape[0], str):  # a run-time row count: `N * row` elements
-                    row = 1
-                    for d in shape[1:]:
-                        row *= int(d)  # type: ignore[arg-type]
-                    gt = self.builder.insert(M.GlobalTensorOp(sig.gm[old], new, t.element_type, row,
-                                                              extent=self.dim_args[shape[0]]))
+                if not t.is_static():  # run-time dimensions: `N * C` elements, `N * 128`, ...
+                    static = 1
+                    for d in shape:
+                        static *= 1 if isinstance(d, str) else int(d)  # type: ignore[arg-type]
+                    extents = [self.dim_args[d] for d in shape if isinstance(d, str)]
+                    gt = self.builder.insert(M.GlobalTensorOp(sig.gm[old], new, t.element_type, static,
+                                                              extent=extents))
                 else:
                     gt = self.builder.insert(M.GlobalTensorOp(sig.gm[old], new, t.element_type, t.num_elements()))
                 gt.result.name_hint = sig.gm[old]
@@ -348,6 +349,7 @@ class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLo
             self.lower_op(op)
 
     def lower_op(self, op: Operation) -> None:
+        self.fills_at(op, self.partial.before)
         if isinstance(op, arith.ConstantOp):
             new = self._insert(op.clone())
             self.values[op.result] = new.results[0]
@@ -371,7 +373,7 @@ class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLo
             raise op_error(op, "unexpected scf.yield")
         else:
             self.lower_other(op)
-        self.fill_after(op)
+        self.fills_at(op, self.partial.after)
         self.free_after(op)
 
     def lower_other(self, op: Operation) -> None:
@@ -458,6 +460,8 @@ class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLo
 
     def _gm_offset(self, tensor_type: TensorType, offsets) -> tuple[list[Term], int | None]:
         shape = tensor_type.get_shape()
+        if any(isinstance(d, str) for d in shape[1:]):
+            return self._gm_offset_runtime(tensor_type, offsets)
         strides = [1] * len(shape)
         for k in range(len(shape) - 2, -1, -1):
             strides[k] = strides[k + 1] * int(shape[k + 1])  # type: ignore[arg-type]
@@ -474,6 +478,26 @@ class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLo
         if const:
             terms.append((None, const))
         return terms, (const if all_const else None)
+
+    def _gm_offset_runtime(self, tensor_type: TensorType, offsets) -> tuple[list[Term], int | None]:
+        """The offset of a window of a 2-D tensor with a run-time row length C: `i * C + j`."""
+        shape = tensor_type.get_shape()
+        assert len(shape) == 2 and isinstance(shape[1], str)
+        row_len = self.dim_args[shape[1]]
+        i, j = offsets
+        terms: list[Term] = []
+        known_i, known_j = self.consts.get(i), self.consts.get(j)
+        if known_i is None:
+            product = self._insert(arith.MuliOp(self.scalar(i), row_len)).results[0]
+            product.name_hint = "row_offset"
+            terms.append((product, 1))
+        elif known_i:
+            terms.append((row_len, int(known_i)))
+        if known_j is None:
+            terms.append((self.scalar(j), 1))
+        elif known_j:
+            terms.append((None, int(known_j)))
+        return terms, (0 if not terms else None)
 
     def _window(self, view: View, offsets) -> tuple[SSAValue | None, View]:
         """The origin of a window of `view` at `offsets` (and its GlobalTensor, when the root
@@ -497,7 +521,10 @@ class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLo
     @staticmethod
     def _copy_form(op: Operation, tensor_type: TensorType, layout: Layout) -> tuple[str, int]:
         shape = tensor_type.get_shape()
-        n = int(shape[-1])  # type: ignore[arg-type]  # a row's length is static (a run-time row count is not)
+        if isinstance(shape[-1], str):
+            raise op_error(op, f"a whole [{layout.rows}, {layout.cols}] tile of {tensor_type}, whose rows have the "
+                               f"run-time length {shape[-1]}: only a partial tile (valid[...]) is copied to or from it")
+        n = int(shape[-1])  # type: ignore[arg-type]
         rows, cols, eb = layout.rows, layout.cols, layout.elem_bytes
         rows_gm = 1 if len(shape) == 1 else rows
         if cols == 1 and rows > 1 and n != 1:

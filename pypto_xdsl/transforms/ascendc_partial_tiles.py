@@ -30,7 +30,8 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, IntegerType
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.traits import IsTerminator
 
 from pypto_xdsl.analysis.ascendc_kernel import BLOCK_BYTES
 from pypto_xdsl.analysis.cxx_names import op_error
@@ -66,6 +67,11 @@ class PartialTiles:
     stores: dict[Operation, Valid] = field(default_factory=dict)
     loads: dict[Operation, Valid] = field(default_factory=dict)
     fills: dict[SSAValue, Fill] = field(default_factory=dict)
+    """The fill of each tile (the value whose buffer is filled), by the first op asking."""
+    before: dict[Operation, list[SSAValue]] = field(default_factory=dict)
+    after: dict[Operation, list[SSAValue]] = field(default_factory=dict)
+    """Where each fill is emitted: before the row reduction needing it; after the op
+    preceding a fillpad (its valid extents are defined by then)."""
 
 
 def const_of(value: Extent) -> int | None:
@@ -116,7 +122,20 @@ def fold_partial_tiles(func: program.FuncOp) -> PartialTiles:
         if isinstance(op, tile.StoreOp | tile.AtomicStoreOp) and op.tile in valid and op.dest not in valid:
             out.stores[op] = valid[op.tile]
         elif isinstance(op, tile.FillPadOp):
-            _request(out, valid, op.input, Fill(valid[op.input], op.pad.data, op))
+            root = _request(out, valid, op.input, Fill(valid[op.input], op.pad.data, op))
+            if root is not None:
+                prev, nxt = op.prev_op, op.next_op
+                while isinstance(prev, tile.SetValidShapeOp | tile.FillPadOp):  # removed below
+                    prev = prev.prev_op
+                while isinstance(nxt, tile.SetValidShapeOp | tile.FillPadOp):
+                    nxt = nxt.next_op
+                if prev is not None:
+                    out.after.setdefault(prev, []).append(root)
+                elif nxt is not None and not nxt.has_trait(IsTerminator):
+                    out.before.setdefault(nxt, []).append(root)
+                else:
+                    raise op_error(op, f"a fillpad alone in its block (of {_name(op.input)}) is not supported; "
+                                       "move it next to the op defining the tile")
             pads.append(op)
         elif isinstance(op, tile.RowReductionOp) and first in valid:
             rows, cols = valid[first]
@@ -127,7 +146,9 @@ def fold_partial_tiles(func: program.FuncOp) -> PartialTiles:
                 if pad is None:
                     raise op_error(op, f"a {op.name.split('.')[-1]} over the partial tile {_name(first)} needs its invalid "
                                        "columns filled with its identity, which pl.PadValue cannot express")
-                _request(out, valid, first, Fill(valid[first], pad, op))
+                root = _request(out, valid, first, Fill(valid[first], pad, op))
+                if root is not None:
+                    out.before.setdefault(op, []).append(root)
             valid[op.results[0]] = (rows, 1)
         elif isinstance(op, _KEEPS_VALID):
             if first in valid:
@@ -137,7 +158,7 @@ def fold_partial_tiles(func: program.FuncOp) -> PartialTiles:
     for op in sets:
         loaded = op.input.owner
         if (isinstance(loaded, tile.LoadOp) and not loaded.is_partial and loaded.result.type.space == MemorySpace.VEC  # type: ignore[union-attr]
-                and op.input.has_one_use()):
+                and op.input.has_one_use() and all(_defined_before(v, loaded) for v in (op.valid_rows, op.valid_cols))):
             out.loads[loaded] = valid[op.result]  # reads only the valid block
         op.result.replace_all_uses_with(op.input)
         op.detach()
@@ -181,8 +202,22 @@ def _root(value: SSAValue) -> SSAValue:
     return value
 
 
-def _request(out: PartialTiles, valid: dict[SSAValue, Valid], value: SSAValue, fill: Fill) -> None:
-    """Fill `value` (in the buffer of the tile it views) with `fill`."""
+def _defined_before(value: SSAValue, op: Operation) -> bool:
+    """`value` is available where `op` runs (a block argument of an enclosing block, or
+    defined by an earlier op of `op`'s block or an enclosing one)."""
+    if isinstance(value, BlockArgument):
+        return True
+    owner = value.owner
+    assert isinstance(owner, Operation)
+    anc: Operation | None = op
+    while anc is not None and anc.parent_block() is not owner.parent_block():
+        anc = anc.parent_op()
+    return anc is not None and owner.is_before_in_block(anc)
+
+
+def _request(out: PartialTiles, valid: dict[SSAValue, Valid], value: SSAValue, fill: Fill) -> SSAValue | None:
+    """Fill `value` (in the buffer of the tile it views) with `fill`: the tile to fill, or
+    None when an earlier op already asked for the same fill."""
     root = _root(value)
     if root is not value and not root.has_one_use():
         raise op_error(fill.reason, f"it pads the partial tile {_name(value)}, whose tile {_name(root)} is also used "
@@ -191,7 +226,10 @@ def _request(out: PartialTiles, valid: dict[SSAValue, Valid], value: SSAValue, f
     if known is not None and known.pad != fill.pad:
         raise op_error(fill.reason, f"the partial tile {_name(value)} is already padded with {known.pad.value} (for "
                                     f"'{known.reason.name}'), not {fill.pad.value}; pad a copy")
+    if known is not None:
+        return None
     out.fills[root] = fill
+    return root
 
 
 def pad_scalar(pad: PadValue, elem) -> arith.ConstantOp:
@@ -243,8 +281,12 @@ class PartialTileLowering:
         aligned row; the rest of the tile is not touched, except (GM -> local, `pad`) the
         32-byte block where a row's valid columns end, padded with `pad`."""
         rows, cols = valid
-        n = int(tensor_type.get_shape()[-1])  # type: ignore[arg-type]
+        last = tensor_type.get_shape()[-1]
+        n: Extent = self.dim_args[last] if isinstance(last, str) else int(last)  # type: ignore[attr-defined, arg-type]
         eb = lay.elem_bytes
+        if isinstance(n, SSAValue) and const_of(cols) is not None:
+            raise op_error(op, f"a tile of {const_of(cols)} valid columns of {tensor_type}, whose rows have the run-time "
+                               f"length {last}: its valid columns are the run-time row length")
         if lay.rows > 1 and lay.ld == lay.cols == n and const_of(cols) == n and const_of(rows) is None:
             # whole rows, contiguous on both sides ([R, 1] row values): one block of rows * n elements
             length = self._op(arith.MuliOp, self._ext(rows), n * eb, "valid_bytes")
@@ -275,8 +317,9 @@ class PartialTileLowering:
             c = self._ext(cols)
             length, gap = lay.cols * eb, 0
             runtime["blockLen"] = self._op(arith.MuliOp, c, eb, "block_len")
+            row_len = self._index_const(n) if isinstance(n, int) else n
             runtime["srcStride" if not to_gm else "dstStride"] = self._op(
-                arith.MuliOp, self._op(arith.SubiOp, self._index_const(n), c, "row_gap"), eb, "row_gap_bytes")
+                arith.MuliOp, self._op(arith.SubiOp, row_len, c, "row_gap"), eb, "row_gap_bytes")
             padded = self._round_up(c, BLOCK_BYTES // eb, "padded_cols")
             ub_gap = 0
             runtime["dstStride" if not to_gm else "srcStride"] = self._op(
@@ -312,32 +355,22 @@ class PartialTileLowering:
 
     # ---- fills
 
-    def fill_after(self, op: Operation) -> None:
-        """The fill of `op`'s tile result, if one was asked for."""
-        if not op.results:
-            return
-        fill = self.partial.fills.get(op.results[0])
-        if fill is None:
-            return
-        ref = self.tiles.get(op.results[0])  # type: ignore[attr-defined]
-        if ref is None:
-            raise op_error(fill.reason, f"the tile it pads ({_name(op.results[0])}) has no local tensor")
-        self._fill(fill, ref, op)
+    def fills_at(self, op: Operation, where: dict[Operation, list[SSAValue]]) -> None:
+        """The fills placed before / after `op`."""
+        for root in where.get(op, ()):
+            fill = self.partial.fills[root]
+            ref = self.tiles.get(root)  # type: ignore[attr-defined]
+            if ref is None:
+                raise op_error(fill.reason, f"the tile it pads ({_name(root)}) has no local tensor")
+            self._fill(fill, ref, root)
 
-    def _fill(self, fill: Fill, ref, defining: Operation) -> None:
+    def _fill(self, fill: Fill, ref, root: SSAValue) -> None:
         lay = ref.layout
         rows, cols = fill.valid
         eb = lay.elem_bytes
         per_block, lanes = BLOCK_BYTES // eb, REPEAT_BYTES // eb
         static_cols = const_of(cols)
-        padded_by_copy = isinstance(defining, tile.LoadOp)
-        if static_cols is not None and static_cols % per_block and static_cols < lay.cols and not padded_by_copy:
-            raise op_error(fill.reason, f"it pads the computed partial tile {_name(defining.results[0])} whose valid "
-                                        f"columns ({static_cols}) end inside a 32-byte block; only a loaded tile is "
-                                        "padded there (by its DataCopyPad)")
-        if static_cols is None and not padded_by_copy:
-            raise op_error(fill.reason, f"it pads the computed partial tile {_name(defining.results[0])} with a run-time "
-                                        "column count; only a loaded tile is padded inside a 32-byte block (by its DataCopyPad)")
+        padded_by_copy = root.owner in self.partial.loads
         value: SSAValue | None = None
 
         def pad_value() -> SSAValue:
@@ -351,6 +384,8 @@ class PartialTileLowering:
             if lay.rows > MAX_REPEAT or lay.ld * eb // BLOCK_BYTES > 255:
                 raise op_error(fill.reason, f"padding the columns of a [{lay.rows}, {lay.cols}] tile needs more than one "
                                             "Duplicate repeat per row (at most 255 rows of at most 8160 bytes)")
+            if not padded_by_copy and (static_cols is None or static_cols % per_block):
+                self._fill_block_tail(ref, cols, rows, pad_value)
             start: Extent = -(-static_cols // per_block) * per_block if static_cols is not None else \
                 self._round_up(self._ext(cols), per_block, "pad_from")
             r = self._ext(rows)
@@ -376,6 +411,32 @@ class PartialTileLowering:
                     self._insert(C.DuplicateOp(at, pad_value(), count))  # type: ignore[attr-defined]
 
                 self._guarded(has, rows_body)
+
+    def _fill_block_tail(self, ref, cols: Extent, rows: Extent, pad_value) -> None:
+        """The invalid columns inside the 32-byte block where a computed tile's valid columns
+        end (what a load's DataCopyPad pads): a level-0 Duplicate with a bit mask (lanes
+        [c mod B, B) of the block, B elements a block), one repeat per valid row."""
+        lay = ref.layout
+        eb = lay.elem_bytes
+        per_block = BLOCK_BYTES // eb
+        c = self._ext(cols)
+        first = self._op(arith.MuliOp, self._op(arith.DivUIOp, c, per_block, "block_start"), per_block, "block_start")
+        lane = self._op(arith.SubiOp, c, first, "first_lane")
+        r = self._ext(rows)
+        cond = self._op(_cmp_sgt, lane, 0, "has_block_tail")
+        if const_of(rows) is None:
+            cond = self._op(arith.AndIOp, cond, self._op(_cmp_sgt, r, 0, "has_rows"), "pad_block_rows")
+
+        def body() -> None:
+            one = self._index_const(1)
+            bits = self._op(arith.SubiOp, self._op(arith.ShLIOp, one, per_block, "all_lanes"),
+                            self._op(arith.ShLIOp, one, lane, "valid_lanes"), "pad_lanes")
+            at = self.at(ref.value, [(first, 1)])  # type: ignore[attr-defined]
+            name = self.namer.fresh("pad_mask")  # type: ignore[attr-defined]
+            self._insert(C.DuplicateBitsOp(name, at, pad_value(), bits, self._index_const(0), r,  # type: ignore[attr-defined]
+                                           (1, lay.ld * eb // BLOCK_BYTES)))
+
+        self._guarded(cond, body)
 
     def _fill_columns(self, ref, start: Extent, r: SSAValue, lanes: int, pad_value, rows: Extent) -> None:
         """Columns [start, min(start + lanes, ld)) of the first `r` rows: one level-0

@@ -13,8 +13,10 @@ where they are used. The header comment states the buffer plan the kernel record
 
 from __future__ import annotations
 
+import math
+
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import StringAttr
+from xdsl.dialects.builtin import FloatAttr, StringAttr
 from xdsl.ir import Operation, SSAValue
 
 from pypto_xdsl.analysis.ascendc_kernel import (  # noqa: F401  (re-exported for tests)
@@ -237,9 +239,9 @@ class KernelPrinter(CxxWriter):
                 off = op.offset.value.data
                 addr = f"({addr} + {off})" if off else f"({addr})"
             size = str(op.size.value.data)
-            if op.extent is not None:  # a run-time row count times the row's elements
-                rows = self.expr(op.extent).text
-                size = rows if size == "1" else f"{rows} * {size}"
+            if op.extents:  # run-time dimensions times the static ones
+                dims = " * ".join(self.expr(e).text for e in op.extents)
+                size = dims if size == "1" else f"{dims} * {size}"
             add(f"{name}.SetGlobalBuffer((__gm__ {c}*){addr}, {size});")
             self.exprs[op.result] = Expr(name, "GlobalTensor")
         elif isinstance(op, M.BlockWorkspaceOp):
@@ -421,6 +423,13 @@ class KernelPrinter(CxxWriter):
         add = self.out.add
         fn = op.CXX_NAME
         operands = self._args(op.operands)
+        if isinstance(op, C.DuplicateBitsOp):
+            name = self._var(op)
+            lo, hi, repeat = (self.expr(v).text for v in (op.mask_lo, op.mask_hi, op.repeat))
+            add(f"uint64_t {name}[2] = {{static_cast<uint64_t>({lo}), static_cast<uint64_t>({hi})}};")
+            blk, rep = _ints(op, "params")
+            add(f"Duplicate({self._t(op.dst)}, {self._t(op.scalar)}, {name}, static_cast<uint8_t>({repeat}), {blk}, {rep});")
+            return
         if isinstance(op, C.DuplicateOp) and op.extents:
             head = f"{self._t(op.dst)}, {self._t(op.scalar)}"
             if op.level0:  # run-time continuous mask and repeat
@@ -448,6 +457,18 @@ class KernelPrinter(CxxWriter):
             params = _ints(op, "params")
             struct = "BinaryRepeatParams" if len(params) == 6 else "UnaryRepeatParams"
             add(f"{fn}({operands}, {_int(op, 'mask')}, {_int(op, 'repeat')}, {struct}({', '.join(map(str, params))}));")
+
+    def emit_constant(self, op: arith.ConstantOp) -> None:
+        """Infinities and NaN as the devkit spells them in kernels (`NumericLimits<T>`; kernel
+        code has no <limits>)."""
+        value = op.value
+        if isinstance(value, FloatAttr) and not math.isfinite(value.value.data):
+            v = value.value.data
+            c = ctype(op.result.type)
+            fn = "QuietNaN" if math.isnan(v) else "NegativeInfinity" if v < 0 else "Infinity"
+            self.exprs[op.result] = Expr(f"NumericLimits<{c}>::{fn}()", c, literal=True, const_value=v)
+            return
+        super().emit_constant(op)
 
     def emit_op(self, op: Operation) -> None:
         if isinstance(op, arith.ConstantOp) or op.dialect_name() != "ascendc":

@@ -837,6 +837,16 @@ PYPTO_SIM_UNARY(Relu, half_float_or_int32, a > T(0) ? a : T(0))
 PYPTO_SIM_UNARY(Reciprocal, half_or_float, static_cast<T>(1.0f / static_cast<float>(a)))
 #undef PYPTO_SIM_UNARY
 
+// The devkit's special values of an element type (kernel_operator_limits_intf.h).
+template <typename T>
+struct NumericLimits {
+  static constexpr T Max() { return std::numeric_limits<T>::max(); }
+  static constexpr T Lowest() { return std::numeric_limits<T>::lowest(); }
+  static constexpr T Infinity() { return static_cast<T>(std::numeric_limits<float>::infinity()); }
+  static constexpr T NegativeInfinity() { return static_cast<T>(-std::numeric_limits<float>::infinity()); }
+  static constexpr T QuietNaN() { return static_cast<T>(std::numeric_limits<float>::quiet_NaN()); }
+};
+
 template <typename T>
 void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, const int32_t& count) {
   detail::check_count<T>("Duplicate", count);
@@ -967,6 +977,25 @@ void binary_l0(const char* what, const LocalTensor<T>& dst, const LocalTensor<T>
   pypto_sim::cost::vector(what, sizeof(T), repeat, (uint64_t)repeat * mask);
 }
 }  // namespace detail
+
+// Level 0, bit mask: lane k of each repeat when bit k of mask[0..1] is set.
+template <typename T, bool isSetMask = true>
+void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, uint64_t mask[], const uint8_t repeatTime,
+               const uint16_t dstBlockStride, const uint8_t dstRepeatStride) {
+  constexpr uint32_t lanes = pypto_sim::kRepeatBytes / sizeof(T);
+  if (repeatTime == 0) fail("Duplicate with repeatTime 0");
+  if (lanes <= 64 && mask[1] != 0) fail("Duplicate: mask[1] must be 0 for %u-byte elements", (unsigned)sizeof(T));
+  uint32_t last = 0;
+  for (uint32_t e = 0; e < lanes; ++e)
+    if ((mask[e / 64] >> (e % 64)) & 1) last = e + 1;
+  if (last == 0) fail("Duplicate with an empty bit mask");
+  dst.check_vec_l0("Duplicate", last, repeatTime, dstBlockStride, dstRepeatStride, false);
+  for (uint32_t r = 0; r < repeatTime; ++r)
+    for (uint32_t e = 0; e < last; ++e)
+      if ((mask[e / 64] >> (e % 64)) & 1) dst.sim_ptr()[detail::l0_index<T>(r, e, dstBlockStride, dstRepeatStride)] = scalarValue;
+  dst.mark_v_write();
+  pypto_sim::cost::vector("Duplicate", sizeof(T), repeatTime, (uint64_t)repeatTime * last);
+}
 
 // Level 0, continuous mask: the first `mask` elements of each of `repeatTime` repeats.
 template <typename T, bool isSetMask = true>
