@@ -1,7 +1,6 @@
-"""The tile ops the Ascend C backend does not lower yet (fillpad) are refused with a diagnostic naming the op, not a crash and not code
+"""The tile ops the Ascend C backend does not lower yet (fillpad_expand) are refused with a diagnostic naming the op, not a crash and not code
 that ignores them: one kernel per op family. The lowered ones
-are tested in test_backend_tile_ops.py. (Partial tiles, `set_validshape` and
-`load ... valid[...]`, are refused as dynamic extents: tests/test_backend_dynamic.py.)"""
+are tested in test_backend_tile_ops.py, partial tiles and fillpad in test_backend_partial_tiles.py."""
 
 from __future__ import annotations
 
@@ -16,7 +15,7 @@ C = "!pypto.tile<[1, 16], f32, vec>"
 W = "!pypto.tile<[16, 8], f32, vec>"
 
 CASES = {
-    "fillpad": f"%r = pypto.tile.fillpad %t pad(min) : {V}",
+    "fillpad_expand": f"%r = pypto.tile.fillpad_expand %t pad(min) : {V} -> {V}",
 }
 
 

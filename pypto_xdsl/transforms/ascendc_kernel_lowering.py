@@ -621,7 +621,7 @@ class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLo
 # Every tile op the kernel lowering emits Ascend C for.
 LOWERED_TILE_OPS = frozenset((
     *VECTOR_OPS, tile.LoadOp, tile.StoreOp, tile.AtomicStoreOp, tile.MoveOp, tile.MatmulOp, tile.MatmulAccOp, tile.GetBlockIdxOp,
-    tile.GetBlockNumOp,
+    tile.GetBlockNumOp, tile.SetValidShapeOp, tile.FillPadOp,  # the last two by fold_partial_tiles
 ))
 
 

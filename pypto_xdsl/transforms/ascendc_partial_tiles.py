@@ -287,8 +287,8 @@ class PartialTileLowering:
         if isinstance(n, SSAValue) and const_of(cols) is not None:
             raise op_error(op, f"a tile of {const_of(cols)} valid columns of {tensor_type}, whose rows have the run-time "
                                f"length {last}: its valid columns are the run-time row length")
-        if lay.rows > 1 and lay.ld == lay.cols == n and const_of(cols) == n and const_of(rows) is None:
-            # whole rows, contiguous on both sides ([R, 1] row values): one block of rows * n elements
+        if lay.rows > 1 and lay.ld == lay.cols == n == 1 and const_of(cols) == 1 and const_of(rows) is None:
+            # [R, 1] row values, contiguous on both sides (rows of 4 bytes are no 32-byte row pitch): one block
             length = self._op(arith.MuliOp, self._ext(rows), n * eb, "valid_bytes")
             has = self._op(_cmp_sgt, length, 0, "has_rows")
             if to_gm:
