@@ -139,3 +139,39 @@ def test_fillpad_of_a_computed_tile_ending_inside_a_block(cols, tmp_path, capsys
     assert re.search(r"uint64_t pad_mask\[2\] = \{static_cast<uint64_t>\(pad_lanes\), static_cast<uint64_t>\(0\)\};\n"
                      r"\s*Duplicate\(x\[block_start\w*\], NumericLimits<float>::NegativeInfinity\(\), pad_mask, "
                      r"static_cast<uint8_t>\(rl\), 1, 8\);", kernel), kernel
+
+
+def test_the_ragged_tail_idiom_runs_on_the_sim_target(tmp_path, monkeypatch):
+    """PyPTO's idiom (its intermediate/06_dyn_valid_shape kernel 3, written here): blocks of a
+    [rows, 64] buffer, the last one valid up to a length read from an i64 config tensor, loaded
+    with `valid_shape=` and filled with -inf; through `@pl.jit` on the sim target."""
+    import numpy as np
+
+    import pypto_xdsl.language as pl
+    from pypto_xdsl.runtime import RunConfig
+
+    monkeypatch.setenv("PYPTO_XDSL_CACHE", str(tmp_path / "cache"))
+
+    @pl.jit
+    def ragged(buf: pl.Tensor, cfg: pl.Tensor, out: pl.Out[pl.Tensor]):
+        with pl.at(level=pl.Level.CORE_GROUP):
+            n_blocks = pl.cast(pl.read(cfg, [0]), pl.INDEX)
+            last = pl.cast(pl.read(cfg, [1]), pl.INDEX)
+            full = pl.cast(pl.read(cfg, [2]), pl.INDEX)
+            for i in pl.range(n_blocks):
+                if i == n_blocks - 1:
+                    vlen = last
+                else:
+                    vlen = full
+                t = pl.load(buf, [i * 16, 0], [16, 64], valid_shape=[16, vlen])
+                pl.store(pl.tile.fillpad(t, pad_value=pl.PadValue.min), [i * 16, 0], out)
+        return out
+
+    rng = np.random.default_rng(0)
+    buf = rng.standard_normal((48, 64)).astype(np.float32)
+    for last in (64, 37, 1):
+        out = np.zeros((48, 64), np.float32)
+        ragged(buf, np.array([3, last, 64], np.int64), out, config=RunConfig(target="sim"))
+        expected = buf.copy()
+        expected[32:, last:] = -np.inf
+        np.testing.assert_array_equal(out, expected)

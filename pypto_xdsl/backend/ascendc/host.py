@@ -290,7 +290,7 @@ class HostPrinter(CxxWriter):
         # device buffers for the parameters, copy-in
         for c, n, arg, direction in params:
             t = arg.type
-            if not isinstance(t, TensorType) or c == "const int64_t*":
+            if not isinstance(t, TensorType) or self.dims_params.get(arg) == n:  # an extents pointer
                 continue
             dt = DeviceTensor(self.namer.fresh(f"{arg.name_hint or 'arg'}_dev"), t)
             self._alloc(dt, arg)
@@ -713,7 +713,7 @@ def print_driver(func: program.FuncOp, host: HostProgram) -> str:
     for c, n, arg, direction in params:
         t = arg.type
         file = files[arg]
-        if isinstance(t, TensorType) and arg in p.dims_params and c == "const int64_t*":
+        if isinstance(t, TensorType) and p.dims_params.get(arg) == n:  # the extents of a dynamic tensor (not an i64 tensor)
             dims = ", ".join(names[d] if isinstance(d, str) else str(d) for d in t.get_shape())
             lines.add(f"const int64_t {n}[] = {{{dims}}};")
             call_args.append(n)
