@@ -175,3 +175,33 @@ def test_the_ragged_tail_idiom_runs_on_the_sim_target(tmp_path, monkeypatch):
         expected = buf.copy()
         expected[32:, last:] = -np.inf
         np.testing.assert_array_equal(out, expected)
+
+
+OUTLINED = '''
+import pypto_xdsl.language as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, a: pl.Tensor[[16, 64], pl.FP32], n: pl.Scalar[pl.INDEX],
+             o: pl.Out[pl.Tensor[[16, 64], pl.FP32]]) -> pl.Tensor[[16, 64], pl.FP32]:
+        with pl.at(level=pl.Level.CORE_GROUP):
+            t = pl.load(a, [0, 0], [16, 64], valid_shape=[16, n])
+            m = pl.tile.move(t, target_memory=pl.MemorySpace.Vec)
+            o = pl.store(m, [0, 0], o)
+        return o
+'''
+
+
+def test_a_refusal_in_an_outlined_kernel_is_located_in_the_users_code(tmp_path, capsys):
+    """The backend lowers copies (of the module, of a kernel with partial tiles): its
+    diagnostic names the input's op, at its line, also in a kernel a scope was outlined into."""
+    src = tmp_path / "p.py"
+    src.write_text(OUTLINED)
+    assert pypto_compile.main([str(src), "-o", str(tmp_path / "out"), "--entry", "main", "--scalar", "n=3"]) == 1
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert lines[0] == (f"{src}:12:17: error: ascendc: cannot lower 'pypto.tile.move' in @main_incore_0: it reads the "
+                        "partial tile %t (a valid shape); the Ascend C backend lowers a valid shape where a store, a "
+                        "fillpad, an elementwise op or a row reduction uses it")
+    assert lines[1].strip() == "m = pl.tile.move(t, target_memory=pl.MemorySpace.Vec)"

@@ -75,6 +75,26 @@ class BackendError(DiagnosticException):
     """The Ascend C backend cannot lower or print the program (unsupported op, shape, or layout)."""
 
 
+def name_original_op(error: BaseException, originals: dict[Operation, Operation]) -> None:
+    """For an error raised while lowering a copy (`originals`: each op of the copy, as cloned,
+    to the op of the input it copies; `dict(zip(copy.walk(), original.walk()))` before any
+    change): set `error.op` to the input's op it is about (the one it names, else the
+    innermost op a raising frame holds as `op` or `user`), so that the diagnostic is located
+    in the user's input."""
+    culprit = getattr(error, "op", None)
+    if culprit not in originals:
+        culprit = None
+        tb = error.__traceback__
+        while tb is not None:
+            for name in ("op", "user"):
+                value = tb.tb_frame.f_locals.get(name)
+                if isinstance(value, Operation) and value in originals:
+                    culprit = value
+            tb = tb.tb_next
+    if culprit is not None:
+        error.op = originals[culprit]  # type: ignore[attr-defined]
+
+
 def enclosing_function_name(op: Operation) -> str | None:
     func: Operation | None = op
     while func is not None and func.name not in ("pypto.func", "ascendc.kernel"):

@@ -38,7 +38,7 @@ from pypto_xdsl.analysis.ascendc_kernel import (
     PlannedBuffer,
     layout_of,
 )
-from pypto_xdsl.analysis.cxx_names import ctype, kernel_namer, op_error
+from pypto_xdsl.analysis.cxx_names import BackendError, ctype, kernel_namer, name_original_op, op_error
 from pypto_xdsl.dialects import ascendc_compute as C
 from pypto_xdsl.dialects import ascendc_memory as M
 from pypto_xdsl.dialects import ascendc_sync as S
@@ -628,11 +628,20 @@ LOWERED_TILE_OPS = frozenset((
 def lower_kernel(func: program.FuncOp) -> KernelOp:
     """The ascendc.kernel of one tile-level incore function (raises BackendError)."""
     partial = PartialTiles()
-    if any(isinstance(op, tile.SetValidShapeOp | tile.FillPadOp | tensor.SetValidShapeOp)
-           or isinstance(op, tile.LoadOp) and op.is_partial
-           for op in func.walk()):
-        func = func.clone()
-        partial = fold_partial_tiles(func)
+    if not any(isinstance(op, tile.SetValidShapeOp | tile.FillPadOp | tensor.SetValidShapeOp)
+               or isinstance(op, tile.LoadOp) and op.is_partial
+               for op in func.walk()):
+        return _lower(func, partial)
+    copy = func.clone()
+    originals = dict(zip(copy.walk(), func.walk()))
+    try:
+        return _lower(copy, fold_partial_tiles(copy))
+    except BackendError as e:
+        name_original_op(e, originals)  # located in the input, not in the copy
+        raise
+
+
+def _lower(func: program.FuncOp, partial: PartialTiles) -> KernelOp:
     plan = KernelPlan.build(func)
     lowering = KernelLowering(func, plan)
     lowering.partial = partial

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import ModuleOp
 
+from pypto_xdsl.analysis.cxx_names import name_original_op
 from pypto_xdsl.backend.ascendc.cxx import BackendError, Namer
 from pypto_xdsl.backend.ascendc.host import (
     HostProgram,
@@ -73,10 +74,15 @@ def lower_for_printing(module: ModuleOp) -> ModuleOp:
     if not pending:
         return module
     clone = module.clone()
-    if has_pypto_kernels(clone):
-        lower_module(clone)
-    for kernel in kernel_funcs(clone):
-        _complete_kernel(kernel)
+    originals = dict(zip(clone.walk(), module.walk()))
+    try:
+        if has_pypto_kernels(clone):
+            lower_module(clone)
+        for kernel in kernel_funcs(clone):
+            _complete_kernel(kernel)
+    except BackendError as e:
+        name_original_op(e, originals)  # located in the input, not in the copy
+        raise
     return clone
 
 
