@@ -79,8 +79,8 @@ def name_original_op(error: BaseException, originals: dict[Operation, Operation]
     """For an error raised while lowering a copy (`originals`: each op of the copy, as cloned,
     to the op of the input it copies; `dict(zip(copy.walk(), original.walk()))` before any
     change): set `error.op` to the input's op it is about (the one it names, else the
-    innermost op a raising frame holds as `op` or `user`), so that the diagnostic is located
-    in the user's input."""
+    innermost op a raising frame holds as `op` or `user`, when the message names its kind),
+    so that the diagnostic is located in the user's input."""
     culprit = getattr(error, "op", None)
     if culprit not in originals:
         culprit = None
@@ -91,7 +91,9 @@ def name_original_op(error: BaseException, originals: dict[Operation, Operation]
                 if isinstance(value, Operation) and value in originals:
                     culprit = value
             tb = tb.tb_next
-    if culprit is not None:
+    # only an op the message names ("cannot lower 'pypto.tile.move' in @k"): a message about a
+    # function is located at the function by name
+    if culprit is not None and f"'{culprit.name}'" in str(error):
         error.op = originals[culprit]  # type: ignore[attr-defined]
 
 

@@ -30,24 +30,25 @@ pypto.func incore @too_big(%a: !pypto.tensor<[256, 256], f32>, out %o: !pypto.te
 
 // -----
 
-// A run-time row count is lowered (dynamic_rows.mlir); a run-time column count is not.
-pypto.func incore @dyn(%a: !pypto.tensor<[64, N], f32>) {
+// Run-time row counts and row lengths are lowered (dynamic_rows.mlir); an unnamed extent is not.
+pypto.func incore @dyn(%a: !pypto.tensor<[64, ?], f32>) {
   pypto.return
 }
-// CHECK: ascendc: cannot lower @dyn: tensor parameter %a has the dynamic shape [64, N]: only the leading dimension (the row count) may be dynamic in the Ascend C backend (docs/backend.md, "Dynamic shapes")
+// CHECK: ascendc: cannot lower @dyn: tensor parameter %a has the dynamic shape [64, ?]: an unknown extent ('?') has no symbol to pass to the kernel (name it: pl.dynamic("N")) (docs/backend.md, "Dynamic shapes")
 
 // -----
 
-// A partial load of fewer columns than the tile's is refused, not printed as a copy of the
-// whole window (a run-time row count is a DataCopyPad of that many rows).
+// A partial tile (here 32 valid columns of 64) read by an op that does not keep valid shapes
+// is refused, not printed as a copy of the whole tile.
 pypto.func incore @partial(%a: !pypto.tensor<[16, 64], f32>, %n: index, out %o: !pypto.tensor<[16, 64], f32>) -> !pypto.tensor<[16, 64], f32> {
   %c0 = arith.constant 0 : index
   %c32 = arith.constant 32 : index
   %t = pypto.tile.load %a[%c0, %c0] valid[%n, %c32] : !pypto.tensor<[16, 64], f32> -> !pypto.tile<[16, 64], f32, vec>
-  %w = pypto.tile.store %t, %o[%c0, %c0] : !pypto.tile<[16, 64], f32, vec>, !pypto.tensor<[16, 64], f32>
+  %m = pypto.tile.move %t : !pypto.tile<[16, 64], f32, vec> -> !pypto.tile<[16, 64], f32, vec>
+  %w = pypto.tile.store %m, %o[%c0, %c0] : !pypto.tile<[16, 64], f32, vec>, !pypto.tensor<[16, 64], f32>
   pypto.return %w : !pypto.tensor<[16, 64], f32>
 }
-// CHECK: ascendc: cannot lower 'pypto.tile.load' in @partial: a partial tile with a run-time or partial column count (of 64 columns) is not supported yet; only the row count may be a run-time extent
+// CHECK: ascendc: cannot lower 'pypto.tile.move' in @partial: it reads the partial tile %t (a valid shape); the Ascend C backend lowers a valid shape where a store, a fillpad, an elementwise op or a row reduction uses it
 
 // -----
 

@@ -51,13 +51,13 @@ pypto.func orchestration @main(%x: !pypto.tensor<[8, 64], f32>, %z: !pypto.tenso
 
 // -----
 
-// Run-time extents (#16): a run-time row count is lowered (dynamic.mlir); a run-time column
-// count is refused at the parameter, and a partial tile read by anything but a store at the
-// reader (the rows past the valid ones are unspecified).
-pypto.func incore @dynamic_cols(%a: !pypto.tensor<[64, N], f32>) {
+// Run-time extents (#16): named row counts and row lengths are lowered (dynamic.mlir); an
+// unnamed extent is refused at the parameter, and a partial tile read by an op that does not
+// keep valid shapes at the reader (what it would see past the valid block is unspecified).
+pypto.func incore @dynamic_cols(%a: !pypto.tensor<[64, ?], f32>) {
   pypto.return
 }
-// CHECK: convert-pypto-to-ascendc: cannot lower @dynamic_cols: tensor parameter %a has the dynamic shape [64, N]: only the leading dimension (the row count) may be dynamic in the Ascend C backend (docs/backend.md, "Dynamic shapes")
+// CHECK: convert-pypto-to-ascendc: cannot lower @dynamic_cols: tensor parameter %a has the dynamic shape [64, ?]: an unknown extent ('?') has no symbol to pass to the kernel (name it: pl.dynamic("N")) (docs/backend.md, "Dynamic shapes")
 
 // -----
 
@@ -66,11 +66,11 @@ pypto.func incore @partial(%a: !pypto.tensor<[16, 64], f32>, %n: index, out %o: 
   %c64 = arith.constant 64 : index
   %t = pypto.tile.load %a[%c0, %c0] valid[%n, %c64] : !pypto.tensor<[16, 64], f32> -> !pypto.tile<[16, 64], f32, vec>
   %p = pypto.tile.set_validshape %t, %n, %c64 : !pypto.tile<[16, 64], f32, vec>, index, index
-  %e = pypto.tile.exp %p : !pypto.tile<[16, 64], f32, vec>
+  %e = pypto.tile.move %p : !pypto.tile<[16, 64], f32, vec> -> !pypto.tile<[16, 64], f32, vec>
   %w = pypto.tile.store %e, %o[%c0, %c0] : !pypto.tile<[16, 64], f32, vec>, !pypto.tensor<[16, 64], f32>
   pypto.return %w : !pypto.tensor<[16, 64], f32>
 }
-// CHECK: convert-pypto-to-ascendc: cannot lower 'pypto.tile.exp' in @partial: it reads the partial tile %p (a run-time valid shape); the Ascend C backend lowers a valid shape only where a store uses it
+// CHECK: convert-pypto-to-ascendc: cannot lower 'pypto.tile.move' in @partial: it reads the partial tile %p (a valid shape); the Ascend C backend lowers a valid shape where a store, a fillpad, an elementwise op or a row reduction uses it
 
 // -----
 
