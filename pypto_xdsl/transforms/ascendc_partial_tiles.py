@@ -371,12 +371,9 @@ class PartialTileLowering:
         per_block, lanes = BLOCK_BYTES // eb, REPEAT_BYTES // eb
         static_cols = const_of(cols)
         padded_by_copy = root.owner in self.partial.loads
-        value: SSAValue | None = None
+        value = self._pad_value(fill.pad, ref.elem)  # before any guard: every Duplicate below uses it
 
         def pad_value() -> SSAValue:
-            nonlocal value
-            if value is None:
-                value = self._pad_value(fill.pad, ref.elem)
             return value
 
         # columns from the end of the 32-byte block holding the last valid column, in the valid rows
