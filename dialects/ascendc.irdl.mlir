@@ -263,7 +263,7 @@ irdl.dialect @ascendc {
     %2 = irdl.base @ascendc::@gm_tensor
     %3 = irdl.base "#builtin.string"
     %4 = irdl.base "#builtin.integer"
-    irdl.operands(addr: %0, extent: optional %1)
+    irdl.operands(addr: %0, extents: variadic %1)
     irdl.results(result: %2)
     irdl.attributes {"name" = %3, "size" = %4}
   }
@@ -627,6 +627,20 @@ irdl.dialect @ascendc {
     %1 = irdl.any
     %2 = irdl.is index
     irdl.operands(dst: %0, scalar: %1, extents: variadic %2)
+  }
+
+  // ascendc.duplicate_bits: Level-0 `Duplicate` with a bit mask built at run time:
+  //   memory effects: unknown
+  irdl.operation @duplicate_bits {
+    %0 = irdl.base @ascendc::@local_tensor
+    %1 = irdl.any
+    %2 = irdl.is index
+    %3 = irdl.is index
+    %4 = irdl.is index
+    %5 = irdl.base "#builtin.string"
+    %6 = irdl.base "#builtin.array"
+    irdl.operands(dst: %0, scalar: %1, mask_lo: %2, mask_hi: %3, repeat: %4)
+    irdl.attributes {"name" = %5, "params" = %6}
   }
 
   // ascendc.cast: `Cast(dst, src, RoundMode::MODE, count)`.
