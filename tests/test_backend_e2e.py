@@ -240,6 +240,20 @@ def test_matmul_f32_cube_path(tmp_path):
     np.testing.assert_allclose(report.outputs["c"], a.astype(np.float64) @ b, rtol=1e-5, atol=1e-5)
 
 
+def test_matmul_bf16_cube_path(tmp_path):
+    """bf16 operands (bfloat16_t x bfloat16_t -> float Mmad) on the f16 route: exact products of
+    the rounded inputs accumulated in f32."""
+    report = compile_and_run("matmul_bf16", tmp_path, seed=23)
+    assert_matches_interpreter(report)
+    run_in = tmp_path / "matmul_bf16" / "sim-run" / "in"
+
+    def bf16(name, shape):
+        bits = np.fromfile(run_in / f"{name}.bin", dtype=np.uint16).astype(np.uint32) << 16
+        return bits.view(np.float32).reshape(shape).astype(np.float64)
+
+    np.testing.assert_allclose(report.outputs["c"], bf16("a", (32, 64)) @ bf16("b", (64, 48)), rtol=1e-5, atol=1e-5)
+
+
 def test_split_k_atomic_fixpipe(tmp_path):
     """Two blocks add their K-slice products into one output under SetAtomicAdd (after a
     vector kernel zeroes it): the sum of both partials, as the interpreter's atomic_store."""

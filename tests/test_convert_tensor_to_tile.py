@@ -688,10 +688,10 @@ def test_verifier_names_what_is_left_and_passes_after_conversion():
 
     dyn = T(["?", 64])
     text = f"""
-pypto.func incore @dyn(%a: {dyn}, %m: {T([16, 16], "bf16")}, out %o: {dyn}) -> {dyn} {{
+pypto.func incore @dyn(%a: {dyn}, %m: {T([16, 16], "i8")}, out %o: {dyn}) -> {dyn} {{
   %c0 = arith.constant 0 : index
   %x = pypto.tensor.exp %a : {dyn}
-  %p = pypto.tensor.matmul %m, %m : {T([16, 16], "bf16")}, {T([16, 16], "bf16")} -> {T([16, 16])}
+  %p = pypto.tensor.matmul %m, %m : {T([16, 16], "i8")}, {T([16, 16], "i8")} -> {T([16, 16], "i32")}
   %w = pypto.tensor.assemble %x into %o[%c0, %c0] : {dyn} into {dyn}
   pypto.return %w : {dyn}
 }}
@@ -701,7 +701,7 @@ pypto.func incore @dyn(%a: {dyn}, %m: {T([16, 16], "bf16")}, out %o: {dyn}) -> {
     assert problems == [
         "@dyn: 'pypto.tensor.exp' (%x) is left: its shape !pypto.tensor<[?, 64], f32> has an unknown "
         "dimension '?': name it (pl.dynamic) to tile it",
-        "@dyn: 'pypto.tensor.matmul' (%p) is left: the cube path multiplies f16 or f32 operands, not bf16",
+        "@dyn: 'pypto.tensor.matmul' (%p) is left: the cube path multiplies f16, bf16 or f32 operands, not i8",
         "@dyn: 'pypto.tensor.assemble' (%w) is left: its shapes have an unknown dimension '?': name it "
         "(pl.dynamic) to tile it",
     ]
@@ -950,7 +950,7 @@ def test_write_between_matmul_and_assemble_stores_into_a_created_tensor():
 
 
 @pytest.mark.parametrize("case,reason", [
-    ("bf16", "the cube path multiplies f16 or f32 operands, not bf16"),
+    ("i8", "the cube path multiplies f16, bf16 or f32 operands, not i8"),
     ("odd", "every dim must be a multiple of 16 for the cube path, got 40x24 @ 24x32"),
     ("aiv", "converted in incore/aic functions only"),
 ])
@@ -958,14 +958,15 @@ def test_unsupported_matmul_is_left_with_a_reason(case, reason):
     from pypto_xdsl.transforms.convert_tensor_to_tile import check_tensor_to_tile
 
     m, k, n, dt, kind = (40, 24, 32, "f16", "incore") if case == "odd" else (32, 32, 32, "f16", "incore")
-    if case == "bf16":
-        dt = "bf16"
+    if case == "i8":
+        dt = "i8"
     if case == "aiv":
         kind = "aiv"
     out_dt = "f32" if dt == "f16" else "f16"
+    acc_dt = "i32" if dt == "i8" else "f32"
     body = f"""  %c0 = arith.constant 0 : index
-  %p = pypto.tensor.matmul %a, %b : {T([m, k], dt)}, {T([k, n], dt)} -> {T([m, n])}
-  %q = pypto.tensor.cast %p : {T([m, n])} -> {T([m, n], out_dt)}
+  %p = pypto.tensor.matmul %a, %b : {T([m, k], dt)}, {T([k, n], dt)} -> {T([m, n], acc_dt)}
+  %q = pypto.tensor.cast %p : {T([m, n], acc_dt)} -> {T([m, n], out_dt)}
   %w = pypto.tensor.assemble %q into %o[%c0, %c0] : {T([m, n], out_dt)} into {T([m, n], out_dt)}"""
     out = T([m, n], out_dt)
     text = program([("in", "a", T([m, k], dt)), ("in", "b", T([k, n], dt)), ("out", "o", out)],

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import Float16Type, Float32Type, IntegerType
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, IntegerType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from pypto_xdsl.analysis.cxx_names import BackendError, Namer, kernel_namer, op_error
@@ -45,7 +45,7 @@ REPEAT_BYTES = 256
 MAX_REPEAT = 255
 WORKSPACE_ALIGN = 512  # bytes; every kernel-local tensor starts on a 512-byte boundary of the workspace
 
-_SUPPORTED_ELEMENTS = (Float32Type, Float16Type, IntegerType)
+_SUPPORTED_ELEMENTS = (Float32Type, Float16Type, BFloat16Type, IntegerType)
 CUBE_SPACES = (MemorySpace.MAT, MemorySpace.LEFT, MemorySpace.RIGHT, MemorySpace.ACC)
 # Queues whose tile the consumer frees (FreeTensor) after its last use.
 FREED_POSITIONS = (TPosition.VECIN, TPosition.A1, TPosition.B1, TPosition.A2, TPosition.B2)
@@ -268,7 +268,7 @@ def check_element(func: program.FuncOp, t: Attribute, what: str) -> None:
     if not isinstance(t, _SUPPORTED_ELEMENTS) or (isinstance(t, IntegerType) and t.width.data == 1):
         raise BackendError(
             f"ascendc: cannot lower @{func.sym_name.data}: {what} has element type {t}; "
-            "supported: f32, f16 and integers"
+            "supported: f32, f16, bf16 and integers"
         )
 
 
@@ -604,8 +604,8 @@ class KernelPlan:
         if space == MemorySpace.ACC:
             if not isinstance(t.element_type, Float32Type):
                 raise op_error(op, f"accumulator tile {t} must be f32 (integer matmul is not supported yet)")
-        elif not isinstance(t.element_type, Float16Type | Float32Type):
-            raise op_error(op, f"cube operand tile {t} must be f16 or f32 (bf16 and int8 matmul are not supported yet)")
+        elif not isinstance(t.element_type, Float16Type | BFloat16Type | Float32Type):
+            raise op_error(op, f"cube operand tile {t} must be f16, bf16 or f32 (int8 matmul is not supported yet)")
         base = res.name_hint or "t"
         what = f"%{res.name_hint or '?'} {t}"
         if isinstance(op, tile.MatmulAccOp | scf.ForOp | scf.IfOp | scf.WhileOp):

@@ -45,7 +45,7 @@ the stores), split into balanced contiguous shares under SPMD; dynamic columns t
 bound (`pypto.dim_bounds`, the call sites', or `default-dim-bound`), and a missing one is an
 error naming the parameter and the symbol. A matmul may have a dynamic M.
 
-Cube matmul: in `incore` / `aic` functions, `pypto.tensor.matmul` of static f16 or f32 operands
+Cube matmul: in `incore` / `aic` functions, `pypto.tensor.matmul` of static f16, bf16 or f32 operands
 (dims multiples of 16; the product is f32, like the cube's accumulator) becomes blocked cube
 code (M/N loops, `tile.matmul` for the first K block, `tile.matmul_acc` in a K loop, one store
 of the acc tile into the assemble destination or a created tensor); an identity

@@ -1,4 +1,4 @@
-"""The cube path of convert-tensor-to-tile: a `tensor.matmul` of static f16 or f32 operands as
+"""The cube path of convert-tensor-to-tile: a `tensor.matmul` of static f16, bf16 or f32 operands as
 blocked `tile.matmul` / `tile.matmul_acc` code (M/N loops, a K loop)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import Float16Type, Float32Type, IndexType
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, IndexType
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
@@ -68,8 +68,8 @@ def matmul_reason(op: tensor.MatmulOp) -> str | None:
     if isinstance(a[0], str) and a[0] not in parameter_symbols(func):
         return f"the dynamic dimension {a[0]} is no dimension of a tensor parameter, so the kernel cannot read its extent"
     dtype = op.lhs.type.element_type  # type: ignore[attr-defined]
-    if not isinstance(dtype, Float16Type | Float32Type):
-        return f"the cube path multiplies f16 or f32 operands, not {dtype}"
+    if not isinstance(dtype, Float16Type | BFloat16Type | Float32Type):
+        return f"the cube path multiplies f16, bf16 or f32 operands, not {dtype}"
     if any(isinstance(d, int) and d % 16 for d in (*a, *b)):
         return f"every dim must be a multiple of 16 for the cube path, got {a[0]}x{a[1]} @ {b[0]}x{b[1]}"
     return None

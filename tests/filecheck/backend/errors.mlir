@@ -120,7 +120,7 @@ pypto.func aic @i8mat(%a: !pypto.tensor<[16, 32], i8>) {
   %l = pypto.tile.move %m : !pypto.tile<[16, 32], i8, mat> -> !pypto.tile<[16, 32], i8, left>
   pypto.return
 }
-// CHECK: ascendc: cannot lower 'pypto.tile.load' in @i8mat: cube operand tile !pypto.tile<[16, 32], i8, mat> must be f16 or f32 (bf16 and int8 matmul are not supported yet)
+// CHECK: ascendc: cannot lower 'pypto.tile.load' in @i8mat: cube operand tile !pypto.tile<[16, 32], i8, mat> must be f16, bf16 or f32 (int8 matmul is not supported yet)
 
 // -----
 

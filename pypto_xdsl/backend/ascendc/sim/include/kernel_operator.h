@@ -21,6 +21,28 @@
 using half = _Float16;
 #endif
 
+// bfloat16_t: the upper 16 bits of a float (conversion from float rounds to nearest even, as the
+// host's parameter files do); arithmetic goes through float.
+struct bfloat16_t {
+  uint16_t bits = 0;
+  bfloat16_t() = default;
+  bfloat16_t(float f) {  // NOLINT: implicit, as the devkit's type converts
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    if ((u & 0x7fffffffu) > 0x7f800000u) {
+      bits = static_cast<uint16_t>((u >> 16) | 0x40u);  // a quiet NaN stays a NaN
+    } else {
+      bits = static_cast<uint16_t>((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+    }
+  }
+  operator float() const {
+    uint32_t u = static_cast<uint32_t>(bits) << 16;
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+  }
+};
+
 namespace AscendC {
 
 using pypto_sim::fail;
@@ -753,7 +775,7 @@ void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const Da
 namespace detail {
 template <typename T>
 constexpr bool half_or_float() {
-  return std::is_same<T, float>::value || (sizeof(T) == 2 && !std::is_integral<T>::value);
+  return std::is_same<T, float>::value || (sizeof(T) == 2 && !std::is_integral<T>::value && !std::is_same<T, bfloat16_t>::value);
 }
 template <typename T>
 constexpr bool half_float_or_int32() {
@@ -1336,7 +1358,7 @@ namespace detail {
 template <typename D, typename A, typename B>
 constexpr bool mmad_types() {
   return std::is_same<D, float>::value && std::is_same<A, B>::value &&
-         (std::is_same<A, float>::value || sizeof(A) == 2);  // half, bfloat16_t (the simulation's 2-byte floats)
+         (std::is_same<A, float>::value || (sizeof(A) == 2 && !std::is_integral<A>::value));  // float, half, bfloat16_t
 }
 }  // namespace detail
 
