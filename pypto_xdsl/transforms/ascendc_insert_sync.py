@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import scf
+from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -110,6 +110,40 @@ def _hand_off(rewriter: PatternRewriter, queue: SSAValue, tensor: SSAValue, poin
     del users_after
 
 
+def _hand_off_deferred(rewriter: PatternRewriter, queue: SSAValue, tensor: SSAValue, producer: Operation) -> None:
+    """`enque` right after `producer`, `deque` right before the first later use of `tensor`
+    (before that use's declarations): the cube stages of one step (A and B copies, their
+    LoadData) are all issued before the scalar unit waits on the first of them, as the
+    samples' CopyIn / Split / Compute stages do."""
+    block = producer.parent_block()
+    assert block is not None
+    order = {o: k for k, o in enumerate(block.ops)}
+    later = [a for u in tensor.uses if (a := _ancestor_in(u.operation, block)) is not None and order[a] > order[producer]]
+    if not later:
+        _hand_off(rewriter, queue, tensor, InsertPoint.after(producer), producer)
+        return
+    first = min(later, key=order.__getitem__)
+    while first.prev_op is not None and first.prev_op is not producer and isinstance(
+        first.prev_op, M.AtOp | M.ParamsOp | arith.ConstantOp
+    ):
+        first = first.prev_op  # before the consumer's declarations and loop bounds
+    enque = M.EnqueOp(queue, tensor)
+    deque = M.DequeOp(queue, tensor)
+    deque.result.name_hint = tensor.name_hint
+    rewriter.insert(enque, InsertPoint.after(producer))
+    rewriter.insert(deque, InsertPoint.before(first))
+    order = {o: k for k, o in enumerate(block.ops)}
+    start = order[deque]
+
+    def after(use) -> bool:
+        if use.operation in (enque, deque):
+            return False
+        anc = _ancestor_in(use.operation, block)
+        return anc is not None and order[anc] > start
+
+    tensor.replace_uses_with_if(deque.result, after)
+
+
 def _already_handed_off(tensor: SSAValue) -> bool:
     return any(isinstance(u.operation, M.EnqueOp) for u in tensor.uses)
 
@@ -134,7 +168,10 @@ class HandOffAfterProducer(RewritePattern):
         assert block is not None
         anchor = _ancestor_in(op, block)
         assert anchor is not None
-        _hand_off(rewriter, alloc.queue, dst, InsertPoint.after(anchor), anchor)
+        if alloc.queue.type.pos == TPosition.VECIN:  # type: ignore[union-attr]
+            _hand_off(rewriter, alloc.queue, dst, InsertPoint.after(anchor), anchor)
+        else:
+            _hand_off_deferred(rewriter, alloc.queue, dst, anchor)
 
 
 def _hoisted(op: Operation) -> Operation:

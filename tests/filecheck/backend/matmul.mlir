@@ -71,7 +71,6 @@ pypto.func orchestration @main(%a: !pypto.tensor<[64, 128], f16>, %b: !pypto.ten
 // CHECK-NEXT: a0m_nd2nz.dstNzMatrixStride = 0;
 // CHECK-NEXT: DataCopy(a0m, a_gm, a0m_nd2nz);
 // CHECK-NEXT: qA1_a0m.EnQue(a0m);
-// CHECK-NEXT: a0m = qA1_a0m.DeQue<half>();
 // CHECK-NEXT: LocalTensor<half> b0m = qB1_b0m.AllocTensor<half>();
 // CHECK-NEXT: Nd2NzParams b0m_nd2nz;
 // CHECK-NEXT: b0m_nd2nz.ndNum = 1;
@@ -84,8 +83,8 @@ pypto.func orchestration @main(%a: !pypto.tensor<[64, 128], f16>, %b: !pypto.ten
 // CHECK-NEXT: b0m_nd2nz.dstNzMatrixStride = 0;
 // CHECK-NEXT: DataCopy(b0m, b_gm, b0m_nd2nz);
 // CHECK-NEXT: qB1_b0m.EnQue(b0m);
-// CHECK-NEXT: b0m = qB1_b0m.DeQue<half>();
 // CHECK-NEXT: LocalTensor<half> a0 = qA2_a0.AllocTensor<half>();
+// CHECK-NEXT: a0m = qA1_a0m.DeQue<half>();
 // CHECK-NEXT: LoadData2DParams a0_load;
 // CHECK-NEXT: a0_load.repeatTimes = 4;
 // CHECK-NEXT: a0_load.srcStride = 4;
@@ -94,9 +93,9 @@ pypto.func orchestration @main(%a: !pypto.tensor<[64, 128], f16>, %b: !pypto.ten
 // CHECK-NEXT: LoadData(a0[blk * 1024], a0m[blk * 256], a0_load);
 // CHECK-NEXT: }
 // CHECK-NEXT: qA2_a0.EnQue(a0);
-// CHECK-NEXT: a0 = qA2_a0.DeQue<half>();
 // CHECK-NEXT: qA1_a0m.FreeTensor(a0m);
 // CHECK-NEXT: LocalTensor<half> b0 = qB2_b0.AllocTensor<half>();
+// CHECK-NEXT: b0m = qB1_b0m.DeQue<half>();
 // CHECK-NEXT: LoadData2DParams b0_load;
 // CHECK-NEXT: b0_load.repeatTimes = 4;
 // CHECK-NEXT: b0_load.srcStride = 4;
@@ -105,9 +104,10 @@ pypto.func orchestration @main(%a: !pypto.tensor<[64, 128], f16>, %b: !pypto.ten
 // CHECK-NEXT: LoadData(b0[blk_1 * 1024], b0m[blk_1 * 256], b0_load);
 // CHECK-NEXT: }
 // CHECK-NEXT: qB2_b0.EnQue(b0);
-// CHECK-NEXT: b0 = qB2_b0.DeQue<half>();
 // CHECK-NEXT: qB1_b0m.FreeTensor(b0m);
 // CHECK-NEXT: LocalTensor<float> acc0 = qCO1_acc0.AllocTensor<float>();
+// CHECK-NEXT: a0 = qA2_a0.DeQue<half>();
+// CHECK-NEXT: b0 = qB2_b0.DeQue<half>();
 // CHECK-NEXT: MmadParams acc0_mmad;
 // CHECK-NEXT: acc0_mmad.m = 64;
 // CHECK-NEXT: acc0_mmad.n = 64;
@@ -129,7 +129,6 @@ pypto.func orchestration @main(%a: !pypto.tensor<[64, 128], f16>, %b: !pypto.ten
 // CHECK-NEXT: am_nd2nz.dstNzMatrixStride = 0;
 // CHECK-NEXT: DataCopy(am, a_gm[k], am_nd2nz);
 // CHECK-NEXT: qA1_am.EnQue(am);
-// CHECK-NEXT: am = qA1_am.DeQue<half>();
 // CHECK-NEXT: LocalTensor<half> bm = qB1_bm.AllocTensor<half>();
 // CHECK-NEXT: Nd2NzParams bm_nd2nz;
 // CHECK-NEXT: bm_nd2nz.ndNum = 1;
@@ -142,8 +141,8 @@ pypto.func orchestration @main(%a: !pypto.tensor<[64, 128], f16>, %b: !pypto.ten
 // CHECK-NEXT: bm_nd2nz.dstNzMatrixStride = 0;
 // CHECK-NEXT: DataCopy(bm, b_gm[k * 64], bm_nd2nz);
 // CHECK-NEXT: qB1_bm.EnQue(bm);
-// CHECK-NEXT: bm = qB1_bm.DeQue<half>();
 // CHECK-NEXT: LocalTensor<half> al = qA2_al.AllocTensor<half>();
+// CHECK-NEXT: am = qA1_am.DeQue<half>();
 // CHECK-NEXT: LoadData2DParams al_load;
 // CHECK-NEXT: al_load.repeatTimes = 4;
 // CHECK-NEXT: al_load.srcStride = 4;
@@ -152,9 +151,9 @@ pypto.func orchestration @main(%a: !pypto.tensor<[64, 128], f16>, %b: !pypto.ten
 // CHECK-NEXT: LoadData(al[blk_2 * 1024], am[blk_2 * 256], al_load);
 // CHECK-NEXT: }
 // CHECK-NEXT: qA2_al.EnQue(al);
-// CHECK-NEXT: al = qA2_al.DeQue<half>();
 // CHECK-NEXT: qA1_am.FreeTensor(am);
 // CHECK-NEXT: LocalTensor<half> br = qB2_br.AllocTensor<half>();
+// CHECK-NEXT: bm = qB1_bm.DeQue<half>();
 // CHECK-NEXT: LoadData2DParams br_load;
 // CHECK-NEXT: br_load.repeatTimes = 4;
 // CHECK-NEXT: br_load.srcStride = 4;
@@ -163,8 +162,9 @@ pypto.func orchestration @main(%a: !pypto.tensor<[64, 128], f16>, %b: !pypto.ten
 // CHECK-NEXT: LoadData(br[blk_3 * 1024], bm[blk_3 * 256], br_load);
 // CHECK-NEXT: }
 // CHECK-NEXT: qB2_br.EnQue(br);
-// CHECK-NEXT: br = qB2_br.DeQue<half>();
 // CHECK-NEXT: qB1_bm.FreeTensor(bm);
+// CHECK-NEXT: al = qA2_al.DeQue<half>();
+// CHECK-NEXT: br = qB2_br.DeQue<half>();
 // CHECK-NEXT: MmadParams acc0_mmad_1;
 // CHECK-NEXT: acc0_mmad_1.m = 64;
 // CHECK-NEXT: acc0_mmad_1.n = 64;

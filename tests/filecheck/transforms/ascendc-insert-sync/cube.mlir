@@ -2,10 +2,12 @@
 // RUN: pypto-opt %s -p pypto-ascendc -t ascendc | filecheck %s --check-prefix=CXX
 // A cube kernel, as IR: the cube pipes MTE2 (GM -> L1, Nd2Nz copies), MTE1 (L1 -> L0A/L0B,
 // LoadData loops), M (Mmad) and FIX (Fixpipe to GM) hand their tensors over through their
-// queues: enque/deque after the copy-in of each A1/B1 tensor and after the LoadData loop of
-// each A2/B2 tensor, before the Fixpipe of the CO1 result (and before its parameter
-// struct). A1/B1 tensors are freed once moved, A2/B2 once multiplied, CO1 once stored. No
-// PIPE_V barrier: nothing runs on the vector pipe.
+// queues: enque after the copy-in of each A1/B1 tensor and after the LoadData loop of each
+// A2/B2 tensor, its deque only before the tensor's first use (before that use's declarations),
+// so both copies are issued before the scalar unit waits on the first, and both LoadData loops
+// before the Mmad waits; enque/deque before the Fixpipe of the CO1 result (and before its
+// parameter struct). A1/B1 tensors are freed once moved, A2/B2 once multiplied, CO1 once
+// stored. No PIPE_V barrier: nothing runs on the vector pipe.
 
 pypto.func aic @mm(%a: !pypto.tensor<[32, 64], f16>, %b: !pypto.tensor<[64, 32], f16>, out %c: !pypto.tensor<[32, 32], f32>) -> !pypto.tensor<[32, 32], f32> {
   %c0 = arith.constant 0 : index
@@ -24,8 +26,12 @@ pypto.func aic @mm(%a: !pypto.tensor<[32, 64], f16>, %b: !pypto.tensor<[64, 32],
 // CHECK-NEXT: %am_nd2nz = ascendc.params "am_nd2nz" Nd2NzParams(ndNum = 1, nValue = 32, dValue = 64, srcNdMatrixStride = 0, srcDValue = 64, dstNzC0Stride = 32, dstNzNStride = 1, dstNzMatrixStride = 0)
 // CHECK-NEXT: ascendc.data_copy %am, %a_gm, %am_nd2nz
 // CHECK-NEXT: ascendc.enque %qA1_am, %am
+// CHECK-NEXT: %bm = ascendc.alloc_tensor "bm" %qB1_bm
+// CHECK-NEXT: %bm_nd2nz = ascendc.params
+// CHECK-NEXT: ascendc.data_copy %bm, %b_gm, %bm_nd2nz
+// CHECK-NEXT: ascendc.enque %qB1_bm, %bm
+// CHECK-NEXT: %al = ascendc.alloc_tensor "al" %qA2_al
 // CHECK-NEXT: %am_1 = ascendc.deque %qA1_am, %am
-// CHECK: %al = ascendc.alloc_tensor "al" %qA2_al
 // CHECK-NEXT: %al_load = ascendc.params "al_load" LoadData2DParams(repeatTimes = 4, srcStride = 2, ifTranspose = false)
 // CHECK: scf.for %blk = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
 // CHECK-NEXT: %[[DST:.*]] = ascendc.at %al[%blk * 1024]
@@ -33,12 +39,15 @@ pypto.func aic @mm(%a: !pypto.tensor<[32, 64], f16>, %b: !pypto.tensor<[64, 32],
 // CHECK-NEXT: ascendc.load_data %[[DST]], %[[SRC]], %al_load
 // CHECK-NEXT: }
 // CHECK-NEXT: ascendc.enque %qA2_al, %al
-// CHECK-NEXT: %al_1 = ascendc.deque %qA2_al, %al
 // CHECK-NEXT: ascendc.free_tensor %qA1_am, %am_1
-// CHECK: %br_load = ascendc.params "br_load" LoadData2DParams(repeatTimes = 2, srcStride = 4, ifTranspose = true)
-// CHECK: %br_1 = ascendc.deque %qB2_br, %br
+// CHECK-NEXT: %br = ascendc.alloc_tensor "br" %qB2_br
+// CHECK-NEXT: %bm_1 = ascendc.deque %qB1_bm, %bm
+// CHECK-NEXT: %br_load = ascendc.params "br_load" LoadData2DParams(repeatTimes = 2, srcStride = 4, ifTranspose = true)
+// CHECK: ascendc.enque %qB2_br, %br
 // CHECK-NEXT: ascendc.free_tensor %qB1_bm, %bm_1
 // CHECK-NEXT: %acc = ascendc.alloc_tensor "acc" %qCO1_acc
+// CHECK-NEXT: %al_1 = ascendc.deque %qA2_al, %al
+// CHECK-NEXT: %br_1 = ascendc.deque %qB2_br, %br
 // CHECK-NEXT: %acc_mmad = ascendc.params "acc_mmad" MmadParams(m = 32, n = 32, k = 64, cmatrixInitVal = true)
 // CHECK-NEXT: ascendc.mmad %acc, %al_1, %br_1, %acc_mmad
 // CHECK-NEXT: ascendc.free_tensor %qA2_al, %al_1
@@ -52,12 +61,20 @@ pypto.func aic @mm(%a: !pypto.tensor<[32, 64], f16>, %b: !pypto.tensor<[64, 32],
 // CHECK-NOT: ascendc.pipe_barrier
 
 // CXX: KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+// CXX: qA1_am.EnQue(am);
+// CXX-NEXT: LocalTensor<half> bm = qB1_bm.AllocTensor<half>();
+// CXX: DataCopy(bm, b_gm, bm_nd2nz);
+// CXX-NEXT: qB1_bm.EnQue(bm);
+// CXX-NEXT: LocalTensor<half> al = qA2_al.AllocTensor<half>();
+// CXX-NEXT: am = qA1_am.DeQue<half>();
 // CXX: for (int32_t blk = 0; blk < 2; ++blk) {
 // CXX-NEXT: LoadData(al[blk * 1024], am[blk * 256], al_load);
 // CXX-NEXT: }
 // CXX-NEXT: qA2_al.EnQue(al);
-// CXX-NEXT: al = qA2_al.DeQue<half>();
 // CXX-NEXT: qA1_am.FreeTensor(am);
+// CXX: al = qA2_al.DeQue<half>();
+// CXX-NEXT: br = qB2_br.DeQue<half>();
+// CXX-NEXT: MmadParams acc_mmad;
 // CXX: Mmad(acc, al, br, acc_mmad);
 // CXX: qCO1_acc.EnQue(acc);
 // CXX-NEXT: acc = qCO1_acc.DeQue<float>();
