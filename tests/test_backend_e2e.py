@@ -254,6 +254,20 @@ def test_matmul_bf16_cube_path(tmp_path):
     np.testing.assert_allclose(report.outputs["c"], bf16("a", (32, 64)) @ bf16("b", (64, 48)), rtol=1e-5, atol=1e-5)
 
 
+def test_matmul_relu_folded_into_fixpipe(tmp_path):
+    """relu(A @ B) with the relu as Fixpipe's reluEn: the simulation rectifies on the way out
+    of L0C and matches the interpreter's tile.relu; about half the outputs are clamped to 0."""
+    report = compile_and_run("matmul_relu", tmp_path, seed=24)
+    assert_matches_interpreter(report)
+    assert "reluEn = true" in (tmp_path / "matmul_relu" / "kernels" / "matmul_relu.cpp").read_text()
+    run_in = tmp_path / "matmul_relu" / "sim-run" / "in"
+    a = np.fromfile(run_in / "a.bin", dtype=np.float16).reshape(32, 64).astype(np.float64)
+    b = np.fromfile(run_in / "b.bin", dtype=np.float16).reshape(64, 48).astype(np.float64)
+    got = report.outputs["c"]
+    np.testing.assert_allclose(got, np.maximum(a @ b, 0), rtol=1e-5, atol=1e-5)
+    assert 0.2 < float(np.mean(got == 0)) < 0.8
+
+
 def test_split_k_atomic_fixpipe(tmp_path):
     """Two blocks add their K-slice products into one output under SetAtomicAdd (after a
     vector kernel zeroes it): the sum of both partials, as the interpreter's atomic_store."""

@@ -12,7 +12,7 @@ from xdsl.dialects.builtin import Float32Type, ModuleOp
 from xdsl.utils.exceptions import PassFailedException
 
 from pypto_xdsl.dialects import tensor, tile
-from pypto_xdsl.dialects.attributes import TensorType, TileType
+from pypto_xdsl.dialects.attributes import MemorySpace, TensorType, TileType
 from pypto_xdsl.dialects.program import FuncOp
 from pypto_xdsl.interpreter.api import random_inputs, run, run_spmd
 from pypto_xdsl.interpreter.testing import assert_same_semantics
@@ -916,14 +916,56 @@ def test_matmul_then_elementwise_on_the_f32_result():
     text = program(
         [("in", "a", T([32, 32], "f16")), ("in", "b", T([32, 32], "f16")), ("out", "o", T([32, 32]))],
         matmul_body(32, 32, 32, sink=None) + f"""
-  %r = pypto.tensor.relu %q : {T([32, 32])}
+  %r = pypto.tensor.exp %q : {T([32, 32])}
   %w = pypto.tensor.assemble %r into %o[%c0, %c0] : {T([32, 32])} into {T([32, 32])}""",
         [("w", T([32, 32]))],
     )
     before, after = convert(text)
     k_func = kernel(after)
     assert tensor_compute_left(k_func) == []
-    assert len(ops_of(k_func, tile.MatmulOp)) == 1 and len(ops_of(k_func, tile.ReluOp)) == 1
+    assert len(ops_of(k_func, tile.MatmulOp)) == 1 and len(ops_of(k_func, tile.ExpOp)) == 1
+    assert_same_semantics(before, after, written_only=True, rtol=MM_RTOL, atol=MM_ATOL)
+
+
+@pytest.mark.parametrize("sink", ["o", None])
+def test_relu_of_a_product_is_folded_into_the_accumulator_store(sink):
+    """matmul -> relu (-> assemble): the relu becomes `tile.relu` of the acc tile right before
+    its store (Fixpipe's reluEn), no vector tile; the meaning is kept."""
+    relu = f"""
+  %r = pypto.tensor.relu %q : {T([64, 64])}"""
+    tail = (f"""
+  %w = pypto.tensor.assemble %r into %o[%c0, %c0] : {T([64, 64])} into {T([64, 64])}""" if sink else "")
+    text = program(
+        [("in", "a", T([64, 128], "f16")), ("in", "b", T([128, 64], "f16")), ("out", "o", T([64, 64]))],
+        matmul_body(64, 128, 64, sink=None) + relu + tail,
+        [("w" if sink else "r", T([64, 64]))],
+    )
+    before, after = convert(text)
+    k_func = kernel(after)
+    assert tensor_compute_left(k_func) == []
+    relus = ops_of(k_func, tile.ReluOp)
+    assert len(relus) == 1 and relus[0].result.type.space == MemorySpace.ACC
+    (use,) = relus[0].result.uses
+    assert isinstance(use.operation, tile.StoreOp)
+    assert not any(isinstance(o.results[0].type, TileType) and o.results[0].type.space == MemorySpace.VEC
+                   for o in k_func.walk() if o.results)
+    assert_same_semantics(before, after, written_only=True, rtol=MM_RTOL, atol=MM_ATOL)
+
+
+def test_relu_of_a_product_with_other_uses_is_not_folded():
+    """The product is also stored unrectified: the relu stays vector code on the f32 result."""
+    text = program(
+        [("in", "a", T([32, 32], "f16")), ("in", "b", T([32, 32], "f16")), ("out", "o", T([32, 32])),
+         ("out", "o2", T([32, 32]))],
+        matmul_body(32, 32, 32, sink=None) + f"""
+  %r = pypto.tensor.relu %q : {T([32, 32])}
+  %w = pypto.tensor.assemble %r into %o[%c0, %c0] : {T([32, 32])} into {T([32, 32])}
+  %w2 = pypto.tensor.assemble %q into %o2[%c0, %c0] : {T([32, 32])} into {T([32, 32])}""",
+        [("w", T([32, 32])), ("w2", T([32, 32]))],
+    )
+    before, after = convert(text)
+    k_func = kernel(after)
+    assert all(r.result.type.space == MemorySpace.VEC for r in ops_of(k_func, tile.ReluOp))
     assert_same_semantics(before, after, written_only=True, rtol=MM_RTOL, atol=MM_ATOL)
 
 

@@ -613,6 +613,13 @@ class KernelPlan:
                 raise op_error(op, f"cube tile {t} cannot be yielded from a region (only an accumulator carried by scf.for)")
             self.aliases[res] = op.acc if isinstance(op, tile.MatmulAccOp) else op.iter_args[res.index]  # type: ignore[union-attr]
             return
+        if isinstance(op, tile.ReluOp) and space == MemorySpace.ACC:
+            uses = [u.operation for u in res.uses]
+            if len(uses) != 1 or type(uses[0]) is not tile.StoreOp or len(list(op.input.uses)) != 1:
+                raise op_error(op, f"relu of an accumulator {t} is folded into its Fixpipe (reluEn): it must be the "
+                                   "accumulator's only use, and a plain tile.store its only use")
+            self.aliases[res] = op.input  # the same L0C tensor, rectified by the Fixpipe that stores it
+            return
         if isinstance(op, tile.LoadOp) and space == MemorySpace.MAT:
             targets = {u.operation.result.type.space for u in res.uses if isinstance(u.operation, tile.MoveOp)}
             if len(targets) != 1 or len(list(res.uses)) != sum(1 for u in res.uses if isinstance(u.operation, tile.MoveOp)):
@@ -810,8 +817,8 @@ class KernelPlan:
                 t = res.type
                 if not isinstance(t, TileType):
                     continue
-                if t.space == MemorySpace.ACC and isinstance(op, tile.MatmulAccOp | scf.ForOp):
-                    continue  # aliases the accumulator it updates
+                if t.space == MemorySpace.ACC and isinstance(op, tile.MatmulAccOp | scf.ForOp | tile.ReluOp):
+                    continue  # aliases the accumulator it updates (or rectifies in its Fixpipe)
                 if res in self.unused_scratch:
                     continue
                 if res in self.aliases and t.space == MemorySpace.VEC:

@@ -112,14 +112,21 @@ class CubeLowering(_Base):
                          [("m", m), ("n", n), ("k", k), ("cmatrixInitVal", not isinstance(op, tile.MatmulAccOp))])
         self._insert(C.MmadOp(c.value, a.value, b.value, p))
 
+    def _relu_acc(self, op: tile.ReluOp) -> None:
+        """relu of an accumulator: no instruction; the Fixpipe that stores it sets `reluEn`
+        (the plan checked that a plain store is its only use)."""
+        self.tiles[op.result] = self.tile_of(op.input)
+
     def _fixpipe(self, op: tile.StoreOp | tile.AtomicStoreOp, view: View, ref: TileRef) -> None:
-        """L0C (NZ) -> GM (ND) with Fixpipe."""
+        """L0C (NZ) -> GM (ND) with Fixpipe; a stored relu of the accumulator is its `reluEn`."""
         dst = view.root.type
         assert isinstance(dst, TensorType)
         gm = self._gm_at(view, op.offsets)
+        relu = isinstance(op.tile.owner, tile.ReluOp)
         p = self._params(f"{ref.var}_fixpipe", "FixpipeParamsV220", [
             ("nSize", ref.layout.cols), ("mSize", ref.layout.rows), ("srcStride", ref.layout.rows),
-            ("dstStride", int(dst.get_shape()[-1])), ("ndNum", 1),  # type: ignore[arg-type]
+            ("dstStride", int(dst.get_shape()[-1])),  # type: ignore[arg-type]
+            *([("reluEn", True)] if relu else []), ("ndNum", 1),
         ])
         self._insert(C.FixpipeOp(gm, ref.value, p))
         self._insert(M.FreeTensorOp(ref.decl, ref.value))

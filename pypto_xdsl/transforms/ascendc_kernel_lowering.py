@@ -418,6 +418,8 @@ class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLo
             new.results[0].name_hint = op.result.name_hint
             self.values[op.result] = new.results[0]
             return
+        if isinstance(op, tile.ReluOp) and op.result.type.space == MemorySpace.ACC:  # type: ignore[union-attr]
+            return self._relu_acc(op)
         if self.lower_vector(op):
             return
         if isinstance(op, tile.MoveOp) and op.result.type.space in (MemorySpace.LEFT, MemorySpace.RIGHT):  # type: ignore[union-attr]

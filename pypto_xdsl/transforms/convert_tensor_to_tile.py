@@ -49,7 +49,8 @@ Cube matmul: in `incore` / `aic` functions, `pypto.tensor.matmul` of static f16,
 (dims multiples of 16; the product is f32, like the cube's accumulator) becomes blocked cube
 code (M/N loops, `tile.matmul` for the first K block, `tile.matmul_acc` in a K loop, one store
 of the acc tile into the assemble destination or a created tensor); an identity
-`tensor.cast` of the product is folded into it; see `MatmulRewriter`.
+`tensor.cast` of the product, and a `tensor.relu` of it (as `tile.relu` of the acc tile before
+its store: Fixpipe's reluEn), are folded into it; see `MatmulRewriter`.
 
 The rewrites are RewritePatterns (`ConvertFusionGroup`, `ConvertCubeMatmul`) applied by a
 PatternRewriteWalker once everything is planned; the parts are in `tensor_to_tile/`.

@@ -101,6 +101,18 @@ def identity_cast(op: tensor.MatmulOp) -> tensor.CastOp | None:
     return None
 
 
+def folded_relu(value: SSAValue) -> tensor.ReluOp | None:
+    """The `tensor.relu` that is `value`'s only use, in its block: the cube code rectifies the
+    accumulator on its way out (`tile.relu` of the acc tile, Fixpipe's `reluEn`)."""
+    uses = list(value.uses)
+    if len(uses) != 1:
+        return None
+    relu = uses[0].operation
+    if isinstance(relu, tensor.ReluOp) and relu.parent_block() is value.owner.parent_block():  # type: ignore[union-attr]
+        return relu
+    return None
+
+
 @dataclass
 class MatmulPlan:
     """One `tensor.matmul` (f16 or f32 -> f32), optionally through an identity cast, optionally
@@ -112,15 +124,19 @@ class MatmulPlan:
     blocks: tuple[int, int, int]  # M, N, K block sizes
     m_bound: int | None = None
     """For a dynamic M: its bound (None: unbounded)."""
+    relu: tensor.ReluOp | None = None
+    """A relu of the product folded into the accumulator's store."""
 
     @property
     def result(self) -> SSAValue:
-        """The tensor value the cube code computes (the cast's, when there is one)."""
+        """The tensor value the cube code computes (the relu's or the cast's, when there is one)."""
+        if self.relu is not None:
+            return self.relu.result
         return self.cast.result if self.cast is not None else self.matmul.result
 
     @property
     def skipped(self) -> tuple[Operation, ...]:
-        return tuple(o for o in (self.cast, self.sink) if o is not None)
+        return tuple(o for o in (self.cast, self.relu, self.sink) if o is not None)
 
 
 def plan_matmul(op: tensor.MatmulOp, bound_of: Callable[[str], int | None] = lambda _: None) -> MatmulPlan | None:
@@ -153,6 +169,13 @@ def plan_matmul(op: tensor.MatmulOp, bound_of: Callable[[str], int | None] = lam
             kb = d
     assert mb * nb * 4 <= L0C_BYTES
     result = cast.result if cast is not None else op.result
+    relu = folded_relu(result)
+    if relu is not None:
+        relu_sink = matmul_sink(op, relu.result)
+        if relu_sink is not None and relu_sink.atomic is not None:
+            relu = None  # the atomic path stores through tile.atomic_store, which has no relu
+        else:
+            result = relu.result
     sink = matmul_sink(op, result)
     if sink is not None and isinstance(m, str):
         dst_rows = shape_of(sink.dest.type)[0]  # type: ignore[index]
@@ -163,7 +186,7 @@ def plan_matmul(op: tensor.MatmulOp, bound_of: Callable[[str], int | None] = lam
             else:
                 mb = dst_rows // 16 * 16
                 m_bound = dst_rows if m_bound is None else min(m_bound, dst_rows)
-    return MatmulPlan(op, cast, sink, (mb, nb, kb), m_bound)
+    return MatmulPlan(op, cast, sink, (mb, nb, kb), m_bound, relu)
 
 
 def matmul_sink(op: tensor.MatmulOp, result: SSAValue) -> tensor.AssembleOp | None:
@@ -237,6 +260,8 @@ class MatmulRewriter:
             self.rewriter.erase(p.sink)
         else:
             self.rewriter.replace_all_uses_with(p.result, final)
+        if p.relu is not None:
+            self.rewriter.erase(p.relu)
         if p.cast is not None:
             self.rewriter.erase(p.cast)
         self.rewriter.erase(p.matmul)
@@ -357,6 +382,11 @@ class MatmulRewriter:
             marked.result.name_hint = "acc_valid"
             self.rewriter.insert(marked, at)
             result = marked.result
+        if self.plan.relu is not None:
+            rectified = tile.ReluOp(result)
+            rectified.result.name_hint = "acc_relu"
+            self.rewriter.insert(rectified, at)
+            result = rectified.result
         atomic = self.plan.sink.atomic if self.plan.sink is not None else None
         # an atomic assemble adds each accumulator block into the destination (split-K partials)
         store = tile.StoreOp(result, dest, where) if atomic is None else tile.AtomicStoreOp(result, dest, where, atomic.data)

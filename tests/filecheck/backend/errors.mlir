@@ -158,3 +158,18 @@ pypto.func incore @unsplittable(%a: !pypto.tensor<[16, 16], f32>, out %o: !pypto
   pypto.return %o2 : !pypto.tensor<[16, 16], f32>
 }
 // CHECK: ascendc: cannot lower @unsplittable: it mixes cube and vector ops and expand-mixed-kernel cannot split it: 'pypto.tile.full' runs on the cube (AIC) core but uses %x, which the vector (AIV) core computes; only tiles cross (tile.move); at `%f = pypto.tile.full %x : f32 -> !pypto.tile<[16, 16], f32, acc>`
+
+// -----
+
+pypto.func aic @relu_acc_atomic(%a: !pypto.tensor<[16, 16], f16>, %b: !pypto.tensor<[16, 16], f16>, out %o: !pypto.tensor<[16, 16], f32>) -> !pypto.tensor<[16, 16], f32> {
+  %c0 = arith.constant 0 : index
+  %am = pypto.tile.load %a[%c0, %c0] : !pypto.tensor<[16, 16], f16> -> !pypto.tile<[16, 16], f16, mat>
+  %bm = pypto.tile.load %b[%c0, %c0] : !pypto.tensor<[16, 16], f16> -> !pypto.tile<[16, 16], f16, mat>
+  %al = pypto.tile.move %am : !pypto.tile<[16, 16], f16, mat> -> !pypto.tile<[16, 16], f16, left>
+  %br = pypto.tile.move %bm : !pypto.tile<[16, 16], f16, mat> -> !pypto.tile<[16, 16], f16, right>
+  %acc = pypto.tile.matmul %al, %br : !pypto.tile<[16, 16], f16, left>, !pypto.tile<[16, 16], f16, right> -> !pypto.tile<[16, 16], f32, acc>
+  %r = pypto.tile.relu %acc : !pypto.tile<[16, 16], f32, acc>
+  %w = pypto.tile.atomic_store %r, %o[%c0, %c0] atomic(add) : !pypto.tile<[16, 16], f32, acc>, !pypto.tensor<[16, 16], f32>
+  pypto.return %w : !pypto.tensor<[16, 16], f32>
+}
+// CHECK: ascendc: cannot lower 'pypto.tile.relu' in @relu_acc_atomic: relu of an accumulator !pypto.tile<[16, 16], f32, acc> is folded into its Fixpipe (reluEn): it must be the accumulator's only use, and a plain tile.store its only use

@@ -117,3 +117,41 @@ pypto.func incore @mma(%a: !pypto.tensor<[64, 64], f32>, %b: !pypto.tensor<[64, 
 // CHECK:         %[[ACC:.*]] = pypto.tile.matmul
 // CHECK-NOT:     pypto.tile.store
 // CHECK:         pypto.tile.atomic_store %[[ACC]], %o[%{{.*}}, %{{.*}}] atomic(add) : !pypto.tile<[64, 64], f32, acc>, !pypto.tensor<[64, 64], f32>
+
+// -----
+
+// relu of the product, assembled: folded into the cube code as tile.relu of the accumulator
+// right before its store (the backend's Fixpipe reluEn); no vector tile. Under an atomic
+// assemble the relu is not folded (tile.atomic_store has no relu), it stays tensor code here.
+
+pypto.func incore @mmr(%a: !pypto.tensor<[32, 64], f16>, %b: !pypto.tensor<[64, 32], f16>, out %o: !pypto.tensor<[32, 32], f32>) -> !pypto.tensor<[32, 32], f32> {
+  %c0 = arith.constant 0 : index
+  %p = pypto.tensor.matmul %a, %b : !pypto.tensor<[32, 64], f16>, !pypto.tensor<[64, 32], f16> -> !pypto.tensor<[32, 32], f32>
+  %r = pypto.tensor.relu %p : !pypto.tensor<[32, 32], f32>
+  %w = pypto.tensor.assemble %r into %o[%c0, %c0] : !pypto.tensor<[32, 32], f32> into !pypto.tensor<[32, 32], f32>
+  pypto.return %w : !pypto.tensor<[32, 32], f32>
+}
+
+// CHECK-LABEL: pypto.func incore @mmr
+// CHECK-NOT:     pypto.tensor.
+// CHECK-NOT:     , vec>
+// CHECK:         %[[ACC:.*]] = pypto.tile.matmul
+// CHECK-NEXT:    %[[R:.*]] = pypto.tile.relu %[[ACC]] : !pypto.tile<[32, 32], f32, acc>
+// CHECK-NEXT:    pypto.tile.store %[[R]], %o[%{{.*}}, %{{.*}}] : !pypto.tile<[32, 32], f32, acc>, !pypto.tensor<[32, 32], f32>
+// CHECK-NOT:     pypto.tensor.relu
+// CHECK:         pypto.return
+
+// -----
+
+pypto.func incore @mmra(%a: !pypto.tensor<[32, 64], f16>, %b: !pypto.tensor<[64, 32], f16>, out %o: !pypto.tensor<[32, 32], f32>) -> !pypto.tensor<[32, 32], f32> {
+  %c0 = arith.constant 0 : index
+  %p = pypto.tensor.matmul %a, %b : !pypto.tensor<[32, 64], f16>, !pypto.tensor<[64, 32], f16> -> !pypto.tensor<[32, 32], f32>
+  %r = pypto.tensor.relu %p : !pypto.tensor<[32, 32], f32>
+  %w = pypto.tensor.assemble %r into %o[%c0, %c0] atomic(add) : !pypto.tensor<[32, 32], f32> into !pypto.tensor<[32, 32], f32>
+  pypto.return %w : !pypto.tensor<[32, 32], f32>
+}
+
+// CHECK-LABEL: pypto.func incore @mmra
+// CHECK-NOT:     pypto.tile.relu %{{.*}} : !pypto.tile<[32, 32], f32, acc>
+// CHECK:         pypto.tile.relu %{{.*}} : !pypto.tile<[{{.*}}], f32, vec>
+// CHECK:         pypto.return

@@ -1398,16 +1398,19 @@ void Mmad(const LocalTensor<D>& dst, const LocalTensor<A>& a, const LocalTensor<
 template <typename T, typename U>
 void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& p) {
   static_assert(std::is_same<T, U>::value, "the simulation's Fixpipe supports NoQuant (same types)");
-  if (p.quantPre != QuantMode_t::NoQuant || p.reluEn || p.ndNum != 1) fail("Fixpipe: the simulation supports NoQuant, no ReLU, ndNum = 1");
+  if (p.quantPre != QuantMode_t::NoQuant || p.ndNum != 1) fail("Fixpipe: the simulation supports NoQuant, ndNum = 1");
   if (p.mSize == 0 || p.nSize == 0 || p.srcStride < p.mSize || p.srcStride % 16) fail("Fixpipe: invalid sizes or srcStride");
   detail::check_local(src, "Fixpipe", pypto_sim::Mem::L0C, (uint64_t)((p.nSize + 15) / 16) * p.srcStride * 16, false);
   Slot* s = src.sim_slot();
   if (s->state != SlotState::Dequeued) fail("Fixpipe from buffer '%s' that was not EnQue'd and DeQue'd (missing M->FIX synchronisation)", s->owner);
   for (uint32_t r = 0; r < p.mSize; ++r) {
     dst.check((uint64_t)r * p.dstStride, p.nSize, "Fixpipe");
-    for (uint32_t c = 0; c < p.nSize; ++c)
-      detail::gm_write(dst.sim_ptr() + (uint64_t)r * p.dstStride + c, src.sim_ptr() + ((uint64_t)(c / 16) * p.srcStride + r) * 16 + c % 16, 1,
-                       "Fixpipe");
+    for (uint32_t c = 0; c < p.nSize; ++c) {
+      // reluEn: the FIX pipe rectifies each element on its way out of L0C (before any atomic add)
+      const U* from = src.sim_ptr() + ((uint64_t)(c / 16) * p.srcStride + r) * 16 + c % 16;
+      const U rectified = *from < U(0) ? U(0) : *from;
+      detail::gm_write(dst.sim_ptr() + (uint64_t)r * p.dstStride + c, p.reluEn ? &rectified : from, 1, "Fixpipe");
+    }
   }
   pypto_sim::cost::gm_transfer(pypto_sim::cost::FIX, dst.sim_ptr(), p.mSize, (uint64_t)p.nSize * sizeof(T), (uint64_t)p.dstStride * sizeof(T), false,
                                true, (double)p.mSize * p.nSize * sizeof(U) / pypto_sim::cost::params().fix_l0c_bytes_per_cycle);
