@@ -1077,6 +1077,45 @@ def test_matmul_in_an_aic_function_is_converted_and_verified():
     assert_same_semantics(before, after, written_only=True, rtol=MM_RTOL, atol=MM_ATOL)
 
 
+def test_the_a_panel_is_loaded_once_per_m_block_and_shared_by_the_n_blocks():
+    """Several N blocks: A[m block, :] is one mat tile loaded before the N loop; every K step
+    moves a window of it (tile.slice) to left; B is still loaded per K step."""
+    text = matmul_program(64, 256, 384)
+    before, after = convert(text)
+    k_func = kernel(after)
+    a = k_func.body.blocks[0].args[0]
+    a_loads = [op for op in ops_of(k_func, tile.LoadOp) if op.source is a]
+    assert len(a_loads) == 1 and a_loads[0].result.type.get_shape() == (64, 256)
+    assert not isinstance(a_loads[0].parent_op(), scf.ForOp)  # one M block: outside every loop
+    windows = ops_of(k_func, tile.SliceOp)
+    assert windows and all(w.source is a_loads[0].result for w in windows)
+    assert_same_semantics(before, after, written_only=True, rtol=MM_RTOL, atol=MM_ATOL)
+
+
+def test_one_n_block_keeps_per_step_a_loads():
+    """A single N block has nothing to share: A is loaded per K step as before."""
+    before, after = convert(matmul_program(64, 256, 128))
+    assert not ops_of(kernel(after), tile.SliceOp)
+
+
+@needs_gxx
+def test_end_to_end_matmul_with_a_resident_a_panel(tmp_path):
+    """The panel form through the backend and the simulation: A is read from GM once per M
+    block (the profile's GM bytes), LoadData reads windows of the L1 panel, and the result
+    matches the interpreter."""
+    from pypto_xdsl.backend.ascendc.sim import profile as prof
+    from pypto_xdsl.tools.pypto_compile import simulate
+
+    m, k, n = 128, 256, 384
+    reference, module = convert(matmul_program(m, k, n), "pypto-default")
+    report = simulate(module, tmp_path / "mm", seed=8, reference_module=reference, profile=True)
+    assert report.reference is not None, report.note
+    np.testing.assert_allclose(report.outputs["o"], report.reference["o"], rtol=MM_RTOL, atol=MM_ATOL)
+    (kp,) = prof.by_kernel(report.profile).values()
+    # A once (f16), B once per M block (f16): with per-N-block A loads it would be 3x A
+    assert kp.counters["gm_read"] == m * k * 2 + (m // 128) * k * n * 2
+
+
 @needs_gxx
 def test_end_to_end_matmul_through_the_default_pipeline(tmp_path):
     from pypto_xdsl.tools.pypto_compile import simulate

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from xdsl.dialects import scf
-from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, IntegerType
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, IntegerAttr, IntegerType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from pypto_xdsl.analysis.cxx_names import BackendError, Namer, kernel_namer, op_error
@@ -262,6 +262,14 @@ def returned_params(func: program.FuncOp) -> list[int | None]:
 
 
 # ---------------------------------------------------------------------------- kernel checks
+
+
+def const_value(v: SSAValue) -> int | None:
+    """The value of an `arith.constant` integer/index operand (None: a run-time value)."""
+    owner = v.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
 
 
 def check_element(func: program.FuncOp, t: Attribute, what: str) -> None:
@@ -620,9 +628,26 @@ class KernelPlan:
                                    "accumulator's only use, and a plain tile.store its only use")
             self.aliases[res] = op.input  # the same L0C tensor, rectified by the Fixpipe that stores it
             return
+        if isinstance(op, tile.SliceOp) and space == MemorySpace.MAT:
+            # a window of a resident panel: LoadData reads it in place (NZ column blocks of the
+            # panel are rows x C0 apart, so a window of whole rows is a plain offset)
+            src = op.source.type
+            assert isinstance(src, TileType)
+            c0 = 32 // eb
+            row_off, col_off = (const_value(v) for v in op.offsets)
+            if rows != src.get_shape()[0] or row_off != 0 or (col_off is not None and col_off % c0):
+                raise op_error(op, f"a window {t} of the mat tile {src} must take all its rows, at a column "
+                                   f"offset that is a multiple of {c0}")
+            if not res.uses or any(not isinstance(u.operation, tile.MoveOp)
+                                   or u.operation.result.type.space != MemorySpace.LEFT for u in res.uses):
+                raise op_error(op, f"a window of a mat tile is only moved to left (got %{res.name_hint or '?'} used otherwise)")
+            self.aliases[res] = op.source
+            return
         if isinstance(op, tile.LoadOp) and space == MemorySpace.MAT:
-            targets = {u.operation.result.type.space for u in res.uses if isinstance(u.operation, tile.MoveOp)}
-            if len(targets) != 1 or len(list(res.uses)) != sum(1 for u in res.uses if isinstance(u.operation, tile.MoveOp)):
+            moves = [u.operation for u in res.uses if isinstance(u.operation, tile.MoveOp)]
+            windows = [u.operation for u in res.uses if isinstance(u.operation, tile.SliceOp)]
+            targets = {m.result.type.space for m in moves} | ({MemorySpace.LEFT} if windows else set())
+            if len(targets) != 1 or len(list(res.uses)) != len(moves) + len(windows):
                 raise op_error(op, f"mat tile %{res.name_hint or '?'} must only be moved to one of left or right")
             kind = TPosition.A1 if targets == {MemorySpace.LEFT} else TPosition.B1
             if targets - {MemorySpace.LEFT, MemorySpace.RIGHT}:
@@ -821,7 +846,7 @@ class KernelPlan:
                     continue  # aliases the accumulator it updates (or rectifies in its Fixpipe)
                 if res in self.unused_scratch:
                     continue
-                if res in self.aliases and t.space == MemorySpace.VEC:
+                if res in self.aliases and t.space in (MemorySpace.VEC, MemorySpace.MAT):
                     continue  # a view: the variable of the tile it views
                 self.tile_var[res] = self.namer.fresh(res.name_hint or "t")
 

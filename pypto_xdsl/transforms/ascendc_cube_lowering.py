@@ -59,6 +59,19 @@ class CubeLowering(_Base):
         p = self._params(f"{d.var}_nd2nz", "Nd2NzParams", fields)
         self._insert(M.DataCopyOp(d.value, gm, struct=p))
 
+    def _mat_window(self, op: tile.SliceOp) -> None:
+        """A window of whole rows of a resident L1 panel (the plan checked it): no copy. Its
+        NZ column blocks are the panel's, `rows x C0` elements apart, so column `j` starts
+        `j * rows` elements into the panel; the LoadData that moves it adds that offset."""
+        panel = self.tile_of(op.source)
+        self.tiles[op.result] = panel
+        col = op.offsets[1]
+        rows = panel.layout.rows
+        const = self.consts.get(col)
+        self.mat_offsets[op.result] = [(None, int(const) * rows)] if const is not None else [(self.scalar(col), rows)]
+        if const == 0:
+            self.mat_offsets[op.result] = []
+
     def _split(self, op: tile.MoveOp) -> None:
         """L1 -> L0A (row blocks of fractals, LoadData) or L0B (transposed fractals: LoadData with
         ifTranspose for 2-byte elements, LoadDataWithTranspose on 16 x 16 squares for 4-byte ones)."""
@@ -86,6 +99,7 @@ class CubeLowering(_Base):
                              [("repeatTimes", inner), ("srcStride", 1), ("dstGap", 0), ("dstFracGap", inner - 1)])
             dst_step = src_step = 2 * inner * frac
             make = C.LoadDataWithTransposeOp
+        window = self.mat_offsets.get(op.input, [])
         lb, ub, step = (self.constant(v, i32) for v in (0, outer, 1))
         loop = self._insert(scf.ForOp(lb, ub, step, [], Region(Block(arg_types=[i32]))))
         iv = loop.body.block.args[0]
@@ -93,7 +107,7 @@ class CubeLowering(_Base):
         outer_builder = self.builder
         self.builder = Builder(InsertPoint.at_end(loop.body.block))
         dst = self.at(d.value, [(iv, dst_step)])
-        s = self.at(src.value, [(iv, src_step)])
+        s = self.at(src.value, [(iv, src_step), *window])
         self._insert(make(dst, s, p))
         self._insert(scf.YieldOp())
         self.builder = outer_builder

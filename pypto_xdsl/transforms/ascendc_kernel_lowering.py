@@ -100,6 +100,8 @@ class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLo
         self.namer = plan.namer
         self.values: dict[SSAValue, SSAValue] = {}
         self.consts: dict[SSAValue, int | float] = {}
+        self.mat_offsets: dict[SSAValue, list] = {}
+        """Windows of resident mat tiles (tile.slice): their element offset terms in the panel."""
         self.tiles: dict[SSAValue, TileRef] = {}
         self.views: dict[SSAValue, View] = {}
         self.gm: dict[SSAValue, SSAValue] = {}  # root -> its GlobalTensor
@@ -420,6 +422,8 @@ class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLo
             return
         if isinstance(op, tile.ReluOp) and op.result.type.space == MemorySpace.ACC:  # type: ignore[union-attr]
             return self._relu_acc(op)
+        if isinstance(op, tile.SliceOp) and op.result.type.space == MemorySpace.MAT:  # type: ignore[union-attr]
+            return self._mat_window(op)
         if self.lower_vector(op):
             return
         if isinstance(op, tile.MoveOp) and op.result.type.space in (MemorySpace.LEFT, MemorySpace.RIGHT):  # type: ignore[union-attr]

@@ -126,6 +126,9 @@ class MatmulPlan:
     """For a dynamic M: its bound (None: unbounded)."""
     relu: tensor.ReluOp | None = None
     """A relu of the product folded into the accumulator's store."""
+    a_panel: bool = False
+    """Load each M block's whole A panel [Mb, K] into L1 once and take every N block's K
+    steps from it (`tile.slice` of the mat tile), instead of reloading A per N block."""
 
     @property
     def result(self) -> SSAValue:
@@ -186,7 +189,10 @@ def plan_matmul(op: tensor.MatmulOp, bound_of: Callable[[str], int | None] = lam
             else:
                 mb = dst_rows // 16 * 16
                 m_bound = dst_rows if m_bound is None else min(m_bound, dst_rows)
-    return MatmulPlan(op, cast, sink, (mb, nb, kb), m_bound, relu)
+    # the A panel stays in L1 (double-buffered by the M loop) next to B's K-step tiles when
+    # there are several N blocks to share it (a static M: a partial M block loads per step)
+    a_panel = isinstance(m, int) and n > nb and 2 * mb * k * eb + CUBE_COPIES * kb * nb * eb <= L1_BYTES
+    return MatmulPlan(op, cast, sink, (mb, nb, kb), m_bound, relu, a_panel)
 
 
 def matmul_sink(op: tensor.MatmulOp, result: SSAValue) -> tensor.AssembleOp | None:
@@ -248,8 +254,10 @@ class MatmulRewriter:
             dest, offsets = create.result, [self._index(0), self._index(0)]
 
         def tile_n(at: InsertPoint, carried: SSAValue, row: SSAValue, valid_rows: SSAValue | None = None) -> SSAValue:
+            panel = self._panel(at, a, row, (mb, k)) if p.a_panel and valid_rows is None else None
             return self._loop(at, n, nb, carried, "n",
-                              lambda at2, c2, col: self._block(at2, a, b, c2, offsets, row, col, k, (mb, nb, kb), valid_rows))
+                              lambda at2, c2, col: self._block(at2, a, b, c2, offsets, row, col, k, (mb, nb, kb),
+                                                               valid_rows, panel))
 
         if isinstance(m, str):
             final = self._runtime_m(m, mb, dest, tile_n)
@@ -337,13 +345,24 @@ class MatmulRewriter:
         self.rewriter.insert(add, at)
         return add.result
 
+    def _panel(self, at: InsertPoint, a: SSAValue, row: SSAValue, shape: tuple[int, int]) -> SSAValue:
+        """The M block's A rows [Mb, K] in L1, loaded once for all its N blocks."""
+        load = tile.LoadOp(a, [row, self._index(0)], TileType(list(shape), a.type.element_type, MemorySpace.MAT))  # type: ignore[attr-defined]
+        load.result.name_hint = f"{a.name_hint or 'lhs'}_panel"
+        self.rewriter.insert(load, at)
+        return load.result
+
     def _operands(self, at: InsertPoint, a: SSAValue, b: SSAValue, row: SSAValue, col: SSAValue,
                   kk: SSAValue, shape: tuple[int, int, int], suffix: str,
-                  valid_rows: SSAValue | None = None) -> tuple[SSAValue, SSAValue]:
+                  valid_rows: SSAValue | None = None, panel: SSAValue | None = None) -> tuple[SSAValue, SSAValue]:
         mb, nb, kb = shape
         f16 = a.type.element_type  # type: ignore[attr-defined]
         valid = [valid_rows, self._index(kb)] if valid_rows is not None else []
-        a_mat = tile.LoadOp(a, [row, kk], TileType([mb, kb], f16, MemorySpace.MAT), valid)
+        a_type = TileType([mb, kb], f16, MemorySpace.MAT)
+        if panel is not None:
+            a_mat = tile.SliceOp(panel, [self._index(0), kk], a_type)
+        else:
+            a_mat = tile.LoadOp(a, [row, kk], a_type, valid)
         b_mat = tile.LoadOp(b, [kk, col], TileType([kb, nb], f16, MemorySpace.MAT))
         left = tile.MoveOp(a_mat, MemorySpace.LEFT)
         right = tile.MoveOp(b_mat, MemorySpace.RIGHT)
@@ -355,11 +374,11 @@ class MatmulRewriter:
 
     def _block(self, at: InsertPoint, a: SSAValue, b: SSAValue, dest: SSAValue, offsets: Sequence[SSAValue],
                row: SSAValue, col: SSAValue, k: int, shape: tuple[int, int, int],
-               valid_rows: SSAValue | None = None) -> SSAValue:
+               valid_rows: SSAValue | None = None, panel: SSAValue | None = None) -> SSAValue:
         """One [mb, nb] output block: the K reduction into an acc tile, then its store (of
         its first `valid_rows` rows, for the partial block of a run-time M)."""
         _mb, nb, kb = shape
-        left, right = self._operands(at, a, b, row, col, self._index(0), shape, "", valid_rows)
+        left, right = self._operands(at, a, b, row, col, self._index(0), shape, "", valid_rows, panel)
         acc = tile.MatmulOp(left, right)
         acc.result.name_hint = "acc"
         self.rewriter.insert(acc, at)
@@ -368,7 +387,7 @@ class MatmulRewriter:
             block = Block(arg_types=[IndexType(), result.type])
             block.args[0].name_hint, block.args[1].name_hint = "k", "part"
             inner = InsertPoint.at_end(block)
-            l2, r2 = self._operands(inner, a, b, row, col, block.args[0], shape, "_k", valid_rows)
+            l2, r2 = self._operands(inner, a, b, row, col, block.args[0], shape, "_k", valid_rows, panel)
             nxt = tile.MatmulAccOp(block.args[1], l2, r2)
             nxt.result.name_hint = "part"
             self.rewriter.insert([nxt, scf.YieldOp(nxt.result)], inner)

@@ -173,3 +173,19 @@ pypto.func aic @relu_acc_atomic(%a: !pypto.tensor<[16, 16], f16>, %b: !pypto.ten
   pypto.return %w : !pypto.tensor<[16, 16], f32>
 }
 // CHECK: ascendc: cannot lower 'pypto.tile.relu' in @relu_acc_atomic: relu of an accumulator !pypto.tile<[16, 16], f32, acc> is folded into its Fixpipe (reluEn): it must be the accumulator's only use, and a plain tile.store its only use
+
+// -----
+
+pypto.func aic @mat_window_rows(%a: !pypto.tensor<[32, 32], f16>, %b: !pypto.tensor<[32, 16], f16>, out %o: !pypto.tensor<[16, 16], f32>) -> !pypto.tensor<[16, 16], f32> {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %am = pypto.tile.load %a[%c0, %c0] : !pypto.tensor<[32, 32], f16> -> !pypto.tile<[32, 32], f16, mat>
+  %aw = pypto.tile.slice %am[%c16, %c0] : !pypto.tile<[32, 32], f16, mat> -> !pypto.tile<[16, 32], f16, mat>
+  %bm = pypto.tile.load %b[%c0, %c0] : !pypto.tensor<[32, 16], f16> -> !pypto.tile<[32, 16], f16, mat>
+  %al = pypto.tile.move %aw : !pypto.tile<[16, 32], f16, mat> -> !pypto.tile<[16, 32], f16, left>
+  %br = pypto.tile.move %bm : !pypto.tile<[32, 16], f16, mat> -> !pypto.tile<[32, 16], f16, right>
+  %acc = pypto.tile.matmul %al, %br : !pypto.tile<[16, 32], f16, left>, !pypto.tile<[32, 16], f16, right> -> !pypto.tile<[16, 16], f32, acc>
+  %w = pypto.tile.store %acc, %o[%c0, %c0] : !pypto.tile<[16, 16], f32, acc>, !pypto.tensor<[16, 16], f32>
+  pypto.return %w : !pypto.tensor<[16, 16], f32>
+}
+// CHECK: ascendc: cannot lower 'pypto.tile.slice' in @mat_window_rows: a window !pypto.tile<[16, 32], f16, mat> of the mat tile !pypto.tile<[32, 32], f16, mat> must take all its rows, at a column offset that is a multiple of 16

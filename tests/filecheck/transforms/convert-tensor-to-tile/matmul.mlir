@@ -84,7 +84,9 @@ pypto.func incore @odd(%a: !pypto.tensor<[40, 24], f16>, %b: !pypto.tensor<[24, 
 // -----
 
 // f32 operands take the cube path too (float x float -> float Mmad). They take twice the bytes
-// of f16, so the K block is halved: 32 instead of 64 for 64 x 128 output blocks.
+// of f16, so the K block is halved: 32 instead of 64 for 64 x 128 output blocks. With two N
+// blocks, the M block's A panel [64, 512] is loaded into L1 once, before the N loop, and every
+// K step moves a window of it (tile.slice of the mat tile) instead of reloading A from GM.
 
 pypto.func aic @mmf(%a: !pypto.tensor<[64, 512], f32>, %b: !pypto.tensor<[512, 256], f32>, out %o: !pypto.tensor<[64, 256], f32>) -> !pypto.tensor<[64, 256], f32> {
   %c0 = arith.constant 0 : index
@@ -95,9 +97,14 @@ pypto.func aic @mmf(%a: !pypto.tensor<[64, 512], f32>, %b: !pypto.tensor<[512, 2
 
 // CHECK-LABEL: pypto.func aic @mmf
 // CHECK-NOT:     pypto.tensor.
-// CHECK:         %{{.*}} = pypto.tile.load %a[%{{.*}}, %{{.*}}] : !pypto.tensor<[64, 512], f32> -> !pypto.tile<[64, 32], f32, mat>
-// CHECK-NEXT:    %{{.*}} = pypto.tile.load %b[%{{.*}}, %{{.*}}] : !pypto.tensor<[512, 256], f32> -> !pypto.tile<[32, 128], f32, mat>
-// CHECK:         pypto.tile.matmul_acc
+// CHECK:         %[[PANEL:.*]] = pypto.tile.load %a[%{{.*}}, %{{.*}}] : !pypto.tensor<[64, 512], f32> -> !pypto.tile<[64, 512], f32, mat>
+// CHECK:         scf.for %[[N:[a-z0-9_]+]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK-NEXT:      %{{.*}} = pypto.tile.slice %[[PANEL]][%{{.*}}, %{{.*}}] : !pypto.tile<[64, 512], f32, mat> -> !pypto.tile<[64, 32], f32, mat>
+// CHECK-NEXT:      %{{.*}} = pypto.tile.load %b[%{{.*}}, %[[N]]] : !pypto.tensor<[512, 256], f32> -> !pypto.tile<[32, 128], f32, mat>
+// CHECK:           scf.for %[[K:[a-z0-9_]+]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK-NEXT:        %{{.*}} = pypto.tile.slice %[[PANEL]][%{{.*}}, %[[K]]] : !pypto.tile<[64, 512], f32, mat> -> !pypto.tile<[64, 32], f32, mat>
+// CHECK-NOT:         pypto.tile.load %a
+// CHECK:             pypto.tile.matmul_acc
 // CHECK:         pypto.tile.store %{{.*}} : !pypto.tile<[64, 128], f32, acc>, !pypto.tensor<[64, 256], f32>
 
 // -----
