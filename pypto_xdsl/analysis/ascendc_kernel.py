@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, IntegerAttr, IntegerType
+from xdsl.dialects.builtin import BFloat16Type, FloatAttr, Float16Type, Float32Type, IntegerAttr, IntegerType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from pypto_xdsl.analysis.cxx_names import BackendError, Namer, kernel_namer, op_error
@@ -270,6 +270,29 @@ def const_value(v: SSAValue) -> int | None:
     if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
         return owner.value.value.data
     return None
+
+
+def zero_accumulator_loop(op: tile.FullOp) -> scf.ForOp | None:
+    """The scf.for whose K loop starts from the zero accumulator `op` (None: not that form):
+    `op` fills an acc tile with the constant 0, its only use is the loop's first-iteration value
+    of a carried tile, the loop runs at least once (constant bounds), and the carried block
+    argument's only use is a `tile.matmul_acc` of the loop body, as its accumulator. The cube
+    path computes it with `cmatrixInitVal = (k == lb)` on that Mmad: no instruction fills L0C."""
+    value = op.value.owner
+    if not (isinstance(value, arith.ConstantOp) and isinstance(value.value, FloatAttr) and value.value.value.data == 0.0):
+        return None
+    uses = list(op.result.uses)
+    if len(uses) != 1 or not isinstance(loop := uses[0].operation, scf.ForOp) or uses[0].index < 3:
+        return None
+    lb, ub = const_value(loop.lb), const_value(loop.ub)
+    if lb is None or ub is None or lb >= ub:
+        return None
+    arg = loop.body.block.args[uses[0].index - 2]
+    arg_uses = list(arg.uses)
+    if (len(arg_uses) != 1 or not isinstance(mm := arg_uses[0].operation, tile.MatmulAccOp) or mm.acc is not arg
+            or mm.parent_block() is not loop.body.block):
+        return None
+    return loop
 
 
 def check_element(func: program.FuncOp, t: Attribute, what: str) -> None:
@@ -657,6 +680,12 @@ class KernelPlan:
                 raise op_error(op, "left/right tiles are moved from mat tiles")
             kind = TPosition.A2 if space == MemorySpace.LEFT else TPosition.B2
         elif isinstance(op, tile.MatmulOp) and space == MemorySpace.ACC:
+            kind = TPosition.CO1
+        elif isinstance(op, tile.FullOp) and space == MemorySpace.ACC:
+            if zero_accumulator_loop(op) is None:
+                raise op_error(op, f"an accumulator {t} is filled only with 0, as the initial value of one scf.for "
+                                   "(which runs at least once) whose tile.matmul_acc is its only use: the loop's first "
+                                   "Mmad starts from zero (cmatrixInitVal) instead")
             kind = TPosition.CO1
         else:
             raise op_error(op, f"producing a {space.value} tile with {op.name} is not supported by the cube path")

@@ -614,33 +614,53 @@ def base_tensor(value: SSAValue) -> SSAValue:
 @irdl_op_definition
 class ParamsOp(IRDLOperation):
     """`Nd2NzParams name; name.ndNum = 1; ...`: a parameter struct variable with its fields
-    assigned in the struct's field order."""
+    assigned in the struct's field order. A field may take a run-time value (an operand,
+    named in `operand_fields`): `MmadParams(m = 64, cmatrixInitVal = %first) : i1` prints
+    `name.cmatrixInitVal = <its C++ expression>;`."""
 
     name = "ascendc.params"
     var = prop_def(StringAttr, prop_name="name")
     fields = prop_def(ArrayAttr[ArrayAttr])
+    operand_fields = opt_prop_def(ArrayAttr[StringAttr])
+    values = var_operand_def()
     result = result_def(ParamsType)
 
-    def __init__(self, name: str, struct: str, fields: Sequence[tuple[str, int | bool]]):
+    def __init__(self, name: str, struct: str, fields: Sequence[tuple[str, int | bool]],
+                 operand_fields: Sequence[tuple[str, SSAValue]] = ()):
         order = PARAM_STRUCTS.get(struct, ())
         ranked = sorted(fields, key=lambda f: order.index(f[0]) if f[0] in order else len(order))
         entries = ArrayAttr([
             ArrayAttr([StringAttr(k), IntegerAttr.from_bool(v) if isinstance(v, bool) else IntegerAttr(v, i64)])
             for k, v in ranked
         ])
-        super().__init__(properties={"name": StringAttr(name), "fields": entries}, result_types=[ParamsType(struct)])
+        dynamic = sorted(operand_fields, key=lambda f: order.index(f[0]) if f[0] in order else len(order))
+        props: dict[str, Attribute] = {"name": StringAttr(name), "fields": entries}
+        if dynamic:
+            props["operand_fields"] = ArrayAttr([StringAttr(k) for k, _ in dynamic])
+        super().__init__(operands=[[v for _, v in dynamic]], properties=props, result_types=[ParamsType(struct)])
 
     @property
     def struct(self) -> str:
         return self.result.type.struct.data  # type: ignore[union-attr]
 
     def field_items(self) -> list[tuple[str, int | bool]]:
+        """The fields with static values (`operand_items`: the run-time ones)."""
         out: list[tuple[str, int | bool]] = []
         for entry in self.fields.data:
             key, value = entry.data
             v = value.value.data  # type: ignore[union-attr]
             out.append((key.data, bool(v) if key.data in BOOL_FIELDS else int(v)))  # type: ignore[union-attr]
         return out
+
+    def operand_items(self) -> list[tuple[str, SSAValue]]:
+        keys = [k.data for k in self.operand_fields.data] if self.operand_fields is not None else []
+        return list(zip(keys, self.values))
+
+    def all_items(self) -> list[tuple[str, int | bool | SSAValue]]:
+        """Every field, static or run-time, in the struct's declaration order."""
+        order = PARAM_STRUCTS.get(self.struct, ())
+        items: list[tuple[str, int | bool | SSAValue]] = [*self.field_items(), *self.operand_items()]
+        return sorted(items, key=lambda f: order.index(f[0]) if f[0] in order else len(order))
 
     def verify_(self) -> None:
         known = PARAM_STRUCTS.get(self.struct)
@@ -660,21 +680,49 @@ class ParamsOp(IRDLOperation):
                 raise VerifyException(f"field '{key}' of {self.struct} is negative")
         if [k for k in known if k in seen] != seen:
             raise VerifyException(f"fields of {self.struct} are listed in declaration order ({', '.join(known)})")
+        keys = [k.data for k in self.operand_fields.data] if self.operand_fields is not None else []
+        if len(keys) != len(self.values):
+            raise VerifyException(f"{len(self.values)} run-time field values for {len(keys)} 'operand_fields'")
+        for key, value in zip(keys, self.values):
+            if key not in known:
+                raise VerifyException(f"{self.struct} has no field '{key}' (fields: {', '.join(known)})")
+            if key in seen:
+                raise VerifyException(f"field '{key}' of {self.struct} is set twice")
+            seen.append(key)
+            t = value.type
+            if key in BOOL_FIELDS and not (isinstance(t, IntegerType) and t.width.data == 1):
+                raise VerifyException(f"field '{key}' of {self.struct} is a bool: its run-time value must be i1, got {t}")
+            if key not in BOOL_FIELDS and not (isinstance(t, IndexType) or (isinstance(t, IntegerType) and t.width.data > 1)):
+                raise VerifyException(f"field '{key}' of {self.struct} takes an integer or index value, got {t}")
+        if [k for k in known if k in keys] != keys:
+            raise VerifyException(f"run-time fields of {self.struct} are listed in declaration order ({', '.join(known)})")
 
     @classmethod
     def parse(cls, parser: Parser) -> ParamsOp:
         name = parser.parse_str_literal()
         struct = parser.parse_identifier()
+        dynamic: list[tuple[str, object]] = []
 
-        def field() -> tuple[str, int | bool]:
+        def field() -> tuple[str, int | bool] | None:
             key = parser.parse_identifier()
             parser.parse_punctuation("=")
+            operand = parser.parse_optional_unresolved_operand()
+            if operand is not None:
+                dynamic.append((key, operand))
+                return None
             b = parser.parse_optional_boolean()
             return key, (b if b is not None else parser.parse_integer(allow_boolean=False))
 
-        fields = parser.parse_comma_separated_list(parser.Delimiter.PAREN, field)
+        fields = [f for f in parser.parse_comma_separated_list(parser.Delimiter.PAREN, field) if f is not None]
+        values: list[tuple[str, SSAValue]] = []
+        if dynamic:
+            parser.parse_punctuation(":")
+            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+            if len(types) != len(dynamic):
+                parser.raise_error(f"expected {len(dynamic)} types for the run-time fields, got {len(types)}")
+            values = [(k, parser.resolve_operand(u, t)) for (k, u), t in zip(dynamic, types)]  # type: ignore[arg-type]
         attrs = parser.parse_optional_attr_dict()
-        op = cls(name, struct, fields)
+        op = cls(name, struct, fields, values)
         op.attributes |= attrs
         return op
 
@@ -682,10 +730,18 @@ class ParamsOp(IRDLOperation):
         printer.print_string(" ")
         printer.print_string_literal(self.var.data)
         printer.print_string(f" {self.struct}(")
-        printer.print_string(", ".join(
-            f"{k} = {('true' if v else 'false') if isinstance(v, bool) else v}" for k, v in self.field_items()
-        ))
+        for k, (key, v) in enumerate(self.all_items()):
+            if k:
+                printer.print_string(", ")
+            printer.print_string(f"{key} = ")
+            if isinstance(v, SSAValue):
+                printer.print_operand(v)
+            else:
+                printer.print_string(("true" if v else "false") if isinstance(v, bool) else str(v))
         printer.print_string(")")
+        if self.values:
+            printer.print_string(" : ")
+            printer.print_list([v.type for v in self.values], printer.print_attribute)
         if self.attributes:
             printer.print_op_attributes(self.attributes)
 

@@ -7,11 +7,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from xdsl.builder import Builder
-from xdsl.dialects import scf
+from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import i32
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
+from pypto_xdsl.analysis.ascendc_kernel import zero_accumulator_loop
 from pypto_xdsl.analysis.cxx_names import op_error
 from pypto_xdsl.dialects import ascendc_compute as C
 from pypto_xdsl.dialects import ascendc_memory as M
@@ -30,9 +31,9 @@ else:
 class CubeLowering(_Base):
     """Mixin of KernelLowering: the cube unit's data path and compute."""
 
-    def _params(self, base: str, struct: str, fields) -> SSAValue:
+    def _params(self, base: str, struct: str, fields, operand_fields=()) -> SSAValue:
         name = self.namer.fresh(base)
-        p = self._insert(M.ParamsOp(name, struct, fields))
+        p = self._insert(M.ParamsOp(name, struct, fields, operand_fields))
         p.results[0].name_hint = name
         return p.results[0]
 
@@ -112,6 +113,15 @@ class CubeLowering(_Base):
         self._insert(scf.YieldOp())
         self.builder = outer_builder
 
+    def _zero_accumulator(self, op: tile.FullOp) -> None:
+        """The zero accumulator a K loop starts from (the plan checked the form): its L0C
+        tensor is allocated, not filled; the loop's Mmad sets `cmatrixInitVal = (k == lb)`."""
+        loop = zero_accumulator_loop(op)
+        assert loop is not None
+        self.def_tile(op.result, op)
+        (use,) = op.result.uses
+        self.zero_started[loop.body.block.args[use.index - 2]] = loop
+
     def _mmad(self, op: tile.MatmulOp | tile.MatmulAccOp) -> None:
         a, b = self.tile_of(op.lhs), self.tile_of(op.rhs)
         if op.lhs.type.space != MemorySpace.LEFT or op.rhs.type.space != MemorySpace.RIGHT:  # type: ignore[union-attr]
@@ -122,8 +132,16 @@ class CubeLowering(_Base):
         else:
             c = self.def_tile(op.result, op)
         m, k, n = a.layout.rows, a.layout.cols, b.layout.cols
-        p = self._params(f"{c.var}_mmad", "MmadParams",
-                         [("m", m), ("n", n), ("k", k), ("cmatrixInitVal", not isinstance(op, tile.MatmulAccOp))])
+        loop = self.zero_started.get(op.acc) if isinstance(op, tile.MatmulAccOp) else None
+        if loop is not None:
+            # the first K step starts from zero: one loop, no peeled step with its own queues
+            first = self._insert(arith.CmpiOp(self.scalar(loop.body.block.args[0]), self.scalar(loop.lb), "eq"))
+            first.result.name_hint = "first_k"
+            p = self._params(f"{c.var}_mmad", "MmadParams", [("m", m), ("n", n), ("k", k)],
+                             [("cmatrixInitVal", first.result)])
+        else:
+            p = self._params(f"{c.var}_mmad", "MmadParams",
+                             [("m", m), ("n", n), ("k", k), ("cmatrixInitVal", not isinstance(op, tile.MatmulAccOp))])
         self._insert(C.MmadOp(c.value, a.value, b.value, p))
 
     def _relu_acc(self, op: tile.ReluOp) -> None:

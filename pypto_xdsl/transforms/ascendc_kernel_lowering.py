@@ -100,6 +100,8 @@ class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLo
         self.namer = plan.namer
         self.values: dict[SSAValue, SSAValue] = {}
         self.consts: dict[SSAValue, int | float] = {}
+        self.zero_started: dict[SSAValue, scf.ForOp] = {}
+        """Carried accumulators of K loops that start from zero (the first Mmad initialises)."""
         self.mat_offsets: dict[SSAValue, list] = {}
         """Windows of resident mat tiles (tile.slice): their element offset terms in the panel."""
         self.tiles: dict[SSAValue, TileRef] = {}
@@ -424,6 +426,8 @@ class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLo
             return self._relu_acc(op)
         if isinstance(op, tile.SliceOp) and op.result.type.space == MemorySpace.MAT:  # type: ignore[union-attr]
             return self._mat_window(op)
+        if isinstance(op, tile.FullOp) and op.result.type.space == MemorySpace.ACC:  # type: ignore[union-attr]
+            return self._zero_accumulator(op)
         if self.lower_vector(op):
             return
         if isinstance(op, tile.MoveOp) and op.result.type.space in (MemorySpace.LEFT, MemorySpace.RIGHT):  # type: ignore[union-attr]

@@ -47,7 +47,7 @@ error naming the parameter and the symbol. A matmul may have a dynamic M.
 
 Cube matmul: in `incore` / `aic` functions, `pypto.tensor.matmul` of static f16, bf16 or f32 operands
 (dims multiples of 16; the product is f32, like the cube's accumulator) becomes blocked cube
-code (M/N loops, `tile.matmul` for the first K block, `tile.matmul_acc` in a K loop, one store
+code (M/N loops, one K loop of `tile.matmul_acc` from a zero acc tile or a single `tile.matmul`, one store
 of the acc tile into the assemble destination or a created tensor); an identity
 `tensor.cast` of the product, and a `tensor.relu` of it (as `tile.relu` of the acc tile before
 its store: Fixpipe's reluEn), are folded into it; see `MatmulRewriter`.

@@ -321,8 +321,11 @@ class KernelPrinter(CxxWriter):
         if isinstance(op, M.ParamsOp):
             name = self._var(op)
             add(f"{op.struct} {name};")
-            for key, value in op.field_items():
-                add(f"{name}.{key} = {_bool(value) if isinstance(value, bool) else value};")
+            for key, value in op.all_items():
+                if isinstance(value, SSAValue):
+                    add(f"{name}.{key} = {self._t(value)};")
+                else:
+                    add(f"{name}.{key} = {_bool(value) if isinstance(value, bool) else value};")
             self.exprs[op.result] = Expr(name, op.struct)
             return
         if isinstance(op, M.DataCopyOp):

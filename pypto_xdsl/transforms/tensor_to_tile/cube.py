@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, IndexType
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, FloatAttr, IndexType
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
@@ -45,7 +45,7 @@ L0C (`acc`)."""
 
 MATMUL_KINDS = frozenset({FuncKind.INCORE, FuncKind.AIC})
 CUBE_BLOCK_MAX = 128
-CUBE_COPIES = 4  # first-K-block tile + double-buffered K-loop tile, all double-buffered by outer loops
+CUBE_COPIES = 2  # the K loop's tiles, double-buffered (one K loop: no peeled first step with queues of its own)
 
 
 def func_of(op: Operation) -> FuncOp | None:
@@ -377,21 +377,28 @@ class MatmulRewriter:
                valid_rows: SSAValue | None = None, panel: SSAValue | None = None) -> SSAValue:
         """One [mb, nb] output block: the K reduction into an acc tile, then its store (of
         its first `valid_rows` rows, for the partial block of a run-time M)."""
-        _mb, nb, kb = shape
-        left, right = self._operands(at, a, b, row, col, self._index(0), shape, "", valid_rows, panel)
-        acc = tile.MatmulOp(left, right)
-        acc.result.name_hint = "acc"
-        self.rewriter.insert(acc, at)
-        result = acc.result
-        if k > kb:
-            block = Block(arg_types=[IndexType(), result.type])
+        mb, nb, kb = shape
+        if k == kb:
+            left, right = self._operands(at, a, b, row, col, self._index(0), shape, "", valid_rows, panel)
+            acc = tile.MatmulOp(left, right)
+            acc.result.name_hint = "acc"
+            self.rewriter.insert(acc, at)
+            result = acc.result
+        else:
+            # one K loop from a zero accumulator: the backend's first Mmad initialises L0C
+            # (cmatrixInitVal = (k == 0)), so no K step is peeled with queues of its own
+            zero = arith.ConstantOp(FloatAttr(0.0, Float32Type()))
+            start = tile.FullOp(zero, TileType([mb, nb], Float32Type(), MemorySpace.ACC))
+            start.result.name_hint = "acc"
+            self.rewriter.insert([zero, start], at)
+            block = Block(arg_types=[IndexType(), start.result.type])
             block.args[0].name_hint, block.args[1].name_hint = "k", "part"
             inner = InsertPoint.at_end(block)
-            l2, r2 = self._operands(inner, a, b, row, col, block.args[0], shape, "_k", valid_rows, panel)
+            l2, r2 = self._operands(inner, a, b, row, col, block.args[0], shape, "", valid_rows, panel)
             nxt = tile.MatmulAccOp(block.args[1], l2, r2)
             nxt.result.name_hint = "part"
             self.rewriter.insert([nxt, scf.YieldOp(nxt.result)], inner)
-            loop = scf.ForOp(self._index(kb), self._index(k), self._index(kb), [result], block)
+            loop = scf.ForOp(self._index(0), self._index(k), self._index(kb), [start.result], block)
             self.rewriter.insert(loop, at)
             loop.results[0].name_hint = "acc"
             result = loop.results[0]

@@ -755,3 +755,30 @@ ascendc.kernel vector @k(%n: index) {
 }
 
 // CHECK: the level-0 form of ascendc.duplicate takes 'params' and either 'mask' and 'repeat' or two run-time operands (mask, repeat)
+
+// -----
+
+ascendc.kernel cube @k(%n: i64) {
+  %p = ascendc.params "p" MmadParams(m = 16, n = 16, k = 16, cmatrixInitVal = %n) : i64
+  ascendc.return
+}
+
+// CHECK: field 'cmatrixInitVal' of MmadParams is a bool: its run-time value must be i1, got i64
+
+// -----
+
+ascendc.kernel cube @k(%n: i64) {
+  %p = ascendc.params "p" MmadParams(m = %n, m = 16) : i64
+  ascendc.return
+}
+
+// CHECK: field 'm' of MmadParams is set twice
+
+// -----
+
+ascendc.kernel cube @k(%b: i1) {
+  %p = ascendc.params "p" Nd2NzParams(ndNum = 1, nValue = %b) : i1
+  ascendc.return
+}
+
+// CHECK: field 'nValue' of Nd2NzParams takes an integer or index value, got i1

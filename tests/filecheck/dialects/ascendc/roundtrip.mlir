@@ -364,3 +364,19 @@ ascendc.kernel vector @partial(%x: !ascendc.gm_addr, %rows: index, %cols: index,
 // CHECK-NEXT: ascendc.duplicate %t, %ninf, %len : !ascendc.local_tensor<f32, VECIN>, f32, index
 // CHECK-GENERIC: "ascendc.data_copy_pad"(%t, %x_gm, %rows, %len, %pad, %ninf) <{ext = [64 : i64, 256 : i64, 0 : i64, 0 : i64, 0 : i64], pad = [true, 0 : i64, 0 : i64, 0 : i64], fields = ["blockCount", "blockLen", "rightPadding", "paddingValue"]}>
 // CHECK-GENERIC: "ascendc.duplicate"(%t, %ninf, %cols, %rows) <{params = [1 : i64, 8 : i64]}>
+
+// -----
+
+// Run-time fields of a parameter struct: operands named in `operand_fields`, printed in the
+// struct's declaration order among the static ones, their types after the fields.
+ascendc.kernel cube @runtime_fields(%n: i64) {
+  %c0 = arith.constant 0 : i64
+  %first = arith.cmpi eq, %n, %c0 : i64
+  %mp = ascendc.params "mp" MmadParams(m = 16, n = 16, k = 16, cmatrixInitVal = %first) : i1
+  %nd = ascendc.params "nd" Nd2NzParams(ndNum = 1, nValue = %n, dValue = 16) : i64
+  ascendc.return
+}
+
+// CHECK-LABEL: ascendc.kernel cube @runtime_fields
+// CHECK: %mp = ascendc.params "mp" MmadParams(m = 16, n = 16, k = 16, cmatrixInitVal = %first) : i1
+// CHECK-NEXT: %nd = ascendc.params "nd" Nd2NzParams(ndNum = 1, nValue = %n, dValue = 16) : i64

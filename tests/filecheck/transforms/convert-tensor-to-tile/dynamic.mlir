@@ -219,7 +219,8 @@ pypto.func orchestration @main(%x: !pypto.tensor<[8, D], f32>, out %y: !pypto.te
 // -----
 
 // A matmul with a run-time M (static K, N): M blocks of 128 rows, the last one partial (its
-// A tiles loaded valid[rows, 64], its acc tile stored through tile.set_validshape).
+// A tiles loaded valid[rows, 128], its acc tile stored through tile.set_validshape); each
+// block one K loop from a zero accumulator.
 
 pypto.func incore @mm(%a: !pypto.tensor<[M, 256], f16>, %b: !pypto.tensor<[256, 64], f16>, out %c: !pypto.tensor<[M, 64], f32>) -> !pypto.tensor<[M, 64], f32> {
   %c0 = arith.constant 0 : index
@@ -234,20 +235,16 @@ pypto.func incore @mm(%a: !pypto.tensor<[M, 256], f16>, %b: !pypto.tensor<[256, 
 // CHECK-NEXT:    %c128 = arith.constant 128 : index
 // CHECK-NEXT:    %full_blocks = arith.divui %M, %c128 : index
 // CHECK-NEXT:    %full_rows = arith.muli %full_blocks, %c128 : index
-// CHECK-NEXT:    %c64 = arith.constant 64 : index
 // CHECK-NEXT:    %c256 = arith.constant 256 : index
 // CHECK-NEXT:    %c_1 = scf.for %m = %c0 to %full_rows step %c128 iter_args(%c_2 = %c) -> (!pypto.tensor<[M, 64], f32>) {
-// CHECK-NEXT:      %a_mat = pypto.tile.load %a[%m, %c0] : !pypto.tensor<[M, 256], f16> -> !pypto.tile<[128, 64], f16, mat>
-// CHECK-NEXT:      %b_mat = pypto.tile.load %b[%c0, %c0] : !pypto.tensor<[256, 64], f16> -> !pypto.tile<[64, 64], f16, mat>
-// CHECK-NEXT:      %a_left = pypto.tile.move %a_mat : !pypto.tile<[128, 64], f16, mat> -> !pypto.tile<[128, 64], f16, left>
-// CHECK-NEXT:      %b_right = pypto.tile.move %b_mat : !pypto.tile<[64, 64], f16, mat> -> !pypto.tile<[64, 64], f16, right>
-// CHECK-NEXT:      %acc = pypto.tile.matmul %a_left, %b_right : !pypto.tile<[128, 64], f16, left>, !pypto.tile<[64, 64], f16, right>
-// CHECK-NEXT:      %acc_1 = scf.for %k = %c64 to %c256 step %c64 iter_args(%part = %acc) -> (!pypto.tile<[128, 64], f32, acc>) {
-// CHECK-NEXT:        %a_mat_k = pypto.tile.load %a[%m, %k] : !pypto.tensor<[M, 256], f16> -> !pypto.tile<[128, 64], f16, mat>
-// CHECK-NEXT:        %b_mat_k = pypto.tile.load %b[%k, %c0] : !pypto.tensor<[256, 64], f16> -> !pypto.tile<[64, 64], f16, mat>
-// CHECK-NEXT:        %a_left_k = pypto.tile.move %a_mat_k : !pypto.tile<[128, 64], f16, mat> -> !pypto.tile<[128, 64], f16, left>
-// CHECK-NEXT:        %b_right_k = pypto.tile.move %b_mat_k : !pypto.tile<[64, 64], f16, mat> -> !pypto.tile<[64, 64], f16, right>
-// CHECK-NEXT:        %part_1 = pypto.tile.matmul_acc %part, %a_left_k, %b_right_k : !pypto.tile<[128, 64], f32, acc>, !pypto.tile<[128, 64], f16, left>, !pypto.tile<[64, 64], f16, right>
+// CHECK-NEXT:      %0 = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:      %acc = pypto.tile.full %0 : f32 -> !pypto.tile<[128, 64], f32, acc>
+// CHECK-NEXT:      %acc_1 = scf.for %k = %c0 to %c256 step %c128 iter_args(%part = %acc) -> (!pypto.tile<[128, 64], f32, acc>) {
+// CHECK-NEXT:        %a_mat = pypto.tile.load %a[%m, %k] : !pypto.tensor<[M, 256], f16> -> !pypto.tile<[128, 128], f16, mat>
+// CHECK-NEXT:        %b_mat = pypto.tile.load %b[%k, %c0] : !pypto.tensor<[256, 64], f16> -> !pypto.tile<[128, 64], f16, mat>
+// CHECK-NEXT:        %a_left = pypto.tile.move %a_mat : !pypto.tile<[128, 128], f16, mat> -> !pypto.tile<[128, 128], f16, left>
+// CHECK-NEXT:        %b_right = pypto.tile.move %b_mat : !pypto.tile<[128, 64], f16, mat> -> !pypto.tile<[128, 64], f16, right>
+// CHECK-NEXT:        %part_1 = pypto.tile.matmul_acc %part, %a_left, %b_right : !pypto.tile<[128, 64], f32, acc>, !pypto.tile<[128, 128], f16, left>, !pypto.tile<[128, 64], f16, right>
 // CHECK-NEXT:        scf.yield %part_1 : !pypto.tile<[128, 64], f32, acc>
 // CHECK-NEXT:      }
 // CHECK-NEXT:      %c_3 = pypto.tile.store %acc_1, %c_2[%m, %c0] : !pypto.tile<[128, 64], f32, acc>, !pypto.tensor<[M, 64], f32>
@@ -255,18 +252,16 @@ pypto.func incore @mm(%a: !pypto.tensor<[M, 256], f16>, %b: !pypto.tensor<[256, 
 // CHECK-NEXT:    }
 // CHECK-NEXT:    %tail_rows = arith.subi %M, %full_rows : index
 // CHECK-NEXT:    %has_tail = arith.cmpi sgt, %tail_rows, %c0 : index
+// CHECK-NEXT:    %c64 = arith.constant 64 : index
 // CHECK-NEXT:    %c_4 = scf.if %has_tail -> (!pypto.tensor<[M, 64], f32>) {
-// CHECK-NEXT:      %a_mat_1 = pypto.tile.load %a[%full_rows, %c0] valid[%tail_rows, %c64] : !pypto.tensor<[M, 256], f16> -> !pypto.tile<[128, 64], f16, mat>
-// CHECK-NEXT:      %b_mat_1 = pypto.tile.load %b[%c0, %c0] : !pypto.tensor<[256, 64], f16> -> !pypto.tile<[64, 64], f16, mat>
-// CHECK-NEXT:      %a_left_1 = pypto.tile.move %a_mat_1 : !pypto.tile<[128, 64], f16, mat> -> !pypto.tile<[128, 64], f16, left>
-// CHECK-NEXT:      %b_right_1 = pypto.tile.move %b_mat_1 : !pypto.tile<[64, 64], f16, mat> -> !pypto.tile<[64, 64], f16, right>
-// CHECK-NEXT:      %acc_2 = pypto.tile.matmul %a_left_1, %b_right_1 : !pypto.tile<[128, 64], f16, left>, !pypto.tile<[64, 64], f16, right>
-// CHECK-NEXT:      %acc_3 = scf.for %k_1 = %c64 to %c256 step %c64 iter_args(%part_2 = %acc_2) -> (!pypto.tile<[128, 64], f32, acc>) {
-// CHECK-NEXT:        %a_mat_k_1 = pypto.tile.load %a[%full_rows, %k_1] valid[%tail_rows, %c64] : !pypto.tensor<[M, 256], f16> -> !pypto.tile<[128, 64], f16, mat>
-// CHECK-NEXT:        %b_mat_k_1 = pypto.tile.load %b[%k_1, %c0] : !pypto.tensor<[256, 64], f16> -> !pypto.tile<[64, 64], f16, mat>
-// CHECK-NEXT:        %a_left_k_1 = pypto.tile.move %a_mat_k_1 : !pypto.tile<[128, 64], f16, mat> -> !pypto.tile<[128, 64], f16, left>
-// CHECK-NEXT:        %b_right_k_1 = pypto.tile.move %b_mat_k_1 : !pypto.tile<[64, 64], f16, mat> -> !pypto.tile<[64, 64], f16, right>
-// CHECK-NEXT:        %part_3 = pypto.tile.matmul_acc %part_2, %a_left_k_1, %b_right_k_1 : !pypto.tile<[128, 64], f32, acc>, !pypto.tile<[128, 64], f16, left>, !pypto.tile<[64, 64], f16, right>
+// CHECK-NEXT:      %1 = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:      %acc_2 = pypto.tile.full %1 : f32 -> !pypto.tile<[128, 64], f32, acc>
+// CHECK-NEXT:      %acc_3 = scf.for %k_1 = %c0 to %c256 step %c128 iter_args(%part_2 = %acc_2) -> (!pypto.tile<[128, 64], f32, acc>) {
+// CHECK-NEXT:        %a_mat_1 = pypto.tile.load %a[%full_rows, %k_1] valid[%tail_rows, %c128] : !pypto.tensor<[M, 256], f16> -> !pypto.tile<[128, 128], f16, mat>
+// CHECK-NEXT:        %b_mat_1 = pypto.tile.load %b[%k_1, %c0] : !pypto.tensor<[256, 64], f16> -> !pypto.tile<[128, 64], f16, mat>
+// CHECK-NEXT:        %a_left_1 = pypto.tile.move %a_mat_1 : !pypto.tile<[128, 128], f16, mat> -> !pypto.tile<[128, 128], f16, left>
+// CHECK-NEXT:        %b_right_1 = pypto.tile.move %b_mat_1 : !pypto.tile<[128, 64], f16, mat> -> !pypto.tile<[128, 64], f16, right>
+// CHECK-NEXT:        %part_3 = pypto.tile.matmul_acc %part_2, %a_left_1, %b_right_1 : !pypto.tile<[128, 64], f32, acc>, !pypto.tile<[128, 128], f16, left>, !pypto.tile<[128, 64], f16, right>
 // CHECK-NEXT:        scf.yield %part_3 : !pypto.tile<[128, 64], f32, acc>
 // CHECK-NEXT:      }
 // CHECK-NEXT:      %acc_valid = pypto.tile.set_validshape %acc_3, %tail_rows, %c64 : !pypto.tile<[128, 64], f32, acc>, index, index

@@ -2,8 +2,9 @@
 // RUN: pypto-opt %s --split-input-file --verify-diagnostics -p convert-tensor-to-tile,verify-convert-tensor-to-tile | filecheck %s --check-prefix=VERIFY
 
 // tensor.matmul of f16 operands (an f32 product) inside an incore/aic function becomes blocked cube code:
-// M/N loops carrying the destination, the first K block with tile.matmul, the other K
-// blocks accumulating with tile.matmul_acc in an scf.for, one store of the acc tile.
+// M/N loops carrying the destination, one K loop accumulating with tile.matmul_acc from a
+// zero acc tile (tile.full 0: the backend's first Mmad initialises, cmatrixInitVal = (k == 0)),
+// one store of the acc tile.
 
 pypto.func aic @mm(%a: !pypto.tensor<[256, 192], f16>, %b: !pypto.tensor<[192, 128], f16>, out %o: !pypto.tensor<[256, 128], f32>) -> !pypto.tensor<[256, 128], f32> {
   %c0 = arith.constant 0 : index
@@ -15,19 +16,16 @@ pypto.func aic @mm(%a: !pypto.tensor<[256, 192], f16>, %b: !pypto.tensor<[192, 1
 // CHECK-LABEL: pypto.func aic @mm
 // CHECK-NOT:     pypto.tensor.
 // CHECK:         %[[C0:.*]] = arith.constant 0 : index
-// CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
 // CHECK-DAG:     %[[C192:.*]] = arith.constant 192 : index
+// CHECK-DAG:     %[[C96:.*]] = arith.constant 96 : index
 // CHECK-DAG:     %[[C256:.*]] = arith.constant 256 : index
 // CHECK-DAG:     %[[C128:.*]] = arith.constant 128 : index
 // CHECK:         %[[RES:.*]] = scf.for %[[M:.*]] = %[[C0]] to %[[C256]] step %[[C128]] iter_args(%[[DST:.*]] = %o) -> (!pypto.tensor<[256, 128], f32>) {
-// CHECK-NEXT:      %[[AM:.*]] = pypto.tile.load %a[%[[M]], %[[C0]]] : !pypto.tensor<[256, 192], f16> -> !pypto.tile<[128, 64], f16, mat>
-// CHECK-NEXT:      %[[BM:.*]] = pypto.tile.load %b[%[[C0]], %[[C0]]] : !pypto.tensor<[192, 128], f16> -> !pypto.tile<[64, 128], f16, mat>
-// CHECK-NEXT:      %[[AL:.*]] = pypto.tile.move %[[AM]] : !pypto.tile<[128, 64], f16, mat> -> !pypto.tile<[128, 64], f16, left>
-// CHECK-NEXT:      %[[BR:.*]] = pypto.tile.move %[[BM]] : !pypto.tile<[64, 128], f16, mat> -> !pypto.tile<[64, 128], f16, right>
-// CHECK-NEXT:      %[[ACC0:.*]] = pypto.tile.matmul %[[AL]], %[[BR]]
-// CHECK-NEXT:      %[[ACC:.*]] = scf.for %[[K:.*]] = %[[C64]] to %[[C192]] step %[[C64]] iter_args(%[[PART:.*]] = %[[ACC0]]) -> (!pypto.tile<[128, 128], f32, acc>) {
-// CHECK-NEXT:        %[[AMK:.*]] = pypto.tile.load %a[%[[M]], %[[K]]]
-// CHECK-NEXT:        %[[BMK:.*]] = pypto.tile.load %b[%[[K]], %[[C0]]]
+// CHECK-NEXT:      %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:      %[[ACC0:.*]] = pypto.tile.full %[[ZERO]] : f32 -> !pypto.tile<[128, 128], f32, acc>
+// CHECK-NEXT:      %[[ACC:.*]] = scf.for %[[K:.*]] = %[[C0]] to %[[C192]] step %[[C96]] iter_args(%[[PART:.*]] = %[[ACC0]]) -> (!pypto.tile<[128, 128], f32, acc>) {
+// CHECK-NEXT:        %[[AMK:.*]] = pypto.tile.load %a[%[[M]], %[[K]]] : !pypto.tensor<[256, 192], f16> -> !pypto.tile<[128, 96], f16, mat>
+// CHECK-NEXT:        %[[BMK:.*]] = pypto.tile.load %b[%[[K]], %[[C0]]] : !pypto.tensor<[192, 128], f16> -> !pypto.tile<[96, 128], f16, mat>
 // CHECK-NEXT:        %[[ALK:.*]] = pypto.tile.move %[[AMK]]
 // CHECK-NEXT:        %[[BRK:.*]] = pypto.tile.move %[[BMK]]
 // CHECK-NEXT:        %[[NEXT:.*]] = pypto.tile.matmul_acc %[[PART]], %[[ALK]], %[[BRK]]
@@ -84,7 +82,7 @@ pypto.func incore @odd(%a: !pypto.tensor<[40, 24], f16>, %b: !pypto.tensor<[24, 
 // -----
 
 // f32 operands take the cube path too (float x float -> float Mmad). They take twice the bytes
-// of f16, so the K block is halved: 32 instead of 64 for 64 x 128 output blocks. With two N
+// of f16, so the K block is halved: 64 instead of 128 for 64 x 128 output blocks. With two N
 // blocks, the M block's A panel [64, 512] is loaded into L1 once, before the N loop, and every
 // K step moves a window of it (tile.slice of the mat tile) instead of reloading A from GM.
 
@@ -99,10 +97,9 @@ pypto.func aic @mmf(%a: !pypto.tensor<[64, 512], f32>, %b: !pypto.tensor<[512, 2
 // CHECK-NOT:     pypto.tensor.
 // CHECK:         %[[PANEL:.*]] = pypto.tile.load %a[%{{.*}}, %{{.*}}] : !pypto.tensor<[64, 512], f32> -> !pypto.tile<[64, 512], f32, mat>
 // CHECK:         scf.for %[[N:[a-z0-9_]+]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
-// CHECK-NEXT:      %{{.*}} = pypto.tile.slice %[[PANEL]][%{{.*}}, %{{.*}}] : !pypto.tile<[64, 512], f32, mat> -> !pypto.tile<[64, 32], f32, mat>
-// CHECK-NEXT:      %{{.*}} = pypto.tile.load %b[%{{.*}}, %[[N]]] : !pypto.tensor<[512, 256], f32> -> !pypto.tile<[32, 128], f32, mat>
 // CHECK:           scf.for %[[K:[a-z0-9_]+]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
-// CHECK-NEXT:        %{{.*}} = pypto.tile.slice %[[PANEL]][%{{.*}}, %[[K]]] : !pypto.tile<[64, 512], f32, mat> -> !pypto.tile<[64, 32], f32, mat>
+// CHECK-NEXT:        %{{.*}} = pypto.tile.slice %[[PANEL]][%{{.*}}, %[[K]]] : !pypto.tile<[64, 512], f32, mat> -> !pypto.tile<[64, 64], f32, mat>
+// CHECK-NEXT:        %{{.*}} = pypto.tile.load %b[%[[K]], %[[N]]] : !pypto.tensor<[512, 256], f32> -> !pypto.tile<[64, 128], f32, mat>
 // CHECK-NOT:         pypto.tile.load %a
 // CHECK:             pypto.tile.matmul_acc
 // CHECK:         pypto.tile.store %{{.*}} : !pypto.tile<[64, 128], f32, acc>, !pypto.tensor<[64, 256], f32>
