@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import BFloat16Type, FloatAttr, Float16Type, Float32Type, IntegerAttr, IntegerType
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, FloatAttr, IntegerAttr, IntegerType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from pypto_xdsl.analysis.cxx_names import BackendError, Namer, kernel_namer, op_error
