@@ -406,12 +406,15 @@ irdl.dialect @ascendc {
 
   // ascendc.params: `Nd2NzParams name; name.ndNum = 1; ...`: a parameter struct variable with its fields
   //   memory effects: unknown
+  //   not in IRDL: operand_fields (property, optional)
   irdl.operation @params {
-    %0 = irdl.base @ascendc::@struct
-    %1 = irdl.base "#builtin.string"
-    %2 = irdl.base "#builtin.array"
-    irdl.results(result: %0)
-    irdl.attributes {"name" = %1, "fields" = %2}
+    %0 = irdl.any
+    %1 = irdl.base @ascendc::@struct
+    %2 = irdl.base "#builtin.string"
+    %3 = irdl.base "#builtin.array"
+    irdl.operands(values: variadic %0)
+    irdl.results(result: %1)
+    irdl.attributes {"name" = %2, "fields" = %3}
   }
 
   // ascendc.data_copy: `DataCopy(dst, src, count)`, `DataCopy(dst, src, DataCopyParams(blockCount, blockLen,
