@@ -1,5 +1,5 @@
-// RUN: pypto-opt %s -p pypto-default -t ascendc | filecheck %s
-// The A panel stays in L1: C[32, 256] = A[32, 256] @ B[256, 256] has two 128-column N blocks,
+// RUN: pypto-opt %s -t ascendc | filecheck %s
+// The A panel stays in L1 (the tile form convert-tensor-to-tile gives): C[32, 256] = A[32, 256] @ B[256, 256] has two 128-column N blocks,
 // so A's rows are one Nd2Nz copy into an A1 tensor before the N loop, and each K step's
 // LoadData into L0A reads its window in place: column k of the NZ panel starts k * 32
 // elements in (32 rows x C0 per column block). B is copied per K step. One K loop: the
@@ -8,9 +8,24 @@
 
 pypto.func incore @k(%a: !pypto.tensor<[32, 256], f16>, %b: !pypto.tensor<[256, 256], f16>, out %o: !pypto.tensor<[32, 256], f32>) -> !pypto.tensor<[32, 256], f32> {
   %c0 = arith.constant 0 : index
-  %p = pypto.tensor.matmul %a, %b : !pypto.tensor<[32, 256], f16>, !pypto.tensor<[256, 256], f16> -> !pypto.tensor<[32, 256], f32>
-  %w = pypto.tensor.assemble %p into %o[%c0, %c0] : !pypto.tensor<[32, 256], f32> into !pypto.tensor<[32, 256], f32>
-  pypto.return %w : !pypto.tensor<[32, 256], f32>
+  %a_panel = pypto.tile.load %a[%c0, %c0] : !pypto.tensor<[32, 256], f16> -> !pypto.tile<[32, 256], f16, mat>
+  %c256 = arith.constant 256 : index
+  %c128 = arith.constant 128 : index
+  %o_1 = scf.for %n = %c0 to %c256 step %c128 iter_args(%o_2 = %o) -> (!pypto.tensor<[32, 256], f32>) {
+    %0 = arith.constant 0.000000e+00 : f32
+    %acc = pypto.tile.full %0 : f32 -> !pypto.tile<[32, 128], f32, acc>
+    %acc_1 = scf.for %k = %c0 to %c256 step %c128 iter_args(%part = %acc) -> (!pypto.tile<[32, 128], f32, acc>) {
+      %a_mat = pypto.tile.slice %a_panel[%c0, %k] : !pypto.tile<[32, 256], f16, mat> -> !pypto.tile<[32, 128], f16, mat>
+      %b_mat = pypto.tile.load %b[%k, %n] : !pypto.tensor<[256, 256], f16> -> !pypto.tile<[128, 128], f16, mat>
+      %a_left = pypto.tile.move %a_mat : !pypto.tile<[32, 128], f16, mat> -> !pypto.tile<[32, 128], f16, left>
+      %b_right = pypto.tile.move %b_mat : !pypto.tile<[128, 128], f16, mat> -> !pypto.tile<[128, 128], f16, right>
+      %part_1 = pypto.tile.matmul_acc %part, %a_left, %b_right : !pypto.tile<[32, 128], f32, acc>, !pypto.tile<[32, 128], f16, left>, !pypto.tile<[128, 128], f16, right>
+      scf.yield %part_1 : !pypto.tile<[32, 128], f32, acc>
+    }
+    %o_3 = pypto.tile.store %acc_1, %o_2[%c0, %n] : !pypto.tile<[32, 128], f32, acc>, !pypto.tensor<[32, 256], f32>
+    scf.yield %o_3 : !pypto.tensor<[32, 256], f32>
+  }
+  pypto.return %o_1 : !pypto.tensor<[32, 256], f32>
 }
 pypto.func orchestration @main(%a: !pypto.tensor<[32, 256], f16>, %b: !pypto.tensor<[256, 256], f16>, out %o: !pypto.tensor<[32, 256], f32>) -> !pypto.tensor<[32, 256], f32> {
   %r = pypto.call @k(%a, %b, %o) : (!pypto.tensor<[32, 256], f16>, !pypto.tensor<[256, 256], f16>, !pypto.tensor<[32, 256], f32>) -> !pypto.tensor<[32, 256], f32>
