@@ -323,11 +323,9 @@ def _frees_in(block: Block, chain: set[SSAValue], what: str) -> int:
     return count
 
 
-@irdl_op_definition
-class AllocTensorOp(AscendCFormat, IRDLOperation):
-    """`LocalTensor<T> name = que.AllocTensor<T>();`"""
+class _TensorFromQueueOp(AscendCFormat, IRDLOperation):
+    """A named local tensor taken from a queue, at the queue's position."""
 
-    name = "ascendc.alloc_tensor"
     queue = operand_def(QueueType)
     var = prop_def(StringAttr, prop_name="name")
     result = result_def(LocalTensorType)
@@ -338,12 +336,22 @@ class AllocTensorOp(AscendCFormat, IRDLOperation):
         super().__init__(operands=[queue], properties={"name": StringAttr(name)},
                          result_types=[LocalTensorType(element_type, pos)])
 
-    def verify_(self) -> None:
+    def _verify_position(self, taken: str) -> None:
         if self.result.type.pos != self.queue.type.pos:  # type: ignore[union-attr]
             raise VerifyException(
-                f"a tensor allocated from a {self.queue.type.pos.value} queue is at that position, not "  # type: ignore[union-attr]
+                f"a tensor {taken} from a {self.queue.type.pos.value} queue is at that position, not "  # type: ignore[union-attr]
                 f"{self.result.type.pos.value}"  # type: ignore[union-attr]
             )
+
+
+@irdl_op_definition
+class AllocTensorOp(_TensorFromQueueOp):
+    """`LocalTensor<T> name = que.AllocTensor<T>();`"""
+
+    name = "ascendc.alloc_tensor"
+
+    def verify_(self) -> None:
+        self._verify_position("allocated")
         block = self.parent_block()
         if block is None:
             return
@@ -457,29 +465,16 @@ class DequeOp(_QueueTensorOp):
 
 
 @irdl_op_definition
-class DequeHeadOp(AscendCFormat, IRDLOperation):
+class DequeHeadOp(_TensorFromQueueOp):
     """`LocalTensor<T> name = que.DeQue<T>();`: the oldest tensor in the queue, one that an
     `enque` left there earlier without a paired `deque` (a copy-in prefetched by the
     previous loop iteration or before the loop: ascendc-prefetch-copy-in). It is freed
     once on every path, like an allocated tensor."""
 
     name = "ascendc.deque_head"
-    queue = operand_def(QueueType)
-    var = prop_def(StringAttr, prop_name="name")
-    result = result_def(LocalTensorType)
-    FORMAT_NAMED: ClassVar[bool] = True
-
-    def __init__(self, name: str, queue: SSAValue, element_type: Attribute):
-        pos = queue.type.pos  # type: ignore[attr-defined]
-        super().__init__(operands=[queue], properties={"name": StringAttr(name)},
-                         result_types=[LocalTensorType(element_type, pos)])
 
     def verify_(self) -> None:
-        if self.result.type.pos != self.queue.type.pos:  # type: ignore[union-attr]
-            raise VerifyException(
-                f"a tensor dequeued from a {self.queue.type.pos.value} queue is at that position, not "  # type: ignore[union-attr]
-                f"{self.result.type.pos.value}"  # type: ignore[union-attr]
-            )
+        self._verify_position("dequeued")
         if not any(isinstance(u.operation, EnqueOp) and not any(
                 isinstance(v.operation, DequeOp) and v.index == 1 for v in u.operation.tensor.uses)
                 for u in self.queue.uses):
