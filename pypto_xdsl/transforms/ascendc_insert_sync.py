@@ -88,15 +88,8 @@ def _origin(value: SSAValue) -> M.AllocTensorOp | None:
     return owner if isinstance(owner, M.AllocTensorOp) else None
 
 
-def _hand_off(rewriter: PatternRewriter, queue: SSAValue, tensor: SSAValue, point: InsertPoint,
-              users_after: Operation) -> None:
-    """`enque` + `deque` at `point`; uses of `tensor` from `users_after` on read the dequeued one."""
-    enque = M.EnqueOp(queue, tensor)
-    deque = M.DequeOp(queue, tensor)
-    deque.result.name_hint = tensor.name_hint
-    rewriter.insert([enque, deque], point)
-    block = deque.parent_block()
-    assert block is not None
+def _read_dequeued_after(tensor: SSAValue, enque: Operation, deque: M.DequeOp, block: Block) -> None:
+    """Uses of `tensor` after `deque` (in `block`, nested ones included) read the dequeued tensor."""
     order = {o: k for k, o in enumerate(block.ops)}
     start = order[deque]
 
@@ -107,6 +100,18 @@ def _hand_off(rewriter: PatternRewriter, queue: SSAValue, tensor: SSAValue, poin
         return anc is not None and order[anc] > start
 
     tensor.replace_uses_with_if(deque.result, after)
+
+
+def _hand_off(rewriter: PatternRewriter, queue: SSAValue, tensor: SSAValue, point: InsertPoint,
+              users_after: Operation) -> None:
+    """`enque` + `deque` at `point`; uses of `tensor` from `users_after` on read the dequeued one."""
+    enque = M.EnqueOp(queue, tensor)
+    deque = M.DequeOp(queue, tensor)
+    deque.result.name_hint = tensor.name_hint
+    rewriter.insert([enque, deque], point)
+    block = deque.parent_block()
+    assert block is not None
+    _read_dequeued_after(tensor, enque, deque, block)
     del users_after
 
 
@@ -132,16 +137,7 @@ def _hand_off_deferred(rewriter: PatternRewriter, queue: SSAValue, tensor: SSAVa
     deque.result.name_hint = tensor.name_hint
     rewriter.insert(enque, InsertPoint.after(producer))
     rewriter.insert(deque, InsertPoint.before(first))
-    order = {o: k for k, o in enumerate(block.ops)}
-    start = order[deque]
-
-    def after(use) -> bool:
-        if use.operation in (enque, deque):
-            return False
-        anc = _ancestor_in(use.operation, block)
-        return anc is not None and order[anc] > start
-
-    tensor.replace_uses_with_if(deque.result, after)
+    _read_dequeued_after(tensor, enque, deque, block)
 
 
 def _already_handed_off(tensor: SSAValue) -> bool:
