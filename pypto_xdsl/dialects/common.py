@@ -114,6 +114,27 @@ def _parse_operand_group(parser: Parser) -> tuple[UnresolvedOperand, list[Unreso
     return value, offsets
 
 
+def print_window(
+    printer: Printer, op: Operation, source: SSAValue, offsets: Sequence[SSAValue],
+    extra: tuple[str, Sequence[SSAValue], str],
+) -> None:
+    """The text of a window op: ` %src[%i, %j] <open>%a, %b<close> {attrs} : T -> R`, the
+    `extra` operand group (opening text, operands, closing text) printed only when it has
+    operands (tensor.slice's run-time `sizes(...)`, tile.load's `valid[...]`)."""
+    printer.print_string(" ")
+    printer.print_operand(source)
+    printer.print_string("[")
+    printer.print_list(offsets, printer.print_operand)
+    printer.print_string("]")
+    opening, values, closing = extra
+    if values:
+        printer.print_string(opening)
+        printer.print_list(values, printer.print_operand)
+        printer.print_string(closing)
+    printer.print_op_attributes(op.attributes)
+    printer.print_string(f" : {type_text(source.type)} -> {type_text(op.results[0].type)}")
+
+
 _OPERANDS_IN_DEFINITION_ORDER: dict[type, bool] = {}
 _DEFINITION_ORDER: dict[type, tuple[int, ...] | None] = {}
 _MISSING = object()

@@ -27,7 +27,7 @@ from xdsl.printer import Printer
 from xdsl.traits import MemoryAllocEffect, MemoryReadEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
-from pypto_xdsl.dialects.attributes import AtomicKind, AtomicKindAttr, TensorType, element_byte_width, type_text
+from pypto_xdsl.dialects.attributes import AtomicKind, AtomicKindAttr, TensorType, element_byte_width
 from pypto_xdsl.dialects.common import (
     CastOpBase,
     ElementwiseBinaryOp,
@@ -43,6 +43,7 @@ from pypto_xdsl.dialects.common import (
     expect_type,
     join_shapes,
     matmul_shape,
+    print_window,
 )
 from pypto_xdsl.dialects.families import (
     ColExpandOpBase,
@@ -219,17 +220,7 @@ class SliceOp(InferResultTypes, IRDLOperation):
         return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.source)
-        printer.print_string("[")
-        printer.print_list(self.offsets, printer.print_operand)
-        printer.print_string("]")
-        if self.sizes:
-            printer.print_string(" sizes(")
-            printer.print_list(self.sizes, printer.print_operand)
-            printer.print_string(")")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(f" : {type_text(self.source.type)} -> {type_text(self.result.type)}")
+        print_window(printer, self, self.source, self.offsets, (" sizes(", self.sizes, ")"))
 
 
 @pypto_op_definition

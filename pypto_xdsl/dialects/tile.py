@@ -34,7 +34,6 @@ from pypto_xdsl.dialects.attributes import (
     TensorType,
     TileType,
     format_shape,
-    type_text,
 )
 from pypto_xdsl.dialects.common import (
     MatmulOpBase,
@@ -44,6 +43,7 @@ from pypto_xdsl.dialects.common import (
     check_window,
     join_shapes,
     matmul_shape,
+    print_window,
 )
 from pypto_xdsl.dialects.families import (
     ReadOpBase,
@@ -224,17 +224,7 @@ class LoadOp(PyptoValueOp):
         return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.source)
-        printer.print_string("[")
-        printer.print_list(self.offsets, printer.print_operand)
-        printer.print_string("]")
-        if self.valid_shape:
-            printer.print_string(" valid[")
-            printer.print_list(self.valid_shape, printer.print_operand)
-            printer.print_string("]")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(f" : {type_text(self.source.type)} -> {type_text(self.result.type)}")
+        print_window(printer, self, self.source, self.offsets, (" valid[", self.valid_shape, "]"))
 
 
 @pypto_op_definition
