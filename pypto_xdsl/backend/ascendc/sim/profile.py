@@ -3,7 +3,8 @@
 A simulated program run with `PYPTO_SIM_PROFILE=<file>` appends one JSON line per kernel
 launch (`include/pypto_sim/cost.h`): estimated cycles of the launch's slowest core, busy cycles
 per pipe on that core (S, V, M, MTE1, MTE2, MTE3, FIX, and GM: the core's share of the GM
-bandwidth), and the launch's counters (GM bytes, DMA bursts, vector repeats, barriers, flags,
+bandwidth; a MIX kernel's slowest core group lists each of its cores' pipes, "AIC MTE2",
+"AIV V", ...), and the launch's counters (GM bytes, DMA bursts, vector repeats, barriers, flags,
 on-chip memory in use). The numbers are model estimates for an Ascend 910B, not measurements:
 `docs/performance.md` describes the model, its parameters and their sources.
 
@@ -118,6 +119,21 @@ def by_kernel(launches: Sequence[Mapping[str, Any]]) -> dict[str, KernelProfile]
     return result
 
 
+CORES = ("AIC", "AIV", "AIV0", "AIV1")
+"""The cores of a MIX kernel's core group, in the order profiles list them."""
+
+
+def ordered_resources(names) -> list[str]:
+    """GM first, then the pipes in `PIPES` order; a MIX kernel's "<core> <pipe>" names core by core."""
+    rank = {p: i for i, p in enumerate(("GM", *PIPES))}
+
+    def key(name: str):
+        core, _, pipe = name.rpartition(" ")
+        return (CORES.index(core) if core in CORES else -1, rank.get(pipe, len(rank)), name)
+
+    return sorted(names, key=key)
+
+
 def program_min_bytes(func) -> int:
     """GM bytes an orchestration function must move at least: each `in` tensor read once,
     each `out` tensor written once, `inout` tensors both."""
@@ -159,12 +175,18 @@ def format_profile(kernels: Mapping[str, KernelProfile], indent: str = "  ") -> 
         launches = f"{k.launches} launches" if k.launches != 1 else "1 launch"
         lines.append(
             f"{indent}kernel {k.kernel}: {k.cycles:,.0f} cycles ({k.microseconds:.2f} us), {launches}, "
-            f"{k.blocks} blocks on {k.cores} {k.core_type.upper()} cores, bound by {k.bounding_pipe}"
+            f"{k.blocks} blocks on {k.cores} {_core_kind(k)}, bound by {k.bounding_pipe}"
         )
         util = k.utilisation()
-        order = [p for p in ("GM", *PIPES) if p in util]
-        lines.append(indent * 2 + "  ".join(f"{p} {util[p] * 100:5.1f}%" for p in order))
+        lines.append(indent * 2 + "  ".join(f"{p} {util[p] * 100:5.1f}%" for p in ordered_resources(util)))
     return "\n".join(lines)
+
+
+def _core_kind(k: KernelProfile) -> str:
+    if k.core_type != "mix":
+        return f"{k.core_type.upper()} cores"
+    aivs = sum(1 for p in k.busy if p.startswith("AIV") and p.endswith(" S"))
+    return f"MIX core groups (AIC + {aivs} AIV{'s' if aivs > 1 else ''}, concurrent)"
 
 
 def report_lines(k: KernelProfile, min_bytes: int | None = None) -> list[str]:
@@ -207,6 +229,8 @@ def report_lines(k: KernelProfile, min_bytes: int | None = None) -> list[str]:
         f"{c.get('set_flags', 0)} SetFlag / {c.get('wait_flags', 0)} WaitFlag, "
         f"{c.get('enques', 0)} EnQue / {c.get('deques', 0)} DeQue"
         + (f", {c['scalar_ub']} scalar UB accesses" if c.get("scalar_ub") else "")
+        + (f", {c.get('cross_sets', 0)} CrossCoreSetFlag / {c.get('cross_waits', 0)} CrossCoreWaitFlag"
+           if c.get("cross_sets") or c.get("cross_waits") else "")
     )
     return lines
 
@@ -247,7 +271,7 @@ def annotate_kernel_sources(out_dir: Path, kernels: Mapping[str, KernelProfile])
         block = [
             _HEADER_BEGIN,
             f"//   {k.cycles:,.0f} cycles estimated, bound by {k.bounding_pipe}; "
-            + ", ".join(f"{p} {util[p] * 100:.0f}%" for p in ("GM", *PIPES) if p in util),
+            + ", ".join(f"{p} {util[p] * 100:.0f}%" for p in ordered_resources(util)),
             *("//   " + s for s in report_lines(k)),
         ]
         lines[at:at] = block
@@ -277,13 +301,17 @@ def run_kernel_source(
     defines: Mapping[str, Any] | None = None,
     cost_params: Mapping[str, float] | None = None,
     work_dir: Path | None = None,
+    mix: bool = False,
 ) -> KernelRun:
     """Compile a hand-written Ascend C kernel file against the simulation, launch it once on
     `block_dim` blocks with `args` (numpy arrays become GM buffers, in order; other values are
     passed as `int64_t`/`float` scalars) and return the arrays after the launch and its profile.
 
     `defines` become `-DNAME=VALUE` (kernels take their sizes as macros); `cost_params`
-    override cost-model parameters (`PYPTO_SIM_COST`).
+    override cost-model parameters (`PYPTO_SIM_COST`); `mix` launches a MIX kernel (an AIC and
+    an AIV per block, `pypto_sim::launch_mix`). Scalars reach the kernel through the command
+    line, so runs that differ only in scalar values share one build (cached by the sources,
+    flags and the simulation headers).
     """
     import numpy as np
 
@@ -291,7 +319,7 @@ def run_kernel_source(
 
     work = Path(work_dir or tempfile.mkdtemp(prefix="pypto-kernel-"))
     work.mkdir(parents=True, exist_ok=True)
-    params, decls, calls, setup, teardown = [], [], [], [], []
+    params, decls, calls, setup, teardown, scalars = [], [], [], [], [], []
     arrays = [a for a in args if isinstance(a, np.ndarray)]
     array_index = {i: j for j, i in enumerate(i for i, a in enumerate(args) if isinstance(a, np.ndarray))}
     for i, a in enumerate(args):
@@ -313,33 +341,31 @@ def run_kernel_source(
             )
         elif isinstance(a, float):
             decls.append("float")
-            calls.append(f"{a!r}f")
+            calls.append(f"scalar{i}")
+            setup.append(f"  const float scalar{i} = std::strtof(argv[1 + {2 * len(arrays)} + {len(scalars)}], nullptr);")
+            scalars.append(repr(float(a)))
         else:
             decls.append("int64_t")
-            calls.append(f"int64_t({int(a)})")
+            calls.append(f"scalar{i}")
+            setup.append(f"  const int64_t scalar{i} = std::strtoll(argv[1 + {2 * len(arrays)} + {len(scalars)}], nullptr, 10);")
+            scalars.append(str(int(a)))
     params = ", ".join(decls)
     driver = (
         "// driver generated by pypto_xdsl.backend.ascendc.sim.profile.run_kernel_source\n"
-        "#include <cstdio>\n#include <vector>\n#include \"pypto_sim/launch.h\"\n"
+        "#include <cstdio>\n#include <cstdlib>\n#include <vector>\n#include \"pypto_sim/launch.h\"\n"
         f"extern \"C\" void {kernel}({params});\n"
         "int main(int argc, char** argv) {\n  (void)argc;\n  aclInit(nullptr);\n  aclrtSetDevice(0);\n"
         "  aclrtStream stream; aclrtCreateStream(&stream);\n"
         + "\n".join(setup)
-        + f"\n  pypto_sim::launch(\"{kernel}\", {block_dim}, stream, [&] {{ {kernel}({', '.join(calls)}); }});\n"
+        + f"\n  pypto_sim::{'launch_mix' if mix else 'launch'}(\"{kernel}\", {block_dim}, stream, [&] {{ {kernel}({', '.join(calls)}); }});\n"
         + "\n".join(teardown)
         + "\n  aclrtDestroyStream(stream);\n  aclrtResetDevice(0);\n  aclFinalize();\n  return 0;\n}\n"
     )
-    (work / "driver.cpp").write_text(driver)
     cxx = sim.compiler()
     if cxx is None:
         raise sim.SimulationError("no C++ compiler (g++) found; install g++ to run the simulation")
-    exe = work / "kernel_run"
     flags = [f"-D{k}={v}" for k, v in (defines or {}).items()]
-    cmd = [cxx, "-std=c++17", "-O1", "-Wall", "-Wno-unused-variable", *flags, f"-I{sim.SIM_INCLUDE_DIR}",
-           str(source), str(work / "driver.cpp"), "-o", str(exe)]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise sim.SimulationError(f"g++ failed ({' '.join(cmd)}):\n{proc.stderr}")
+    exe = _cached_build(cxx, flags, Path(source), driver, work)
     ins, outs = [], []
     for j, a in enumerate(arrays):
         p = work / f"in{j}.bin"
@@ -350,9 +376,36 @@ def run_kernel_source(
     env = dict(os.environ)
     if cost_params:
         env["PYPTO_SIM_COST"] = ",".join(f"{k}={v}" for k, v in cost_params.items())
-    run = sim.run_profiled([str(exe), *ins, *outs], prof, env=env, timeout=600)
+    run = sim.run_profiled([str(exe), *ins, *outs, *scalars], prof, env=env, timeout=600)
     if run.returncode != 0:
         raise sim.SimulationError(f"{source.name}: the simulated kernel exited with {run.returncode}:\n{run.stderr}")
     results = [np.fromfile(o, dtype=a.dtype).reshape(a.shape) for o, a in zip(outs, arrays)]
     launches = read_profile(prof)
     return KernelRun(results, by_kernel(launches)[kernel], launches)
+
+
+def _cached_build(cxx: str, flags: list[str], source: Path, driver: str, work: Path) -> Path:
+    """The kernel + driver executable, built once per (sources, flags, simulation headers)."""
+    import hashlib
+    import shutil
+
+    from pypto_xdsl.backend.ascendc import sim
+
+    digest = hashlib.sha256("\0".join([cxx, *flags, source.read_text(), driver]).encode())
+    for header in sorted(Path(sim.SIM_INCLUDE_DIR).rglob("*.h")):
+        digest.update(header.read_bytes())
+    cache = Path(tempfile.gettempdir()) / f"pypto-kernel-cache-{os.getuid()}" / digest.hexdigest()[:32]
+    exe = cache / "kernel_run"
+    if not exe.exists():
+        (work / "driver.cpp").write_text(driver)
+        built = work / "kernel_run"
+        cmd = [cxx, "-std=c++17", "-O1", "-Wall", "-Wno-unused-variable", *flags, f"-I{sim.SIM_INCLUDE_DIR}",
+               str(source), str(work / "driver.cpp"), "-o", str(built)]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise sim.SimulationError(f"g++ failed ({' '.join(cmd)}):\n{proc.stderr}")
+        cache.mkdir(parents=True, exist_ok=True)
+        staged = cache / f"kernel_run.{os.getpid()}"
+        shutil.copy2(built, staged)
+        os.replace(staged, exe)  # atomic: parallel test workers may build the same kernel
+    return exe

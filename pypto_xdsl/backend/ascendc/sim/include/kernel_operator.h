@@ -1448,6 +1448,7 @@ inline void CrossCoreSetFlag(uint16_t flagId) {
                     g.sets[peer][flagId], g.sets[peer][flagId] - 15);
   ++g.counter[peer][flagId];
   ++g.sets[peer][flagId];
+  pypto_sim::cost::cross_core_set(pipe, flagId);
 }
 
 template <uint8_t modeId = 0, pipe_t pipe = PIPE_S>
@@ -1480,6 +1481,7 @@ inline void CrossCoreWaitFlag(uint16_t flagId) {
     g.waiting_on[me] = -1;
   }
   --g.counter[me][flagId];
+  pypto_sim::cost::cross_core_wait(pipe, flagId);
 }
 
 }  // namespace AscendC

@@ -12,6 +12,12 @@
 //
 // kernel_operator.h calls the hooks below (one line per instruction); pypto_sim/launch.h
 // calls begin_block/end_block/end_launch around every block of a launch.
+//
+// A MIX block (pypto_sim::launch_mix) is one AIC and one or two AIVs, separate cores that run
+// at the same time: each has its own scalar unit, pipes and GM port (its own timeline), and
+// they wait for each other only at CrossCoreWaitFlag, which waits for the matching
+// CrossCoreSetFlag of the peer core(s) (its pipe's earlier work complete, plus
+// cross_core_latency). The block ends with its slowest core.
 #pragma once
 
 #include <algorithm>
@@ -21,6 +27,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -70,6 +77,7 @@ struct Params {
   double s_call = 3;                 // scalar cycles per API call (issue, parameters, address arithmetic)
   double s_ub_access = 4;            // LocalTensor GetValue/SetValue
   double queue_depth = 32;           // instructions a pipe's queue holds before the scalar unit stalls
+  double cross_core_latency = 50;    // CrossCoreSetFlag on one core until CrossCoreWaitFlag returns on its peer
   double shared_by = 0;              // cores sharing the chip's bandwidth (0: the launch's blocks, up to the cores)
 
   void override_from_env() {
@@ -86,6 +94,7 @@ struct Params {
         {"m_issue", &m_issue}, {"m_latency", &m_latency}, {"fix_issue", &fix_issue},
         {"fix_l0c_bytes_per_cycle", &fix_l0c_bytes_per_cycle}, {"s_call", &s_call},
         {"s_ub_access", &s_ub_access}, {"queue_depth", &queue_depth}, {"shared_by", &shared_by},
+        {"cross_core_latency", &cross_core_latency},
     };
     const char* p = spec;
     while (*p) {
@@ -178,6 +187,7 @@ struct Counters {
   uint64_t set_flags = 0, wait_flags = 0, enques = 0, deques = 0;
   uint64_t mte1 = 0, mmad = 0, mmad_macs = 0, fixpipe = 0;
   uint64_t scalar_ub = 0;
+  uint64_t cross_sets = 0, cross_waits = 0;
   void add(const Counters& o) {
     gm_read += o.gm_read; gm_written += o.gm_written; l2_hit_bytes += o.l2_hit_bytes;
     dma += o.dma; dma_bursts += o.dma_bursts; dma_misaligned += o.dma_misaligned;
@@ -186,6 +196,7 @@ struct Counters {
     barriers_v += o.barriers_v; barriers_all += o.barriers_all; barriers_other += o.barriers_other;
     set_flags += o.set_flags; wait_flags += o.wait_flags; enques += o.enques; deques += o.deques;
     mte1 += o.mte1; mmad += o.mmad; mmad_macs += o.mmad_macs; fixpipe += o.fixpipe; scalar_ub += o.scalar_ub;
+    cross_sets += o.cross_sets; cross_waits += o.cross_waits;
   }
 };
 
@@ -213,10 +224,14 @@ struct BlockState {
   }
 };
 
+// The cores of one block: core 0 alone (an AIV or AIC kernel), or a MIX block's AIC (core 0)
+// and its AIVs (cores 1..aivs).
+constexpr int kMaxGroupCores = 3;
+
 struct BlockResult {
   double cycles = 0;
-  double busy[kPipes] = {};
-  double gm_busy = 0;
+  double busy[kMaxGroupCores][kPipes] = {};
+  double gm_busy[kMaxGroupCores] = {};
   Counters c;
 };
 
@@ -225,14 +240,35 @@ struct LaunchCost {
   const char* kernel = nullptr;
   uint32_t block_num = 1;
   bool cube = false;
+  int group_cores = 1;  // 1, or 1 + AIVs of a MIX kernel's blocks
   std::vector<BlockResult> blocks;
   std::vector<std::pair<uintptr_t, uintptr_t>> read_ranges, write_ranges;
   uint32_t mem_used[8] = {};
 };
 
-inline BlockState& block() {
-  static BlockState b;
-  return b;
+struct GroupState {
+  BlockState core[kMaxGroupCores];
+  int cores = 1;
+  bool mix = false;
+  // cross-core flags of mode 2: (waiting core, flag id, setting core) -> the times the setter's
+  // CrossCoreSetFlag calls not yet consumed by a wait become visible to the waiter
+  std::multiset<double> cross[kMaxGroupCores][16][kMaxGroupCores];
+};
+inline GroupState& group() {
+  static GroupState* g = new GroupState();
+  return *g;
+}
+// The core of the block the calling thread runs (launch_mix's threads call enter_core).
+inline int& current_core() {
+  static thread_local int c = 0;
+  return c;
+}
+inline void enter_core(int c) { current_core() = c >= 0 && c < kMaxGroupCores ? c : 0; }
+inline BlockState& block() { return group().core[current_core()]; }
+inline const char* group_core_name(int c) {
+  static const char* one_aiv[] = {"AIC", "AIV", "?"};
+  static const char* two_aivs[] = {"AIC", "AIV0", "AIV1"};
+  return group().cores > 2 ? two_aivs[c] : one_aiv[c];
 }
 inline LaunchCost& launch_cost() {
   static LaunchCost l;
@@ -344,7 +380,10 @@ inline bool tracing() {
 }
 inline void record(int pipe, double start, double end, double visible) {
   BlockState& b = block();
-  if (tracing() && b.trace) std::fprintf(stderr, "pypto-sim trace: %-4s %10.1f %10.1f %10.1f (scalar %.1f)\n", pipe_name(pipe), start, end, visible, b.s);
+  if (tracing() && b.trace)
+    std::fprintf(stderr, "pypto-sim trace: %s%s%-4s %10.1f %10.1f %10.1f (scalar %.1f)\n",
+                 group().mix ? group_core_name(current_core()) : "", group().mix ? " " : "", pipe_name(pipe), start, end,
+                 visible, b.s);
   PipeState& q = b.pipe[pipe];
   const size_t depth = q.starts.size();
   if (depth) q.starts[q.instrs % depth] = start;
@@ -357,8 +396,10 @@ inline void record(int pipe, double start, double end, double visible) {
 inline double core_share(double chip_gbps, double cap) {
   const Params& P = params();
   const LaunchCost& l = launch_cost();
-  const double cores = block().cube ? P.aic_cores : P.aiv_cores;
-  const double active = P.shared_by > 0 ? P.shared_by : std::max(1.0, std::min<double>(cores, l.block_num));
+  const GroupState& g = group();
+  // a MIX launch streams on its AIC and AIV cores alike: min(blocks, cube cores) groups of g.cores
+  const double cores = g.mix ? P.aic_cores : block().cube ? P.aic_cores : P.aiv_cores;
+  const double active = P.shared_by > 0 ? P.shared_by : std::max(1.0, std::min<double>(cores, l.block_num)) * g.cores;
   return std::min(cap, chip_gbps / P.clock_ghz / active);
 }
 
@@ -561,6 +602,51 @@ inline void que_free(const void* slot, int consumer) {
   b.slots[slot].freed = consumer > S ? std::max(t, b.pipe[consumer].done) : t;
 }
 
+// CrossCoreSetFlag<2, pipe>(id) on the calling core of a MIX block: the flag is raised once
+// every instruction `pipe` received before it has completed, and seen by the peers
+// cross_core_latency later. Mode 2 (devkit: CrossCoreSetFlag): a setting on the AIC counts for
+// every AIV of the group; the AIC's wait needs a setting from each AIV. `pipe_t_value` as in barrier().
+inline void cross_core_set(int pipe_t_value, int id) {
+  GroupState& g = group();
+  BlockState& b = block();
+  if (!b.active || !g.mix || id < 0 || id >= 16) return;
+  const int p = pipe_t_value == 7 ? FIX : pipe_t_value;
+  const double t = issue(S);
+  const double raised = (p > S && p < kPipes ? std::max(t, b.pipe[p].done) : t) + params().cross_core_latency;
+  const int me = current_core();
+  if (me == 0) {
+    for (int c = 1; c < g.cores; ++c) g.cross[c][id][0].insert(raised);
+  } else {
+    g.cross[0][id][me].insert(raised);
+  }
+  ++b.c.cross_sets;
+}
+// CrossCoreWaitFlag<2, pipe>(id), called once the functional simulation has let it return (the
+// settings it consumes have been recorded): the scalar unit (PIPE_S) or `pipe` waits for the
+// earliest unconsumed setting of each peer it needs.
+inline void cross_core_wait(int pipe_t_value, int id) {
+  GroupState& g = group();
+  BlockState& b = block();
+  if (!b.active || !g.mix || id < 0 || id >= 16) return;
+  issue(S);
+  const int me = current_core();
+  double t = 0;
+  auto take = [&](std::multiset<double>& times) {
+    if (times.empty()) return;  // not recorded (the functional simulation reports real mismatches)
+    t = std::max(t, *times.begin());
+    times.erase(times.begin());
+  };
+  if (me == 0) {
+    for (int c = 1; c < g.cores; ++c) take(g.cross[0][id][c]);
+  } else {
+    take(g.cross[me][id][0]);
+  }
+  const int p = pipe_t_value == 7 ? FIX : pipe_t_value;
+  if (p > S && p < kPipes) b.pipe[p].free = std::max(b.pipe[p].free, t);
+  else b.s = std::max(b.s, t);
+  ++b.c.cross_waits;
+}
+
 // TPipe::InitBuffer: bytes of an on-chip memory in use (index as pypto_sim::Mem).
 inline void mem_used(int mem, uint32_t bytes) {
   if (!block().active || mem < 0 || mem >= 8) return;
@@ -577,23 +663,41 @@ inline void begin_launch(const char* kernel, uint32_t block_num) {
   l.block_num = block_num;
 }
 inline void begin_block() {
-  BlockState& b = block();
-  b = BlockState();
-  b.active = true;
-  b.trace = launch_cost().blocks.empty();
+  GroupState& g = group();
+  g = GroupState();
+  current_core() = 0;
+  g.core[0].active = true;
+  g.core[0].trace = launch_cost().blocks.empty();
+}
+// A MIX block: an AIC (core 0) and `aivs` AIVs (1 for KERNEL_TYPE_MIX_AIC_1_1, 2 for 1_2), each
+// on its own timeline; the thread running core c calls enter_core(c) first.
+inline void begin_mix_block(int aivs) {
+  GroupState& g = group();
+  g = GroupState();
+  g.mix = true;
+  g.cores = 1 + std::max(1, std::min(aivs, kMaxGroupCores - 1));
+  launch_cost().group_cores = g.cores;
+  for (int c = 0; c < g.cores; ++c) {
+    g.core[c].active = true;
+    g.core[c].trace = launch_cost().blocks.empty();
+  }
 }
 inline void end_block() {
-  BlockState& b = block();
+  GroupState& g = group();
   BlockResult r;
-  r.cycles = b.total();
-  for (int p = 0; p < kPipes; ++p) r.busy[p] = b.pipe[p].busy;
-  r.busy[S] = b.s_busy;
-  r.gm_busy = b.gm_busy;
-  r.c = b.c;
   LaunchCost& l = launch_cost();
-  l.cube = l.cube || b.cube;
+  for (int c = 0; c < g.cores; ++c) {
+    BlockState& b = g.core[c];
+    r.cycles = std::max(r.cycles, b.total());  // the group's cores run at the same time
+    for (int p = 0; p < kPipes; ++p) r.busy[c][p] = b.pipe[p].busy;
+    r.busy[c][S] = b.s_busy;
+    r.gm_busy[c] = b.gm_busy;
+    r.c.add(b.c);
+    l.cube = l.cube || b.cube;
+    b.active = false;
+  }
   l.blocks.push_back(r);
-  b.active = false;
+  current_core() = 0;
   l2_end_block();
 }
 
@@ -617,15 +721,18 @@ inline void end_launch() {
   LaunchCost& l = launch_cost();
   const Params& P = params();
   l2_end_launch();
-  const uint32_t cores = static_cast<uint32_t>(l.cube ? P.aic_cores : P.aiv_cores);
+  const bool mix = l.group_cores > 1;  // a MIX kernel: its blocks go to core groups (one per cube core)
+  const uint32_t cores = static_cast<uint32_t>(l.cube || mix ? P.aic_cores : P.aiv_cores);
   const uint32_t used = std::max<uint32_t>(1, std::min<uint32_t>(cores, l.block_num));
   std::vector<BlockResult> per_core(used);
   for (size_t i = 0; i < l.blocks.size(); ++i) {
     BlockResult& c = per_core[i % used];
     const BlockResult& r = l.blocks[i];
     c.cycles += r.cycles;
-    for (int p = 0; p < kPipes; ++p) c.busy[p] += r.busy[p];
-    c.gm_busy += r.gm_busy;
+    for (int k = 0; k < kMaxGroupCores; ++k) {
+      for (int p = 0; p < kPipes; ++p) c.busy[k][p] += r.busy[k][p];
+      c.gm_busy[k] += r.gm_busy[k];
+    }
   }
   size_t slowest = 0;
   for (size_t i = 1; i < per_core.size(); ++i)
@@ -639,9 +746,23 @@ inline void end_launch() {
   const BlockResult& crit = per_core.empty() ? BlockResult() : per_core[slowest];
   std::fprintf(f, "{\"kernel\": \"%s\", \"blocks\": %u, \"cores\": %u, \"core_type\": \"%s\", \"cycles\": %.1f, "
                "\"clock_ghz\": %g, \"hbm_gbps\": %g, \"aiv_cores\": %g, \"aic_cores\": %g, \"busy\": {", l.kernel, l.block_num,
-               used, l.cube ? "aic" : "aiv", crit.cycles, P.clock_ghz, P.hbm_gbps, P.aiv_cores, P.aic_cores);
-  for (int p = 0; p < kPipes; ++p) std::fprintf(f, "%s\"%s\": %.1f", p ? ", " : "", pipe_name(p), crit.busy[p]);
-  std::fprintf(f, ", \"GM\": %.1f}", crit.gm_busy);
+               used, mix ? "mix" : l.cube ? "aic" : "aiv", crit.cycles, P.clock_ghz, P.hbm_gbps, P.aiv_cores, P.aic_cores);
+  if (!mix) {
+    for (int p = 0; p < kPipes; ++p) std::fprintf(f, "%s\"%s\": %.1f", p ? ", " : "", pipe_name(p), crit.busy[0][p]);
+    std::fprintf(f, ", \"GM\": %.1f}", crit.gm_busy[0]);
+  } else {  // "AIC MTE2", "AIV V", ...: every core of the critical group, the pipes it used
+    bool first = true;
+    const char* core_names[] = {"AIC", l.group_cores > 2 ? "AIV0" : "AIV", "AIV1"};
+    for (int k = 0; k < l.group_cores; ++k) {
+      for (int p = 0; p < kPipes; ++p)
+        if (crit.busy[k][p] > 0 || p == S) {
+          std::fprintf(f, "%s\"%s %s\": %.1f", first ? "" : ", ", core_names[k], pipe_name(p), crit.busy[k][p]);
+          first = false;
+        }
+      std::fprintf(f, ", \"%s GM\": %.1f", core_names[k], crit.gm_busy[k]);
+    }
+    std::fprintf(f, "}");
+  }
   std::fprintf(f, ", \"block_cycles\": [");
   for (size_t i = 0; i < l.blocks.size(); ++i) std::fprintf(f, "%s%.1f", i ? ", " : "", l.blocks[i].cycles);
   std::fprintf(f, "]");
@@ -651,7 +772,8 @@ inline void end_launch() {
                "\"dma_min_burst\": %llu, \"dma_max_burst\": %llu, \"dma_misaligned\": %llu, \"vec\": %llu, "
                "\"vec_repeats\": %llu, \"vec_elements\": %llu, \"barriers_v\": %llu, \"barriers_all\": %llu, "
                "\"barriers_other\": %llu, \"set_flags\": %llu, \"wait_flags\": %llu, \"enques\": %llu, \"deques\": %llu, "
-               "\"mte1\": %llu, \"mmad\": %llu, \"mmad_macs\": %llu, \"fixpipe\": %llu, \"scalar_ub\": %llu}",
+               "\"mte1\": %llu, \"mmad\": %llu, \"mmad_macs\": %llu, \"fixpipe\": %llu, \"scalar_ub\": %llu, "
+               "\"cross_sets\": %llu, \"cross_waits\": %llu}",
                (unsigned long long)all.gm_read, (unsigned long long)ur, (unsigned long long)all.gm_written,
                (unsigned long long)uw, (unsigned long long)all.l2_hit_bytes, (unsigned long long)all.dma,
                (unsigned long long)all.dma_bursts, (unsigned long long)(all.dma ? all.dma_min_burst : 0),
@@ -661,7 +783,8 @@ inline void end_launch() {
                (unsigned long long)all.barriers_other, (unsigned long long)all.set_flags,
                (unsigned long long)all.wait_flags, (unsigned long long)all.enques, (unsigned long long)all.deques,
                (unsigned long long)all.mte1, (unsigned long long)all.mmad, (unsigned long long)all.mmad_macs,
-               (unsigned long long)all.fixpipe, (unsigned long long)all.scalar_ub);
+               (unsigned long long)all.fixpipe, (unsigned long long)all.scalar_ub,
+               (unsigned long long)all.cross_sets, (unsigned long long)all.cross_waits);
   std::fprintf(f, ", \"mem_used\": {\"UB\": %u, \"L1\": %u, \"L0A\": %u, \"L0B\": %u, \"L0C\": %u}}\n", l.mem_used[0],
                l.mem_used[1], l.mem_used[2], l.mem_used[3], l.mem_used[4]);
   std::fclose(f);

@@ -44,9 +44,10 @@ uint32_t launch_mix(const char* name, uint32_t blockDim, aclrtStream stream, F&&
   for (uint32_t b = 0; b < blockDim; ++b) {
     MixGroup group;
     mix_group() = &group;
-    cost::begin_block();
+    cost::begin_mix_block(1);  // the AIC and the AIV on timelines of their own (pypto_sim/cost.h)
     auto core = [&](int c) {
       mix_core() = c;
+      cost::enter_core(c);
       g_coreType = c == 0 ? AscendC::AIC : AscendC::AIV;
       LaunchState& s = launch_state();
       s.kernel = name;
