@@ -35,6 +35,8 @@ from pypto_xdsl.backend.ascendc.sim import profile as prof  # noqa: E402
 KERNELS = ROOT / "tests" / "perf_kernels"
 ROWS, COLS, BLOCKS = 1536, 1024, 48  # f32 [1536, 1024]: 6 MiB per tensor, 32 rows per vector core
 MM = 1024
+ATTN_S, ATTN_D = 512, 128
+ATTN_SCALE = 0.08838834764831845  # 1 / sqrt(ATTN_D)
 
 HEADER = '''import pypto_xdsl.language as pl
 X = pl.Tensor[[{rows}, {cols}], pl.FP32]
@@ -92,9 +94,41 @@ class P:
             c[i * {MM // 16} : (i + 1) * {MM // 16}] = pl.matmul(a[i * {MM // 16} : (i + 1) * {MM // 16}], b)
         return c
 ''',
-    # Mixed AIC/AIV kernels do not exist yet: the block is three launches (scores on the cube,
-    # softmax + cast to f16 on the vector cores, P x V on the cube) through GM intermediates.
-    "attention": '''import pypto_xdsl.language as pl
+    # The attention block in one scope, flash-attention style (examples/mixed/flash_attention.py
+    # with Kt as input): one MIX kernel, one 64-row query block per core group, an online
+    # softmax over 64-column key blocks; expand-mixed-kernel splits it into the AIC's and the
+    # AIV's halves, which exchange S_j, P_j and P_j V_j through GM rings.
+    "attention": f'''import pypto_xdsl.language as pl
+S, D, BQ, BK = 512, 128, 64, 64
+@pl.program
+class P:
+    @pl.function
+    def main(self, q: pl.Tensor[[S, D], pl.FP16], kt: pl.Tensor[[D, S], pl.FP16], v: pl.Tensor[[S, D], pl.FP16],
+             o: pl.Out[pl.Tensor[[S, D], pl.FP32]]) -> pl.Tensor[[S, D], pl.FP32]:
+        for qi in pl.spmd(S // BQ, name_hint="attention"):
+            q_left = pl.move(pl.load(q, [qi * BQ, 0], [BQ, D], target_memory=pl.Mem.Mat), target_memory=pl.Mem.Left)
+            m_i = pl.tile.full([BQ, 1], pl.FP32, -1e30)
+            l_i = pl.tile.full([BQ, 1], pl.FP32, 0.0)
+            o_i = pl.tile.full([BQ, D], pl.FP32, 0.0)
+            for j in pl.range(S // BK):
+                k_right = pl.move(pl.load(kt, [0, j * BK], [D, BK], target_memory=pl.Mem.Mat), target_memory=pl.Mem.Right)
+                s_ij = pl.mul(pl.move(pl.matmul(q_left, k_right), target_memory=pl.Mem.Vec), {ATTN_SCALE!r})
+                m_new = pl.maximum(m_i, pl.row_max(s_ij))
+                p = pl.row_expand_expdif(s_ij, m_new)
+                alpha = pl.exp(pl.sub(m_i, m_new))
+                l_i = pl.add(pl.mul(l_i, alpha), pl.row_sum(p))
+                p_left = pl.move(pl.cast(p, pl.FP16), target_memory=pl.Mem.Left)
+                v_right = pl.move(pl.load(v, [j * BK, 0], [BK, D], target_memory=pl.Mem.Mat), target_memory=pl.Mem.Right)
+                pv = pl.move(pl.matmul(p_left, v_right), target_memory=pl.Mem.Vec)
+                o_i = pl.add(pl.row_expand_mul(o_i, alpha), pv)
+                m_i = m_new
+            o = pl.store(pl.row_expand_div(o_i, l_i), [qi * BQ, 0], o)
+        return o
+''',
+    # The same block as three launches through GM intermediates (how it was benchmarked before
+    # MIX kernels existed): scores on the cube, softmax + cast to f16 on the vector cores, P x V
+    # on the cube.
+    "attn_3launch": '''import pypto_xdsl.language as pl
 S, D = 512, 128
 @pl.program
 class P:
@@ -135,7 +169,7 @@ def _layernorm(x):
 
 
 def _attention(q, kt, v):
-    s = (q.astype(np.float32) @ kt.astype(np.float32)) * 0.08838834764831845
+    s = (q.astype(np.float32) @ kt.astype(np.float32)) * ATTN_SCALE
     return _softmax(s).astype(np.float16).astype(np.float32) @ v.astype(np.float32)
 
 
@@ -167,10 +201,17 @@ OPS = [
     Op("matmul", lambda r: [r.standard_normal((MM, MM)).astype(np.float16) for _ in range(2)],
        lambda a, b: a.astype(np.float32) @ b.astype(np.float32), ("matmul_tiled.cpp", "matmul_tiled", 24, {}),
        macs=MM**3, rtol=2e-3, atol=2e-2),
-    Op("attention", lambda r: [r.standard_normal(s).astype(np.float16) for s in ((512, 128), (128, 512), (512, 128))],
-       _attention, None, macs=2 * 512 * 512 * 128, rtol=2e-2, atol=2e-3,
-       note="3 launches (cube, vector, cube): no mixed kernels yet; no hand-written reference"),
+    Op("attention", lambda r: _attention_inputs(r), _attention,
+       ("attention_mix.cpp", "attention_mix", ATTN_S // 64, {"SEQ": ATTN_S, "HEAD_DIM": ATTN_D}),
+       macs=2 * ATTN_S * ATTN_S * ATTN_D, rtol=2e-2, atol=2e-3,
+       note="one MIX kernel; hand-written: both cores software-pipelined by one key block"),
+    Op("attn_3launch", lambda r: _attention_inputs(r), _attention, None, macs=2 * ATTN_S * ATTN_S * ATTN_D,
+       rtol=2e-2, atol=2e-3, note="3 launches (cube, vector, cube) through GM; launch overhead not modelled"),
 ]
+
+
+def _attention_inputs(rng):
+    return [rng.standard_normal(s).astype(np.float16) for s in ((ATTN_S, ATTN_D), (ATTN_D, ATTN_S), (ATTN_S, ATTN_D))]
 
 
 def run_generated(op: Op, work: Path) -> prof.KernelProfile | dict[str, prof.KernelProfile]:
@@ -200,10 +241,14 @@ def run_hand(op: Op, work: Path, extra: dict[str, Any] | None = None, cost: dict
         args = [*inputs, *pad, np.zeros_like(want), want.size]
     elif src == "rows.cpp":
         args = [*inputs, np.zeros_like(want), ROWS]
+    elif src == "attention_mix.cpp":
+        ring_bytes = 2 * 64 * 64 * 4 + 2 * 64 * 64 * 2 + 2 * 64 * ATTN_D * 4  # scores, p and pv rings of 2 slots
+        pipelined = int((extra or {}).pop("PIPELINED", 1))
+        args = [*inputs, np.zeros_like(want), np.zeros(blocks * ring_bytes, np.uint8), pipelined, ATTN_SCALE]
     else:
         args = [*inputs, np.zeros_like(want)]
     run = prof.run_kernel_source(KERNELS / src, kernel, blocks, args, defines={**defines, **(extra or {})},
-                                 cost_params=cost, work_dir=work)
+                                 cost_params=cost, work_dir=work, mix=src == "attention_mix.cpp")
     got = [a for a in run.outputs if a.shape == want.shape][-1]
     np.testing.assert_allclose(got, want, rtol=op.rtol, atol=op.atol, err_msg=f"hand-written {op.name}")
     return run.profile
@@ -324,6 +369,12 @@ def what_if(work: Path, wanted: list[str]) -> None:
             v = run_hand(op, work / name / f"wi-{'-'.join(f'{k}{w}' for k, w in extra.items())}", extra)
             print(f"  {name:<10} hand-written, {label:<48} {v.cycles / base.cycles:6.3f}  "
                   f"(V busy {v.utilisation().get('V', 0):5.1%} vs {base.utilisation().get('V', 0):5.1%})")
+    if "attention" in wanted:
+        op = rows["attention"]
+        base = run_hand(op, work / "attention" / "wi-base")
+        turns = run_hand(op, work / "attention" / "wi-turns", {"PIPELINED": 0})
+        print(f"  {'attention':<10} hand-written, {'cores take turns (the generated kernel order)':<48} "
+              f"{turns.cycles / base.cycles:6.3f}")
     for name in wanted:
         op = rows[name]
         if "gen" not in op.results:

@@ -22,6 +22,7 @@ DEFAULT_PIPELINE: tuple[str, ...] = (
 # ascendc-broadcast-reciprocal is not among them: it rounds twice (up to 2 ulp of f32 from the
 # interpreter's division), so it is opt-in, run by name before ascendc-plan-buffers.
 ASCENDC_PIPELINE: tuple[str, ...] = DEFAULT_PIPELINE + (
+    "hoist-cube-loads",
     "lower-cross-core-rings",
     "convert-pypto-to-ascendc",
     "ascendc-tree-reductions",
