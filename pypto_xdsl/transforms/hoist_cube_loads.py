@@ -117,7 +117,7 @@ class HoistCubeLoadAbovePop(RewritePattern):
             return
         for moved in (*deps, op):
             moved.detach()
-            rewriter.insert_op(moved, InsertPoint.before(pop))
+            rewriter.insert(moved, InsertPoint.before(pop))
 
 
 class HoistMoveOfHoistedLoad(RewritePattern):
@@ -136,7 +136,7 @@ class HoistMoveOfHoistedLoad(RewritePattern):
         if pop is None or not load.is_before_in_block(pop):
             return
         op.detach()
-        rewriter.insert_op(op, InsertPoint.before(pop))
+        rewriter.insert(op, InsertPoint.before(pop))
 
 
 def hoist_cube_loads(module: ModuleOp) -> None:
