@@ -216,3 +216,54 @@ def test_mix_kernel_cores_that_overlap_beat_cores_that_take_turns(tmp_path):
     assert overlapped.counters == turns.counters
     assert overlapped.busy["AIC M"] == turns.busy["AIC M"] and overlapped.busy["AIV V"] == turns.busy["AIV V"]
     assert overlapped.cycles < 0.8 * turns.cycles, (overlapped.cycles, turns.cycles)
+
+
+MIX_TIMELINES = r"""
+#include <cstdio>
+#include "pypto_sim/cost.h"
+using namespace pypto_sim::cost;
+int main() {
+  begin_launch("mix_1_2", 1);
+  begin_mix_block(2);  // one AIC (core 0) and two AIVs (cores 1, 2)
+  enter_core(0);
+  mmad(128, 128, 1024, 2);          // M busy 4,106 cycles
+  cross_core_set(2 /* PIPE_M */, 1);
+  enter_core(2);
+  vector("Exp", 4, 3000, 0);        // AIV1 is busy until after the Mmad before it waits
+  barrier(6 /* PIPE_ALL */);
+  enter_core(1);
+  cross_core_wait(0 /* PIPE_S */, 1);
+  const double aiv0_resumes = block().s;
+  vector("Add", 4, 10, 0);
+  cross_core_set(1 /* PIPE_V */, 2);
+  enter_core(2);
+  cross_core_wait(0, 1);
+  const double aiv1_resumes = block().s;
+  vector("Add", 4, 10, 0);
+  cross_core_set(1, 2);
+  const double aiv1_set = block().pipe[V].done;
+  enter_core(0);
+  cross_core_wait(0, 2);            // needs the setting of both AIVs (mode 2)
+  std::printf("%.1f %.1f %.1f %.1f %.1f\n", group().core[0].pipe[M].done, aiv0_resumes, aiv1_resumes, aiv1_set,
+              block().s);
+  return 0;
+}
+"""
+
+
+def test_mix_timelines_fit_one_aic_and_two_aivs(tmp_path):
+    """The cost model's MIX block has a timeline per core, laid out for KERNEL_TYPE_MIX_AIC_1_2
+    too: an AIC setting releases each AIV's wait, and the AIC's wait needs both AIVs' settings
+    (mode 2), each cross_core_latency after the set pipe's work is visible."""
+    from pypto_xdsl.backend.ascendc import sim
+
+    (tmp_path / "t.cpp").write_text(MIX_TIMELINES)
+    exe = tmp_path / "t"
+    subprocess.run([sim.compiler(), "-std=c++17", "-O0", f"-I{sim.SIM_INCLUDE_DIR}", str(tmp_path / "t.cpp"), "-o",
+                    str(exe)], check=True)
+    m_done, aiv0, aiv1, aiv1_set, aic = map(float, subprocess.run([str(exe)], capture_output=True, text=True,
+                                                                   check=True).stdout.split())
+    latency = 50  # cross_core_latency
+    assert aiv0 == pytest.approx(m_done + latency)  # AIV0 was idle: it waits for the AIC's Mmad
+    assert aiv1 > aiv0 + 1000  # AIV1 reached its wait later (a PIPE_ALL barrier after 6,000 cycles of Exp)
+    assert aic == pytest.approx(aiv1_set + latency)  # the later of the two AIVs' settings

@@ -33,6 +33,8 @@
 #include <utility>
 #include <vector>
 
+#include "pypto_sim/core.h"
+
 namespace pypto_sim {
 namespace cost {
 
