@@ -90,8 +90,14 @@ C = pl.Tensor[[{MM}, {MM}], pl.FP32]
 class P:
     @pl.function
     def main(self, a: A, b: A, c: pl.Out[C]) -> C:
-        for i in pl.spmd(16, name_hint="matmul"):
-            c[i * {MM // 16} : (i + 1) * {MM // 16}] = pl.matmul(a[i * {MM // 16} : (i + 1) * {MM // 16}], b)
+        # 128 x 128 output blocks dealt over the 24 cube cores: core i owns row block i % 8
+        # and every third column block from i // 8 (3, 3 or 2 blocks), so its A rows stay
+        # put and the cube path keeps them in L1 for all its blocks
+        for i in pl.spmd(24, name_hint="matmul"):
+            r = i % {MM // 128}
+            for j in pl.range(i // {MM // 128}, {MM // 128}, 3):
+                c[r * 128 : (r + 1) * 128, j * 128 : (j + 1) * 128] = pl.matmul(
+                    a[r * 128 : (r + 1) * 128], b[:, j * 128 : (j + 1) * 128])
         return c
 ''',
     # The attention block in one scope, flash-attention style (examples/mixed/flash_attention.py

@@ -14,8 +14,9 @@ kernel without a `memory_plan` this pass:
   largest size, its `values` listing every tile). A tensor is live from its `get_buf` to the
   end of the last op, in the block of the `get_buf`, that uses it; ranges touching at one op
   never share, so no instruction reads and writes one buffer through two tensors;
-* double-buffers: a queue (not CO1) whose tensors are allocated inside a loop gets depth 2
-  (`TQue<P, 2>`, `InitBuffer(q, 2, bytes)`) when every buffer of its memory still fits,
+* double-buffers: a queue whose tensors are allocated inside a loop gets depth 2
+  (`TQue<P, 2>`, `InitBuffer(q, 2, bytes)`) when every buffer of its memory still fits (for
+  CO1, two accumulators in L0C: one block's Fixpipe overlaps the next block's Mmads),
   otherwise every queue of that memory keeps depth 1; if that does not fit either the kernel
   is rejected, listing its buffers;
 * records `memory_plan = {UB = {capacity, used}, ...}` on the kernel.
@@ -429,7 +430,7 @@ def fit(
             in_loop = isinstance(d, M.TQueOp) and any(
                 isinstance(u.operation, M.AllocTensorOp) and _in_loop(u.operation, kernel) for u in d.result.uses
             )
-            double = capacities.double_buffer and in_loop and d.result.type.pos != TPosition.CO1  # type: ignore[union-attr]
+            double = capacities.double_buffer and in_loop
             depth[d] = 2 if double else 1
         total = sum(buffers.init[d.result].bytes_per_buffer * depth[d] for d in decls)
         if total > capacity and fallback:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, FloatAttr, IndexType
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
@@ -129,6 +129,10 @@ class MatmulPlan:
     a_panel: bool = False
     """Load each M block's whole A panel [Mb, K] into L1 once and take every N block's K
     steps from it (`tile.slice` of the mat tile), instead of reloading A per N block."""
+    panel_loop: scf.ForOp | None = None
+    """A single M block whose A rows do not change in this enclosing user loop: the panel is
+    loaded once before the loop (its address arithmetic moved there with it) and serves
+    every iteration's matmul."""
 
     @property
     def result(self) -> SSAValue:
@@ -192,7 +196,111 @@ def plan_matmul(op: tensor.MatmulOp, bound_of: Callable[[str], int | None] = lam
     # the A panel stays in L1 (double-buffered by the M loop) next to B's K-step tiles when
     # there are several N blocks to share it (a static M: a partial M block loads per step)
     a_panel = isinstance(m, int) and n > nb and 2 * mb * k * eb + CUBE_COPIES * kb * nb * eb <= L1_BYTES
-    return MatmulPlan(op, cast, sink, (mb, nb, kb), m_bound, relu, a_panel)
+    panel_loop = None
+    if isinstance(m, int) and m == mb and mb * k * eb + CUBE_COPIES * kb * nb * eb <= L1_BYTES:
+        panel_loop = invariant_loop(op.lhs, op)
+        a_panel = a_panel or panel_loop is not None
+    return MatmulPlan(op, cast, sink, (mb, nb, kb), m_bound, relu, a_panel, panel_loop)
+
+
+_PURE_INDEX_OPS = (
+    arith.ConstantOp, arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.FloorDivSIOp, arith.DivUIOp,
+    arith.DivSIOp, arith.RemSIOp, arith.RemUIOp, arith.MinSIOp, arith.MaxSIOp,
+)
+
+
+def _index_range(v: SSAValue, depth: int = 0) -> tuple[int, int | None] | None:
+    """A range [lo, hi] (hi None: unbounded above) every value of the index `v` lies in, from
+    constants, block ids and the arithmetic on them; None when nothing is known."""
+    c = const_index(v)
+    if c is not None:
+        return c, c
+    if depth > 16 or not isinstance(v, OpResult):
+        return None
+    op = v.op
+    if isinstance(op, tile.GetBlockIdxOp):
+        return 0, None
+    if not isinstance(op, _PURE_INDEX_OPS) or len(op.operands) != 2:
+        return None
+    x, y = (_index_range(o, depth + 1) for o in op.operands)
+    if x is None or y is None or x[0] < 0 or y[0] < 0:
+        return None
+    (xl, xh), (yl, yh) = x, y
+    if isinstance(op, arith.AddiOp):
+        return xl + yl, None if xh is None or yh is None else xh + yh
+    if isinstance(op, arith.MuliOp):
+        return xl * yl, None if xh is None or yh is None else xh * yh
+    if isinstance(op, arith.FloorDivSIOp | arith.DivUIOp | arith.DivSIOp) and yl > 0:
+        return (0 if yh is None else xl // yh), None if xh is None else xh // yl
+    if isinstance(op, arith.RemSIOp | arith.RemUIOp) and yl > 0:
+        return 0, (yh - 1) if yh is not None else xh
+    if isinstance(op, arith.MinSIOp):
+        return min(xl, yl), yh if xh is None else (xh if yh is None else min(xh, yh))
+    return None
+
+
+def _loop_invariant_ops(value: SSAValue, loop: scf.ForOp, found: list[Operation]) -> bool:
+    """Whether `value` is computed, inside `loop`, only by pure index arithmetic and tensor
+    views of values defined outside it (the ops to move before the loop go into `found`,
+    operands first)."""
+    if isinstance(value, BlockArgument):
+        return not loop.is_ancestor(value.block.parent_op())  # type: ignore[arg-type]
+    op = value.op  # type: ignore[attr-defined]
+    if not loop.is_ancestor(op):
+        return True
+    if not isinstance(op, (*_PURE_INDEX_OPS, tensor.SliceOp)) or op.regions:
+        return False
+    if isinstance(op, tensor.SliceOp) and op.sizes:
+        return False
+    if not all(_loop_invariant_ops(o, loop, found) for o in op.operands):
+        return False
+    if op not in found:
+        found.append(op)
+    return True
+
+
+def _writes_only_elsewhere(loop: scf.ForOp, storage) -> bool:
+    """Whether every write inside `loop` goes to storage other than `storage`."""
+    for op in loop.body.walk():
+        if not may_write(op) or isinstance(op, scf.YieldOp | scf.ForOp | scf.IfOp):
+            continue
+        if isinstance(op, tensor.AssembleOp):
+            if not storage.distinct_from(sink_storage(op)):
+                return False
+        elif isinstance(op, tile.StoreOp | tile.AtomicStoreOp):
+            if not storage.distinct_from(storage_of(op.dest)):
+                return False
+        elif not isinstance(op, tensor.MatmulOp):
+            return False
+    return True
+
+
+def invariant_loop(lhs: SSAValue, op: tensor.MatmulOp) -> scf.ForOp | None:
+    """The outermost enclosing `scf.for` (inside the kernel) that neither changes which rows
+    `lhs` names nor writes them, when the rows are in bounds whatever the loop's trip count
+    (the hoisted load also runs when the loop runs no iteration)."""
+    if not isinstance(lhs, OpResult) or not isinstance(lhs.op, tensor.SliceOp):
+        return None
+    view = lhs.op
+    src = shape_of(view.source.type)
+    rows = shape_of(lhs.type)
+    if src is None or rows is None or not is_static((*src, *rows)):
+        return None
+    for o, extent, total in zip(view.offsets, rows, src):
+        r = _index_range(o)
+        if r is None or r[1] is None or r[1] + extent > total:  # type: ignore[operator]
+            return None
+    storage = storage_of(view.source)
+    if storage.root is None:
+        return None
+    best = None
+    parent = op.parent_op()
+    while isinstance(parent, scf.ForOp):
+        if not _loop_invariant_ops(lhs, parent, []) or not _writes_only_elsewhere(parent, storage):
+            break
+        best = parent
+        parent = parent.parent_op()
+    return best
 
 
 def matmul_sink(op: tensor.MatmulOp, result: SSAValue) -> tensor.AssembleOp | None:
@@ -253,8 +361,12 @@ class MatmulRewriter:
             self.rewriter.insert(create, self.at)
             dest, offsets = create.result, [self._index(0), self._index(0)]
 
+        hoisted = self._hoisted_panel(a, (mb, k)) if p.panel_loop is not None else None
+
         def tile_n(at: InsertPoint, carried: SSAValue, row: SSAValue, valid_rows: SSAValue | None = None) -> SSAValue:
-            panel = self._panel(at, a, row, (mb, k)) if p.a_panel and valid_rows is None else None
+            panel = hoisted
+            if panel is None and p.a_panel and valid_rows is None:
+                panel = self._panel(at, a, row, (mb, k))
             return self._loop(at, n, nb, carried, "n",
                               lambda at2, c2, col: self._block(at2, a, b, c2, offsets, row, col, k, (mb, nb, kb),
                                                                valid_rows, panel))
@@ -345,9 +457,25 @@ class MatmulRewriter:
         self.rewriter.insert(add, at)
         return add.result
 
-    def _panel(self, at: InsertPoint, a: SSAValue, row: SSAValue, shape: tuple[int, int]) -> SSAValue:
+    def _hoisted_panel(self, a: SSAValue, shape: tuple[int, int]) -> SSAValue:
+        """The panel loaded before the plan's invariant loop: the view `a` and its index
+        arithmetic move there first (they are pure and read nothing the loop writes)."""
+        loop = self.plan.panel_loop
+        assert loop is not None
+        chain: list[Operation] = []
+        _loop_invariant_ops(a, loop, chain)
+        at = InsertPoint.before(loop)
+        for op in chain:
+            op.detach()
+            self.rewriter.insert(op, at)
+        zero = arith.ConstantOp.from_int_and_width(0, IndexType())
+        self.rewriter.insert(zero, at)
+        return self._panel(at, a, zero.result, shape, zero.result)
+
+    def _panel(self, at: InsertPoint, a: SSAValue, row: SSAValue, shape: tuple[int, int],
+               col: SSAValue | None = None) -> SSAValue:
         """The M block's A rows [Mb, K] in L1, loaded once for all its N blocks."""
-        load = tile.LoadOp(a, [row, self._index(0)], TileType(list(shape), a.type.element_type, MemorySpace.MAT))  # type: ignore[attr-defined]
+        load = tile.LoadOp(a, [row, col or self._index(0)], TileType(list(shape), a.type.element_type, MemorySpace.MAT))  # type: ignore[attr-defined]
         load.result.name_hint = f"{a.name_hint or 'lhs'}_panel"
         self.rewriter.insert(load, at)
         return load.result
