@@ -10,7 +10,7 @@ import re
 import subprocess
 
 import pytest
-from test_convert_tensor_to_tile_dynamic import PROGRAMS, SIZES
+from test_convert_tensor_to_tile_dynamic import PROGRAMS, SIZES, matmul
 
 from pypto_xdsl.backend.ascendc import sim
 from pypto_xdsl.tools import pypto_compile
@@ -50,6 +50,34 @@ def test_one_build_runs_every_size_and_matches_the_interpreter(name, tmp_path, m
             assert (counters["gm_read"], counters["gm_written"]) == (static_reads, 0)
         else:
             assert counters["gm_written"] == out.nbytes
+
+
+def test_a_dynamic_m_matmul_runs_every_size_from_one_build(tmp_path, monkeypatch):
+    """C[M, 48] = A[M, 64] @ B on 4 cube cores: a balanced share of M's rows per core, its full
+    128-row blocks, then a partial block whose Nd2Nz `nValue` and Fixpipe `mSize` are the
+    run-time tail (M = 1000 and 1500: more than one block in a core's share)."""
+    from pypto_xdsl.interpreter.tolerance import program_precision, tolerance_for
+
+    builds = []
+    real_build = sim.build
+    monkeypatch.setattr(sim, "build", lambda *a, **k: builds.append(a) or real_build(*a, **k))
+    text = matmul().replace("%r = pypto.call @k(%a, %b, %c) :", "%r = pypto.call @k(%a, %b, %c) {pypto.block_dim = 4 : i64} :")
+    module = parse_program(text)
+    reference = module.clone()
+    apply_pipeline(module, "pypto-default")
+    sizes = (*SIZES, 1500)
+    reports = simulate_sizes(module, tmp_path, [{"N": n} for n in sizes], reference_module=reference, profile=True)
+    assert len(builds) == 1
+    kernel = (tmp_path / "kernels" / "k.cpp").read_text()
+    assert "nValue = tail_rows;" in kernel and "mSize = tail_rows;" in kernel
+    precision = program_precision(reference)
+    for n, report in zip(sizes, reports):
+        got, want = report.outputs["c"], report.reference["c"]
+        assert got.shape == (n, 48)
+        tol = tolerance_for(want, precision)
+        assert report.max_abs_error is not None and (n == 0 or tol.close(want, got).all()), (n, report.max_abs_error)
+        (launch,) = report.profile
+        assert launch["counters"]["gm_written"] == got.nbytes  # every row once, over the 4 cores
 
 
 def _dynamic_columns(name: str) -> str:

@@ -229,20 +229,6 @@ def test_matmul_cube_path(tmp_path):
     np.testing.assert_allclose(report.outputs["c"], a.astype(np.float32) @ b.astype(np.float32), rtol=RTOL, atol=ATOL)
 
 
-def test_matmul_blocks_dealt_over_cores_share_an_l1_panel(tmp_path):
-    """Each core's 128 x 128 blocks (row block i % 2, every second column block) take their
-    K steps from one A panel loaded before the block loop, with two accumulators in L0C."""
-    from pypto_xdsl.interpreter.tolerance import program_precision, tolerance_for
-
-    report = compile_and_run("matmul_strip", tmp_path, seed=25)
-    tol = tolerance_for(report.reference["c"], program_precision(load("matmul_strip")))  # K = 256: the derived rule
-    np.testing.assert_allclose(report.outputs["c"], report.reference["c"], rtol=tol.rtol, atol=tol.atol)
-    run_in = tmp_path / "matmul_strip" / "sim-run" / "in"
-    a = np.fromfile(run_in / "a.bin", dtype=np.float16).reshape(256, 256).astype(np.float64)
-    b = np.fromfile(run_in / "b.bin", dtype=np.float16).reshape(256, 512).astype(np.float64)
-    np.testing.assert_allclose(report.outputs["c"], a @ b, rtol=1e-5, atol=1e-4)
-
-
 def test_matmul_f32_cube_path(tmp_path):
     """f32 operands on the cube (float x float -> float Mmad): the banded Nd2Nz copy and
     LoadDataWithTranspose of the right operand against the interpreter and numpy."""

@@ -625,6 +625,20 @@ def test_reading_a_disjoint_window_of_the_destination_is_fused():
     assert_same_semantics(before, after, "main", seeds=(0, 1))
 
 
+def test_a_panel_hoisted_out_of_the_block_loop_keeps_the_meaning():
+    """tests/filecheck/backend/matmul_strip.mlir (4 cores, row block i % 2, every second column
+    block): one A panel per core, loaded before its column loop, serves every block."""
+    from pathlib import Path
+
+    text = (Path(__file__).parent / "filecheck" / "backend" / "matmul_strip.mlir").read_text()
+    before, after = convert(text)
+    k = kernel(after, "strip")
+    (panel,) = [op for op in ops_of(k, tile.LoadOp) if op.result.type.get_shape() == (128, 256)]
+    assert panel.parent_op() is k  # before the column loop
+    assert len(ops_of(k, tile.SliceOp)) == 1
+    assert_same_semantics(before, after, "main", seeds=(0,), written_only=True)
+
+
 E2E_PROGRAMS = {
     "chained_windows": (
         [("in", "a", T([16, 64])), ("out", "o", T([32, 64]))],

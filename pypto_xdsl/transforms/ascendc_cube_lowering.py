@@ -19,6 +19,7 @@ from pypto_xdsl.dialects import ascendc_memory as M
 from pypto_xdsl.dialects import tile
 from pypto_xdsl.dialects.ascendc_types import TPosition
 from pypto_xdsl.dialects.attributes import MemorySpace, TensorType
+from pypto_xdsl.transforms.ascendc_partial_tiles import const_of
 
 if TYPE_CHECKING:
     from pypto_xdsl.transforms.ascendc_kernel_lowering import KernelLowering, TileRef, View
@@ -57,7 +58,20 @@ class CubeLowering(_Base):
         else:
             fields = [("ndNum", 1), ("nValue", lay.rows), ("dValue", lay.cols), ("srcNdMatrixStride", 0),
                       ("srcDValue", src_cols), ("dstNzC0Stride", lay.rows), ("dstNzNStride", 1), ("dstNzMatrixStride", 0)]
-        p = self._params(f"{d.var}_nd2nz", "Nd2NzParams", fields)
+        run_time = []
+        valid = self.partial.loads.get(op)
+        if valid is not None:
+            # the partial M block of a run-time M: only its valid rows are copied (the others
+            # compute product rows that its Fixpipe does not store)
+            if const_of(valid[1]) != lay.cols or d.buffer.position != TPosition.A1:
+                raise op_error(op, f"{op.result.type}: only the rows of a left operand's L1 tile may be partial on the cube path")
+            rows = valid[0]
+            if const_of(rows) is not None:
+                fields = [(f, const_of(rows) if f == "nValue" else v) for f, v in fields]
+            else:
+                fields = [(f, v) for f, v in fields if f != "nValue"]
+                run_time = [("nValue", self.scalar(rows))]
+        p = self._params(f"{d.var}_nd2nz", "Nd2NzParams", fields, run_time)
         self._insert(M.DataCopyOp(d.value, gm, struct=p))
 
     def _mat_window(self, op: tile.SliceOp) -> None:
@@ -155,10 +169,22 @@ class CubeLowering(_Base):
         assert isinstance(dst, TensorType)
         gm = self._gm_at(view, op.offsets)
         relu = isinstance(op.tile.owner, tile.ReluOp)
-        p = self._params(f"{ref.var}_fixpipe", "FixpipeParamsV220", [
+        fields = [
             ("nSize", ref.layout.cols), ("mSize", ref.layout.rows), ("srcStride", ref.layout.rows),
             ("dstStride", int(dst.get_shape()[-1])),  # type: ignore[arg-type]
             *([("reluEn", True)] if relu else []), ("ndNum", 1),
-        ])
+        ]
+        run_time = []
+        valid = self.partial.stores.get(op)
+        if valid is not None:
+            # a partial M block: its valid rows (a run-time count for a run-time M) leave L0C
+            if const_of(valid[1]) != ref.layout.cols:
+                raise op_error(op, f"{op.tile.type}: only the rows of an accumulator may be partial on the cube path")
+            if const_of(valid[0]) is not None:
+                fields = [(f, const_of(valid[0]) if f == "mSize" else v) for f, v in fields]
+            else:
+                fields = [(f, v) for f, v in fields if f != "mSize"]
+                run_time = [("mSize", self.scalar(valid[0]))]
+        p = self._params(f"{ref.var}_fixpipe", "FixpipeParamsV220", fields, run_time)
         self._insert(C.FixpipeOp(gm, ref.value, p))
         self._insert(M.FreeTensorOp(ref.decl, ref.value))

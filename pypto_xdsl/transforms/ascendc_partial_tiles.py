@@ -11,6 +11,9 @@ block:
   and `blockLen`);
 * a **load** made partial (by `valid[...]`, or a `set_validshape` that is the whole load's
   only use) copies only the valid block;
+* on the cube path, the partial M block of a run-time M: its left operand's L1 tile is a
+  partial load (Nd2Nz `nValue` = the valid rows), its move to L0A keeps the valid shape, and
+  a matmul whose only partial operand is the left one computes stale rows nothing stores;
 * a **fill** writes a pad value over the invalid part of a tile, in its own buffer (the
   invalid part is unspecified, so no reader of the tile can tell): `fillpad`, and a row
   reduction over a tile with invalid columns (its identity: 0 for a sum, -inf for a max,
@@ -153,6 +156,12 @@ def fold_partial_tiles(func: program.FuncOp) -> PartialTiles:
         elif isinstance(op, _KEEPS_VALID):
             if first in valid:
                 valid[op.results[0]] = valid[first]
+        elif isinstance(op, tile.MoveOp) and op.result.type.space == MemorySpace.LEFT:  # type: ignore[union-attr]
+            valid[op.result] = valid[first]  # type: ignore[index]
+        elif isinstance(op, tile.MatmulOp | tile.MatmulAccOp) and partial_operands == [op.lhs]:
+            # rows of a product depend only on the same rows of the left operand: the invalid
+            # rows compute rows that nothing stores (the cube path marks the acc it stores)
+            pass
         else:
             _refuse(op, partial_operands[0])
     for op in sets:

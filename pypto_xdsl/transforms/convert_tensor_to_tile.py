@@ -43,7 +43,8 @@ run-time row count is a loop over its full blocks (`tensor.dim` of a parameter b
 and one partial block for the rest (`tile.load ... valid[...]`, `tile.set_validshape` before
 the stores), split into balanced contiguous shares under SPMD; dynamic columns take their
 bound (`pypto.dim_bounds`, the call sites', or `default-dim-bound`), and a missing one is an
-error naming the parameter and the symbol. A matmul may have a dynamic M.
+error naming the parameter and the symbol. A matmul may have a dynamic M (split into
+balanced shares under SPMD when it is the function's only work).
 
 Cube matmul: in `incore` / `aic` functions, `pypto.tensor.matmul` of static f16, bf16 or f32 operands
 (dims multiples of 16; the product is f32, like the cube's accumulator) becomes blocked cube
@@ -67,7 +68,7 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
-from xdsl.ir import Block, Operation
+from xdsl.ir import Block, BlockArgument, Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -235,9 +236,12 @@ class ConvertTensorToTilePass(ModulePass):
         for func in [f for f in walk_ops(op) if isinstance(f, FuncOp)]:
             bound_of = functools.partial(dim_bounds.of, func)
             if func.func_kind in MATMUL_KINDS:
-                for mm in walk_ops(func):
-                    if isinstance(mm, tensor.MatmulOp) and (plan := plan_matmul(mm, bound_of)) is not None:
-                        matmuls.append(plan)
+                planned = [p for mm in walk_ops(func) if isinstance(mm, tensor.MatmulOp)
+                           and (p := plan_matmul(mm, bound_of)) is not None]
+                if len(planned) == 1 and planned[0].dynamic_m:
+                    blocks = launch_dims.of(func)
+                    planned[0].spmd = (blocks is None or blocks > 1) and self._single_matmul_body(func, planned[0])
+                matmuls.extend(planned)
             if func.func_kind not in self.KINDS:
                 continue
             skip = frozenset(o for p in matmuls for o in p.skipped)
@@ -259,6 +263,26 @@ class ConvertTensorToTilePass(ModulePass):
         )
         FlatPatternRewriteWalker(patterns, apply_recursively=False).rewrite_module(op)
         invalidate(op)
+
+    @staticmethod
+    def _single_matmul_body(func: FuncOp, plan: MatmulPlan) -> bool:
+        """True when the rows of a run-time M can be split across cores without a race: the
+        matmul and its store are the function's only work, at its top level, storing into a
+        parameter, and the body does not pick its share by block index itself."""
+        if plan.sink is None or plan.sink.atomic is not None:
+            return False
+        if any(isinstance(o, tile.GetBlockIdxOp | tile.GetBlockNumOp) for o in func.walk()):
+            return False
+        entry = func.body.blocks[0]
+        if plan.matmul.parent_block() is not entry:
+            return False
+        members = {plan.matmul, *plan.skipped}
+        for o in entry.ops:
+            if o in members or isinstance(o, ReturnOp) or is_side_effect_free(o):
+                continue
+            return False
+        root = storage_of(plan.sink.dest).root
+        return isinstance(root, BlockArgument) and root.block is entry
 
     @staticmethod
     def _single_group_body(func: FuncOp, groups: list[FusionGroup]) -> bool:

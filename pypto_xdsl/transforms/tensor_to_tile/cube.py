@@ -134,6 +134,13 @@ class MatmulPlan:
     loaded once before the loop (its address arithmetic moved there with it) and serves
     every iteration's matmul."""
 
+    spmd: bool = False
+    """A run-time M split over the launch's cores: core b computes rows [b*M/B, (b+1)*M/B)."""
+
+    @property
+    def dynamic_m(self) -> bool:
+        return isinstance(shape_of(self.matmul.lhs.type)[0], str)  # type: ignore[index]
+
     @property
     def result(self) -> SSAValue:
         """The tensor value the cube code computes (the relu's or the cast's, when there is one)."""
@@ -343,9 +350,18 @@ class MatmulRewriter:
         anchor = plan.sink if plan.sink is not None else plan.matmul
         self.at = InsertPoint.before(anchor)
         self.consts = IndexConstants(anchor, rewriter)
+        self.zero: SSAValue | None = None
 
     def _index(self, value: int) -> SSAValue:
         return self.consts.get(value)
+
+    def _zero_f32(self) -> SSAValue:
+        """The accumulators' 0.0, once, before the M/N loops."""
+        if self.zero is None:
+            zero = arith.ConstantOp(FloatAttr(0.0, Float32Type()))
+            self.rewriter.insert(zero, self.at)
+            self.zero = zero.result
+        return self.zero
 
     def rewrite(self) -> None:
         p = self.plan
@@ -419,20 +435,31 @@ class MatmulRewriter:
             return op.results[0]
 
         zero = self._index(0)
-        current, start, rest, name = dest, zero, n, "has_rows"
+        lo, count = zero, n
+        if self.plan.spmd:
+            # a balanced contiguous share per core (shares differ by at most one row)
+            idx, num = tile.GetBlockIdxOp(), tile.GetBlockNumOp()
+            idx.result.name_hint, num.result.name_hint = "block_idx", "block_num"
+            self.rewriter.insert([idx, num], at)
+            lo = arith_op(arith.DivUIOp(arith_op(arith.MuliOp(idx.result, n), "first_scaled"), num.result), "first_row")
+            nxt = arith_op(arith.AddiOp(idx.result, self._index(1)), "next_block")
+            hi = arith_op(arith.DivUIOp(arith_op(arith.MuliOp(nxt, n), "end_scaled"), num.result), "end_row")
+            count = arith_op(arith.SubiOp(hi, lo), "core_rows")
+        current, start, rest, name = dest, lo, count, "has_rows"
         if self.plan.m_bound is None or self.plan.m_bound > mb:
-            blocks = arith_op(arith.DivUIOp(n, self._index(mb)), "full_blocks")
+            blocks = arith_op(arith.DivUIOp(count, self._index(mb)), "full_blocks")
             full = arith_op(arith.MuliOp(blocks, self._index(mb)), "full_rows")
+            end = full if lo is zero else arith_op(arith.AddiOp(lo, full), "full_end")
             block = Block(arg_types=[IndexType(), dest.type])
             block.args[0].name_hint, block.args[1].name_hint = "m", dest.name_hint
             inner = InsertPoint.at_end(block)
             out = body(inner, block.args[1], block.args[0])
             self.rewriter.insert(scf.YieldOp(out), inner)
-            loop = scf.ForOp(zero, full, self._index(mb), [dest], block)
+            loop = scf.ForOp(lo, end, self._index(mb), [dest], block)
             self.rewriter.insert(loop, at)
             loop.results[0].name_hint = dest.name_hint
-            current, start = loop.results[0], full
-            rest, name = arith_op(arith.SubiOp(n, full), "tail_rows"), "has_tail"
+            current, start = loop.results[0], end
+            rest, name = arith_op(arith.SubiOp(count, full), "tail_rows"), "has_tail"
         has_rest = arith_op(arith.CmpiOp(rest, zero, "sgt"), name)
         then_block, else_block = Block(), Block()
         inner = InsertPoint.at_end(then_block)
@@ -515,10 +542,9 @@ class MatmulRewriter:
         else:
             # one K loop from a zero accumulator: the backend's first Mmad initialises L0C
             # (cmatrixInitVal = (k == 0)), so no K step is peeled with queues of its own
-            zero = arith.ConstantOp(FloatAttr(0.0, Float32Type()))
-            start = tile.FullOp(zero, TileType([mb, nb], Float32Type(), MemorySpace.ACC))
+            start = tile.FullOp(self._zero_f32(), TileType([mb, nb], Float32Type(), MemorySpace.ACC))
             start.result.name_hint = "acc"
-            self.rewriter.insert([zero, start], at)
+            self.rewriter.insert(start, at)
             block = Block(arg_types=[IndexType(), start.result.type])
             block.args[0].name_hint, block.args[1].name_hint = "k", "part"
             inner = InsertPoint.at_end(block)

@@ -4,7 +4,7 @@
 // Nd2Nz copy into L1 before its column loop (the rows' view is loop-invariant and in bounds
 // for every block id), each K step's LoadData reads its window of that panel, and the two
 // accumulators in L0C let one block's Fixpipe overlap the next block's Mmads.
-// tests/test_backend_e2e.py runs it on the simulation against the interpreter.
+// tests/test_convert_tensor_to_tile.py checks it against the interpreter before the pass.
 
 pypto.func incore @strip(out %c: !pypto.tensor<[256, 512], f32>, %a: !pypto.tensor<[256, 256], f16>, %b: !pypto.tensor<[256, 512], f16>) -> !pypto.tensor<[256, 512], f32> {
   %i = pypto.tile.get_block_idx : index

@@ -235,9 +235,9 @@ pypto.func incore @mm(%a: !pypto.tensor<[M, 256], f16>, %b: !pypto.tensor<[256, 
 // CHECK-NEXT:    %c128 = arith.constant 128 : index
 // CHECK-NEXT:    %full_blocks = arith.divui %M, %c128 : index
 // CHECK-NEXT:    %full_rows = arith.muli %full_blocks, %c128 : index
+// CHECK-NEXT:    %0 = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:    %c256 = arith.constant 256 : index
 // CHECK-NEXT:    %c_1 = scf.for %m = %c0 to %full_rows step %c128 iter_args(%c_2 = %c) -> (!pypto.tensor<[M, 64], f32>) {
-// CHECK-NEXT:      %0 = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:      %acc = pypto.tile.full %0 : f32 -> !pypto.tile<[128, 64], f32, acc>
 // CHECK-NEXT:      %acc_1 = scf.for %k = %c0 to %c256 step %c128 iter_args(%part = %acc) -> (!pypto.tile<[128, 64], f32, acc>) {
 // CHECK-NEXT:        %a_mat = pypto.tile.load %a[%m, %k] : !pypto.tensor<[M, 256], f16> -> !pypto.tile<[128, 128], f16, mat>
@@ -254,8 +254,7 @@ pypto.func incore @mm(%a: !pypto.tensor<[M, 256], f16>, %b: !pypto.tensor<[256, 
 // CHECK-NEXT:    %has_tail = arith.cmpi sgt, %tail_rows, %c0 : index
 // CHECK-NEXT:    %c64 = arith.constant 64 : index
 // CHECK-NEXT:    %c_4 = scf.if %has_tail -> (!pypto.tensor<[M, 64], f32>) {
-// CHECK-NEXT:      %1 = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT:      %acc_2 = pypto.tile.full %1 : f32 -> !pypto.tile<[128, 64], f32, acc>
+// CHECK-NEXT:      %acc_2 = pypto.tile.full %0 : f32 -> !pypto.tile<[128, 64], f32, acc>
 // CHECK-NEXT:      %acc_3 = scf.for %k_1 = %c0 to %c256 step %c128 iter_args(%part_2 = %acc_2) -> (!pypto.tile<[128, 64], f32, acc>) {
 // CHECK-NEXT:        %a_mat_1 = pypto.tile.load %a[%full_rows, %k_1] valid[%tail_rows, %c128] : !pypto.tensor<[M, 256], f16> -> !pypto.tile<[128, 128], f16, mat>
 // CHECK-NEXT:        %b_mat_1 = pypto.tile.load %b[%k_1, %c0] : !pypto.tensor<[256, 64], f16> -> !pypto.tile<[128, 64], f16, mat>

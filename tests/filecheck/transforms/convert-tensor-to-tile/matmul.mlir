@@ -16,12 +16,12 @@ pypto.func aic @mm(%a: !pypto.tensor<[256, 192], f16>, %b: !pypto.tensor<[192, 1
 // CHECK-LABEL: pypto.func aic @mm
 // CHECK-NOT:     pypto.tensor.
 // CHECK:         %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-DAG:     %[[C192:.*]] = arith.constant 192 : index
 // CHECK-DAG:     %[[C96:.*]] = arith.constant 96 : index
 // CHECK-DAG:     %[[C256:.*]] = arith.constant 256 : index
 // CHECK-DAG:     %[[C128:.*]] = arith.constant 128 : index
 // CHECK:         %[[RES:.*]] = scf.for %[[M:.*]] = %[[C0]] to %[[C256]] step %[[C128]] iter_args(%[[DST:.*]] = %o) -> (!pypto.tensor<[256, 128], f32>) {
-// CHECK-NEXT:      %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:      %[[ACC0:.*]] = pypto.tile.full %[[ZERO]] : f32 -> !pypto.tile<[128, 128], f32, acc>
 // CHECK-NEXT:      %[[ACC:.*]] = scf.for %[[K:.*]] = %[[C0]] to %[[C192]] step %[[C96]] iter_args(%[[PART:.*]] = %[[ACC0]]) -> (!pypto.tile<[128, 128], f32, acc>) {
 // CHECK-NEXT:        %[[AMK:.*]] = pypto.tile.load %a[%[[M]], %[[K]]] : !pypto.tensor<[256, 192], f16> -> !pypto.tile<[128, 96], f16, mat>
