@@ -1213,12 +1213,23 @@ void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const 
 //   L0C (Mmad result, "NZ" with C0 = 16):           element (r, c) at ((c / 16) * M + r) * 16 + c % 16
 // Mmad takes half x half, bfloat16_t x bfloat16_t or float x float into float (dav-c220), m, n, k
 // multiples of 16.
-#define KERNEL_TASK_TYPE_DEFAULT(type)
 enum KernelMetaType : uint8_t {
   KERNEL_TYPE_AIV_ONLY, KERNEL_TYPE_AIC_ONLY, KERNEL_TYPE_MIX_AIV_1_0, KERNEL_TYPE_MIX_AIC_1_0, KERNEL_TYPE_MIX_AIC_1_1,
   KERNEL_TYPE_MIX_AIC_1_2, KERNEL_TYPE_AICORE, KERNEL_TYPE_VECTORCORE, KERNEL_TYPE_MIX_AICORE,
   KERNEL_TYPE_MIX_VECTOR_CORE, KERNEL_TYPE_MAX,
 };
+namespace detail {
+// The kernel type a kernel declares must be the one its launch runs: a MIX type in a MIX
+// launch with as many AIVs per AIC (the host's launch header), a single-core type elsewhere.
+inline void check_task_type(KernelMetaType type) {
+  const int ratio = type == KERNEL_TYPE_MIX_AIC_1_1 ? 1 : type == KERNEL_TYPE_MIX_AIC_1_2 ? 2 : 0;
+  const int launched = pypto_sim::mix_group() != nullptr ? pypto_sim::mix_ratio() : 0;
+  if (ratio != launched)
+    pypto_sim::fail("the kernel declares KERNEL_TASK_TYPE_DEFAULT(%d) but was launched %s", static_cast<int>(type),
+                    launched == 0 ? "as a single-core kernel" : launched == 1 ? "as a MIX 1:1 kernel" : "as a MIX 1:2 kernel");
+}
+}  // namespace detail
+#define KERNEL_TASK_TYPE_DEFAULT(type) AscendC::detail::check_task_type(type)
 
 struct Nd2NzParams {
   uint16_t ndNum = 1, nValue = 0, dValue = 0, srcNdMatrixStride = 0, srcDValue = 0, dstNzC0Stride = 0,
@@ -1418,9 +1429,11 @@ void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const Fixpip
 
 // ---- core types and cross-core flags (MIX kernels; include/basic_api/kernel_operator_block_sync_intf.h,
 // impl/utils/sys_constants.h, impl/utils/sys_macros.h in its ASCENDC_CPU_DEBUG form)
-inline int64_t GetSubBlockIdx() { return 0; }   // KERNEL_TYPE_MIX_AIC_1_1: one AIV per core group
-inline int64_t GetSubBlockNum() { return 1; }
-inline int64_t GetTaskRatio() { return 1; }
+// A MIX launch's AIC is sub-block 0 of 1; its AIVs are sub-blocks 0 and 1 of 2 under
+// KERNEL_TYPE_MIX_AIC_1_2 (0 of 1 under _1_1). Outside a MIX launch: 0 of 1.
+inline int64_t GetSubBlockIdx() { return pypto_sim::mix_core() > 0 ? pypto_sim::mix_core() - 1 : 0; }
+inline int64_t GetSubBlockNum() { return pypto_sim::mix_core() > 0 ? pypto_sim::mix_ratio() : 1; }
+inline int64_t GetTaskRatio() { return pypto_sim::mix_core() > 0 ? pypto_sim::mix_ratio() : 1; }
 
 namespace detail {
 inline pypto_sim::MixGroup& mix_checked(const char* what, uint16_t flagId, uint8_t modeId) {
@@ -1433,49 +1446,97 @@ inline pypto_sim::MixGroup& mix_checked(const char* what, uint16_t flagId, uint8
   if (flagId > 15) pypto_sim::fail("%s(%u): flag ids are 0-15", what, flagId);
   return *g;
 }
+
+// One more on core c's flag `id` (a completed mode-2 synchronisation).
+inline void mix_count(pypto_sim::MixGroup& g, int c, uint16_t flagId) {
+  if (g.counter[c][flagId] == 15)
+    pypto_sim::fail("CrossCoreSetFlag(%u): flag %u of the %s is already at 15 (set %u times, waited for %u times): "
+                    "a duplicated set overflows the 4-bit counter", flagId, flagId, pypto_sim::core_name(c),
+                    g.sets[c][flagId], g.sets[c][flagId] - 15);
+  ++g.counter[c][flagId];
+  ++g.sets[c][flagId];
+}
+
+// The first core after `me` (in turn order) that can run: not finished, and not blocked on a
+// flag whose counter is 0. -1: none.
+inline int next_runnable(const pypto_sim::MixGroup& g, int me) {
+  for (int k = 1; k < g.cores; ++k) {
+    const int c = (me + k) % g.cores;
+    if (!g.done[c] && (g.waiting_on[c] < 0 || g.counter[c][g.waiting_on[c]] > 0)) return c;
+  }
+  return -1;
+}
+
+// A wait of `me` on `flagId` that no core can end: the message names who would have to set it.
+[[noreturn]] inline void mix_stuck(const pypto_sim::MixGroup& g, int me, uint16_t flagId) {
+  char pending[320] = "";  // what was set and not waited for, on every core: a mismatched id shows here
+  size_t n = 0;
+  for (int c = 0; c < g.cores; ++c)
+    for (int id = 0; id < 16; ++id)
+      if (g.counter[c][id] > 0 && n < sizeof(pending) - 40)
+        n += std::snprintf(pending + n, sizeof(pending) - n, "%s%s flag %d (x%d)", n ? ", " : "",
+                           pypto_sim::core_name(c), id, g.counter[c][id]);
+  const char* also = n ? "; set but not waited for: " : "";
+  // Mode 2: an AIV's flags are set by the AIC, the AIC's by its AIVs.
+  bool setters_done = true;
+  int waiting_peer = -1;
+  for (int c = 0; c < g.cores; ++c) {
+    if (c == me || (me > 0 && c > 0) || (me == 0 && c == 0)) continue;
+    setters_done = setters_done && g.done[c];
+  }
+  for (int k = 1; k < g.cores && waiting_peer < 0; ++k) {
+    const int c = (me + k) % g.cores;
+    if (!g.done[c] && g.waiting_on[c] >= 0) waiting_peer = c;
+  }
+  if (setters_done || waiting_peer < 0)
+    pypto_sim::fail("CrossCoreWaitFlag(%u) can never return: the %s finished without setting flag %u again "
+                    "(a missing or mismatched CrossCoreSetFlag%s%s)", flagId,
+                    me == 0 ? (g.cores > 2 ? "AIVs" : "AIV") : "AIC", flagId, also, pending);
+  pypto_sim::fail("CrossCoreWaitFlag(%u) deadlocks: the %s is waiting for its flag %d at the same time (a missing "
+                  "or mismatched CrossCoreSetFlag%s%s)", flagId, pypto_sim::core_name(waiting_peer),
+                  g.waiting_on[waiting_peer], also, pending);
+}
 }  // namespace detail
 
+// Mode 2 (the AIC and the AIVs of one core group): a setting by the AIC reaches every AIV's
+// counter; the AIC's counter gets one when every AIV has set the flag once more.
 template <uint8_t modeId, pipe_t pipe>
 inline void CrossCoreSetFlag(uint16_t flagId) {
   pypto_sim::MixGroup& g = detail::mix_checked("CrossCoreSetFlag", flagId, modeId);
   if (pipe == PIPE_S || pipe == PIPE_ALL)
     pypto_sim::fail("CrossCoreSetFlag<2, %s>(%u): mode 2 flags are set on the pipe of the published work, not PIPE_S/PIPE_ALL",
                     pipe == PIPE_S ? "PIPE_S" : "PIPE_ALL", flagId);
-  const int me = pypto_sim::mix_core(), peer = 1 - me;
-  if (g.counter[peer][flagId] == 15)
-    pypto_sim::fail("CrossCoreSetFlag(%u): flag %u of the %s is already at 15 (set %u times, the peer waited for it %u times): "
-                    "a duplicated set overflows the 4-bit counter", flagId, flagId, pypto_sim::core_name(peer),
-                    g.sets[peer][flagId], g.sets[peer][flagId] - 15);
-  ++g.counter[peer][flagId];
-  ++g.sets[peer][flagId];
-  pypto_sim::cost::cross_core_set(pipe, flagId);
+  pypto_sim::cost::cross_core_set(pipe, flagId);  // the cost model's timelines (every setting, per core)
+  const int me = pypto_sim::mix_core();
+  if (me == 0) {
+    for (int c = 1; c < g.cores; ++c) detail::mix_count(g, c, flagId);
+    return;
+  }
+  if (g.cores == 2) {
+    detail::mix_count(g, 0, flagId);
+    return;
+  }
+  if (g.pending[me][flagId] == 15)
+    pypto_sim::fail("CrossCoreSetFlag(%u): the %s set flag %u 15 times more than the other AIV: a duplicated set "
+                    "overflows the 4-bit counter", flagId, pypto_sim::core_name(me), flagId);
+  ++g.pending[me][flagId];
+  bool all = true;
+  for (int c = 1; c < g.cores; ++c) all = all && g.pending[c][flagId] > 0;
+  if (!all) return;
+  for (int c = 1; c < g.cores; ++c) --g.pending[c][flagId];
+  detail::mix_count(g, 0, flagId);
 }
 
 template <uint8_t modeId = 0, pipe_t pipe = PIPE_S>
 inline void CrossCoreWaitFlag(uint16_t flagId) {
   pypto_sim::MixGroup& g = detail::mix_checked("CrossCoreWaitFlag", flagId, modeId);
-  const int me = pypto_sim::mix_core(), peer = 1 - me;
+  const int me = pypto_sim::mix_core();
   std::unique_lock<std::mutex> lock(g.m);
   while (g.counter[me][flagId] == 0) {
-    if (g.done[peer] || (g.waiting_on[peer] >= 0 && g.counter[peer][g.waiting_on[peer]] == 0)) {
-      char pending[256] = "";  // what was set and not waited for, on either core: a mismatched id shows here
-      size_t n = 0;
-      for (int c = 0; c < 2; ++c)
-        for (int id = 0; id < 16; ++id)
-          if (g.counter[c][id] > 0 && n < sizeof(pending) - 40)
-            n += std::snprintf(pending + n, sizeof(pending) - n, "%s%s flag %d (x%d)", n ? ", " : "",
-                               pypto_sim::core_name(c), id, g.counter[c][id]);
-      const char* also = n ? "; set but not waited for: " : "";
-      if (g.done[peer])
-        pypto_sim::fail("CrossCoreWaitFlag(%u) can never return: the %s finished without setting flag %u again "
-                        "(a missing or mismatched CrossCoreSetFlag%s%s)", flagId, pypto_sim::core_name(peer), flagId,
-                        also, pending);
-      pypto_sim::fail("CrossCoreWaitFlag(%u) deadlocks: the %s is waiting for its flag %d at the same time (a missing "
-                      "or mismatched CrossCoreSetFlag%s%s)", flagId, pypto_sim::core_name(peer), g.waiting_on[peer],
-                      also, pending);
-    }
+    const int next = detail::next_runnable(g, me);
+    if (next < 0) detail::mix_stuck(g, me, flagId);
     g.waiting_on[me] = flagId;
-    g.turn = peer;
+    g.turn = next;
     g.cv.notify_all();
     g.cv.wait(lock, [&] { return g.turn == me; });
     g.waiting_on[me] = -1;

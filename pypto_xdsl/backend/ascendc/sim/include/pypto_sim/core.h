@@ -46,10 +46,24 @@ inline LaunchState& launch_state() {
   return s;
 }
 
-// The core a thread of a MIX launch runs (0: AIC, 1: AIV), -1 outside one.
+// The core a thread of a MIX launch runs (0: the AIC, 1 + k: the AIV of sub-block k), -1
+// outside one.
 inline int& mix_core() {
   static thread_local int c = -1;
   return c;
+}
+
+// AIVs per AIC of the MIX launch running (1: KERNEL_TYPE_MIX_AIC_1_1, 2: _1_2), 0 outside one.
+inline int& mix_ratio() {
+  static int r = 0;
+  return r;
+}
+
+// "AIC", "AIV" (1:1) or "AIV0"/"AIV1" (1:2): a core of the running MIX launch, for messages.
+inline const char* core_name(int c) {
+  if (c == 0) return "AIC";
+  if (mix_ratio() <= 1) return "AIV";
+  return c == 1 ? "AIV0" : "AIV1";
 }
 
 [[noreturn]] inline void fail(const char* fmt, ...) {
@@ -57,7 +71,7 @@ inline int& mix_core() {
   const LaunchState& s = launch_state();
   if (s.kernel != nullptr && mix_core() >= 0) {
     std::fprintf(stderr, "pypto-sim error [kernel %s, block %lld/%lld, %s]: ", s.kernel,
-                 static_cast<long long>(s.block_idx), static_cast<long long>(s.block_num), mix_core() == 0 ? "AIC" : "AIV");
+                 static_cast<long long>(s.block_idx), static_cast<long long>(s.block_num), core_name(mix_core()));
   } else if (s.kernel != nullptr) {
     std::fprintf(stderr, "pypto-sim error [kernel %s, block %lld/%lld]: ", s.kernel,
                  static_cast<long long>(s.block_idx), static_cast<long long>(s.block_num));
@@ -74,26 +88,31 @@ inline int& mix_core() {
   std::exit(86);
 }
 
-// One core group of a MIX launch: its AIC and AIV threads take turns (a baton: exactly one
-// runs, so the simulation stays deterministic and the shared state needs no locking beyond
-// the hand-over). A thread runs until CrossCoreWaitFlag finds its counter at 0, then hands the
-// baton to the peer. counter[c][id] is core c's flag `id` (CrossCoreSetFlag on the peer adds one).
+// One core group of a MIX launch: its AIC and its AIV(s) (one per sub-block) take turns (a
+// baton: exactly one thread runs, so the simulation stays deterministic and the shared state
+// needs no locking beyond the hand-over). A thread runs until CrossCoreWaitFlag finds its
+// counter at 0, then hands the baton to the next core that can run. counter[c][id] is core c's
+// flag `id`. Mode 2 (kernel_operator.h): a setting by the AIC adds one to every AIV's counter;
+// a setting by an AIV is held in pending[c][id] until every AIV has set it, then the AIC's
+// counter gets one.
+constexpr int kMaxMixCores = 3;
+
 struct MixGroup {
   std::mutex m;
   std::condition_variable cv;
+  int cores = 2;  // 1 + the AIVs per AIC
   int turn = 0;
-  bool done[2] = {};
-  int waiting_on[2] = {-1, -1};  // the flag id a core is blocked on (-1: running or done)
-  int counter[2][16] = {};
-  uint32_t sets[2][16] = {};  // every setting, for messages
+  bool done[kMaxMixCores] = {};
+  int waiting_on[kMaxMixCores] = {-1, -1, -1};  // the flag id a core is blocked on (-1: running or done)
+  int counter[kMaxMixCores][16] = {};
+  int pending[kMaxMixCores][16] = {};  // AIV settings not yet matched by the other AIV (1:2)
+  uint32_t sets[kMaxMixCores][16] = {};  // every increment of counter[c][id], for messages
 };
 
 inline MixGroup*& mix_group() {
   static MixGroup* g = nullptr;
   return g;
 }
-
-inline const char* core_name(int c) { return c == 0 ? "AIC" : "AIV"; }
 
 // Live device (GM) allocations, base -> bytes: aclrtMalloc registers them (acl/acl.h); kernels
 // check that every GlobalTensor they set up lies inside one (a too small workspace or argument).
@@ -129,7 +148,8 @@ inline const MemInfo& mem_info(Mem m) {
 
 struct Chip {
   uint8_t* base[static_cast<int>(Mem::Count)] = {};
-  bool pipe_live[2] = {};  // one TPipe per kernel invocation and core (a MIX kernel has one on each)
+  uint8_t* second_ub = nullptr;  // the Unified Buffer of sub-block 1's AIV (KERNEL_TYPE_MIX_AIC_1_2)
+  bool pipe_live[kMaxMixCores] = {};  // one TPipe per kernel invocation and core (a MIX kernel has one on each)
 };
 
 inline Chip& chip() {
@@ -140,14 +160,20 @@ inline Chip& chip() {
       p->base[m] = static_cast<uint8_t*>(std::aligned_alloc(512, cap));
       std::memset(p->base[m], 0xFF, cap);  // NaN pattern: uninitialised reads show up
     }
+    p->second_ub = static_cast<uint8_t*>(std::aligned_alloc(512, kUbBytes));
+    std::memset(p->second_ub, 0xFF, kUbBytes);
     return p;
   }();
   return *c;
 }
 
-inline bool& pipe_live() { return chip().pipe_live[mix_core() == 0 ? 0 : 1]; }
+inline bool& pipe_live() { return chip().pipe_live[mix_core() < 0 ? 1 : mix_core()]; }
 
-inline uint8_t* mem_base(Mem m) { return chip().base[static_cast<int>(m)]; }
+// Each AIV has its own Unified Buffer; the AIC's memories (L1, L0A/B/C) are the core group's.
+inline uint8_t* mem_base(Mem m) {
+  if (m == Mem::UB && mix_core() == 2) return chip().second_ub;
+  return chip().base[static_cast<int>(m)];
+}
 
 inline uint32_t mem_offset(Mem m, const void* p) {
   const uint8_t* b = static_cast<const uint8_t*>(p);
