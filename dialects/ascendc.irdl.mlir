@@ -211,7 +211,7 @@ irdl.dialect @ascendc {
   // ascendc.kernel: An Ascend C kernel: `extern "C" __global__ __aicore__ void name(GM_ADDR ..., scalars ...)`.
   //   traits: IsolatedFromAbove, SymbolOpInterface
   //   memory effects: unknown
-  //   not in IRDL: results (property, optional), workspace (property, optional), memory_plan (property, optional), sync (property, optional), arg_names (property, optional), group (property, optional)
+  //   not in IRDL: results (property, optional), workspace (property, optional), memory_plan (property, optional), sync (property, optional), arg_names (property, optional), group (property, optional), task_ratio (property, optional)
   irdl.operation @kernel {
     %0 = irdl.region with size 1
     %1 = irdl.base "#builtin.string"
@@ -271,6 +271,7 @@ irdl.dialect @ascendc {
   // ascendc.block_workspace: `GM_ADDR name = workspace + AscendC::GetBlockIdx() * bytes;`: this block's part of the
   //   traits: Declaration
   //   memory effects: unknown
+  //   not in IRDL: task_ratio (property, optional)
   irdl.operation @block_workspace {
     %0 = irdl.base @ascendc::@gm_addr
     %1 = irdl.base @ascendc::@gm_addr
@@ -787,8 +788,9 @@ irdl.dialect @ascendc {
     irdl.operands(dst: %0, src: %1, params: %2)
   }
 
-  // ascendc.get_block_idx: `AscendC::GetBlockIdx()`
+  // ascendc.get_block_idx: `AscendC::GetBlockIdx()`; with `task_ratio 2` (the AIV member of a
   //   traits: Expression, Pure
+  //   not in IRDL: task_ratio (property, optional)
   irdl.operation @get_block_idx {
     %0 = irdl.is index
     irdl.results(result: %0)
@@ -797,6 +799,13 @@ irdl.dialect @ascendc {
   // ascendc.get_block_num: `AscendC::GetBlockNum()`
   //   traits: Expression, Pure
   irdl.operation @get_block_num {
+    %0 = irdl.is index
+    irdl.results(result: %0)
+  }
+
+  // ascendc.get_sub_block_idx: `AscendC::GetSubBlockIdx()`: which vector core of its core group runs (0 or 1 in a
+  //   traits: Expression, Pure
+  irdl.operation @get_sub_block_idx {
     %0 = irdl.is index
     irdl.results(result: %0)
   }

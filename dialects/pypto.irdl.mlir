@@ -1356,6 +1356,14 @@ irdl.dialect @pypto {
     irdl.results(result: %0)
   }
 
+  // pypto.tile.get_subblock_idx: The vector core of the core group running this instance (`GetSubBlockIdx()`): 0 or 1
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_get_subblock_idx {
+    %0 = irdl.is index
+    irdl.results(result: %0)
+  }
+
   // pypto.tile.create: `%t = pypto.tile.create : !pypto.tile<[32, 64], f32, vec>`: a tile whose contents are
   //   traits: MemoryAllocEffect
   //   result types inferred by infer_result_types()

@@ -126,7 +126,7 @@ _FOLLOWING_TENSOR_OPS = (
 )
 _WRITING_TENSOR_OPS = (tensor.AssembleOp, tensor.WriteOp)
 _CUBE_OPS = (tile.MatmulOp, tile.MatmulAccOp, tensor.MatmulOp, tensor.MatmulAccOp)
-_SHARED_TILE_OPS = (tile.GetBlockIdxOp, tile.GetBlockNumOp)
+_SHARED_TILE_OPS = (tile.GetBlockIdxOp, tile.GetBlockNumOp, tile.GetSubBlockIdxOp)
 
 
 def move_direction(op: tile.MoveOp) -> Pipe | None:

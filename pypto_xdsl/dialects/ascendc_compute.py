@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerAttr, IntegerType, StringAttr
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -815,9 +815,41 @@ CUBE_OPS = [LoadDataOp, LoadDataWithTransposeOp, MmadOp, FixpipeOp]
 
 @irdl_op_definition
 class GetBlockIdxOp(AscendCFormat, IRDLOperation):
-    """`AscendC::GetBlockIdx()`"""
+    """`AscendC::GetBlockIdx()`; with `task_ratio 2` (the AIV member of a
+    KERNEL_TYPE_MIX_AIC_1_2 kernel, where GetBlockIdx() counts vector cores, two per block)
+    the block: `AscendC::GetBlockIdx() / AscendC::GetTaskRatio()`."""
 
     name = "ascendc.get_block_idx"
+    task_ratio = opt_prop_def(IntegerAttr)
+    result = result_def(IndexType)
+    traits = traits_def(Pure(), Expression())
+    FORMAT_KEYWORDS: ClassVar[tuple] = (("task_ratio", "task_ratio", INT, None),)
+
+    @classmethod
+    def result_type(cls, operand_types, props):
+        return IndexType()
+
+    def __init__(self, task_ratio: int | None = None):
+        props = {"task_ratio": int_prop(task_ratio)} if task_ratio is not None else {}
+        super().__init__(result_types=[IndexType()], properties=props)
+
+    def verify_(self) -> None:
+        check_task_ratio(self)
+
+
+def check_task_ratio(op: Operation) -> None:
+    """`task_ratio`, where set, is 1 or 2 (the vector cores per cube core of a MIX kernel)."""
+    ratio = prop_int(op, "task_ratio")
+    if ratio is not None and ratio not in (1, 2):
+        raise VerifyException(f"'task_ratio' is the AIVs per AIC of a MIX kernel, 1 or 2; got {ratio}")
+
+
+@irdl_op_definition
+class GetSubBlockIdxOp(AscendCFormat, IRDLOperation):
+    """`AscendC::GetSubBlockIdx()`: which vector core of its core group runs (0 or 1 in a
+    KERNEL_TYPE_MIX_AIC_1_2 kernel's AIV member)."""
+
+    name = "ascendc.get_sub_block_idx"
     result = result_def(IndexType)
     traits = traits_def(Pure(), Expression())
 
@@ -884,6 +916,6 @@ class ScalarCastOp(AscendCFormat, IRDLOperation):
                 raise VerifyException(f"scalar_cast converts scalars, not {t}")
 
 
-EXPRESSION_OPS = [GetBlockIdxOp, GetBlockNumOp, UnaryMinusOp, ScalarCastOp]
+EXPRESSION_OPS = [GetBlockIdxOp, GetBlockNumOp, GetSubBlockIdxOp, UnaryMinusOp, ScalarCastOp]
 
 __all__ = ["prop_int"]

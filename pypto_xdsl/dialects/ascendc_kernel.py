@@ -115,7 +115,7 @@ class KernelResultAttr(ParametrizedAttribute):
 
 
 # Properties printed as keywords, the rest in the attribute dictionary.
-_KERNEL_PROPS = ("arg_names", "results", "workspace", "memory_plan", "sync", "group")
+_KERNEL_PROPS = ("arg_names", "results", "workspace", "memory_plan", "sync", "group", "task_ratio")
 
 
 @irdl_op_definition
@@ -133,6 +133,7 @@ class KernelOp(IRDLOperation):
     sync = opt_prop_def(StringAttr)
     arg_names = opt_prop_def(ArrayAttr[StringAttr])
     group = opt_prop_def(StringAttr)  # a MIX kernel's member: the core branch of that kernel, an inline function
+    task_ratio = opt_prop_def(IntegerAttr)  # a MIX kernel's AIVs per AIC: 1 (KERNEL_TYPE_MIX_AIC_1_1, the default) or 2 (_1_2)
 
     traits = traits_def(IsolatedFromAbove(), SymbolOpInterface())
 
@@ -152,6 +153,11 @@ class KernelOp(IRDLOperation):
     @property
     def args(self) -> tuple[SSAValue, ...]:
         return self.body.block.args
+
+    @property
+    def vector_cores(self) -> int:
+        """AIVs per AIC of a MIX kernel (`task_ratio`, default 1)."""
+        return self.task_ratio.value.data if self.task_ratio is not None else 1
 
     @property
     def workspace_bytes(self) -> int:
@@ -212,6 +218,13 @@ class KernelOp(IRDLOperation):
             for n in self.arg_names.data:
                 if not _IDENTIFIER.fullmatch(n.data):
                     raise VerifyException(f"kernel @{name}: parameter name '{n.data}' is not a C++ identifier")
+        if self.task_ratio is not None:
+            if self.kernel_kind != KernelKind.MIX:
+                raise VerifyException(f"kernel @{name}: 'task_ratio' (AIVs per AIC) belongs to MIX kernels only")
+            if self.task_ratio.value.data not in (1, 2):
+                raise VerifyException(
+                    f"kernel @{name}: 'task_ratio' is 1 (KERNEL_TYPE_MIX_AIC_1_1) or 2 (_1_2), got {self.task_ratio.value.data}"
+                )
         if self.group is not None and self.kernel_kind == KernelKind.MIX:
             raise VerifyException(f"kernel @{name}: a member of a MIX kernel runs on one core (kind cube or vector)")
         if self.kernel_kind == KernelKind.MIX and any(isinstance(op, CoreCallOp) for op in self.body.block.ops):

@@ -137,17 +137,20 @@ class GlobalTensorOp(AscendCFormat, IRDLOperation):
 @irdl_op_definition
 class BlockWorkspaceOp(AscendCFormat, IRDLOperation):
     """`GM_ADDR name = workspace + AscendC::GetBlockIdx() * bytes;`: this block's part of the
-    launch's workspace (kernel-local GM tensors)."""
+    launch's workspace (kernel-local GM tensors). With `task_ratio 2` (the AIV member of a
+    KERNEL_TYPE_MIX_AIC_1_2 kernel: two vector cores per block) the block is
+    `AscendC::GetBlockIdx() / AscendC::GetTaskRatio()`, so both AIVs and their AIC share it."""
 
     name = "ascendc.block_workspace"
     workspace = operand_def(GmAddrType)
     var = prop_def(StringAttr, prop_name="name")
     bytes_ = prop_def(IntegerAttr, prop_name="bytes")
+    task_ratio = opt_prop_def(IntegerAttr)
     result = result_def(GmAddrType)
     traits = traits_def(Declaration())
 
     FORMAT_NAMED: ClassVar[bool] = True
-    FORMAT_KEYWORDS: ClassVar[tuple] = (("bytes", "bytes", INT, None),)
+    FORMAT_KEYWORDS: ClassVar[tuple] = (("bytes", "bytes", INT, None), ("task_ratio", "task_ratio", INT, None))
 
     @classmethod
     def result_type(cls, operand_types, props):
@@ -159,6 +162,9 @@ class BlockWorkspaceOp(AscendCFormat, IRDLOperation):
 
     def verify_(self) -> None:
         check_positive(self, "bytes")
+        ratio = prop_int(self, "task_ratio")
+        if ratio is not None and ratio not in (1, 2):
+            raise VerifyException(f"'task_ratio' is the AIVs per AIC of a MIX kernel, 1 or 2; got {ratio}")
 
 
 @irdl_op_definition

@@ -460,6 +460,15 @@ class GetBlockNumOp(BlockQueryOp):
     name = "pypto.tile.get_block_num"
 
 
+@pypto_op_definition
+class GetSubBlockIdxOp(BlockQueryOp):
+    """The vector core of the core group running this instance (`GetSubBlockIdx()`): 0 or 1
+    in the AIV member of a group launched with two AIVs per AIC (the Ascend C backend's row
+    or column split of that member), 0 elsewhere."""
+
+    name = "pypto.tile.get_subblock_idx"
+
+
 # --------------------------------------------------------------------------- new tiles, partial tiles
 
 
@@ -697,6 +706,7 @@ TILE_OPS = [
     MatmulAccOp,
     GetBlockIdxOp,
     GetBlockNumOp,
+    GetSubBlockIdxOp,
     CreateOp,
     SetValidShapeOp,
     FillPadOp,

@@ -201,6 +201,11 @@ class TileFunctions(ComputeFunctions):
     def run_get_block_num(self, interpreter: Interpreter, op: tile.GetBlockNumOp, args: PythonValues):
         return (state(interpreter).block_num,)
 
+    @pimpl(tile.GetSubBlockIdxOp)
+    def run_get_subblock_idx(self, interpreter: Interpreter, op: tile.GetSubBlockIdxOp, args: PythonValues):
+        """A group's AIV member runs here as one vector core (a 1:1 core group): sub-block 0."""
+        return (0,)
+
 
 install(TileFunctions, compute_ops(tile))
 register_impls(TileFunctions)

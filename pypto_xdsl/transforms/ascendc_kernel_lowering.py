@@ -417,8 +417,10 @@ class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLo
                                    "are reshaped inside a kernel (a view of whole rows)")
             self.views[op.result] = View(op.result)
             return
-        if isinstance(op, tile.GetBlockIdxOp | tile.GetBlockNumOp):
-            new = self._insert(C.GetBlockIdxOp() if isinstance(op, tile.GetBlockIdxOp) else C.GetBlockNumOp())
+        if isinstance(op, tile.GetBlockIdxOp | tile.GetBlockNumOp | tile.GetSubBlockIdxOp):
+            query = {tile.GetBlockIdxOp: C.GetBlockIdxOp, tile.GetBlockNumOp: C.GetBlockNumOp,
+                     tile.GetSubBlockIdxOp: C.GetSubBlockIdxOp}[type(op)]
+            new = self._insert(query())
             new.results[0].name_hint = op.result.name_hint
             self.values[op.result] = new.results[0]
             return
@@ -426,6 +428,9 @@ class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLo
             return self._relu_acc(op)
         if isinstance(op, tile.SliceOp) and op.result.type.space == MemorySpace.MAT:  # type: ignore[union-attr]
             return self._mat_window(op)
+        if isinstance(op, tile.TransposeViewOp) and op.result.type.space == MemorySpace.MAT:  # type: ignore[union-attr]
+            self.tiles[op.result] = self.tile_of(op.input)  # the same L1 tensor, moved without a transpose
+            return
         if isinstance(op, tile.FullOp) and op.result.type.space == MemorySpace.ACC:  # type: ignore[union-attr]
             return self._zero_accumulator(op)
         if self.lower_vector(op):
@@ -631,7 +636,7 @@ class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLo
 # Every tile op the kernel lowering emits Ascend C for.
 LOWERED_TILE_OPS = frozenset((
     *VECTOR_OPS, tile.LoadOp, tile.StoreOp, tile.AtomicStoreOp, tile.MoveOp, tile.MatmulOp, tile.MatmulAccOp, tile.GetBlockIdxOp,
-    tile.GetBlockNumOp, tile.SetValidShapeOp, tile.FillPadOp,  # the last two by fold_partial_tiles
+    tile.GetBlockNumOp, tile.GetSubBlockIdxOp, tile.SetValidShapeOp, tile.FillPadOp,  # the last two by fold_partial_tiles
 ))
 
 

@@ -17,6 +17,7 @@ on both cores (KERNEL_TYPE_MIX_AIC_1_1: one AIC and one AIV per block, the same 
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import FunctionType, IntegerAttr, ModuleOp, StringAttr, i64
@@ -25,11 +26,13 @@ from xdsl.ir import Operation
 from pypto_xdsl.analysis.cxx_names import BackendError
 from pypto_xdsl.dialects import ascendc_memory as M
 from pypto_xdsl.dialects import program, tensor
+from pypto_xdsl.dialects.ascendc_compute import GetBlockIdxOp
 from pypto_xdsl.dialects.ascendc_kernel import CoreCallOp, KernelOp, ReturnOp
 from pypto_xdsl.dialects.ascendc_types import GmAddrType, KernelKind
 from pypto_xdsl.dialects.attributes import FuncKind
 from pypto_xdsl.dialects.cross_core import TRANSFER_TYPES, group_members
 from pypto_xdsl.transforms.ascendc_kernel_lowering import lower_kernel
+from pypto_xdsl.transforms.split_vector_member import SPLIT_ATTR, split_dimension, split_vector_member
 
 
 @dataclass
@@ -74,6 +77,14 @@ def _set_workspace(kernel: KernelOp, nbytes: int) -> None:
             op.bytes_ = IntegerAttr(nbytes, i64)
 
 
+def _count_blocks_by_core_group(kernel: KernelOp) -> None:
+    """On the AIV of a 1:2 MIX kernel GetBlockIdx() counts vector cores (block * 2 + sub-block):
+    the member's block index and its part of the workspace are the core group's."""
+    for op in kernel.walk():
+        if isinstance(op, GetBlockIdxOp | M.BlockWorkspaceOp):
+            op.properties["task_ratio"] = IntegerAttr(2, i64)
+
+
 def lower_group(group: program.FuncOp) -> LoweredGroup:
     aic, aiv = group_members(group)
     name = group.sym_name.data
@@ -87,8 +98,20 @@ def lower_group(group: program.FuncOp) -> LoweredGroup:
                     "memory by lower-cross-core-rings first"
                 )
     clones = [_internalise_workspaces(group, m) for m in (aic, aiv)]
+    dim, asked = split_dimension(group)
+    refusal = split_vector_member(clones[1], dim)
+    if refusal is not None and asked:
+        mode = group.attributes[SPLIT_ATTR].data.value  # type: ignore[union-attr]
+        print(
+            f"warning: ascendc: group @{name} asks for split({mode}), but its vector member runs on one AIV "
+            f"(KERNEL_TYPE_MIX_AIC_1_1): {refusal}",
+            file=sys.stderr,
+        )
+    ratio = 1 if refusal is not None else 2
     kernels = [lower_kernel(c) for c in clones]
     aic_kernel, aiv_kernel = kernels
+    if ratio == 2:
+        _count_blocks_by_core_group(aiv_kernel)
     ws = max(k.workspace_bytes for k in kernels)
     for k, c in zip(kernels, clones):
         k.group = StringAttr(name)
@@ -117,6 +140,8 @@ def lower_group(group: program.FuncOp) -> LoweredGroup:
         mix.results_ = aiv_kernel.results_
     if ws:
         mix.workspace = IntegerAttr(ws, i64)
+    if ratio == 2:
+        mix.task_ratio = IntegerAttr(2, i64)
     mix.sync = StringAttr("explicit")
     launched = clones[1]
     launched.attributes |= dict(group.attributes)

@@ -119,6 +119,7 @@ def launch_header(func: KernelOp) -> str:
         for c, n in sig
     )
     launch = "launch_mix" if func.kernel_kind == KernelKind.MIX else "launch"
+    ratio = f", {func.vector_cores}" if func.kernel_kind == KernelKind.MIX else ""  # AIVs per AIC
     return (
         f"// pypto-xdsl CPU SIMULATION launch header for kernel {name} (CANN generates the real one).\n"
         "#pragma once\n"
@@ -127,7 +128,7 @@ def launch_header(func: KernelOp) -> str:
         f"inline uint32_t aclrtlaunch_{name}(uint32_t blockDim, aclrtStream stream{hparams}) {{\n"
         f'  return pypto_sim::{launch}("{name}", blockDim, stream, [&] {{\n'
         f"    {name}(\n{args});\n"
-        "  });\n"
+        f"  }}{ratio});\n"
         "}\n"
     )
 

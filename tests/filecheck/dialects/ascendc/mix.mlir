@@ -1,7 +1,8 @@
 // RUN: PYPTO_ROUNDTRIP
 // RUN: PYPTO_GENERIC_ROUNDTRIP
 
-// A MIX kernel: its AIC and AIV members (kernels with a `group`) and the entry that branches
+// A MIX kernel with two AIVs per AIC (task_ratio 2: KERNEL_TYPE_MIX_AIC_1_2): its AIC and AIV
+// members (kernels with a `group`) and the entry that branches
 // to them; cross-core flags in both members.
 
 builtin.module {
@@ -16,7 +17,7 @@ builtin.module {
     ascendc.cross_core_set_flag PIPE_MTE3 mode 2 id 2
     ascendc.return
   }
-  ascendc.kernel mix @k(%a: !ascendc.gm_addr, %workspace: !ascendc.gm_addr) attributes {workspace = 512 : i64} {
+  ascendc.kernel mix @k(%a: !ascendc.gm_addr, %workspace: !ascendc.gm_addr) attributes {workspace = 512 : i64, task_ratio = 2 : i64} {
     ascendc.core_call aic @k_aic(%a, %workspace) : !ascendc.gm_addr, !ascendc.gm_addr
     ascendc.core_call aiv @k_aiv(%a, %workspace) : !ascendc.gm_addr, !ascendc.gm_addr
     ascendc.return
@@ -30,7 +31,7 @@ builtin.module {
 // CHECK-NEXT:   ascendc.cross_core_set_flag PIPE_MTE2 mode 2 id 1
 // CHECK-NEXT:   ascendc.cross_core_wait_flag PIPE_S mode 2 id 0
 // CHECK-NEXT:   ascendc.cross_core_set_flag PIPE_MTE3 mode 2 id 2
-// CHECK:      ascendc.kernel mix @k(%a: !ascendc.gm_addr, %workspace: !ascendc.gm_addr) attributes {workspace = 512 : i64} {
+// CHECK:      ascendc.kernel mix @k(%a: !ascendc.gm_addr, %workspace: !ascendc.gm_addr) attributes {workspace = 512 : i64, task_ratio = 2 : i64} {
 // CHECK-NEXT:   ascendc.core_call aic @k_aic(%a, %workspace) : !ascendc.gm_addr, !ascendc.gm_addr
 // CHECK-NEXT:   ascendc.core_call aiv @k_aiv(%a, %workspace) : !ascendc.gm_addr, !ascendc.gm_addr
 // CHECK-NEXT:   ascendc.return

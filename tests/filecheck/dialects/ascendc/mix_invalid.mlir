@@ -112,3 +112,34 @@ builtin.module {
 }
 
 // CHECK: MIX kernel @k branches to its members (ascendc.core_call) and holds no other op, but holds 'ascendc.pipe_barrier'
+
+// -----
+
+builtin.module {
+  ascendc.kernel vector @v(%a: !ascendc.gm_addr) attributes {task_ratio = 2 : i64} {
+    ascendc.return
+  }
+}
+
+// CHECK: kernel @v: 'task_ratio' (AIVs per AIC) belongs to MIX kernels only
+
+// -----
+
+builtin.module {
+  ascendc.kernel mix @k(%a: !ascendc.gm_addr) attributes {task_ratio = 4 : i64} {
+    ascendc.return
+  }
+}
+
+// CHECK: kernel @k: 'task_ratio' is 1 (KERNEL_TYPE_MIX_AIC_1_1) or 2 (_1_2), got 4
+
+// -----
+
+builtin.module {
+  ascendc.kernel vector @v(%a: !ascendc.gm_addr) {
+    %idx = ascendc.get_block_idx task_ratio 3
+    ascendc.return
+  }
+}
+
+// CHECK: 'task_ratio' is the AIVs per AIC of a MIX kernel, 1 or 2; got 3

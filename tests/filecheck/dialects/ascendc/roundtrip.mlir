@@ -56,6 +56,8 @@ ascendc.kernel vector @vec(%x: !ascendc.gm_addr, %s: f32, %z: !ascendc.gm_addr, 
   }
   %idx = ascendc.get_block_idx
   %num = ascendc.get_block_num
+  %group_idx = ascendc.get_block_idx task_ratio 2
+  %lane = ascendc.get_sub_block_idx
   ascendc.return
 }
 
@@ -114,6 +116,8 @@ ascendc.kernel vector @vec(%x: !ascendc.gm_addr, %s: f32, %z: !ascendc.gm_addr, 
 // CHECK-NEXT: }
 // CHECK-NEXT: %idx = ascendc.get_block_idx
 // CHECK-NEXT: %num = ascendc.get_block_num
+// CHECK-NEXT: %group_idx = ascendc.get_block_idx task_ratio 2
+// CHECK-NEXT: %lane = ascendc.get_sub_block_idx
 // CHECK-NEXT: ascendc.return
 // CHECK-NEXT: }
 // CHECK-NEXT: }

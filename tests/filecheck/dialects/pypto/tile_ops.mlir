@@ -8,6 +8,7 @@ builtin.module {
     %c0 = arith.constant 0 : index
     %idx = pypto.tile.get_block_idx : index
     %num = pypto.tile.get_block_num : index
+    %lane = pypto.tile.get_subblock_idx : index
     %row = arith.muli %idx, %num : index
     %a = pypto.tile.load %x[%row, %c0] : !pypto.tensor<[N, 128], f32> -> !pypto.tile<[64, 128], f32, vec>
     %f = pypto.tile.full %s : f32 -> !pypto.tile<[64, 128], f32, vec>
@@ -61,6 +62,7 @@ builtin.module {
 // CHECK-NEXT:     %c0 = arith.constant 0 : index
 // CHECK-NEXT:     %idx = pypto.tile.get_block_idx : index
 // CHECK-NEXT:     %num = pypto.tile.get_block_num : index
+// CHECK-NEXT:     %lane = pypto.tile.get_subblock_idx : index
 // CHECK-NEXT:     %row = arith.muli %idx, %num : index
 // CHECK-NEXT:     %a = pypto.tile.load %x[%row, %c0] : !pypto.tensor<[N, 128], f32> -> !pypto.tile<[64, 128], f32, vec>
 // CHECK-NEXT:     %f = pypto.tile.full %s : f32 -> !pypto.tile<[64, 128], f32, vec>
@@ -115,6 +117,7 @@ builtin.module {
 // CHECK-GENERIC-NEXT:     %c0 = "arith.constant"() <{value = 0 : index}> : () -> index
 // CHECK-GENERIC-NEXT:     %idx = "pypto.tile.get_block_idx"() : () -> index
 // CHECK-GENERIC-NEXT:     %num = "pypto.tile.get_block_num"() : () -> index
+// CHECK-GENERIC-NEXT:     %lane = "pypto.tile.get_subblock_idx"() : () -> index
 // CHECK-GENERIC-NEXT:     %row = "arith.muli"(%idx, %num) <{overflowFlags = #arith.overflow<none>}> : (index, index) -> index
 // CHECK-GENERIC-NEXT:     %a = "pypto.tile.load"(%x, %row, %c0) <{operandSegmentSizes = array<i32: 1, 2, 0>}> : (!pypto.tensor<[N, 128], f32>, index, index) -> !pypto.tile<[64, 128], f32, vec>
 // CHECK-GENERIC-NEXT:     %f = "pypto.tile.full"(%s) : (f32) -> !pypto.tile<[64, 128], f32, vec>

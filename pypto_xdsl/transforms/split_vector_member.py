@@ -1,0 +1,228 @@
+"""The vector member of a group over both AIVs of its core group (KERNEL_TYPE_MIX_AIC_1_2).
+
+On dav-c220 a core group has one cube core (AIC) and two vector cores (AIV). A group's `aiv`
+member, after lower-cross-core-rings, computes on whole tiles: it loads each cube result
+from its ring slot, runs its epilogue and stores the outcome (or stores a tile into the
+`v2c` ring for the cube). `split_vector_member` rewrites such a member so that each of the two
+AIVs (`GetSubBlockIdx()` 0 and 1) computes one half of every tile:
+
+* along rows (`up_down`, the default) or columns (`left_right`, the scope's
+  `pl.split(pl.SplitMode.LEFT_RIGHT)`): every `vec` tile whose extent along that dimension
+  is more than 1 is halved; a tile of extent 1 there (a `[1, C]` bias row under a row split,
+  a `[R, 1]` row statistic under a column split) stays whole, and each AIV holds all of it;
+* a `tile.load` or `tile.store` of a halved tile moves its offset along the split dimension
+  by `GetSubBlockIdx() * half`: each AIV reads and writes its half of every window,
+  including the ring slots, so the cube side is unchanged;
+* the cross-core flags stay as they are: in mode 2 a `CrossCoreSetFlag` of the AIC reaches
+  both AIVs, and the AIC's counter counts a setting when both AIVs have set the flag. Each
+  AIV runs the same flag sequence, so the ring protocol holds with two consumers (or two
+  producers) of each slot.
+
+A member is split only when every op is independent along the split dimension (elementwise
+ops, broadcasts of whole tiles, reductions and expansions along the other dimension, loads,
+stores, fills, moves, scalar and control-flow ops); the first op that is not is the reason it
+stays on one AIV (KERNEL_TYPE_MIX_AIC_1_1): a reduction across the split dimension, a store
+of a whole tile (both AIVs would write it), a tile element read or write, an odd extent, a
+partial (`valid[...]`) tile, a column half that is not 32-byte aligned.
+
+The rewrite is part of the Ascend C backend's group lowering (`ascendc_mix_lowering`), not a
+pypto pass: the interpreter runs a group's AIV member as one vector core, and the simulation
+checks the split form against it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import IndexType, IntegerAttr
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.rewriter import Rewriter
+
+from pypto_xdsl.dialects import cross_core, tensor, tile
+from pypto_xdsl.dialects.attributes import MemorySpace, SplitMode, SplitModeAttr, TileType
+from pypto_xdsl.dialects.program import FuncOp, ReturnOp
+from pypto_xdsl.dialects.tile_vector import (
+    CastOp,
+    ColExpandTileOp,
+    ColReductionOp,
+    ExpandsOp,
+    RowExpandTileOp,
+    RowReductionOp,
+    TileBinaryOp,
+    TileScalarOp,
+    TileUnaryOp,
+)
+
+SPLIT_ATTR = "split"
+"""Function attribute (`pl.split(...)` of the scope, copied by outline-incore-scopes and
+expand-mixed-kernel) choosing the split dimension."""
+
+_ELEMENTWISE = (TileBinaryOp, TileScalarOp, TileUnaryOp, CastOp, ExpandsOp)
+_ALONG_A_DIMENSION = (RowReductionOp, RowExpandTileOp, ColReductionOp, ColExpandTileOp)
+_SCALAR_DIALECTS = ("arith", "math", "index")
+_NEUTRAL = (
+    tile.GetBlockIdxOp, tile.GetBlockNumOp, tile.GetSubBlockIdxOp, tile.FullOp, tile.CreateOp,
+    cross_core.SetFlagOp, cross_core.WaitFlagOp, tensor.ReadOp, tensor.DimOp, tensor.CreateOp, tensor.SliceOp,
+    tensor.ReshapeOp, scf.ForOp, scf.IfOp, scf.YieldOp, ReturnOp,
+)
+_BLOCK_BYTES = 32
+
+
+def split_dimension(func: FuncOp) -> tuple[int, bool]:
+    """(the dimension to halve, whether the scope asked for a split explicitly)."""
+    attr = func.attributes.get(SPLIT_ATTR)
+    if isinstance(attr, SplitModeAttr) and attr.data != SplitMode.NONE:
+        return (1 if attr.data == SplitMode.LEFT_RIGHT else 0), True
+    return 0, False
+
+
+@dataclass
+class _Plan:
+    dim: int
+    halved: dict[SSAValue, TileType]
+
+
+def _tiles(op: Operation) -> list[SSAValue]:
+    return [v for v in (*op.operands, *op.results) if isinstance(v.type, TileType)]
+
+
+def _static_2d(t: TileType) -> bool:
+    shape = t.get_shape()
+    return len(shape) == 2 and all(isinstance(d, int) for d in shape)
+
+
+def _describe(op: Operation) -> str:
+    return f"'{op.name}'"
+
+
+class _Refusal(Exception):
+    pass
+
+
+def _check_value(value: SSAValue, dim: int, halved: dict[SSAValue, TileType]) -> None:
+    t = value.type
+    if not isinstance(t, TileType):
+        return
+    if t.space != MemorySpace.VEC:
+        raise _Refusal(f"it holds a {t.space.value} tile ({t})")
+    if not _static_2d(t):
+        raise _Refusal(f"a tile of type {t} is not 2-D with static extents")
+    shape = list(t.get_shape())
+    extent = shape[dim]
+    assert isinstance(extent, int)
+    if extent <= 1:
+        return
+    if extent % 2:
+        raise _Refusal(f"a tile of type {t} has an odd extent along the split dimension")
+    if dim == 1:
+        width = t.element_type.bitwidth // 8 if hasattr(t.element_type, "bitwidth") else 4  # type: ignore[union-attr]
+        if (extent // 2 * width) % _BLOCK_BYTES:
+            raise _Refusal(f"half the columns of {t} are not a multiple of {_BLOCK_BYTES} bytes")
+    shape[dim] = extent // 2
+    halved[value] = t.with_shape(shape)
+
+
+def _check_op(op: Operation, dim: int, halved: dict[SSAValue, TileType]) -> None:
+    tiles = _tiles(op)
+    if isinstance(op, tile.LoadOp):
+        if op.is_partial:
+            raise _Refusal(f"{_describe(op)} loads a partial tile (valid[...])")
+        return
+    if isinstance(op, tile.StoreOp | tile.AtomicStoreOp):
+        if op.tile not in halved:
+            raise _Refusal(
+                f"{_describe(op)} stores a tile of extent 1 along the split dimension ({op.tile.type}): "
+                "both vector cores would write it"
+            )
+        return
+    if isinstance(op, tile.MoveOp):
+        return  # vec -> vec: the checks of its values apply
+    if isinstance(op, _NEUTRAL) or op.dialect_name() in _SCALAR_DIALECTS:
+        return
+    if isinstance(op, _ELEMENTWISE):
+        return
+    if isinstance(op, _ALONG_A_DIMENSION):
+        results = [r for r in op.results if isinstance(r.type, TileType)]
+        for operand in op.operands:
+            if operand in halved and any(r not in halved for r in results):
+                raise _Refusal(f"{_describe(op)} reduces across the split dimension")
+        return
+    if not tiles:
+        if op.name.startswith("pypto.tensor."):
+            raise _Refusal(f"{_describe(op)} works on a tensor (both vector cores would run it)")
+        return
+    raise _Refusal(f"{_describe(op)} is not split over the vector cores")
+
+
+def plan_split(func: FuncOp, dim: int) -> _Plan | str:
+    """The tiles to halve in `func`, or why it cannot be split (see the module docstring)."""
+    halved: dict[SSAValue, TileType] = {}
+    try:
+        for op in func.body.walk():
+            for region in op.regions:
+                for block in region.blocks:
+                    for arg in block.args:
+                        _check_value(arg, dim, halved)
+            for r in op.results:
+                _check_value(r, dim, halved)
+        for op in func.body.walk():
+            _check_op(op, dim, halved)
+    except _Refusal as e:
+        return str(e)
+    if not halved:
+        return "it has no tile to split"
+    return _Plan(dim, halved)
+
+
+def _shift_offset(op: tile.LoadOp | tile.StoreOp | tile.AtomicStoreOp, dim: int, half: int, sub: SSAValue) -> None:
+    """Offset `dim` of `op` += GetSubBlockIdx() * half (new index ops right before `op`)."""
+    offset = op.offsets[dim]
+    amount = arith.ConstantOp(IntegerAttr(half, IndexType()))
+    scaled = arith.MuliOp(sub, amount.result)
+    new_ops: list[Operation] = [amount, scaled]
+    result = scaled.result
+    base = offset.owner
+    if not (isinstance(base, arith.ConstantOp) and isinstance(base.value, IntegerAttr) and base.value.value.data == 0):
+        shifted = arith.AddiOp(offset, scaled.result)
+        new_ops.append(shifted)
+        result = shifted.result
+    block = op.parent_block()
+    assert block is not None
+    block.insert_ops_before(new_ops, op)
+    first = len(op.operands) - len(op.offsets)
+    op.operands[first + dim] = result
+
+
+def apply_split(func: FuncOp, plan: _Plan) -> None:
+    block: Block = func.body.block
+    sub = tile.GetSubBlockIdxOp()
+    sub.result.name_hint = "sub_block"
+    if block.first_op is not None:
+        block.insert_op_before(sub, block.first_op)
+    else:
+        block.add_op(sub)
+    halves: dict[Operation, int] = {}
+    for op in func.body.walk():
+        if isinstance(op, tile.LoadOp) and op.result in plan.halved:
+            halves[op] = plan.halved[op.result].get_shape()[plan.dim]  # type: ignore[assignment]
+        elif isinstance(op, tile.StoreOp | tile.AtomicStoreOp) and op.tile in plan.halved:
+            halves[op] = plan.halved[op.tile].get_shape()[plan.dim]  # type: ignore[assignment]
+    for op, half in halves.items():
+        _shift_offset(op, plan.dim, half, sub.result)  # type: ignore[arg-type]
+    for value, new_type in plan.halved.items():
+        Rewriter.replace_value_with_new_type(value, new_type)
+
+
+def split_vector_member(func: FuncOp, dim: int) -> str | None:
+    """Split the aiv member `func` (in place) over two vector cores along `dim`; None when
+    done, else the reason it stays on one (and `func` is unchanged)."""
+    plan = plan_split(func, dim)
+    if isinstance(plan, str):
+        return plan
+    apply_split(func, plan)
+    func.verify()
+    return None
+
+
+__all__ = ["SPLIT_ATTR", "apply_split", "plan_split", "split_dimension", "split_vector_member"]
