@@ -354,6 +354,17 @@ def math_scratch_bytes(count: int) -> int:
 TRANSPOSE_BLOCK = 16  # Ascend C's Transpose: one 16 x 16 block of 2-byte elements
 
 
+def transposed_mat_source(value: SSAValue) -> bool:
+    """`value` is a `mat` tile read through `tile.transpose_view`: a [K, N] right operand whose
+    L1 tile holds the [N, K] block, in its NZ fractals. Those are the L0B ("Zn") fractals of
+    the [K, N] operand already, in the same order, so its LoadData copies them without
+    ifTranspose (and the L1 copy of a 4-byte tile is the plain NZ one, not 16-row bands)."""
+    owner = value.owner
+    return isinstance(owner, tile.TransposeViewOp) or (
+        isinstance(owner, tile.LoadOp) and any(isinstance(u.operation, tile.TransposeViewOp) for u in value.uses)
+    )
+
+
 def vector_transpose_form(rows: int, cols: int, elem_bytes: int) -> str | None:
     """How the vector unit transposes a [rows, cols] tile: "direct" (one 16 x 16 block of
     2-byte elements, contiguous), "blocks" (16 x 16 blocks gathered into a scratch, transposed
@@ -666,11 +677,25 @@ class KernelPlan:
                 raise op_error(op, f"a window of a mat tile is only moved to left (got %{res.name_hint or '?'} used otherwise)")
             self.aliases[res] = op.source
             return
+        if isinstance(op, tile.TransposeViewOp) and space == MemorySpace.MAT:
+            # the L1 tile read transposed: the same NZ fractals, moved to L0B without the
+            # LoadData transpose a right operand otherwise takes (see transposed_mat_source)
+            src = op.input
+            if not isinstance(src.owner, tile.LoadOp) or len(list(src.uses)) != 1:
+                raise op_error(op, f"a transposed view of a mat tile views a tile.load whose only use it is "
+                                   f"(%{src.name_hint or '?'} is not)")
+            if not res.uses or any(not isinstance(u.operation, tile.MoveOp)
+                                   or u.operation.result.type.space != MemorySpace.RIGHT for u in res.uses):
+                raise op_error(op, f"a transposed mat tile is only moved to right (%{res.name_hint or '?'} is used otherwise)")
+            self.aliases[res] = src
+            return
         if isinstance(op, tile.LoadOp) and space == MemorySpace.MAT:
             moves = [u.operation for u in res.uses if isinstance(u.operation, tile.MoveOp)]
             windows = [u.operation for u in res.uses if isinstance(u.operation, tile.SliceOp)]
-            targets = {m.result.type.space for m in moves} | ({MemorySpace.LEFT} if windows else set())
-            if len(targets) != 1 or len(list(res.uses)) != len(moves) + len(windows):
+            views = [u.operation for u in res.uses if isinstance(u.operation, tile.TransposeViewOp)]
+            targets = ({m.result.type.space for m in moves} | ({MemorySpace.LEFT} if windows else set())
+                       | ({MemorySpace.RIGHT} if views else set()))
+            if len(targets) != 1 or len(list(res.uses)) != len(moves) + len(windows) + len(views):
                 raise op_error(op, f"mat tile %{res.name_hint or '?'} must only be moved to one of left or right")
             kind = TPosition.A1 if targets == {MemorySpace.LEFT} else TPosition.B1
             if targets - {MemorySpace.LEFT, MemorySpace.RIGHT}:

@@ -12,7 +12,7 @@ from xdsl.dialects.builtin import i32
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from pypto_xdsl.analysis.ascendc_kernel import zero_accumulator_loop
+from pypto_xdsl.analysis.ascendc_kernel import transposed_mat_source, zero_accumulator_loop
 from pypto_xdsl.analysis.cxx_names import op_error
 from pypto_xdsl.dialects import ascendc_compute as C
 from pypto_xdsl.dialects import ascendc_memory as M
@@ -49,7 +49,7 @@ class CubeLowering(_Base):
         gm = self._gm_at(view, op.offsets)
         lay = d.layout
         src_cols = int(src.get_shape()[-1])  # type: ignore[arg-type]
-        if lay.elem_bytes == 4 and d.buffer.position == TPosition.B1:
+        if lay.elem_bytes == 4 and d.buffer.position == TPosition.B1 and not transposed_mat_source(op.result):
             bands, band_elems = lay.rows // 16, 16 * lay.cols
             if 16 * src_cols > 0xFFFF or band_elems > 0xFFFF:
                 raise op_error(op, f"{op.result.type}: a 16-row band of the f32 right operand exceeds Nd2Nz's 16-bit matrix strides")
@@ -96,7 +96,17 @@ class CubeLowering(_Base):
         left = op.result.type.space == MemorySpace.LEFT  # type: ignore[union-attr]
         frac = 512 // eb
         c0 = 32 // eb
-        if left or eb == 2:
+        if transposed_mat_source(op.input):
+            # Kᵀ from the L1 tile of K: its NZ fractals are the L0B fractals, in order (one
+            # row of fractals per call, as LoadData's 8-bit repeat count allows)
+            outer, inner = rows // c0, cols // 16
+            if inner > 255:
+                raise op_error(op, f"{op.result.type} needs more than 255 LoadData repeats per fractal row")
+            p = self._params(f"{d.var}_load", "LoadData2DParams",
+                             [("repeatTimes", inner), ("srcStride", 1), ("ifTranspose", False)])
+            dst_step = src_step = inner * frac
+            make = C.LoadDataOp
+        elif left or eb == 2:
             outer, inner = rows // 16, cols // (c0 if left else 16)
             if inner > 255:
                 raise op_error(op, f"{op.result.type} needs more than 255 LoadData repeats per row block")
