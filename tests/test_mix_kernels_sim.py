@@ -1,145 +1,51 @@
 """Mixed cube + vector kernels end to end on the CPU simulation: a scope with cube and vector
 tiles is split (expand-mixed-kernel), its rings go through a GM workspace
-(lower-cross-core-rings), the group becomes one MIX kernel, and the simulation (an AIC and an
-AIV thread per block, with their cross-core flags) computes what the interpreter computes on
-the unsplit program, within the matmul tolerance rule.
+(lower-cross-core-rings), the group becomes one MIX kernel whose vector member is split over
+both AIVs of the core group (KERNEL_TYPE_MIX_AIC_1_2), and the simulation (an AIC and two AIV
+threads per block, with their cross-core flags) computes what the interpreter computes on the
+unsplit program, within the matmul tolerance rule.
 
-Programs: matmul + bias + relu (examples/mixed/fused_linear.py), flash attention over key
-blocks, an FFN with silu and with gelu; two shapes each, f16 inputs. The attention reads its
-keys as Kᵀ ([D, S]) and the FFN peels its first hidden block (the accumulator starts as a
-matmul): the cube path has no transposed right operand (`transpose_view` of an L1 tile) and
-no zero-initialised accumulator yet, which examples/mixed/ flash_attention.py and ffn.py use."""
+Programs: examples/mixed/ as written: matmul + bias + relu (fused_linear.py), flash attention
+over key blocks reading Kᵀ through `pl.tile.transpose_view` of the L1 key block
+(flash_attention.py), an FFN with silu and with gelu (ffn.py); two shapes each with f16
+inputs, bf16 inputs at the smaller shape (one g++ build per program: the bf16 programs at
+both shapes would double the builds; tests/test_mixed_kernels.py covers both shapes with the
+interpreter)."""
 
 from __future__ import annotations
 
-import math
+import re
 import shutil
+import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-import pypto_xdsl.language as pl
 from pypto_xdsl.interpreter import run
 from pypto_xdsl.interpreter.tolerance import program_precision, tolerance_for
 from pypto_xdsl.tools.pypto_compile import apply_pipeline, default_pipeline, simulate
-from tests.test_mixed_kernels import LINEAR
+from tests.test_mixed_kernels import _case
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is needed to build the simulation")
 
 
-def attention_kt(S: int, D: int, dtype=pl.FP16, BQ: int = 64, BK: int = 64):
-    scale = 1.0 / math.sqrt(D)
-
-    @pl.program
-    class AttentionKt:
-        @pl.function
-        def main(
-            self,
-            q: pl.Tensor[[S, D], dtype],
-            kt: pl.Tensor[[D, S], dtype],
-            v: pl.Tensor[[S, D], dtype],
-            o: pl.Out[pl.Tensor[[S, D], pl.FP32]],
-        ) -> pl.Tensor[[S, D], pl.FP32]:
-            with pl.at(level=pl.Level.CORE_GROUP, name_hint="attention"):
-                for qi in pl.range(S // BQ):
-                    q_left = pl.move(pl.load(q, [qi * BQ, 0], [BQ, D], target_memory=pl.Mem.Mat), target_memory=pl.Mem.Left)
-                    m_i = pl.tile.full([BQ, 1], pl.FP32, -1e30)
-                    l_i = pl.tile.full([BQ, 1], pl.FP32, 0.0)
-                    o_i = pl.tile.full([BQ, D], pl.FP32, 0.0)
-                    for j in pl.range(S // BK):
-                        k_right = pl.move(pl.load(kt, [0, j * BK], [D, BK], target_memory=pl.Mem.Mat), target_memory=pl.Mem.Right)
-                        s_ij = pl.mul(pl.move(pl.matmul(q_left, k_right), target_memory=pl.Mem.Vec), scale)
-                        m_new = pl.maximum(m_i, pl.row_max(s_ij))
-                        p = pl.row_expand_expdif(s_ij, m_new)
-                        alpha = pl.exp(pl.sub(m_i, m_new))
-                        l_i = pl.add(pl.mul(l_i, alpha), pl.row_sum(p))
-                        p_left = pl.move(pl.cast(p, dtype), target_memory=pl.Mem.Left)
-                        v_right = pl.move(pl.load(v, [j * BK, 0], [BK, D], target_memory=pl.Mem.Mat), target_memory=pl.Mem.Right)
-                        pv = pl.move(pl.matmul(p_left, v_right), target_memory=pl.Mem.Vec)
-                        o_i = pl.add(pl.row_expand_mul(o_i, alpha), pv)
-                        m_i = m_new
-                    o = pl.store(pl.row_expand_div(o_i, l_i), [qi * BQ, 0], o)
-            return o
-
-    return AttentionKt
-
-
-def ffn_peeled(M: int, H: int, F: int, act: str, dtype=pl.FP16, BM: int = 64, BF: int = 64):
-    silu = act == "silu"
-
-    @pl.program
-    class FfnPeeled:
-        @pl.function
-        def main(
-            self,
-            x: pl.Tensor[[M, H], dtype],
-            w1: pl.Tensor[[H, F], dtype],
-            w2: pl.Tensor[[F, H], dtype],
-            out: pl.Out[pl.Tensor[[M, H], pl.FP32]],
-        ) -> pl.Tensor[[M, H], pl.FP32]:
-            with pl.at(level=pl.Level.CORE_GROUP, name_hint="ffn"):
-                for m in pl.range(M // BM):
-                    x_left = pl.move(pl.load(x, [m * BM, 0], [BM, H], target_memory=pl.Mem.Mat), target_memory=pl.Mem.Left)
-                    w1_first = pl.move(pl.load(w1, [0, 0], [H, BF], target_memory=pl.Mem.Mat), target_memory=pl.Mem.Right)
-                    h0 = pl.move(pl.matmul(x_left, w1_first), target_memory=pl.Mem.Vec)
-                    if silu:
-                        a0 = pl.mul(h0, pl.recip(pl.add(pl.exp(pl.neg(h0)), 1.0)))
-                    else:
-                        inner0 = pl.mul(pl.add(pl.mul(pl.mul(pl.mul(h0, h0), h0), 0.044715), h0), 0.7978845608028654)
-                        a0 = pl.mul(pl.mul(h0, pl.add(pl.tanh(inner0), 1.0)), 0.5)
-                    a_first = pl.move(pl.cast(a0, dtype), target_memory=pl.Mem.Left)
-                    w2_first = pl.move(pl.load(w2, [0, 0], [BF, H], target_memory=pl.Mem.Mat), target_memory=pl.Mem.Right)
-                    acc = pl.matmul(a_first, w2_first)
-                    for f in pl.range(1, F // BF):
-                        w1_right = pl.move(pl.load(w1, [0, f * BF], [H, BF], target_memory=pl.Mem.Mat), target_memory=pl.Mem.Right)
-                        h = pl.move(pl.matmul(x_left, w1_right), target_memory=pl.Mem.Vec)
-                        if silu:
-                            a = pl.mul(h, pl.recip(pl.add(pl.exp(pl.neg(h)), 1.0)))
-                        else:
-                            inner = pl.mul(pl.add(pl.mul(pl.mul(pl.mul(h, h), h), 0.044715), h), 0.7978845608028654)
-                            a = pl.mul(pl.mul(h, pl.add(pl.tanh(inner), 1.0)), 0.5)
-                        a_left = pl.move(pl.cast(a, dtype), target_memory=pl.Mem.Left)
-                        w2_right = pl.move(pl.load(w2, [f * BF, 0], [BF, H], target_memory=pl.Mem.Mat), target_memory=pl.Mem.Right)
-                        acc = pl.matmul_acc(acc, a_left, w2_right)
-                    out = pl.store(acc, [m * BM, 0], out)
-            return out
-
-    return FfnPeeled
-
-
-def _operands(shapes, seed: int = 0):
-    rng = np.random.default_rng(seed)
-    return [rng.uniform(-1, 1, s).astype(np.float16) for s in shapes]
-
-
-def _case(workload: str, shape: tuple[int, ...]):
-    """(program, inputs) with f16 operands and a zeroed f32 output."""
-    if workload == "linear":
-        x, w, bias, y = LINEAR.inputs(*shape, np.float16)
-        return LINEAR.build(*shape, pl.FP16), [x, w, bias, y]
-    if workload == "attention":
-        S, D = shape
-        q, kt, v = _operands([(S, D), (D, S), (S, D)])
-        return attention_kt(S, D), [q, kt, v, np.zeros((S, D), np.float32)]
-    M, H, F = shape
-    x, w1, w2 = _operands([(M, H), (H, F), (F, H)])
-    return ffn_peeled(M, H, F, workload.split("_")[1]), [x, w1, w2, np.zeros((M, H), np.float32)]
-
-
 CASES = [
-    ("linear", (128, 256, 128)),
-    ("linear", (64, 128, 192)),
-    ("attention", (256, 64)),
-    ("attention", (128, 128)),
-    ("ffn_silu", (128, 64, 256)),
-    ("ffn_gelu", (64, 128, 128)),
+    ("linear", (128, 256, 128), "f16"),
+    ("linear", (64, 128, 192), "f16"),
+    ("linear", (64, 128, 192), "bf16"),
+    ("attention", (256, 64), "f16"),
+    ("attention", (128, 128), "f16"),
+    ("attention", (128, 128), "bf16"),
+    ("ffn_silu", (128, 64, 256), "f16"),
+    ("ffn_gelu", (64, 128, 128), "f16"),
+    ("ffn_gelu", (64, 128, 128), "bf16"),
 ]
 
 
-@pytest.mark.parametrize("workload, shape", CASES, ids=lambda v: "x".join(map(str, v)) if isinstance(v, tuple) else v)
-def test_mixed_kernel_on_the_simulation_matches_the_interpreter(workload, shape, tmp_path: Path):
-    program, inputs = _case(workload, shape)
+@pytest.mark.parametrize("workload, shape, dtype", CASES, ids=lambda v: "x".join(map(str, v)) if isinstance(v, tuple) else v)
+def test_mixed_kernel_on_the_simulation_matches_the_interpreter(workload, shape, dtype, tmp_path: Path):
+    program, inputs, *_ = _case(workload, shape, dtype)
     reference = program.fresh_module()
     module = reference.clone()
     apply_pipeline(module, default_pipeline())
@@ -148,6 +54,7 @@ def test_mixed_kernel_on_the_simulation_matches_the_interpreter(workload, shape,
     assert len(kernels) == 1, kernels  # one MIX kernel for the group, its members inside
     text = kernels[0].read_text()
     assert "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);" in text  # the epilogues split over both AIVs
+    assert "AscendC::GetSubBlockIdx()" in text
     assert "if ASCEND_IS_AIC {" in text and "if ASCEND_IS_AIV {" in text
     assert "CrossCoreSetFlag<2, PIPE_FIX>" in text and "CrossCoreWaitFlag<2, PIPE_S>" in text
     assert report.reference is not None, report.note
@@ -160,7 +67,7 @@ def test_mixed_kernel_on_the_simulation_matches_the_interpreter(workload, shape,
 
 
 def _lowered_linear():
-    program, inputs = _case("linear", (64, 128, 192))
+    program, inputs, *_ = _case("linear", (64, 128, 192), "f16")
     module = program.fresh_module()
     apply_pipeline(module, "pypto-ascendc")
     return module, inputs
@@ -216,3 +123,96 @@ def test_a_mix_kernel_without_its_aic_branch_stops_the_simulation(tmp_path: Path
     aic.erase()
     with pytest.raises(SimulationError, match=r"CrossCoreWaitFlag\(\d+\) can never return: the AIC finished"):
         simulate(module, tmp_path / "alone", inputs=[a.copy() for a in inputs], compare=False)
+
+
+# --------------------------------------------------------------------------- 1:2 flag semantics
+# The simulation's KERNEL_TYPE_MIX_AIC_1_2 launch on hand-written MIX kernels, one g++ build for
+# every scenario (argv[1] picks it): per-core indices, and mode 2 with two AIVs (an AIC setting
+# reaches both; the AIC's counter counts a setting by both).
+
+MIX_SCENARIOS_CPP = r"""
+#include <cstdio>
+#include <cstring>
+#include "kernel_operator.h"
+#include "pypto_sim/launch.h"
+using namespace AscendC;
+
+static const char* scenario = "";
+static int64_t seen[2][3][4];  // [block][core] = {GetBlockIdx, GetSubBlockIdx, GetSubBlockNum, GetTaskRatio}
+
+static void kernel() {
+  KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
+  const int64_t block = ASCEND_IS_AIC ? GetBlockIdx() : GetBlockIdx() / GetTaskRatio();
+  const int core = ASCEND_IS_AIC ? 0 : 1 + static_cast<int>(GetSubBlockIdx());
+  int64_t* s = seen[block][core];
+  s[0] = GetBlockIdx(); s[1] = GetSubBlockIdx(); s[2] = GetSubBlockNum(); s[3] = GetTaskRatio();
+  const bool aiv1 = ASCEND_IS_AIV && GetSubBlockIdx() == 1;
+  if (std::strcmp(scenario, "ok") == 0) {  // a 2-slot ring: the AIC fills, both AIVs drain
+    if ASCEND_IS_AIC {
+      for (int i = 0; i < 4; ++i) { CrossCoreWaitFlag<2, PIPE_S>(1); CrossCoreSetFlag<2, PIPE_FIX>(0); }
+      CrossCoreWaitFlag<2, PIPE_S>(1); CrossCoreWaitFlag<2, PIPE_S>(1);
+    } else {
+      CrossCoreSetFlag<2, PIPE_MTE2>(1); CrossCoreSetFlag<2, PIPE_MTE2>(1);
+      for (int i = 0; i < 4; ++i) { CrossCoreWaitFlag<2, PIPE_S>(0); CrossCoreSetFlag<2, PIPE_MTE2>(1); }
+    }
+  } else if (std::strcmp(scenario, "one_aiv_sets_more") == 0) {
+    if ASCEND_IS_AIC { CrossCoreWaitFlag<2, PIPE_S>(1); }
+    else { CrossCoreSetFlag<2, PIPE_MTE3>(1); if (!aiv1) CrossCoreSetFlag<2, PIPE_MTE3>(1); }
+  } else if (std::strcmp(scenario, "one_aiv_does_not_set") == 0) {
+    if ASCEND_IS_AIC { CrossCoreWaitFlag<2, PIPE_S>(1); }
+    else if (!aiv1) { CrossCoreSetFlag<2, PIPE_MTE3>(1); }
+  } else if (std::strcmp(scenario, "one_aiv_does_not_wait") == 0) {
+    if ASCEND_IS_AIC { CrossCoreSetFlag<2, PIPE_FIX>(0); }
+    else if (!aiv1) { CrossCoreWaitFlag<2, PIPE_S>(0); }
+  }
+}
+
+int main(int argc, char** argv) {
+  scenario = argc > 1 ? argv[1] : "";
+  aclInit(nullptr);
+  aclrtSetDevice(0);
+  aclrtStream stream = nullptr;
+  aclrtCreateStream(&stream);
+  pypto_sim::launch_mix("mix_scenario", 2, stream, [] { kernel(); }, 2);
+  for (int b = 0; b < 2; ++b)
+    for (int c = 0; c < 3; ++c)
+      std::printf("%d %d: %lld %lld %lld %lld\n", b, c, (long long)seen[b][c][0], (long long)seen[b][c][1],
+                  (long long)seen[b][c][2], (long long)seen[b][c][3]);
+  return 0;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def mix_scenarios(tmp_path_factory) -> Path:
+    from pypto_xdsl.backend.ascendc.sim import SIM_INCLUDE_DIR, compiler
+
+    out = tmp_path_factory.mktemp("mix_scenarios")
+    (out / "scenarios.cpp").write_text(MIX_SCENARIOS_CPP)
+    exe = out / "scenarios"
+    cmd = [compiler(), "-std=c++17", "-O0", f"-I{SIM_INCLUDE_DIR}", str(out / "scenarios.cpp"), "-o", str(exe), "-pthread"]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    return exe
+
+
+def test_a_one_to_two_mix_launch_runs_an_aic_and_two_aivs_per_block(mix_scenarios: Path):
+    proc = subprocess.run([str(mix_scenarios), "ok"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    # block, core (0 AIC, 1 AIV0, 2 AIV1): GetBlockIdx, GetSubBlockIdx, GetSubBlockNum, GetTaskRatio
+    assert proc.stdout.splitlines() == [
+        "0 0: 0 0 1 1", "0 1: 0 0 2 2", "0 2: 1 1 2 2",
+        "1 0: 1 0 1 1", "1 1: 2 0 2 2", "1 2: 3 1 2 2",
+    ]
+
+
+@pytest.mark.parametrize("scenario, message", [
+    ("one_aiv_sets_more", r"\[kernel mix_scenario, block 0/2\]: the AIV0 set flag 1 1 time\(s\) more than the other AIV "
+                          r"when the kernel ends"),
+    ("one_aiv_does_not_set", r"AIC\]: CrossCoreWaitFlag\(1\) can never return: the AIVs finished without setting flag 1"),
+    ("one_aiv_does_not_wait", r"flag 0 of the AIV1 is set 1 time\(s\) more than it waits for it when the kernel ends"),
+])
+def test_mode_two_flags_need_both_aivs(mix_scenarios: Path, scenario: str, message: str):
+    proc = subprocess.run([str(mix_scenarios), scenario], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 86, (proc.returncode, proc.stderr)
+    assert re.search(message, proc.stderr), proc.stderr
