@@ -6,7 +6,9 @@ a flag is removed)."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 from pypto_xdsl.dialects.cross_core import TRANSFER_TYPES, SetFlagOp, WaitFlagOp
@@ -66,3 +68,24 @@ def test_every_ring_flag_is_waited_for_as_often_as_it_is_set():
         elif isinstance(op, WaitFlagOp):
             waits[(op.pipe_kind.value, op.id_value)] = waits.get((op.pipe_kind.value, op.id_value), 0) + 1
     assert sets.keys() == waits.keys() and sets
+
+
+RUNTIME_TRIPS = Path(__file__).resolve().parent / "filecheck" / "transforms" / "lower-cross-core-rings" / "runtime_trips.mlir"
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3])
+def test_a_transfer_after_a_loop_with_a_run_time_trip_count_finds_its_slot(n):
+    """n blocks through the ring in a loop, then one more: the last slot is n mod 2 at run
+    time. The lowered group stores what the ring version stores, for every n (a wrong slot
+    would hand the consumer a stale block, or race with the producer)."""
+    module = parse_module(RUNTIME_TRIPS.read_text())
+    lowered = _with_rings(module)
+    rng = np.random.default_rng(n)
+    a = rng.uniform(-1, 1, (64, 16)).astype(np.float16)
+    b = rng.uniform(-1, 1, (16, 16)).astype(np.float16)
+    before = run(module, "main", [a, b, np.zeros((64, 16), np.float32), n])[0]
+    after = run(lowered, "main", [a, b, np.zeros((64, 16), np.float32), n])[0]
+    np.testing.assert_array_equal(before, after)
+    product = a.astype(np.float32) @ b.astype(np.float32)
+    np.testing.assert_allclose(after[48:], product[48:], rtol=1e-3, atol=1e-3)
+    assert not after[16 * n : 48].any()

@@ -12,8 +12,11 @@ per stored slot) and FREE (consumer -> producer, one setting per slot read back)
 * pop number n: wait FULL; load slot n % S; set FREE;
 * the producer ends by waiting FREE S times, so every counter is 0 when the kernel exits.
 
-The push or pop number of a site is an affine function of the enclosing loops' induction
-variables (static trip counts; a branch must transfer equally often on both sides). The
+The push or pop number of a site is the number of transfers of its ring before it: the
+enclosing loops' iteration indices times their bodies' counts, plus what earlier ops
+transfer. A loop with run-time bounds counts `max(0, ceil((ub - lb) / step))` times its
+body, computed at run time from its bounds (which must not change between iterations of an
+enclosing loop); a branch must transfer equally often on both sides. The
 flags expand-mixed-kernel inserted for shared tensors keep id 0; rings take ids from 1 up,
 skipping 11-14 (SyncAll's). The result is plain pypto IR the interpreter runs (the ring
 discipline is checked by its race detector) and the Ascend C backend lowers.
@@ -28,7 +31,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import FunctionType, IndexType, IntegerAttr, ModuleOp
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
@@ -74,14 +77,32 @@ def _constant(value: SSAValue) -> int | None:
     return None
 
 
-def _trip_count(loop: scf.ForOp) -> int:
+Count = dict[tuple[scf.ForOp, ...], int]
+"""How many transfers something performs: coefficient per product of run-time trip counts
+(the loops of each key; `()` is the constant part). Static trip counts are folded in."""
+
+
+def _static_trip_count(loop: scf.ForOp) -> int | None:
     lb, ub, step = (_constant(v) for v in (loop.lb, loop.ub, loop.step))
-    if lb is None or ub is None or step is None or step <= 0:
-        raise RingLoweringError(
-            f"{_describe(loop)}: a loop holding cross-core transfers needs constant bounds and step, "
-            "so that every transfer knows its slot"
-        )
+    if lb is None or ub is None or step is None:
+        return None
+    if step <= 0:
+        raise RingLoweringError(f"{_describe(loop)}: a loop holding cross-core transfers needs a positive step")
     return max(0, (ub - lb + step - 1) // step)
+
+
+def _sum(a: Count, b: Count) -> Count:
+    out = dict(a)
+    for k, v in b.items():
+        out[k] = out.get(k, 0) + v
+    return {k: v for k, v in out.items() if v}
+
+
+def _times_trips(count: Count, loop: scf.ForOp) -> Count:
+    trips = _static_trip_count(loop)
+    if trips is not None:
+        return {k: v * trips for k, v in count.items() if v * trips}
+    return {tuple(sorted((*k, loop), key=id)): v for k, v in count.items()}
 
 
 @dataclass
@@ -90,27 +111,42 @@ class _Counter:
 
     pipe: Pipe
 
-    def of_op(self, op: Operation) -> int:
+    def of_op(self, op: Operation) -> Count:
         if isinstance(op, TRANSFER_TYPES):
-            return int(op.pipe_kind is self.pipe)
+            return {(): 1} if op.pipe_kind is self.pipe else {}
         if isinstance(op, scf.ForOp):
-            inner = self.of_block(op.body.block)
-            return _trip_count(op) * inner if inner else 0
+            return _times_trips(self.of_block(op.body.block), op)
         if isinstance(op, scf.IfOp):
-            counts = [self.of_block(r.block) if r.blocks else 0 for r in op.regions]
-            if len(set(counts)) > 1:
+            counts = [self.of_block(r.block) if r.blocks else {} for r in op.regions]
+            if len(counts) == 2 and counts[0] != counts[1]:
                 raise RingLoweringError(
                     f"{_describe(op)}: its branches transfer on the {self.pipe.value} ring "
-                    f"{' and '.join(map(str, counts))} times; both must transfer equally often"
+                    f"{' and '.join(map(_show, counts))} times; both must transfer equally often"
                 )
             return counts[0]
-        total = sum(self.of_block(b) for r in op.regions for b in r.blocks)
+        total: Count = {}
+        for r in op.regions:
+            for b in r.blocks:
+                total = _sum(total, self.of_block(b))
         if total:
             raise RingLoweringError(f"{_describe(op)}: cross-core transfers inside it are not lowered")
-        return 0
+        return {}
 
-    def of_block(self, block: Block) -> int:
-        return sum(self.of_op(op) for op in block.ops)
+    def of_block(self, block: Block) -> Count:
+        total: Count = {}
+        for op in block.ops:
+            total = _sum(total, self.of_op(op))
+        return total
+
+
+def _show(count: Count) -> str:
+    if not count:
+        return "0"
+    parts = []
+    for loops, k in count.items():
+        trips = " * ".join(f"trips(%{lp.body.block.args[0].name_hint or 'iv'})" for lp in loops)
+        parts.append(str(k) if not loops else (trips if k == 1 else f"{k} * {trips}"))
+    return " + ".join(parts)
 
 
 def _index(builder_ops: list[Operation], value: int) -> SSAValue:
@@ -119,43 +155,114 @@ def _index(builder_ops: list[Operation], value: int) -> SSAValue:
     return c.result
 
 
+def _dominates(value: SSAValue, site: Operation) -> bool:
+    """`value` is defined where `site` can use it (in a block enclosing it, before it)."""
+    if isinstance(value, BlockArgument):
+        block: Block | None = value.block
+        op: Operation | None = site
+        while op is not None:
+            if op.parent_block() is block:
+                return True
+            op = op.parent_op()
+        return False
+    owner = value.owner
+    assert isinstance(owner, Operation)
+    op = site
+    while op is not None:
+        if op.parent_block() is owner.parent_block():
+            block = op.parent_block()
+            assert block is not None
+            return block.get_operation_index(owner) < block.get_operation_index(op)
+        op = op.parent_op()
+    return False
+
+
+def _trips_value(loop: scf.ForOp, site: Operation, ops: list[Operation], anchor: Operation) -> SSAValue:
+    """max(0, ceil((ub - lb) / step)) of `loop`, computed before `site`; its bounds must be
+    known before `anchor` (the site, or the loop whose earlier iterations it counts)."""
+    for v in (loop.lb, loop.ub, loop.step):
+        if not _dominates(v, anchor):
+            raise RingLoweringError(
+                f"{_describe(site)}: its slot depends on the run-time trip count of {_describe(loop)}, whose "
+                "bounds change from one iteration of an enclosing loop to the next (or are not known there)"
+            )
+    span = arith.SubiOp(loop.ub, loop.lb)
+    trips = arith.CeilDivSIOp(span.result, loop.step)
+    zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
+    clamped = arith.MaxSIOp(trips.result, zero.result)
+    ops += [span, trips, zero, clamped]
+    return clamped.result
+
+
+def _materialise(count: Count, site: Operation, ops: list[Operation], anchor: Operation | None = None) -> SSAValue | int:
+    """`count` as index ops before `site` (an int when it is constant); see _trips_value."""
+    anchor = anchor or site
+    const = count.get((), 0)
+    total: SSAValue | None = None
+    for loops, k in count.items():
+        if not loops:
+            continue
+        term: SSAValue = _trips_value(loops[0], site, ops, anchor)
+        for lp in loops[1:]:
+            mul = arith.MuliOp(term, _trips_value(lp, site, ops, anchor))
+            ops.append(mul)
+            term = mul.result
+        if k != 1:
+            mul = arith.MuliOp(term, _index(ops, k))
+            ops.append(mul)
+            term = mul.result
+        if total is not None:
+            add = arith.AddiOp(total, term)
+            ops.append(add)
+            term = add.result
+        total = term
+    if total is None:
+        return const
+    if const:
+        add = arith.AddiOp(total, _index(ops, const))
+        ops.append(add)
+        total = add.result
+    return total
+
+
 def _sequence_number(site: Operation, func: FuncOp, counter: _Counter, ops: list[Operation]) -> SSAValue:
     """The number of transfers of the pipe before `site` in one run of `func`, as index ops
-    appended to `ops` (to insert before `site`)."""
-    const = 0
-    terms: list[tuple[scf.ForOp, int]] = []
+    appended to `ops` (to insert before `site`). Loops with run-time bounds contribute their
+    trip counts computed at run time from their bounds."""
+    before: Count = {}
+    terms: list[tuple[scf.ForOp, Count]] = []
     op: Operation = site
-    while op.parent_op() is not func:
+    while True:
         block = op.parent_block()
         assert block is not None
         for earlier in block.ops:
             if earlier is op:
                 break
-            const += counter.of_op(earlier)
+            before = _sum(before, counter.of_op(earlier))
         parent = op.parent_op()
         assert parent is not None
+        if parent is func:
+            break
         if isinstance(parent, scf.ForOp):
             terms.append((parent, counter.of_block(parent.body.block)))
         op = parent
-    for earlier in func.body.block.ops:
-        if earlier is op:
-            break
-        const += counter.of_op(earlier)
-    total: SSAValue | None = None  # None: the constant `const` alone
+    fixed = _materialise(before, site, ops)
+    total: SSAValue | None = None if isinstance(fixed, int) else fixed
+    const = fixed if isinstance(fixed, int) else 0
     for loop, per_iteration in terms:
-        lb, step = _constant(loop.lb), _constant(loop.step)
-        assert lb is not None and step is not None
         iteration: SSAValue = loop.body.block.args[0]
-        if lb:
-            sub = arith.SubiOp(iteration, _index(ops, lb))
+        lb, step = _constant(loop.lb), _constant(loop.step)
+        if lb != 0:
+            sub = arith.SubiOp(iteration, loop.lb if lb is None else _index(ops, lb))
             ops.append(sub)
             iteration = sub.result
         if step != 1:
-            div = arith.DivUIOp(iteration, _index(ops, step))
+            div = arith.DivUIOp(iteration, loop.step if step is None else _index(ops, step))
             ops.append(div)
             iteration = div.result
-        if per_iteration != 1:
-            mul = arith.MuliOp(iteration, _index(ops, per_iteration))
+        per = _materialise(per_iteration, site, ops, anchor=loop)  # the same in every earlier iteration
+        if per != 1:
+            mul = arith.MuliOp(iteration, _index(ops, per) if isinstance(per, int) else per)
             ops.append(mul)
             iteration = mul.result
         if total is not None:
