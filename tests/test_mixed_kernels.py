@@ -194,16 +194,17 @@ def test_the_pass_is_idempotent_and_leaves_what_it_cannot_split_unchanged():
 
 
 def test_the_backend_lowers_mixed_kernels_it_can_and_names_what_blocks_the_rest(tmp_path: Path):
-    """fused_linear.py becomes one MIX kernel; so does ffn.py, whose zero-initialised
-    accumulator the cube path lowers as its K loop's first Mmad (cmatrixInitVal = (k == 0))."""
+    """fused_linear.py becomes one MIX kernel, its epilogue split over both AIVs of a core
+    group; so does ffn.py, whose zero-initialised accumulator the cube path lowers as its K
+    loop's first Mmad (cmatrixInitVal = (k == 0))."""
     compile_tool = str(Path(sys.executable).parent / "pypto-compile")
     ok = subprocess.run([compile_tool, str(MIXED / "fused_linear.py"), "-o", str(tmp_path / "linear")],
                         capture_output=True, text=True, timeout=300)
     assert ok.returncode == 0, ok.stderr
-    assert "KERNEL_TYPE_MIX_AIC_1_1" in (tmp_path / "linear" / "kernels" / "linear_relu.cpp").read_text()
+    assert "KERNEL_TYPE_MIX_AIC_1_2" in (tmp_path / "linear" / "kernels" / "linear_relu.cpp").read_text()
     proc = subprocess.run([compile_tool, str(MIXED / "ffn.py"), "-o", str(tmp_path / "ffn")],
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     (ffn_kernel,) = (tmp_path / "ffn" / "kernels").glob("*.cpp")
     text = ffn_kernel.read_text()
-    assert "KERNEL_TYPE_MIX_AIC_1_1" in text and "cmatrixInitVal = first_k" in text
+    assert "KERNEL_TYPE_MIX_AIC_1_2" in text and "cmatrixInitVal = first_k" in text

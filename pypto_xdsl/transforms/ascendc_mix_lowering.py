@@ -11,8 +11,14 @@ one after the other, so a ring between them would deadlock once full: the pair i
 The group's workspaces (the rings lower-cross-core-rings made, the tensors both cores share)
 become kernel-local tensors of both members, created first and in the group's order, so both
 members place them at the same offsets of the launch workspace; both members get the larger
-of the two per-block workspace sizes, so `GetBlockIdx()`'s part of the workspace is the same
-on both cores (KERNEL_TYPE_MIX_AIC_1_1: one AIC and one AIV per block, the same block index).
+of the two per-block workspace sizes, so each block's part of the workspace is the same on
+its cores.
+
+The aiv member is split between the two AIVs of the core group when it can be
+(`split_vector_member`: each AIV computes half of every tile): the kernel is then
+KERNEL_TYPE_MIX_AIC_1_2 (`task_ratio = 2`), and the member's block index and workspace part
+are `GetBlockIdx() / GetTaskRatio()` (an AIV's GetBlockIdx() counts vector cores). Otherwise
+it is KERNEL_TYPE_MIX_AIC_1_1: one AIC and one AIV per block, the same block index.
 """
 
 from __future__ import annotations
@@ -99,7 +105,10 @@ def lower_group(group: program.FuncOp) -> LoweredGroup:
                 )
     clones = [_internalise_workspaces(group, m) for m in (aic, aiv)]
     dim, asked = split_dimension(group)
-    refusal = split_vector_member(clones[1], dim)
+    split = split_vector_member(clones[1], dim)
+    refusal = split if isinstance(split, str) else None
+    if not isinstance(split, str):
+        clones[1] = split
     if refusal is not None and asked:
         mode = group.attributes[SPLIT_ATTR].data.value  # type: ignore[union-attr]
         print(
