@@ -90,39 +90,23 @@ def _mutated_flag(module, mutation: str) -> None:
     if mutation == "missing":
         full.detach()
         full.erase()
-    elif mutation == "duplicated":
-        block = full.parent_block()
-        block.insert_op_after(full.clone(), full)
     else:
         full.properties["id"] = int_prop(7)
 
 
+# A duplicated set, a counter past 15 and a MIX kernel without its AIC branch are the 1:2
+# scenarios below (one build for all of them).
 @pytest.mark.parametrize("mutation, message", [
     ("missing", r"CrossCoreWaitFlag\(\d+\) (can never return|deadlocks).*a missing or mismatched CrossCoreSetFlag"),
-    ("duplicated", r"set \d+ time\(s\) more than it waits for it when the kernel ends|already at 15"),
     ("mismatched", r"CrossCoreWaitFlag\(\d+\) (can never return|deadlocks).*set but not waited for: AIV\d? flag 7 \(x\d+\)"),
 ])
-def test_a_missing_duplicated_or_mismatched_cross_core_flag_stops_the_simulation(mutation, message, tmp_path: Path):
+def test_a_missing_or_mismatched_cross_core_flag_stops_the_simulation(mutation, message, tmp_path: Path):
     from pypto_xdsl.backend.ascendc.sim import SimulationError
 
     module, inputs = _lowered_linear()
     _mutated_flag(module, mutation)
     with pytest.raises(SimulationError, match=message):
         simulate(module, tmp_path / mutation, inputs=[a.copy() for a in inputs], compare=False)
-
-
-def test_a_mix_kernel_without_its_aic_branch_stops_the_simulation(tmp_path: Path):
-    """The AIV waits for a ring slot nobody fills: the AIC thread finished at once."""
-    from pypto_xdsl.backend.ascendc.sim import SimulationError
-    from pypto_xdsl.dialects.ascendc_kernel import CoreCallOp, KernelOp
-
-    module, inputs = _lowered_linear()
-    mix = next(op for op in module.walk() if isinstance(op, KernelOp) and op.kernel_kind.value == "mix")
-    aic = next(op for op in mix.body.block.ops if isinstance(op, CoreCallOp) and op.core.data == "aic")
-    aic.detach()
-    aic.erase()
-    with pytest.raises(SimulationError, match=r"CrossCoreWaitFlag\(\d+\) can never return: the AIC finished"):
-        simulate(module, tmp_path / "alone", inputs=[a.copy() for a in inputs], compare=False)
 
 
 # --------------------------------------------------------------------------- 1:2 flag semantics
@@ -164,6 +148,13 @@ static void kernel() {
   } else if (std::strcmp(scenario, "one_aiv_does_not_wait") == 0) {
     if ASCEND_IS_AIC { CrossCoreSetFlag<2, PIPE_FIX>(0); }
     else if (!aiv1) { CrossCoreWaitFlag<2, PIPE_S>(0); }
+  } else if (std::strcmp(scenario, "duplicated") == 0) {  // one set more than the AIVs wait for
+    if ASCEND_IS_AIC { CrossCoreSetFlag<2, PIPE_FIX>(0); CrossCoreSetFlag<2, PIPE_FIX>(0); }
+    else { CrossCoreWaitFlag<2, PIPE_S>(0); }
+  } else if (std::strcmp(scenario, "overflow") == 0) {
+    if ASCEND_IS_AIC { for (int i = 0; i < 16; ++i) CrossCoreSetFlag<2, PIPE_FIX>(0); }
+  } else if (std::strcmp(scenario, "no_aic") == 0) {  // the AIVs wait for a slot nobody fills
+    if ASCEND_IS_AIV { CrossCoreWaitFlag<2, PIPE_S>(0); }
   }
 }
 
@@ -211,8 +202,12 @@ def test_a_one_to_two_mix_launch_runs_an_aic_and_two_aivs_per_block(mix_scenario
                           r"when the kernel ends"),
     ("one_aiv_does_not_set", r"AIC\]: CrossCoreWaitFlag\(1\) can never return: the AIVs finished without setting flag 1"),
     ("one_aiv_does_not_wait", r"flag 0 of the AIV1 is set 1 time\(s\) more than it waits for it when the kernel ends"),
+    ("duplicated", r"flag 0 of the AIV0 is set 1 time\(s\) more than it waits for it when the kernel ends"),
+    ("overflow", r"AIC\]: CrossCoreSetFlag\(0\): flag 0 of the AIV0 is already at 15"),
+    ("no_aic", r"\[kernel mix_scenario, block 0/2, AIV\d\]: CrossCoreWaitFlag\(0\) can never return: the AIC finished "
+               r"without setting flag 0"),
 ])
-def test_mode_two_flags_need_both_aivs(mix_scenarios: Path, scenario: str, message: str):
+def test_the_simulation_stops_on_a_broken_mode_two_flag_protocol(mix_scenarios: Path, scenario: str, message: str):
     proc = subprocess.run([str(mix_scenarios), scenario], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 86, (proc.returncode, proc.stderr)
     assert re.search(message, proc.stderr), proc.stderr

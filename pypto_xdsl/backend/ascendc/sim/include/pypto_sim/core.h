@@ -70,8 +70,10 @@ inline const char* core_name(int c) {
   std::fflush(stdout);
   const LaunchState& s = launch_state();
   if (s.kernel != nullptr && mix_core() >= 0) {
-    std::fprintf(stderr, "pypto-sim error [kernel %s, block %lld/%lld, %s]: ", s.kernel,
-                 static_cast<long long>(s.block_idx), static_cast<long long>(s.block_num), core_name(mix_core()));
+    // the core group's block (an AIV's GetBlockIdx() counts vector cores: block * ratio + sub-block)
+    const long long block = mix_core() > 0 && mix_ratio() > 1 ? s.block_idx / mix_ratio() : s.block_idx;
+    std::fprintf(stderr, "pypto-sim error [kernel %s, block %lld/%lld, %s]: ", s.kernel, block,
+                 static_cast<long long>(s.block_num), core_name(mix_core()));
   } else if (s.kernel != nullptr) {
     std::fprintf(stderr, "pypto-sim error [kernel %s, block %lld/%lld]: ", s.kernel,
                  static_cast<long long>(s.block_idx), static_cast<long long>(s.block_num));
