@@ -361,15 +361,17 @@ def test_tile_matmul_and_matmul_acc_with_f16_inputs():
     np.testing.assert_allclose(r, expected, rtol=1e-6)
 
 
-@covers("pypto.tile.get_block_idx", "pypto.tile.get_block_num")
+@covers("pypto.tile.get_block_idx", "pypto.tile.get_block_num", "pypto.tile.get_subblock_idx")
 def test_get_block_idx_and_num_default_to_a_single_block():
+    """... and the interpreter runs a vector kernel as one vector core: sub-block 0."""
     text = """
-    pypto.func @main() -> (index, index) {
+    pypto.func @main() -> (index, index, index) {
       %i = pypto.tile.get_block_idx : index
       %n = pypto.tile.get_block_num : index
-      pypto.return %i, %n : index, index
+      %s = pypto.tile.get_subblock_idx : index
+      pypto.return %i, %n, %s : index, index, index
     }"""
-    assert run_text(text, []) == (0, 1)
+    assert run_text(text, []) == (0, 1, 0)
 
 
 # --------------------------------------------------------------------------- reductions, broadcasts
