@@ -14,7 +14,6 @@ see half an entry.
 from __future__ import annotations
 
 import hashlib
-import os
 import shutil
 import subprocess
 import tempfile
@@ -28,11 +27,9 @@ _PACKAGE_DIR = Path(__file__).resolve().parent.parent
 
 
 def cache_dir() -> Path:
-    explicit = os.environ.get("PYPTO_XDSL_CACHE")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "pypto-xdsl"
+    from pypto_xdsl.backend.ascendc.sim import cache_root
+
+    return cache_root()
 
 
 @lru_cache(maxsize=1)
@@ -49,8 +46,9 @@ def compiler_fingerprint() -> str:
         if path.suffix in (".py", ".h", ".hpp") and path.is_file():
             h.update(str(path.relative_to(_PACKAGE_DIR)).encode())
             h.update(path.read_bytes())
-    from pypto_xdsl.backend.ascendc.sim import compiler
+    from pypto_xdsl.backend.ascendc.sim import compile_flags, compiler
 
+    h.update(" ".join(compile_flags()).encode())
     cxx = compiler()
     if cxx is not None:
         try:
