@@ -253,3 +253,15 @@ def test_the_installed_commands_exit_with_the_same_status(tmp_path):
         proc = subprocess.run([str(bindir / tool), missing, *extra], capture_output=True, text=True, timeout=120)
         assert (proc.returncode, proc.stdout) == (1, ""), (tool, proc.stderr)
         assert proc.stderr == f"{tool}: error: cannot open input file '{missing}': No such file or directory\n"
+
+
+@pytest.mark.parametrize("tool", TOOLS)
+def test_shape_and_scalar_flags_on_a_file_with_only_a_program_compile_it_and_say_they_are_unused(tool, tmp_path):
+    """--shape/--scalar specialise @pl.jit functions; a file holding only a @pl.program is
+    compiled as written (as it is with --entry), with a warning naming the unused flags."""
+    path = Path(__file__).parent.parent / "examples" / "softmax.py"  # one @pl.program, no @pl.jit
+    result = _run(tool, str(path), tmp_path, extra=["--scalar", "n=4", "--shape", "x=8x8:f32"])
+    assert result.crash is None and result.code == 0, result.stderr
+    assert (f"{path}: warning: --shape x, --scalar n not used: --shape and --scalar specialise @pl.jit "
+            "functions; @pl.program Softmax is compiled as written") in result.stderr
+    assert "defines no @pl.program" not in result.stderr

@@ -101,7 +101,9 @@ def module_from_python(
     programs = loaded.programs
     if entry is not None and entry in jit:
         return _jit_module(jit[entry], shapes, scalars, loaded.warnings)
-    if programs and not (shapes or scalars) or (programs and entry is not None):
+    # --shape/--scalar specialise a jit function; a file with only @pl.programs has none to
+    # specialise, so its program is compiled as written (and the flags are reported unused)
+    if programs and (entry is not None or not (shapes or scalars) or not jit):
         chosen = programs
         if entry is not None:
             chosen = [p for p in programs if entry in p.source.functions]
@@ -114,7 +116,12 @@ def module_from_python(
             )
         program = chosen[0]
         default = "main" if "main" in program.source.functions else program.entry()
-        return LoadedModule(program.module, entry or default, {}, loaded.warnings)
+        warnings = list(loaded.warnings)
+        unused = [f"--shape {n}" for n in shapes] + [f"--scalar {n}" for n in scalars]
+        if unused:
+            warnings.append(f"{filename}: warning: {', '.join(unused)} not used: --shape and --scalar specialise "
+                            f"@pl.jit functions; @pl.program {program.name} is compiled as written")
+        return LoadedModule(program.module, entry or default, {}, warnings)
     entries = loaded.jit_entries
     if entry is None and len(entries) == 1:
         return _jit_module(next(iter(entries.values())), shapes, scalars, loaded.warnings)
