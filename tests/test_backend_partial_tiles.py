@@ -6,6 +6,7 @@ valid region; one build runs at every extent and matches the interpreter."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -95,26 +96,8 @@ def _module(text: str):
     return module
 
 
-TENSOR_VIEW = '''
-import pypto_xdsl.language as pl
-
-
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.InCore)
-    def k(self, a: pl.Tensor[[16, 64], pl.FP32], n: pl.Scalar[pl.INDEX],
-          o: pl.Out[pl.Tensor[[16, 64], pl.FP32]]) -> pl.Tensor[[16, 64], pl.FP32]:
-        v = pl.slice(a, [16, 64], [0, 0], valid_shape=[16, n])
-        e = pl.exp(v)
-        o = pl.assemble(o, e, [0, 0])
-        return o
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def main(self, a: pl.Tensor[[16, 64], pl.FP32], n: pl.Scalar[pl.INDEX],
-             o: pl.Out[pl.Tensor[[16, 64], pl.FP32]]) -> pl.Tensor[[16, 64], pl.FP32]:
-        o = self.k(a, n, o)
-        return o
-'''
+# a tensor view with a run-time valid region (also one of the ascendc pass-pipeline inputs, test_ascendc_passes.py)
+TENSOR_VIEW = (Path(__file__).parent / "backend_inputs" / "tensor_valid_region.py").read_text()
 
 
 def test_a_tensor_view_with_a_valid_region_is_read_and_written_by_its_valid_block(tmp_path, capsys):

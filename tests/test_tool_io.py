@@ -255,13 +255,27 @@ def test_the_installed_commands_exit_with_the_same_status(tmp_path):
         assert proc.stderr == f"{tool}: error: cannot open input file '{missing}': No such file or directory\n"
 
 
+VALID_REGION = Path(__file__).parent / "backend_inputs" / "tensor_valid_region.py"  # one @pl.program, no @pl.jit
+
+
 @pytest.mark.parametrize("tool", TOOLS)
-def test_shape_and_scalar_flags_on_a_file_with_only_a_program_compile_it_and_say_they_are_unused(tool, tmp_path):
-    """--shape/--scalar specialise @pl.jit functions; a file holding only a @pl.program is
-    compiled as written (as it is with --entry), with a warning naming the unused flags."""
-    path = Path(__file__).parent.parent / "examples" / "softmax.py"  # one @pl.program, no @pl.jit
-    result = _run(tool, str(path), tmp_path, extra=["--scalar", "n=4", "--shape", "x=8x8:f32"])
+def test_scalar_flags_on_a_file_with_only_a_program_compile_it(tool, tmp_path):
+    """--scalar on a .py holding only a @pl.program: the program, as written (as with --entry),
+    not "defines no @pl.program"; --shape (which only specialises @pl.jit functions) is reported unused."""
+    result = _run(tool, str(VALID_REGION), tmp_path, extra=["--scalar", "n=4", "--shape", "x=8x8:f32"])
     assert result.crash is None and result.code == 0, result.stderr
-    assert (f"{path}: warning: --shape x, --scalar n not used: --shape and --scalar specialise @pl.jit "
-            "functions; @pl.program Softmax is compiled as written") in result.stderr
     assert "defines no @pl.program" not in result.stderr
+    assert (f"{VALID_REGION}: warning: --shape x not used: --shape specialises @pl.jit functions; "
+            "@pl.program P is compiled as written") in result.stderr
+
+
+def test_a_programs_scalar_flag_is_its_value_in_the_run(tmp_path):
+    """pypto-run: `--scalar n=V` is the entry's scalar argument n (the valid columns written),
+    instead of a random value; a name that is no scalar parameter is one error."""
+    runs = {n: run_tool("pypto-run", [str(VALID_REGION), "--scalar", f"n={n}"]) for n in (0, 64)}
+    assert all(r.code == 0 for r in runs.values()), [r.stderr for r in runs.values()]
+    assert runs[0].stdout != runs[64].stdout
+    assert run_tool("pypto-run", [str(VALID_REGION), "--scalar", "n=64"]).stdout == runs[64].stdout
+    bad = run_tool("pypto-run", [str(VALID_REGION), "--scalar", "m=3"])
+    assert bad.code == diagnostics.EXIT_ERROR and "--scalar m: @main has no scalar parameter 'm' (its scalar " \
+        "parameters are n)" in bad.stderr, bad.stderr

@@ -85,6 +85,23 @@ class LoadedModule:
     dims: dict[str, int] = field(default_factory=dict)
     """Extents of the dynamic dimensions the given shapes bound (for random inputs)."""
     warnings: list[str] = field(default_factory=list)
+    run_scalars: dict[str, Any] = field(default_factory=dict)
+    """A @pl.program's `--scalar` values: its entry's scalar arguments in a run (a program is
+    not specialised; pypto-run and pypto-compile --sim pass them instead of random values)."""
+
+
+def run_scalar_inputs(func: Any, inputs: list[Any], run_scalars: Mapping[str, Any]) -> list[Any]:
+    """`inputs` of the entry `func` with its scalar parameters named in `run_scalars` replaced;
+    a name that is not one of them is a ParserError."""
+    names = [a.name_hint for a in func.args]
+    out = list(inputs)
+    for name, value in run_scalars.items():
+        if name not in names or isinstance(func.args[names.index(name)].type, TensorType):
+            scalars = [n for n, a in zip(names, func.args) if not isinstance(a.type, TensorType)]
+            have = f"its scalar parameters are {', '.join(scalars)}" if scalars else "it has no scalar parameters"
+            raise ParserError(f"--scalar {name}: @{func.sym_name.data} has no scalar parameter '{name}' ({have})")
+        out[names.index(name)] = value
+    return out
 
 
 def module_from_python(
@@ -102,7 +119,7 @@ def module_from_python(
     if entry is not None and entry in jit:
         return _jit_module(jit[entry], shapes, scalars, loaded.warnings)
     # --shape/--scalar specialise a jit function; a file with only @pl.programs has none to
-    # specialise, so its program is compiled as written (and the flags are reported unused)
+    # specialise: its program is compiled as written, --scalar gives run-time values
     if programs and (entry is not None or not (shapes or scalars) or not jit):
         chosen = programs
         if entry is not None:
@@ -117,11 +134,10 @@ def module_from_python(
         program = chosen[0]
         default = "main" if "main" in program.source.functions else program.entry()
         warnings = list(loaded.warnings)
-        unused = [f"--shape {n}" for n in shapes] + [f"--scalar {n}" for n in scalars]
-        if unused:
-            warnings.append(f"{filename}: warning: {', '.join(unused)} not used: --shape and --scalar specialise "
-                            f"@pl.jit functions; @pl.program {program.name} is compiled as written")
-        return LoadedModule(program.module, entry or default, {}, warnings)
+        if shapes:
+            warnings.append(f"{filename}: warning: {', '.join(f'--shape {n}' for n in shapes)} not used: --shape "
+                            f"specialises @pl.jit functions; @pl.program {program.name} is compiled as written")
+        return LoadedModule(program.module, entry or default, {}, warnings, dict(scalars))
     entries = loaded.jit_entries
     if entry is None and len(entries) == 1:
         return _jit_module(next(iter(entries.values())), shapes, scalars, loaded.warnings)

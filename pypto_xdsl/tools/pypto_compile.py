@@ -58,11 +58,12 @@ class FrontendDiagnostic(DiagnosticException):
 @deep_stack
 def load_program(
     path: Path, ctx: Context | None = None, entry: str | None = None, shapes=(), scalars=(),
-    spans: diagnostics.OpSpans | None = None, data: bytes | None = None,
+    spans: diagnostics.OpSpans | None = None, data: bytes | None = None, run_scalars: dict | None = None,
 ) -> ModuleOp:
     """Parse and verify a `.mlir` file (`spans`, if given, receives where each op starts), or
     a `.py` file holding one `@pl.program` or `@pl.jit` functions (`entry` picks one; `shapes`
-    / `scalars` specialise it, see runtime.loading). `data`: the file's bytes, already read."""
+    / `scalars` specialise it, see runtime.loading; for a program, `run_scalars`, if given,
+    receives the scalars as run-time values). `data`: the file's bytes, already read."""
     if data is None:
         data = Path(path).read_bytes()
     if Path(path).suffix != ".py":
@@ -78,6 +79,8 @@ def load_program(
         raise FrontendDiagnostic(message) from None
     for w in loaded.warnings:
         print(w, file=sys.stderr)
+    if run_scalars is not None:
+        run_scalars.update(loaded.run_scalars)
     if spans is not None:
         diagnostics.add_frontend_spans(loaded.module, spans)
     loaded.module.verify()
@@ -354,10 +357,12 @@ def _compile(args: argparse.Namespace, spans: diagnostics.OpSpans) -> int:
     out_dir = Path(args.output)
     ctx = make_context()
     data = diagnostics.read_input(args.input)
+    run_scalars: dict[str, Any] = {}  # a @pl.program's --scalar values
     if args.input == "-":  # .mlir text on stdin
         module = parse_program(data, ctx, "<stdin>", spans)
     else:
-        module = load_program(Path(args.input), ctx, args.entry, args.shape, args.scalar, spans=spans, data=data)
+        module = load_program(Path(args.input), ctx, args.entry, args.shape, args.scalar, spans=spans, data=data,
+                              run_scalars=run_scalars)
     if (empty := _empty_module_error(module, args.input)) is not None:
         print(empty, file=sys.stderr)
         return diagnostics.EXIT_ERROR
@@ -369,7 +374,19 @@ def _compile(args: argparse.Namespace, spans: diagnostics.OpSpans) -> int:
               f"({len(program.kernels)} kernels, {len(program.hosts)} orchestration functions)")
         return 0
     bindings = parse_dims(args.dim)
-    reports = simulate_sizes(module, out_dir, bindings, entry=args.entry, seed=args.seed,
+    inputs = None
+    if run_scalars:
+        from pypto_xdsl.interpreter.api import random_inputs
+        from pypto_xdsl.runtime.loading import run_scalar_inputs
+
+        func = choose_entry(module, args.entry)
+        if func is not None:
+            try:
+                inputs = run_scalar_inputs(func, list(random_inputs(module, func.sym_name.data, args.seed, bindings[0])),
+                                           run_scalars)
+            except Exception as e:
+                raise FrontendDiagnostic(f"{args.input}: error: {e}") from None
+    reports = simulate_sizes(module, out_dir, bindings, entry=args.entry, seed=args.seed, inputs=inputs,
                              reference_module=reference, profile=args.profile or args.report)
     print(f"pypto-compile: wrote {out_dir}/ and built {reports[0].exe}")
     status = 0

@@ -92,18 +92,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _load(
     args: argparse.Namespace, data: bytes, name: str, spans: diagnostics.OpSpans
-) -> tuple[Any, str, dict[str, int], list[str]]:
-    """(module, entry, dims bound by --shape, warnings) of the input file (`.mlir` ops'
-    and `.py` ops' locations go to `spans`)."""
+) -> tuple[Any, str, dict[str, int], list[str], dict[str, Any]]:
+    """(module, entry, dims bound by --shape, warnings, a program's --scalar run values) of the
+    input file (`.mlir` ops' and `.py` ops' locations go to `spans`)."""
     if not args.file.endswith(".py"):
-        return LocatingParser(make_context(), data, name, spans=spans).parse_module(), args.entry, {}, []
+        return LocatingParser(make_context(), data, name, spans=spans).parse_module(), args.entry, {}, [], {}
     from pypto_xdsl.parsing import decode_source
     from pypto_xdsl.runtime.loading import module_from_python
 
     text = decode_source(data, name)
     loaded = module_from_python(text, args.file, args.entry, {s.name: s for s in args.shape}, dict(args.scalar))
     diagnostics.add_frontend_spans(loaded.module, spans)
-    return loaded.module, loaded.entry or "main", loaded.dims, loaded.warnings
+    return loaded.module, loaded.entry or "main", loaded.dims, loaded.warnings, loaded.run_scalars
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -180,7 +180,7 @@ def _entry_op(spans: diagnostics.OpSpans, entry: str):
 def _run(
     args: argparse.Namespace, name: str, data: bytes, spans: diagnostics.OpSpans, warnings: list[str]
 ) -> int:
-    module, args.entry, shape_dims, loaded_warnings = _load(args, data, name, spans)
+    module, args.entry, shape_dims, loaded_warnings, run_scalars = _load(args, data, name, spans)
     warnings.extend(loaded_warnings)
     module.verify()
     if args.entry is None:
@@ -202,6 +202,10 @@ def _run(
         files[index] = path
     needs_random = len(files) < n_args
     inputs = list(random_inputs(module, args.entry, args.seed, dims)) if needs_random else [None] * n_args
+    if run_scalars:
+        from pypto_xdsl.runtime.loading import run_scalar_inputs
+
+        inputs = run_scalar_inputs(func, inputs, run_scalars)
     for index, path in files.items():
         value = _load_npy(path)
         # A scalar parameter takes a 0-d array's value (the interpreter's scalars are Python's).
