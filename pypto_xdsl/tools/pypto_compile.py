@@ -62,11 +62,13 @@ def load_program(
 ) -> ModuleOp:
     """Parse and verify a `.mlir` file (`spans`, if given, receives where each op starts), or
     a `.py` file holding one `@pl.program` or `@pl.jit` functions (`entry` picks one; `shapes`
-    / `scalars` specialise it, see runtime.loading; for a program, `run_scalars`, if given,
-    receives the scalars as run-time values). `data`: the file's bytes, already read."""
+    / `scalars` specialise it, see runtime.loading; for a program, `.py` or `.mlir`,
+    `run_scalars`, if given, receives the scalars as run-time values). `data`: the file's bytes, already read."""
     if data is None:
         data = Path(path).read_bytes()
     if Path(path).suffix != ".py":
+        if run_scalars is not None:  # a program: nothing to specialise
+            run_scalars.update(dict(scalars))
         return parse_program(data, ctx, str(path), spans)
     from pypto_xdsl.frontend.errors import ParserError
     from pypto_xdsl.runtime.loading import module_from_python

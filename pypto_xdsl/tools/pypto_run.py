@@ -96,7 +96,8 @@ def _load(
     """(module, entry, dims bound by --shape, warnings, a program's --scalar run values) of the
     input file (`.mlir` ops' and `.py` ops' locations go to `spans`)."""
     if not args.file.endswith(".py"):
-        return LocatingParser(make_context(), data, name, spans=spans).parse_module(), args.entry, {}, [], {}
+        module = LocatingParser(make_context(), data, name, spans=spans).parse_module()
+        return module, args.entry, {}, [], dict(args.scalar)  # a program: --scalar values are run values
     from pypto_xdsl.parsing import decode_source
     from pypto_xdsl.runtime.loading import module_from_python
 

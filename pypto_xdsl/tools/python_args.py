@@ -36,6 +36,6 @@ def add_python_arguments(parser: argparse.ArgumentParser, entry: bool = True) ->
     )
     parser.add_argument(
         "--scalar", action="append", type=_scalar, default=[], metavar="NAME=VALUE",
-        help=".py input: value of a scalar parameter (a @pl.jit function's is specialised into the program; "
-             "a @pl.program entry's is its value in the run of pypto-run / pypto-compile --sim)",
+        help="value of a scalar parameter: a @pl.jit function's is specialised into the program; the entry's of a "
+             "@pl.program or .mlir program is its value in the run (pypto-run, pypto-compile --sim)",
     )
