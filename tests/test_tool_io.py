@@ -279,3 +279,22 @@ def test_a_programs_scalar_flag_is_its_value_in_the_run(tmp_path):
     bad = run_tool("pypto-run", [str(VALID_REGION), "--scalar", "m=3"])
     assert bad.code == diagnostics.EXIT_ERROR and "--scalar m: @main has no scalar parameter 'm' (its scalar " \
         "parameters are n)" in bad.stderr, bad.stderr
+
+
+def test_a_programs_scalar_flag_is_its_value_in_the_simulated_run(tmp_path):
+    """pypto-compile --sim: the simulated program and the interpreter both run with `--scalar n=V`
+    (one build, shared with the partial-tile test through the session's build cache)."""
+    import shutil
+
+    if shutil.which("g++") is None:
+        pytest.skip("needs g++ for the simulation")
+    written = {}
+    for n in (0, 64):
+        out = tmp_path / f"n{n}"
+        result = run_tool("pypto-compile", [str(VALID_REGION), "-o", str(out), "--sim", "--entry", "main",
+                                            "--scalar", f"n={n}"])
+        assert result.code == 0 and "simulation matches the interpreter" in result.stdout, result.stderr
+        written[n] = np.fromfile(out / "sim-run" / "out" / "o.bin", dtype=np.float32).reshape(16, 64)
+    inputs = np.fromfile(tmp_path / "n64" / "sim-run" / "in" / "a.bin", dtype=np.float32).reshape(16, 64)
+    np.testing.assert_allclose(written[64], np.exp(inputs), rtol=1e-5)  # every column valid
+    assert not np.allclose(written[0], np.exp(inputs))  # no column valid: o keeps its initial contents
