@@ -202,7 +202,26 @@ def escapes_region(value: SSAValue) -> bool:
             if isinstance(user, scf.YieldOp | scf.ConditionOp | program.YieldOp):
                 return True
             if isinstance(user, program.CallOp | program.SubmitOp | LaunchOp):
-                pending.extend(user.results)  # the callee may return its argument
+                pending.extend(_results_through(user, use.index))
             elif aliased_operand(user) is v or user.name == "pypto.tensor.slice":
                 pending.extend(user.results[:1])
     return False
+
+
+def _results_through(call: Operation, index: int) -> list[SSAValue]:
+    """The results of a call or launch that may name the storage of its operand `index`:
+    those the callee returns that argument as, when its results are known (a kernel's result
+    kinds, an incore function's returns), else all (the callee may return its argument)."""
+    from pypto_xdsl.dialects import program
+    from pypto_xdsl.dialects.ascendc_kernel import KernelOp
+
+    callee = lookup_symbol(call, call.callee)  # type: ignore[attr-defined]
+    if isinstance(callee, KernelOp):
+        kinds = callee.result_kinds
+        return [r for r, k in zip(call.results, kinds) if k.kind.data != "param" or k.value.data == index]
+    if isinstance(callee, program.FuncOp) and callee.is_incore:
+        from pypto_xdsl.analysis.ascendc_kernel import returned_params
+
+        params = returned_params(callee)
+        return [r for k, r in enumerate(call.results) if k >= len(params) or params[k] in (None, index)]
+    return list(call.results)

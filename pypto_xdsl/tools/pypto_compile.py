@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import sys
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -186,14 +186,15 @@ def simulate_sizes(
     bindings: Sequence[Mapping[str, int]],
     *,
     entry: str | None = None,
-    inputs: Sequence[Any] | None = None,
+    inputs: Sequence[Any] | Callable[[Mapping[str, int]], Sequence[Any]] | None = None,
     seed: int = 0,
     reference_module: ModuleOp | None = None,
     compare: bool = True,
     profile: bool = False,
 ) -> list[SimulationReport]:
     """`simulate` at each binding of the dynamic dimensions, with one build: the same
-    executable runs every size (its extents on the command line)."""
+    executable runs every size (its extents on the command line). `inputs` is one list for
+    every binding, a function of the binding, or None (random inputs of each size)."""
     out_dir = Path(out_dir)
     compile_module(module, out_dir, entry)
     func = choose_entry(module, entry)
@@ -214,7 +215,7 @@ def simulate_sizes(
     exe = sim.build(out_dir)
     reports = []
     for binding in bindings:
-        run_inputs = inputs
+        run_inputs = inputs(binding) if callable(inputs) else inputs
         if run_inputs is None:
             from pypto_xdsl.interpreter.api import random_inputs
 

@@ -136,34 +136,51 @@ def launch_result_workspace(kernel: KernelOp) -> list[int | None]:
 @dataclass(frozen=True)
 class HostView:
     """A tensor value as a window of device storage (a parameter or a `tensor.create`):
-    element (i, j) is element `offset + i * N + j` of the storage (N its row length)."""
+    element (i, j) is element `offset + i * N + j` of the storage (N its row length). Extents
+    are C++ texts: a literal (`16`), the variable of a dimension symbol, or the value a `?`
+    extent was given by its `tensor.create` / `tensor.slice` (run-time extents)."""
 
     root: SSAValue
-    shape: tuple[int, ...]
+    shape: tuple[str, ...]
+    root_shape: tuple[str, ...]
     offset: str = "0"
     const: int | None = 0
 
     @property
     def whole(self) -> bool:
-        return self.const == 0 and self.shape == tuple(self.root.type.get_shape())  # type: ignore[attr-defined]
+        return self.const == 0 and self.shape == self.root_shape
 
     @property
     def contiguous(self) -> bool:
-        root_shape = self.root.type.get_shape()  # type: ignore[attr-defined]
-        return len(self.shape) < 2 or self.shape[0] == 1 or self.shape[-1] == root_shape[-1]
+        return len(self.shape) < 2 or self.shape[0] == "1" or self.shape[-1] == self.root_shape[-1]
 
 
-def _linear(shape, offsets: list[Expr]) -> tuple[str, int | None]:
-    strides = [1] * len(shape)
-    for k in range(len(shape) - 2, -1, -1):
-        strides[k] = strides[k + 1] * int(shape[k + 1])
+def _product(factors) -> str:
+    """`a * b * 16` of C++ extent texts, the literals folded."""
+    static, parts = 1, []
+    for f in factors:
+        if f.isdigit():
+            static *= int(f)
+        else:
+            parts.append(f)
+    if static == 0:
+        return "0"
+    return " * ".join([*parts, str(static)] if static != 1 or not parts else parts)
+
+
+def _linear(shape: tuple[str, ...], offsets: list[Expr]) -> tuple[str, int | None]:
+    """The row-major element offset of `offsets` in a tensor of extents `shape` (C++ texts),
+    and its value when it is a constant."""
+    strides = [_product(shape[k + 1:]) for k in range(len(shape))]
     terms, const, known = [], 0, True
     for off, stride in zip(offsets, strides):
-        if off.const_value is not None:
-            const += int(off.const_value) * stride
+        if off.const_value is not None and stride.isdigit():
+            const += int(off.const_value) * int(stride)
+        elif off.const_value == 0 or stride == "0":
+            continue
         else:
             known = False
-            terms.append(off.text if stride == 1 else f"{off.text} * {stride}")
+            terms.append(off.text if stride == "1" else f"({off.text}) * {stride}")
     if const:
         terms.append(str(const))
     return (" + ".join(terms) if terms else "0"), (const if known else None)
@@ -184,13 +201,7 @@ class DeviceTensor:
 
 def dims_expr(t: TensorType, symbols: dict[str, str]) -> str:
     """The element count of a dynamic tensor as C++ (`N * 128`), its symbols named by `symbols`."""
-    static, parts = 1, []
-    for d in t.get_shape():
-        if isinstance(d, str):
-            parts.append(f"static_cast<size_t>({symbols[d]})")
-        else:
-            static *= int(d)  # type: ignore[arg-type]
-    return " * ".join([*parts, str(static)] if static != 1 or not parts else parts)
+    return _product([f"static_cast<size_t>({symbols[d]})" if isinstance(d, str) else str(d) for d in t.get_shape()])
 
 
 def kernel_signature(kernel: KernelOp) -> list[tuple[str, str]]:
@@ -236,6 +247,9 @@ class HostPrinter(CxxWriter):
         self.workspaces: dict[Operation, str] = {}  # launch -> its workspace device pointer
         self.dims_params: dict[SSAValue, str] = {}  # dynamic tensor parameter -> its `*_dims` pointer
         self.symbols: dict[str, str] = {}  # dimension symbol -> the C++ variable derived from the dims
+        self.host_ptrs: dict[SSAValue, str] = {}  # tensor parameter -> the caller's host pointer
+        # a run-time-sized `tensor.create` in a loop or branch -> (its buffer, its capacity variable)
+        self.grown: dict[tensor.CreateOp, tuple[str, str]] = {}
 
     def carried_kind(self, op: Operation, t) -> str:
         from pypto_xdsl.dialects.attributes import TaskIdType
@@ -256,6 +270,7 @@ class HostPrinter(CxxWriter):
                 name = self.namer.fresh(f"{base}_host")
                 const = "const " if direction == ParamDirection.IN else ""
                 out.append((f"{const}{c}*", name, arg, direction))
+                self.host_ptrs[arg] = name
                 if not t.is_static():  # a raw pointer carries no shape: the extents follow it
                     dims = self.namer.fresh(f"{base}_dims")
                     self.dims_params[arg] = dims
@@ -373,22 +388,37 @@ class HostPrinter(CxxWriter):
         else:
             self.out.add(f"if ({dt.size} > 0) CHECK_ACL({call});")
 
+    def extents_of_type(self, t: TensorType, sizes=()) -> tuple[str, ...]:
+        """The extents of a tensor of type `t` as C++ texts: literals, the variables of its
+        dimension symbols, and for each `?` the next of `sizes` (its run-time extent)."""
+        out, given = [], iter(sizes)
+        for d in t.get_shape():
+            if isinstance(d, int):
+                out.append(str(d))
+            elif isinstance(d, str):
+                out.append(self.symbols[d])
+            else:
+                out.append(self.expr(next(given)).text)
+        return tuple(out)
+
     def _alloc_create(self, op: tensor.CreateOp) -> None:
         t = op.results[0].type
         assert isinstance(t, TensorType)
-        if not t.is_static():
-            raise op_error(op, f"{t} has a dynamic shape; the host printer needs static shapes")
         dt = DeviceTensor(self.name_for(op.results[0], "tmp") + "_dev", t)
         self.namer.used.add(dt.var)
-        self._alloc(dt, op.results[0])
+        self._alloc(dt, op.results[0], self.extents_of_type(t, op.dynamic_sizes))
 
     def _preallocate_nested_creates(self) -> None:
-        """Allocate the `tensor.create`s inside loops and branches once, at function entry.
+        """Allocate the `tensor.create`s inside loops and branches once, before the loop.
 
         A C++ buffer declared inside a loop body would be out of scope where the function
         frees its buffers, and an allocation per iteration would need a stream synchronisation
         before each free. Each iteration reuses the buffer, which is correct while no
         iteration's tensor outlives it (is carried to the next iteration or out of the region).
+        A static one is allocated at function entry. One with run-time extents (`?` sizes,
+        known only where it is created) gets its buffer slot and a capacity at entry and grows
+        where it is created, when an iteration needs more bytes than any before: after a stream
+        synchronisation, since kernels still running may use the smaller buffer.
         """
         for op in self.func.walk():
             if not isinstance(op, tensor.CreateOp) or op.parent_op() is self.func:
@@ -399,7 +429,37 @@ class HostPrinter(CxxWriter):
                     "a tensor created inside a loop or branch is carried out of it; the host printer "
                     "allocates such tensors once, so create it before the loop instead",
                 )
-            self._alloc_create(op)
+            if not op.dynamic_sizes:
+                self._alloc_create(op)
+                continue
+            var = self.name_for(op.results[0], "tmp") + "_dev"
+            self.namer.used.add(var)
+            capacity = self.namer.fresh(f"{var.removesuffix('_dev')}_capacity")
+            self.out.add(f"void*& {var} = buffers.slot();  // %{op.results[0].name_hint or '?'}: {op.results[0].type}, "
+                         "grown where it is created")
+            self.out.add(f"size_t {capacity} = 0;")
+            self.grown[op] = (var, capacity)
+
+    def _grow_create(self, op: tensor.CreateOp) -> None:
+        var, capacity = self.grown[op]
+        t = op.results[0].type
+        assert isinstance(t, TensorType)
+        shape = self.extents_of_type(t, op.dynamic_sizes)
+        dt = DeviceTensor(var, t, self.namer.fresh(f"{var.removesuffix('_dev')}_bytes"))
+        count = _product([d if d.isdigit() else f"static_cast<size_t>({d})" for d in shape])
+        add = self.out.add
+        add(f"const size_t {dt.size} = {count} * {byte_width(t.element_type)};")
+        add(f"if ({dt.size} > {capacity}) {{")
+        add("  CHECK_ACL(aclrtSynchronizeStream(stream));  // kernels in flight may still use the smaller buffer")
+        add(f"  if ({var} != nullptr) CHECK_ACL(aclrtFree({var}));")
+        add(f"  {var} = nullptr;")
+        add(f"  CHECK_ACL(aclrtMalloc(&{var}, {dt.size}, ACL_MEM_MALLOC_HUGE_FIRST));")
+        add(f"  {capacity} = {dt.size};")
+        add("}")
+        self.device[op.results[0]] = dt
+        self.tensor_views[op.results[0]] = HostView(op.results[0], shape, shape)
+        if not any(a.var == var for a in self.allocs):
+            self.allocs.append(dt)
 
     def _allocate_workspaces(self) -> None:
         """One device workspace per launch of a kernel with kernel-local tensors, allocated at
@@ -424,11 +484,13 @@ class HostPrinter(CxxWriter):
             self.allocs.append(DeviceTensor(var, None))  # type: ignore[arg-type]
             self.workspaces[op] = var
 
-    def _alloc(self, dt: DeviceTensor, value: SSAValue) -> None:
-        if not dt.type.is_static():
+    def _alloc(self, dt: DeviceTensor, value: SSAValue, shape: tuple[str, ...] | None = None) -> None:
+        shape = shape if shape is not None else self.extents_of_type(dt.type)
+        if not all(d.isdigit() for d in shape):
             dt.size = self.namer.fresh(f"{dt.var.removesuffix('_dev')}_bytes")
             eb = byte_width(dt.type.element_type)
-            self.out.add(f"const size_t {dt.size} = {dims_expr(dt.type, self.symbols)} * {eb};")
+            count = _product([d if d.isdigit() else f"static_cast<size_t>({d})" for d in shape])
+            self.out.add(f"const size_t {dt.size} = {count} * {eb};")
             self.out.add(f"void*& {dt.var} = buffers.slot();")
             self.out.add("// an empty tensor still gets one 32-byte block: aclrtMalloc refuses a size of 0")
             self.out.add(f"CHECK_ACL(aclrtMalloc(&{dt.var}, {dt.size} > 0 ? {dt.size} : 32, ACL_MEM_MALLOC_HUGE_FIRST));")
@@ -436,7 +498,7 @@ class HostPrinter(CxxWriter):
             self.out.add(f"void*& {dt.var} = buffers.slot();")
             self.out.add(f"CHECK_ACL(aclrtMalloc(&{dt.var}, {dt.nbytes}, ACL_MEM_MALLOC_HUGE_FIRST));")
         self.device[value] = dt
-        self.tensor_views[value] = HostView(value, tuple(dt.type.get_shape()))  # type: ignore[arg-type]
+        self.tensor_views[value] = HostView(value, shape, shape)
         self.allocs.append(dt)
 
     def emit_other(self, op: Operation) -> None:
@@ -452,6 +514,8 @@ class HostPrinter(CxxWriter):
                     )
             return
         if isinstance(op, tensor.CreateOp):
+            if op in self.grown:
+                return self._grow_create(op)
             if op.results[0] not in self.device:
                 self._alloc_create(op)
             return
@@ -464,26 +528,29 @@ class HostPrinter(CxxWriter):
         if isinstance(op, tensor.AssembleOp):
             return self._emit_assemble(op)
         if isinstance(op, tensor.DimOp):
-            t = op.source.type
-            assert isinstance(t, TensorType)
-            dim = t.get_shape()[op.axis.value.data]
-            if isinstance(dim, str):  # a run-time extent: the variable derived from the dims
-                self.exprs[op.result] = Expr(self.symbols[dim], "int64_t")
+            view = self.tensor_root(op.source)
+            assert isinstance(view, HostView)
+            dim = view.shape[op.axis.value.data]
+            if not dim.isdigit():  # a run-time extent: a dimension symbol's variable or a `?` size
+                self.exprs[op.result] = Expr(dim, "int64_t")
                 return
-            self.exprs[op.result] = Expr(str(dim), "int64_t", literal=True, const_value=dim)
+            self.exprs[op.result] = Expr(dim, "int64_t", literal=True, const_value=int(dim))
+            return
+        if isinstance(op, tensor.ReadOp):
+            return self._emit_read(op)
+        if isinstance(op, tensor.SetValidShapeOp):  # the same storage; the kernel takes the valid extents as scalars
+            self.tensor_views[op.result] = self.tensor_root(op.input)
             return
         super().emit_other(op)
 
     # ---- views
 
-    def _window(self, view: HostView, offsets: list[Expr], shape) -> HostView:
-        root_type = view.root.type
-        assert isinstance(root_type, TensorType)
-        text, const = _linear(root_type.get_shape(), offsets)
+    def _window(self, view: HostView, offsets: list[Expr], shape: tuple[str, ...]) -> HostView:
+        text, const = _linear(view.root_shape, offsets)
         if view.const is not None and const is not None:
-            return HostView(view.root, tuple(shape), str(view.const + const), view.const + const)
+            return HostView(view.root, shape, view.root_shape, str(view.const + const), view.const + const)
         parts = [p for p in (view.offset, text) if p != "0"]
-        return HostView(view.root, tuple(shape), " + ".join(parts) if parts else "0", None)
+        return HostView(view.root, shape, view.root_shape, " + ".join(parts) if parts else "0", None)
 
     def _ptr(self, view: HostView) -> str:
         """A device pointer expression to the first element of `view`."""
@@ -500,7 +567,11 @@ class HostPrinter(CxxWriter):
     def _emit_slice(self, op: tensor.SliceOp) -> None:
         t = op.result.type
         assert isinstance(t, TensorType)
-        view = self._window(self.tensor_root(op.source), [self.expr(o) for o in op.offsets], t.get_shape())
+        source = self.tensor_root(op.source)
+        offsets = [self.expr(o) for o in op.offsets]
+        shape = self.extents_of_type(t, op.sizes)
+        self._check_window(op, source, offsets, shape)
+        view = self._window(source, offsets, shape)
         self.tensor_views[op.result] = view
         launched = any(isinstance(u.operation, program.CallOp | program.SubmitOp | LaunchOp) for u in op.result.uses)
         if launched and view.contiguous and view not in self.view_ptrs and view.const != 0:
@@ -514,17 +585,62 @@ class HostPrinter(CxxWriter):
         src, dst = self.tensor_root(op.source), self.tensor_root(op.dest)
         s_type = op.source.type
         assert isinstance(s_type, TensorType)
-        window = self._window(dst, [self.expr(o) for o in op.offsets], s_type.get_shape())
-        eb = byte_width(s_type.element_type)
-        shape = [int(d) for d in s_type.get_shape()]  # type: ignore[arg-type]
-        rows, cols = (shape[0], shape[1]) if len(shape) == 2 else (1, shape[0])
-        dpitch = int(dst.root.type.get_shape()[-1]) * eb  # type: ignore[attr-defined]
-        spitch = int(src.root.type.get_shape()[-1]) * eb  # type: ignore[attr-defined]
+        window = self._window(dst, [self.expr(o) for o in op.offsets], src.shape)
+        eb = str(byte_width(s_type.element_type))
+        rows, cols = (src.shape[0], src.shape[1]) if len(src.shape) == 2 else ("1", src.shape[0])
+        dpitch, spitch = _product([dst.root_shape[-1], eb]), _product([src.root_shape[-1], eb])
         self.out.add(
             f"CHECK_ACL(aclrtMemcpy2dAsync({self._ptr(window)}, {dpitch}, {self._ptr(src)}, {spitch}, "
-            f"{cols * eb}, {rows}, ACL_MEMCPY_DEVICE_TO_DEVICE, stream));  // %{op.result.name_hint or '?'}"
+            f"{_product([cols, eb])}, {rows}, ACL_MEMCPY_DEVICE_TO_DEVICE, stream));  // %{op.result.name_hint or '?'}"
         )
         self.tensor_views[op.result] = dst
+
+    def _check_window(self, op: Operation, source: HostView, offsets: list[Expr], shape: tuple[str, ...]) -> None:
+        """A window (or element) at run-time offsets or of run-time extents is checked to lie
+        in its source before it is used: out of bounds is an error naming the op's value."""
+        conds, parts = [], []
+        for axis, (off, size, bound) in enumerate(zip(offsets, shape, source.shape)):
+            if off.const_value is not None and size.isdigit() and bound.isdigit():
+                continue  # static: the verifier checked it
+            end = size if off.const_value == 0 else f"{off.text} + {size}"
+            conds.append(f"{end} > {bound}" if off.const_value is not None else f"{off.text} < 0 || {end} > {bound}")
+            parts.append((axis, off.text, size, bound))
+        if not conds:
+            return
+        what = op.results[0].name_hint or "?"
+        self.out.add(f"if ({' || '.join(f'({c})' if len(conds) > 1 else c for c in conds)}) {{")
+        fmt = ", ".join(f"dimension {axis} takes %lld at %lld of %lld" for axis, *_ in parts)
+        args = ", ".join(f"static_cast<long long>({x})" for _, o, z, b in parts for x in (z, o, b))
+        self.out.add(f'  std::fprintf(stderr, "{self.fn_name}: \'{op.name}\' %%{what} is out of bounds: {fmt}\\n", {args});')
+        self.out.add("  return ACL_ERROR_INVALID_PARAM;")
+        self.out.add("}")
+
+    def _emit_read(self, op: tensor.ReadOp) -> None:
+        """One element on the host. A tensor no kernel writes (an `in` parameter) is read from
+        the caller's host copy; any other from the device, after the stream has run every
+        kernel launched so far (the one that wrote it among them)."""
+        view = self.tensor_root(op.source)
+        assert isinstance(view, HostView)
+        t = op.result.type
+        c = ctype(t)
+        if c in ("half", "bfloat16_t"):
+            raise op_error(op, f"reading a {t} element on the host is not supported (the host has no {c} arithmetic)")
+        offsets = [self.expr(o) for o in op.offsets]
+        self._check_window(op, view, offsets, ("1",) * len(view.shape))
+        window = self._window(view, offsets, ("1",) * len(view.shape))
+        name = self.name_for(op.result, "elem")
+        host = self.host_ptrs.get(view.root)
+        direction = self.func.directions[view.root.index] if isinstance(view.root, BlockArgument) else None
+        if host is not None and direction == ParamDirection.IN:
+            self.out.add(f"const {c} {name} = {host}[{window.offset}];  // an `in` tensor: the caller's copy")
+        else:
+            eb = byte_width(t)
+            self.out.add(f"{c} {name} = 0;  // %{op.source.name_hint or '?'} as its kernels left it")
+            self.out.add("CHECK_ACL(aclrtSynchronizeStream(stream));")
+            self.out.add(
+                f"CHECK_ACL(aclrtMemcpy(&{name}, {eb}, {self._ptr(window)}, {eb}, ACL_MEMCPY_DEVICE_TO_HOST));"
+            )
+        self.exprs[op.result] = Expr(name, c)
 
     def _bind_returned_local(self, op: Operation, callee: KernelOp, result: SSAValue, offset: int, dim: int) -> None:
         """A kernel result that is one of its kernel-local tensors: a view of the launch's workspace."""
@@ -546,16 +662,30 @@ class HostPrinter(CxxWriter):
         t = result.type
         assert isinstance(t, TensorType)
         self.device[result] = DeviceTensor(var, t)
-        self.tensor_views[result] = HostView(result, tuple(t.get_shape()))  # type: ignore[arg-type]
+        shape = self.extents_of_type(t)
+        self.tensor_views[result] = HostView(result, shape, shape)
 
     def _kernel_arg(self, op: Operation, value: SSAValue) -> str:
         view = self.tensor_root(value)
         if not view.contiguous:
-            raise op_error(
-                op,
-                f"kernel argument {value.type} is a strided window of {view.root.type}; kernels take "
-                "contiguous tensors (pass the whole tensor and offsets, or full-row slices)",
+            rows, cols, root_cols = view.shape[0], view.shape[-1], view.root_shape[-1]
+            if (rows.isdigit() or len(view.shape) > 2) and cols.isdigit() and root_cols.isdigit():
+                raise op_error(
+                    op,
+                    f"kernel argument {value.type} is a strided window of {view.root.type}; kernels take "
+                    "contiguous tensors (pass the whole tensor and offsets, or full-row slices)",
+                )
+            # contiguous or not by run-time extents: checked before the launch
+            name = value.name_hint or "?"
+            rows_differ = "" if rows.isdigit() else f"{rows} != 1 && "
+            self.out.add(f"if ({rows_differ}{cols} != {root_cols}) {{")
+            self.out.add(
+                f'  std::fprintf(stderr, "{self.fn_name}: kernel argument %%{name} of @{op.callee.string_value()} '  # type: ignore[attr-defined]
+                f'is %lld x %lld, a strided window of rows of %lld; kernels take contiguous tensors\\n", '
+                f"static_cast<long long>({rows}), static_cast<long long>({cols}), static_cast<long long>({root_cols}));"
             )
+            self.out.add("  return ACL_ERROR_INVALID_PARAM;")
+            self.out.add("}")
         return self._ptr(view)
 
     def _reject_call(self, op: program.CallOp | program.SubmitOp) -> None:

@@ -1,0 +1,85 @@
+"""Host code over run-time extents (paged attention's orchestration, small): element reads of
+an `in` tensor (the caller's copy) and of a kernel's output (from the device, after the stream
+has run it), a `tensor.create` of a run-time width inside a loop (grown on demand), windows at
+run-time offsets and of run-time extents checked against their source, and a kernel argument
+whose contiguity depends on run-time extents checked before the launch. One g++ build runs at
+every size and matches the interpreter; a block index out of range is reported, not read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pypto_xdsl.backend.ascendc import sim
+from pypto_xdsl.tools import pypto_compile
+from pypto_xdsl.tools.pypto_compile import apply_pipeline, parse_program, simulate_sizes, write_inputs
+
+pytestmark = pytest.mark.skipif(sim.compiler() is None, reason="needs g++ for the simulation")
+
+PROGRAM = (Path(__file__).parent / "backend_inputs" / "paged_gather.mlir").read_text()
+
+# (B, P, Q): no table entries; one entry, one block; five entries over four blocks
+SIZES = [{"B": 0, "P": 16, "Q": 0}, {"B": 1, "P": 16, "Q": 16}, {"B": 5, "P": 64, "Q": 80}]
+
+
+def _inputs(binding, bad_entry: int | None = None):
+    rng = np.random.default_rng(binding["B"])
+    table = rng.integers(0, binding["P"] // 16, size=binding["B"]).astype(np.int32)
+    if bad_entry is not None:
+        table[-1] = bad_entry
+    pool = rng.standard_normal((binding["P"], 64)).astype(np.float32)
+    return [table, pool, np.zeros((binding["Q"], 64), np.float32)]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """The program compiled and built once, with its run at every size."""
+    out = tmp_path_factory.mktemp("paged_gather")
+    module = parse_program(PROGRAM)
+    apply_pipeline(module, "pypto-default")
+    builds = []
+    real_build = sim.build
+    sim.build = lambda *a, **k: builds.append(a) or real_build(*a, **k)
+    try:
+        reports = simulate_sizes(module, out, SIZES, inputs=_inputs, reference_module=parse_program(PROGRAM))
+    finally:
+        sim.build = real_build
+    return out, module, reports, len(builds)
+
+
+def test_one_build_runs_every_size_and_matches_the_interpreter(built):
+    _, _, reports, builds = built
+    assert builds == 1
+    for binding, report in zip(SIZES, reports):
+        (out,) = report.outputs.values()
+        assert out.shape == (binding["Q"], 64)
+        assert report.max_abs_error == 0, (binding, report.max_abs_error)  # f32 products by 2 and by an element
+
+
+def test_a_block_index_out_of_range_is_reported_by_the_host(built):
+    out, module, _, _ = built
+    binding = {"B": 3, "P": 32, "Q": 48}
+    func = pypto_compile.choose_entry(module, None)
+    in_dir, res_dir = out / "bad" / "in", out / "bad" / "out"
+    res_dir.mkdir(parents=True)
+    write_inputs(func, _inputs(binding, bad_entry=2), in_dir)  # block 2 starts at row 32 of 32
+    proc = sim.run(out / "build-sim" / "pypto_main", in_dir, res_dir, args=[f"{d}={n}" for d, n in binding.items()])
+    assert proc.returncode != 0
+    assert ("run_main: 'pypto.tensor.slice' %w is out of bounds: dimension 0 takes 16 at 32 of 32"
+            in proc.stderr), proc.stderr
+
+
+def test_the_host_code_reads_allocates_and_checks_at_run_time(built):
+    out, _, _, _ = built
+    host = (out / "host" / "main_orch.cpp").read_text()
+    # an `in` tensor's element from the caller's copy; a kernel output's from the device, after the stream
+    assert "const int32_t blk = table_host[i];  // an `in` tensor: the caller's copy" in host
+    assert ("CHECK_ACL(aclrtSynchronizeStream(stream));\n"
+            "    CHECK_ACL(aclrtMemcpy(&s, 4, tmp_dev, 4, ACL_MEMCPY_DEVICE_TO_HOST));") in host
+    # the [16, ?] buffer: a slot at entry, grown where it is made
+    assert "void*& tmp_dev = buffers.slot();  // %tmp: !pypto.tensor<[16, ?], f32>, grown where it is created" in host
+    assert "const size_t tmp_bytes = static_cast<size_t>(width) * 16 * 4;\n    if (tmp_bytes > tmp_capacity) {" in host
+    # the output window is contiguous only if its run-time width is the row length
+    assert "if (width != 64) {" in host
