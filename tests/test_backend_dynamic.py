@@ -245,7 +245,7 @@ pypto.func incore @k(%a: {S}, %n: index, out %o: {S}) -> {S} {{
 """
 
 
-def test_a_whole_tile_of_a_run_time_row_length_is_refused(tmp_path, capsys):
+def test_a_whole_tile_of_a_run_time_row_length_is_copied_with_a_run_time_gap(tmp_path):
     D = "!pypto.tensor<[16, C], f32>"
     text = f"""
 pypto.func incore @k(%a: {D}, out %o: {S}) -> {S} {{
@@ -258,9 +258,10 @@ pypto.func orchestration @main(%a: {D}, out %o: {S}) -> {S} {{
   %r = pypto.call @k(%a, %o) : ({D}, {S}) -> {S}
   pypto.return %r : {S}
 }}"""
-    err = compile_error(text, tmp_path, capsys, "-p", "")
-    assert err == ("ascendc: cannot lower 'pypto.tile.load' in @k: a whole [16, 64] tile of !pypto.tensor<[16, C], f32>, "
-                   "whose rows have the run-time length C: only a partial tile (valid[...]) is copied to or from it")
+    kernel = pypto_compile.compile_module(parse_program(text), tmp_path).files["kernels/k.cpp"]
+    assert "const int64_t row_gap = C - 64;" in kernel  # rows of C elements, the tile's 64 of each
+    assert ("DataCopyPad(t, a_gm, DataCopyExtParams(16, 256, static_cast<uint32_t>(row_gap_bytes), 0, 0), "
+            "DataCopyPadExtParams<float>(false, 0, 0, 0));") in kernel
 
 
 def test_a_window_of_a_dynamic_tensor_on_the_host_is_checked_against_its_extent(tmp_path):

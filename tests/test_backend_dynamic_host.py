@@ -1,9 +1,10 @@
 """Host code over run-time extents (paged attention's orchestration, small): element reads of
 an `in` tensor (the caller's copy) and of a kernel's output (from the device, after the stream
 has run it), a `tensor.create` of a run-time width inside a loop (grown on demand), windows at
-run-time offsets and of run-time extents checked against their source, and a kernel argument
-whose contiguity depends on run-time extents checked before the launch. One g++ build runs at
-every size and matches the interpreter; a block index out of range is reported, not read."""
+run-time offsets and of run-time extents checked against their source, a kernel argument
+whose contiguity depends on run-time extents checked before the launch, and a kernel whose
+tensors have run-time row lengths copying whole tiles with run-time GM gaps. One g++ build
+runs at every size and matches the interpreter; a block index out of range is reported."""
 
 from __future__ import annotations
 
@@ -20,8 +21,10 @@ pytestmark = pytest.mark.skipif(sim.compiler() is None, reason="needs g++ for th
 
 PROGRAM = (Path(__file__).parent / "backend_inputs" / "paged_gather.mlir").read_text()
 
-# (B, P, Q): no table entries; one entry, one block; five entries over four blocks
-SIZES = [{"B": 0, "P": 16, "Q": 0}, {"B": 1, "P": 16, "Q": 16}, {"B": 5, "P": 64, "Q": 80}]
+# no table entries; one entry, one block of the tile's width; five entries over four blocks
+# of rows of 100 elements (a GM gap of 36 elements after each row of the tile)
+SIZES = [{"B": 0, "P": 16, "C": 64, "Q": 0}, {"B": 1, "P": 16, "C": 64, "Q": 16},
+         {"B": 5, "P": 64, "C": 100, "Q": 80}]
 
 
 def _inputs(binding, bad_entry: int | None = None):
@@ -29,7 +32,7 @@ def _inputs(binding, bad_entry: int | None = None):
     table = rng.integers(0, binding["P"] // 16, size=binding["B"]).astype(np.int32)
     if bad_entry is not None:
         table[-1] = bad_entry
-    pool = rng.standard_normal((binding["P"], 64)).astype(np.float32)
+    pool = rng.standard_normal((binding["P"], binding["C"])).astype(np.float32)
     return [table, pool, np.zeros((binding["Q"], 64), np.float32)]
 
 
@@ -60,7 +63,7 @@ def test_one_build_runs_every_size_and_matches_the_interpreter(built):
 
 def test_a_block_index_out_of_range_is_reported_by_the_host(built):
     out, module, _, _ = built
-    binding = {"B": 3, "P": 32, "Q": 48}
+    binding = {"B": 3, "P": 32, "C": 72, "Q": 48}
     func = pypto_compile.choose_entry(module, None)
     in_dir, res_dir = out / "bad" / "in", out / "bad" / "out"
     res_dir.mkdir(parents=True)
@@ -83,3 +86,8 @@ def test_the_host_code_reads_allocates_and_checks_at_run_time(built):
     assert "const size_t tmp_bytes = static_cast<size_t>(width) * 16 * 4;\n    if (tmp_bytes > tmp_capacity) {" in host
     # the output window is contiguous only if its run-time width is the row length
     assert "if (width != 64) {" in host
+    # the kernel takes the row lengths of its tensors; a whole tile is copied with a run-time GM gap
+    kernel = (out / "kernels" / "scale_block.cpp").read_text()
+    assert "void scale_block(GM_ADDR a, float s, GM_ADDR o, int64_t W, int64_t V)" in kernel
+    assert ("DataCopyPad(t, a_gm, DataCopyExtParams(16, 256, static_cast<uint32_t>(row_gap_bytes), 0, 0), "
+            "DataCopyPadExtParams<float>(false, 0, 0, 0));") in kernel

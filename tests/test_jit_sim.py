@@ -123,16 +123,37 @@ def twice_cols(x: pl.Tensor[[ROWS, N], pl.FP32], out: pl.Out[pl.Tensor[[ROWS, N]
     return out
 
 
-def test_a_dimension_the_backend_cannot_pass_is_specialised_per_extent(cache_dir):
-    """A dynamic column count is not lowered (docs/backend.md): the sim target falls back to a
-    build per extent, and the failed attempt counts as no build."""
+def test_one_sim_build_serves_every_row_length(cache_dir):
+    """A run-time row length N of whole [16, 8] tiles: the copies take the run-time GM gap
+    (N - 8 elements after each row), so one build serves every N of at least the tile's width."""
     twice_cols.cache_clear()
-    for cols in (8, 16):
+    for cols in (8, 16, 13):
         x = np.arange(ROWS * cols, dtype=np.float32).reshape(ROWS, cols)
         out = np.zeros_like(x)
-        twice_cols(x, out, config=SIM)
+        twice_cols(x, out, config=RunConfig(target="sim", verify=True))
         np.testing.assert_array_equal(out[:, :8], 2 * x[:, :8])
+        np.testing.assert_array_equal(out[:, 8:], 0)
     info = twice_cols.cache_info()
+    assert (info.misses, info.sim_builds) == (1, 1)
+
+
+@pl.jit
+def twice_head(x: pl.Tensor[[N], pl.FP32], out: pl.Out[pl.Tensor[[N], pl.FP32]]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        out = pl.store(pl.mul(pl.load(x, [0], [8]), 2.0), [0], out)
+    return out
+
+
+def test_a_dimension_the_backend_cannot_pass_is_specialised_per_extent(cache_dir):
+    """A whole tile of a 1-D tensor of a run-time length is not lowered (docs/backend.md): the
+    sim target falls back to a build per extent, and the failed attempt counts as no build."""
+    twice_head.cache_clear()
+    for n in (8, 16):
+        x = np.arange(n, dtype=np.float32)
+        out = np.zeros_like(x)
+        twice_head(x, out, config=SIM)
+        np.testing.assert_array_equal(out[:8], 2 * x[:8])
+    info = twice_head.cache_info()
     assert (info.misses, info.sim_builds) == (2, 2)
 
 

@@ -221,6 +221,9 @@ def _run_program(program: Any, tensors: Sequence[Any], config: RunConfig | None)
             if a is None:
                 raise located(f"argument '{p.arg}' of {program.name}.{name} must be a tensor, got {value!r}", ArgumentError)
             binding.arrays[p.arg] = a
+            for axis, d in enumerate(func.args[i].type.get_shape()):  # the run-time extents (checked by the host code)
+                if isinstance(d, str) and d not in binding.symbols and axis < np.ndim(a.array):
+                    binding.symbols[d] = int(np.shape(a.array)[axis])
             if a.kind == "torch":
                 binding.kind = "torch"
         else:

@@ -553,6 +553,10 @@ class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLo
         return "pad", rows * cols
 
     def _copy(self, op: Operation, tensor_type: TensorType, lay: Layout, local: SSAValue, gm: SSAValue, *, to_gm: bool) -> None:
+        shape = tensor_type.get_shape()
+        if len(shape) == 2 and isinstance(shape[-1], str) and lay.cols > 1:
+            # rows of a run-time length: the whole tile is copied as a valid block, with a run-time GM gap
+            return self._partial_copy(op, tensor_type, lay, local, gm, (lay.rows, lay.cols), to_gm=to_gm)
         form, count = self._copy_form(op, tensor_type, lay)
         dst, src = (gm, local) if to_gm else (local, gm)
         n = int(tensor_type.get_shape()[-1])  # type: ignore[arg-type]

@@ -293,9 +293,6 @@ class PartialTileLowering:
         last = tensor_type.get_shape()[-1]
         n: Extent = self.dim_args[last] if isinstance(last, str) else int(last)  # type: ignore[attr-defined, arg-type]
         eb = lay.elem_bytes
-        if isinstance(n, SSAValue) and const_of(cols) is not None:
-            raise op_error(op, f"a tile of {const_of(cols)} valid columns of {tensor_type}, whose rows have the run-time "
-                               f"length {last}: its valid columns are the run-time row length")
         if lay.rows > 1 and lay.ld == lay.cols == n == 1 and const_of(cols) == 1 and const_of(rows) is None:
             # [R, 1] row values, contiguous on both sides (rows of 4 bytes are no 32-byte row pitch): one block
             length = self._op(arith.MuliOp, self._ext(rows), n * eb, "valid_bytes")
@@ -318,7 +315,14 @@ class PartialTileLowering:
         static_rows = const_of(rows)
         count = lay.rows if static_rows is None else static_rows
         static_cols = const_of(cols)
-        if static_cols is not None:
+        if static_cols is not None and isinstance(n, SSAValue):
+            # static columns of rows of the run-time length n: the GM gap between rows is run-time
+            length, gap = static_cols * eb, 0
+            runtime["srcStride" if not to_gm else "dstStride"] = self._op(
+                arith.MuliOp, self._op(arith.SubiOp, n, static_cols, "row_gap"), eb, "row_gap_bytes")
+            row_bytes = -(-length // BLOCK_BYTES) * BLOCK_BYTES
+            ub_gap, right = (lay.ld * eb - row_bytes) // BLOCK_BYTES, (row_bytes - length) // eb
+        elif static_cols is not None:
             length, gap = static_cols * eb, (n - static_cols) * eb
             row_bytes = -(-length // BLOCK_BYTES) * BLOCK_BYTES
             ub_gap, right = (lay.ld * eb - row_bytes) // BLOCK_BYTES, (row_bytes - length) // eb

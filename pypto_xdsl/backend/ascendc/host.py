@@ -600,8 +600,8 @@ class HostPrinter(CxxWriter):
         in its source before it is used: out of bounds is an error naming the op's value."""
         conds, parts = [], []
         for axis, (off, size, bound) in enumerate(zip(offsets, shape, source.shape)):
-            if off.const_value is not None and size.isdigit() and bound.isdigit():
-                continue  # static: the verifier checked it
+            if (off.const_value is not None and size.isdigit() and bound.isdigit()) or (off.const_value == 0 and size == bound):
+                continue  # static (the verifier checked it), or the whole extent
             end = size if off.const_value == 0 else f"{off.text} + {size}"
             conds.append(f"{end} > {bound}" if off.const_value is not None else f"{off.text} < 0 || {end} > {bound}")
             parts.append((axis, off.text, size, bound))
