@@ -307,3 +307,27 @@ pypto.func orchestration @main(%a: {S}, %n: index, out %o: {S}) -> {S} {{
     assert err == ("ascendc: cannot lower 'pypto.tile.move' in @k: it reads the partial tile %p (a valid shape); the "
                    "Ascend C backend lowers a valid shape where a store, a fillpad, an elementwise op or a row "
                    "reduction uses it")
+
+
+def test_a_cube_copy_of_a_run_time_row_length_is_refused(tmp_path, capsys):
+    A, B, C = "!pypto.tensor<[16, K], f16>", "!pypto.tensor<[16, 16], f16>", "!pypto.tensor<[16, 16], f32>"
+    M = "!pypto.tile<[16, 16], f16, mat>"
+    text = f"""
+pypto.func aic @mm(%a: {A}, %b: {B}, out %c: {C}) -> {C} {{
+  %c0 = arith.constant 0 : index
+  %am = pypto.tile.load %a[%c0, %c0] : {A} -> {M}
+  %bm = pypto.tile.load %b[%c0, %c0] : {B} -> {M}
+  %al = pypto.tile.move %am : {M} -> !pypto.tile<[16, 16], f16, left>
+  %br = pypto.tile.move %bm : {M} -> !pypto.tile<[16, 16], f16, right>
+  %acc = pypto.tile.matmul %al, %br : !pypto.tile<[16, 16], f16, left>, !pypto.tile<[16, 16], f16, right> -> !pypto.tile<[16, 16], f32, acc>
+  %w = pypto.tile.store %acc, %c[%c0, %c0] : !pypto.tile<[16, 16], f32, acc>, {C}
+  pypto.return %w : {C}
+}}
+pypto.func orchestration @main(%a: {A}, %b: {B}, out %c: {C}) -> {C} {{
+  %r = pypto.call @mm(%a, %b, %c) : ({A}, {B}, {C}) -> {C}
+  pypto.return %r : {C}
+}}"""
+    err = compile_error(text, tmp_path, capsys, "-p", "")
+    assert err == ("ascendc: cannot lower 'pypto.tile.load' in @mm: the Nd2Nz copy into L1 reads rows of "
+                   f"{A}, whose length K is a run-time extent; the cube path takes GM tensors of a static row "
+                   f"length {UNSUPPORTED}")
