@@ -9,6 +9,8 @@ kernel without a `memory_plan` this pass:
   tile's TBuf goes, the instruction computes in place (`Add(a, a, b)`; a row broadcast's
   level-0 instructions each over their own elements, `Sub(x[64], x[64], brcb, ...)`), and
   the source's FreeTensor moves after the result's last use;
+* shares a tail's queues: a VECIN/VECOUT queue used only in top-level branches after a loop
+  (a partial tail) takes a same-position queue of the loop whose uses have all ended;
 * shares TBufs: VECCALC buffers (not `fixed`, i.e. not holding a tile carried through a loop
   or branch) whose tensors' live ranges do not overlap become one TBuf (`calcBuf<k>`, the
   largest size, its `values` listing every tile). A tensor is live from its `get_buf` to the
@@ -413,6 +415,67 @@ def share_tbufs(kernel: KernelOp, buffers: KernelBuffers, namer: Namer) -> None:
             buffers.decls.remove(m)
 
 
+_SHARED_QUEUE_POSITIONS = (TPosition.VECIN, TPosition.VECOUT)
+
+
+def share_queues(kernel: KernelOp, buffers: KernelBuffers) -> None:
+    """VECIN / VECOUT queues used in disjoint spans of the kernel's top level share one queue.
+
+    A queue is in use from the first to the last top-level op that touches it (its allocs,
+    EnQue/DeQue hand-overs and frees, nested ops included); a later queue whose span starts
+    after an earlier one's ends becomes that queue: every tensor of the earlier one is freed
+    before the later one allocates, so the TQue's buffers are reused in turn. This is the
+    partial tail after a loop of full blocks, whose tiles are other values than the loop's:
+    it takes the loop's queues instead of its own. The shared queue is sized for the larger
+    of its members (and double-buffered as its loop members ask, by `fit`)."""
+    block = kernel.body.block
+    spans = _spans(kernel)
+    span: dict[M.TQueOp, tuple[int, int]] = {}
+    looped: set[M.TQueOp] = set()  # used in a top-level loop
+    tail: set[M.TQueOp] = set()  # used only in top-level branches
+    for d in buffers.decls:
+        if not isinstance(d, M.TQueOp) or d.result.type.pos not in _SHARED_QUEUE_POSITIONS:  # type: ignore[union-attr]
+            continue
+        tops = [_ancestor_in(u.operation, block) for u in d.result.uses if not isinstance(u.operation, M.InitBufferOp)]
+        if not tops or any(t is None for t in tops):
+            continue
+        span[d] = (min(spans[t][0] for t in tops), max(spans[t][1] for t in tops))  # type: ignore[index]
+        if any(isinstance(t, scf.ForOp | scf.WhileOp) for t in tops):
+            looped.add(d)
+        if all(isinstance(t, scf.IfOp) for t in tops):
+            tail.add(d)
+    queues = sorted(span, key=lambda d: span[d][0])
+    pools: list[tuple[M.TQueOp, int]] = []  # (pool, end of its last member)
+    members: dict[M.TQueOp, list[M.TQueOp]] = {}
+    size = {d: buffers.init[d.result].bytes_per_buffer for d in queues}
+    for d in queues:
+        start, end = span[d]
+        # only a tail after a loop: straight-line tiles keep their own queues, so the copy of
+        # one can overlap the compute of another (a shared buffer would order the pipes)
+        free = [k for k, (pool, last) in enumerate(pools)
+                if last < start and pool.result.type == d.result.type and pool in looped and d in tail]
+        if not free:
+            pools.append((d, end))
+            continue
+        fits = [k for k in free if size[pools[k][0]] >= size[d]]
+        k = min(fits, key=lambda k: size[pools[k][0]]) if fits else max(free, key=lambda k: size[pools[k][0]])
+        pool = pools[k][0]
+        members.setdefault(pool, []).append(d)
+        size[pool] = max(size[pool], size[d])
+        pools[k] = (pool, end)
+    rewriter = Rewriter()
+    for pool, group in members.items():
+        pool.properties["values"] = ArrayAttr(
+            [StringAttr(v) for v in dict.fromkeys(pool.held_values + [v for m in group for v in m.held_values])]
+        )
+        buffers.init[pool.result].properties["len"] = IntegerAttr(size[pool], i64)
+        for m in group:
+            rewriter.erase_op(buffers.init.pop(m.result))
+            m.result.replace_all_uses_with(pool.result)
+            rewriter.erase_op(m)
+            buffers.decls.remove(m)
+
+
 def fit(
     kernel: KernelOp, buffers: KernelBuffers, capacities: Capacities, fallback: bool = True,
 ) -> dict[Memory, tuple[int, int]]:
@@ -473,6 +536,7 @@ def _fits_as_planned(kernel: KernelOp, capacities: Capacities) -> bool:
     options ask for (double-buffered by default; tried on a copy)."""
     trial = kernel.clone()
     buffers = KernelBuffers(trial)
+    share_queues(trial, buffers)
     share_tbufs(trial, buffers, kernel_names(trial))
     try:
         fit(trial, buffers, capacities, fallback=False)
@@ -489,6 +553,7 @@ def plan_kernel(kernel: KernelOp, capacities: Capacities | None = None) -> None:
     buffers = KernelBuffers(kernel)
     if capacities.in_place == "always" or (capacities.in_place == "auto" and not _fits_as_planned(kernel, capacities)):
         compute_in_place(kernel, buffers)
+    share_queues(kernel, buffers)
     share_tbufs(kernel, buffers, kernel_names(kernel))
     totals = fit(kernel, buffers, capacities)
     kernel.memory_plan = DictionaryAttr({

@@ -60,6 +60,13 @@ pypto.func orchestration @main(%a: !pypto.tensor<[N, 128], f32>, %b: !pypto.tens
 // CHECK-NEXT:    GlobalTensor<float> a_gm;
 // CHECK-NEXT:    a_gm.SetGlobalBuffer((__gm__ float*)a, N * 128);
 // CHECK:         o_gm.SetGlobalBuffer((__gm__ float*)o, N * 128);
+// The tail takes the loop's queues (ascendc-plan-buffers' share_queues): three queues, not six.
+// CHECK:         TQue<TPosition::VECIN, 2> inQ_a_tile;
+// CHECK-NEXT:    TQue<TPosition::VECIN, 2> inQ_b_tile;
+// CHECK-NOT:     TQue<TPosition::VECIN
+// CHECK:         TQue<TPosition::VECOUT, 2> outQ_e_tile;
+// CHECK-NOT:     TQue<
+// CHECK:         pipe.InitBuffer(inQ_a_tile, 2, 19456);
 // CHECK:         const int64_t first_scaled = AscendC::GetBlockIdx() * N;
 // CHECK-NEXT:    const int64_t first_row = first_scaled / AscendC::GetBlockNum();
 // CHECK:         const int64_t full_end = first_row + full_rows;
@@ -79,11 +86,14 @@ pypto.func orchestration @main(%a: !pypto.tensor<[N, 128], f32>, %b: !pypto.tens
 // CHECK:         const int64_t tail_rows = end_row - full_end;
 // CHECK-NEXT:    const bool has_tail = tail_rows > 0;
 // CHECK-NEXT:    if (has_tail) {
-// CHECK:           DataCopyPad(a_tile_1, a_gm[full_end * 128], DataCopyExtParams(static_cast<uint16_t>(tail_rows), 512, 0, 0, 0), DataCopyPadExtParams<float>(false, 0, 0, 0));
-// CHECK:           DataCopyPad(b_tile_1, b_gm[full_end * 128], DataCopyExtParams(static_cast<uint16_t>(tail_rows), 512, 0, 0, 0), DataCopyPadExtParams<float>(false, 0, 0, 0));
-// CHECK:           Exp(e_tile_1, a_tile_1, 4864);
+// CHECK-NEXT:      LocalTensor<float> a_tile_1 = inQ_a_tile.AllocTensor<float>();
+// CHECK-NEXT:      DataCopyPad(a_tile_1, a_gm[full_end * 128], DataCopyExtParams(static_cast<uint16_t>(tail_rows), 512, 0, 0, 0), DataCopyPadExtParams<float>(false, 0, 0, 0));
+// CHECK:           LocalTensor<float> b_tile_1 = inQ_b_tile.AllocTensor<float>();
+// CHECK-NEXT:      DataCopyPad(b_tile_1, b_gm[full_end * 128], DataCopyExtParams(static_cast<uint16_t>(tail_rows), 512, 0, 0, 0), DataCopyPadExtParams<float>(false, 0, 0, 0));
+// CHECK:           LocalTensor<float> e_tile_1 = outQ_e_tile.AllocTensor<float>();
+// CHECK-NEXT:      Exp(e_tile_1, y_tile_1, 4864);
 // CHECK:           DataCopyPad(o_gm[full_end * 128], e_tile_1, DataCopyExtParams(static_cast<uint16_t>(tail_rows), 512, 0, 0, 0));
-// CHECK-NEXT:      outQ_e_tile_1.FreeTensor(e_tile_1);
+// CHECK-NEXT:      outQ_e_tile.FreeTensor(e_tile_1);
 // CHECK-NEXT:    }
 // CHECK-NOT:     else
 // CHECK-NEXT:  }
