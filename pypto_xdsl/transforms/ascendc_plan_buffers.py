@@ -31,7 +31,9 @@ plan is left as it is.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from xdsl.context import Context
 from xdsl.dialects import scf
@@ -366,6 +368,33 @@ def compute_in_place(kernel: KernelOp, buffers: KernelBuffers) -> bool:
     return changed
 
 
+_Buffer = TypeVar("_Buffer")
+
+
+def _pack_spans(
+    span: dict[_Buffer, tuple[int, int]], size: dict[_Buffer, int], may_share: Callable[[_Buffer, _Buffer], bool]
+) -> tuple[list[_Buffer], dict[_Buffer, list[_Buffer]]]:
+    """Greedy packing of buffers by live span, in order of their start: a buffer joins a pool
+    whose last member ended before it starts (and that `may_share` allows), the smallest one big
+    enough, else the biggest one, grown (`size` is updated to each pool's size). Returns every
+    pool, in order, and the buffers folded into each."""
+    pools: list[tuple[_Buffer, int]] = []  # (pool, end of its last member)
+    members: dict[_Buffer, list[_Buffer]] = {}
+    for d in sorted(span, key=lambda d: span[d][0]):
+        start, end = span[d]
+        free = [k for k, (pool, last) in enumerate(pools) if last < start and may_share(pool, d)]
+        if not free:
+            pools.append((d, end))
+            continue
+        fits = [k for k in free if size[pools[k][0]] >= size[d]]
+        k = min(fits, key=lambda k: size[pools[k][0]]) if fits else max(free, key=lambda k: size[pools[k][0]])
+        pool = pools[k][0]
+        members.setdefault(pool, []).append(d)
+        size[pool] = max(size[pool], size[d])
+        pools[k] = (pool, end)
+    return [pool for pool, _ in pools], members
+
+
 def share_tbufs(kernel: KernelOp, buffers: KernelBuffers, namer: Namer) -> None:
     """VECCALC TBufs whose tensors' live ranges are disjoint share one TBuf."""
     spans = _spans(kernel)
@@ -377,27 +406,12 @@ def share_tbufs(kernel: KernelOp, buffers: KernelBuffers, namer: Namer) -> None:
         if len(gets) != 1:
             continue
         ranges[d] = live_range(gets[0].result, spans)
-    calc = sorted(ranges, key=lambda d: ranges[d][0])
-    pools: list[tuple[M.TBufOp, int]] = []  # (pool, end of its last member)
-    members: dict[M.TBufOp, list[M.TBufOp]] = {}
-    size: dict[M.TBufOp, int] = {d: buffers.init[d.result].bytes_per_buffer for d in calc}
-    for d in calc:
-        start, end = ranges[d]
-        free = [k for k, (_, last) in enumerate(pools) if last < start]
-        if free:
-            # the smallest pool that is big enough, else the biggest one (grown)
-            fits = [k for k in free if size[pools[k][0]] >= size[d]]
-            k = min(fits, key=lambda k: size[pools[k][0]]) if fits else max(free, key=lambda k: size[pools[k][0]])
-            pool = pools[k][0]
-            members.setdefault(pool, []).append(d)
-            size[pool] = max(size[pool], size[d])
-            pools[k] = (pool, end)
-        else:
-            pools.append((d, end))
+    size: dict[M.TBufOp, int] = {d: buffers.init[d.result].bytes_per_buffer for d in ranges}
+    pools, members = _pack_spans(ranges, size, lambda pool, d: True)
     if not members:
         return
     rewriter = Rewriter()
-    for k, (pool, _) in enumerate(pools):
+    for k, pool in enumerate(pools):
         group = members.get(pool)
         if not group:
             continue
@@ -444,25 +458,12 @@ def share_queues(kernel: KernelOp, buffers: KernelBuffers) -> None:
             looped.add(d)
         if all(isinstance(t, scf.IfOp) for t in tops):
             tail.add(d)
-    queues = sorted(span, key=lambda d: span[d][0])
-    pools: list[tuple[M.TQueOp, int]] = []  # (pool, end of its last member)
-    members: dict[M.TQueOp, list[M.TQueOp]] = {}
-    size = {d: buffers.init[d.result].bytes_per_buffer for d in queues}
-    for d in queues:
-        start, end = span[d]
-        # only a tail after a loop: straight-line tiles keep their own queues, so the copy of
-        # one can overlap the compute of another (a shared buffer would order the pipes)
-        free = [k for k, (pool, last) in enumerate(pools)
-                if last < start and pool.result.type == d.result.type and pool in looped and d in tail]
-        if not free:
-            pools.append((d, end))
-            continue
-        fits = [k for k in free if size[pools[k][0]] >= size[d]]
-        k = min(fits, key=lambda k: size[pools[k][0]]) if fits else max(free, key=lambda k: size[pools[k][0]])
-        pool = pools[k][0]
-        members.setdefault(pool, []).append(d)
-        size[pool] = max(size[pool], size[d])
-        pools[k] = (pool, end)
+    size = {d: buffers.init[d.result].bytes_per_buffer for d in span}
+    # only a tail after a loop: straight-line tiles keep their own queues, so the copy of one
+    # can overlap the compute of another (a shared buffer would order the pipes)
+    _, members = _pack_spans(
+        span, size, lambda pool, d: pool.result.type == d.result.type and pool in looped and d in tail
+    )
     rewriter = Rewriter()
     for pool, group in members.items():
         pool.properties["values"] = ArrayAttr(
