@@ -199,6 +199,13 @@ class DeviceTensor:
         return self.type.num_elements() * byte_width(self.type.element_type)
 
 
+def _int_product(extents: tuple[str, ...]) -> int:
+    count = 1
+    for d in extents:
+        count *= int(d)
+    return count
+
+
 def dims_expr(t: TensorType, symbols: dict[str, str]) -> str:
     """The element count of a dynamic tensor as C++ (`N * 128`), its symbols named by `symbols`."""
     return _product([f"static_cast<size_t>({symbols[d]})" if isinstance(d, str) else str(d) for d in t.get_shape()])
@@ -495,6 +502,9 @@ class HostPrinter(CxxWriter):
             self.out.add("// an empty tensor still gets one 32-byte block: aclrtMalloc refuses a size of 0")
             self.out.add(f"CHECK_ACL(aclrtMalloc(&{dt.var}, {dt.size} > 0 ? {dt.size} : 32, ACL_MEM_MALLOC_HUGE_FIRST));")
         else:
+            if not dt.type.is_static():
+                # a `?` whose extent is a constant here: its byte count is known, not the type's
+                dt.size = str(max(1, _int_product(shape)) * byte_width(dt.type.element_type))
             self.out.add(f"void*& {dt.var} = buffers.slot();")
             self.out.add(f"CHECK_ACL(aclrtMalloc(&{dt.var}, {dt.nbytes}, ACL_MEM_MALLOC_HUGE_FIRST));")
         self.device[value] = dt
