@@ -194,6 +194,19 @@ def _trips_value(loop: scf.ForOp, site: Operation, ops: list[Operation], anchor:
     return clamped.result
 
 
+def _accumulate(ops: list[Operation], total: SSAValue | None, term: SSAValue) -> SSAValue:
+    """`total + term` as an index op appended to `ops` (just `term` when there is no total yet)."""
+    if total is None:
+        return term
+    add = arith.AddiOp(total, term)
+    ops.append(add)
+    return add.result
+
+
+def _plus_constant(ops: list[Operation], total: SSAValue, const: int) -> SSAValue:
+    return _accumulate(ops, total, _index(ops, const)) if const else total
+
+
 def _materialise(count: Count, site: Operation, ops: list[Operation], anchor: Operation | None = None) -> SSAValue | int:
     """`count` as index ops before `site` (an int when it is constant); see _trips_value."""
     anchor = anchor or site
@@ -211,18 +224,10 @@ def _materialise(count: Count, site: Operation, ops: list[Operation], anchor: Op
             mul = arith.MuliOp(term, _index(ops, k))
             ops.append(mul)
             term = mul.result
-        if total is not None:
-            add = arith.AddiOp(total, term)
-            ops.append(add)
-            term = add.result
-        total = term
+        total = _accumulate(ops, total, term)
     if total is None:
         return const
-    if const:
-        add = arith.AddiOp(total, _index(ops, const))
-        ops.append(add)
-        total = add.result
-    return total
+    return _plus_constant(ops, total, const)
 
 
 def _sequence_number(site: Operation, func: FuncOp, counter: _Counter, ops: list[Operation]) -> SSAValue:
@@ -265,18 +270,10 @@ def _sequence_number(site: Operation, func: FuncOp, counter: _Counter, ops: list
             mul = arith.MuliOp(iteration, _index(ops, per) if isinstance(per, int) else per)
             ops.append(mul)
             iteration = mul.result
-        if total is not None:
-            add = arith.AddiOp(total, iteration)
-            ops.append(add)
-            iteration = add.result
-        total = iteration
+        total = _accumulate(ops, total, iteration)
     if total is None:
         return _index(ops, const)
-    if const:
-        add = arith.AddiOp(total, _index(ops, const))
-        ops.append(add)
-        total = add.result
-    return total
+    return _plus_constant(ops, total, const)
 
 
 def _slot_row(site: Operation, func: FuncOp, counter: _Counter, slots: int, rows: int) -> tuple[list[Operation], SSAValue]:
