@@ -19,6 +19,7 @@ _PASSES: dict[str, tuple[str, str]] = {
     "expand-mixed-kernel": ("expand_mixed_kernel", "ExpandMixedKernelPass"),
     "verify-expand-mixed-kernel": ("expand_mixed_kernel", "VerifyMixedKernelExpandedPass"),
     "hoist-cube-loads": ("hoist_cube_loads", "HoistCubeLoadsPass"),
+    "pipeline-cross-core-loops": ("pipeline_cross_core_loops", "PipelineCrossCoreLoopsPass"),
     "lower-cross-core-rings": ("lower_cross_core_rings", "LowerCrossCoreRingsPass"),
     "convert-pypto-to-ascendc": ("convert_pypto_to_ascendc", "ConvertPyptoToAscendCPass"),
     "ascendc-tree-reductions": ("ascendc_tree_reductions", "AscendCTreeReductionsPass"),

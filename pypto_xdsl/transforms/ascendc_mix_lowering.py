@@ -161,11 +161,13 @@ def lower_groups(module: ModuleOp) -> list[LoweredGroup]:
     """Every group of `module` as a MIX kernel (its rings lowered first); nothing is replaced yet."""
     from pypto_xdsl.transforms.hoist_cube_loads import hoist_cube_loads
     from pypto_xdsl.transforms.lower_cross_core_rings import lower_rings
+    from pypto_xdsl.transforms.pipeline_cross_core_loops import pipeline_cross_core_loops
 
     groups = [f for f in program.func_ops(module) if f.func_kind == FuncKind.GROUP]
     if not groups:
         return []
     hoist_cube_loads(module)  # before the pops become waits (a no-op once the rings are lowered)
+    pipeline_cross_core_loops(module)  # likewise
     errors = lower_rings(module)
     if errors:
         raise BackendError(f"ascendc: cannot lower {errors[0]}")

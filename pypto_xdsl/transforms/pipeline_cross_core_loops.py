@@ -1,0 +1,558 @@
+"""pipeline-cross-core-loops: software-pipeline the loops both members of a group run, by one
+iteration, so the cube and the vector core work at the same time instead of taking turns.
+
+In flash attention the AIC's loop over key blocks pushes S_j = Q K_jᵀ, then pops P_j and
+pushes P_j V_j; the AIV's pops S_j, pushes P_j = softmax(S_j), then pops P_j V_j. In program
+order each core waits for the other once per block: the AIC for P_j while the AIV computes
+the softmax, the AIV for P_j V_j while the AIC multiplies. Rotated by one iteration, the AIC
+computes S_{j+1} before it waits for P_j, and the AIV the softmax of S_{j+1} before it waits
+for P_j V_j, so each core's wait overlaps the other's work.
+
+**The cut.** A member's loop body is cut before its first *round-trip pop*: a pop whose tile
+the peer pushes, in the same iteration, after popping a tile this member pushed earlier in
+the iteration (the AIC's pop of P_j; the AIV's pop of P_j V_j). Stage 1 is the body before
+the cut, stage 2 the rest; ops of stage 1 only stage 2 needs (the AIC's load of V_j, index
+arithmetic) sink into stage 2, and constants stage 2 needs are recomputed there. A loop with
+trip count n becomes stage 1 of iteration 0, a loop of n - 1 iterations running stage 1 of
+iteration j + 1 and then stage 2 of iteration j, and stage 2 of the last iteration. Values of
+stage 1 that stage 2 uses (the AIV's α_j) and the carried values stage 2 reads from before
+stage 1 updated them are carried by the new loop.
+
+**What keeps the meaning.** Each member computes what it did (stage 1 of an iteration uses
+nothing stage 2 of the previous one yields, and the stages touch no common memory); and each
+ring delivers the same tiles: the pass lists both members' transfers, as run, before and
+after the rotation, and rotates a group only when every pop still receives the push it
+received before (per ring, in order) and the two members, run against each other with the
+rings' slots and the group's flags, finish (no deadlock). Loops with run-time bounds, with
+transfers in nested regions or with flags inside are left alone.
+
+**Ring depths.** A rotated ring holds one more block in flight; a ring with transfers in a
+rotated loop gets at least `2 × (transfers per iteration)` slots (at most 15), on both ends.
+
+Runs in `pypto-ascendc` after hoist-cube-loads and before lower-cross-core-rings;
+docs/passes/pipeline-cross-core-loops.md.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
+from xdsl.traits import is_side_effect_free
+
+from pypto_xdsl.analysis.symbols import invalidate
+from pypto_xdsl.dialects import tile
+from pypto_xdsl.dialects.attributes import FuncKind, MemorySpace, ParamDirection, TileType
+from pypto_xdsl.dialects.cross_core import (
+    MAX_FLAG_ID,
+    TRANSFER_TYPES,
+    Pipe,
+    PopOp,
+    PushOp,
+    SetFlagOp,
+    WaitFlagOp,
+    group_members,
+)
+from pypto_xdsl.dialects.program import FuncOp, func_ops
+
+MAX_EVENTS = 200_000
+"""Transfers and flags per member, as run, beyond which a group is not checked (nor rotated)."""
+
+CUBE_SPACES = frozenset({MemorySpace.MAT, MemorySpace.LEFT, MemorySpace.RIGHT, MemorySpace.ACC, MemorySpace.BIAS})
+
+
+class _NotRotatable(Exception):
+    """A loop or group the pass leaves as it is."""
+
+
+def _constant(value: SSAValue) -> int | None:
+    op = value.owner
+    if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
+        return op.value.value.data
+    return None
+
+
+def _trip_count(loop: scf.ForOp) -> int | None:
+    lb, ub, step = (_constant(v) for v in (loop.lb, loop.ub, loop.step))
+    if lb is None or ub is None or step is None or step <= 0:
+        return None
+    return max(0, (ub - lb + step - 1) // step)
+
+
+def _has_cross_core(op: Operation) -> bool:
+    return any(isinstance(o, (*TRANSFER_TYPES, SetFlagOp, WaitFlagOp)) for o in op.walk())
+
+
+# --- what each member runs: its transfers and flags, in order --------------------------------
+
+
+@dataclass(frozen=True)
+class _Event:
+    op: Operation
+    iteration: tuple[int, ...]  # the indices of the enclosing loops
+
+
+Plan = dict[scf.ForOp, int]
+"""Loops to rotate: the index in its body of the op the cut comes before."""
+
+
+def _events(func: FuncOp, plan: Plan) -> list[_Event]:
+    """The member's transfers and flags in the order they run, loops unrolled, with `plan`'s
+    loops rotated."""
+    out: list[_Event] = []
+
+    def block(b: Block, it: tuple[int, ...], ops: list[Operation] | None = None) -> None:
+        for op in ops if ops is not None else list(b.ops):
+            if len(out) > MAX_EVENTS:
+                raise _NotRotatable("too many transfers to check")
+            if isinstance(op, (*TRANSFER_TYPES, SetFlagOp, WaitFlagOp)):
+                out.append(_Event(op, it))
+            elif isinstance(op, scf.ForOp):
+                if not _has_cross_core(op):
+                    continue
+                n = _trip_count(op)
+                if n is None:
+                    raise _NotRotatable("a loop with run-time bounds transfers")
+                body = op.body.block
+                if op in plan:
+                    ops_ = [o for o in body.ops if not isinstance(o, scf.YieldOp)]
+                    first, second = ops_[: plan[op]], ops_[plan[op] :]
+                    block(body, (*it, 0), first)
+                    for i in range(n - 1):
+                        block(body, (*it, i + 1), first)
+                        block(body, (*it, i), second)
+                    block(body, (*it, n - 1), second)
+                else:
+                    for i in range(n):
+                        block(body, (*it, i))
+            elif isinstance(op, scf.IfOp):
+                if not _has_cross_core(op):
+                    continue
+                branches = [[type(o) for o in r.walk() if isinstance(o, (*TRANSFER_TYPES, SetFlagOp, WaitFlagOp))] for r in op.regions]
+                if len(branches) != 2 or branches[0] != branches[1]:
+                    raise _NotRotatable("a branch transfers")
+                block(op.true_region.block, it)  # both branches transfer alike
+            elif op.regions and _has_cross_core(op):
+                raise _NotRotatable(f"transfers inside '{op.name}'")
+
+    block(func.body.block, ())
+    return out
+
+
+def _channel(e: _Event) -> tuple[str, Pipe, int | None]:
+    op = e.op
+    if isinstance(op, TRANSFER_TYPES):
+        return ("ring", op.pipe_kind, None)
+    return ("flag", op.pipe_kind, op.id_value)
+
+
+def _is_producer_end(e: _Event) -> bool:
+    return isinstance(e.op, (PushOp, SetFlagOp))
+
+
+def _pairs(aic: list[_Event], aiv: list[_Event]) -> list[tuple[_Event, _Event]]:
+    """(producer event, consumer event) per ring transfer, matched in order."""
+    ends: dict[tuple, tuple[list[_Event], list[_Event]]] = {}
+    for e in (*aic, *aiv):
+        if isinstance(e.op, TRANSFER_TYPES):
+            sides = ends.setdefault(_channel(e), ([], []))
+            sides[0 if _is_producer_end(e) else 1].append(e)
+    out = []
+    for producers, consumers in ends.values():
+        if len(producers) != len(consumers):
+            raise _NotRotatable("a ring's pushes and pops do not match")
+        out += zip(producers, consumers)
+    return out
+
+
+def _runs_to_completion(aic: list[_Event], aiv: list[_Event], slots: dict[Pipe, int]) -> bool:
+    """The two members, run against each other with rings of `slots` and the flags, finish."""
+    queues = {0: deque(aic), 1: deque(aiv)}
+    level: dict[tuple, int] = {}
+    while queues[0] or queues[1]:
+        progressed = False
+        for side in (0, 1):
+            q = queues[side]
+            while q:
+                e = q[0]
+                ch = _channel(e)
+                have = level.get(ch, 0)
+                if _is_producer_end(e):
+                    cap = slots[ch[1]] if ch[0] == "ring" else MAX_FLAG_ID
+                    if have >= cap:
+                        break
+                    level[ch] = have + 1
+                else:
+                    if have == 0:
+                        break
+                    level[ch] = have - 1
+                q.popleft()
+                progressed = True
+        if not progressed:
+            return False
+    return True
+
+
+# --- the cut and the stages of one loop ------------------------------------------------------
+
+
+def _body_ops(loop: scf.ForOp) -> list[Operation]:
+    return [o for o in loop.body.block.ops if not isinstance(o, scf.YieldOp)]
+
+
+def _round_trip_cut(loop: scf.ForOp, peer: scf.ForOp, partner: dict[Operation, Operation]) -> int | None:
+    """The index of the first pop of `loop` whose tile `peer` pushes after popping a tile
+    `loop` pushed earlier in the iteration."""
+    ops = _body_ops(loop)
+    peer_order = {o: i for i, o in enumerate(_body_ops(peer))}
+    for i, op in enumerate(ops):
+        if not isinstance(op, PopOp):
+            continue
+        push = partner[op]
+        for earlier in ops[:i]:
+            if isinstance(earlier, PushOp) and peer_order[partner[earlier]] < peer_order[push]:
+                return i
+    return None
+
+
+def _defined_in(op: Operation) -> set[SSAValue]:
+    values: set[SSAValue] = set()
+    for o in op.walk():
+        values.update(o.results)
+        for r in o.regions:
+            for b in r.blocks:
+                values.update(b.args)
+    return values
+
+
+def _uses(op: Operation) -> set[SSAValue]:
+    """Values `op` (with its regions) uses from outside it."""
+    inner = _defined_in(op)
+    return {v for o in op.walk() for v in o.operands if v not in inner}
+
+
+def _reads_only_inputs(op: Operation) -> bool:
+    if not isinstance(op, tile.LoadOp):
+        return False
+    src = op.source
+    if not isinstance(src, BlockArgument):
+        return False
+    func = src.block.parent_op()
+    return isinstance(func, FuncOp) and src.block is func.body.block and func.directions[src.index] == ParamDirection.IN
+
+
+def _touches_memory(op: Operation) -> bool:
+    return any(
+        not isinstance(o, TRANSFER_TYPES) and not _reads_only_inputs(o) and not is_side_effect_free(o) for o in op.walk()
+    )
+
+
+def _rematerialisable(op: Operation) -> bool:
+    return op.dialect_name() == "arith" and not op.regions and is_side_effect_free(op)
+
+
+@dataclass
+class _Stages:
+    first: list[Operation]
+    second: list[Operation]
+    late: set[int] = field(default_factory=set)  # carried values stage 2 yields
+    piped: list[SSAValue] = field(default_factory=list)  # stage-1 values stage 2 uses
+    stale: list[int] = field(default_factory=list)  # early carried values stage 2 reads
+
+
+def _stages(loop: scf.ForOp, cut: int) -> _Stages:
+    ops = _body_ops(loop)
+    first, second = ops[:cut], ops[cut:]
+    yielded = list(loop.body.block.last_op.operands)  # type: ignore[union-attr]
+    # ops of stage 1 whose results only stage 2 uses (and that may move) sink into it
+    second_set = set(second)
+    for op in reversed(first):
+        if isinstance(op, (*TRANSFER_TYPES, SetFlagOp, WaitFlagOp)) or op.regions:
+            continue
+        if not (is_side_effect_free(op) or _reads_only_inputs(op)):
+            continue
+        users = [u.operation for r in op.results for u in r.uses]
+        if not users or any(r in yielded for r in op.results):
+            continue
+        if all(_top(u, loop) in second_set for u in users):
+            second_set.add(op)
+    first = [o for o in ops if o not in second_set]
+    second = _waits_last(ops, second_set)
+    stages = _Stages(first, second)
+    first_values = set().union(*(_defined_in(o) for o in first)) if first else set()
+    second_values = set().union(*(_defined_in(o) for o in second)) if second else set()
+    args = loop.body.block.args
+    for k, y in enumerate(yielded):
+        if y in second_values:
+            stages.late.add(k)
+    first_uses = set().union(*(_uses(o) for o in first)) if first else set()
+    if first_uses & second_values:
+        raise _NotRotatable("stage 1 uses a value of stage 2")
+    if any(args[k + 1] in first_uses for k in stages.late):
+        raise _NotRotatable("stage 1 of the next iteration needs a value stage 2 carries")
+    if any(_touches_memory(o) for o in first) and any(_touches_memory(o) for o in second):
+        raise _NotRotatable("both stages access memory")
+    second_uses = set().union(*(_uses(o) for o in second)) if second else set()
+    for v in sorted(second_uses & first_values, key=lambda v: ops.index(_top(v.owner, loop))):  # type: ignore[arg-type]
+        if isinstance(v, OpResult) and _rematerialisable(v.op) and _top(v.op, loop) is v.op:
+            continue
+        if isinstance(v.type, TileType) and v.type.space in CUBE_SPACES:
+            raise _NotRotatable("a cube tile would be carried from one iteration to the next")
+        stages.piped.append(v)
+    stages.stale = [k for k in range(len(yielded)) if k not in stages.late and args[k + 1] in second_uses]
+    return stages
+
+
+def _waits_last(ops: list[Operation], stage: set[Operation]) -> list[Operation]:
+    """The ops of `stage` in program order, except that the ones that need no tile of the
+    stage's pops (and may move: no side effects, or loads of inputs) come first, so the core
+    does them before it waits (the AIV's `α_j · o` before its pop of P_j V_j)."""
+    waiting: set[SSAValue] = set()
+    early, late = [], []
+    for op in ops:
+        if op not in stage:
+            continue
+        movable = not op.regions and (is_side_effect_free(op) or _reads_only_inputs(op))
+        if isinstance(op, PopOp) or not movable or _uses(op) & waiting:
+            waiting.update(_defined_in(op))
+            late.append(op)
+        else:
+            early.append(op)
+    return early + late
+
+
+def _top(op: Operation, loop: scf.ForOp) -> Operation:
+    while op.parent_op() is not loop:
+        parent = op.parent_op()
+        assert parent is not None
+        op = parent
+    return op
+
+
+# --- the rewrite -----------------------------------------------------------------------------
+
+
+def _index(ops: list[Operation], value: int) -> SSAValue:
+    c = arith.ConstantOp(IntegerAttr(value, IndexType()))
+    ops.append(c)
+    return c.result
+
+
+def _clone_stage(
+    stage: list[Operation], mapping: dict[SSAValue, SSAValue], out: list[Operation], remat_from: list[Operation]
+) -> None:
+    """Clone `stage` into `out` under `mapping`; values of `remat_from` it uses that are index
+    and scalar arithmetic are recomputed first."""
+    remat = {r: o for o in remat_from if _rematerialisable(o) for r in o.results}
+
+    def ensure(v: SSAValue) -> None:
+        if v in mapping or v not in remat:
+            return
+        op = remat[v]
+        for operand in op.operands:
+            ensure(operand)
+        out.append(op.clone(mapping))
+
+    for op in stage:
+        for v in _uses(op):
+            ensure(v)
+        out.append(op.clone(mapping))
+
+
+def rotate_loop(loop: scf.ForOp, cut: int, rewriter: PatternRewriter) -> None:
+    """Rotate `loop` by one iteration at `cut` (see the module docstring)."""
+    stages = _stages(loop, cut)
+    n = _trip_count(loop)
+    assert n is not None and n >= 2
+    lb, step = _constant(loop.lb), _constant(loop.step)
+    assert lb is not None and step is not None
+    block = loop.body.block
+    iv, carried = block.args[0], list(block.args[1:])
+    yielded = list(block.last_op.operands)  # type: ignore[union-attr]
+    inits = list(loop.iter_args)
+    early = [k for k in range(len(carried)) if k not in stages.late]
+
+    before: list[Operation] = []
+    # prologue: stage 1 of the first iteration
+    pro: dict[SSAValue, SSAValue] = {iv: _index(before, lb), **dict(zip(carried, inits))}
+    _clone_stage(stages.first, pro, before, [])
+    new_lb, new_ub, new_step = _index(before, lb), _index(before, lb + (n - 1) * step), _index(before, step)
+    init_values = (
+        [pro.get(yielded[k], yielded[k]) if k not in stages.late else inits[k] for k in range(len(carried))]
+        + [pro[v] for v in stages.piped]
+        + [inits[k] for k in stages.stale]
+    )
+    new_loop = scf.ForOp(new_lb, new_ub, new_step, init_values, Block(arg_types=[IndexType(), *(v.type for v in init_values)]))
+    nb = new_loop.body.block
+    j = nb.args[0]
+    j.name_hint = iv.name_hint
+    a_args = list(nb.args[1 : 1 + len(carried)])
+    p_args = list(nb.args[1 + len(carried) : 1 + len(carried) + len(stages.piped)])
+    b_args = list(nb.args[1 + len(carried) + len(stages.piped) :])
+    for arg, old in zip(a_args, carried):
+        arg.name_hint = old.name_hint
+    body: list[Operation] = []
+    next_iv = arith.AddiOp(j, new_step)
+    body.append(next_iv)
+    # stage 1 of iteration j + step
+    s1: dict[SSAValue, SSAValue] = {iv: next_iv.result, **{carried[k]: a_args[k] for k in early}}
+    _clone_stage(stages.first, s1, body, [])
+    # stage 2 of iteration j
+    s2: dict[SSAValue, SSAValue] = {iv: j, **{carried[k]: a_args[k] for k in stages.late}}
+    s2 |= dict(zip(stages.piped, p_args)) | {carried[k]: b for k, b in zip(stages.stale, b_args)}
+    _clone_stage(stages.second, s2, body, stages.first)
+    yields = (
+        [s2.get(yielded[k], yielded[k]) if k in stages.late else s1.get(yielded[k], yielded[k]) for k in range(len(carried))]
+        + [s1[v] for v in stages.piped]
+        + [a_args[k] for k in stages.stale]
+    )
+    body.append(scf.YieldOp(*yields))
+    nb.add_ops(body)
+    # epilogue: stage 2 of the last iteration
+    after: list[Operation] = []
+    res = list(new_loop.results)
+    epi: dict[SSAValue, SSAValue] = {iv: _index(after, lb + (n - 1) * step), **{carried[k]: res[k] for k in stages.late}}
+    epi |= dict(zip(stages.piped, res[len(carried) : len(carried) + len(stages.piped)]))
+    epi |= {carried[k]: r for k, r in zip(stages.stale, res[len(carried) + len(stages.piped) :])}
+    _clone_stage(stages.second, epi, after, stages.first)
+    results = [epi.get(yielded[k], yielded[k]) if k in stages.late else res[k] for k in range(len(carried))]
+    for old, new in zip(loop.results, res):
+        new.name_hint = old.name_hint
+    before, after = ([o for o in ops if not (isinstance(o, arith.ConstantOp) and not o.result.uses)] for ops in (before, after))
+    bounds = [v.owner for v in (loop.lb, loop.ub, loop.step)]
+    rewriter.replace(loop, [*before, new_loop, *after], results)
+    for bound in dict.fromkeys(bounds):  # the old loop's bounds, unless something else uses them
+        if isinstance(bound, arith.ConstantOp) and not bound.result.uses:
+            rewriter.erase(bound)
+
+
+# --- the plan of a group ---------------------------------------------------------------------
+
+
+def _transfer_loop(op: Operation) -> scf.ForOp | None:
+    parent = op.parent_op()
+    return parent if isinstance(parent, scf.ForOp) else None
+
+
+def plan_group(group: FuncOp) -> tuple[Plan, dict[Pipe, int]]:
+    """The loops of `group`'s members to rotate and the new ring depths (empty when nothing
+    can be rotated); raises _NotRotatable when the group cannot be checked."""
+    aic, aiv = group_members(group)
+    if aic is None or aiv is None:
+        return {}, {}
+    before = {m: _events(m, {}) for m in (aic, aiv)}
+    pairs = _pairs(before[aic], before[aiv])
+    partner: dict[Operation, Operation] = {}
+    for p, c in pairs:
+        if p.iteration != c.iteration or partner.setdefault(p.op, c.op) is not c.op or partner.setdefault(c.op, p.op) is not p.op:
+            raise _NotRotatable("transfers do not pair up loop by loop")
+    plan: Plan = {}
+    seen: set[scf.ForOp] = set()
+    for op in partner:
+        loop, peer_op = _transfer_loop(op), partner[op]
+        peer = _transfer_loop(peer_op)
+        if loop is None or peer is None or loop in seen:
+            continue
+        seen |= {loop, peer}
+        try:
+            for lp, other in ((loop, peer), (peer, loop)):
+                n = _trip_count(lp)
+                if n is None or n < 2 or n != _trip_count(other):
+                    raise _NotRotatable("trip counts")
+                for o in _body_ops(lp):
+                    if o.regions and _has_cross_core(o) or isinstance(o, (SetFlagOp, WaitFlagOp)):
+                        raise _NotRotatable("nested transfers or flags")
+                    if isinstance(o, TRANSFER_TYPES) and _transfer_loop(partner[o]) is not other:
+                        raise _NotRotatable("the peer's transfers are in another loop")
+            cuts = {lp: _round_trip_cut(lp, other, partner) for lp, other in ((loop, peer), (peer, loop))}
+            cuts = {lp: c for lp, c in cuts.items() if c is not None}
+            for lp, c in cuts.items():
+                _stages(lp, c)
+            plan |= cuts
+        except _NotRotatable:
+            continue
+    if not plan:
+        return {}, {}
+    slots: dict[Pipe, int] = {}
+    for e in (*before[aic], *before[aiv]):
+        if isinstance(e.op, TRANSFER_TYPES):
+            slots[e.op.pipe_kind] = e.op.slot_count
+    deeper = dict(slots)
+    for lp in plan:
+        for pipe in slots:
+            per_iteration = sum(1 for o in _body_ops(lp) if isinstance(o, TRANSFER_TYPES) and o.pipe_kind is pipe)
+            deeper[pipe] = min(MAX_FLAG_ID, max(deeper[pipe], 2 * per_iteration))
+    after = {m: _events(m, plan) for m in (aic, aiv)}
+    rotated_pairs = _pairs(after[aic], after[aiv])
+    if sorted((id(p.op), p.iteration, id(c.op)) for p, c in rotated_pairs) != sorted(
+        (id(p.op), p.iteration, id(c.op)) for p, c in pairs
+    ) or any(p.iteration != c.iteration or partner[p.op] is not c.op for p, c in rotated_pairs):
+        return {}, {}
+    if not _runs_to_completion(after[aic], after[aiv], deeper):
+        return {}, {}
+    return plan, {p: d for p, d in deeper.items() if d != slots[p]}
+
+
+class RotateCrossCoreLoop(RewritePattern):
+    """Rotates a loop of the plan by one iteration."""
+
+    def __init__(self, plan: Plan):
+        self.plan = plan
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: scf.ForOp, rewriter: PatternRewriter) -> None:
+        cut = self.plan.pop(op, None)
+        if cut is not None:
+            rotate_loop(op, cut, rewriter)
+
+
+class DeepenRing(RewritePattern):
+    """Gives a ring of a rotated group its new slot count, on both ends."""
+
+    def __init__(self, slots: dict[Pipe, int]):
+        self.slots = slots
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, TRANSFER_TYPES) and (want := self.slots.get(op.pipe_kind)) and op.slot_count != want:
+            op.slots = IntegerAttr(want, 64)
+            rewriter.handle_operation_modification(op)
+
+
+def pipeline_cross_core_loops(module: ModuleOp) -> list[str]:
+    """Rotate the loops of every group of `module`; the names of the groups rotated."""
+    rotated = []
+    for group in [f for f in func_ops(module) if f.func_kind == FuncKind.GROUP]:
+        try:
+            plan, slots = plan_group(group)
+        except _NotRotatable:
+            continue
+        if not plan:
+            continue
+        members = [m for m in group_members(group) if m is not None]
+        for pattern in (RotateCrossCoreLoop(dict(plan)), DeepenRing(slots)):
+            walker = PatternRewriteWalker(pattern, apply_recursively=False)
+            for m in members:
+                walker.rewrite_region(m.body)
+        rotated.append(group.sym_name.data)
+        invalidate(group)
+    invalidate(module)
+    return rotated
+
+
+@dataclass(frozen=True)
+class PipelineCrossCoreLoopsPass(ModulePass):
+    """`pipeline-cross-core-loops`."""
+
+    name = "pipeline-cross-core-loops"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        pipeline_cross_core_loops(op)
+
+
+__all__ = ["PipelineCrossCoreLoopsPass", "RotateCrossCoreLoop", "DeepenRing", "pipeline_cross_core_loops", "plan_group"]
