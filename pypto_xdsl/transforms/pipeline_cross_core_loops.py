@@ -270,18 +270,7 @@ def _stages(loop: scf.ForOp, cut: int) -> _Stages:
     ops = _body_ops(loop)
     first, second = ops[:cut], ops[cut:]
     yielded = list(loop.body.block.last_op.operands)  # type: ignore[union-attr]
-    # ops of stage 1 whose results only stage 2 uses (and that may move) sink into it
-    second_set = set(second)
-    for op in reversed(first):
-        if isinstance(op, (*TRANSFER_TYPES, SetFlagOp, WaitFlagOp)) or op.regions:
-            continue
-        if not (is_side_effect_free(op) or _reads_only_inputs(op)):
-            continue
-        users = [u.operation for r in op.results for u in r.uses]
-        if not users or any(r in yielded for r in op.results):
-            continue
-        if all(_top(u, loop) in second_set for u in users):
-            second_set.add(op)
+    second_set = set(second) | _sinking(loop, first, set(second), yielded)
     first = [o for o in ops if o not in second_set]
     second = _waits_last(ops, second_set)
     stages = _Stages(first, second)
@@ -298,15 +287,62 @@ def _stages(loop: scf.ForOp, cut: int) -> _Stages:
         raise _NotRotatable("stage 1 of the next iteration needs a value stage 2 carries")
     if any(_touches_memory(o) for o in first) and any(_touches_memory(o) for o in second):
         raise _NotRotatable("both stages access memory")
-    second_uses = set().union(*(_uses(o) for o in second)) if second else set()
-    for v in sorted(second_uses & first_values, key=lambda v: ops.index(_top(v.owner, loop))):  # type: ignore[arg-type]
-        if isinstance(v, OpResult) and _rematerialisable(v.op) and _top(v.op, loop) is v.op:
+    # what stage 2 needs from stage 1 and from the carried values, looking through the index
+    # arithmetic it recomputes
+    work = list(set().union(*(_uses(o) for o in second)) if second else set())
+    seen: set[SSAValue] = set()
+    piped: set[SSAValue] = set()
+    while work:
+        v = work.pop()
+        if v in seen:
             continue
-        if isinstance(v.type, TileType) and v.type.space in CUBE_SPACES:
-            raise _NotRotatable("a cube tile would be carried from one iteration to the next")
-        stages.piped.append(v)
-    stages.stale = [k for k in range(len(yielded)) if k not in stages.late and args[k + 1] in second_uses]
+        seen.add(v)
+        if v in first_values:
+            if isinstance(v, OpResult) and _rematerialisable(v.op) and _top(v.op, loop) is v.op:
+                work.extend(v.op.operands)
+            elif isinstance(v.type, TileType) and v.type.space in CUBE_SPACES:
+                raise _NotRotatable("a cube tile would be carried from one iteration to the next")
+            else:
+                piped.add(v)
+    stages.piped = sorted(piped, key=lambda v: ops.index(_top(v.owner, loop)))  # type: ignore[arg-type]
+    stages.stale = [k for k in range(len(yielded)) if k not in stages.late and args[k + 1] in seen]
     return stages
+
+
+def _sinking(loop: scf.ForOp, first: list[Operation], second: set[Operation], yielded: list[SSAValue]) -> set[Operation]:
+    """The ops of stage 1 that sink into stage 2: only stage 2 uses their results, they may
+    move (no side effects, or loads of inputs), and sinking them carries nothing new from one
+    iteration to the next (their operands come from outside the loop, the induction variable,
+    index arithmetic or other sinking ops)."""
+    movable = {
+        op
+        for op in first
+        if not op.regions
+        and not isinstance(op, (*TRANSFER_TYPES, SetFlagOp, WaitFlagOp))
+        and (is_side_effect_free(op) or _reads_only_inputs(op))
+        and not any(r in yielded for r in op.results)
+        and any(r.uses for r in op.results)
+    }
+    body = loop.body.block
+    sinking = set(movable)
+
+    def available(v: SSAValue) -> bool:
+        if isinstance(v, BlockArgument):
+            return v.block is not body or v.index == 0
+        op = v.op  # type: ignore[union-attr]
+        if _top(op, loop) is None:
+            return True
+        return op in sinking or _rematerialisable(op)
+
+    changed = True
+    while changed:
+        changed = False
+        for op in list(sinking):
+            users = {_top(u.operation, loop) for r in op.results for u in r.uses}
+            if not users <= (second | sinking) or not all(available(v) for v in op.operands):
+                sinking.discard(op)
+                changed = True
+    return sinking
 
 
 def _waits_last(ops: list[Operation], stage: set[Operation]) -> list[Operation]:
@@ -327,10 +363,12 @@ def _waits_last(ops: list[Operation], stage: set[Operation]) -> list[Operation]:
     return early + late
 
 
-def _top(op: Operation, loop: scf.ForOp) -> Operation:
+def _top(op: Operation, loop: scf.ForOp) -> Operation | None:
+    """The op of `loop`'s body that holds `op` (None when `op` is outside the loop)."""
     while op.parent_op() is not loop:
         parent = op.parent_op()
-        assert parent is not None
+        if parent is None:
+            return None
         op = parent
     return op
 
@@ -479,24 +517,44 @@ def plan_group(group: FuncOp) -> tuple[Plan, dict[Pipe, int]]:
             continue
     if not plan:
         return {}, {}
-    slots: dict[Pipe, int] = {}
-    for e in (*before[aic], *before[aiv]):
-        if isinstance(e.op, TRANSFER_TYPES):
-            slots[e.op.pipe_kind] = e.op.slot_count
-    deeper = dict(slots)
+    slots = _ring_depths(aic, aiv, plan)
+    if check_plan(group, plan, slots) is not None:
+        return {}, {}
+    current = _ring_depths(aic, aiv, {})
+    return plan, {p: d for p, d in slots.items() if d != current[p]}
+
+
+def _ring_depths(aic: FuncOp, aiv: FuncOp, plan: Plan) -> dict[Pipe, int]:
+    """Each ring's slots: as declared, and at least twice its transfers per iteration of a
+    loop of `plan` (one block in flight more than without the rotation)."""
+    slots = {o.pipe_kind: o.slot_count for m in (aic, aiv) for o in m.walk() if isinstance(o, TRANSFER_TYPES)}
     for lp in plan:
         for pipe in slots:
             per_iteration = sum(1 for o in _body_ops(lp) if isinstance(o, TRANSFER_TYPES) and o.pipe_kind is pipe)
-            deeper[pipe] = min(MAX_FLAG_ID, max(deeper[pipe], 2 * per_iteration))
-    after = {m: _events(m, plan) for m in (aic, aiv)}
-    rotated_pairs = _pairs(after[aic], after[aiv])
-    if sorted((id(p.op), p.iteration, id(c.op)) for p, c in rotated_pairs) != sorted(
-        (id(p.op), p.iteration, id(c.op)) for p, c in pairs
-    ) or any(p.iteration != c.iteration or partner[p.op] is not c.op for p, c in rotated_pairs):
-        return {}, {}
-    if not _runs_to_completion(after[aic], after[aiv], deeper):
-        return {}, {}
-    return plan, {p: d for p, d in deeper.items() if d != slots[p]}
+            slots[pipe] = min(MAX_FLAG_ID, max(slots[pipe], 2 * per_iteration))
+    return slots
+
+
+def check_plan(group: FuncOp, plan: Plan, slots: dict[Pipe, int]) -> str | None:
+    """Why rotating `plan`'s loops of `group`'s members (with rings of `slots`) would change
+    what the group computes, or None: every pop must receive the push it received before,
+    and the members, run against each other, must finish."""
+    aic, aiv = group_members(group)
+    assert aic is not None and aiv is not None
+    try:
+        pairs = _pairs(*(_events(m, {}) for m in (aic, aiv)))
+        after = {m: _events(m, plan) for m in (aic, aiv)}
+        rotated = _pairs(after[aic], after[aiv])
+    except _NotRotatable as e:
+        return str(e)
+    def key(pairs: list[tuple[_Event, _Event]]) -> list[tuple[int, tuple[int, ...], int, tuple[int, ...]]]:
+        return sorted((id(p.op), p.iteration, id(c.op), c.iteration) for p, c in pairs)
+
+    if key(rotated) != key(pairs):
+        return "a pop would receive another push than before"
+    if not _runs_to_completion(after[aic], after[aiv], slots):
+        return "the members would deadlock"
+    return None
 
 
 class RotateCrossCoreLoop(RewritePattern):
@@ -555,4 +613,4 @@ class PipelineCrossCoreLoopsPass(ModulePass):
         pipeline_cross_core_loops(op)
 
 
-__all__ = ["PipelineCrossCoreLoopsPass", "RotateCrossCoreLoop", "DeepenRing", "pipeline_cross_core_loops", "plan_group"]
+__all__ = ["DeepenRing", "PipelineCrossCoreLoopsPass", "RotateCrossCoreLoop", "check_plan", "pipeline_cross_core_loops", "plan_group", "rotate_loop"]

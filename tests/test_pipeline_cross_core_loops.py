@@ -1,0 +1,90 @@
+"""pipeline-cross-core-loops keeps the meaning of a group: the twelve mixed programs of
+test_mixed_kernels.py compute bit for bit what they computed before the rotation, with their
+rings and after lower-cross-core-rings; flash attention's and the FFN's loops are the ones
+rotated, with the values and ring depths the rotation needs; a plan that would pair a pop
+with another push is refused. (The rotated MIX kernels run on the simulation against the
+interpreter in tests/test_mix_kernels_sim.py: the backend's group lowering runs this pass.)"""
+
+from __future__ import annotations
+
+import pytest
+from xdsl.dialects import scf
+
+from pypto_xdsl.dialects.attributes import FuncKind
+from pypto_xdsl.dialects.cross_core import TRANSFER_TYPES, Pipe, group_members
+from pypto_xdsl.dialects.program import func_ops
+from pypto_xdsl.interpreter.testing import assert_same_semantics
+from pypto_xdsl.transforms.lower_cross_core_rings import lower_rings
+from pypto_xdsl.transforms.pipeline_cross_core_loops import check_plan, pipeline_cross_core_loops
+from tests.test_mixed_kernels import CASES, _apply, _case
+
+ROTATED = {"linear": [], "attention": ["attention"], "ffn_silu": ["ffn"], "ffn_gelu": ["ffn"]}
+
+
+def _split(workload, shape, dtype):
+    program, *_ = _case(workload, shape, dtype)
+    return _apply(program.fresh_module(), "pypto-default", "hoist-cube-loads")
+
+
+@pytest.mark.parametrize("workload, shape, dtype", CASES, ids=lambda v: "x".join(map(str, v)) if isinstance(v, tuple) else str(v))
+def test_rotated_groups_compute_what_they_computed(workload, shape, dtype):
+    split = _split(workload, shape, dtype)
+    rotated = split.clone()
+    assert pipeline_cross_core_loops(rotated) == ROTATED[workload]
+    rotated.verify()
+    assert_same_semantics(split, rotated, "main", seeds=(0,), rtol=0, atol=0, matmul_tolerance=False)
+    assert lower_rings(rotated) == []  # the rotated rings, with their new depths, in GM
+    rotated.verify()
+    assert_same_semantics(split, rotated, "main", seeds=(0,), rtol=0, atol=0, matmul_tolerance=False)
+
+
+def _members(module):
+    group = next(f for f in func_ops(module) if f.func_kind == FuncKind.GROUP)
+    return group, *group_members(group)
+
+
+def _loops(func):
+    return [op for op in func.walk() if isinstance(op, scf.ForOp) and any(isinstance(o, TRANSFER_TYPES) for o in op.walk())]
+
+
+def _slots(module):
+    return {op.pipe_kind: op.slot_count for op in module.walk() if isinstance(op, TRANSFER_TYPES)}
+
+
+def test_flash_attention_rotates_both_loops_and_carries_alpha():
+    module = _split("attention", (256, 64), "f16")  # 4 query blocks, 4 key blocks
+    pipeline_cross_core_loops(module)
+    _, aic, aiv = _members(module)
+    (aic_loop,) = [lp for lp in _loops(aic) if lp.parent_op() is not aic]  # the key loop inside the query loop
+    (aiv_loop,) = [lp for lp in _loops(aiv) if lp.parent_op() is not aiv]
+    for loop in (aic_loop, aiv_loop):
+        assert [loop.lb.owner.value.value.data, loop.ub.owner.value.value.data] == [0, 3]  # 4 blocks: 3 in the loop
+    assert len(aic_loop.iter_args) == 0
+    assert [a.name_hint for a in aiv_loop.body.block.args[1:4]] == ["l_i", "o_i", "m_i"]  # and alpha_j, piped
+    assert len(aiv_loop.iter_args) == 4
+    # the AIV pushes P_{j+1} before it pops P_j V_j; the AIC pushes S_{j+1} before it pops P_j
+    aiv_order = [type(o).__name__ for o in aiv_loop.body.block.ops if isinstance(o, TRANSFER_TYPES)]
+    aic_order = [type(o).__name__ for o in aic_loop.body.block.ops if isinstance(o, TRANSFER_TYPES)]
+    assert aiv_order == ["PopOp", "PushOp", "PopOp"] and aic_order == ["PushOp", "PopOp", "PushOp"]
+    assert _slots(module) == {Pipe.C2V: 4, Pipe.V2C: 2}  # S_j and P_j V_j share the c2v ring
+
+
+def test_an_ffn_rotates_the_cube_loop_only():
+    module = _split("ffn_silu", (128, 64, 256), "f16")
+    before = _members(module)[2].clone()
+    pipeline_cross_core_loops(module)
+    _, aic, aiv = _members(module)
+    (aic_loop,) = [lp for lp in _loops(aic) if lp.parent_op() is not aic]
+    assert len(aic_loop.iter_args) == 1  # the acc accumulator of the second matmul
+    assert str(aiv) == str(before)  # the vector member is unchanged
+    assert _slots(module) == {Pipe.C2V: 2, Pipe.V2C: 2}
+
+
+def test_a_plan_that_would_pair_a_pop_with_another_push_is_refused():
+    module = _split("attention", (128, 128), "f16")
+    group, aic, aiv = _members(module)
+    (aiv_loop,) = [lp for lp in _loops(aiv) if lp.parent_op() is not aiv]
+    pops = [i for i, o in enumerate(aiv_loop.body.block.ops) if isinstance(o, TRANSFER_TYPES)]
+    only_the_aiv = {aiv_loop: pops[-1]}  # the AIV would pop S_{j+1} where the AIC still pushes P_j V_j
+    assert check_plan(group, only_the_aiv, {Pipe.C2V: 4, Pipe.V2C: 4}) == "a pop would receive another push than before"
+    assert check_plan(group, {}, {Pipe.C2V: 2, Pipe.V2C: 2}) is None
