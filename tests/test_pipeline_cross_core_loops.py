@@ -1,6 +1,6 @@
 """pipeline-cross-core-loops keeps the meaning of a group: the twelve mixed programs of
-test_mixed_kernels.py compute bit for bit what they computed before the rotation, with their
-rings and after lower-cross-core-rings; flash attention's and the FFN's loops are the ones
+test_mixed_kernels.py compute bit for bit what they computed before the rotation, after
+lower-cross-core-rings (and flash attention with its rings too); flash attention's and the FFN's loops are the ones
 rotated, with the values and ring depths the rotation needs; a plan that would pair a pop
 with another push is refused. (The rotated MIX kernels run on the simulation against the
 interpreter in tests/test_mix_kernels_sim.py: the backend's group lowering runs this pass.)"""
@@ -32,7 +32,11 @@ def test_rotated_groups_compute_what_they_computed(workload, shape, dtype):
     rotated = split.clone()
     assert pipeline_cross_core_loops(rotated) == ROTATED[workload]
     rotated.verify()
-    assert_same_semantics(split, rotated, "main", seeds=(0,), rtol=0, atol=0, matmul_tolerance=False)
+    if not ROTATED[workload]:  # matmul + bias + relu has no loop
+        assert str(rotated) == str(split)
+        return
+    if workload == "attention" and dtype == "f16":  # the rotated rings themselves, once per shape
+        assert_same_semantics(split, rotated, "main", seeds=(0,), rtol=0, atol=0, matmul_tolerance=False)
     assert lower_rings(rotated) == []  # the rotated rings, with their new depths, in GM
     rotated.verify()
     assert_same_semantics(split, rotated, "main", seeds=(0,), rtol=0, atol=0, matmul_tolerance=False)
