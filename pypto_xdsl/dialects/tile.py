@@ -33,6 +33,7 @@ from pypto_xdsl.dialects.attributes import (
     PadValueAttr,
     TensorType,
     TileType,
+    dims_compatible,
     format_shape,
 )
 from pypto_xdsl.dialects.common import (
@@ -433,6 +434,45 @@ class MatmulAccOp(PyptoValueOp):
         return (acc,)
 
 
+@pypto_op_definition
+class MatmulBiasOp(PyptoValueOp):
+    """`%c = pypto.tile.matmul_bias %a, %b, %bias : A, B, Bias`: `a @ b + bias` into a new
+    `acc` tile; `%bias` is a [1, N] row in the bias table (`bias`) of the accumulator's element
+    type, added to every row (the cube unit starts its accumulation from it)."""
+
+    name = "pypto.tile.matmul_bias"
+    OPERANDS: ClassVar[tuple[str, ...]] = ("lhs", "rhs", "bias")
+    lhs = operand_def(TileType)
+    rhs = operand_def(TileType)
+    bias = operand_def(TileType)
+    result = result_def(TileType)
+    traits = _PURE
+
+    def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation, bias: SSAValue | Operation):
+        lhs, rhs, bias = SSAValue.get(lhs), SSAValue.get(rhs), SSAValue.get(bias)
+        super().__init__(operands=[lhs, rhs, bias], result_types=[self.implied_result_type([lhs.type, rhs.type])])
+
+    @classmethod
+    def implied_result_type(cls, operand_types: Sequence[Attribute]) -> Attribute:
+        return MatmulOp.implied_result_type(operand_types[:2])
+
+    def infer_result_types(self) -> Sequence[Attribute]:
+        lhs, rhs, bias = self.lhs.type, self.rhs.type, self.bias.type
+        assert isinstance(lhs, TileType) and isinstance(rhs, TileType) and isinstance(bias, TileType)
+        _check_cube_operands(lhs, rhs)
+        product = _accumulator_type(lhs, rhs)
+        if bias.space != MemorySpace.BIAS:
+            raise VerifyException(f"operand 'bias' must be a 'bias' tile (the bias table), got {bias}; move it there first")
+        if bias.element_type != product.element_type:
+            raise VerifyException(
+                f"operand 'bias' has element type {bias.element_type}, expected the accumulator's {product.element_type}"
+            )
+        if bias.rank != 2 or not dims_compatible(bias.get_shape()[0], 1):
+            raise VerifyException(f"operand 'bias' must be one row [1, N], got {bias}")
+        join_shapes(bias.get_shape()[1:], product.get_shape()[1:], "operand 'bias' and the product's columns")
+        return (product,)
+
+
 class BlockQueryOp(PyptoValueOp):
     """`%i = op : index`."""
 
@@ -704,6 +744,7 @@ TILE_OPS = [
     RowExpandDivOp,
     MatmulOp,
     MatmulAccOp,
+    MatmulBiasOp,
     GetBlockIdxOp,
     GetBlockNumOp,
     GetSubBlockIdxOp,

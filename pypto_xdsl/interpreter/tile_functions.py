@@ -193,6 +193,16 @@ class TileFunctions(ComputeFunctions):
         acc[...] = coerce(acc + numerics.matmul(a, b, element_type(op)), element_type(op))
         return (acc,)
 
+    @pimpl(tile.MatmulBiasOp)
+    def run_matmul_bias(self, interpreter: Interpreter, op: tile.MatmulBiasOp, args: PythonValues):
+        a, b, bias = args
+        if a.shape[1] != b.shape[0] or bias.shape != (1, b.shape[1]):
+            raise fail(
+                interpreter, op,
+                f"shape mismatch at run time: {list(a.shape)} x {list(b.shape)} + bias {list(bias.shape)}",
+            )
+        return (coerce(numerics.matmul(a, b, element_type(op)) + bias, element_type(op)),)
+
     @pimpl(tile.GetBlockIdxOp)
     def run_get_block_idx(self, interpreter: Interpreter, op: tile.GetBlockIdxOp, args: PythonValues):
         return (state(interpreter).block_idx,)

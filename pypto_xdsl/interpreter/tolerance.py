@@ -152,7 +152,7 @@ def program_precision(module: Operation) -> MatmulPrecision | None:
 
     k_max, dtype, rounded, found = 0, "f32", False, False
     for op in module.walk():
-        if isinstance(op, tensor.MatmulOp | tensor.MatmulAccOp | tile.MatmulOp | tile.MatmulAccOp):
+        if isinstance(op, tensor.MatmulOp | tensor.MatmulAccOp | tile.MatmulOp | tile.MatmulAccOp | tile.MatmulBiasOp):
             lhs, rhs = op.lhs, op.rhs  # type: ignore[attr-defined]
             name = _dtype_name(lhs.type.element_type)  # type: ignore[attr-defined]
             if name is None:
@@ -160,7 +160,7 @@ def program_precision(module: Operation) -> MatmulPrecision | None:
             found = True
             shape = lhs.type.get_shape()  # type: ignore[attr-defined]
             k = shape[-1] if isinstance(shape[-1], int) else 0
-            if isinstance(op, tile.MatmulOp | tile.MatmulAccOp):
+            if isinstance(op, tile.MatmulOp | tile.MatmulAccOp | tile.MatmulBiasOp):
                 kl, cl = _loaded_extent(lhs, 1)
                 kr, cr = _loaded_extent(rhs, 0)
                 k = max(k, kl or 0, kr or 0)
