@@ -364,6 +364,12 @@ def _matmul_acc(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
     return fb.build_op(node, lambda: tile_ops.MatmulAccOp(acc, lhs, rhs))
 
 
+def _matmul_bias(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
+    a = Args(fb, node, qual, ["lhs", "rhs", "bias"], 3)
+    lhs, rhs, bias = a.tile("lhs"), a.tile("rhs"), a.tile("bias")
+    return fb.build_op(node, lambda: tile_ops.MatmulBiasOp(lhs, rhs, bias))
+
+
 def _cast(family: str | None):
     def handle(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
         a = Args(fb, node, qual, ["input", "target_type"], 2)
@@ -459,6 +465,7 @@ for _fam in ("", "tile"):
     HANDLERS[(_fam, "full")] = _full
     HANDLERS[(_fam, "move")] = _move
     HANDLERS[(_fam, "matmul_acc")] = _matmul_acc
+    HANDLERS[(_fam, "matmul_bias")] = _matmul_bias
     HANDLERS[(_fam, "get_block_idx")] = _block_query("GetBlockIdxOp")
     HANDLERS[(_fam, "get_block_num")] = _block_query("GetBlockNumOp")
 for _fam in ("", "tensor"):
