@@ -1340,6 +1340,18 @@ irdl.dialect @pypto {
     irdl.results(result: %3)
   }
 
+  // pypto.tile.matmul_bias: `%c = pypto.tile.matmul_bias %a, %b, %bias : A, B, Bias`: `a @ b + bias` into a new
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_matmul_bias {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    %2 = irdl.base @pypto::@tile
+    %3 = irdl.base @pypto::@tile
+    irdl.operands(lhs: %0, rhs: %1, bias: %2)
+    irdl.results(result: %3)
+  }
+
   // pypto.tile.get_block_idx: The index of the core (block) running this kernel instance, in [0, block_num).
   //   traits: Pure
   //   result types inferred by infer_result_types()

@@ -361,6 +361,28 @@ def test_tile_matmul_and_matmul_acc_with_f16_inputs():
     np.testing.assert_allclose(r, expected, rtol=1e-6)
 
 
+@covers("pypto.tile.matmul_bias")
+def test_tile_matmul_bias_adds_the_row_to_every_product_row_and_a_k_step_continues_it():
+    text = """
+    pypto.func @main(%a: !pypto.tensor<[4, 3], f16>, %b: !pypto.tensor<[3, 5], f16>, %c: !pypto.tensor<[1, 5], f32>, out %o: !pypto.tensor<[4, 5], f32>) -> !pypto.tensor<[4, 5], f32> {
+      %c0 = arith.constant 0 : index
+      %x = pypto.tile.load %a[%c0, %c0] : !pypto.tensor<[4, 3], f16> -> !pypto.tile<[4, 3], f16, left>
+      %y = pypto.tile.load %b[%c0, %c0] : !pypto.tensor<[3, 5], f16> -> !pypto.tile<[3, 5], f16, right>
+      %m = pypto.tile.load %c[%c0, %c0] : !pypto.tensor<[1, 5], f32> -> !pypto.tile<[1, 5], f32, mat>
+      %bt = pypto.tile.move %m : !pypto.tile<[1, 5], f32, mat> -> !pypto.tile<[1, 5], f32, bias>
+      %acc = pypto.tile.matmul_bias %x, %y, %bt : !pypto.tile<[4, 3], f16, left>, !pypto.tile<[3, 5], f16, right>, !pypto.tile<[1, 5], f32, bias>
+      %acc2 = pypto.tile.matmul_acc %acc, %x, %y : !pypto.tile<[4, 5], f32, acc>, !pypto.tile<[4, 3], f16, left>, !pypto.tile<[3, 5], f16, right>
+      %r = pypto.tile.store %acc2, %o[%c0, %c0] : !pypto.tile<[4, 5], f32, acc>, !pypto.tensor<[4, 5], f32>
+      pypto.return %r : !pypto.tensor<[4, 5], f32>
+    }"""
+    a, b = rnd((4, 3), 11, dtype=np.float16), rnd((3, 5), 12, dtype=np.float16)
+    bias = rnd((1, 5), 13)
+    (r,) = run_text(text, [a, b, bias, np.zeros((4, 5), np.float32)])
+    expected = 2 * (a.astype(np.float32) @ b.astype(np.float32)) + bias
+    assert r.dtype == np.float32
+    np.testing.assert_allclose(r, expected, rtol=1e-6)
+
+
 @covers("pypto.tile.get_block_idx", "pypto.tile.get_block_num", "pypto.tile.get_subblock_idx")
 def test_get_block_idx_and_num_default_to_a_single_block():
     """... and the interpreter runs a vector kernel as one vector core: sub-block 0."""
