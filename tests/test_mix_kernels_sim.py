@@ -66,6 +66,39 @@ def test_mixed_kernel_on_the_simulation_matches_the_interpreter(workload, shape,
     assert tolerance.close(expected, got).all(), (name, tolerance, float(np.max(np.abs(got - expected))))
 
 
+def test_a_tensor_level_matmul_acc_runs_as_a_mix_kernel_and_matches_the_interpreter(tmp_path: Path):
+    """pl.matmul_acc at the tensor level: the product on the AIC, its accumulator added on the
+    AIVs (convert-tensor-to-tile's split), one build at a small shape."""
+    import pypto_xdsl.language as pl
+
+    M, K, N = 64, 32, 64
+
+    @pl.program
+    class MatmulAcc:
+        @pl.function
+        def main(self, acc: pl.Tensor[[M, N], pl.FP32], a: pl.Tensor[[M, K], pl.FP16], b: pl.Tensor[[K, N], pl.FP16],
+                 y: pl.Out[pl.Tensor[[M, N], pl.FP32]]) -> pl.Tensor[[M, N], pl.FP32]:
+            with pl.at(level=pl.Level.CORE_GROUP, name_hint="mm_acc"):
+                y = pl.assemble(y, pl.matmul_acc(acc, a, b), [0, 0])
+            return y
+
+    rng = np.random.default_rng(3)
+    inputs = [rng.uniform(-1, 1, (M, N)).astype(np.float32), rng.uniform(-1, 1, (M, K)).astype(np.float16),
+              rng.uniform(-1, 1, (K, N)).astype(np.float16), np.zeros((M, N), np.float32)]
+    reference = MatmulAcc.fresh_module()
+    module = reference.clone()
+    apply_pipeline(module, default_pipeline())
+    report = simulate(module, tmp_path / "out", inputs=[a.copy() for a in inputs], reference_module=reference)
+    (kernel,) = (tmp_path / "out" / "kernels").glob("*.cpp")
+    assert "if ASCEND_IS_AIC {" in kernel.read_text() and "if ASCEND_IS_AIV {" in kernel.read_text()
+    expected = run(reference, "main", [a.copy() for a in inputs])[0]
+    np.testing.assert_allclose(expected, inputs[0] + inputs[1].astype(np.float32) @ inputs[2].astype(np.float32),
+                               rtol=1e-5, atol=1e-5)
+    got = report.outputs[next(iter(report.outputs))]
+    tolerance = tolerance_for(np.asarray(expected), program_precision(reference))
+    assert tolerance.close(expected, got).all(), float(np.max(np.abs(got - expected)))
+
+
 def _lowered_linear():
     program, inputs, *_ = _case("linear", (64, 128, 192), "f16")
     module = program.fresh_module()

@@ -102,6 +102,7 @@ from pypto_xdsl.transforms.tensor_to_tile.cube import (
     func_of,
     matmul_reason,
     plan_matmul,
+    split_matmul_acc,
 )
 from pypto_xdsl.transforms.tensor_to_tile.grouping import (
     CONVERTED_KINDS,
@@ -235,6 +236,9 @@ class ConvertTensorToTilePass(ModulePass):
         # Analyse and size everything first, so a failure leaves the module unchanged.
         for func in [f for f in walk_ops(op) if isinstance(f, FuncOp)]:
             bound_of = functools.partial(dim_bounds.of, func)
+            if func.func_kind in MATMUL_KINDS and func.func_kind in self.KINDS:
+                for acc in [mm for mm in walk_ops(func) if isinstance(mm, tensor.MatmulAccOp)]:
+                    split_matmul_acc(acc, bound_of)
             if func.func_kind in MATMUL_KINDS:
                 planned = [p for mm in walk_ops(func) if isinstance(mm, tensor.MatmulOp)
                            and (p := plan_matmul(mm, bound_of)) is not None]
@@ -330,7 +334,8 @@ def _why_not_converted(op: Operation) -> str:
     if isinstance(op, _COL_REDUCTIONS):
         return "column reductions combine the row blocks the pass tiles over: not converted yet"
     if isinstance(op, tensor.MatmulAccOp):
-        return "the cube path converts tensor.matmul; accumulate with a matmul into an assembled window instead"
+        return ("it is converted as a tensor.matmul plus an add of its accumulator, and the cube path does not "
+                "convert that product (see tensor.matmul's conditions)")
     if isinstance(op, tensor.AssembleOp):
         if shape_of(op.source.type) is None or shape_of(op.dest.type) is None:
             return "its shapes have an unknown dimension '?': name it (pl.dynamic) to tile it"

@@ -1,5 +1,6 @@
 """The cube path of convert-tensor-to-tile: a `tensor.matmul` of static f16, bf16 or f32 operands as
-blocked `tile.matmul` / `tile.matmul_acc` code (M/N loops, a K loop)."""
+blocked `tile.matmul` / `tile.matmul_acc` code (M/N loops, a K loop); a `tensor.matmul_acc` as
+that product plus an add of its accumulator (`split_matmul_acc`)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, FloatAttr, IndexType
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
-from xdsl.rewriter import InsertPoint
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from pypto_xdsl.analysis.dim_bounds import parameter_dim
 from pypto_xdsl.dialects import tensor, tile
@@ -53,6 +54,26 @@ def func_of(op: Operation) -> FuncOp | None:
     while parent is not None and not isinstance(parent, FuncOp):
         parent = parent.parent_op()
     return parent
+
+
+def split_matmul_acc(op: tensor.MatmulAccOp, bound_of: Callable[[str], int | None] = lambda _: None) -> bool:
+    """`acc + a @ b` as the cube path's product and an elementwise add of `acc`, which the
+    vector path converts (the product's f32 add to `acc` is the one the interpreter does, so
+    the numbers are the same): L0C cannot be loaded from GM, so the accumulator joins the
+    product after its Fixpipe. Only where the product is planned; else `op` stays as it was."""
+    rewriter = Rewriter()
+    product = tensor.MatmulOp(op.lhs, op.rhs)
+    total = tensor.AddOp(op.acc, product.result)
+    if op.result.name_hint:
+        product.result.name_hint = f"{op.result.name_hint}_product"
+    rewriter.replace_op(op, [product, total])
+    if plan_matmul(product, bound_of) is not None:
+        return True
+    back = tensor.MatmulAccOp(total.lhs, product.lhs, product.rhs)
+    back.result.name_hint = total.result.name_hint
+    rewriter.replace_op(total, back)
+    rewriter.erase_op(product)
+    return False
 
 
 def matmul_reason(op: tensor.MatmulOp) -> str | None:

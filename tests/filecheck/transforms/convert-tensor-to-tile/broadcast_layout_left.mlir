@@ -2,7 +2,7 @@
 // RUN: pypto-opt %s --split-input-file --verify-diagnostics -p convert-tensor-to-tile,verify-convert-tensor-to-tile | filecheck %s --check-prefix=VERIFY
 
 // Left as tensor ops: a column reduction (it combines the row blocks the loop iterates
-// over), a tensor-level matmul_acc (the cube path converts tensor.matmul only) and views
+// over), a tensor-level matmul_acc whose product the cube path does not block (4 columns) and views
 // (transpose, reshape: no compute). The verifier names each compute op and why.
 
 pypto.func incore @left(%x: !pypto.tensor<[8, 16], f32>, %acc: !pypto.tensor<[8, 4], f32>, %w: !pypto.tensor<[16, 4], f32>) -> (!pypto.tensor<[1, 16], f32>, !pypto.tensor<[8, 4], f32>, !pypto.tensor<[16, 8], f32>) {
@@ -20,7 +20,7 @@ pypto.func incore @left(%x: !pypto.tensor<[8, 16], f32>, %acc: !pypto.tensor<[8,
 
 // VERIFY:      verify-convert-tensor-to-tile: tensor-level compute left in InCore functions:
 // VERIFY-NEXT:   @left: 'pypto.tensor.col_sum' (%cs) is left: column reductions combine the row blocks the pass tiles over: not converted yet
-// VERIFY-NEXT:   @left: 'pypto.tensor.matmul_acc' (%d) is left: the cube path converts tensor.matmul; accumulate with a matmul into an assembled window instead
+// VERIFY-NEXT:   @left: 'pypto.tensor.matmul_acc' (%d) is left: it is converted as a tensor.matmul plus an add of its accumulator, and the cube path does not convert that product (see tensor.matmul's conditions)
 // VERIFY-NOT:    pypto.tensor.transpose
 
 // -----
