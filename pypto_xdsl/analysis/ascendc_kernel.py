@@ -637,6 +637,12 @@ class KernelPlan:
         self.tile_buffer[res] = buf
 
     def _plan_cube_tile(self, op: Operation, res: SSAValue, t: TileType) -> None:
+        feeds_bias_table = any(isinstance(u.operation, tile.MoveOp) and u.operation.result.type.space == MemorySpace.BIAS
+                               for u in res.uses)
+        if isinstance(op, tile.MatmulBiasOp) or feeds_bias_table:
+            raise op_error(op, "the bias table (tile.matmul_bias: L1 -> C2 and the 5-argument Mmad) is not lowered by "
+                               "the Ascend C backend yet; add the bias row to the accumulator on the vector cores "
+                               "(pl.col_expand_add after a move to Vec) instead")
         shape = t.get_shape()
         if len(shape) != 2 or not all(isinstance(d, int) and d > 0 and d % 16 == 0 for d in shape):
             raise op_error(op, f"cube tile {t} must be 2-D with static dims that are multiples of 16")
