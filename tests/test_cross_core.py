@@ -251,3 +251,59 @@ def test_a_group_runs_once_per_block_of_an_spmd_launch():
     a, o = _inputs()
     (r,) = run(parse_module(text), "main", [a, o])
     np.testing.assert_array_equal(r, np.full((16, 16), 0 + 1 + 2 + 3, np.float32))
+
+
+# --------------------------------------------------------------------------- task_ratio 2
+
+HALF = "!pypto.tile<[8, 16], f32, vec>"
+
+
+def split_group_program(aiv_tail: str = "  pypto.cross_core.set_flag to aic", aiv_wait: str = "  pypto.cross_core.wait_flag from aic", ratio: int = 2) -> str:
+    """A group with task_ratio 2: the AIC stores the product into %o and sets the c2v flag;
+    each AIV waits, takes the relu of its 8 of the 16 rows in place and sets the v2c flag; the
+    AIC waits for both."""
+    text = group_program(
+        f"  %st = pypto.tile.store %acc, %o[%c0, %c0] : {ACC}, {T}\n  pypto.cross_core.set_flag to aiv\n"
+        "  pypto.cross_core.wait_flag from aiv",
+        f"""  %sub = pypto.tile.get_subblock_idx : index
+  %c8 = arith.constant 8 : index
+  %row = arith.muli %sub, %c8 : index
+{aiv_wait}
+  %half = pypto.tile.load %o[%row, %c0] : {T} -> {HALF}
+  %relu = pypto.tile.relu %half : {HALF}
+  %o3 = pypto.tile.store %relu, %o[%row, %c0] : {HALF}, {T}
+{aiv_tail}""",
+        aiv_result=False,
+    )
+    return text.replace(f"pypto.func group @k(%a: {H}, out %o: {T}) -> {T} {{",
+                        f"pypto.func group @k(%a: {H}, out %o: {T}) -> {T} attributes {{task_ratio = {ratio} : i64}} {{")
+
+
+def test_a_group_with_task_ratio_two_runs_its_aiv_member_on_two_sub_blocks():
+    a, o = _inputs(5)
+    (r,) = run(parse_module(split_group_program()), "main", [a, o])
+    np.testing.assert_array_equal(r, np.maximum(_product(a), 0))  # each sub-block did its 8 rows
+
+
+def test_the_aic_waits_for_the_flag_of_every_aiv():
+    only_first = """  %c0i = arith.constant 0 : index
+  %first = arith.cmpi eq, %sub, %c0i : index
+  scf.if %first {
+    pypto.cross_core.set_flag to aic
+  }"""
+    msg = _error(split_group_program(aiv_tail=only_first))
+    assert msg.startswith(
+        "pypto.cross_core.wait_flag in @k_aic: wait_flag from aiv: the v2c flag is not set by every AIV of the core "
+        "group (mode 2 counts a setting once each has set it), and @k_aiv on sub-block 0 and @k_aiv on sub-block 1 "
+        "have returned: a wait without a set_flag"
+    ), msg
+
+
+def test_a_sub_block_that_skips_its_wait_races_with_the_aic():
+    msg = _error(split_group_program(aiv_wait=""))
+    assert "data race on global memory: this read on sub-block 0 and the write by 'pypto.tile.store' in @k_aic" in msg, msg
+
+
+def test_a_task_ratio_is_one_or_two():
+    with pytest.raises(Exception, match=r"group @k: 'task_ratio' is the AIVs per AIC of a group, 1 or 2; got 3"):
+        parse_module(split_group_program(ratio=3)).verify()

@@ -244,3 +244,24 @@ def test_the_simulation_stops_on_a_broken_mode_two_flag_protocol(mix_scenarios: 
     proc = subprocess.run([str(mix_scenarios), scenario], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 86, (proc.returncode, proc.stderr)
     assert re.search(message, proc.stderr), proc.stderr
+
+
+def test_both_split_modes_and_a_sub_block_zero_store_on_the_simulation(tmp_path: Path):
+    """advanced/03 style: split(up_down) with a whole [1, 64] row stored by sub-block 0 alone,
+    and split(left_right); one build, both kernels 1:2, every output as the interpreter's."""
+    from tests.test_split_vector_member import MixedSplits, mixed_splits_inputs
+
+    reference = MixedSplits.fresh_module()
+    module = reference.clone()
+    apply_pipeline(module, default_pipeline())
+    inputs = mixed_splits_inputs()
+    report = simulate(module, tmp_path / "out", inputs=[a.copy() for a in inputs], reference_module=reference)
+    texts = {p.stem: p.read_text() for p in (tmp_path / "out" / "kernels").glob("*.cpp")}
+    assert sorted(texts) == ["mixed_left_right", "mixed_up_down"]
+    assert all("KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);" in t for t in texts.values())
+    assert re.search(r"= AscendC::GetSubBlockIdx\(\) == 0;\n\s*if \(v_\d+\) \{", texts["mixed_up_down"])
+    expected = [a.copy() for a in inputs]
+    run(reference, "main", expected)
+    for name, index in (("y", 3), ("scale", 4), ("z", 5)):
+        tolerance = tolerance_for(expected[index], program_precision(reference))
+        assert tolerance.close(expected[index], report.outputs[name]).all(), name

@@ -1,15 +1,25 @@
-"""split_vector_member (the Ascend C backend's split of a group's aiv member over the two AIVs
-of a core group): what it halves, how it moves offsets, and the reason it gives for keeping a
-member on one AIV."""
+"""split-vector-member (a group's aiv member over the two AIVs of a core group): what it
+halves, how it moves offsets, how a whole-tile store is left to sub-block 0, the reason it
+gives for keeping a member on one AIV, and that the interpreter computes the same before and
+after the split (a group with task_ratio 2 runs its aiv member on two sub-blocks)."""
 
 from __future__ import annotations
 
+import re
+
+import numpy as np
 import pytest
 
+import pypto_xdsl.language as pl
 from pypto_xdsl.dialects import tile
-from pypto_xdsl.dialects.program import FuncOp
-from pypto_xdsl.interpreter import parse_module
+from pypto_xdsl.dialects.attributes import FuncKind
+from pypto_xdsl.dialects.cross_core import TASK_RATIO_ATTR
+from pypto_xdsl.dialects.program import FuncOp, func_ops
+from pypto_xdsl.interpreter import PyptoInterpretationError, parse_module, run
+from pypto_xdsl.interpreter.testing import assert_same_semantics
+from pypto_xdsl.transforms.lower_cross_core_rings import lower_rings
 from pypto_xdsl.transforms.split_vector_member import split_vector_member
+from tests.test_mixed_kernels import _apply, _case
 
 HEADER = "pypto.func aiv @k_aiv(%x: !pypto.tensor<[64, 64], f32>, %b: !pypto.tensor<[1, 64], f32>, out %y: !pypto.tensor<[64, 64], f32>) -> !pypto.tensor<[64, 64], f32> {\n  %c0 = arith.constant 0 : index\n"
 T = "!pypto.tile<[64, 64], f32, vec>"
@@ -66,11 +76,6 @@ def test_a_column_split_refuses_a_row_reduction_and_keeps_row_statistics_whole()
   %y2 = pypto.tile.store %s, %b[%c0, %c0] : {ROW}, !pypto.tensor<[1, 64], f32>
   pypto.return %y : !pypto.tensor<[64, 64], f32>
 """, "'pypto.tile.col_sum' reduces across the split dimension"),
-    (f"""  %r = pypto.tile.load %b[%c0, %c0] : !pypto.tensor<[1, 64], f32> -> {ROW}
-  %e = pypto.tile.exp %r : {ROW}
-  %y2 = pypto.tile.store %e, %b[%c0, %c0] : {ROW}, !pypto.tensor<[1, 64], f32>
-  pypto.return %y : !pypto.tensor<[64, 64], f32>
-""", "stores a tile of extent 1 along the split dimension"),
     ("""  %t = pypto.tile.load %x[%c0, %c0] : !pypto.tensor<[64, 64], f32> -> !pypto.tile<[63, 64], f32, vec>
   %y2 = pypto.tile.store %t, %y[%c0, %c0] : !pypto.tile<[63, 64], f32, vec>, !pypto.tensor<[64, 64], f32>
   pypto.return %y2 : !pypto.tensor<[64, 64], f32>
@@ -86,3 +91,123 @@ def test_what_keeps_a_member_on_one_vector_core(body, reason):
     got = split_vector_member(func, 0)
     assert isinstance(got, str) and reason in got, got
     assert str(func) == before
+
+
+def test_a_whole_tile_store_is_left_to_sub_block_zero():
+    body = f"""  %r = pypto.tile.load %b[%c0, %c0] : !pypto.tensor<[1, 64], f32> -> {ROW}
+  %t = pypto.tile.load %x[%c0, %c0] : !pypto.tensor<[64, 64], f32> -> {T}
+  %e = pypto.tile.exp %r : {ROW}
+  %s = pypto.tile.col_expand_add %t, %e : {T}, {ROW}
+  %b2 = pypto.tile.store %e, %b[%c0, %c0] : {ROW}, !pypto.tensor<[1, 64], f32>
+  %y2 = pypto.tile.store %s, %y[%c0, %c0] : {T}, !pypto.tensor<[64, 64], f32>
+  pypto.return %y2 : !pypto.tensor<[64, 64], f32>
+"""
+    split = split_vector_member(_member(body), 0)
+    assert isinstance(split, FuncOp), split
+    guarded = [op for op in split.walk() if isinstance(op, tile.StoreOp) and op.parent_op() is not split]
+    assert [op.tile.type.get_shape() for op in guarded] == [(1, 64)]
+
+
+# --------------------------------------------------------------------------- interpreter equivalence
+
+
+def _rings(workload, shape, dtype):
+    program, inputs, *_ = _case(workload, shape, dtype)
+    module = _apply(program.fresh_module(), "pypto-default")
+    assert lower_rings(module) == []
+    return module, inputs
+
+
+def _split(module):
+    split = _apply(module.clone(), "split-vector-member")
+    ratios = {g.sym_name.data: g.attributes[TASK_RATIO_ATTR].value.data for g in func_ops(split) if g.func_kind == FuncKind.GROUP}
+    return split, ratios
+
+
+# the mixed programs of test_mixed_kernels.py at their smaller shape, f16 (bf16 changes no split)
+@pytest.mark.parametrize("workload, shape", [
+    ("linear", (64, 128, 192)), ("attention", (128, 128)), ("ffn_silu", (128, 64, 256)), ("ffn_gelu", (64, 128, 128)),
+], ids=lambda v: "x".join(map(str, v)) if isinstance(v, tuple) else v)
+def test_the_split_member_computes_what_the_whole_member_did(workload, shape):
+    rings, _ = _rings(workload, shape, "f16")
+    split, ratios = _split(rings)
+    assert ratios and set(ratios.values()) == {2}, ratios
+    assert_same_semantics(rings, split, "main", seeds=(0,), rtol=0, atol=0, matmul_tolerance=False)
+
+
+def test_random_mixed_kernels_keep_their_meaning_split():
+    from tests.random_mixed_kernels import generate
+
+    split_count = 0
+    for seed in range(8):
+        module = _apply(parse_module(generate(seed)), "outline-incore-scopes", "expand-mixed-kernel")
+        assert lower_rings(module) == []
+        split, ratios = _split(module)
+        split_count += sum(r == 2 for r in ratios.values())
+        assert_same_semantics(module, split, "main", seeds=(0,), rtol=0, atol=0, matmul_tolerance=False)
+    assert split_count == 8
+
+
+def test_sub_blocks_that_do_not_tell_themselves_apart_race():
+    """The split member with GetSubBlockIdx() taken as 0 on both AIVs: both store the same rows."""
+    rings, inputs = _rings("linear", (64, 128, 192), "f16")
+    split, _ = _split(rings)
+    text = re.sub(r"(%\w+) = pypto.tile.get_subblock_idx : index", r"\1 = arith.constant 0 : index", str(split))
+    with pytest.raises(PyptoInterpretationError, match="data race on global memory: this write on sub-block 1 and the write by 'pypto.tile.store' in @linear_relu_aiv on sub-block 0"):
+        run(parse_module(text), "main", [a.copy() for a in inputs])
+
+
+# --------------------------------------------------------------------------- advanced/03 style
+
+SM, SK, SN, SBN = 64, 64, 128, 64
+
+
+@pl.program
+class MixedSplits:
+    """Two mixed scopes in the style of the reference's advanced/03_mixed_kernel: a matmul with
+    a bias epilogue under split(up_down), which also stores the exp of the bias row (a whole
+    [1, 64] tile on both AIVs: sub-block 0 stores it), and one under split(left_right)."""
+
+    @pl.function
+    def main(
+        self,
+        a: pl.Tensor[[SM, SK], pl.FP16],
+        b: pl.Tensor[[SK, SN], pl.FP16],
+        bias: pl.Tensor[[1, SN], pl.FP32],
+        y: pl.Out[pl.Tensor[[SM, SN], pl.FP32]],
+        scale: pl.Out[pl.Tensor[[1, SN], pl.FP32]],
+        z: pl.Out[pl.Tensor[[SM, SN], pl.FP32]],
+    ) -> pl.Tensor[[SM, SN], pl.FP32]:
+        with pl.at(level=pl.Level.CORE_GROUP, optimizations=[pl.split(pl.SplitMode.UP_DOWN)], name_hint="mixed_up_down"):
+            for n in pl.range(SN // SBN):
+                am = pl.load(a, [0, 0], [SM, SK], target_memory=pl.Mem.Mat)
+                bm = pl.load(b, [0, n * SBN], [SK, SBN], target_memory=pl.Mem.Mat)
+                acc = pl.matmul(pl.move(am, target_memory=pl.Mem.Left), pl.move(bm, target_memory=pl.Mem.Right))
+                row = pl.exp(pl.load(bias, [0, n * SBN], [1, SBN]))
+                scale = pl.store(row, [0, n * SBN], scale)
+                y = pl.store(pl.col_expand_mul(pl.move(acc, target_memory=pl.Mem.Vec), row), [0, n * SBN], y)
+        with pl.at(level=pl.Level.CORE_GROUP, optimizations=[pl.split(pl.SplitMode.LEFT_RIGHT)], name_hint="mixed_left_right"):
+            for n in pl.range(SN // SBN):
+                am = pl.load(a, [0, 0], [SM, SK], target_memory=pl.Mem.Mat)
+                bm = pl.load(b, [0, n * SBN], [SK, SBN], target_memory=pl.Mem.Mat)
+                acc = pl.matmul(pl.move(am, target_memory=pl.Mem.Left), pl.move(bm, target_memory=pl.Mem.Right))
+                bias_row = pl.load(bias, [0, n * SBN], [1, SBN])
+                z = pl.store(pl.relu(pl.col_expand_add(pl.move(acc, target_memory=pl.Mem.Vec), bias_row)), [0, n * SBN], z)
+        return y
+
+
+def mixed_splits_inputs(seed: int = 0) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    return [
+        rng.uniform(-1, 1, (SM, SK)).astype(np.float16), rng.uniform(-1, 1, (SK, SN)).astype(np.float16),
+        rng.uniform(-1, 1, (1, SN)).astype(np.float32), np.zeros((SM, SN), np.float32),
+        np.zeros((1, SN), np.float32), np.zeros((SM, SN), np.float32),
+    ]
+
+
+def test_both_split_modes_and_a_whole_tile_store_compute_what_the_whole_members_did():
+    module = _apply(MixedSplits.fresh_module(), "pypto-default")
+    assert lower_rings(module) == []
+    split, ratios = _split(module)
+    assert ratios == {"mixed_up_down": 2, "mixed_left_right": 2}
+    assert_same_semantics(module, split, "main", seeds=(0, 1), rtol=0, atol=0, matmul_tolerance=False)

@@ -384,6 +384,23 @@ def transfer_type(op: PushOp | PopOp) -> TileType:
 # --------------------------------------------------------------------------- groups
 
 
+TASK_RATIO_ATTR = "task_ratio"
+"""Attribute of a `group` function: the vector cores its `aiv` member runs on, 1 (the
+default: one AIV, the member computes whole tiles) or 2 (the member is split over both AIVs
+of the core group, each telling itself apart by `pypto.tile.get_subblock_idx`;
+KERNEL_TYPE_MIX_AIC_1_2). The AIC member runs once either way."""
+
+
+def group_task_ratio(group: FuncOp) -> int | str:
+    """The group's task ratio (TASK_RATIO_ATTR), or what is wrong with the attribute."""
+    attr = group.attributes.get(TASK_RATIO_ATTR)
+    if attr is None:
+        return 1
+    if not isinstance(attr, IntegerAttr) or attr.value.data not in (1, 2):
+        return f"'{TASK_RATIO_ATTR}' is the AIVs per AIC of a group, 1 or 2; got {attr}"
+    return attr.value.data
+
+
 def group_members(group: FuncOp) -> tuple[FuncOp | None, FuncOp | None]:
     """The `aic` and `aiv` functions a group launches (None where a call is missing)."""
     from pypto_xdsl.analysis.symbols import lookup_symbol
@@ -421,6 +438,9 @@ def verify_group(group: FuncOp) -> None:
     from pypto_xdsl.dialects.program import BLOCK_DIM_ATTR, CallOp, FuncOp, ReturnOp
 
     name = group.sym_name.data
+    ratio = group_task_ratio(group)
+    if isinstance(ratio, str):
+        raise VerifyException(f"group @{name}: {ratio}")
     calls: list[CallOp] = []
     for op in group.body.block.ops:
         if isinstance(op, CallOp):

@@ -38,7 +38,7 @@ from xdsl.ir import Operation
 
 from pypto_xdsl.dialects import cross_core, tensor, tile
 from pypto_xdsl.dialects.attributes import TensorType, TileType, format_shape
-from pypto_xdsl.dialects.cross_core import Pipe
+from pypto_xdsl.dialects.cross_core import Pipe, group_task_ratio
 from pypto_xdsl.interpreter.functions import fail, pimpl, state
 from pypto_xdsl.interpreter.partial import valid_of, with_valid
 from pypto_xdsl.interpreter.values import PyptoInterpretationError, Unwinding, numpy_dtype
@@ -50,7 +50,8 @@ MEMBER_STACK_BYTES = 256 * 1024 * 1024
 """Stack of a member's thread: deep programs recurse in the interpreter as on the main
 thread's (enlarged) stack."""
 
-AIC, AIV = 0, 1
+AIC = 0
+"""The AIC is member 0 of a group; its AIVs are 1 .. task_ratio."""
 
 
 @dataclass
@@ -59,7 +60,7 @@ class Ring:
 
     pipe: Pipe
     slots: int | None = None
-    tiles: deque[tuple[np.ndarray, Operation, tuple[int, int]]] = field(default_factory=deque)
+    tiles: deque[tuple[np.ndarray, Operation, tuple[int, ...]]] = field(default_factory=deque)
     """(tile, the push, the pusher's clock at the push)."""
     pushed: int = 0
     popped: int = 0
@@ -74,19 +75,47 @@ class _Wait:
     op: Operation
     what: str
     lonely: str
-    """Why the wait can never end once the peer has returned."""
+    """Why the wait can never end once the peers have returned."""
+    ready: Callable[[], bool]
+    since: int = 0
 
 
 class TurnScheduler:
-    """Two members that take turns: one runs, the other waits for its turn."""
+    """The members of a group take turns: one runs, the others wait for their turn.
 
-    def __init__(self, names: tuple[str, str]):
-        self.names = names
+    A member that has to wait hands the turn to the next member, in member order, that can
+    run (one not started yet, or one whose wait is over); when none can, the waiting member
+    is stuck: every peer has returned, or the peers wait too (a deadlock)."""
+
+    def __init__(self, names: Sequence[str]):
+        self.names = tuple(names)
+        """Each member as diagnostics name it (`@k_aiv`, `@k_aiv on sub-block 1`)."""
         self.cond = threading.Condition()
         self.turn = AIC
-        self.status = ["ready", "ready"]  # ready | running | waiting | done | failed
-        self.waits: list[_Wait | None] = [None, None]
+        self.status = ["ready"] * len(self.names)  # ready | running | waiting | done | failed
+        self.waits: list[_Wait | None] = [None] * len(self.names)
         self.aborted = False
+        self.waited = 0
+        """Waits begun so far (orders the waiting members)."""
+
+    def _runnable(self, me: int) -> int | None:
+        n = len(self.names)
+        for step in range(1, n):
+            other = (me + step) % n
+            wait = self.waits[other]
+            if self.status[other] == "ready" or (self.status[other] == "waiting" and wait is not None and wait.ready()):
+                return other
+        return None
+
+    def _pass_turn(self, me: int) -> None:
+        """After `me` finished: the next member that can run, else a waiting one (to report
+        that it is stuck)."""
+        nxt = self._runnable(me)
+        if nxt is None:
+            nxt = next((k for k, s in enumerate(self.status) if s == "waiting"), None)
+        if nxt is not None:
+            self.turn = nxt
+        self.cond.notify_all()
 
     def start(self, me: int) -> None:
         with self.cond:
@@ -99,8 +128,7 @@ class TurnScheduler:
     def finish(self, me: int) -> None:
         with self.cond:
             self.status[me] = "done"
-            self.turn = 1 - me
-            self.cond.notify_all()
+            self._pass_turn(me)
 
     def abort(self, me: int) -> None:
         with self.cond:
@@ -108,24 +136,37 @@ class TurnScheduler:
             self.aborted = True
             self.cond.notify_all()
 
+    def _stuck(self, me: int, wait: _Wait) -> str:
+        others = [k for k in range(len(self.names)) if k != me]
+        waiting = [k for k in others if self.status[k] == "waiting"]
+        if not waiting:
+            returned = " and ".join(self.names[k] for k in others)
+            verb = "has" if len(others) == 1 else "have"
+            return f"{wait.what}, and {returned} {verb} returned: {wait.lonely}"
+        peers = "; ".join(
+            f"{self.names[k]} waits at '{w.op.name}' ({w.what})" for k in waiting if (w := self.waits[k]) is not None
+        )
+        return f"deadlock: {wait.what}, while {peers}"
+
     def wait_for(self, me: int, ready: Callable[[], bool], wait: _Wait, stuck: Callable[[str], Exception]) -> None:
-        """Let the peer run until `ready()` holds; raise `stuck(message)` when it never will."""
-        other = 1 - me
+        """Let the peers run until `ready()` holds; raise `stuck(message)` when it never will."""
         with self.cond:
             while not ready():
-                if self.status[other] == "done":
-                    raise stuck(f"{wait.what}, and @{self.names[other]} has returned: {wait.lonely}")
-                if self.status[other] == "waiting" and self.waits[me] is not None:
-                    # The peer ran after we started waiting, and now waits too: neither can move.
-                    peer = self.waits[other]
-                    assert peer is not None
-                    raise stuck(
-                        f"deadlock: {wait.what}, while @{self.names[other]} waits at "
-                        f"'{peer.op.name}' ({peer.what})"
-                    )
+                if self.waits[me] is None:
+                    self.waits[me] = wait
+                    wait.since = self.waited = self.waited + 1
                 self.status[me] = "waiting"
-                self.waits[me] = wait
-                self.turn = other
+                nxt = self._runnable(me)
+                if nxt is None:
+                    # nobody can move: the member that has waited longest reports it
+                    first = min(
+                        (k for k, s in enumerate(self.status) if s == "waiting"),
+                        key=lambda k: self.waits[k].since,  # type: ignore[union-attr]
+                    )
+                    if first == me:
+                        raise stuck(self._stuck(me, wait))
+                    nxt = first
+                self.turn = nxt
                 self.cond.notify_all()
                 while self.turn != me and not self.aborted:
                     self.cond.wait()
@@ -142,49 +183,86 @@ class _Access:
     write: bool
     op: Operation
     func: str | None
+    core: int
 
 
 class Channels:
     """The rings and flags of one mixed task (or of one function run alone), and the
-    happens-before order they establish between the two members.
+    happens-before order they establish between its members.
 
-    Each member has a vector clock (`clocks[core]`): a push or `set_flag` *releases* (the
-    message carries the sender's clock, then the sender's own entry advances), a pop or
-    `wait_flag` *acquires* (the receiver takes the entry-wise maximum). A global-memory access
-    is stamped with its member's own clock entry; an access of the peer is ordered before
-    this member's next ones when its stamp is at most what this member has acquired of the
-    peer's clock.
+    Member 0 is the AIC, members 1 .. `task_ratio` its AIVs (one in a 1:1 group, two when the
+    group's vector member is split over both AIVs of the core group). Each member has a
+    vector clock (`clocks[core]`): a push or `set_flag` *releases* (the message carries the
+    sender's clock, then the sender's own entry advances), a pop or `wait_flag` *acquires*
+    (the receiver takes the entry-wise maximum). A global-memory access is stamped with its
+    member's own clock entry; an access of a peer is ordered before this member's next ones
+    when its stamp is at most what this member has acquired of that peer's clock.
     Two accesses of the same memory by different members, one a write, with neither ordered
-    before the other, are a **data race** (`check_access`)."""
+    before the other, are a **data race** (`check_access`): two AIVs storing the same block
+    race, as their stores are ordered by nothing.
 
-    def __init__(self, scheduler: TurnScheduler | None = None):
+    Flags follow CrossCoreSetFlag's mode 2 (AIC <-> AIV inside a core group): a flag the AIC
+    sets is one setting for each AIV, and each AIV waits for its own; a flag the AIVs set is
+    waited for by the AIC once every AIV has set it (one setting of each). A function run
+    alone is its own peer: it waits for the flags it set."""
+
+    def __init__(self, scheduler: TurnScheduler | None = None, task_ratio: int = 1):
         self.rings = {p: Ring(p) for p in Pipe}
-        self.flags: dict[tuple[Pipe, int], deque[tuple[int, int]]] = defaultdict(deque)  # (direction, id) -> releases
+        self.task_ratio = task_ratio
+        self.members = 1 + task_ratio
+        # (direction, id, receiver, sender) -> the sender's releases not yet waited for
+        self.flags: dict[tuple[Pipe, int, int, int], deque[tuple[int, ...]]] = defaultdict(deque)
         self.scheduler = scheduler
-        self.clocks = [[1, 0], [0, 1]]  # a member's own accesses start at 1; 0: nothing known of the peer
-        self.accesses: list[list[_Access]] = [[], []]
+        # a member's own accesses start at 1; 0: nothing known of a peer
+        self.clocks = [[int(k == c) for k in range(self.members)] for c in range(self.members)]
+        self.accesses: list[list[_Access]] = [[] for _ in range(self.members)]
 
-    def release(self, core: int) -> tuple[int, int]:
-        snapshot = (self.clocks[core][0], self.clocks[core][1])
+    @property
+    def aivs(self) -> list[int]:
+        return list(range(1, self.members))
+
+    def name(self, core: int) -> str:
+        return self.scheduler.names[core] if self.scheduler is not None else "the function"
+
+    def sub_block(self, core: int) -> str:
+        """` on sub-block k` for an AIV of a split group, else nothing."""
+        return f" on sub-block {core - 1}" if self.task_ratio > 1 and core != AIC else ""
+
+    def release(self, core: int) -> tuple[int, ...]:
+        snapshot = tuple(self.clocks[core])
         self.clocks[core][core] += 1
         return snapshot
 
-    def acquire(self, core: int, snapshot: tuple[int, int]) -> None:
+    def acquire(self, core: int, snapshot: tuple[int, ...]) -> None:
         mine = self.clocks[core]
-        mine[0], mine[1] = max(mine[0], snapshot[0]), max(mine[1], snapshot[1])
+        for k, seen in enumerate(snapshot):
+            mine[k] = max(mine[k], seen)
+
+    def _cores_of(self, side: str, me: int) -> list[int]:
+        if self.scheduler is None:
+            return [me]
+        return [AIC] if side == "aic" else self.aivs
+
+    def flag_receivers(self, pipe: Pipe, sender: int) -> list[int]:
+        return self._cores_of(pipe.consumer.value, sender)
+
+    def flag_senders(self, pipe: Pipe, receiver: int) -> list[int]:
+        return self._cores_of(pipe.producer.value, receiver)
 
     def check_access(
         self, core: int, view: np.ndarray, write: bool, op: Operation, func: str | None
     ) -> _Access | None:
-        """Record an access of `core`; return the peer's racing access, if any."""
-        other = 1 - core
-        known = self.clocks[core][other]
-        pending = [a for a in self.accesses[other] if a.stamp > known]
-        self.accesses[other] = pending  # the rest is ordered before everything `core` does next
-        for a in pending:
-            if (write or a.write) and np.shares_memory(view, a.view):
-                return a
-        self.accesses[core].append(_Access(view, self.clocks[core][core], write, op, func))
+        """Record an access of `core`; return a peer's racing access, if any."""
+        for other in range(self.members):
+            if other == core:
+                continue
+            known = self.clocks[core][other]
+            pending = [a for a in self.accesses[other] if a.stamp > known]
+            self.accesses[other] = pending  # the rest is ordered before everything `core` does next
+            for a in pending:
+                if (write or a.write) and np.shares_memory(view, a.view):
+                    return a
+        self.accesses[core].append(_Access(view, self.clocks[core][core], write, op, func, core))
         return None
 
     def leftovers(self) -> list[str]:
@@ -195,9 +273,10 @@ class Channels:
                     f"{_plural(len(ring.tiles), 'tile')} pushed onto the {pipe.value} ring never popped "
                     f"({_plural(ring.pushed, 'push')}, {_plural(ring.popped, 'pop')})"
                 )
-        for (pipe, flag_id), pending in self.flags.items():
+        for (pipe, flag_id, receiver, sender), pending in self.flags.items():
             if count := len(pending):
-                problems.append(f"the {_flag_name(pipe, flag_id)} set {_plural(count, 'time')} more than waited for")
+                by = f" by {self.name(sender)} for {self.name(receiver)}" if self.task_ratio > 1 else ""
+                problems.append(f"the {_flag_name(pipe, flag_id)} set {_plural(count, 'time')}{by} more than waited for")
         return problems
 
 
@@ -219,12 +298,20 @@ def _wait(interpreter: Interpreter, op: Operation, ready: Callable[[], bool], wh
     if channels.scheduler is None:
         raise fail(interpreter, op, f"{what}: {lonely} (@{func} runs alone, not as a member of a group)")
     channels.scheduler.wait_for(
-        st.core, ready, _Wait(op, what, lonely), lambda message: fail(interpreter, op, message)
+        st.core, ready, _Wait(op, what, lonely, ready), lambda message: fail(interpreter, op, message)
     )
 
 
 def _ring(interpreter: Interpreter, op: cross_core.TransferOp) -> Ring:
-    ring = channels_of(interpreter).rings[op.pipe_kind]
+    channels = channels_of(interpreter)
+    if channels.task_ratio > 1:
+        raise fail(
+            interpreter, op,
+            f"a group whose vector member runs on {channels.task_ratio} AIVs (task_ratio {channels.task_ratio}) "
+            "moves tiles through rings in global memory (lower-cross-core-rings): a push or pop of a whole "
+            "tile has no meaning there",
+        )
+    ring = channels.rings[op.pipe_kind]
     if ring.slots is None:
         ring.slots = op.slot_count
     elif ring.slots != op.slot_count:
@@ -299,27 +386,35 @@ class CrossCoreFunctions(InterpreterFunctions):
     @pimpl(cross_core.SetFlagOp)
     def run_set_flag(self, interpreter: Interpreter, op: cross_core.SetFlagOp, args: PythonValues) -> PythonValues:
         channels = channels_of(interpreter)
-        key = (op.pipe_kind, op.id_value)
-        if len(channels.flags[key]) >= MAX_FLAG_COUNT:
-            raise fail(
-                interpreter, op,
-                f"the {_flag_name(*key)} is already set {MAX_FLAG_COUNT} times without a wait: the "
-                f"hardware counter holds 0-{MAX_FLAG_COUNT}",
-            )
-        channels.flags[key].append(channels.release(state(interpreter).core))
+        me = state(interpreter).core
+        pipe, flag_id = op.pipe_kind, op.id_value
+        receivers = channels.flag_receivers(pipe, me)
+        for receiver in receivers:
+            if len(channels.flags[(pipe, flag_id, receiver, me)]) >= MAX_FLAG_COUNT:
+                for_whom = f" for {channels.name(receiver)}" if len(receivers) > 1 else ""
+                raise fail(
+                    interpreter, op,
+                    f"the {_flag_name(pipe, flag_id)} is already set {MAX_FLAG_COUNT} times{for_whom} without a "
+                    f"wait: the hardware counter holds 0-{MAX_FLAG_COUNT}",
+                )
+        snapshot = channels.release(me)
+        for receiver in receivers:
+            channels.flags[(pipe, flag_id, receiver, me)].append(snapshot)
         return ()
 
     @pimpl(cross_core.WaitFlagOp)
     def run_wait_flag(self, interpreter: Interpreter, op: cross_core.WaitFlagOp, args: PythonValues) -> PythonValues:
         channels = channels_of(interpreter)
-        key = (op.pipe_kind, op.id_value)
-        peer = "aic" if key[0] is Pipe.C2V else "aiv"
-        _wait(
-            interpreter, op, lambda: bool(channels.flags[key]),
-            f"wait_flag from {peer}: the {_flag_name(*key)} is not set",
-            "a wait without a set_flag",
-        )
-        channels.acquire(state(interpreter).core, channels.flags[key].popleft())
+        me = state(interpreter).core
+        pipe, flag_id = op.pipe_kind, op.id_value
+        queues = [channels.flags[(pipe, flag_id, me, sender)] for sender in channels.flag_senders(pipe, me)]
+        peer = pipe.producer.value
+        what = f"wait_flag from {peer}: the {_flag_name(pipe, flag_id)} is not set"
+        if len(queues) > 1:
+            what += " by every AIV of the core group (mode 2 counts a setting once each has set it)"
+        _wait(interpreter, op, lambda: all(queues), what, "a wait without a set_flag")
+        for queue in queues:
+            channels.acquire(me, queue.popleft())
         return ()
 
 
@@ -385,8 +480,9 @@ class RaceDetector(Interpreter.Listener):
             if other is not None:
                 raise fail(
                     self.interpreter, op,
-                    f"data race on global memory: this {'write' if write else 'read'} and the "
-                    f"{'write' if other.write else 'read'} by '{other.op.name}' in @{other.func} touch the "
+                    f"data race on global memory: this {'write' if write else 'read'}"
+                    f"{self.channels.sub_block(self.core)} and the {'write' if other.write else 'read'} by "
+                    f"'{other.op.name}' in @{other.func}{self.channels.sub_block(other.core)} touch the "
                     "same tensor elements with nothing ordering them (a set_flag/wait_flag pair or a "
                     "ring transfer between the two)",
                 )
@@ -405,7 +501,9 @@ def check_balanced(interpreter: Interpreter, op: Operation, channels: Channels, 
 
 
 def run_group(interpreter: Interpreter, group: Operation, args: Sequence[Any]) -> PythonValues:
-    """Run a `group` function's body: its workspaces, then both members at once."""
+    """Run a `group` function's body: its workspaces, then its members at once: the aic
+    member once, the aiv member once per vector core of the group (`task_ratio`), each
+    instance with its own sub-block index."""
     from pypto_xdsl.analysis.symbols import lookup_symbol
     from pypto_xdsl.dialects.program import CallOp, FuncOp, ReturnOp
 
@@ -429,15 +527,21 @@ def run_group(interpreter: Interpreter, group: Operation, args: Sequence[Any]) -
         raise fail(interpreter, group, "a group calls its aic member, then its aiv member, and returns")
     if st.spawn is None:
         raise fail(interpreter, group, "this interpreter cannot run a group (make it with make_interpreter)")
-    names = (calls[0][1].sym_name.data, calls[1][1].sym_name.data)
+    ratio = group_task_ratio(group)
+    if isinstance(ratio, str):
+        raise fail(interpreter, group, ratio)
+    aiv_name = calls[1][1].sym_name.data
+    names = [f"@{calls[0][1].sym_name.data}"] + (
+        [f"@{aiv_name}"] if ratio == 1 else [f"@{aiv_name} on sub-block {k}" for k in range(ratio)]
+    )
+    instances = [calls[0]] + [calls[1]] * ratio
     scheduler = TurnScheduler(names)
-    channels = Channels(scheduler)
-    results: list[PythonValues | None] = [None, None]
-    errors: list[BaseException | None] = [None, None]
+    channels = Channels(scheduler, ratio)
+    results: list[PythonValues | None] = [None] * len(instances)
     first_error: list[BaseException] = []
 
     def member(core: int) -> None:
-        call, callee = calls[core]
+        call, callee = instances[core]
         sub = st.spawn()
         sub_st = state(sub)
         sub_st.block_idx, sub_st.block_num = st.block_idx, st.block_num
@@ -446,6 +550,7 @@ def run_group(interpreter: Interpreter, group: Operation, args: Sequence[Any]) -
         sub_st.tasks = st.tasks
         sub_st.cross_core = channels
         sub_st.core = core
+        sub_st.sub_block = max(core - 1, 0)
         sub.listeners = (*sub.listeners, RaceDetector(sub, channels, core))
         try:
             scheduler.start(core)
@@ -454,7 +559,6 @@ def run_group(interpreter: Interpreter, group: Operation, args: Sequence[Any]) -
         except GroupAborted:
             return
         except BaseException as e:  # noqa: BLE001 - re-raised on the launching thread
-            errors[core] = e
             with scheduler.cond:
                 if not first_error:
                     first_error.append(e)
@@ -467,7 +571,7 @@ def run_group(interpreter: Interpreter, group: Operation, args: Sequence[Any]) -
     old_stack = threading.stack_size()
     try:
         threading.stack_size(max(old_stack, MEMBER_STACK_BYTES))
-        threads = [threading.Thread(target=member, args=(c,), name=f"{names[c]}") for c in (AIC, AIV)]
+        threads = [threading.Thread(target=member, args=(c,), name=names[c]) for c in range(len(instances))]
     finally:
         threading.stack_size(old_stack)
     for t in threads:
@@ -483,6 +587,6 @@ def run_group(interpreter: Interpreter, group: Operation, args: Sequence[Any]) -
             raise PyptoInterpretationError(e.detail + where, e.op, e.func) from e
         raise e
     check_balanced(interpreter, group, channels, f"group @{group.sym_name.data}")
-    aiv_call = calls[AIV][0]
-    env.update(zip(aiv_call.res, results[AIV] or ()))
+    # the aiv member's results are its out tensors, the same storage on every sub-block
+    env.update(zip(calls[1][0].res, results[1] or ()))
     return tuple(env[v] for v in ret.arguments)

@@ -87,7 +87,10 @@ class InterpState:
     """The rings and flags cross-core ops use (`interpreter.cross_core.Channels`): those of
     the mixed task being run, or of the one incore function running alone."""
     core: int = 0
-    """Which member of a group this interpreter runs: 0 the AIC, 1 the AIV."""
+    """Which member of a group this interpreter runs: 0 the AIC, 1 .. task_ratio its AIVs."""
+    sub_block: int = 0
+    """The vector core of its core group an AIV member instance runs on (`get_subblock_idx`):
+    0, or 1 for the second AIV of a group with task_ratio 2."""
     spawn: Callable[[], Interpreter] | None = None
     """Makes another interpreter like this one (a group runs each member on its own)."""
     registrations: list[list[DeferredCondition]] = field(default_factory=list)

@@ -213,8 +213,9 @@ class TileFunctions(ComputeFunctions):
 
     @pimpl(tile.GetSubBlockIdxOp)
     def run_get_subblock_idx(self, interpreter: Interpreter, op: tile.GetSubBlockIdxOp, args: PythonValues):
-        """A group's AIV member runs here as one vector core (a 1:1 core group): sub-block 0."""
-        return (0,)
+        """0, except in the second instance of the aiv member of a group whose task_ratio is 2
+        (a function run alone, or a 1:1 group's member, runs on sub-block 0)."""
+        return (state(interpreter).sub_block,)
 
 
 install(TileFunctions, compute_ops(tile))

@@ -21,6 +21,7 @@ _PASSES: dict[str, tuple[str, str]] = {
     "hoist-cube-loads": ("hoist_cube_loads", "HoistCubeLoadsPass"),
     "pipeline-cross-core-loops": ("pipeline_cross_core_loops", "PipelineCrossCoreLoopsPass"),
     "lower-cross-core-rings": ("lower_cross_core_rings", "LowerCrossCoreRingsPass"),
+    "split-vector-member": ("split_vector_member", "SplitVectorMemberPass"),
     "convert-pypto-to-ascendc": ("convert_pypto_to_ascendc", "ConvertPyptoToAscendCPass"),
     "ascendc-tree-reductions": ("ascendc_tree_reductions", "AscendCTreeReductionsPass"),
     "ascendc-broadcast-reciprocal": ("ascendc_broadcast_reciprocal", "AscendCBroadcastReciprocalPass"),

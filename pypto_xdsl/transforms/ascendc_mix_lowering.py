@@ -23,7 +23,6 @@ it is KERNEL_TYPE_MIX_AIC_1_1: one AIC and one AIV per block, the same block ind
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import FunctionType, IntegerAttr, ModuleOp, StringAttr, i64
@@ -36,9 +35,9 @@ from pypto_xdsl.dialects.ascendc_compute import GetBlockIdxOp
 from pypto_xdsl.dialects.ascendc_kernel import CoreCallOp, KernelOp, ReturnOp
 from pypto_xdsl.dialects.ascendc_types import GmAddrType, KernelKind
 from pypto_xdsl.dialects.attributes import FuncKind
-from pypto_xdsl.dialects.cross_core import TRANSFER_TYPES, group_members
+from pypto_xdsl.dialects.cross_core import TASK_RATIO_ATTR, TRANSFER_TYPES, group_members, group_task_ratio
 from pypto_xdsl.transforms.ascendc_kernel_lowering import lower_kernel
-from pypto_xdsl.transforms.split_vector_member import SPLIT_ATTR, split_dimension, split_vector_member
+from pypto_xdsl.transforms.split_vector_member import split_group_member
 
 
 @dataclass
@@ -104,19 +103,14 @@ def lower_group(group: program.FuncOp) -> LoweredGroup:
                     "memory by lower-cross-core-rings first"
                 )
     clones = [_internalise_workspaces(group, m) for m in (aic, aiv)]
-    dim, asked = split_dimension(group)
-    split = split_vector_member(clones[1], dim)
-    refusal = split if isinstance(split, str) else None
-    if not isinstance(split, str):
-        clones[1] = split
-    if refusal is not None and asked:
-        mode = group.attributes[SPLIT_ATTR].data.value  # type: ignore[union-attr]
-        print(
-            f"warning: ascendc: group @{name} asks for split({mode}), but its vector member runs on one AIV "
-            f"(KERNEL_TYPE_MIX_AIC_1_1): {refusal}",
-            file=sys.stderr,
-        )
-    ratio = 1 if refusal is not None else 2
+    ratio = group_task_ratio(group)
+    if isinstance(ratio, str):
+        raise BackendError(f"ascendc: cannot lower group @{name}: {ratio}")
+    if TASK_RATIO_ATTR not in group.attributes:  # split-vector-member did not run: split here
+        split = split_group_member(group, clones[1])
+        if split is not None:
+            clones[1] = split
+        ratio = 1 if split is None else 2
     kernels = [lower_kernel(c) for c in clones]
     aic_kernel, aiv_kernel = kernels
     if ratio == 2:

@@ -25,6 +25,7 @@ ASCENDC_PIPELINE: tuple[str, ...] = DEFAULT_PIPELINE + (
     "hoist-cube-loads",
     "pipeline-cross-core-loops",
     "lower-cross-core-rings",
+    "split-vector-member",
     "convert-pypto-to-ascendc",
     "ascendc-tree-reductions",
     "ascendc-plan-buffers",

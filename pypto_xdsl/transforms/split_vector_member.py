@@ -32,17 +32,22 @@ checks the split form against it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import sys
+from dataclasses import dataclass, field
 
+from xdsl.context import Context
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp, i64
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import Rewriter
-from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.exceptions import PassFailedException, VerifyException
 
 from pypto_xdsl.analysis.ascendc_kernel import byte_width
 from pypto_xdsl.dialects import cross_core, tensor, tile
-from pypto_xdsl.dialects.attributes import MemorySpace, SplitMode, SplitModeAttr, TileType
+from pypto_xdsl.dialects.cross_core import TASK_RATIO_ATTR, TRANSFER_TYPES, group_members
+from pypto_xdsl.dialects.attributes import FuncKind, MemorySpace, SplitMode, SplitModeAttr, TileType
 from pypto_xdsl.dialects.program import FuncOp, ReturnOp, SplitAivOp
 from pypto_xdsl.dialects.tile_vector import (
     CastOp,
@@ -83,6 +88,8 @@ def split_dimension(func: FuncOp) -> tuple[int, bool]:
 class _Plan:
     dim: int
     halved: dict[SSAValue, TileType]
+    first_only: list[Operation] = field(default_factory=list)
+    """Stores of a whole tile (extent 1 along the split dimension): sub-block 0 does them."""
 
 
 def _tiles(op: Operation) -> list[SSAValue]:
@@ -124,7 +131,8 @@ def _check_value(value: SSAValue, dim: int, halved: dict[SSAValue, TileType]) ->
     halved[value] = t.with_shape(shape)
 
 
-def _check_op(op: Operation, dim: int, halved: dict[SSAValue, TileType]) -> None:
+def _check_op(op: Operation, dim: int, plan: _Plan) -> None:
+    halved = plan.halved
     tiles = _tiles(op)
     if isinstance(op, tile.LoadOp):
         if op.is_partial:
@@ -132,10 +140,8 @@ def _check_op(op: Operation, dim: int, halved: dict[SSAValue, TileType]) -> None
         return
     if isinstance(op, tile.StoreOp | tile.AtomicStoreOp):
         if op.tile not in halved:
-            raise _Refusal(
-                f"{_describe(op)} stores a tile of extent 1 along the split dimension ({op.tile.type}): "
-                "both vector cores would write it"
-            )
+            _check_first_only_store(op)
+            plan.first_only.append(op)
         return
     if isinstance(op, tile.MoveOp):
         if op.input.type != op.result.type:
@@ -171,13 +177,45 @@ def plan_split(func: FuncOp, dim: int) -> _Plan | str:
                         _check_value(arg, dim, halved)
             for r in op.results:
                 _check_value(r, dim, halved)
+        plan = _Plan(dim, halved)
         for op in func.body.walk():
-            _check_op(op, dim, halved)
+            _check_op(op, dim, plan)
     except _Refusal as e:
         return str(e)
     if not halved:
         return "it has no tile to split"
-    return _Plan(dim, halved)
+    return plan
+
+
+def _check_first_only_store(op: tile.StoreOp | tile.AtomicStoreOp) -> None:
+    """A whole tile is stored by sub-block 0 alone, inside `if GetSubBlockIdx() == 0`: both
+    AIVs hold the same values (every tile it derives from is whole on both: a reduction
+    across the split is refused by its own rule), so one write is the unsplit member's."""
+    if isinstance(op, tile.AtomicStoreOp):
+        raise _Refusal(
+            f"{_describe(op)} adds a tile of extent 1 along the split dimension ({op.tile.type}) into global "
+            "memory: sub-block 0 alone would add it once, but an atomic store in a branch is not lowered"
+        )
+    for use in op.result.uses:
+        if not isinstance(use.operation, ReturnOp | scf.YieldOp):
+            raise _Refusal(
+                f"{_describe(op)} stores a tile of extent 1 along the split dimension ({op.tile.type}), and "
+                f"'{use.operation.name}' uses the tensor it returns: only sub-block 0 stores it"
+            )
+
+
+def _guard_first_only(op: tile.StoreOp, sub: SSAValue) -> None:
+    """`op` in `scf.if GetSubBlockIdx() == 0`; its result (the tensor it writes) is its
+    destination on both sub-blocks."""
+    zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
+    first = arith.CmpiOp(sub, zero.result, "eq")
+    guard = scf.IfOp(first.result, [], Region(Block()), None)
+    block = op.parent_block()
+    assert block is not None
+    block.insert_ops_before([zero, first, guard], op)
+    op.result.replace_all_uses_with(op.dest)
+    op.detach()
+    guard.true_region.block.add_ops([op, scf.YieldOp()])
 
 
 def _shift_offset(op: tile.LoadOp | tile.StoreOp | tile.AtomicStoreOp, dim: int, half: int, sub: SSAValue) -> None:
@@ -215,6 +253,8 @@ def apply_split(func: FuncOp, plan: _Plan) -> None:
             halves[op] = plan.halved[op.tile].get_shape()[plan.dim]  # type: ignore[assignment]
     for op, half in halves.items():
         _shift_offset(op, plan.dim, half, sub.result)  # type: ignore[arg-type]
+    for op in plan.first_only:
+        _guard_first_only(op, sub.result)  # type: ignore[arg-type]
     for value, new_type in plan.halved.items():
         Rewriter.replace_value_with_new_type(value, new_type)
 
@@ -234,4 +274,62 @@ def split_vector_member(func: FuncOp, dim: int) -> FuncOp | str:
     return split
 
 
-__all__ = ["SPLIT_ATTR", "apply_split", "plan_split", "split_dimension", "split_vector_member"]
+def split_group_member(group: FuncOp, member: FuncOp) -> FuncOp | None:
+    """`member` (the group's aiv function) split over both AIVs, or None when it stays on one
+    (with a warning naming the reason if the group's scope asked for a split)."""
+    dim, asked = split_dimension(group)
+    split = split_vector_member(member, dim)
+    if not isinstance(split, str):
+        return split
+    if asked:
+        mode = group.attributes[SPLIT_ATTR].data.value  # type: ignore[union-attr]
+        print(
+            f"warning: split-vector-member: group @{group.sym_name.data} asks for split({mode}), but its vector "
+            f"member runs on one AIV (KERNEL_TYPE_MIX_AIC_1_1): {split}",
+            file=sys.stderr,
+        )
+    return None
+
+
+class SplitGroupVectorMember(RewritePattern):
+    """A `group` without a task ratio: its aiv member split (task_ratio 2) or kept (1)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: FuncOp, rewriter: PatternRewriter) -> None:
+        if op.func_kind != FuncKind.GROUP or TASK_RATIO_ATTR in op.attributes:
+            return
+        _, member = group_members(op)
+        if member is None:
+            return
+        for inner in member.walk():
+            if isinstance(inner, TRANSFER_TYPES):
+                raise PassFailedException(
+                    f"split-vector-member: '{inner.name}' in @{member.sym_name.data}: the rings of group "
+                    f"@{op.sym_name.data} are lowered to global memory first (lower-cross-core-rings)"
+                )
+        split = split_group_member(op, member)
+        if split is not None:
+            rewriter.replace(member, split, [])
+        op.attributes[TASK_RATIO_ATTR] = IntegerAttr(1 if split is None else 2, i64)
+        rewriter.notify_op_modified(op)
+
+
+class SplitVectorMemberPass(ModulePass):
+    """`split-vector-member`: every group's aiv member over both AIVs of its core group where
+    it splits (the group's `task_ratio` says which: 2 split, 1 kept)."""
+
+    name = "split-vector-member"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(SplitGroupVectorMember(), apply_recursively=False, walk_regions_first=False).rewrite_module(op)
+
+
+__all__ = [
+    "SPLIT_ATTR",
+    "SplitVectorMemberPass",
+    "apply_split",
+    "plan_split",
+    "split_dimension",
+    "split_group_member",
+    "split_vector_member",
+]

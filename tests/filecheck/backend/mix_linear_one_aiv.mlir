@@ -34,7 +34,7 @@ builtin.module {
   }
 }
 
-// WARN:       warning: ascendc: group @colsum asks for split(up_down), but its vector member runs on one AIV (KERNEL_TYPE_MIX_AIC_1_1): 'pypto.tile.col_sum' reduces across the split dimension
+// WARN:       warning: split-vector-member: group @colsum asks for split(up_down), but its vector member runs on one AIV (KERNEL_TYPE_MIX_AIC_1_1): 'pypto.tile.col_sum' reduces across the split dimension
 // CHECK:      // Ascend C MIX kernel for group @colsum (one AIC and one AIV per block)
 // CHECK:      __aicore__ inline void colsum_aiv(
 // CHECK:        GM_ADDR block_ws = workspace + AscendC::GetBlockIdx() * 32768;
