@@ -38,16 +38,16 @@ from dataclasses import dataclass, field
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp, i64
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
-from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
 from pypto_xdsl.analysis.ascendc_kernel import byte_width
 from pypto_xdsl.dialects import cross_core, tensor, tile
-from pypto_xdsl.dialects.cross_core import TASK_RATIO_ATTR, TRANSFER_TYPES, group_members
 from pypto_xdsl.dialects.attributes import FuncKind, MemorySpace, SplitMode, SplitModeAttr, TileType
+from pypto_xdsl.dialects.cross_core import TASK_RATIO_ATTR, TRANSFER_TYPES, group_members
 from pypto_xdsl.dialects.program import FuncOp, ReturnOp, SplitAivOp
 from pypto_xdsl.dialects.tile_vector import (
     CastOp,
