@@ -307,3 +307,14 @@ def test_a_sub_block_that_skips_its_wait_races_with_the_aic():
 def test_a_task_ratio_is_one_or_two():
     with pytest.raises(Exception, match=r"group @k: 'task_ratio' is the AIVs per AIC of a group, 1 or 2; got 3"):
         parse_module(split_group_program(ratio=3)).verify()
+
+
+def test_a_setting_left_over_names_its_sub_block():
+    twice_on_second = """  pypto.cross_core.set_flag to aic
+  %c1i = arith.constant 1 : index
+  %second = arith.cmpi eq, %sub, %c1i : index
+  scf.if %second {
+    pypto.cross_core.set_flag to aic
+  }"""
+    msg = _error(split_group_program(aiv_tail=twice_on_second))
+    assert msg.endswith("at the end of group @k: the v2c flag set 1 time by @k_aiv on sub-block 1 for @k_aic more than waited for"), msg
