@@ -211,3 +211,16 @@ def test_both_split_modes_and_a_whole_tile_store_compute_what_the_whole_members_
     split, ratios = _split(module)
     assert ratios == {"mixed_up_down": 2, "mixed_left_right": 2}
     assert_same_semantics(module, split, "main", seeds=(0, 1), rtol=0, atol=0, matmul_tolerance=False)
+
+
+def test_a_tensor_the_split_member_creates_is_shared_by_its_sub_blocks():
+    """Fuzz seed 8: the aiv member creates a tensor, each sub-block stores its half of a tile
+    into it, and the member returns it. A kernel's tensor.create is its block's workspace,
+    which both AIVs share: the interpreter gives both sub-blocks one tensor (before, each had
+    its own, and the group returned sub-block 0's half-written one)."""
+    from pypto_xdsl.fuzz.generator import generate_program
+    from pypto_xdsl.fuzz.runner import check_module
+
+    program = generate_program(8)
+    pipeline = "pypto-default,lower-cross-core-rings,split-vector-member"
+    assert check_module(program.module, pipeline, program.entry, program.dims) is None

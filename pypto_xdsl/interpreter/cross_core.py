@@ -216,6 +216,19 @@ class Channels:
         # a member's own accesses start at 1; 0: nothing known of a peer
         self.clocks = [[int(k == c) for k in range(self.members)] for c in range(self.members)]
         self.accesses: list[list[_Access]] = [[] for _ in range(self.members)]
+        self.created: dict[tuple[Operation, int], np.ndarray] = {}
+        self.creations: list[dict[Operation, int]] = [{} for _ in range(self.members)]
+
+    def shared_create(self, core: int, op: Operation, array: np.ndarray) -> np.ndarray:
+        """The tensor the k-th run of `op` makes on an AIV of a split group: the one the
+        other AIV's k-th run of it made, if it ran first. A kernel's `tensor.create` is
+        part of its block's workspace, which both AIVs of the core group share."""
+        if self.task_ratio == 1 or core == AIC:
+            return array
+        k = self.creations[core].get(op, 0)
+        self.creations[core][op] = k + 1
+        made = self.created.setdefault((op, k), array)
+        return made if made.shape == array.shape and made.dtype == array.dtype else array
 
     @property
     def aivs(self) -> list[int]:

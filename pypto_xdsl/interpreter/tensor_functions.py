@@ -261,7 +261,11 @@ class TensorFunctions(ComputeFunctions):
             raise fail(interpreter, op, f"unbound symbol {missing[0]} in {t}")
         if any(n < 0 for n in shape):
             raise fail(interpreter, op, f"negative extent in shape {list(shape)}")
-        return (zeros(shape, t.element_type),)
+        st = state(interpreter)
+        made = zeros(shape, t.element_type)
+        if st.cross_core is not None:  # on the AIVs of a split group, one tensor for both
+            made = st.cross_core.shared_create(st.core, op, made)
+        return (made,)
 
     @pimpl(tensor.SliceOp)
     def run_slice(self, interpreter: Interpreter, op: tensor.SliceOp, args: PythonValues):
