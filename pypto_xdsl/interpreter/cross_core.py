@@ -19,6 +19,12 @@ naming the op and the function:
   waited for; a flag counter beyond 15 (the hardware counts 0-15);
 * a popped tile whose shape or element type differs from what the pop declares.
 
+A group with `task_ratio = 2` (its aiv member split over both AIVs of the core group by
+split-vector-member) runs three members: the AIC and the aiv member on sub-blocks 0 and 1,
+taking turns in that order. Its flags follow CrossCoreSetFlag's mode 2 (`Channels`), races
+are checked between the two sub-blocks too, and a `tensor.create` of the aiv member is one
+tensor for both (the block's workspace).
+
 An `incore`, `aic` or `aiv` function run alone (not through a group: the unsplit form, or a
 member called directly) has its own rings, with no peer: a push must be popped by the same
 function before the ring fills, a pop needs an earlier push.

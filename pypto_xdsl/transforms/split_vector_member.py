@@ -1,4 +1,5 @@
-"""The vector member of a group over both AIVs of its core group (KERNEL_TYPE_MIX_AIC_1_2).
+"""`split-vector-member`: the vector member of a group over both AIVs of its core group
+(KERNEL_TYPE_MIX_AIC_1_2).
 
 On dav-c220 a core group has one cube core (AIC) and two vector cores (AIV). A group's `aiv`
 member, after lower-cross-core-rings, computes on whole tiles: it loads each cube result
@@ -13,6 +14,9 @@ AIVs (`GetSubBlockIdx()` 0 and 1) computes one half of every tile:
 * a `tile.load` or `tile.store` of a halved tile moves its offset along the split dimension
   by `GetSubBlockIdx() * half`: each AIV reads and writes its half of every window,
   including the ring slots, so the cube side is unchanged;
+* a `tile.store` of a whole tile is done by sub-block 0 alone (`scf.if GetSubBlockIdx() ==
+  0`): such a tile holds the same values on both AIVs, since a reduction from a halved tile
+  to a whole one keeps the member on one AIV;
 * the cross-core flags stay as they are: in mode 2 a `CrossCoreSetFlag` of the AIC reaches
   both AIVs, and the AIC's counter counts a setting when both AIVs have set the flag. Each
   AIV runs the same flag sequence, so the ring protocol holds with two consumers (or two
@@ -21,13 +25,15 @@ AIVs (`GetSubBlockIdx()` 0 and 1) computes one half of every tile:
 A member is split only when every op is independent along the split dimension (elementwise
 ops, broadcasts of whole tiles, reductions and expansions along the other dimension, loads,
 stores, fills, moves, scalar and control-flow ops); the first op that is not is the reason it
-stays on one AIV (KERNEL_TYPE_MIX_AIC_1_1): a reduction across the split dimension, a store
-of a whole tile (both AIVs would write it), a tile element read or write, an odd extent, a
-partial (`valid[...]`) tile, a column half that is not 32-byte aligned.
+stays on one AIV (KERNEL_TYPE_MIX_AIC_1_1): a reduction across the split dimension, an
+atomic store of a whole tile, a tile element read or write, an odd extent, a partial
+(`valid[...]`) tile, a column half that is not 32-byte aligned.
 
-The rewrite is part of the Ascend C backend's group lowering (`ascendc_mix_lowering`), not a
-pypto pass: the interpreter runs a group's AIV member as one vector core, and the simulation
-checks the split form against it.
+The pass records the outcome on the group (`task_ratio` 2 or 1), which is what the
+interpreter reads: it runs a task_ratio 2 group's aiv member once per sub-block, so the
+split is checked by running the program before and after it. The Ascend C group lowering
+(`ascendc_mix_lowering`) splits a group that has no task ratio yet the same way
+(`split_group_member`).
 """
 
 from __future__ import annotations
