@@ -9,6 +9,7 @@ import re
 
 import numpy as np
 import pytest
+from xdsl.dialects import scf
 
 import pypto_xdsl.language as pl
 from pypto_xdsl.dialects import tile
@@ -99,13 +100,21 @@ def test_a_whole_tile_store_is_left_to_sub_block_zero():
   %e = pypto.tile.exp %r : {ROW}
   %s = pypto.tile.col_expand_add %t, %e : {T}, {ROW}
   %b2 = pypto.tile.store %e, %b[%c0, %c0] : {ROW}, !pypto.tensor<[1, 64], f32>
+  %b3 = pypto.tile.atomic_store %e, %b[%c0, %c0] atomic(add) : {ROW}, !pypto.tensor<[1, 64], f32>
   %y2 = pypto.tile.store %s, %y[%c0, %c0] : {T}, !pypto.tensor<[64, 64], f32>
   pypto.return %y2 : !pypto.tensor<[64, 64], f32>
 """
     split = split_vector_member(_member(body), 0)
     assert isinstance(split, FuncOp), split
-    guarded = [op for op in split.walk() if isinstance(op, tile.StoreOp) and op.parent_op() is not split]
-    assert [op.tile.type.get_shape() for op in guarded] == [(1, 64)]
+    stores = (tile.StoreOp, tile.AtomicStoreOp)
+    guarded = [op for op in split.walk() if isinstance(op, stores) and op.parent_op() is not split]
+    assert [(op.name, op.tile.type.get_shape()) for op in guarded] == [
+        ("pypto.tile.store", (1, 64)), ("pypto.tile.atomic_store", (1, 64))]
+    assert all(isinstance(op.parent_op(), scf.IfOp) for op in guarded)
+    # what uses a whole store's result other than a return or a yield keeps one AIV
+    chained = body.replace("%b3 = pypto.tile.atomic_store %e, %b[", "%b3 = pypto.tile.atomic_store %e, %b2[")
+    refused = split_vector_member(_member(chained), 0)
+    assert isinstance(refused, str) and "'pypto.tile.atomic_store' uses the tensor it returns" in refused, refused
 
 
 # --------------------------------------------------------------------------- interpreter equivalence

@@ -26,7 +26,7 @@ A member is split only when every op is independent along the split dimension (e
 ops, broadcasts of whole tiles, reductions and expansions along the other dimension, loads,
 stores, fills, moves, scalar and control-flow ops); the first op that is not is the reason it
 stays on one AIV (KERNEL_TYPE_MIX_AIC_1_1): a reduction across the split dimension, an
-atomic store of a whole tile, a tile element read or write, an odd extent, a partial
+a store of a whole tile whose result feeds more than a return or a yield, a tile element read or write, an odd extent, a partial
 (`valid[...]`) tile, a column half that is not 32-byte aligned.
 
 The pass records the outcome on the group (`task_ratio` 2 or 1), which is what the
@@ -194,14 +194,10 @@ def plan_split(func: FuncOp, dim: int) -> _Plan | str:
 
 
 def _check_first_only_store(op: tile.StoreOp | tile.AtomicStoreOp) -> None:
-    """A whole tile is stored by sub-block 0 alone, inside `if GetSubBlockIdx() == 0`: both
-    AIVs hold the same values (every tile it derives from is whole on both: a reduction
-    across the split is refused by its own rule), so one write is the unsplit member's."""
-    if isinstance(op, tile.AtomicStoreOp):
-        raise _Refusal(
-            f"{_describe(op)} adds a tile of extent 1 along the split dimension ({op.tile.type}) into global "
-            "memory: sub-block 0 alone would add it once, but an atomic store in a branch is not lowered"
-        )
+    """A whole tile is stored (or atomically added) by sub-block 0 alone, inside `if
+    GetSubBlockIdx() == 0`: both AIVs hold the same values (every tile it derives from is
+    whole on both: a reduction across the split is refused by its own rule), so one write
+    is the unsplit member's."""
     for use in op.result.uses:
         if not isinstance(use.operation, ReturnOp | scf.YieldOp):
             raise _Refusal(
@@ -210,7 +206,7 @@ def _check_first_only_store(op: tile.StoreOp | tile.AtomicStoreOp) -> None:
             )
 
 
-def _guard_first_only(op: tile.StoreOp, sub: SSAValue) -> None:
+def _guard_first_only(op: tile.StoreOp | tile.AtomicStoreOp, sub: SSAValue) -> None:
     """`op` in `scf.if GetSubBlockIdx() == 0`; its result (the tensor it writes) is its
     destination on both sub-blocks."""
     zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
