@@ -247,8 +247,9 @@ def test_the_simulation_stops_on_a_broken_mode_two_flag_protocol(mix_scenarios: 
 
 
 def test_both_split_modes_and_a_sub_block_zero_store_on_the_simulation(tmp_path: Path):
-    """advanced/03 style: split(up_down) with a whole [1, 64] row stored by sub-block 0 alone,
-    and split(left_right); one build, both kernels 1:2, every output as the interpreter's."""
+    """advanced/03 style: split(up_down) with a whole [1, 64] row stored and atomically added
+    by sub-block 0 alone, and split(left_right); one build, both kernels 1:2, every output as
+    the interpreter's."""
     from tests.test_split_vector_member import MixedSplits, mixed_splits_inputs
 
     reference = MixedSplits.fresh_module()
@@ -259,9 +260,10 @@ def test_both_split_modes_and_a_sub_block_zero_store_on_the_simulation(tmp_path:
     texts = {p.stem: p.read_text() for p in (tmp_path / "out" / "kernels").glob("*.cpp")}
     assert sorted(texts) == ["mixed_left_right", "mixed_up_down"]
     assert all("KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);" in t for t in texts.values())
-    assert re.search(r"= AscendC::GetSubBlockIdx\(\) == 0;\n\s*if \(v_\d+\) \{", texts["mixed_up_down"])
+    first = re.search(r"const bool (v_\d+) = AscendC::GetSubBlockIdx\(\) == 0;", texts["mixed_up_down"])
+    assert first and texts["mixed_up_down"].count(f"if ({first.group(1)}) {{") == 2  # the store and the atomic add
     expected = [a.copy() for a in inputs]
     run(reference, "main", expected)
-    for name, index in (("y", 3), ("scale", 4), ("z", 5)):
+    for name, index in (("y", 3), ("scale", 4), ("z", 5), ("total", 6)):
         tolerance = tolerance_for(expected[index], program_precision(reference))
         assert tolerance.close(expected[index], report.outputs[name]).all(), name

@@ -174,8 +174,9 @@ SM, SK, SN, SBN = 64, 64, 128, 64
 @pl.program
 class MixedSplits:
     """Two mixed scopes in the style of the reference's advanced/03_mixed_kernel: a matmul with
-    a bias epilogue under split(up_down), which also stores the exp of the bias row (a whole
-    [1, 64] tile on both AIVs: sub-block 0 stores it), and one under split(left_right)."""
+    a bias epilogue under split(up_down), which also stores the exp of the bias row and adds
+    it into `total` (a whole [1, 64] tile on both AIVs: sub-block 0 stores it and adds it),
+    and one under split(left_right)."""
 
     @pl.function
     def main(
@@ -186,6 +187,7 @@ class MixedSplits:
         y: pl.Out[pl.Tensor[[SM, SN], pl.FP32]],
         scale: pl.Out[pl.Tensor[[1, SN], pl.FP32]],
         z: pl.Out[pl.Tensor[[SM, SN], pl.FP32]],
+        total: pl.InOut[pl.Tensor[[1, SN], pl.FP32]],
     ) -> pl.Tensor[[SM, SN], pl.FP32]:
         with pl.at(level=pl.Level.CORE_GROUP, optimizations=[pl.split(pl.SplitMode.UP_DOWN)], name_hint="mixed_up_down"):
             for n in pl.range(SN // SBN):
@@ -194,6 +196,7 @@ class MixedSplits:
                 acc = pl.matmul(pl.move(am, target_memory=pl.Mem.Left), pl.move(bm, target_memory=pl.Mem.Right))
                 row = pl.exp(pl.load(bias, [0, n * SBN], [1, SBN]))
                 scale = pl.store(row, [0, n * SBN], scale)
+                total = pl.store(row, [0, n * SBN], total, atomic=pl.AtomicType.Add)
                 y = pl.store(pl.col_expand_mul(pl.move(acc, target_memory=pl.Mem.Vec), row), [0, n * SBN], y)
         with pl.at(level=pl.Level.CORE_GROUP, optimizations=[pl.split(pl.SplitMode.LEFT_RIGHT)], name_hint="mixed_left_right"):
             for n in pl.range(SN // SBN):
@@ -211,6 +214,7 @@ def mixed_splits_inputs(seed: int = 0) -> list[np.ndarray]:
         rng.uniform(-1, 1, (SM, SK)).astype(np.float16), rng.uniform(-1, 1, (SK, SN)).astype(np.float16),
         rng.uniform(-1, 1, (1, SN)).astype(np.float32), np.zeros((SM, SN), np.float32),
         np.zeros((1, SN), np.float32), np.zeros((SM, SN), np.float32),
+        rng.uniform(-1, 1, (1, SN)).astype(np.float32),
     ]
 
 
