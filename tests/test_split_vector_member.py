@@ -77,6 +77,17 @@ def test_a_column_split_refuses_a_row_reduction_and_keeps_row_statistics_whole()
   %y2 = pypto.tile.store %s, %b[%c0, %c0] : {ROW}, !pypto.tensor<[1, 64], f32>
   pypto.return %y : !pypto.tensor<[64, 64], f32>
 """, "'pypto.tile.col_sum' reduces across the split dimension"),
+    ("""  %c16 = arith.constant 16 : index
+  %t = pypto.tile.load %x[%c0, %c0] : !pypto.tensor<[64, 64], f32> -> !pypto.tile<[32, 64], f32, vec>
+  %y2 = pypto.tile.store %t, %y[%c16, %c0] : !pypto.tile<[32, 64], f32, vec>, !pypto.tensor<[64, 64], f32>
+  pypto.return %y2 : !pypto.tensor<[64, 64], f32>
+""", "'pypto.tile.store': its offset along the split dimension is not a provable multiple of 32"),
+    ("""  %t = pypto.tile.load %x[%c0, %c0] : !pypto.tensor<[64, 64], f32> -> !pypto.tile<[32, 64], f32, vec>
+  %u = pypto.tile.load %x[%c0, %c0] : !pypto.tensor<[64, 64], f32> -> !pypto.tile<[64, 64], f32, vec>
+  %y2 = pypto.tile.store %t, %y[%c0, %c0] : !pypto.tile<[32, 64], f32, vec>, !pypto.tensor<[64, 64], f32>
+  %y3 = pypto.tile.store %u, %y2[%c0, %c0] : !pypto.tile<[64, 64], f32, vec>, !pypto.tensor<[64, 64], f32>
+  pypto.return %y3 : !pypto.tensor<[64, 64], f32>
+""", "accesses one tensor with tiles of [32, 64] along the split dimension"),
     ("""  %t = pypto.tile.load %x[%c0, %c0] : !pypto.tensor<[64, 64], f32> -> !pypto.tile<[63, 64], f32, vec>
   %y2 = pypto.tile.store %t, %y[%c0, %c0] : !pypto.tile<[63, 64], f32, vec>, !pypto.tensor<[64, 64], f32>
   pypto.return %y2 : !pypto.tensor<[64, 64], f32>
@@ -95,7 +106,7 @@ def test_what_keeps_a_member_on_one_vector_core(body, reason):
 
 
 def test_a_whole_tile_store_is_left_to_sub_block_zero():
-    body = f"""  %r = pypto.tile.load %b[%c0, %c0] : !pypto.tensor<[1, 64], f32> -> {ROW}
+    body = f"""  %r = pypto.tile.load %x[%c0, %c0] : !pypto.tensor<[64, 64], f32> -> {ROW}
   %t = pypto.tile.load %x[%c0, %c0] : !pypto.tensor<[64, 64], f32> -> {T}
   %e = pypto.tile.exp %r : {ROW}
   %s = pypto.tile.col_expand_add %t, %e : {T}, {ROW}
@@ -226,14 +237,20 @@ def test_both_split_modes_and_a_whole_tile_store_compute_what_the_whole_members_
     assert_same_semantics(module, split, "main", seeds=(0, 1), rtol=0, atol=0, matmul_tolerance=False)
 
 
-def test_a_tensor_the_split_member_creates_is_shared_by_its_sub_blocks():
-    """Fuzz seed 8: the aiv member creates a tensor, each sub-block stores its half of a tile
-    into it, and the member returns it. A kernel's tensor.create is its block's workspace,
-    which both AIVs share: the interpreter gives both sub-blocks one tensor (before, each had
-    its own, and the group returned sub-block 0's half-written one)."""
+@pytest.mark.parametrize("seed", [8, 1165])
+def test_fuzz_programs_keep_their_meaning_split(seed):
+    """Found by the fuzzer over pypto-default,lower-cross-core-rings,split-vector-member:
+    * seed 8: the aiv member creates a tensor, each sub-block stores its half of a tile into
+      it, and the member returns it. A kernel's tensor.create is its block's workspace, which
+      both AIVs share: the interpreter gives both sub-blocks one tensor (before, each had its
+      own, and the group returned sub-block 0's half-written one);
+    * seed 1165: [2, 8] tiles stored at run-time row offsets, one store after the other into
+      overlapping rows: split, a row one sub-block wrote is written by the other (a race on
+      hardware, which the interpreter reports). The offsets are not provable multiples of 2,
+      so the member stays on one AIV."""
     from pypto_xdsl.fuzz.generator import generate_program
     from pypto_xdsl.fuzz.runner import check_module
 
-    program = generate_program(8)
+    program = generate_program(seed)
     pipeline = "pypto-default,lower-cross-core-rings,split-vector-member"
     assert check_module(program.module, pipeline, program.entry, program.dims) is None

@@ -102,15 +102,16 @@ def lower_group(group: program.FuncOp) -> LoweredGroup:
                     f"ascendc: cannot lower '{op.name}' in @{member.sym_name.data}: rings are lowered to global "
                     "memory by lower-cross-core-rings first"
                 )
-    clones = [_internalise_workspaces(group, m) for m in (aic, aiv)]
     ratio = group_task_ratio(group)
     if isinstance(ratio, str):
         raise BackendError(f"ascendc: cannot lower group @{name}: {ratio}")
+    vector_member = aiv
     if TASK_RATIO_ATTR not in group.attributes:  # split-vector-member did not run: split here
-        split = split_group_member(group, clones[1])
+        split = split_group_member(group, aiv)
         if split is not None:
-            clones[1] = split
+            vector_member = split
         ratio = 1 if split is None else 2
+    clones = [_internalise_workspaces(group, m) for m in (aic, vector_member)]
     kernels = [lower_kernel(c) for c in clones]
     aic_kernel, aiv_kernel = kernels
     if ratio == 2:

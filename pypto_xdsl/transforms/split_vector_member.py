@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp, i64
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import Rewriter
@@ -172,8 +172,101 @@ def _check_op(op: Operation, dim: int, plan: _Plan) -> None:
     raise _Refusal(f"{_describe(op)} is not split over the vector cores")
 
 
-def plan_split(func: FuncOp, dim: int) -> _Plan | str:
-    """The tiles to halve in `func`, or why it cannot be split (see the module docstring)."""
+def _root(value: SSAValue) -> SSAValue | None:
+    """The storage a tensor value names: a parameter or a `tensor.create`, through stores
+    and loop-carried values; None when it is anything else (a view, a branch's result)."""
+    seen = 0
+    while seen < 1000:
+        seen += 1
+        if isinstance(value, BlockArgument):
+            owner = value.block.parent_op()
+            if isinstance(owner, scf.ForOp) and value.index > 0:
+                value = owner.iter_args[value.index - 1]
+                continue
+            return value if isinstance(owner, FuncOp) else None
+        op = value.owner
+        if isinstance(op, tile.StoreOp | tile.AtomicStoreOp):
+            value = op.dest
+        elif isinstance(op, scf.ForOp):
+            value = op.iter_args[op.results.index(value)]  # type: ignore[arg-type]
+        elif isinstance(op, tensor.CreateOp):
+            return value
+        else:
+            return None
+    return None
+
+
+def _multiple_of(value: SSAValue, n: int) -> bool:
+    """`value` (an index) is provably a multiple of `n`."""
+    if n <= 1:
+        return True
+    if isinstance(value, BlockArgument):
+        loop = value.block.parent_op()
+        return isinstance(loop, scf.ForOp) and value.index == 0 and _multiple_of(loop.lb, n) and _multiple_of(loop.step, n)
+    op = value.owner
+    if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
+        return op.value.value.data % n == 0
+    if isinstance(op, arith.MuliOp):
+        return _multiple_of(op.lhs, n) or _multiple_of(op.rhs, n)
+    if isinstance(op, arith.AddiOp | arith.SubiOp):
+        return _multiple_of(op.lhs, n) and _multiple_of(op.rhs, n)
+    return False
+
+
+def _check_ownership(func: FuncOp, dim: int, shared: set[SSAValue]) -> None:
+    """Every element of a tensor the member writes is touched by one sub-block only.
+
+    An access of extent E > 1 along the split dimension at an offset that is a multiple of E
+    gives sub-block k the rows (or columns) [o + kE/2, o + (k+1)E/2): with one E per tensor,
+    an element belongs to the same sub-block in every access. A tensor written by whole
+    tiles (sub-block 0 alone) may not be read by the member. The group's workspaces
+    (`shared`: the rings lower-cross-core-rings made) are left out: every access of a slot is
+    ordered through the AIC by the ring's flags, which wait for both AIVs."""
+    accesses: dict[SSAValue, list[tuple[Operation, int]]] = {}
+    written: set[SSAValue] = set()
+    for op in func.body.walk():
+        if isinstance(op, tile.LoadOp | tile.StoreOp | tile.AtomicStoreOp):
+            t = op.result.type if isinstance(op, tile.LoadOp) else op.tile.type
+            source = op.source if isinstance(op, tile.LoadOp) else op.dest
+        elif isinstance(op, tensor.ReadOp):
+            t, source = None, op.source
+        else:
+            continue
+        root = _root(source)
+        if root is None:
+            raise _Refusal(f"{_describe(op)} accesses a tensor view the split cannot follow")
+        if root in shared:
+            continue
+        extent = t.get_shape()[dim] if isinstance(t, TileType) else 1
+        accesses.setdefault(root, []).append((op, extent))  # type: ignore[arg-type]
+        if not isinstance(op, tile.LoadOp | tensor.ReadOp):
+            written.add(root)
+    for root in written:
+        uses = accesses[root]
+        extents = {e for _, e in uses}
+        if extents == {1}:
+            reader = next((op for op, _ in uses if isinstance(op, tile.LoadOp | tensor.ReadOp)), None)
+            if reader is not None:
+                raise _Refusal(f"{_describe(reader)} reads a tensor that sub-block 0 alone writes")
+            continue
+        if len(extents) > 1:
+            raise _Refusal(
+                f"the member accesses one tensor with tiles of {sorted(extents)} along the split dimension: "
+                "one sub-block would touch elements the other writes"
+            )
+        (extent,) = extents
+        for op, _ in uses:
+            offset = op.offsets[dim] if not isinstance(op, tensor.ReadOp) else None
+            if offset is None or not _multiple_of(offset, extent):
+                raise _Refusal(
+                    f"{_describe(op)}: its offset along the split dimension is not a provable multiple of {extent}, "
+                    "so one sub-block could touch elements of a tensor the other writes"
+                )
+
+
+def plan_split(func: FuncOp, dim: int, shared: set[SSAValue] | None = None) -> _Plan | str:
+    """The tiles to halve in `func`, or why it cannot be split (see the module docstring).
+    `shared`: the parameters that are the group's workspaces."""
     halved: dict[SSAValue, TileType] = {}
     try:
         for op in func.body.walk():
@@ -186,6 +279,7 @@ def plan_split(func: FuncOp, dim: int) -> _Plan | str:
         plan = _Plan(dim, halved)
         for op in func.body.walk():
             _check_op(op, dim, plan)
+        _check_ownership(func, dim, shared or set())
     except _Refusal as e:
         return str(e)
     if not halved:
@@ -261,11 +355,12 @@ def apply_split(func: FuncOp, plan: _Plan) -> None:
         Rewriter.replace_value_with_new_type(value, new_type)
 
 
-def split_vector_member(func: FuncOp, dim: int) -> FuncOp | str:
+def split_vector_member(func: FuncOp, dim: int, shared: frozenset[int] = frozenset()) -> FuncOp | str:
     """The aiv member `func` split over two vector cores along `dim` (a new function), or the
-    reason it stays on one (`func` is not changed)."""
+    reason it stays on one (`func` is not changed). `shared`: the indices of the parameters
+    that are the group's workspaces."""
     split = func.clone()
-    plan = plan_split(split, dim)
+    plan = plan_split(split, dim, {split.body.block.args[k] for k in shared})
     if isinstance(plan, str):
         return plan
     apply_split(split, plan)
@@ -276,11 +371,23 @@ def split_vector_member(func: FuncOp, dim: int) -> FuncOp | str:
     return split
 
 
+def group_workspace_params(group: FuncOp, member: FuncOp) -> frozenset[int]:
+    """The indices of `member`'s parameters to which the group passes a workspace it creates."""
+    from pypto_xdsl.dialects.program import CallOp
+
+    for op in group.body.block.ops:
+        if isinstance(op, CallOp) and op.callee.string_value() == member.sym_name.data:
+            return frozenset(
+                k for k, arg in enumerate(op.args) if isinstance(arg.owner, tensor.CreateOp) and arg.owner.parent_op() is group
+            )
+    return frozenset()
+
+
 def split_group_member(group: FuncOp, member: FuncOp) -> FuncOp | None:
     """`member` (the group's aiv function) split over both AIVs, or None when it stays on one
     (with a warning naming the reason if the group's scope asked for a split)."""
     dim, asked = split_dimension(group)
-    split = split_vector_member(member, dim)
+    split = split_vector_member(member, dim, group_workspace_params(group, member))
     if not isinstance(split, str):
         return split
     if asked:
