@@ -459,7 +459,7 @@ def test_dsl_file_level_errors_are_located(tmp_path):
 def test_dsl_pass_errors_are_located_at_the_statement_that_built_the_op(tmp_path):
     """Ops the frontend builds carry their statement's location into the tools' diagnostics
     (a pass error on `.py` input had no line:col)."""
-    from pypto_xdsl.frontend.builder import source_of
+    from pypto_xdsl.frontend.errors import source_of
     from pypto_xdsl.runtime.loading import module_from_python
     from pypto_xdsl.tools import diagnostics
 

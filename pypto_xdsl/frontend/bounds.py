@@ -13,7 +13,8 @@ from pypto_xdsl.dialects.program import DIM_BOUNDS_ATTR, FuncOp
 from pypto_xdsl.language import types as T
 
 if TYPE_CHECKING:
-    from pypto_xdsl.frontend.builder import FunctionDecl, ModuleBuilder
+    from pypto_xdsl.frontend.builder import ModuleBuilder
+    from pypto_xdsl.frontend.declarations import FunctionDecl
 
 
 def attach_dim_bounds(mb: ModuleBuilder, decl: FunctionDecl, op: FuncOp) -> None:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import ast
+import weakref
+
+from xdsl.ir import Operation
 
 
 class ParserError(Exception):
@@ -143,3 +146,16 @@ def install_excepthook() -> None:
     hook._pypto_xdsl = True  # type: ignore[attr-defined]
     sys.excepthook = hook
 
+
+SOURCE_NODES: weakref.WeakKeyDictionary[Operation, tuple[SourceMap, ast.AST]] = weakref.WeakKeyDictionary()
+"""The statement or expression of the user's program each op the frontend built came from:
+a verifier's or a pass's diagnostic about the op (or an op nested in it) points there."""
+
+
+def source_of(op: Operation | None) -> tuple[SourceMap, ast.AST] | None:
+    """Where `op`, or the closest op enclosing it, was built from."""
+    while op is not None:
+        found = SOURCE_NODES.get(op)
+        if found is not None:
+            return found
+        op = op.parent_op()

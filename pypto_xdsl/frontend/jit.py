@@ -31,7 +31,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute
 
 from pypto_xdsl.dialects import attributes as A
-from pypto_xdsl.frontend.builder import FunctionDecl, ModuleBuilder, ProgramSource, scan_function
+from pypto_xdsl.frontend.builder import ModuleBuilder
+from pypto_xdsl.frontend.declarations import FunctionDecl, ProgramSource, scan_function
 from pypto_xdsl.frontend.errors import ParserError, SourceMap
 from pypto_xdsl.frontend.values import Const
 from pypto_xdsl.language import types as T

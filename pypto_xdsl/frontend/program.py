@@ -20,7 +20,8 @@ from xdsl.ir import Attribute
 from xdsl.printer import Printer
 
 from pypto_xdsl.dialects import attributes as A
-from pypto_xdsl.frontend.builder import ModuleBuilder, ProgramSource
+from pypto_xdsl.frontend.builder import ModuleBuilder
+from pypto_xdsl.frontend.declarations import ProgramSource
 from pypto_xdsl.frontend.errors import ParserError, SourceMap
 from pypto_xdsl.language import types as T
 from pypto_xdsl.utils import paused_gc
@@ -94,7 +95,7 @@ def _add_module_functions(source: ProgramSource, pyfuncs: dict[str, Any]) -> Non
         for obj in callee.objects:
             source.refs[id(obj)] = callee.ir_name
     if callees:
-        from pypto_xdsl.frontend.builder import scan_function
+        from pypto_xdsl.frontend.declarations import scan_function
 
         for decl in source.functions.values():
             scan_function(decl, source.functions)

@@ -1,4 +1,5 @@
-"""Frontend constructs around task scopes and loops, beside `FunctionBuilder`'s core:
+"""Frontend constructs around task scopes: `ScopeMixin` (`with pl.at(...)`, `pl.spmd`,
+`pl.cluster` and the `pypto.incore_scope` they build), and beside it:
 
 * `with pl.manual_scope():` -> `pypto.manual_scope` (names it rebinds that are used after it,
   or existed before it, become its results);
@@ -16,16 +17,21 @@ from __future__ import annotations
 import ast
 import copy
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import IntegerType
+from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType
 from xdsl.ir import Block, Region, SSAValue
 
 from pypto_xdsl.analysis import deferred_wait
-from pypto_xdsl.dialects.program import ManualScopeOp, YieldOp
+from pypto_xdsl.dialects import attributes as A
+from pypto_xdsl.dialects import tile as tile_ops
+from pypto_xdsl.dialects.attributes import TaskIdType, TensorType
+from pypto_xdsl.dialects.program import BLOCK_DIM_ATTR, IncoreScopeOp, ManualScopeOp, YieldOp
 from pypto_xdsl.frontend.errors import ParserError
-from pypto_xdsl.frontend.values import Const, Undefined, describe
+from pypto_xdsl.frontend.names import assigned_names
+from pypto_xdsl.frontend.values import Const, ScopeOption, Undefined, Value, describe
+from pypto_xdsl.language import types as T
 from pypto_xdsl.language.distributed import system as pld_system
 from pypto_xdsl.language.ops import OpStub
 
@@ -138,10 +144,8 @@ def while_loop(fb: FunctionBuilder, node: ast.For, call: ast.Call) -> None:
     if yield_stmt is None:
         raise fb.error(node, "a pl.while_ body must end with 'names = pl.yield_(...)'")
     inner = body[1:-1]
-    from pypto_xdsl.frontend.builder import _assigned_names
-
-    assigned = _assigned_names(inner)
-    yield_targets = _assigned_names([yield_stmt])
+    assigned = assigned_names(inner)
+    yield_targets = assigned_names([yield_stmt])
     carried = [
         n for n in assigned
         if n not in explicit and n not in yield_targets and n in fb.env
@@ -230,3 +234,293 @@ def predicated_launch(fb: FunctionBuilder, node: ast.With | ast.For, call: ast.C
     ast.copy_location(guarded, node)
     guarded.end_lineno, guarded.end_col_offset = node.end_lineno, node.end_col_offset
     fb.stmt_If(guarded)
+
+
+class ScopeMixin:
+    """The `with` statements of `FunctionBuilder`: `pl.at`, `pl.spmd`, `pl.cluster` and the
+    InCore scope they (and `pl.split_aiv` outside a scope) build."""
+
+    def stmt_With(self, node: ast.With) -> None:
+        if len(node.items) != 1:
+            raise self.error(node, "'with' takes a single pl.at(...)")
+        item = node.items[0]
+        call = item.context_expr
+        callee = self.expr(call.func) if isinstance(call, ast.Call) else None
+        if isinstance(callee, OpStub) and callee.op == "spmd":
+            assert isinstance(call, ast.Call)
+            if predicate_keyword(call) is not None:
+                return predicated_launch(self, node, call)
+            tid = item.optional_vars
+            if tid is not None and not isinstance(tid, ast.Name):
+                raise self.error(tid, "'as' must name a single variable (the task id)")
+            return self.spmd(node, call, node.body, tid_name=tid.id if tid is not None else None)
+        if isinstance(callee, OpStub) and callee.family == "" and callee.op == "manual_scope":
+            assert isinstance(call, ast.Call)
+            return manual_scope(self, node, call)
+        if isinstance(callee, OpStub) and callee.family == "" and callee.op == "cluster":
+            assert isinstance(call, ast.Call)
+            return self.cluster(node, call)
+        if not (isinstance(callee, OpStub) and callee.op == "at"):
+            raise self.error(
+                call,
+                "only 'with pl.at(...)', 'with pl.spmd(...)', 'with pl.manual_scope()' and "
+                "'with pl.cluster()' are supported",
+            )
+        assert isinstance(call, ast.Call)
+        kwargs: dict[str, Any] = {}
+        if call.args:
+            if len(call.args) > 1:
+                raise self.error(call.args[1], "pl.at takes the level as its only positional argument")
+            kwargs["level"] = (self.expr(call.args[0]), call.args[0])
+        for kw in call.keywords:
+            if kw.arg is None:
+                raise self.error(kw, "'**' arguments are not supported")
+            kwargs[kw.arg] = (self.expr(kw.value), kw.value)
+        level = kwargs.pop("level", (T.Level.CORE_GROUP, call))
+        if level[0] != T.Level.CORE_GROUP:
+            raise self.error(level[1], f"only level=pl.Level.CORE_GROUP is supported, got {describe(level[0])}")
+        name_hint = None
+        if "name_hint" in kwargs:
+            v, n = kwargs.pop("name_hint")
+            name_hint = self.scope_name(v, n)
+        deps: list[SSAValue] = []
+        if "deps" in kwargs:
+            deps = self.task_ids(*kwargs.pop("deps"))
+        dumps: list[SSAValue] = []
+        if "dumps" in kwargs:
+            v, n = kwargs.pop("dumps")
+            if not isinstance(v, list | tuple) or not all(isinstance(d, SSAValue) for d in v):
+                raise self.error(n, "dumps must be a list of values")
+            dumps = list(v)
+        split = None
+        split_given = "split" in kwargs
+        if "split" in kwargs:
+            v, n = kwargs.pop("split")
+            if not isinstance(v, T.SplitMode):
+                raise self.error(n, f"split must be a pl.SplitMode, got {describe(v)}")
+            split = v.value if v != T.SplitMode.NONE else None
+        slot_num = None
+        if "optimizations" in kwargs:  # PyPTO: optimizations=[pl.split(mode), pl.cross_core_slot(slot_num=N)]
+            v, n = kwargs.pop("optimizations")
+            if not isinstance(v, list | tuple) or not all(isinstance(o, ScopeOption) for o in v):
+                raise self.error(n, "optimizations must be a list of pl.split(...) / pl.cross_core_slot(...)")
+            seen_split = False
+            for opt, opt_node in zip(v, n.elts if isinstance(n, ast.List | ast.Tuple) else [n] * len(v)):
+                if opt.split is not None:
+                    if seen_split or "split" in {kw.arg for kw in call.keywords}:
+                        raise self.error(opt_node, "the split mode of the scope is given twice")
+                    seen_split = split_given = True
+                    split = opt.split.value if opt.split != T.SplitMode.NONE else None
+                if opt.slot_num is not None:
+                    if slot_num is not None and slot_num != opt.slot_num:
+                        raise self.error(opt_node, f"conflicting slot counts {slot_num} and {opt.slot_num}")
+                    slot_num = opt.slot_num
+        no_dep: list[SSAValue] = []
+        if "no_dep_args" in kwargs:  # tensors the launch's dependency tracking ignores
+            v, n = kwargs.pop("no_dep_args")
+            if not isinstance(v, list | tuple) or not all(
+                isinstance(d, SSAValue) and isinstance(d.type, TensorType) for d in v
+            ):
+                raise self.error(n, f"no_dep_args must be a list of tensors, got {describe(v)}")
+            no_dep = list(v)
+        early = False
+        if "allow_early_resolve" in kwargs:
+            v, n = kwargs.pop("allow_early_resolve")
+            if not isinstance(v, Const) or not isinstance(v.value, bool):
+                raise self.error(n, f"allow_early_resolve must be True or False, got {describe(v)}")
+            early = v.value
+        if kwargs:
+            key = next(iter(kwargs))
+            raise self.error(kwargs[key][1], f"pl.at does not support '{key}' yet")
+        if self.decl.kind in A.INCORE_KINDS:
+            raise self.error(
+                node, f"pl.at inside {self.decl.kind.value} function '{self.decl.name}': it already runs on a core"
+            )
+        if self.in_scope:
+            check_nested_launch(self, node, node.body)
+            raise self.error(node, "pl.at scopes cannot be nested")
+        tid_name = None
+        if item.optional_vars is not None:
+            if not isinstance(item.optional_vars, ast.Name):
+                raise self.error(item.optional_vars, "'as' must name a single variable (the task id)")
+            tid_name = item.optional_vars.id
+        self.scope(
+            node, node.body, name_hint=name_hint, deps=deps, dumps=dumps, split=split,
+            slot_num=slot_num, tid_name=tid_name, split_given=split_given, no_dep=no_dep,
+            allow_early_resolve=early,
+        )
+
+    def scope_name(self, value: Value, node: ast.AST) -> str:
+        """The `name_hint` of a `pl.at` / `pl.spmd` scope: the outlined function's name."""
+        if not isinstance(value, str) or not value.isidentifier():
+            raise self.error(node, f"name_hint must be an identifier string, got {describe(value)}")
+        return value
+
+    def task_ids(self, value: Value, node: ast.AST) -> list[SSAValue]:
+        """The `deps=[...]` of a `pl.at`, `pl.spmd` or `pl.submit`."""
+        if not isinstance(value, list | tuple) or not all(
+            isinstance(d, SSAValue) and isinstance(d.type, TaskIdType) for d in value
+        ):
+            raise self.error(node, f"deps must be a list of task ids, got {describe(value)}")
+        return list(value)
+
+    def cluster(self, node: ast.With, call: ast.Call) -> None:
+        """`with pl.cluster(name_hint=...):` around launches: PyPTO's hint that the cube and
+        vector kernels inside share one AIC+AIV cluster (its OutlineClusterScopes makes them a
+        group function). The grouping does not change what the launches compute, and here
+        `expand-mixed-kernel` forms the groups a mixed kernel needs, so the body is
+        translated in place, as if the `with` were not there."""
+        from pypto_xdsl.frontend.ops import Args
+
+        if node.items[0].optional_vars is not None:
+            raise self.error(node.items[0].optional_vars, "pl.cluster() gives no value to bind with 'as'")
+        a = Args(self, call, "pl.cluster", ["name_hint"], 0)
+        if "name_hint" in a:
+            self.scope_name(a.value("name_hint"), a.node_of("name_hint"))  # checks it is a name
+        if self.decl.kind in A.INCORE_KINDS or self.in_scope:
+            raise self.error(node, "pl.cluster groups launches: it belongs in an orchestration function, outside pl.at/pl.spmd")
+        self.stmts(node.body)
+
+    def spmd(
+        self,
+        node: ast.stmt,
+        call: ast.Call,
+        stmts: Sequence[ast.stmt],
+        *,
+        block_index: str | None = None,
+        tid_name: str | None = None,
+    ) -> None:
+        """`for i in pl.spmd(N, name_hint=...)` / `with pl.spmd(N, ...) [as tid]:` -> an InCore
+        scope launched on N cores (`pypto.block_dim = N`); `i` is `pl.tile.get_block_idx()`."""
+        from pypto_xdsl.frontend.ops import Args
+
+        a = Args(self, call, "pl.spmd", ["core_num", "name_hint", "deps", "allow_early_resolve", "sync_start"], 1)
+        core_num = a.value("core_num")
+        block_dim: int | None = None
+        cores: SSAValue | None = None
+        if isinstance(core_num, Const) and type(core_num.value) is int and core_num.value >= 1:
+            block_dim = core_num.value
+        elif isinstance(core_num, SSAValue) and isinstance(core_num.type, IndexType):
+            cores = core_num  # read at run time (e.g. from pl.tensor.dim)
+        else:
+            raise self.error(
+                a.node_of("core_num"),
+                f"the core count of pl.spmd must be a positive integer constant or an index value, "
+                f"got {describe(core_num)}",
+            )
+        name_hint = self.scope_name(a.value("name_hint"), a.node_of("name_hint")) if "name_hint" in a else None
+        deps = self.task_ids(a.value("deps"), a.node_of("deps")) if "deps" in a else []
+        early = False
+        if "allow_early_resolve" in a:
+            v = a.value("allow_early_resolve")
+            if not isinstance(v, Const) or not isinstance(v.value, bool):
+                raise self.error(a.node_of("allow_early_resolve"), f"allow_early_resolve must be True or False, got {describe(v)}")
+            early = v.value
+        if "sync_start" in a:
+            # PyPTO: every block starts at once. The blocks of one launch run concurrently on
+            # the device (a launch never exceeds the cores); the interpreter runs them one
+            # after the other, one legal schedule of blocks that do not wait on each other.
+            v = a.value("sync_start")
+            if not isinstance(v, Const) or not isinstance(v.value, bool):
+                raise self.error(a.node_of("sync_start"), f"sync_start must be True or False, got {describe(v)}")
+        if self.decl.kind in A.INCORE_KINDS:
+            raise self.error(
+                node, f"pl.spmd inside {self.decl.kind.value} function '{self.decl.name}': it already runs on a core"
+            )
+        if self.in_scope:
+            check_nested_launch(self, node, stmts)
+            raise self.error(node, "pl.spmd launches an InCore scope and cannot be inside pl.at or another pl.spmd")
+        self.scope(
+            node, stmts, name_hint=name_hint, deps=deps, tid_name=tid_name,
+            block_dim=block_dim, cores=cores, block_index=block_index, allow_early_resolve=early,
+        )
+
+    def scope(
+        self,
+        node: ast.stmt,
+        stmts: Sequence[ast.stmt],
+        *,
+        name_hint: str | None = None,
+        deps: Sequence[SSAValue] = (),
+        dumps: Sequence[SSAValue] = (),
+        split: A.SplitMode | None = None,
+        slot_num: int | None = None,
+        tid_name: str | None = None,
+        split_given: bool = False,
+        block_dim: int | None = None,
+        block_index: str | None = None,
+        cores: SSAValue | None = None,
+        no_dep: Sequence[SSAValue] = (),
+        allow_early_resolve: bool = False,
+    ) -> None:
+        """A `pypto.incore_scope` holding `stmts` (the body of a `pl.at`, or a synthesised scope);
+        with `block_dim` (or `cores`, a count read at run time), launched on that many cores,
+        `block_index` naming the core's index."""
+        outer_env, outer_block = self.env, self.block
+        self.env = dict(outer_env)
+        self.block = Block()
+        if block_index is not None:
+            index = tile_ops.GetBlockIdxOp()
+            self.block.add_op(index)
+            self._hint(index.result, block_index)
+            self.env[block_index] = index.result
+        self.in_scope = True
+        self.scope_split = split.value if split is not None else "none" if split_given else None
+        self.region_writes = set()
+        try:
+            self.stmts(stmts)
+        finally:
+            self.in_scope = False
+            self.scope_split = None
+        region_writes, self.region_writes = self.region_writes, set()
+        inner_env, body = self.env, self.block
+        outputs: list[str] = []
+        for n in assigned_names(stmts):
+            v = inner_env.get(n)
+            if v is None or isinstance(v, Undefined) or (v is outer_env.get(n) and n not in region_writes):
+                continue
+            if n in self.last_load and self._live_after(n, node):
+                outputs.append(n)
+        values = []
+        for n in outputs:
+            v = inner_env[n]
+            if isinstance(v, Const):
+                v = self.materialize(v, None, node)
+            if not isinstance(v, SSAValue):
+                raise self.error(node, f"'{n}' holds {describe(v)} and cannot leave the pl.at scope")
+            values.append(v)
+        body.add_op(YieldOp(*values))
+        self.env, self.block = outer_env, outer_block
+        op = IncoreScopeOp(
+            [v.type for v in values],
+            Region(body),
+            name_hint=name_hint,
+            deps=deps,
+            dumps=dumps,
+            with_task_id=tid_name is not None,
+            split=split,
+            slot_num=slot_num,
+            no_dep=no_dep,
+            cores=cores,
+            allow_early_resolve=allow_early_resolve,
+        )
+        if block_dim is not None:
+            op.attributes[BLOCK_DIM_ATTR] = IntegerAttr(block_dim, 64)
+        self.block.add_op(op)
+        if block_index is not None:
+            self.env[block_index] = Undefined(
+                f"'{block_index}' is the block index of the pl.spmd at line {node.lineno}"
+            )
+        for n, res in zip(outputs, op.outputs):
+            self._hint(res, n)
+            self.env[n] = res
+        for n in assigned_names(stmts):
+            if n not in outputs and (n not in self.env or isinstance(self.env[n], Undefined)):
+                inner = inner_env.get(n)
+                self.env[n] = inner if isinstance(inner, Undefined) else Undefined(
+                    f"'{n}' is only defined inside the pl.at scope at line {node.lineno}"
+                )
+        if tid_name is not None:
+            assert op.task_id is not None
+            self._hint(op.task_id, tid_name)
+            self.env[tid_name] = op.task_id

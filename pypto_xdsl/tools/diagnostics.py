@@ -259,7 +259,7 @@ def add_frontend_spans(module: Operation, spans: OpSpans) -> None:
     """Record where each op of a module the `pl` frontend built came from (its statement or
     expression in the user's `.py` file), so that verifier and pass errors about it are
     located there as they are for parsed `.mlir` input."""
-    from pypto_xdsl.frontend.builder import SOURCE_NODES
+    from pypto_xdsl.frontend.errors import SOURCE_NODES
 
     inputs: dict[int, tuple[Input, list[int]]] = {}
     for op in module.walk():
