@@ -128,7 +128,7 @@ class Compiled:
 
     def build(self, config: RunConfig) -> None:
         from pypto_xdsl.backend.ascendc.emit import choose_entry
-        from pypto_xdsl.backend.ascendc.host import returned_params
+        from pypto_xdsl.backend.ascendc.host_tensors import returned_params
         from pypto_xdsl.runtime import cache
         from pypto_xdsl.runtime.simulate import describe_build, emit_and_build
 

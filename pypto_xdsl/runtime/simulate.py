@@ -51,7 +51,7 @@ def emit_and_build(module: ModuleOp, entry: str, directory: Path) -> None:
 def describe_build(module: ModuleOp, entry: str, directory: Path, cached: bool) -> SimBuild:
     from pypto_xdsl.analysis.dynamic_extents import dynamic_symbols
     from pypto_xdsl.backend.ascendc.emit import choose_entry
-    from pypto_xdsl.backend.ascendc.host import param_file_names
+    from pypto_xdsl.backend.ascendc.host_driver import param_file_names
 
     func = choose_entry(module, entry)
     assert func is not None

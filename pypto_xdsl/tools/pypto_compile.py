@@ -133,7 +133,7 @@ class SimulationReport:
 
 
 def _param_files(func) -> list[tuple[str, Any, ParamDirection]]:
-    from pypto_xdsl.backend.ascendc.host import param_file_names
+    from pypto_xdsl.backend.ascendc.host_driver import param_file_names
 
     return [
         (name, arg.type, d) for name, arg, d in zip(param_file_names(func), func.args, func.directions)

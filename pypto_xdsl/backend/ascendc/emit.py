@@ -16,13 +16,8 @@ from xdsl.dialects.builtin import ModuleOp
 
 from pypto_xdsl.analysis.cxx_names import name_original_op
 from pypto_xdsl.backend.ascendc.cxx import BackendError, Namer
-from pypto_xdsl.backend.ascendc.host import (
-    HostProgram,
-    kernel_signature,
-    orchestration_funcs,
-    print_driver,
-    print_host,
-)
+from pypto_xdsl.backend.ascendc.host import HostProgram, kernel_signature, orchestration_funcs, print_host
+from pypto_xdsl.backend.ascendc.host_driver import print_driver
 from pypto_xdsl.backend.ascendc.kernel import kernel_cxx_name, print_ascendc_kernel
 from pypto_xdsl.dialects import program
 from pypto_xdsl.dialects.ascendc_kernel import KernelOp

@@ -5,14 +5,14 @@ allocate device memory for every tensor parameter and `tensor.create`, copy `in`
 parameters in, launch each called kernel in program order with `ACLRT_LAUNCH_KERNEL` on the one
 stream (in-order execution satisfies every data and `deps` dependency), synchronise, copy
 `out`/`inout` parameters back, free. Every ACL call is checked; a failure prints the call
-and the error code and returns it. An optional driver `main()` reads inputs from files.
+and the error code and returns it. The driver `main()` that reads inputs from files is
+host_driver.py's; host_tensors.py models tensors as windows of device storage.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects import scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
@@ -23,97 +23,26 @@ from pypto_xdsl.backend.ascendc.cxx import (
     BackendError,
     CxxWriter,
     Expr,
-    Lines,
     Namer,
     byte_width,
     cast_to,
     ctype,
     op_error,
 )
-from pypto_xdsl.dialects import program, tensor, tile
+from pypto_xdsl.backend.ascendc.host_tensors import (
+    DeviceTensor,
+    HostView,
+    extent_product,
+    host_ctype,
+    launch_result_params,
+    launch_result_workspace,
+    linear_offset,
+    static_product,
+)
+from pypto_xdsl.dialects import program, tensor
 from pypto_xdsl.dialects.ascendc_kernel import KernelOp, LaunchOp
 from pypto_xdsl.dialects.ascendc_types import GmAddrType
-from pypto_xdsl.dialects.attributes import (
-    FuncKind,
-    ParamDirection,
-    TensorType,
-    TileType,
-)
-
-BLOCK_DIM_ATTR = program.BLOCK_DIM_ATTR
-
-
-def host_ctype(t) -> str:
-    """Host-side element type: ACL has no `half`; f16 data is `aclFloat16` (16-bit storage)."""
-    from xdsl.dialects.builtin import BFloat16Type, Float16Type
-
-    if isinstance(t, Float16Type):
-        return "aclFloat16"
-    if isinstance(t, BFloat16Type):
-        return "uint16_t"
-    return ctype(t)
-
-
-def returned_params(func: program.FuncOp) -> list[int | None]:
-    """For each result of `func`, the index of the tensor parameter it writes through."""
-    ret = func.body.block.last_op
-    if not isinstance(ret, program.ReturnOp):
-        return []
-    out: list[int | None] = []
-    for v in ret.arguments:
-        out.append(_param_index(func, v))
-    return out
-
-
-def _param_index(func: program.FuncOp, value: SSAValue) -> int | None:
-    for _ in range(10000):
-        if isinstance(value, BlockArgument):
-            owner = value.owner.parent_op()
-            if owner is func:
-                return value.index
-            if isinstance(owner, scf.ForOp) and value.index > 0:
-                value = owner.iter_args[value.index - 1]
-                continue
-            if isinstance(owner, scf.WhileOp):
-                if value.owner is owner.before_region.block:
-                    value = owner.arguments[value.index]
-                else:
-                    value = owner.before_region.block.last_op.args[value.index]  # type: ignore[union-attr]
-                continue
-            return None
-        op = value.owner
-        if isinstance(op, tile.StoreOp | tile.AtomicStoreOp):
-            value = op.dest
-        elif isinstance(op, tensor.AssembleOp):
-            value = op.dest if hasattr(op, "dest") else op.operands[1]
-        elif isinstance(op, scf.ForOp):
-            value = op.iter_args[value.index]  # type: ignore[union-attr]
-        elif isinstance(op, scf.WhileOp):
-            value = op.before_region.block.last_op.args[value.index]  # type: ignore[union-attr]
-        elif isinstance(op, scf.IfOp):
-            y = op.true_region.block.last_op
-            value = y.operands[value.index]  # type: ignore[union-attr]
-        elif isinstance(op, LaunchOp):
-            callee = lookup_symbol(op, op.callee)
-            if not isinstance(callee, KernelOp):
-                return None
-            idx = launch_result_params(callee)
-            k = value.index  # type: ignore[union-attr]
-            if k >= len(idx) or idx[k] is None:
-                return None
-            value = op.args[idx[k]]
-        elif isinstance(op, program.CallOp | program.SubmitOp):
-            callee = lookup_symbol(op, op.callee)
-            if not isinstance(callee, program.FuncOp):
-                return None
-            idx = returned_params(callee)
-            k = value.index  # type: ignore[union-attr]
-            if k >= len(idx) or idx[k] is None:
-                return None
-            value = op.args[idx[k]]
-        else:
-            return None
-    return None
+from pypto_xdsl.dialects.attributes import FuncKind, ParamDirection, TensorType, TileType
 
 
 def block_dim(call: Operation, callee: program.FuncOp) -> int:
@@ -121,94 +50,6 @@ def block_dim(call: Operation, callee: program.FuncOp) -> int:
         return program.launch_block_dim(call, callee)
     except ValueError as e:  # a core count read at run time (cores(%n))
         raise op_error(call, f"{e}; the host code launches on a static block dim") from None
-
-
-def launch_result_params(kernel: KernelOp) -> list[int | None]:
-    """For each tensor result of a kernel, the parameter it is written through (else None)."""
-    return [r.value.data if r.kind.data == "param" else None for r in kernel.result_kinds]
-
-
-def launch_result_workspace(kernel: KernelOp) -> list[int | None]:
-    """For each tensor result of a kernel, its workspace byte offset when it is kernel-local."""
-    return [r.value.data if r.kind.data == "workspace" else None for r in kernel.result_kinds]
-
-
-@dataclass(frozen=True)
-class HostView:
-    """A tensor value as a window of device storage (a parameter or a `tensor.create`):
-    element (i, j) is element `offset + i * N + j` of the storage (N its row length). Extents
-    are C++ texts: a literal (`16`), the variable of a dimension symbol, or the value a `?`
-    extent was given by its `tensor.create` / `tensor.slice` (run-time extents)."""
-
-    root: SSAValue
-    shape: tuple[str, ...]
-    root_shape: tuple[str, ...]
-    offset: str = "0"
-    const: int | None = 0
-
-    @property
-    def whole(self) -> bool:
-        return self.const == 0 and self.shape == self.root_shape
-
-    @property
-    def contiguous(self) -> bool:
-        return len(self.shape) < 2 or self.shape[0] == "1" or self.shape[-1] == self.root_shape[-1]
-
-
-def _product(factors) -> str:
-    """`a * b * 16` of C++ extent texts, the literals folded."""
-    static, parts = 1, []
-    for f in factors:
-        if f.isdigit():
-            static *= int(f)
-        else:
-            parts.append(f)
-    if static == 0:
-        return "0"
-    return " * ".join([*parts, str(static)] if static != 1 or not parts else parts)
-
-
-def _linear(shape: tuple[str, ...], offsets: list[Expr]) -> tuple[str, int | None]:
-    """The row-major element offset of `offsets` in a tensor of extents `shape` (C++ texts),
-    and its value when it is a constant."""
-    strides = [_product(shape[k + 1:]) for k in range(len(shape))]
-    terms, const, known = [], 0, True
-    for off, stride in zip(offsets, strides):
-        if off.const_value is not None and stride.isdigit():
-            const += int(off.const_value) * int(stride)
-        elif off.const_value == 0 or stride == "0":
-            continue
-        else:
-            known = False
-            terms.append(off.text if stride == "1" else f"({off.text}) * {stride}")
-    if const:
-        terms.append(str(const))
-    return (" + ".join(terms) if terms else "0"), (const if known else None)
-
-
-@dataclass
-class DeviceTensor:
-    var: str  # device pointer variable
-    type: TensorType
-    size: str | None = None  # a C++ byte count for a dynamic shape (a variable holding it)
-
-    @property
-    def nbytes(self) -> int | str:
-        if self.size is not None:
-            return self.size
-        return self.type.num_elements() * byte_width(self.type.element_type)
-
-
-def _int_product(extents: tuple[str, ...]) -> int:
-    count = 1
-    for d in extents:
-        count *= int(d)
-    return count
-
-
-def dims_expr(t: TensorType, symbols: dict[str, str]) -> str:
-    """The element count of a dynamic tensor as C++ (`N * 128`), its symbols named by `symbols`."""
-    return _product([f"static_cast<size_t>({symbols[d]})" if isinstance(d, str) else str(d) for d in t.get_shape()])
 
 
 def kernel_signature(kernel: KernelOp) -> list[tuple[str, str]]:
@@ -223,18 +64,6 @@ def kernel_signature(kernel: KernelOp) -> list[tuple[str, str]]:
     return out
 
 
-def param_file_names(func: program.FuncOp) -> list[str]:
-    """File stem of each parameter for the driver's `<dir>/<stem>.bin` files."""
-    used: set[str] = set()
-    names = []
-    for k, arg in enumerate(func.args):
-        base = Namer.sanitize(arg.name_hint) if arg.name_hint else f"arg{k}"
-        name, j = base, 1
-        while name in used:
-            name, j = f"{base}_{j}", j + 1
-        used.add(name)
-        names.append(name)
-    return names
 
 
 class HostPrinter(CxxWriter):
@@ -453,7 +282,7 @@ class HostPrinter(CxxWriter):
         assert isinstance(t, TensorType)
         shape = self.extents_of_type(t, op.dynamic_sizes)
         dt = DeviceTensor(var, t, self.namer.fresh(f"{var.removesuffix('_dev')}_bytes"))
-        count = _product([d if d.isdigit() else f"static_cast<size_t>({d})" for d in shape])
+        count = extent_product([d if d.isdigit() else f"static_cast<size_t>({d})" for d in shape])
         add = self.out.add
         add(f"const size_t {dt.size} = {count} * {byte_width(t.element_type)};")
         add(f"if ({dt.size} > {capacity}) {{")
@@ -496,7 +325,7 @@ class HostPrinter(CxxWriter):
         if not all(d.isdigit() for d in shape):
             dt.size = self.namer.fresh(f"{dt.var.removesuffix('_dev')}_bytes")
             eb = byte_width(dt.type.element_type)
-            count = _product([d if d.isdigit() else f"static_cast<size_t>({d})" for d in shape])
+            count = extent_product([d if d.isdigit() else f"static_cast<size_t>({d})" for d in shape])
             self.out.add(f"const size_t {dt.size} = {count} * {eb};")
             self.out.add(f"void*& {dt.var} = buffers.slot();")
             self.out.add("// an empty tensor still gets one 32-byte block: aclrtMalloc refuses a size of 0")
@@ -504,7 +333,7 @@ class HostPrinter(CxxWriter):
         else:
             if not dt.type.is_static():
                 # a `?` whose extent is a constant here: its byte count is known, not the type's
-                dt.size = str(max(1, _int_product(shape)) * byte_width(dt.type.element_type))
+                dt.size = str(max(1, static_product(shape)) * byte_width(dt.type.element_type))
             self.out.add(f"void*& {dt.var} = buffers.slot();")
             self.out.add(f"CHECK_ACL(aclrtMalloc(&{dt.var}, {dt.nbytes}, ACL_MEM_MALLOC_HUGE_FIRST));")
         self.device[value] = dt
@@ -556,7 +385,7 @@ class HostPrinter(CxxWriter):
     # ---- views
 
     def _window(self, view: HostView, offsets: list[Expr], shape: tuple[str, ...]) -> HostView:
-        text, const = _linear(view.root_shape, offsets)
+        text, const = linear_offset(view.root_shape, offsets)
         if view.const is not None and const is not None:
             return HostView(view.root, shape, view.root_shape, str(view.const + const), view.const + const)
         parts = [p for p in (view.offset, text) if p != "0"]
@@ -598,10 +427,10 @@ class HostPrinter(CxxWriter):
         window = self._window(dst, [self.expr(o) for o in op.offsets], src.shape)
         eb = str(byte_width(s_type.element_type))
         rows, cols = (src.shape[0], src.shape[1]) if len(src.shape) == 2 else ("1", src.shape[0])
-        dpitch, spitch = _product([dst.root_shape[-1], eb]), _product([src.root_shape[-1], eb])
+        dpitch, spitch = extent_product([dst.root_shape[-1], eb]), extent_product([src.root_shape[-1], eb])
         self.out.add(
             f"CHECK_ACL(aclrtMemcpy2dAsync({self._ptr(window)}, {dpitch}, {self._ptr(src)}, {spitch}, "
-            f"{_product([cols, eb])}, {rows}, ACL_MEMCPY_DEVICE_TO_DEVICE, stream));  // %{op.result.name_hint or '?'}"
+            f"{extent_product([cols, eb])}, {rows}, ACL_MEMCPY_DEVICE_TO_DEVICE, stream));  // %{op.result.name_hint or '?'}"
         )
         self.tensor_views[op.result] = dst
 
@@ -782,7 +611,7 @@ class DeviceBuffers {
 
 """
 
-_CHECK_MACRO = """#define CHECK_ACL(expr)                                                          \\
+CHECK_ACL_MACRO = """#define CHECK_ACL(expr)                                                          \\
   do {                                                                           \\
     const int pypto_err_ = static_cast<int>(expr);                               \\
     if (pypto_err_ != 0) {                                                       \\
@@ -819,122 +648,11 @@ def print_host(func: program.FuncOp) -> HostProgram:
         "#include \"acl/acl.h\"\n"
         f"{includes}"
         f'#include "{base}.h"\n\n'
-        f"{_CHECK_MACRO}\n"
+        f"{CHECK_ACL_MACRO}\n"
         f"{_DEVICE_BUFFERS}\n"
         f"{definition}"
     )
     return HostProgram(func.sym_name.data, p.fn_name, header, source, p.kernels)
-
-
-def print_driver(func: program.FuncOp, host: HostProgram) -> str:
-    """A `main()` that reads inputs from `<in_dir>/<param>.bin`, runs, writes outputs; a
-    program with dynamic dimensions takes each one's extent on the command line (`N=17`)."""
-    lines = Lines(depth=1)
-    p = HostPrinter(func)
-    params = p.params()
-    symbols: list[str] = []
-    for arg in p.dims_params:
-        symbols += [d for d in arg.type.get_shape() if isinstance(d, str) and d not in symbols]  # type: ignore[attr-defined]
-    extents = "".join(f" {d}=<extent>" for d in symbols)
-    lines.add(f"if (argc != {3 + len(symbols)}) {{")
-    lines.add(f'  std::fprintf(stderr, "usage: %s <input-dir> <output-dir>{extents}\\n", argv[0]);')
-    lines.add("  return 2;")
-    lines.add("}")
-    lines.add("const std::string in_dir = argv[1], out_dir = argv[2];")
-    names: dict[str, str] = {}
-    for k, d in enumerate(symbols):
-        var = p.namer.fresh(d)
-        names[d] = var
-        lines.add(f'const int64_t {var} = read_extent(argv[{3 + k}], "{d}");')
-        lines.add(f"if ({var} < 0) return 2;")
-    call_args = ["stream"]
-    files = dict(zip(func.args, param_file_names(func)))
-    counts: dict[SSAValue, str] = {}
-    for c, n, arg, direction in params:
-        t = arg.type
-        file = files[arg]
-        if isinstance(t, TensorType) and p.dims_params.get(arg) == n:  # the extents of a dynamic tensor (not an i64 tensor)
-            dims = ", ".join(names[d] if isinstance(d, str) else str(d) for d in t.get_shape())
-            lines.add(f"const int64_t {n}[] = {{{dims}}};")
-            call_args.append(n)
-        elif isinstance(t, TensorType):
-            elem = host_ctype(t.element_type)
-            count = dims_expr(t, names) if not t.is_static() else str(t.num_elements())
-            counts[arg] = count
-            lines.add(f"std::vector<{elem}> {n}({count});")
-            optional = "true" if direction == ParamDirection.OUT else "false"
-            lines.add(
-                f'if (!read_file(in_dir + "/{file}.bin", {n}.data(), {count} * sizeof({elem}), {optional})) return 3;'
-            )
-            call_args.append(f"{n}.data()")
-        else:
-            lines.add(f"{c} {n}{{}};")
-            lines.add(f'if (!read_file(in_dir + "/{file}.bin", &{n}, sizeof({n}))) return 3;')
-            call_args.append(n)
-    lines.add("CHECK_ACL(aclInit(nullptr));")
-    lines.add("CHECK_ACL(aclrtSetDevice(0));")
-    lines.add("aclrtStream stream = nullptr;")
-    lines.add("CHECK_ACL(aclrtCreateStream(&stream));")
-    lines.add(f"CHECK_ACL({host.fn_name}({', '.join(call_args)}));")
-    lines.add("CHECK_ACL(aclrtDestroyStream(stream));")
-    lines.add("CHECK_ACL(aclrtResetDevice(0));")
-    lines.add("CHECK_ACL(aclFinalize());")
-    for c, n, arg, direction in params:
-        t = arg.type
-        if isinstance(t, TensorType) and direction != ParamDirection.IN:
-            elem = host_ctype(t.element_type)
-            lines.add(
-                f'if (!write_file(out_dir + "/{files[arg]}.bin", {n}.data(), {counts[arg]} * sizeof({elem}))) return 3;'
-            )
-    lines.add("return 0;")
-    base = Namer.sanitize(func.sym_name.data) + "_orch"
-    extent_reader = (
-        "// `NAME=VALUE` on the command line: the run-time extent of one dynamic dimension.\n"
-        "static int64_t read_extent(const char* arg, const char* name) {\n"
-        "  const size_t n = std::strlen(name);\n"
-        "  char* end = nullptr;\n"
-        "  const long long value = std::strncmp(arg, name, n) == 0 && arg[n] == '=' ? std::strtoll(arg + n + 1, &end, 10) : -1;\n"
-        "  if (end == nullptr || *end != '\\0' || end == arg + n + 1 || value < 0) {\n"
-        '    std::fprintf(stderr, "expected %s=<extent>, a non-negative integer, got \'%s\'\\n", name, arg);\n'
-        "    return -1;\n"
-        "  }\n"
-        "  return static_cast<int64_t>(value);\n"
-        "}\n\n"
-    ) if symbols else ""
-    usage = f"<program> <input-dir> <output-dir>{extents}"
-    return (
-        f"// Driver for orchestration @{func.sym_name.data}, generated by pypto-xdsl.\n"
-        f"// usage: {usage}; tensors are raw little-endian <param>.bin files.\n"
-        + ("#include <cstdint>\n#include <cstdio>\n#include <cstdlib>\n#include <cstring>\n#include <string>\n#include <vector>\n\n"
-           if symbols else "#include <cstdio>\n#include <string>\n#include <vector>\n\n") +
-        '#include "acl/acl.h"\n'
-        f'#include "{base}.h"\n\n'
-        f"{_CHECK_MACRO}\n"
-        "// Reads exactly `bytes` bytes; an optional file (an `out` parameter's initial value) may be\n"
-        "// missing, and the tensor then starts as zeros.\n"
-        "static bool read_file(const std::string& path, void* data, size_t bytes, bool optional = false) {\n"
-        '  std::FILE* f = std::fopen(path.c_str(), "rb");\n'
-        "  if (f == nullptr && optional) return true;\n"
-        '  if (f == nullptr) { std::fprintf(stderr, "cannot open %s\\n", path.c_str()); return false; }\n'
-        "  const size_t got = std::fread(data, 1, bytes, f);\n"
-        "  const bool extra = std::fgetc(f) != EOF;\n"
-        "  std::fclose(f);\n"
-        "  if (got != bytes || extra) {\n"
-        '    std::fprintf(stderr, "%s: expected exactly %zu bytes\\n", path.c_str(), bytes);\n'
-        "    return false;\n"
-        "  }\n"
-        "  return true;\n"
-        "}\n\n"
-        "static bool write_file(const std::string& path, const void* data, size_t bytes) {\n"
-        '  std::FILE* f = std::fopen(path.c_str(), "wb");\n'
-        '  if (f == nullptr) { std::fprintf(stderr, "cannot write %s\\n", path.c_str()); return false; }\n'
-        "  const bool ok = std::fwrite(data, 1, bytes, f) == bytes;\n"
-        "  std::fclose(f);\n"
-        "  return ok;\n"
-        "}\n\n"
-        f"{extent_reader}"
-        "int main(int argc, char** argv) {\n" + "\n".join(lines.lines) + "\n}\n"
-    )
 
 
 def orchestration_funcs(module: ModuleOp) -> list[program.FuncOp]:
