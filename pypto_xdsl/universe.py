@@ -8,7 +8,7 @@ from pypto_xdsl.transforms import get_all_passes
 
 
 def _ascendc_target():
-    from pypto_xdsl.backend.ascendc.target import get_ascendc_target
+    from pypto_xdsl.tools.ascendc_target import get_ascendc_target
 
     return get_ascendc_target()
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from pypto_xdsl.analysis.cxx_names import BackendError
-from pypto_xdsl.backend.ascendc.emit import emit_program
+from pypto_xdsl.runtime.passes import emit_ascendc
 from pypto_xdsl.tools.pypto_compile import apply_pipeline, default_pipeline, parse_program, simulate
 
 needs_gxx = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is needed to build the simulation")
@@ -63,7 +63,7 @@ def run(text: str, tmp_path, seed: int = 5):
 def kernel_cpp(text: str) -> str:
     module = parse_program(text)
     apply_pipeline(module, default_pipeline())
-    return emit_program(module).files["kernels/k.cpp"]
+    return emit_ascendc(module).files["kernels/k.cpp"]
 
 
 @needs_gxx
@@ -126,7 +126,7 @@ def test_a_large_self_overlapping_assemble_is_refused():
     module = parse_program(text)
     apply_pipeline(module, default_pipeline())
     with pytest.raises(BackendError, match="may share storage with its destination and does not fit one 32768-byte"):
-        emit_program(module)
+        emit_ascendc(module)
 
 
 def test_a_transposed_view_read_other_than_by_an_assemble_is_refused():
@@ -136,7 +136,7 @@ def test_a_transposed_view_read_other_than_by_an_assemble_is_refused():
     module = parse_program(text)
     apply_pipeline(module, default_pipeline())
     with pytest.raises(BackendError, match="lowers a transposed tensor only as the source of a tensor.assemble"):
-        emit_program(module)
+        emit_ascendc(module)
 
 
 @needs_gxx

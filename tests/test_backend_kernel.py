@@ -17,7 +17,9 @@ from pypto_xdsl.dialects import program
 from pypto_xdsl.dialects.ascendc_kernel import KernelOp
 from pypto_xdsl.dialects.ascendc_types import MEMORY_BYTES, POSITION_MEMORY, TMP_UB_OFFSET, Memory
 from pypto_xdsl.dialects.attributes import TileType
+from pypto_xdsl.runtime.passes import emit_ascendc
 from pypto_xdsl.tools.pypto_compile import apply_pipeline, parse_program
+from pypto_xdsl.transforms.pipelines import lower_for_ascendc, lower_kernel_for_ascendc
 
 PROGRAMS = Path(__file__).parent / "filecheck" / "backend"
 # not the error inputs, nor inputs planned for a larger Unified Buffer than a core has
@@ -30,7 +32,7 @@ def kernel_text(src: str, name: str | None = None) -> str:
     module = parse_program(src)
     funcs = [f for f in program.func_ops(module) if f.is_incore]
     func = funcs[0] if name is None else next(f for f in funcs if f.sym_name.data == name)
-    return print_kernel(func)
+    return print_kernel(lower_kernel_for_ascendc(func))
 
 
 # --------------------------------------------------------------------------- layouts
@@ -294,7 +296,7 @@ _BAD_KERNELS = {
 def test_unsupported_input_is_a_clear_error(case):
     src, message = _BAD_KERNELS[case]
     with pytest.raises(BackendError) as e:
-        emit_program(parse_program(src))
+        emit_ascendc(parse_program(src))
     assert message in str(e.value)
     assert str(e.value).startswith("ascendc: ")
 
@@ -311,16 +313,32 @@ def test_orchestration_must_return_parameter_storage():
     }
     """
     with pytest.raises(BackendError, match="can only return tensors written through their parameters"):
-        emit_program(parse_program(src))
+        emit_ascendc(parse_program(src))
 
 
 def test_block_dim_attribute_sets_the_launch():
-    text = emit_program(parse_program((PROGRAMS / "spmd.mlir").read_text())).files["host/main_orch.cpp"]
+    text = emit_ascendc(parse_program((PROGRAMS / "spmd.mlir").read_text())).files["host/main_orch.cpp"]
     assert "ACLRT_LAUNCH_KERNEL(spmd_kernel)(4, stream, x_dev, y_dev)" in text
 
 
+def test_the_printers_refuse_ir_that_is_not_lowered_and_the_callers_lower_it():
+    """The backend reads IR only: its caller lowers a tile-level kernel first (on a copy)."""
+    module = parse_program((PROGRAMS / "spmd.mlir").read_text())
+    before = str(module)
+    with pytest.raises(BackendError, match=r"the pypto kernel @spmd_kernel is not a planned, synchronised "
+                       r"ascendc.kernel; lower the module first \(the pypto-ascendc pipeline"):
+        emit_program(module)
+    kernel = next(f for f in program.func_ops(module) if f.is_incore)
+    with pytest.raises(BackendError, match="@spmd_kernel is a pypto function; print_kernel prints an ascendc.kernel"):
+        print_kernel(kernel)
+    lowered = lower_for_ascendc(module)
+    assert str(module) == before and lowered is not module
+    assert lower_for_ascendc(lowered) is lowered  # codegen-ready: nothing to do
+    assert emit_program(lowered).files == emit_ascendc(module).files
+
+
 def test_every_acl_call_is_checked():
-    em = emit_program(parse_program((PROGRAMS / "orchestration.mlir").read_text()))
+    em = emit_ascendc(parse_program((PROGRAMS / "orchestration.mlir").read_text()))
     for path in ("host/main_orch.cpp", "host/main.cpp"):
         text = em.files[path]
         if path == "host/main_orch.cpp":

@@ -547,12 +547,12 @@ pypto.func orchestration @main(%x: {_tensor(r, c, e)}, out %y: {_tensor(c, r, e)
   %o = pypto.call @k(%x, %y) : ({_tensor(r, c, e)}, {_tensor(c, r, e)}) -> {_tensor(c, r, e)}
   pypto.return %o : {_tensor(c, r, e)}
 }}"""
-    from pypto_xdsl.backend.ascendc.emit import emit_program
+    from pypto_xdsl.runtime.passes import emit_ascendc
 
     reference = parse_program(text)
     module = reference.clone()
     apply_pipeline(module, default_pipeline())
-    cpp = emit_program(module.clone()).files["kernels/k.cpp"]
+    cpp = emit_ascendc(module.clone()).files["kernels/k.cpp"]
     assert cpp.count("Transpose(") == (r // 16) * (c // 16), cpp
     assert "GetValue" not in cpp and "SetValue" not in cpp
     report = simulate(module, tmp_path / f"{e}{r}x{c}", seed=9, reference_module=reference)

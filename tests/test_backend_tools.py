@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pypto_xdsl.backend.ascendc.target import FILE_MARKER
+from pypto_xdsl.backend.ascendc.emit import FILE_MARKER
 from pypto_xdsl.tools.pypto_compile import main as compile_main
 
 PROGRAMS = Path(__file__).parent / "filecheck" / "backend"

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from pypto_xdsl.backend.ascendc.cxx import BackendError
-from pypto_xdsl.backend.ascendc.emit import emit_program
+from pypto_xdsl.runtime.passes import emit_ascendc
 from pypto_xdsl.tools.pypto_compile import parse_program, simulate
 
 needs_gxx = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is needed to build the simulation")
@@ -127,7 +127,7 @@ pypto.func incore @k(%x: {T}, %n: index, out %o: {T}) -> {T} {{
   pypto.return %w : {T}
 }}"""
     with pytest.raises(BackendError, match=r"cannot lower 'scf.while' in @k: yielding one carried tile in place of another \(a swap\) is not supported"):
-        emit_program(parse_program(text))
+        emit_ascendc(parse_program(text))
 
 
 def test_tile_moving_position_in_while_is_rejected():
@@ -148,7 +148,7 @@ pypto.func incore @k(%x: {T}, %n: index, out %o: {T}) -> {T} {{
   pypto.return %w : {T}
 }}"""
     with pytest.raises(BackendError, match=r"cannot lower 'scf.while' in @k: a tile carried through scf.while keeps its position: the initial value at position 0 is index"):
-        emit_program(parse_program(text))
+        emit_ascendc(parse_program(text))
 
 
 def test_forwarding_a_tensor_that_is_not_carried_is_rejected():
@@ -167,4 +167,4 @@ pypto.func incore @k(%x: {T}, %n: index, out %o: {T}, out %p: {T}) -> {T} {{
   pypto.return %o : {T}
 }}"""
     with pytest.raises(BackendError, match=r"forwarded by scf.condition must name the storage of one of the loop's carried"):
-        emit_program(parse_program(text))
+        emit_ascendc(parse_program(text))

@@ -17,7 +17,6 @@ import pytest
 
 from pypto_xdsl.backend.ascendc import sim
 from pypto_xdsl.backend.ascendc.cxx import BackendError
-from pypto_xdsl.backend.ascendc.emit import emit_program, lower_kernel_for_printing
 from pypto_xdsl.backend.ascendc.host import kernel_signature
 from pypto_xdsl.backend.ascendc.kernel import (
     print_kernel,
@@ -25,6 +24,7 @@ from pypto_xdsl.backend.ascendc.kernel import (
     workspace_plan,
 )
 from pypto_xdsl.dialects import program
+from pypto_xdsl.runtime.passes import emit_ascendc
 from pypto_xdsl.tools.pypto_compile import (
     apply_pipeline,
     compile_module,
@@ -33,6 +33,7 @@ from pypto_xdsl.tools.pypto_compile import (
     simulate,
     write_inputs,
 )
+from pypto_xdsl.transforms.pipelines import lower_kernel_for_ascendc
 
 needs_gxx = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is needed to build the simulation")
 
@@ -88,13 +89,13 @@ def test_the_pipeline_materialises_kernel_local_tensors_and_plans_their_slots():
 def test_only_kernels_with_local_tensors_take_a_workspace():
     module = pipelined("workspace_result")
     twice, use = func(module, "twice"), func(module, "use")
-    lowered_twice, lowered_use = lower_kernel_for_printing(twice), lower_kernel_for_printing(use)
+    lowered_twice, lowered_use = lower_kernel_for_ascendc(twice), lower_kernel_for_ascendc(use)
     assert kernel_signature(lowered_twice)[-1] == ("void*", "workspace")
     assert all(name != "workspace" for _, name in kernel_signature(lowered_use))
     assert lowered_twice.workspace_bytes == 64 * 128 * 4
     assert [(r.kind.data, r.value.data) for r in lowered_twice.result_kinds] == [("workspace", 0)]
-    assert "GM_ADDR workspace" in print_kernel(twice)
-    assert "workspace" not in print_kernel(use)
+    assert "GM_ADDR workspace" in print_kernel(lowered_twice)
+    assert "workspace" not in print_kernel(lowered_use)
     slot = returned_locals(twice)[0]
     assert slot is not None and slot.offset == 0 and slot.bytes == 64 * 128 * 4
     assert returned_locals(use) == [None]
@@ -178,7 +179,7 @@ def test_simulation_rejects_a_workspace_too_small_for_all_blocks(tmp_path):
 def kernel_error(text: str, name: str = "k") -> str:
     module = parse_program(text)
     with pytest.raises(BackendError) as info:
-        print_kernel(func(module, name))
+        print_kernel(lower_kernel_for_ascendc(func(module, name)))
     return str(info.value)
 
 
@@ -245,7 +246,7 @@ pypto.func orchestration @main(%x: {T}, out %o: {T}) -> {T} {{{body}
 
 
 def test_host_reads_a_returned_local_tensor_from_the_workspace():
-    em = emit_program(parse_program(_returning_program("", False)))
+    em = emit_ascendc(parse_program(_returning_program("", False)))
     host = em.files["host/main_orch.cpp"]
     assert "void* n_dev = k_ws_dev;  // %n: kernel-local tensor of @k, in its workspace" in host
     assert "ACLRT_LAUNCH_KERNEL(copy)(1, stream, n_dev, o_dev)" in host
@@ -253,9 +254,9 @@ def test_host_reads_a_returned_local_tensor_from_the_workspace():
 
 def test_returned_local_tensor_of_a_multi_block_launch_is_rejected():
     with pytest.raises(BackendError, match=r"@k returns the kernel-local tensor %n .* launched on 2 blocks"):
-        emit_program(parse_program(_returning_program("{pypto.block_dim = 2 : i64}", False)))
+        emit_ascendc(parse_program(_returning_program("{pypto.block_dim = 2 : i64}", False)))
 
 
 def test_returned_local_tensor_carried_out_of_a_host_loop_is_rejected():
     with pytest.raises(BackendError, match=r"the workspace is reused by every iteration"):
-        emit_program(parse_program(_returning_program("", True)))
+        emit_ascendc(parse_program(_returning_program("", True)))

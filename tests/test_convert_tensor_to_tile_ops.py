@@ -280,12 +280,12 @@ def test_op_scratch_is_counted_in_the_tile_size(name):
     the blocks it picks keep the backend's queues double-buffered (without the scratch, the
     block filled the UB, and ascendc-plan-buffers fell back to single-buffered queues), and
     sized for single-buffered queues they still fit the UB (without it: an overflow)."""
-    from pypto_xdsl.backend.ascendc.emit import emit_program
+    from pypto_xdsl.runtime.passes import emit_ascendc
     from pypto_xdsl.transforms.pipelines import DEFAULT_PIPELINE
 
     module = parse_program(_scratch_program(name))
     apply_pipeline(module, "pypto-default")
-    cpp = emit_program(module).files["kernels/k.cpp"]
+    cpp = emit_ascendc(module).files["kernels/k.cpp"]
     assert "InitBuffer(inQ_x_tile, 2," in cpp and "InitBuffer(outQ_y_tile, 2," in cpp, cpp
     assert "for (int64_t row = 0;" in cpp, "the test needs a loop over blocks to double-buffer"
 
@@ -293,4 +293,4 @@ def test_op_scratch_is_counted_in_the_tile_size(name):
     stages = ",".join("convert-tensor-to-tile{double-buffer=false}" if s == "convert-tensor-to-tile" else s
                       for s in DEFAULT_PIPELINE)
     apply_pipeline(single, stages)
-    emit_program(single)  # no "its tiles need ... bytes of Unified Buffer" error
+    emit_ascendc(single)  # no "its tiles need ... bytes of Unified Buffer" error

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pypto_xdsl.backend.ascendc.emit import emit_program
+from pypto_xdsl.runtime.passes import emit_ascendc
 from pypto_xdsl.tools.pypto_compile import apply_pipeline, parse_program, simulate
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,7 +47,7 @@ pypto.func orchestration @main(%x: {x}, out %y: {r}) -> {r} {{
 ])
 def test_tree_reductions_match_the_interpreter(tmp_path, op, rows, cols, barriers):
     module = parse_program(_reduce_program(op, rows, cols))
-    kernel = emit_program(module).files["kernels/k.cpp"]
+    kernel = emit_ascendc(module).files["kernels/k.cpp"]
     assert kernel.count("PipeBarrier<PIPE_V>") == barriers
     report = simulate(module, tmp_path / "sim", seed=3)
     assert report.max_rel_error is not None and report.max_rel_error <= 1e-5, report.max_rel_error
@@ -100,7 +100,7 @@ def test_in_place_row_broadcasts_match_the_interpreter(tmp_path, block, in_place
     are computed over the loaded tile and both queues stay double-buffered; [4, 1024] blocks
     fit without in-place results and keep their own buffers."""
     module = parse_program(_rows_program(32, 1024, block))
-    kernel = emit_program(module).files["kernels/k.cpp"]
+    kernel = emit_ascendc(module).files["kernels/k.cpp"]
     assert ("Exp(tx, tx, " in kernel) == in_place
     assert ("Sub(tx[64], tx[64], e_brcb" in kernel) == in_place
     assert "TQue<TPosition::VECIN, 2> inQ_tx;" in kernel and "TQue<TPosition::VECOUT, 2> outQ_g;" in kernel
@@ -116,7 +116,7 @@ def test_bench_softmax_layernorm_take_8_row_tiles_in_place(name):
 
     module = parse_python_file(bench_kernels.PROGRAMS[name], f"<{name}>")
     apply_pipeline(module, "pypto-default")
-    (kernel,) = [text for path, text in emit_program(module).files.items() if path.startswith("kernels/")]
+    (kernel,) = [text for path, text in emit_ascendc(module).files.items() if path.startswith("kernels/")]
     assert "row += 8)" in kernel
     assert "TQue<TPosition::VECIN, 2> inQ_t_tile;" in kernel and "TQue<TPosition::VECOUT, 2>" in kernel
     assert "Sub(t_tile[64], t_tile[64], " in kernel
@@ -146,10 +146,10 @@ def test_broadcast_reciprocal_is_within_two_ulp(tmp_path, rows, cols):
     """ascendc-broadcast-reciprocal: x * (1 / r) instead of x / r rounds twice; against the
     interpreter's division it stays within 2 ulp of f32 (2.4e-7 relative)."""
     reference = parse_program(_row_div_program(rows, cols))
-    assert "Div(" in emit_program(reference.clone()).files["kernels/k.cpp"]  # opt-in: not by default
+    assert "Div(" in emit_ascendc(reference.clone()).files["kernels/k.cpp"]  # opt-in: not by default
     module = reference.clone()
     apply_pipeline(module, "pypto-default,convert-pypto-to-ascendc,ascendc-tree-reductions,ascendc-broadcast-reciprocal")
-    kernel = emit_program(module).files["kernels/k.cpp"]
+    kernel = emit_ascendc(module).files["kernels/k.cpp"]
     assert "Reciprocal(" in kernel and "Div(" not in kernel
     report = simulate(module, tmp_path / "sim", seed=7, reference_module=reference)
     assert report.max_rel_error is not None and report.max_rel_error <= 2.4e-7, report.max_rel_error
@@ -183,7 +183,7 @@ def test_index_cse_keeps_the_results(tmp_path):
     once (one GetBlockIdx instead of two) and the two-core kernel still matches the
     interpreter."""
     module = parse_program(SPMD_SCALE)
-    kernel = emit_program(module).files["kernels/scale.cpp"]
+    kernel = emit_ascendc(module).files["kernels/scale.cpp"]
     assert kernel.count("GetBlockIdx()") == 1 and kernel.count("const int64_t") == 1
     report = simulate(module, tmp_path / "sim", seed=2)
     assert report.max_rel_error is not None and report.max_rel_error <= 1e-5, report.max_rel_error
@@ -211,7 +211,7 @@ def test_prefetched_copy_in_overlaps_compute_and_keeps_results(tmp_path, name):
         reference = module.clone()
         if variant == "plain":
             apply_pipeline(module, _WITHOUT_PREFETCH)
-        kernel = next(iter(v for k, v in emit_program(module).files.items() if k.startswith("kernels/")))
+        kernel = next(iter(v for k, v in emit_ascendc(module).files.items() if k.startswith("kernels/")))
         assert ("LocalTensor<float> t_tile = inQ_t_tile.DeQue<float>();" in kernel) == (variant == "prefetch")
         report = simulate(module, tmp_path / variant, seed=4, profile=True, reference_module=reference)
         for key, got in report.outputs.items():

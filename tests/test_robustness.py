@@ -320,7 +320,8 @@ def test_a_kernel_without_parameters_is_launched_without_a_trailing_comma(tmp_pa
     parameters; its launch printed `(1, stream, )`, which g++ rejects."""
     import shutil
 
-    from pypto_xdsl.tools.pypto_compile import apply_pipeline, emit_program, parse_program, simulate
+    from pypto_xdsl.runtime.passes import emit_ascendc
+    from pypto_xdsl.tools.pypto_compile import apply_pipeline, parse_program, simulate
 
     text = f"""
 pypto.func @main(%a: {T}, out %o: {T}) -> {T} {{
@@ -339,7 +340,7 @@ pypto.func @main(%a: {T}, out %o: {T}) -> {T} {{
     module = parse_program(text)
     reference = module.clone()
     apply_pipeline(module, "pypto-default")
-    host = emit_program(module).files["host/main_orch.cpp"]
+    host = emit_ascendc(module).files["host/main_orch.cpp"]
     assert "ACLRT_LAUNCH_KERNEL(main_incore_0)(1, stream));" in host
     if shutil.which("g++") is not None:
         report = simulate(module, tmp_path / "out", reference_module=reference)

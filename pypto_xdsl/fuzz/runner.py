@@ -13,7 +13,7 @@ CLI (what `make fuzz` runs):
 With `--passes auto` the cases cycle over pipelines built from every registered pypto pass
 (plus `canonicalize,cse` and the empty pipeline, which checks the print/parse round trip),
 up to the backend's passes. After a pipeline that makes the module codegen-ready, the Ascend C
-printer runs too (`emit_program`: it prints, or declines with a "cannot lower" diagnostic,
+printer runs too (`emit_ascendc`: it prints, or declines with a "cannot lower" diagnostic,
 counted as unsupported); for a share of those cases (`sim_share`) the printed program is
 built with g++ against the simulation and run, and its outputs must match the interpreter's.
 The report counts the features the programs exercised (`program_features`).
@@ -388,10 +388,10 @@ def _emits(module: ModuleOp, backend: Counter | None) -> bool:
     "cannot lower ...", a documented limit); anything else propagates (a finding)."""
     from xdsl.utils.exceptions import DiagnosticException
 
-    from pypto_xdsl.backend.ascendc.emit import emit_program
+    from pypto_xdsl.runtime.passes import emit_ascendc
 
     try:
-        emit_program(module)
+        emit_ascendc(module)
     except DiagnosticException as e:
         _count_unsupported(backend, e)
         return False

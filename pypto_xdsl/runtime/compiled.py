@@ -75,10 +75,10 @@ class Compiled:
 
     @cached_property
     def emitted(self) -> Any:
-        from pypto_xdsl.backend.ascendc.emit import emit_program
+        from pypto_xdsl.runtime.passes import emit_ascendc
 
         try:
-            return emit_program(self.module, entry=self.entry)
+            return emit_ascendc(self.module, entry=self.entry)
         except DiagnosticException as e:
             raise self.runtime.error_at_def(f"cannot emit Ascend C for {self.what}: {e}") from None
 
@@ -93,7 +93,7 @@ class Compiled:
 
     def ascendc(self) -> str:
         """Every generated file, each after a `// ===== file: <path> =====` marker."""
-        from pypto_xdsl.backend.ascendc.target import FILE_MARKER
+        from pypto_xdsl.backend.ascendc.emit import FILE_MARKER
 
         return "".join(FILE_MARKER.format(path=p) + "\n" + t for p, t in self.files.items())
 

@@ -1,10 +1,14 @@
-"""Running pass pipelines by name, as `pypto-opt -p` does."""
+"""Running pass pipelines by name, as `pypto-opt -p` does, and the Ascend C backend after them."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import ModuleOp
+
+if TYPE_CHECKING:
+    from pypto_xdsl.backend.ascendc.emit import EmittedProgram
 
 
 def apply_passes(module: ModuleOp, passes: Sequence[str]) -> None:
@@ -31,3 +35,13 @@ def apply_pipeline(module: ModuleOp, pipeline: str) -> None:
 
     PassPipeline.parse_spec(get_all_passes(), pipeline).apply(make_context(), module)
     module.verify()
+
+
+def emit_ascendc(module: ModuleOp, entry: str | None = None, with_sim: bool = True) -> EmittedProgram:
+    """The Ascend C backend's files for `module` (kernels, host code, CMakeLists.txt, README):
+    a module whose kernels are not codegen-ready yet is lowered on a copy first
+    (`transforms.pipelines.lower_for_ascendc`), so `module` never changes. Raises BackendError."""
+    from pypto_xdsl.backend.ascendc.emit import emit_program
+    from pypto_xdsl.transforms.pipelines import lower_for_ascendc
+
+    return emit_program(lower_for_ascendc(module), entry=entry, with_sim=with_sim)

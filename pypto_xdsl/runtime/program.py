@@ -21,7 +21,7 @@ from pypto_xdsl.frontend.program import Program
 from pypto_xdsl.language import types as T
 from pypto_xdsl.runtime import arrays
 from pypto_xdsl.runtime.config import RunConfig
-from pypto_xdsl.runtime.passes import apply_passes, apply_pipeline
+from pypto_xdsl.runtime.passes import apply_passes, apply_pipeline, emit_ascendc
 
 
 def type_of_input(x: Any, what: str = "run") -> Attribute:
@@ -114,11 +114,9 @@ class RunnableProgram(Program):
 
         Returns the written paths (kernels/*.cpp, host/*, CMakeLists.txt, ...).
         """
-        from pypto_xdsl.backend.ascendc.emit import emit_program
-
         module = self.fresh_module()
         apply_passes(module, passes)
-        emitted = emit_program(module, entry)
+        emitted = emit_ascendc(module, entry)
         out = Path(out_dir)
         written: list[Path] = []
         for rel, text in emitted.files.items():

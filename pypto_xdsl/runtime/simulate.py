@@ -37,9 +37,9 @@ class SimBuild:
 def emit_and_build(module: ModuleOp, entry: str, directory: Path) -> None:
     """Write the backend's files for `module` into `directory` and build them with g++."""
     from pypto_xdsl.backend.ascendc import sim
-    from pypto_xdsl.backend.ascendc.emit import emit_program
+    from pypto_xdsl.runtime.passes import emit_ascendc
 
-    program = emit_program(module, entry=entry)
+    program = emit_ascendc(module, entry=entry)
     for rel, text in program.files.items():
         path = directory / rel
         path.parent.mkdir(parents=True, exist_ok=True)

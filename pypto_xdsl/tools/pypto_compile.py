@@ -30,12 +30,13 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from pypto_xdsl.analysis.dynamic_extents import dynamic_symbols
 from pypto_xdsl.backend.ascendc import sim
-from pypto_xdsl.backend.ascendc.emit import EmittedProgram, choose_entry, emit_program
+from pypto_xdsl.backend.ascendc.emit import EmittedProgram, choose_entry
 from pypto_xdsl.dialects import make_context
 from pypto_xdsl.dialects.attributes import ParamDirection, TensorType
 from pypto_xdsl.dialects.program import FuncOp
 from pypto_xdsl.interpreter.tolerance import Tolerance, program_precision, tolerance_for
 from pypto_xdsl.parsing import LocatingParser, decode_source
+from pypto_xdsl.runtime.passes import emit_ascendc
 from pypto_xdsl.tools import diagnostics
 from pypto_xdsl.utils import call_with_deep_stack, deep_stack
 
@@ -107,7 +108,7 @@ def apply_pipeline(module: ModuleOp, pipeline: str, ctx: Context | None = None) 
 @deep_stack
 def compile_module(module: ModuleOp, out_dir: Path, entry: str | None = None) -> EmittedProgram:
     """Write the generated files (and a copy of the simulation headers) under `out_dir`."""
-    program = emit_program(module, entry=entry)
+    program = emit_ascendc(module, entry=entry)
     out_dir = Path(out_dir)
     for rel, text in program.files.items():
         path = out_dir / rel

@@ -217,7 +217,7 @@ class PyptoOptMain(xDSLOptMain):
         super().register_all_targets()
         self.available_targets["mlir"] = lambda: _MLIRTarget
         try:
-            from pypto_xdsl.backend.ascendc.target import register_targets
+            from pypto_xdsl.tools.ascendc_target import register_targets
         except ImportError:
             return
         register_targets(self)

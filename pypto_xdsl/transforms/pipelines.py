@@ -1,4 +1,5 @@
-"""Named pipelines: passes that run a fixed sequence of other passes."""
+"""Named pipelines: passes that run a fixed sequence of other passes, and the lowering the
+Ascend C backend's callers run on a module whose kernels are not codegen-ready yet."""
 
 from __future__ import annotations
 
@@ -8,6 +9,11 @@ from typing import ClassVar
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
+
+from pypto_xdsl.analysis.cxx_names import BackendError
+from pypto_xdsl.dialects.ascendc_kernel import KernelOp
+from pypto_xdsl.dialects.ascendc_types import KernelKind
+from pypto_xdsl.dialects.program import FuncOp
 
 # The default strategy, in order; names refer to pypto_xdsl.transforms' registry.
 DEFAULT_PIPELINE: tuple[str, ...] = (
@@ -64,3 +70,63 @@ class PyptoAscendCPipeline(PyptoDefaultPipeline):
 
     name = "pypto-ascendc"
     stages: ClassVar[tuple[str, ...]] = ASCENDC_PIPELINE
+
+
+def lower_for_ascendc(module: ModuleOp) -> ModuleOp:
+    """`module` ready for the Ascend C printers: `module` itself when it is
+    (`analysis.codegen_ready`), else a copy whose kernels went through the backend stages of
+    `ASCENDC_PIPELINE` (convert-pypto-to-ascendc onwards), so the input never changes.
+
+    A kernel or orchestration function over a run-time extent the backend does not lower is
+    refused first, naming it. An error raised while lowering the copy names the input's op.
+    Raises BackendError.
+    """
+    from pypto_xdsl.analysis.codegen_ready import pending_kernel
+    from pypto_xdsl.analysis.cxx_names import name_original_op
+    from pypto_xdsl.transforms.convert_pypto_to_ascendc import check_dynamic_extents, has_pypto_kernels, lower_module
+
+    check_dynamic_extents(module)
+    if pending_kernel(module) is None:
+        return module
+    clone = module.clone()
+    originals = dict(zip(clone.walk(), module.walk()))
+    try:
+        if has_pypto_kernels(clone):
+            lower_module(clone)
+        for kernel in clone.body.block.ops:
+            if isinstance(kernel, KernelOp):
+                _complete_kernel(kernel)
+    except BackendError as e:
+        name_original_op(e, originals)  # located in the input, not in the copy
+        raise
+    return clone
+
+
+def lower_kernel_for_ascendc(func: FuncOp) -> KernelOp:
+    """A planned and synchronised `ascendc.kernel` for one tile-level pypto kernel (a copy)."""
+    from pypto_xdsl.transforms.ascendc_kernel_lowering import lower_kernel
+
+    kernel = lower_kernel(func)
+    _complete_kernel(kernel)
+    return kernel
+
+
+def _complete_kernel(kernel: KernelOp) -> None:
+    """The per-kernel stages after convert-pypto-to-ascendc; a stage a kernel has been
+    through leaves it as it is."""
+    if kernel.kernel_kind == KernelKind.MIX:
+        return  # its members are planned and synchronised, each on its own core
+    from pypto_xdsl.transforms.ascendc_cse import kernel_cse
+    from pypto_xdsl.transforms.ascendc_insert_sync import sync_kernel
+    from pypto_xdsl.transforms.ascendc_plan_buffers import plan_kernel
+    from pypto_xdsl.transforms.ascendc_prefetch_copy_in import prefetch_kernel
+    from pypto_xdsl.transforms.ascendc_remove_redundant_sync import remove_redundant_sync
+    from pypto_xdsl.transforms.ascendc_tree_reductions import tree_reductions
+
+    tree_reductions(kernel)
+    plan_kernel(kernel)
+    if kernel.sync is None:
+        sync_kernel(kernel)
+        remove_redundant_sync(kernel)
+        prefetch_kernel(kernel)
+        kernel_cse(kernel)

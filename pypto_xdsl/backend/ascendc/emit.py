@@ -1,11 +1,9 @@
 """Program-level emission: every file `pypto-compile` writes, as {relative path: text}.
 
-`emit_program` prints a module whose kernels are planned and synchronised `ascendc.kernel`s;
-kernels still at the pypto level, or not planned or synchronised yet, are lowered first on a
-copy with the pypto-ascendc stages (convert-pypto-to-ascendc, ascendc-tree-reductions,
-ascendc-plan-buffers, ascendc-insert-sync, ascendc-remove-redundant-sync, ascendc-prefetch-copy-in,
-ascendc-cse), so printing never
-changes its input.
+`emit_program` prints a module whose kernels are planned and synchronised `ascendc.kernel`s
+(`analysis.codegen_ready`) and refuses any other; it runs no pass. Callers lower a module
+that is not ready with `transforms.pipelines.lower_for_ascendc`, or call
+`runtime.passes.emit_ascendc`, which does both.
 """
 
 from __future__ import annotations
@@ -14,7 +12,7 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import ModuleOp
 
-from pypto_xdsl.analysis.cxx_names import name_original_op
+from pypto_xdsl.analysis.codegen_ready import pending_kernel
 from pypto_xdsl.backend.ascendc.cxx import BackendError, Namer
 from pypto_xdsl.backend.ascendc.host import HostProgram, kernel_signature, orchestration_funcs, print_host
 from pypto_xdsl.backend.ascendc.host_driver import print_driver
@@ -22,6 +20,9 @@ from pypto_xdsl.backend.ascendc.kernel import kernel_cxx_name, print_ascendc_ker
 from pypto_xdsl.dialects import program
 from pypto_xdsl.dialects.ascendc_kernel import KernelOp
 from pypto_xdsl.dialects.ascendc_types import KernelKind
+
+FILE_MARKER = "// ===== file: {path} ====="
+"""What precedes each file when they are printed as one text (`-t ascendc`)."""
 
 
 @dataclass
@@ -38,56 +39,6 @@ def host_file_base(orchestration_name: str) -> str:
 
 def kernel_funcs(module: ModuleOp) -> list[KernelOp]:
     return [op for op in module.body.block.ops if isinstance(op, KernelOp)]
-
-
-def _complete_kernel(kernel: KernelOp) -> None:
-    if kernel.kernel_kind == KernelKind.MIX:
-        return  # its members are planned and synchronised, each on its own core
-    from pypto_xdsl.transforms.ascendc_cse import kernel_cse
-    from pypto_xdsl.transforms.ascendc_insert_sync import sync_kernel
-    from pypto_xdsl.transforms.ascendc_plan_buffers import plan_kernel
-    from pypto_xdsl.transforms.ascendc_prefetch_copy_in import prefetch_kernel
-    from pypto_xdsl.transforms.ascendc_remove_redundant_sync import remove_redundant_sync
-    from pypto_xdsl.transforms.ascendc_tree_reductions import tree_reductions
-
-    tree_reductions(kernel)  # a planned kernel is left as it is
-    plan_kernel(kernel)
-    if kernel.sync is None:
-        sync_kernel(kernel)
-        remove_redundant_sync(kernel)
-        prefetch_kernel(kernel)
-        kernel_cse(kernel)
-
-
-def lower_for_printing(module: ModuleOp) -> ModuleOp:
-    """`module`, or a copy of it whose kernels are all planned, synchronised ascendc.kernels."""
-    from pypto_xdsl.transforms.convert_pypto_to_ascendc import has_pypto_kernels, lower_module
-
-    pending = has_pypto_kernels(module) or any(
-        k.kernel_kind != KernelKind.MIX and (k.memory_plan is None or k.sync is None) for k in kernel_funcs(module)
-    )
-    if not pending:
-        return module
-    clone = module.clone()
-    originals = dict(zip(clone.walk(), module.walk()))
-    try:
-        if has_pypto_kernels(clone):
-            lower_module(clone)
-        for kernel in kernel_funcs(clone):
-            _complete_kernel(kernel)
-    except BackendError as e:
-        name_original_op(e, originals)  # located in the input, not in the copy
-        raise
-    return clone
-
-
-def lower_kernel_for_printing(func: program.FuncOp) -> KernelOp:
-    """A planned and synchronised ascendc.kernel for one tile-level pypto kernel (a copy)."""
-    from pypto_xdsl.transforms.ascendc_kernel_lowering import lower_kernel
-
-    kernel = lower_kernel(func)
-    _complete_kernel(kernel)
-    return kernel
 
 
 def choose_entry(module: ModuleOp, entry: str | None) -> program.FuncOp | None:
@@ -205,12 +156,16 @@ and queue discipline and stops with "pypto-sim error" on a violation.
 
 
 def emit_program(module: ModuleOp, entry: str | None = None, with_sim: bool = True) -> EmittedProgram:
-    from pypto_xdsl.transforms.convert_pypto_to_ascendc import check_dynamic_extents
-
+    """The files of a codegen-ready `module` (raises BackendError for any other)."""
+    pending = pending_kernel(module)
+    if pending is not None:
+        kind = "kernel" if isinstance(pending, KernelOp) else "pypto kernel"
+        raise BackendError(
+            f"ascendc: the {kind} @{pending.sym_name.data} is not a planned, synchronised ascendc.kernel; "
+            "lower the module first (the pypto-ascendc pipeline, or transforms.pipelines.lower_for_ascendc)"
+        )
     em = EmittedProgram()
-    check_dynamic_extents(module)
     seen: dict[str, str] = {}
-    module = lower_for_printing(module)
     kfuncs = kernel_funcs(module)
     members = {f.sym_name.data: f for f in kfuncs if f.group is not None}
     for f in kfuncs:

@@ -7,8 +7,8 @@ branches (cxx.CxxWriter), and names scalars after their name hints. Ops that are
 expressions (`ascendc.at`, `get_block_idx`, `scalar_cast`, `unary_minus`, constants) print
 where they are used. The header comment states the buffer plan the kernel records.
 
-`print_kernel` also accepts a tile-level `pypto.func incore|aiv|aic`: it lowers a copy first
-(the pypto-ascendc stages), as `-t ascendc` does for a whole module.
+The printer runs no pass: `transforms.pipelines.lower_kernel_for_ascendc` lowers a tile-level
+`pypto.func incore|aiv|aic` to the kernel it prints.
 """
 
 from __future__ import annotations
@@ -499,13 +499,14 @@ def print_ascendc_kernel(kernel: KernelOp, members: dict[str, KernelOp] | None =
     return KernelPrinter(kernel).print(members)
 
 
-def print_kernel(func: KernelOp | program.FuncOp) -> str:
-    """The Ascend C source of one kernel (an ascendc.kernel, or a pypto kernel lowered first)."""
-    if isinstance(func, program.FuncOp):
-        from pypto_xdsl.backend.ascendc.emit import lower_kernel_for_printing
-
-        func = lower_kernel_for_printing(func)
-    return print_ascendc_kernel(func)
+def print_kernel(kernel: KernelOp | program.FuncOp) -> str:
+    """The Ascend C source of one planned, synchronised ascendc.kernel."""
+    if not isinstance(kernel, KernelOp):
+        raise BackendError(
+            f"ascendc: @{kernel.sym_name.data} is a pypto function; print_kernel prints an ascendc.kernel "
+            "(lower it first: transforms.pipelines.lower_kernel_for_ascendc)"
+        )
+    return print_ascendc_kernel(kernel)
 
 
 def workspace_bytes(kernel: KernelOp | program.FuncOp) -> int:
