@@ -35,9 +35,9 @@ test: setup lint
 	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) tests
 	$(BIN)/lit -q tests/filecheck
 
-# Pyflakes errors (unused/undefined names) and import order in the package and benchmarks.
+# Pyflakes errors (unused/undefined names) and import order in the package, benchmarks and tests.
 lint: setup
-	$(BIN)/ruff check pypto_xdsl benchmarks
+	$(BIN)/ruff check pypto_xdsl benchmarks tests
 
 pytest: setup
 	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) tests

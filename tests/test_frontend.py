@@ -1,4 +1,5 @@
 """Python DSL frontend: program structure, types, SSA construction, ops, diagnostics."""
+# ruff: noqa: F841 -- the pl programs below leave names unused on purpose: the frontend must drop them
 
 from __future__ import annotations
 
@@ -289,7 +290,7 @@ def test_read_before_definition_is_an_error():
         class P:
             @pl.function
             def main(self, x: T64) -> T64:
-                z = y + 1.0
+                z = y + 1.0  # noqa: F821 (read before it is defined: the error under test)
                 y = x
                 return z
 
@@ -410,12 +411,7 @@ def test_unannotated_parameters_are_inferred_from_call_sites():
 
 
 def test_unannotated_entry_needs_types():
-    @pl.function
-    def dummy(self):  # noqa: ARG001 - just to keep the decorator import used
-        return
-
     with pytest.raises(ParserError, match="cannot infer the type of parameter 'a' of 'main'") as info:
-        P = None  # noqa: F841
 
         @pl.program
         class P:

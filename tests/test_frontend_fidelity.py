@@ -168,7 +168,7 @@ def test_tile_annotation_without_memory_space_accepts_any_space():
         class B:
             @pl.function(type=pl.FunctionType.InCore)
             def main(self, a: pl.Tensor[[16, 16], pl.FP16]) -> pl.Tensor[[16, 16], pl.FP16]:
-                t: pl.Tile[[16, 16], pl.FP16, pl.Mem.Vec] = pl.load(a, [0, 0], [16, 16], target_memory=pl.Mem.Mat)
+                t: pl.Tile[[16, 16], pl.FP16, pl.Mem.Vec] = pl.load(a, [0, 0], [16, 16], target_memory=pl.Mem.Mat)  # noqa: F841 (a load the program never uses)
                 return a
 
 

@@ -303,7 +303,7 @@ class After:
         tile = pl.load(y, [0], [64])
         tile_sq = pl.mul(tile, tile)
         result_tile = tile_sq + 1
-        result = pl.store(result_tile, [0], x)
+        result = pl.store(result_tile, [0], x)  # noqa: F841 (the seed's unused store result)
         return x  # store target: returns the param, not `result`
 
 

@@ -344,7 +344,7 @@ def test_many_scopes_share_one_written_tensor() -> None:
         block.add_ops([t, u, StoreOp(u.result, out, [zero.result]), YieldOp()])
         func.body.block.add_op(IncoreScopeOp([], Region(block)))
     func.body.block.add_op(ReturnOp(out))
-    module = outline(ModuleOp([func]))
+    outline(ModuleOp([func]))
     calls = [op for op in func.body.block.ops if isinstance(op, CallOp)]
     assert len(calls) == n
     assert calls[0].args[1] is out

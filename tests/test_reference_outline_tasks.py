@@ -4,6 +4,7 @@ this DSL. A scope with `as tid`, `deps=` or `allow_early_resolve=True` becomes a
 `pypto.submit`; a scope running `pld.system.defer_wait` is a deferred waiter whose body must
 be registration only (pypto_xdsl.analysis.deferred_wait), checked before anything changes.
 """
+# ruff: noqa: F841 -- the pl programs below leave names unused on purpose: the frontend must drop them
 
 from __future__ import annotations
 

@@ -85,12 +85,12 @@ def test_inlining_makes_the_spliced_value_the_callers_k():
 class OutFill:
     @pl.function(type=pl.FunctionType.InCore)
     def fill(self, x: pl.Tensor[[8], pl.FP32], count: pl.Out[IDX]) -> pl.Tensor[[8], pl.FP32]:
-        count = 8
+        count = 8  # noqa: F841 (written back to the caller)
         return pl.exp(x)
 
     @pl.function
     def main(self, x: pl.Tensor[[8], pl.FP32], count: IDX) -> IDX:
-        y = self.fill(x, count)
+        y = self.fill(x, count)  # noqa: F841 (only the written-back scalar is returned)
         return count
 
 
