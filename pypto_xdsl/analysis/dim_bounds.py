@@ -17,10 +17,10 @@ symbol (`parameter_dim`): the value a kernel receives from its host.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import BlockArgument, Operation
+from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from pypto_xdsl.dialects.attributes import TensorType, TileType
 from pypto_xdsl.dialects.program import CallOp, FuncOp, SubmitOp, dim_bounds
@@ -28,12 +28,17 @@ from pypto_xdsl.dialects.program import CallOp, FuncOp, SubmitOp, dim_bounds
 
 def parameter_dim(func: FuncOp, symbol: str) -> tuple[BlockArgument, int] | None:
     """The first tensor parameter of `func` with dimension `symbol`, and that axis."""
-    for arg in func.body.blocks[0].args:
-        t = arg.type
+    return tensor_axis(func.body.blocks[0].args, symbol)  # type: ignore[return-value]
+
+
+def tensor_axis(values: Iterable[SSAValue], symbol: str) -> tuple[SSAValue, int] | None:
+    """The first tensor of `values` with dimension `symbol`, and that axis."""
+    for value in values:
+        t = value.type
         if isinstance(t, TensorType):
             for axis, d in enumerate(t.get_shape()):
                 if d == symbol:
-                    return arg, axis
+                    return value, axis
     return None
 
 

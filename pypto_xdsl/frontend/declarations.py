@@ -83,7 +83,7 @@ class ProgramSource:
                 )
                 fn = (pyfuncs or {}).get(item.name)
                 if fn is not None:
-                    decl.namespace.update(_closure_values(fn))
+                    decl.namespace.update(closure_values(fn))
                     decl.annotations = dict(getattr(fn, "__annotations__", {}) or {})
                 src.functions[item.name] = decl
             elif isinstance(item, ast.AsyncFunctionDef):
@@ -125,7 +125,8 @@ def scan_function(decl: FunctionDecl, functions: dict[str, FunctionDecl]) -> Non
             functions[sub.attr].called = True
 
 
-def _closure_values(fn: Any) -> dict[str, Any]:
+def closure_values(fn: Any) -> dict[str, Any]:
+    """The values of the names `fn` closes over (an unbound one is left out)."""
     code, cells = fn.__code__, fn.__closure__ or ()
     values: dict[str, Any] = {}
     for name, cell in zip(code.co_freevars, cells):

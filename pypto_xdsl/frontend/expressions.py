@@ -13,6 +13,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerType, Signedness
 from xdsl.ir import SSAValue
 
+from pypto_xdsl.analysis.dim_bounds import tensor_axis
 from pypto_xdsl.dialects import attributes as A
 from pypto_xdsl.dialects import tensor as tensor_ops
 from pypto_xdsl.dialects.attributes import TensorType, TileType
@@ -40,7 +41,7 @@ def shaped_attribute(fb: FunctionBuilder, base: SSAValue, node: ast.Attribute) -
         for axis, d in enumerate(t.get_shape()):  # type: ignore[union-attr]
             if isinstance(d, int):
                 dims.append(Const(d))
-            elif isinstance(d, str) and _parameter_dim(fb, d) is not None:
+            elif isinstance(d, str) and tensor_axis(fb.params_block.args, d) is not None:
                 dims.append(T.DynVar(d))  # keeps the symbol in shapes built from it
             elif isinstance(t, TensorType):
                 dims.append(fb.build_op(node, lambda axis=axis: tensor_ops.DimOp(base, axis)))
@@ -76,20 +77,9 @@ def scalar_left(fb: FunctionBuilder, name: str, lhs: Any, rhs: SSAValue, node: a
     return binary(fb, "mul", inverse, lhs, node, None)
 
 
-def _parameter_dim(fb: FunctionBuilder, symbol: str) -> tuple[SSAValue, int] | None:
-    """A tensor parameter of the function and an axis whose extent is `symbol`."""
-    for arg in fb.params_block.args:
-        t = arg.type
-        if isinstance(t, TensorType):
-            for axis, d in enumerate(t.get_shape()):
-                if d == symbol:
-                    return arg, axis
-    return None
-
-
 def dynamic_extent(fb: FunctionBuilder, dim: T.DynVar, node: ast.AST) -> SSAValue:
     """The extent of dynamic dimension `dim` as an `index` (`tensor.dim` of a parameter)."""
-    found = _parameter_dim(fb, dim.name)
+    found = tensor_axis(fb.params_block.args, dim.name)
     if found is None:
         raise fb.error(
             node, f"the dynamic dimension {dim.name} is not the extent of a tensor parameter of "
@@ -195,8 +185,6 @@ class ExpressionMixin:
         try:
             return self.static_value(getattr(base, node.attr))
         except AttributeError:
-            from pypto_xdsl.frontend.locate import did_you_mean
-
             hint = did_you_mean(node.attr, dir(base)) if isinstance(base, type(builtins)) else ""
             raise self.error(node, f"unknown name '{ast.unparse(node)}'{hint}") from None
 

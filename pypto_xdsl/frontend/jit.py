@@ -32,7 +32,7 @@ from xdsl.ir import Attribute
 
 from pypto_xdsl.dialects import attributes as A
 from pypto_xdsl.frontend.builder import ModuleBuilder
-from pypto_xdsl.frontend.declarations import FunctionDecl, ProgramSource, scan_function
+from pypto_xdsl.frontend.declarations import FunctionDecl, ProgramSource, closure_values, scan_function
 from pypto_xdsl.frontend.errors import ParserError, SourceMap
 from pypto_xdsl.frontend.values import Const
 from pypto_xdsl.language import types as T
@@ -54,17 +54,6 @@ def _file_tree(filename: str, lines: list[str]) -> ast.Module:
         _FILE_TREES.clear()
     _FILE_TREES[filename] = (text, tree)
     return tree
-
-
-def closure_values(fn: Any) -> dict[str, Any]:
-    code, cells = fn.__code__, fn.__closure__ or ()
-    values: dict[str, Any] = {}
-    for name, cell in zip(code.co_freevars, cells):
-        try:
-            values[name] = cell.cell_contents
-        except ValueError:  # an empty cell: the name is not bound yet
-            pass
-    return values
 
 
 def _first_line(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
