@@ -33,11 +33,8 @@ from pypto_xdsl.dialects.program import (
 )
 from pypto_xdsl.dialects.tensor import AssembleOp, CreateOp, ExpOp
 from pypto_xdsl.dialects.tile import AddOp, LoadOp, StoreOp
-from pypto_xdsl.transforms.outline_incore_scopes import (
-    OutlineIncoreScopesPass,
-    VerifySplitIncoreOrchPass,
-    check_split_incore_orch,
-)
+from pypto_xdsl.transforms.outline_incore_scopes import OutlineIncoreScopesPass
+from pypto_xdsl.transforms.verify_split_incore_orch import VerifySplitIncoreOrchPass, check_split_incore_orch
 
 FILECHECK_DIR = Path(__file__).parent / "filecheck" / "transforms" / "outline-incore-scopes"
 T8 = TensorType([8], f32)

@@ -38,10 +38,8 @@ from pypto_xdsl.dialects.program import NO_DEP_ATTR, IncoreScopeOp, no_dep_posit
 from pypto_xdsl.frontend.errors import ParserError
 from pypto_xdsl.interpreter import parse_module
 from pypto_xdsl.runtime.passes import apply_passes
-from pypto_xdsl.transforms.outline_incore_scopes import (
-    check_split_incore_orch,
-    outline_incore_scopes,
-)
+from pypto_xdsl.transforms.outline_incore_scopes import outline_incore_scopes
+from pypto_xdsl.transforms.verify_split_incore_orch import check_split_incore_orch
 
 V = pl.Tensor[[64], pl.FP32]
 B = pl.Tensor[[16, 128], pl.FP32]

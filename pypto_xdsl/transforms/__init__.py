@@ -13,7 +13,7 @@ _PASSES: dict[str, tuple[str, str]] = {
         "VerifyInlineFunctionsEliminatedPass",
     ),
     "outline-incore-scopes": ("outline_incore_scopes", "OutlineIncoreScopesPass"),
-    "verify-split-incore-orch": ("outline_incore_scopes", "VerifySplitIncoreOrchPass"),
+    "verify-split-incore-orch": ("verify_split_incore_orch", "VerifySplitIncoreOrchPass"),
     "convert-tensor-to-tile": ("convert_tensor_to_tile", "ConvertTensorToTilePass"),
     "verify-convert-tensor-to-tile": ("convert_tensor_to_tile", "VerifyTensorToTilePass"),
     "expand-mixed-kernel": ("expand_mixed_kernel", "ExpandMixedKernelPass"),
