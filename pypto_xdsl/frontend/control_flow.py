@@ -95,7 +95,6 @@ class ControlFlowMixin:
                 return stmt
         return None
 
-
     def _loop_yields(self, node: ast.AST, values: list[tuple[str, Value]], inits: list[SSAValue]) -> list[SSAValue]:
         """The values a loop body yields for its carried names, each of its initial type."""
         yielded = []
@@ -111,6 +110,7 @@ class ControlFlowMixin:
                 )
             yielded.append(v)
         return yielded
+
     def stmt_For(self, node: ast.For) -> None:
         if node.orelse:
             raise self.error(node.orelse[0], "'for ... else' is not supported")
