@@ -5,8 +5,9 @@
 // (docs/performance.md lists each parameter and its source). The scalar unit issues in program
 // order; each pipe executes its own instructions in order; pipes run in parallel and wait for
 // each other only where the program says so: SetFlag/WaitFlag, PipeBarrier and the flags that
-// TQue::EnQue/DeQue/AllocTensor/FreeTensor set and wait. GM transfers of MTE2, MTE3 and FIX
-// share the core's slice of the GM bandwidth. The result, per block and per launch: estimated
+// TQue::EnQue/DeQue/AllocTensor/FreeTensor set and wait. GM reads (MTE2) and writes (MTE3, FIX)
+// go on separate channels of the core's port; their HBM bytes share the core's slice of the
+// chip's GM bandwidth. The result, per block and per launch: estimated
 // cycles, busy cycles per pipe, and counters (GM bytes, DMA bursts, vector repeats, barriers,
 // flags) — written as one JSON line per launch to the file named by PYPTO_SIM_PROFILE.
 //
@@ -128,8 +129,8 @@ inline Params& params() {
   return *p;
 }
 
-// A resource shared by the GM transfers of one core (its slice of the chip's GM bandwidth): a
-// calendar of busy intervals. A transfer takes the earliest free time at or after its start,
+// A resource shared by some GM transfers of one core (its read or write channel, its slice of
+// the chip's GM bandwidth): a calendar of busy intervals. A transfer takes the earliest free time at or after its start,
 // possibly in pieces around transfers reserved earlier (the port interleaves requests).
 class Calendar {
  public:
@@ -214,8 +215,13 @@ struct BlockState {
   double s = 0;           // scalar unit: program-order issue time
   double s_busy = 0;
   PipeState pipe[kPipes];
-  Calendar gm_port;
-  double gm_busy = 0;     // cycles of transfer on the GM port
+  // The core's GM resources. Reads (MTE2) and writes (MTE3, FIX) travel on separate channels,
+  // as on an AXI port, each at the core's share of the L2 bandwidth (every byte passes L2);
+  // the bytes that go to or come from HBM (read misses, every write) also take the core's
+  // share of the chip's GM bandwidth, which reads and writes share.
+  Calendar gm_read, gm_write, hbm;
+  double gm_read_busy = 0, gm_write_busy = 0, hbm_busy = 0;
+  double gm_busy() const { return std::max(hbm_busy, std::max(gm_read_busy, gm_write_busy)); }
   std::map<std::pair<const void*, int>, double> flags;  // (event name, id) -> time it is set
   std::unordered_map<const void*, SlotTimes> slots;
   Counters c;
@@ -440,12 +446,18 @@ inline void gm_transfer(int pipe, const void* gm, uint64_t bursts, uint64_t burs
     b.c.dma_min_burst = std::min(b.c.dma_min_burst, burst_bytes);
     b.c.dma_max_burst = std::max(b.c.dma_max_burst, burst_bytes);
   }
-  const double transfer = hbm_bytes / core_share(P.hbm_gbps, std::min(P.core_hbm_bytes_per_cycle, P.core_bytes_per_cycle)) +
-                          l2_bytes / core_share(P.l2_gbps, P.core_bytes_per_cycle);
+  // The transfer streams on its channel and on the HBM share at the same time and ends when the
+  // later of the two is through.
+  const double on_hbm = hbm_bytes / core_share(P.hbm_gbps, std::min(P.core_hbm_bytes_per_cycle, P.core_bytes_per_cycle));
+  const double on_channel = (hbm_bytes + l2_bytes) / core_share(P.l2_gbps, P.core_bytes_per_cycle);
   const double head = (pipe == FIX ? P.fix_issue : P.dma_issue) + bursts * P.dma_burst;
-  b.gm_port.prune(b.s);
-  const double end = std::max(b.gm_port.reserve(start + head, transfer), start + head + extra_cycles);
-  b.gm_busy += transfer;
+  Calendar& channel = read ? b.gm_read : b.gm_write;
+  channel.prune(b.s);
+  b.hbm.prune(b.s);
+  const double end = std::max({channel.reserve(start + head, on_channel), b.hbm.reserve(start + head, on_hbm),
+                               start + head + extra_cycles});
+  (read ? b.gm_read_busy : b.gm_write_busy) += on_channel;
+  b.hbm_busy += on_hbm;
   record(pipe, start, end, end + P.dma_latency);
   b.c.dma += 1;
   if (pipe == FIX) ++b.c.fixpipe;
@@ -693,7 +705,7 @@ inline void end_block() {
     r.cycles = std::max(r.cycles, b.total());  // the group's cores run at the same time
     for (int p = 0; p < kPipes; ++p) r.busy[c][p] = b.pipe[p].busy;
     r.busy[c][S] = b.s_busy;
-    r.gm_busy[c] = b.gm_busy;
+    r.gm_busy[c] = b.gm_busy();
     r.c.add(b.c);
     l.cube = l.cube || b.cube;
     b.active = false;
