@@ -18,8 +18,9 @@ kernel without a `memory_plan` this pass:
   never share, so no instruction reads and writes one buffer through two tensors;
 * double-buffers: a queue whose tensors are allocated inside a loop gets depth 2
   (`TQue<P, 2>`, `InitBuffer(q, 2, bytes)`) when every buffer of its memory still fits (for
-  CO1, two accumulators in L0C: one block's Fixpipe overlaps the next block's Mmads),
-  otherwise every queue of that memory keeps depth 1; if that does not fit either the kernel
+  CO1, two accumulators in L0C: one block's Fixpipe overlaps the next block's Mmads); an L1
+  queue (A1/B1) gets depth 4 when L1 holds that (`L1_LOOP_DEPTH`: a K-step copy runs three
+  steps ahead), else 2; otherwise every queue of that memory keeps depth 1; if that does not fit either the kernel
   is rejected, listing its buffers;
 * records `memory_plan = {UB = {capacity, used}, ...}` on the kernel.
 
@@ -60,6 +61,11 @@ from pypto_xdsl.dialects.ascendc_types import (
 
 UB_BYTES = MEMORY_BYTES[Memory.UB]
 _PLANNED_MEMORIES = (Memory.UB, Memory.L1, Memory.L0A, Memory.L0B, Memory.L0C)
+
+L1_LOOP_DEPTH = 4
+"""Buffers of an L1 (A1/B1) queue refilled in a loop when L1 holds them: the K-step copies
+read GM while the core's Fixpipe writes share its GM bandwidth, so each copy may run three
+steps ahead of its LoadData instead of one (docs/performance.md, session 7)."""
 
 
 @dataclass(frozen=True)
@@ -480,8 +486,9 @@ def share_queues(kernel: KernelOp, buffers: KernelBuffers) -> None:
 def fit(
     kernel: KernelOp, buffers: KernelBuffers, capacities: Capacities, fallback: bool = True,
 ) -> dict[Memory, tuple[int, int]]:
-    """Per on-chip memory: double-buffer loop queues when everything fits, else depth 1
-    (without `fallback`: a BackendError instead)."""
+    """Per on-chip memory: give loop queues the deepest depth at which everything fits (L1:
+    `L1_LOOP_DEPTH`, then 2; other memories: 2), else depth 1 (without `fallback`: a
+    BackendError instead of depth 1)."""
     reserved = any(M.uses_reserved_ub(op) for op in kernel.walk())
     totals: dict[Memory, tuple[int, int]] = {}
     depth: dict[M.TQueOp | M.TBufOp, int] = {}
@@ -490,17 +497,21 @@ def fit(
         decls = [d for d in buffers.decls if buffers.memory(d) == mem]
         if not decls:
             continue
-        for d in decls:
-            in_loop = isinstance(d, M.TQueOp) and any(
+        in_loop = {
+            d: capacities.double_buffer and isinstance(d, M.TQueOp) and any(
                 isinstance(u.operation, M.AllocTensorOp) and _in_loop(u.operation, kernel) for u in d.result.uses
             )
-            double = capacities.double_buffer and in_loop
-            depth[d] = 2 if double else 1
-        total = sum(buffers.init[d.result].bytes_per_buffer * depth[d] for d in decls)
-        if total > capacity and fallback:
+            for d in decls
+        }
+        tries = (L1_LOOP_DEPTH, 2) if mem == Memory.L1 else (2,)
+        if not fallback:
+            tries = tries[-1:]
+        for loop_depth in (*tries, 1):
             for d in decls:
-                depth[d] = 1
-            total = sum(buffers.init[d.result].bytes_per_buffer for d in decls)
+                depth[d] = loop_depth if in_loop[d] else 1
+            total = sum(buffers.init[d.result].bytes_per_buffer * depth[d] for d in decls)
+            if total <= capacity or (loop_depth == tries[-1] and not fallback):
+                break
         if total > capacity:
             listing = ", ".join(
                 f"{(d.held_values or [d.var_name])[0]} ({d.result.type.pos.value}, "  # type: ignore[union-attr]

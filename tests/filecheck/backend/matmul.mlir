@@ -30,7 +30,7 @@ pypto.func orchestration @main(%a: !pypto.tensor<[64, 128], f16>, %b: !pypto.ten
 }
 
 // CHECK-LABEL: // ===== file: kernels/matmul_kernel.cpp =====
-// CHECK: // Cube (AIC) kernel. Buffer plan (bytes): L1 49152 of 524288, L0A 24576 of 65536, L0B 24576 of 65536, L0C 16384 of 131072.
+// CHECK: // Cube (AIC) kernel. Buffer plan (bytes): L1 81920 of 524288, L0A 24576 of 65536, L0B 24576 of 65536, L0C 16384 of 131072.
 // CHECK: extern "C" __global__ __aicore__ void matmul_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR c) {
 // CHECK-NEXT: KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
 // CHECK-NEXT: GlobalTensor<half> a_gm;
@@ -45,8 +45,8 @@ pypto.func orchestration @main(%a: !pypto.tensor<[64, 128], f16>, %b: !pypto.ten
 // CHECK-NEXT: TQue<TPosition::A2, 1> qA2_a0;  // %a0 !pypto.tile<[64, 64], f16, left>
 // CHECK-NEXT: TQue<TPosition::B2, 1> qB2_b0;  // %b0 !pypto.tile<[64, 64], f16, right>
 // CHECK-NEXT: TQue<TPosition::CO1, 1> qCO1_acc0;  // %acc0 !pypto.tile<[64, 64], f32, acc>
-// CHECK-NEXT: TQue<TPosition::A1, 2> qA1_am;  // %am !pypto.tile<[64, 64], f16, mat>
-// CHECK-NEXT: TQue<TPosition::B1, 2> qB1_bm;  // %bm !pypto.tile<[64, 64], f16, mat>
+// CHECK-NEXT: TQue<TPosition::A1, 4> qA1_am;  // %am !pypto.tile<[64, 64], f16, mat>
+// CHECK-NEXT: TQue<TPosition::B1, 4> qB1_bm;  // %bm !pypto.tile<[64, 64], f16, mat>
 // CHECK-NEXT: TQue<TPosition::A2, 2> qA2_al;  // %al !pypto.tile<[64, 64], f16, left>
 // CHECK-NEXT: TQue<TPosition::B2, 2> qB2_br;  // %br !pypto.tile<[64, 64], f16, right>
 // CHECK-NEXT: pipe.InitBuffer(qA1_a0m, 1, 8192);
@@ -54,8 +54,8 @@ pypto.func orchestration @main(%a: !pypto.tensor<[64, 128], f16>, %b: !pypto.ten
 // CHECK-NEXT: pipe.InitBuffer(qA2_a0, 1, 8192);
 // CHECK-NEXT: pipe.InitBuffer(qB2_b0, 1, 8192);
 // CHECK-NEXT: pipe.InitBuffer(qCO1_acc0, 1, 16384);
-// CHECK-NEXT: pipe.InitBuffer(qA1_am, 2, 8192);
-// CHECK-NEXT: pipe.InitBuffer(qB1_bm, 2, 8192);
+// CHECK-NEXT: pipe.InitBuffer(qA1_am, 4, 8192);
+// CHECK-NEXT: pipe.InitBuffer(qB1_bm, 4, 8192);
 // CHECK-NEXT: pipe.InitBuffer(qA2_al, 2, 8192);
 // CHECK-NEXT: pipe.InitBuffer(qB2_br, 2, 8192);
 // CHECK-EMPTY:
