@@ -399,6 +399,13 @@ class MatmulRewriter:
             dest, offsets = create.result, [self._index(0), self._index(0)]
 
         hoisted = self._hoisted_panel(a, (mb, k)) if p.panel_loop is not None else None
+        # B in one tile is the same for every M block: one copy into L1 before the M loop
+        b_tile = None
+        if n == nb and k == kb and (isinstance(m, str) or m > mb):
+            b_tile = tile.LoadOp(b, [self._index(0), self._index(0)], TileType([kb, nb], b.type.element_type, MemorySpace.MAT))  # type: ignore[attr-defined]
+            b_tile.result.name_hint = f"{b.name_hint or 'rhs'}_mat"
+            self.rewriter.insert(b_tile, self.at)
+            b_tile = b_tile.result
 
         def tile_n(at: InsertPoint, carried: SSAValue, row: SSAValue, valid_rows: SSAValue | None = None) -> SSAValue:
             panel = hoisted
@@ -406,7 +413,7 @@ class MatmulRewriter:
                 panel = self._panel(at, a, row, (mb, k))
             return self._loop(at, n, nb, carried, "n",
                               lambda at2, c2, col: self._block(at2, a, b, c2, offsets, row, col, k, (mb, nb, kb),
-                                                               valid_rows, panel))
+                                                               valid_rows, panel, b_tile))
 
         if isinstance(m, str):
             final = self._runtime_m(m, mb, dest, tile_n)
@@ -530,7 +537,8 @@ class MatmulRewriter:
 
     def _operands(self, at: InsertPoint, a: SSAValue, b: SSAValue, row: SSAValue, col: SSAValue,
                   kk: SSAValue, shape: tuple[int, int, int], suffix: str,
-                  valid_rows: SSAValue | None = None, panel: SSAValue | None = None) -> tuple[SSAValue, SSAValue]:
+                  valid_rows: SSAValue | None = None, panel: SSAValue | None = None,
+                  b_tile: SSAValue | None = None) -> tuple[SSAValue, SSAValue]:
         mb, nb, kb = shape
         f16 = a.type.element_type  # type: ignore[attr-defined]
         valid = [valid_rows, self._index(kb)] if valid_rows is not None else []
@@ -539,23 +547,26 @@ class MatmulRewriter:
             a_mat = tile.SliceOp(panel, [self._index(0), kk], a_type)
         else:
             a_mat = tile.LoadOp(a, [row, kk], a_type, valid)
-        b_mat = tile.LoadOp(b, [kk, col], TileType([kb, nb], f16, MemorySpace.MAT))
+        b_mat = tile.LoadOp(b, [kk, col], TileType([kb, nb], f16, MemorySpace.MAT)) if b_tile is None else None
         left = tile.MoveOp(a_mat, MemorySpace.LEFT)
-        right = tile.MoveOp(b_mat, MemorySpace.RIGHT)
+        right = tile.MoveOp(b_tile if b_mat is None else b_mat, MemorySpace.RIGHT)
         a_name, b_name = a.name_hint or "lhs", b.name_hint or "rhs"
-        a_mat.result.name_hint, b_mat.result.name_hint = f"{a_name}_mat{suffix}", f"{b_name}_mat{suffix}"
+        a_mat.result.name_hint = f"{a_name}_mat{suffix}"
+        if b_mat is not None:
+            b_mat.result.name_hint = f"{b_name}_mat{suffix}"
         left.result.name_hint, right.result.name_hint = f"{a_name}_left{suffix}", f"{b_name}_right{suffix}"
-        self.rewriter.insert([a_mat, b_mat, left, right], at)
+        self.rewriter.insert([a_mat, *([b_mat] if b_mat is not None else []), left, right], at)
         return left.result, right.result
 
     def _block(self, at: InsertPoint, a: SSAValue, b: SSAValue, dest: SSAValue, offsets: Sequence[SSAValue],
                row: SSAValue, col: SSAValue, k: int, shape: tuple[int, int, int],
-               valid_rows: SSAValue | None = None, panel: SSAValue | None = None) -> SSAValue:
+               valid_rows: SSAValue | None = None, panel: SSAValue | None = None,
+               b_tile: SSAValue | None = None) -> SSAValue:
         """One [mb, nb] output block: the K reduction into an acc tile, then its store (of
         its first `valid_rows` rows, for the partial block of a run-time M)."""
         mb, nb, kb = shape
         if k == kb:
-            left, right = self._operands(at, a, b, row, col, self._index(0), shape, "", valid_rows, panel)
+            left, right = self._operands(at, a, b, row, col, self._index(0), shape, "", valid_rows, panel, b_tile)
             acc = tile.MatmulOp(left, right)
             acc.result.name_hint = "acc"
             self.rewriter.insert(acc, at)

@@ -3,7 +3,9 @@
 // A run-time M on 4 cube cores: core b takes rows [b*M/4, (b+1)*M/4) (balanced, contiguous),
 // loops over its full 128-row blocks, then computes a partial block of its remaining rows:
 // the A copy's Nd2Nz `nValue` and the Fixpipe's `mSize` are that run-time tail (the other
-// rows of the block compute product rows nobody stores). tests/test_backend_dynamic.py runs
+// rows of the block compute product rows nobody stores). B, one [K, N] tile, is copied into L1
+// once, before the M loop, and every block (the partial one too) moves it into L0B from there.
+// tests/test_backend_dynamic.py runs
 // one build at M = 0, 1, 17, 64, 1000, 1500 against the interpreter.
 
 pypto.func incore @k(%a: !pypto.tensor<[M, 64], f16>, %b: !pypto.tensor<[64, 32], f16>, out %c: !pypto.tensor<[M, 32], f32>) -> !pypto.tensor<[M, 32], f32> {
@@ -18,6 +20,8 @@ pypto.func orchestration @main(%a: !pypto.tensor<[M, 64], f16>, %b: !pypto.tenso
 }
 
 // TILE-LABEL: pypto.func incore @k
+// TILE:         %b_mat = pypto.tile.load %b[%{{.*}}, %{{.*}}] : !pypto.tensor<[64, 32], f16> -> !pypto.tile<[64, 32], f16, mat>
+// TILE-NOT:     pypto.tile.load %b
 // TILE:         %M = pypto.tensor.dim %a, 0
 // TILE:         %block_idx = pypto.tile.get_block_idx : index
 // TILE-NEXT:    %block_num = pypto.tile.get_block_num : index
@@ -28,14 +32,21 @@ pypto.func orchestration @main(%a: !pypto.tensor<[M, 64], f16>, %b: !pypto.tenso
 // TILE:         %full_blocks = arith.divui %core_rows, %{{.*}} : index
 // TILE:         %full_end = arith.addi %first_row, %full_rows : index
 // TILE-NEXT:    %{{.*}} = scf.for %m = %first_row to %full_end step %{{.*}} iter_args
+// TILE-NOT:     pypto.tile.load %b
+// TILE:         pypto.tile.move %b_mat
+// TILE-NOT:     pypto.tile.load %b
 // TILE:         %tail_rows = arith.subi %core_rows, %full_rows : index
 // TILE:         scf.if %has_tail
 // TILE:           pypto.tile.load %a[%full_end, %{{.*}}] valid[%tail_rows, %{{.*}}]
+// TILE-NOT:       pypto.tile.load %b
+// TILE:           pypto.tile.move %b_mat
 // TILE:           pypto.tile.set_validshape %{{.*}}, %tail_rows, %{{.*}}
 
 // CHECK-LABEL: void k(GM_ADDR a, GM_ADDR b, GM_ADDR c, int64_t M) {
 // CHECK:         TQue<TPosition::CO1, 2> qCO1_acc;
+// CHECK:         DataCopy(b_mat, b_gm, b_mat_nd2nz);
 // CHECK:         const int64_t first_row = first_scaled / AscendC::GetBlockNum();
+// CHECK-NOT:     DataCopy(b_mat
 // CHECK:         for (int64_t m = first_row; m < full_end; m += 128) {
 // CHECK:           a_mat_nd2nz.nValue = 128;
 // CHECK:           acc_fixpipe.mSize = 128;
