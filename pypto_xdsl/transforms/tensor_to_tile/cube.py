@@ -401,7 +401,8 @@ class MatmulRewriter:
         hoisted = self._hoisted_panel(a, (mb, k)) if p.panel_loop is not None else None
         # B in one tile is the same for every M block: one copy into L1 before the M loop
         b_tile = None
-        if n == nb and k == kb and (isinstance(m, str) or m > mb):
+        m_loops = m > mb if isinstance(m, int) else p.m_bound is None or p.m_bound > mb
+        if n == nb and k == kb and m_loops:
             b_tile = tile.LoadOp(b, [self._index(0), self._index(0)], TileType([kb, nb], b.type.element_type, MemorySpace.MAT))  # type: ignore[attr-defined]
             b_tile.result.name_hint = f"{b.name_hint or 'rhs'}_mat"
             self.rewriter.insert(b_tile, self.at)
