@@ -556,7 +556,8 @@ class MatmulRewriter:
         if b_mat is not None:
             b_mat.result.name_hint = f"{b_name}_mat{suffix}"
         left.result.name_hint, right.result.name_hint = f"{a_name}_left{suffix}", f"{b_name}_right{suffix}"
-        self.rewriter.insert([a_mat, *([b_mat] if b_mat is not None else []), left, right], at)
+        # a B already in L1 moves into L0B first, while A's copy is still on its way
+        self.rewriter.insert([a_mat, b_mat, left, right] if b_mat is not None else [a_mat, right, left], at)
         return left.result, right.result
 
     def _block(self, at: InsertPoint, a: SSAValue, b: SSAValue, dest: SSAValue, offsets: Sequence[SSAValue],

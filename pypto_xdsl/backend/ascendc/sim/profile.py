@@ -134,9 +134,10 @@ def ordered_resources(names) -> list[str]:
     return sorted(names, key=key)
 
 
-def program_min_bytes(func) -> int:
+def program_min_bytes(func, dims: dict[str, int] | None = None) -> int | None:
     """GM bytes an orchestration function must move at least: each `in` tensor read once,
-    each `out` tensor written once, `inout` tensors both."""
+    each `out` tensor written once, `inout` tensors both; a dynamic extent takes its value
+    from `dims` (None when it is not there)."""
     from pypto_xdsl.dialects.attributes import ParamDirection, TensorType
     from pypto_xdsl.interpreter.values import numpy_dtype
 
@@ -147,7 +148,10 @@ def program_min_bytes(func) -> int:
             continue
         n = 1
         for x in t.get_shape():
-            n *= int(x)
+            extent = (dims or {}).get(x) if isinstance(x, str) else int(x)
+            if extent is None:
+                return None
+            n *= extent
         nbytes = n * numpy_dtype(t.element_type).itemsize
         total += nbytes * (2 if d == ParamDirection.INOUT else 1)
     return total
