@@ -309,11 +309,13 @@ pypto.func orchestration @main(%a: {S}, %n: index, out %o: {S}) -> {S} {{
                    "reduction uses it")
 
 
-def test_a_cube_copy_of_a_run_time_row_length_is_refused(tmp_path, capsys):
+def test_a_cube_copy_of_rows_beyond_the_16_bit_src_d_value_is_refused(tmp_path, capsys):
+    """A run-time row length is the Nd2Nz `srcDValue` (tests/test_backend_cube_rows.py); its
+    declared bound must fit the field's 16 bits."""
     A, B, C = "!pypto.tensor<[16, K], f16>", "!pypto.tensor<[16, 16], f16>", "!pypto.tensor<[16, 16], f32>"
     M = "!pypto.tile<[16, 16], f16, mat>"
     text = f"""
-pypto.func aic @mm(%a: {A}, %b: {B}, out %c: {C}) -> {C} {{
+pypto.func aic @mm(%a: {A}, %b: {B}, out %c: {C}) -> {C} attributes {{pypto.dim_bounds = {{K = 70000 : i64}}}} {{
   %c0 = arith.constant 0 : index
   %am = pypto.tile.load %a[%c0, %c0] : {A} -> {M}
   %bm = pypto.tile.load %b[%c0, %c0] : {B} -> {M}
@@ -328,6 +330,5 @@ pypto.func orchestration @main(%a: {A}, %b: {B}, out %c: {C}) -> {C} {{
   pypto.return %r : {C}
 }}"""
     err = compile_error(text, tmp_path, capsys, "-p", "")
-    assert err == ("ascendc: cannot lower 'pypto.tile.load' in @mm: the Nd2Nz copy into L1 reads rows of "
-                   f"{A}, whose length K is a run-time extent; the cube path takes GM tensors of a static row "
-                   f"length {UNSUPPORTED}")
+    assert err == ("ascendc: cannot lower 'pypto.tile.load' in @mm: rows of "
+                   f"{A} are up to 70000 elements long (K), beyond the 16-bit Nd2NzParams.srcDValue")

@@ -9,14 +9,14 @@ from typing import TYPE_CHECKING
 from xdsl.builder import Builder
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import i32
-from xdsl.ir import Block, Region, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from pypto_xdsl.analysis.ascendc_kernel import transposed_mat_source, zero_accumulator_loop
 from pypto_xdsl.analysis.cxx_names import op_error
 from pypto_xdsl.dialects import ascendc_compute as C
 from pypto_xdsl.dialects import ascendc_memory as M
-from pypto_xdsl.dialects import tile
+from pypto_xdsl.dialects import program, tile
 from pypto_xdsl.dialects.ascendc_types import TPosition
 from pypto_xdsl.dialects.attributes import MemorySpace, TensorType
 from pypto_xdsl.transforms.ascendc_partial_tiles import const_of
@@ -29,6 +29,13 @@ else:
     _Base = object
 
 
+def _split_run_time(fields: list[tuple[str, int | bool | SSAValue]]):
+    """A parameter struct's fields as its static ones and its run-time ones (SSA values)."""
+    static = [(f, v) for f, v in fields if not isinstance(v, SSAValue)]
+    run_time = [(f, v) for f, v in fields if isinstance(v, SSAValue)]
+    return static, run_time
+
+
 class CubeLowering(_Base):
     """Mixin of KernelLowering: the cube unit's data path and compute."""
 
@@ -37,6 +44,26 @@ class CubeLowering(_Base):
         p = self._insert(M.ParamsOp(name, struct, fields, operand_fields))
         p.results[0].name_hint = name
         return p.results[0]
+
+    def _row_length(self, op: Operation, t: TensorType, field: str) -> int | SSAValue:
+        """The elements between rows of the GM tensor `t`: its static last extent, or the
+        kernel's scalar parameter of a dimension symbol (paged attention's
+        `[Q_HEADS, HEAD_DIM_DYN]`), which the struct's `field` then takes at run time."""
+        last = t.get_shape()[-1]
+        if not isinstance(last, str):
+            return int(last)  # type: ignore[arg-type]
+        bound = program.dim_bounds(self.func).get(last)
+        if field == "srcDValue" and bound is not None and bound > 0xFFFF:
+            raise op_error(op, f"rows of {t} are up to {bound} elements long ({last}), beyond the 16-bit "
+                               "Nd2NzParams.srcDValue")
+        return self.dim_args[last]
+
+    def _scaled(self, value: int | SSAValue, factor: int, hint: str) -> int | SSAValue:
+        if isinstance(value, int):
+            return value * factor
+        product = self._insert(arith.MuliOp(value, self.constant(factor, value.type))).results[0]
+        product.name_hint = hint
+        return product
 
     def _load_nz(self, op: tile.LoadOp) -> None:
         """GM (ND) -> L1 (NZ fractals of 16 rows x 32 bytes) with an Nd2Nz DataCopy. A right
@@ -48,17 +75,18 @@ class CubeLowering(_Base):
         d = self.def_tile(op.result, op)
         gm = self._gm_at(view, op.offsets)
         lay = d.layout
-        src_cols = int(src.get_shape()[-1])  # type: ignore[arg-type]
+        src_cols = self._row_length(op, src, "srcDValue")
         if lay.elem_bytes == 4 and d.buffer.position == TPosition.B1 and not transposed_mat_source(op.result):
             bands, band_elems = lay.rows // 16, 16 * lay.cols
-            if 16 * src_cols > 0xFFFF or band_elems > 0xFFFF:
+            band_stride = self._scaled(src_cols, 16, "band_stride")
+            if (isinstance(band_stride, int) and band_stride > 0xFFFF) or band_elems > 0xFFFF:
                 raise op_error(op, f"{op.result.type}: a 16-row band of the f32 right operand exceeds Nd2Nz's 16-bit matrix strides")
-            fields = [("ndNum", bands), ("nValue", 16), ("dValue", lay.cols), ("srcNdMatrixStride", 16 * src_cols),
+            fields = [("ndNum", bands), ("nValue", 16), ("dValue", lay.cols), ("srcNdMatrixStride", band_stride),
                       ("srcDValue", src_cols), ("dstNzC0Stride", 16), ("dstNzNStride", 1), ("dstNzMatrixStride", band_elems)]
         else:
             fields = [("ndNum", 1), ("nValue", lay.rows), ("dValue", lay.cols), ("srcNdMatrixStride", 0),
                       ("srcDValue", src_cols), ("dstNzC0Stride", lay.rows), ("dstNzNStride", 1), ("dstNzMatrixStride", 0)]
-        run_time = []
+        fields, run_time = _split_run_time(fields)
         valid = self.partial.loads.get(op)
         if valid is not None:
             # the partial M block of a run-time M: only its valid rows are copied (the others
@@ -70,7 +98,7 @@ class CubeLowering(_Base):
                 fields = [(f, const_of(rows) if f == "nValue" else v) for f, v in fields]
             else:
                 fields = [(f, v) for f, v in fields if f != "nValue"]
-                run_time = [("nValue", self.scalar(rows))]
+                run_time = [*run_time, ("nValue", self.scalar(rows))]
         p = self._params(f"{d.var}_nd2nz", "Nd2NzParams", fields, run_time)
         self._insert(M.DataCopyOp(d.value, gm, struct=p))
 
@@ -179,12 +207,11 @@ class CubeLowering(_Base):
         assert isinstance(dst, TensorType)
         gm = self._gm_at(view, op.offsets)
         relu = isinstance(op.tile.owner, tile.ReluOp)
-        fields = [
+        fields, run_time = _split_run_time([
             ("nSize", ref.layout.cols), ("mSize", ref.layout.rows), ("srcStride", ref.layout.rows),
-            ("dstStride", int(dst.get_shape()[-1])),  # type: ignore[arg-type]
+            ("dstStride", self._row_length(op, dst, "dstStride")),
             *([("reluEn", True)] if relu else []), ("ndNum", 1),
-        ]
-        run_time = []
+        ])
         valid = self.partial.stores.get(op)
         if valid is not None:
             # a partial M block: its valid rows (a run-time count for a run-time M) leave L0C
@@ -194,7 +221,7 @@ class CubeLowering(_Base):
                 fields = [(f, const_of(valid[0]) if f == "mSize" else v) for f, v in fields]
             else:
                 fields = [(f, v) for f, v in fields if f != "mSize"]
-                run_time = [("mSize", self.scalar(valid[0]))]
+                run_time = [*run_time, ("mSize", self.scalar(valid[0]))]
         p = self._params(f"{ref.var}_fixpipe", "FixpipeParamsV220", fields, run_time)
         self._insert(C.FixpipeOp(gm, ref.value, p))
         self._insert(M.FreeTensorOp(ref.decl, ref.value))

@@ -37,7 +37,7 @@ from pypto_xdsl.analysis.symbols import invalidate, lookup_symbol
 from pypto_xdsl.analysis.write_through import escapes_region
 from pypto_xdsl.dialects import program, tensor, tile
 from pypto_xdsl.dialects.ascendc_kernel import KernelOp, LaunchOp
-from pypto_xdsl.dialects.attributes import FuncKind, MemorySpace, TensorType, format_shape
+from pypto_xdsl.dialects.attributes import FuncKind, TensorType, format_shape
 from pypto_xdsl.transforms.ascendc_kernel_lowering import lower_kernel
 
 
@@ -159,24 +159,6 @@ _HOST_DYNAMIC_OPS = (
 )
 
 
-def _cube_row_length(op: Operation) -> str | None:
-    """Why the cube path cannot copy between GM and a cube tile here: the GM tensor's rows
-    have a run-time length (`Nd2NzParams.srcDValue` and the Fixpipe's destination stride
-    are static fields of the cube lowering), else None."""
-    if isinstance(op, tile.LoadOp) and op.result.type.space == MemorySpace.MAT:  # type: ignore[attr-defined]
-        t, what = op.source.type, "the Nd2Nz copy into L1 reads rows"
-    elif isinstance(op, tile.StoreOp) and op.tile.type.space == MemorySpace.ACC:  # type: ignore[attr-defined]
-        t, what = op.dest.type, "the Fixpipe out of L0C writes rows"
-    else:
-        return None
-    assert isinstance(t, TensorType)
-    last = t.get_shape()[-1]
-    if isinstance(last, int):
-        return None
-    return (f"{what} of {t}, whose length {last if last is not None else '?'} is a run-time extent; the cube "
-            "path takes GM tensors of a static row length")
-
-
 def _unsupported_extent(func: program.FuncOp) -> tuple[Operation | None, str] | None:
     """The first parameter or op of `func` that depends on a run-time extent in a way the
     backend does not lower, with the reason."""
@@ -188,8 +170,6 @@ def _unsupported_extent(func: program.FuncOp) -> tuple[Operation | None, str] | 
             name = value_name(arg) if arg.name_hint else f"#{k}"
             return None, f"tensor parameter {name} has the dynamic shape {format_shape(t.get_shape())}: {why}"
     for op in func.body.walk():
-        if func.is_incore and (why := _cube_row_length(op)) is not None:
-            return op, why
         if func.is_incore and isinstance(op, tensor.CreateOp) and not op.result.type.is_static():  # type: ignore[attr-defined]
             return op, (f"{value_name(op.result)} has the dynamic shape {format_shape(op.result.type.get_shape())}; "  # type: ignore[attr-defined]
                         "the workspace is planned from static shapes")
