@@ -407,15 +407,15 @@ irdl.dialect @ascendc {
 
   // ascendc.params: `Nd2NzParams name; name.ndNum = 1; ...`: a parameter struct variable with its fields
   //   memory effects: unknown
-  //   not in IRDL: operand_fields (property, optional)
   irdl.operation @params {
     %0 = irdl.any
     %1 = irdl.base @ascendc::@struct
     %2 = irdl.base "#builtin.string"
     %3 = irdl.base "#builtin.array"
+    %4 = irdl.base "#builtin.array"
     irdl.operands(values: variadic %0)
     irdl.results(result: %1)
-    irdl.attributes {"name" = %2, "fields" = %3}
+    irdl.attributes {"name" = %2, "fields" = %3, "static_values" = %4}
   }
 
   // ascendc.data_copy: `DataCopy(dst, src, count)`, `DataCopy(dst, src, DataCopyParams(blockCount, blockLen,
@@ -434,7 +434,7 @@ irdl.dialect @ascendc {
 
   // ascendc.data_copy_pad: `DataCopyPad(dst, src, DataCopyExtParams(blockCount, blockLen, srcStride, dstStride, 0)
   //   memory effects: unknown
-  //   not in IRDL: pad (property, optional), fields (property, optional)
+  //   not in IRDL: pad (property, optional), runtime_fields (property, optional)
   irdl.operation @data_copy_pad {
     %0 = irdl.base @ascendc::@local_tensor
     %1 = irdl.base @ascendc::@gm_tensor

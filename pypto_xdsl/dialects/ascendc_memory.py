@@ -18,6 +18,7 @@ from typing import ClassVar
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    DenseArrayBase,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -612,91 +613,109 @@ def base_tensor(value: SSAValue) -> SSAValue:
 # --------------------------------------------------------------------------- parameter structs
 
 
+RUNTIME_FIELD = -(2**63)
+"""The `static_values` entry of a parameter-struct field set at run time (MLIR's
+`ShapedType::kDynamic`): its value is the struct op's next operand."""
+
+FieldValue = int | bool | SSAValue
+
+
 @irdl_op_definition
 class ParamsOp(IRDLOperation):
     """`Nd2NzParams name; name.ndNum = 1; ...`: a parameter struct variable with its fields
-    assigned in the struct's field order. A field may take a run-time value (an operand,
-    named in `operand_fields`): `MmadParams(m = 64, cmatrixInitVal = %first) : i1` prints
-    `name.cmatrixInitVal = <its C++ expression>;`."""
+    assigned in the struct's field order. `fields` names every field set, in that order;
+    `static_values` holds one value per field (bools as 0/1), `RUNTIME_FIELD` for a field
+    whose value is known only at run time: the op's operands, one per such field, in order.
+    `MmadParams(m = 64, cmatrixInitVal = %first) : i1` prints `name.cmatrixInitVal =
+    <its C++ expression>;` (generic form: `fields = ["m", "cmatrixInitVal"], static_values =
+    array<i64: 64, -9223372036854775808>`, operand `%first`)."""
 
     name = "ascendc.params"
     var = prop_def(StringAttr, prop_name="name")
-    fields = prop_def(ArrayAttr[ArrayAttr])
-    operand_fields = opt_prop_def(ArrayAttr[StringAttr])
+    fields = prop_def(ArrayAttr[StringAttr])
+    static_values = prop_def(DenseArrayBase)
     values = var_operand_def()
     result = result_def(ParamsType)
 
-    def __init__(self, name: str, struct: str, fields: Sequence[tuple[str, int | bool]],
-                 operand_fields: Sequence[tuple[str, SSAValue]] = ()):
+    def __init__(self, name: str, struct: str, fields: Sequence[tuple[str, FieldValue]],
+                 runtime_fields: Sequence[tuple[str, SSAValue]] = (), *, as_given: bool = False):
+        """`fields` (static or run-time values; `runtime_fields` adds run-time ones) are set
+        in the struct's declaration order, or `as_given` (the parser: the verifier then names
+        a field out of order)."""
         order = PARAM_STRUCTS.get(struct, ())
-        ranked = sorted(fields, key=lambda f: order.index(f[0]) if f[0] in order else len(order))
-        entries = ArrayAttr([
-            ArrayAttr([StringAttr(k), IntegerAttr.from_bool(v) if isinstance(v, bool) else IntegerAttr(v, i64)])
-            for k, v in ranked
-        ])
-        dynamic = sorted(operand_fields, key=lambda f: order.index(f[0]) if f[0] in order else len(order))
-        props: dict[str, Attribute] = {"name": StringAttr(name), "fields": entries}
-        if dynamic:
-            props["operand_fields"] = ArrayAttr([StringAttr(k) for k, _ in dynamic])
-        super().__init__(operands=[[v for _, v in dynamic]], properties=props, result_types=[ParamsType(struct)])
+        ranked = [*fields, *runtime_fields]
+        if not as_given:
+            ranked.sort(key=lambda f: order.index(f[0]) if f[0] in order else len(order))
+        statics = [RUNTIME_FIELD if isinstance(v, SSAValue) else int(v) for _, v in ranked]
+        props: dict[str, Attribute] = {
+            "name": StringAttr(name),
+            "fields": ArrayAttr([StringAttr(k) for k, _ in ranked]),
+            "static_values": DenseArrayBase.from_list(i64, statics),
+        }
+        super().__init__(operands=[[v for _, v in ranked if isinstance(v, SSAValue)]], properties=props,
+                         result_types=[ParamsType(struct)])
 
     @property
     def struct(self) -> str:
         return self.result.type.struct.data  # type: ignore[union-attr]
 
+    def field_names(self) -> list[str]:
+        return [k.data for k in self.fields.data]
+
+    def all_items(self) -> list[tuple[str, FieldValue]]:
+        """Every field in the order it is set: a static int or bool, or its run-time value.
+        (Verified ops only: the verifier checks that names, values and operands agree.)"""
+        operands = iter(self.values)
+        items: list[tuple[str, FieldValue]] = []
+        for key, v in zip(self.field_names(), self.static_values.get_values()):
+            if v == RUNTIME_FIELD:
+                items.append((key, next(operands)))
+            else:
+                items.append((key, bool(v) if key in BOOL_FIELDS else int(v)))
+        return items
+
     def field_items(self) -> list[tuple[str, int | bool]]:
         """The fields with static values (`operand_items`: the run-time ones)."""
-        out: list[tuple[str, int | bool]] = []
-        for entry in self.fields.data:
-            key, value = entry.data
-            v = value.value.data  # type: ignore[union-attr]
-            out.append((key.data, bool(v) if key.data in BOOL_FIELDS else int(v)))  # type: ignore[union-attr]
-        return out
+        return [(k, v) for k, v in self.all_items() if not isinstance(v, SSAValue)]
 
     def operand_items(self) -> list[tuple[str, SSAValue]]:
-        keys = [k.data for k in self.operand_fields.data] if self.operand_fields is not None else []
-        return list(zip(keys, self.values))
-
-    def all_items(self) -> list[tuple[str, int | bool | SSAValue]]:
-        """Every field, static or run-time, in the struct's declaration order."""
-        order = PARAM_STRUCTS.get(self.struct, ())
-        items: list[tuple[str, int | bool | SSAValue]] = [*self.field_items(), *self.operand_items()]
-        return sorted(items, key=lambda f: order.index(f[0]) if f[0] in order else len(order))
+        return [(k, v) for k, v in self.all_items() if isinstance(v, SSAValue)]
 
     def verify_(self) -> None:
+        keys = self.field_names()
+        statics = self.static_values.get_values()
+        if not isinstance(self.static_values.elt_type, IntegerType) or self.static_values.elt_type.width.data != 64:
+            raise VerifyException(f"'static_values' is an array<i64>, got {self.static_values.elt_type}")
+        if len(statics) != len(keys):
+            raise VerifyException(f"{len(statics)} 'static_values' for the {len(keys)} 'fields' {keys}")
+        runtime = sum(v == RUNTIME_FIELD for v in statics)
+        if runtime != len(self.values):
+            raise VerifyException(f"{len(self.values)} run-time values for the {runtime} fields that 'static_values' "
+                                  "marks as set at run time")
         known = PARAM_STRUCTS.get(self.struct)
         if known is None:
             return  # the type's verifier names the struct
         seen: list[str] = []
-        for entry in self.fields.data:
-            if len(entry.data) != 2 or not isinstance(entry.data[0], StringAttr) or not isinstance(entry.data[1], IntegerAttr):
-                raise VerifyException("'fields' holds [name, value] pairs")
-            key = entry.data[0].data
+        operands = iter(self.values)
+        for key, raw in zip(keys, statics):
+            value = next(operands) if raw == RUNTIME_FIELD else raw
             if key not in known:
                 raise VerifyException(f"{self.struct} has no field '{key}' (fields: {', '.join(known)})")
             if key in seen:
                 raise VerifyException(f"field '{key}' of {self.struct} is set twice")
             seen.append(key)
-            if entry.data[1].value.data < 0 and key not in BOOL_FIELDS:
+            if isinstance(value, SSAValue):
+                t = value.type
+                if key in BOOL_FIELDS and not (isinstance(t, IntegerType) and t.width.data == 1):
+                    raise VerifyException(f"field '{key}' of {self.struct} is a bool: its run-time value must be i1, got {t}")
+                if key not in BOOL_FIELDS and not (isinstance(t, IndexType) or (isinstance(t, IntegerType) and t.width.data > 1)):
+                    raise VerifyException(f"field '{key}' of {self.struct} takes an integer or index value, got {t}")
+            elif key in BOOL_FIELDS and value not in (0, 1):
+                raise VerifyException(f"field '{key}' of {self.struct} is a bool: its static value is 0 or 1, got {value}")
+            elif value < 0:
                 raise VerifyException(f"field '{key}' of {self.struct} is negative")
         if [k for k in known if k in seen] != seen:
             raise VerifyException(f"fields of {self.struct} are listed in declaration order ({', '.join(known)})")
-        keys = [k.data for k in self.operand_fields.data] if self.operand_fields is not None else []
-        if len(keys) != len(self.values):
-            raise VerifyException(f"{len(self.values)} run-time field values for {len(keys)} 'operand_fields'")
-        for key, value in zip(keys, self.values):
-            if key not in known:
-                raise VerifyException(f"{self.struct} has no field '{key}' (fields: {', '.join(known)})")
-            if key in seen:
-                raise VerifyException(f"field '{key}' of {self.struct} is set twice")
-            seen.append(key)
-            t = value.type
-            if key in BOOL_FIELDS and not (isinstance(t, IntegerType) and t.width.data == 1):
-                raise VerifyException(f"field '{key}' of {self.struct} is a bool: its run-time value must be i1, got {t}")
-            if key not in BOOL_FIELDS and not (isinstance(t, IndexType) or (isinstance(t, IntegerType) and t.width.data > 1)):
-                raise VerifyException(f"field '{key}' of {self.struct} takes an integer or index value, got {t}")
-        if [k for k in known if k in keys] != keys:
-            raise VerifyException(f"run-time fields of {self.struct} are listed in declaration order ({', '.join(known)})")
 
     @classmethod
     def parse(cls, parser: Parser) -> ParamsOp:
@@ -704,7 +723,7 @@ class ParamsOp(IRDLOperation):
         struct = parser.parse_identifier()
         dynamic: list[tuple[str, object]] = []
 
-        def field() -> tuple[str, int | bool] | None:
+        def field() -> tuple[str, int | bool] | None:  # None: a run-time field (in `dynamic`)
             key = parser.parse_identifier()
             parser.parse_punctuation("=")
             operand = parser.parse_optional_unresolved_operand()
@@ -714,16 +733,24 @@ class ParamsOp(IRDLOperation):
             b = parser.parse_optional_boolean()
             return key, (b if b is not None else parser.parse_integer(allow_boolean=False))
 
-        fields = [f for f in parser.parse_comma_separated_list(parser.Delimiter.PAREN, field) if f is not None]
-        values: list[tuple[str, SSAValue]] = []
+        written = parser.parse_comma_separated_list(parser.Delimiter.PAREN, field)
+        values: dict[int, SSAValue] = {}
         if dynamic:
             parser.parse_punctuation(":")
             types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
             if len(types) != len(dynamic):
                 parser.raise_error(f"expected {len(dynamic)} types for the run-time fields, got {len(types)}")
-            values = [(k, parser.resolve_operand(u, t)) for (k, u), t in zip(dynamic, types)]  # type: ignore[arg-type]
+            values = {id(u): parser.resolve_operand(u, t) for (_, u), t in zip(dynamic, types)}  # type: ignore[arg-type]
         attrs = parser.parse_optional_attr_dict()
-        op = cls(name, struct, fields, values)
+        pending = iter(dynamic)
+        fields: list[tuple[str, FieldValue]] = []
+        for f in written:
+            if f is None:
+                key, u = next(pending)
+                fields.append((key, values[id(u)]))
+            else:
+                fields.append(f)
+        op = cls(name, struct, fields, as_given=True)
         op.attributes |= attrs
         return op
 
@@ -748,6 +775,7 @@ class ParamsOp(IRDLOperation):
 
 
 def params_field(params: SSAValue, key: str) -> int | bool | None:
+    """A static field of the parameter struct `params`, where its `ascendc.params` is visible."""
     owner = params.owner
     if isinstance(owner, ParamsOp):
         return dict(owner.field_items()).get(key)
@@ -830,10 +858,11 @@ class DataCopyPadOp(AscendCFormat, IRDLOperation):
     strides in bytes; the pad parameters only for GM -> local.
 
     Fields known only at run time (a partial tile's valid rows and columns) are operands after
-    `dst` and `src`, one per name in `fields` (`blockCount`, `blockLen`, `srcStride`,
-    `dstStride`, `rightPadding`: index values; `paddingValue`: a scalar of the element type);
-    the static `ext` value of a run-time field is its bound. Without `fields`, one run-time
-    operand is the `blockCount`."""
+    `dst` and `src`, one per name in `runtime_fields`, in the structs' field order
+    (`blockCount`, `blockLen`, `srcStride`, `dstStride`, `rightPadding`: index values;
+    `paddingValue`: a scalar of the element type), as `ascendc.params` takes its run-time
+    fields; the static `ext` value of a run-time field is its bound. Without
+    `runtime_fields`, one run-time operand is the `blockCount`."""
 
     name = "ascendc.data_copy_pad"
     dst = operand_def(LocalTensorType | GlobalTensorType)
@@ -841,7 +870,7 @@ class DataCopyPadOp(AscendCFormat, IRDLOperation):
     runtime = var_operand_def()
     ext = prop_def(ArrayAttr[IntegerAttr])
     pad = opt_prop_def(ArrayAttr[IntegerAttr])
-    fields = opt_prop_def(ArrayAttr[StringAttr])
+    runtime_field_names = opt_prop_def(ArrayAttr[StringAttr], prop_name="runtime_fields")
 
     EXT_FIELDS: ClassVar[tuple[str, ...]] = ("blockCount", "blockLen", "srcStride", "dstStride")
     PAD_FIELDS: ClassVar[tuple[str, ...]] = ("rightPadding", "paddingValue")
@@ -857,13 +886,18 @@ class DataCopyPadOp(AscendCFormat, IRDLOperation):
             fields = {"blockCount": block_count, **fields}
         names = [f for f in (*self.EXT_FIELDS, *self.PAD_FIELDS) if f in fields]
         if names and names != ["blockCount"]:
-            props["fields"] = ArrayAttr([StringAttr(f) for f in names])
+            props["runtime_fields"] = ArrayAttr([StringAttr(f) for f in names])
         super().__init__(operands=[dst, src, [fields[f] for f in names]], properties=props)
+
+    def _runtime_names(self) -> list[str]:
+        if self.runtime_field_names is None:
+            return ["blockCount"]
+        return [f.data for f in self.runtime_field_names.data]
 
     @property
     def runtime_fields(self) -> dict[str, SSAValue]:
         """The run-time fields by name."""
-        names = [f.data for f in self.fields.data] if self.fields is not None else ["blockCount"][: len(self.runtime)]
+        names = self._runtime_names()[: len(self.runtime)]
         return dict(zip(names, self.runtime))
 
     @property
@@ -881,7 +915,7 @@ class DataCopyPadOp(AscendCFormat, IRDLOperation):
         if self.direction not in ("GM->local", "local->GM"):
             raise VerifyException(f"DataCopyPad copies between GM and a local tensor, not {self.direction}")
         check_ints(self, "ext", 5, 2**32 - 1, "DataCopyExtParams(blockCount, blockLen, srcStride, dstStride, rsv)")
-        names = [f.data for f in self.fields.data] if self.fields is not None else ["blockCount"] * len(self.runtime)
+        names = self._runtime_names() if self.runtime_field_names is not None else ["blockCount"] * len(self.runtime)
         if len(names) != len(self.runtime):
             raise VerifyException(f"{len(self.runtime)} run-time operands for the {len(names)} fields {names}")
         known = (*self.EXT_FIELDS, *self.PAD_FIELDS)
@@ -898,6 +932,9 @@ class DataCopyPadOp(AscendCFormat, IRDLOperation):
                 raise VerifyException(f"the run-time {name} must be index, got {value.type}")
         if len(set(names)) != len(names):
             raise VerifyException(f"a run-time field is given twice: {names}")
+        if sorted(names, key=known.index) != names:
+            raise VerifyException(f"'runtime_fields' are listed in the structs' field order ({', '.join(known)}), "
+                                  f"got {', '.join(names)}")
         if self.block_count is not None and (prop_ints(self, "ext") or [0])[0] > 4095:
             raise VerifyException("a run-time blockCount is bounded by ext[0], at most 4095 rows")
         if (self.pad is not None) != (self.direction == "GM->local"):

@@ -29,19 +29,13 @@ else:
     _Base = object
 
 
-def _split_run_time(fields: list[tuple[str, int | bool | SSAValue]]):
-    """A parameter struct's fields as its static ones and its run-time ones (SSA values)."""
-    static = [(f, v) for f, v in fields if not isinstance(v, SSAValue)]
-    run_time = [(f, v) for f, v in fields if isinstance(v, SSAValue)]
-    return static, run_time
-
-
 class CubeLowering(_Base):
     """Mixin of KernelLowering: the cube unit's data path and compute."""
 
-    def _params(self, base: str, struct: str, fields, operand_fields=()) -> SSAValue:
+    def _params(self, base: str, struct: str, fields) -> SSAValue:
+        """A parameter struct variable; a field whose value is an SSA value is set at run time."""
         name = self.namer.fresh(base)
-        p = self._insert(M.ParamsOp(name, struct, fields, operand_fields))
+        p = self._insert(M.ParamsOp(name, struct, fields))
         p.results[0].name_hint = name
         return p.results[0]
 
@@ -86,7 +80,6 @@ class CubeLowering(_Base):
         else:
             fields = [("ndNum", 1), ("nValue", lay.rows), ("dValue", lay.cols), ("srcNdMatrixStride", 0),
                       ("srcDValue", src_cols), ("dstNzC0Stride", lay.rows), ("dstNzNStride", 1), ("dstNzMatrixStride", 0)]
-        fields, run_time = _split_run_time(fields)
         valid = self.partial.loads.get(op)
         if valid is not None:
             # the partial M block of a run-time M: only its valid rows are copied (the others
@@ -94,12 +87,9 @@ class CubeLowering(_Base):
             if const_of(valid[1]) != lay.cols or d.buffer.position != TPosition.A1:
                 raise op_error(op, f"{op.result.type}: only the rows of a left operand's L1 tile may be partial on the cube path")
             rows = valid[0]
-            if const_of(rows) is not None:
-                fields = [(f, const_of(rows) if f == "nValue" else v) for f, v in fields]
-            else:
-                fields = [(f, v) for f, v in fields if f != "nValue"]
-                run_time = [*run_time, ("nValue", self.scalar(rows))]
-        p = self._params(f"{d.var}_nd2nz", "Nd2NzParams", fields, run_time)
+            n_value = const_of(rows) if const_of(rows) is not None else self.scalar(rows)
+            fields = [(f, n_value if f == "nValue" else v) for f, v in fields]
+        p = self._params(f"{d.var}_nd2nz", "Nd2NzParams", fields)
         self._insert(M.DataCopyOp(d.value, gm, struct=p))
 
     def _mat_window(self, op: tile.SliceOp) -> None:
@@ -189,8 +179,8 @@ class CubeLowering(_Base):
             # the first K step starts from zero: one loop, no peeled step with its own queues
             first = self._insert(arith.CmpiOp(self.scalar(loop.body.block.args[0]), self.scalar(loop.lb), "eq"))
             first.result.name_hint = "first_k"
-            p = self._params(f"{c.var}_mmad", "MmadParams", [("m", m), ("n", n), ("k", k)],
-                             [("cmatrixInitVal", first.result)])
+            p = self._params(f"{c.var}_mmad", "MmadParams",
+                             [("m", m), ("n", n), ("k", k), ("cmatrixInitVal", first.result)])
         else:
             p = self._params(f"{c.var}_mmad", "MmadParams",
                              [("m", m), ("n", n), ("k", k), ("cmatrixInitVal", not isinstance(op, tile.MatmulAccOp))])
@@ -207,21 +197,18 @@ class CubeLowering(_Base):
         assert isinstance(dst, TensorType)
         gm = self._gm_at(view, op.offsets)
         relu = isinstance(op.tile.owner, tile.ReluOp)
-        fields, run_time = _split_run_time([
+        fields = [
             ("nSize", ref.layout.cols), ("mSize", ref.layout.rows), ("srcStride", ref.layout.rows),
             ("dstStride", self._row_length(op, dst, "dstStride")),
             *([("reluEn", True)] if relu else []), ("ndNum", 1),
-        ])
+        ]
         valid = self.partial.stores.get(op)
         if valid is not None:
             # a partial M block: its valid rows (a run-time count for a run-time M) leave L0C
             if const_of(valid[1]) != ref.layout.cols:
                 raise op_error(op, f"{op.tile.type}: only the rows of an accumulator may be partial on the cube path")
-            if const_of(valid[0]) is not None:
-                fields = [(f, const_of(valid[0]) if f == "mSize" else v) for f, v in fields]
-            else:
-                fields = [(f, v) for f, v in fields if f != "mSize"]
-                run_time = [*run_time, ("mSize", self.scalar(valid[0]))]
-        p = self._params(f"{ref.var}_fixpipe", "FixpipeParamsV220", fields, run_time)
+            m_size = const_of(valid[0]) if const_of(valid[0]) is not None else self.scalar(valid[0])
+            fields = [(f, m_size if f == "mSize" else v) for f, v in fields]
+        p = self._params(f"{ref.var}_fixpipe", "FixpipeParamsV220", fields)
         self._insert(C.FixpipeOp(gm, ref.value, p))
         self._insert(M.FreeTensorOp(ref.decl, ref.value))

@@ -694,7 +694,7 @@ ascendc.kernel vector @k(%x: !ascendc.gm_addr, %n: index) {
   %pipe = ascendc.tpipe "pipe"
   %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
   %t = ascendc.alloc_tensor "t" %inQ : !ascendc.queue<VECIN, 1> -> !ascendc.local_tensor<f32, VECIN>
-  ascendc.data_copy_pad %t, %x_gm, %n ext(1, 64, 0, 0, 0) pad(true, 0, 0, 0) {fields = ["blockWidth"]} : !ascendc.local_tensor<f32, VECIN>, !ascendc.gm_tensor<f32>, index
+  ascendc.data_copy_pad %t, %x_gm, %n ext(1, 64, 0, 0, 0) pad(true, 0, 0, 0) {runtime_fields = ["blockWidth"]} : !ascendc.local_tensor<f32, VECIN>, !ascendc.gm_tensor<f32>, index
   ascendc.free_tensor %inQ, %t : !ascendc.queue<VECIN, 1>, !ascendc.local_tensor<f32, VECIN>
   ascendc.return
 }
@@ -709,7 +709,7 @@ ascendc.kernel vector @k(%x: !ascendc.gm_addr, %n: index) {
   %inQ = ascendc.tque "inQ" : !ascendc.queue<VECIN, 1>
   %t = ascendc.alloc_tensor "t" %inQ : !ascendc.queue<VECIN, 1> -> !ascendc.local_tensor<f32, VECIN>
   %p = arith.constant 0 : i32
-  ascendc.data_copy_pad %t, %x_gm, %p ext(1, 64, 0, 0, 0) pad(true, 0, 0, 0) {fields = ["paddingValue"]} : !ascendc.local_tensor<f32, VECIN>, !ascendc.gm_tensor<f32>, i32
+  ascendc.data_copy_pad %t, %x_gm, %p ext(1, 64, 0, 0, 0) pad(true, 0, 0, 0) {runtime_fields = ["paddingValue"]} : !ascendc.local_tensor<f32, VECIN>, !ascendc.gm_tensor<f32>, i32
   ascendc.free_tensor %inQ, %t : !ascendc.queue<VECIN, 1>, !ascendc.local_tensor<f32, VECIN>
   ascendc.return
 }
@@ -723,7 +723,7 @@ ascendc.kernel vector @k(%x: !ascendc.gm_addr, %n: index) {
   %pipe = ascendc.tpipe "pipe"
   %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
   %t = ascendc.alloc_tensor "t" %outQ : !ascendc.queue<VECOUT, 1> -> !ascendc.local_tensor<f32, VECOUT>
-  ascendc.data_copy_pad %x_gm, %t, %n ext(1, 64, 0, 0, 0) {fields = ["rightPadding"]} : !ascendc.gm_tensor<f32>, !ascendc.local_tensor<f32, VECOUT>, index
+  ascendc.data_copy_pad %x_gm, %t, %n ext(1, 64, 0, 0, 0) {runtime_fields = ["rightPadding"]} : !ascendc.gm_tensor<f32>, !ascendc.local_tensor<f32, VECOUT>, index
   ascendc.free_tensor %outQ, %t : !ascendc.queue<VECOUT, 1>, !ascendc.local_tensor<f32, VECOUT>
   ascendc.return
 }
@@ -782,3 +782,71 @@ ascendc.kernel cube @k(%b: i1) {
 }
 
 // CHECK: field 'nValue' of Nd2NzParams takes an integer or index value, got i1
+
+// -----
+
+ascendc.kernel cube @k(%n: index) {
+  %p = ascendc.params "p" Nd2NzParams(nValue = 16, ndNum = 1)
+  ascendc.return
+}
+
+// CHECK: fields of Nd2NzParams are listed in declaration order (ndNum, nValue, dValue, srcNdMatrixStride, srcDValue, dstNzC0Stride, dstNzNStride, dstNzMatrixStride)
+
+// -----
+
+ascendc.kernel cube @k(%n: index) {
+  %p = ascendc.params "p" MmadParams(m = 16, n = 16, k = 16, cmatrixInitVal = 2)
+  ascendc.return
+}
+
+// CHECK: field 'cmatrixInitVal' of MmadParams is a bool: its static value is 0 or 1, got 2
+
+// -----
+
+ascendc.kernel cube @k(%n: index) {
+  %p = ascendc.params "p" Nd2NzParams(ndNum = 1, nValue = -16)
+  ascendc.return
+}
+
+// CHECK: field 'nValue' of Nd2NzParams is negative
+
+// -----
+
+ascendc.kernel cube @k(%n: index) {
+  %p = "ascendc.params"() <{name = "p", fields = ["m", "n", "k"], static_values = array<i64: 16, 16>}> : () -> !ascendc.struct<MmadParams>
+  ascendc.return
+}
+
+// CHECK: 2 'static_values' for the 3 'fields' ['m', 'n', 'k']
+
+// -----
+
+ascendc.kernel cube @k(%n: index) {
+  %p = "ascendc.params"(%n) <{name = "p", fields = ["m", "n", "k"], static_values = array<i64: 16, 16, 16>}> : (index) -> !ascendc.struct<MmadParams>
+  ascendc.return
+}
+
+// CHECK: 1 run-time values for the 0 fields that 'static_values' marks as set at run time
+
+// -----
+
+ascendc.kernel cube @k(%n: index) {
+  %p = "ascendc.params"() <{name = "p", fields = ["m"], static_values = array<i32: 16>}> : () -> !ascendc.struct<MmadParams>
+  ascendc.return
+}
+
+// CHECK: 'static_values' is an array<i64>, got i32
+
+// -----
+
+ascendc.kernel vector @k(%x: !ascendc.gm_addr, %n: index, %m: index) {
+  %x_gm = ascendc.global_tensor "x_gm" %x size 1024 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+  %pipe = ascendc.tpipe "pipe"
+  %outQ = ascendc.tque "outQ" : !ascendc.queue<VECOUT, 1>
+  %t = ascendc.alloc_tensor "t" %outQ : !ascendc.queue<VECOUT, 1> -> !ascendc.local_tensor<f32, VECOUT>
+  ascendc.data_copy_pad %x_gm, %t, %n, %m ext(4, 64, 0, 0, 0) {runtime_fields = ["blockLen", "blockCount"]} : !ascendc.gm_tensor<f32>, !ascendc.local_tensor<f32, VECOUT>, index, index
+  ascendc.free_tensor %outQ, %t : !ascendc.queue<VECOUT, 1>, !ascendc.local_tensor<f32, VECOUT>
+  ascendc.return
+}
+
+// CHECK: 'runtime_fields' are listed in the structs' field order (blockCount, blockLen, srcStride, dstStride, rightPadding, paddingValue), got blockLen, blockCount

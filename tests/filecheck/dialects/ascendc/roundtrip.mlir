@@ -206,9 +206,9 @@ pypto.func orchestration @main(%a: !pypto.tensor<[16, 16], f16>, out %c: !pypto.
 // CHECK-NEXT: }
 // CHECK-NEXT: }
 // CHECK-GENERIC: "ascendc.kernel"() <{sym_name = "mm", kind = #ascendc<kind cube>, arg_names = ["a", "c"], results = [#ascendc.result<param 1>]}> ({
-// CHECK-GENERIC: %nd = "ascendc.params"() <{name = "nd", fields = [["ndNum", 1 : i64], ["nValue", 16 : i64], ["dValue", 16 : i64], ["srcNdMatrixStride", 0 : i64], ["srcDValue", 16 : i64], ["dstNzC0Stride", 16 : i64], ["dstNzNStride", 1 : i64], ["dstNzMatrixStride", 0 : i64]]}> : () -> !ascendc.struct<Nd2NzParams>
-// CHECK-GENERIC: %ld = "ascendc.params"() <{name = "ld", fields = [["repeatTimes", 1 : i64], ["srcStride", 1 : i64], ["ifTranspose", false]]}> : () -> !ascendc.struct<LoadData2DParams>
-// CHECK-GENERIC: %mp = "ascendc.params"() <{name = "mp", fields = [["m", 16 : i64], ["n", 16 : i64], ["k", 16 : i64], ["cmatrixInitVal", true]]}> : () -> !ascendc.struct<MmadParams>
+// CHECK-GENERIC: %nd = "ascendc.params"() <{name = "nd", fields = ["ndNum", "nValue", "dValue", "srcNdMatrixStride", "srcDValue", "dstNzC0Stride", "dstNzNStride", "dstNzMatrixStride"], static_values = array<i64: 1, 16, 16, 0, 16, 16, 1, 0>}> : () -> !ascendc.struct<Nd2NzParams>
+// CHECK-GENERIC: %ld = "ascendc.params"() <{name = "ld", fields = ["repeatTimes", "srcStride", "ifTranspose"], static_values = array<i64: 1, 1, 0>}> : () -> !ascendc.struct<LoadData2DParams>
+// CHECK-GENERIC: %mp = "ascendc.params"() <{name = "mp", fields = ["m", "n", "k", "cmatrixInitVal"], static_values = array<i64: 16, 16, 16, 1>}> : () -> !ascendc.struct<MmadParams>
 
 // -----
 
@@ -356,23 +356,24 @@ ascendc.kernel vector @partial(%x: !ascendc.gm_addr, %rows: index, %cols: index,
   ascendc.init_buffer %pipe, %inQ num 1 len 16384 : !ascendc.pipe, !ascendc.queue<VECIN, 1>
   %t = ascendc.alloc_tensor "t" %inQ : !ascendc.queue<VECIN, 1> -> !ascendc.local_tensor<f32, VECIN>
   %ninf = arith.constant 0xFF800000 : f32
-  ascendc.data_copy_pad %t, %x_gm, %rows, %len, %pad, %ninf ext(64, 256, 0, 0, 0) pad(true, 0, 0, 0) {fields = ["blockCount", "blockLen", "rightPadding", "paddingValue"]} : !ascendc.local_tensor<f32, VECIN>, !ascendc.gm_tensor<f32>, index, index, index, f32
+  ascendc.data_copy_pad %t, %x_gm, %rows, %len, %pad, %ninf ext(64, 256, 0, 0, 0) pad(true, 0, 0, 0) {runtime_fields = ["blockCount", "blockLen", "rightPadding", "paddingValue"]} : !ascendc.local_tensor<f32, VECIN>, !ascendc.gm_tensor<f32>, index, index, index, f32
   ascendc.duplicate %t, %ninf, %cols, %rows params(1, 8) : !ascendc.local_tensor<f32, VECIN>, f32, index, index
   ascendc.duplicate %t, %ninf, %len : !ascendc.local_tensor<f32, VECIN>, f32, index
   ascendc.free_tensor %inQ, %t : !ascendc.queue<VECIN, 1>, !ascendc.local_tensor<f32, VECIN>
   ascendc.return
 }
 
-// CHECK: ascendc.data_copy_pad %t, %x_gm, %rows, %len, %pad, %ninf ext(64, 256, 0, 0, 0) pad(true, 0, 0, 0) {fields = ["blockCount", "blockLen", "rightPadding", "paddingValue"]} : !ascendc.local_tensor<f32, VECIN>, !ascendc.gm_tensor<f32>, index, index, index, f32
+// CHECK: ascendc.data_copy_pad %t, %x_gm, %rows, %len, %pad, %ninf ext(64, 256, 0, 0, 0) pad(true, 0, 0, 0) {runtime_fields = ["blockCount", "blockLen", "rightPadding", "paddingValue"]} : !ascendc.local_tensor<f32, VECIN>, !ascendc.gm_tensor<f32>, index, index, index, f32
 // CHECK-NEXT: ascendc.duplicate %t, %ninf, %cols, %rows params(1, 8) : !ascendc.local_tensor<f32, VECIN>, f32, index, index
 // CHECK-NEXT: ascendc.duplicate %t, %ninf, %len : !ascendc.local_tensor<f32, VECIN>, f32, index
-// CHECK-GENERIC: "ascendc.data_copy_pad"(%t, %x_gm, %rows, %len, %pad, %ninf) <{ext = [64 : i64, 256 : i64, 0 : i64, 0 : i64, 0 : i64], pad = [true, 0 : i64, 0 : i64, 0 : i64], fields = ["blockCount", "blockLen", "rightPadding", "paddingValue"]}>
+// CHECK-GENERIC: "ascendc.data_copy_pad"(%t, %x_gm, %rows, %len, %pad, %ninf) <{ext = [64 : i64, 256 : i64, 0 : i64, 0 : i64, 0 : i64], pad = [true, 0 : i64, 0 : i64, 0 : i64], runtime_fields = ["blockCount", "blockLen", "rightPadding", "paddingValue"]}>
 // CHECK-GENERIC: "ascendc.duplicate"(%t, %ninf, %cols, %rows) <{params = [1 : i64, 8 : i64]}>
 
 // -----
 
-// Run-time fields of a parameter struct: operands named in `operand_fields`, printed in the
-// struct's declaration order among the static ones, their types after the fields.
+// Run-time fields of a parameter struct: operands, printed in the struct's declaration order
+// among the static ones, their types after the fields. Generically, `fields` names every field
+// and `static_values` marks a run-time one with -2^63 (MLIR's kDynamic): the next operand.
 ascendc.kernel cube @runtime_fields(%n: i64) {
   %c0 = arith.constant 0 : i64
   %first = arith.cmpi eq, %n, %c0 : i64
@@ -384,3 +385,5 @@ ascendc.kernel cube @runtime_fields(%n: i64) {
 // CHECK-LABEL: ascendc.kernel cube @runtime_fields
 // CHECK: %mp = ascendc.params "mp" MmadParams(m = 16, n = 16, k = 16, cmatrixInitVal = %first) : i1
 // CHECK-NEXT: %nd = ascendc.params "nd" Nd2NzParams(ndNum = 1, nValue = %n, dValue = 16) : i64
+// CHECK-GENERIC: %mp = "ascendc.params"(%first) <{name = "mp", fields = ["m", "n", "k", "cmatrixInitVal"], static_values = array<i64: 16, 16, 16, -9223372036854775808>}> : (i1) -> !ascendc.struct<MmadParams>
+// CHECK-GENERIC-NEXT: %nd = "ascendc.params"(%n) <{name = "nd", fields = ["ndNum", "nValue", "dValue"], static_values = array<i64: 1, -9223372036854775808, 16>}> : (i64) -> !ascendc.struct<Nd2NzParams>
