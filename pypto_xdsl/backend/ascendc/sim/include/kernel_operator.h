@@ -193,22 +193,30 @@ class GlobalTensor {
  public:
   void SetGlobalBuffer(__gm__ T* buffer, uint64_t bufferSize) {
     if (buffer == nullptr) fail("SetGlobalBuffer with a null pointer");
-    // Inside a launch every GM buffer is device memory: a GlobalTensor reaching past its allocation
-    // (e.g. a kernel-local tensor past the end of a too small workspace) is an error.
-    if (pypto_sim::launch_state().kernel != nullptr &&
-        !pypto_sim::device_range(buffer, static_cast<size_t>(bufferSize) * sizeof(T)))
+    ptr_ = buffer;
+    size_ = bufferSize;
+    declared_ = bufferSize;
+    if (pypto_sim::launch_state().kernel == nullptr ||
+        pypto_sim::device_range(buffer, static_cast<size_t>(bufferSize) * sizeof(T)))
+      return;
+    // Inside a launch every GM buffer is device memory. One that starts in an allocation but
+    // reaches past its end (a fixed-size view of a ragged tail: PyPTO's `pl.slice(block_table,
+    // [64], [b * n])` near the end) is only an error where an access reaches past it, as on the
+    // device; one that starts in none (a kernel-local tensor past a too small workspace) is an error.
+    const size_t inside = pypto_sim::device_bytes_from(buffer) / sizeof(T);
+    if (inside == 0)
       fail("SetGlobalBuffer(%p, %llu elements = %llu bytes) is not inside one device allocation (argument or "
            "workspace too small for the kernel)",
            static_cast<const void*>(buffer), (unsigned long long)bufferSize,
            (unsigned long long)(bufferSize * sizeof(T)));
-    ptr_ = buffer;
-    size_ = bufferSize;
+    size_ = inside;
   }
   GlobalTensor operator[](uint64_t offset) const {
     if (offset > size_) fail("GlobalTensor offset %llu is past its %llu elements", (unsigned long long)offset, (unsigned long long)size_);
     GlobalTensor t;
     t.ptr_ = ptr_ + offset;
     t.size_ = size_ - offset;
+    t.declared_ = declared_ > offset ? declared_ - offset : 0;
     return t;
   }
   T GetValue(uint64_t i) const { check(i, 1, "GetValue"); return ptr_[i]; }
@@ -217,11 +225,18 @@ class GlobalTensor {
   T* sim_ptr() const { return ptr_; }
   void check(uint64_t first, uint64_t count, const char* what) const {
     if (ptr_ == nullptr) fail("%s on a GlobalTensor without SetGlobalBuffer", what);
-    if (first + count > size_) fail("%s touches GM elements [%llu, %llu) of a GlobalTensor with %llu elements", what,
-                                    (unsigned long long)first, (unsigned long long)(first + count), (unsigned long long)size_);
+    if (first + count > size_) {
+      if (declared_ > size_)
+        fail("%s touches GM elements [%llu, %llu) of a GlobalTensor of %llu elements whose device allocation ends "
+             "after %llu", what, (unsigned long long)first, (unsigned long long)(first + count),
+             (unsigned long long)declared_, (unsigned long long)size_);
+      fail("%s touches GM elements [%llu, %llu) of a GlobalTensor with %llu elements", what,
+           (unsigned long long)first, (unsigned long long)(first + count), (unsigned long long)size_);
+    }
   }
 
  private:
+  uint64_t declared_ = 0;  // the SetGlobalBuffer size (size_: what of it is device memory)
   T* ptr_ = nullptr;
   uint64_t size_ = 0;
 };

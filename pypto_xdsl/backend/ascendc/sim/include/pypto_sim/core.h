@@ -131,6 +131,15 @@ inline bool device_range(const void* p, size_t n) {
   return b >= it->first && b + n <= it->first + it->second;
 }
 
+// The bytes from p to the end of the live device allocation holding it (0: p is in none).
+inline size_t device_bytes_from(const void* p) {
+  const uint8_t* b = static_cast<const uint8_t*>(p);
+  auto it = device_allocs().upper_bound(b);
+  if (it == device_allocs().begin()) return 0;
+  --it;
+  return b >= it->first && b < it->first + it->second ? static_cast<size_t>(it->first + it->second - b) : 0;
+}
+
 // The on-chip memories of the core currently running (blocks run one after another).
 enum class Mem : uint8_t { UB = 0, L1, L0A, L0B, L0C, Count };
 
