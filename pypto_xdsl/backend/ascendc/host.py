@@ -461,11 +461,12 @@ class HostPrinter(CxxWriter):
         for axis, (off, size, bound) in enumerate(zip(offsets, shape, source.shape)):
             if (off.const_value is not None and size.isdigit() and bound.isdigit()) or (off.const_value == 0 and size == bound):
                 continue  # static (the verifier checked it), or the whole extent
-            if isinstance(op, tensor.SliceOp) and not bound.isdigit() and _read_only(op.result):
-                # a fixed-size window nothing writes may run past a run-time extent (a ragged
-                # tail: PyPTO's `pl.slice(block_table, [64], [b * n])` near the end; the
-                # interpreter's rule): it must start inside; reading past the end is the kernel's
-                # to avoid (the simulation reports an access past the allocation)
+            if isinstance(op, tensor.SliceOp) and len(shape) == 1 and not bound.isdigit() and _read_only(op.result):
+                # a fixed-size 1-D window nothing writes may run past a run-time extent (a
+                # ragged tail of an index table: PyPTO's `pl.slice(block_table, [64], [b * n])`
+                # near the end, whose kernels read only the entries they need; the interpreter's
+                # rule): it must start inside; reading past the end is the kernel's to avoid (the
+                # simulation reports an access past the allocation). 2-D data windows must fit.
                 start = f"{off.text} >= {bound}" if size.isdigit() and int(size) > 0 else f"{size} > 0 && {off.text} >= {bound}"
                 conds.append(start if off.const_value is not None else f"{off.text} < 0 || {start}")
             else:

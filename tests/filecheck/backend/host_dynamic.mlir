@@ -2,9 +2,7 @@
 // The host printer over run-time extents (paged attention's orchestration, small): an element of an
 // `in` tensor is read from the caller's copy, one a kernel wrote from the device after the stream
 // has run it; a `[16, ?]` tensor made in a loop has a slot at entry and grows where it is made;
-// windows at run-time offsets are checked against their source (one no kernel writes, %w, may
-// run past a run-time extent, as the interpreter allows: it must start inside; a written one,
-// %ow, must fit); a window whose contiguity
+// windows at run-time offsets are checked against their source; a window whose contiguity
 // depends on a run-time width is checked before the launch. The kernel's tensors have run-time
 // row lengths (W, V): its whole [16, 64] tiles are copied with run-time GM gaps.
 
@@ -58,7 +56,7 @@ pypto.func orchestration @main(%table: !pypto.tensor<[B], i32>, %pool: !pypto.te
 // CHECK-NEXT:        return ACL_ERROR_INVALID_PARAM;
 // CHECK-NEXT:      }
 // CHECK-NEXT:      const int32_t blk = table_host[i];  // an `in` tensor: the caller's copy
-// CHECK:           if (row < 0 || row >= P) {
+// CHECK:           if (row < 0 || row + 16 > P) {
 // CHECK:           void* w_dev = static_cast<uint8_t*>(pool_dev) + ((row) * C) * 4;  // %w: !pypto.tensor<[16, ?], f32>
 // CHECK-NEXT:      const int64_t width = 64 + 0;
 // CHECK-NEXT:      const size_t tmp_bytes = static_cast<size_t>(width) * 16 * 4;
