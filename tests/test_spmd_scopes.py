@@ -165,3 +165,90 @@ def test_with_form_pl_spmd_takes_deps_and_gives_a_task_id():
     apply_pipeline(after, "pypto-default")
     assert [o.attributes[BLOCK_DIM_ATTR].value.data for o in after.walk() if isinstance(o, SubmitOp)] == [2, 4]
     assert_same_semantics(Two.module, after, "main", seeds=(0,))
+
+
+# --------------------------------------------------------------------------- pl.spmd around a kernel call
+
+
+@pl.program
+class ExpRows:
+    """Block b of `scale` writes exp(a) on rows [16 b, 16 b + 16) of `o`."""
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def scale(self, a: T, o: pl.Out[T]) -> T:
+        i = pl.tile.get_block_idx()
+        t = pl.load(a, [i * 16, 0], [16, 32])
+        o = pl.store(pl.exp(t), [i * 16, 0], o)
+        return o
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, a: T, o: pl.Out[T]) -> T:
+        with pl.spmd(core_num=4, sync_start=True):
+            o = self.scale(a, o)
+        return o
+
+
+
+@pl.program
+class ExpPlusOne:
+    """`scale` on 4 blocks, then `plus_one` on a core count read at run time, after it."""
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def scale(self, a: T, o: pl.Out[T]) -> T:
+        i = pl.tile.get_block_idx()
+        t = pl.load(a, [i * 16, 0], [16, 32])
+        o = pl.store(pl.exp(t), [i * 16, 0], o)
+        return o
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def plus_one(self, a: T, o: pl.Out[T]) -> T:
+        i = pl.tile.get_block_idx()
+        t = pl.load(a, [i * 32, 0], [32, 32])
+        o = pl.store(pl.add(t, 1.0), [i * 32, 0], o)
+        return o
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def chained(self, a: T, o: pl.Out[T], p: pl.Out[T]) -> T:
+        with pl.spmd(4) as t0:
+            o = self.scale(a, o)
+        blocks = pl.tensor.dim(a, 0) // 32
+        with pl.spmd(blocks, deps=[t0]):
+            p = self.plus_one(o, p)
+        return p
+
+
+def test_pl_spmd_around_one_kernel_call_launches_that_kernel():
+    main = next(op for op in ExpRows.module.walk() if isinstance(op, FuncOp) and op.sym_name.data == "main")
+    assert not [op for op in main.walk() if isinstance(op, IncoreScopeOp)]
+    (call,) = [op for op in main.walk() if isinstance(op, CallOp)]
+    assert call.callee.string_value() == "scale" and call.attributes[BLOCK_DIM_ATTR].value.data == 4
+    inputs = random_inputs(ExpRows.module, "main", seed=6)
+    run(ExpRows.module, "main", inputs)
+    np.testing.assert_allclose(inputs[1], np.exp(inputs[0]), rtol=1e-6)
+
+
+def test_a_kernel_call_under_pl_spmd_with_a_task_id_or_deps_is_a_submit():
+    chained = next(op for op in ExpPlusOne.module.walk() if isinstance(op, FuncOp) and op.sym_name.data == "chained")
+    assert not [op for op in chained.walk() if isinstance(op, IncoreScopeOp)]
+    first, second = [op for op in chained.walk() if isinstance(op, SubmitOp)]
+    assert first.attributes[BLOCK_DIM_ATTR].value.data == 4 and first.task_id.name_hint == "t0"
+    assert list(second.deps) == [first.task_id] and len(second.cores) == 1 and BLOCK_DIM_ATTR not in second.attributes
+    inputs = random_inputs(ExpPlusOne.module, "chained", seed=7)
+    run(ExpPlusOne.module, "chained", inputs)
+    np.testing.assert_allclose(inputs[2], np.exp(inputs[0]) + 1.0, rtol=1e-6)
+    after = parse_program(str(ExpPlusOne.module))
+    apply_pipeline(after, "pypto-default")
+    assert_same_semantics(ExpPlusOne.module, after, "chained", seeds=(0,))
+
+
+@needs_gxx
+def test_a_kernel_launched_by_pl_spmd_runs_on_four_blocks_in_the_simulation(tmp_path):
+    from pypto_xdsl.tools.pypto_compile import simulate
+
+    module = parse_program(str(ExpRows.module))
+    apply_pipeline(module, "pypto-default")
+    report = simulate(module, tmp_path / "spmd_call", seed=8, reference_module=ExpRows.module)
+    assert report.reference is not None, report.note
+    np.testing.assert_allclose(report.outputs["o"], report.reference["o"], rtol=1e-5, atol=1e-6)
+    host = (tmp_path / "spmd_call" / "host" / "main_orch.cpp").read_text()
+    assert "ACLRT_LAUNCH_KERNEL(scale)(4, stream" in host

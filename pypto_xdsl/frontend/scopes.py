@@ -27,7 +27,14 @@ from pypto_xdsl.analysis import deferred_wait
 from pypto_xdsl.dialects import attributes as A
 from pypto_xdsl.dialects import tile as tile_ops
 from pypto_xdsl.dialects.attributes import TaskIdType, TensorType
-from pypto_xdsl.dialects.program import BLOCK_DIM_ATTR, IncoreScopeOp, ManualScopeOp, YieldOp
+from pypto_xdsl.dialects.program import (
+    BLOCK_DIM_ATTR,
+    CallOp,
+    IncoreScopeOp,
+    ManualScopeOp,
+    SubmitOp,
+    YieldOp,
+)
 from pypto_xdsl.frontend.errors import ParserError
 from pypto_xdsl.frontend.names import assigned_names
 from pypto_xdsl.frontend.values import Const, ScopeOption, Undefined, Value, describe
@@ -491,6 +498,19 @@ class ScopeMixin:
             values.append(v)
         body.add_op(YieldOp(*values))
         self.env, self.block = outer_env, outer_block
+        if block_dim is not None or cores is not None:
+            launch = self._lift_kernel_launch(
+                body, block_dim=block_dim, cores=cores, deps=deps, with_task_id=tid_name is not None,
+                allow_early_resolve=allow_early_resolve,
+            )
+            if launch is not None:
+                results, task_id = launch
+                self._bind_scope_results(node, stmts, inner_env, outputs, results, block_index)
+                if tid_name is not None:
+                    assert task_id is not None
+                    self._hint(task_id, tid_name)
+                    self.env[tid_name] = task_id
+                return
         op = IncoreScopeOp(
             [v.type for v in values],
             Region(body),
@@ -507,11 +527,28 @@ class ScopeMixin:
         if block_dim is not None:
             op.attributes[BLOCK_DIM_ATTR] = IntegerAttr(block_dim, 64)
         self.block.add_op(op)
+        self._bind_scope_results(node, stmts, inner_env, outputs, list(op.outputs), block_index)
+        if tid_name is not None:
+            assert op.task_id is not None
+            self._hint(op.task_id, tid_name)
+            self.env[tid_name] = op.task_id
+
+    def _bind_scope_results(
+        self,
+        node: ast.stmt,
+        stmts: Sequence[ast.stmt],
+        inner_env: dict[str, Value],
+        outputs: Sequence[str],
+        results: Sequence[SSAValue],
+        block_index: str | None,
+    ) -> None:
+        """After a scope (or the launch lifted from it): its live names read its results;
+        the names only its body defined are undefined."""
         if block_index is not None:
             self.env[block_index] = Undefined(
                 f"'{block_index}' is the block index of the pl.spmd at line {node.lineno}"
             )
-        for n, res in zip(outputs, op.outputs):
+        for n, res in zip(outputs, results):
             self._hint(res, n)
             self.env[n] = res
         for n in assigned_names(stmts):
@@ -520,7 +557,66 @@ class ScopeMixin:
                 self.env[n] = inner if isinstance(inner, Undefined) else Undefined(
                     f"'{n}' is only defined inside the pl.at scope at line {node.lineno}"
                 )
-        if tid_name is not None:
-            assert op.task_id is not None
-            self._hint(op.task_id, tid_name)
-            self.env[tid_name] = op.task_id
+
+    def _lift_kernel_launch(
+        self,
+        body: Block,
+        *,
+        block_dim: int | None,
+        cores: SSAValue | None,
+        deps: Sequence[SSAValue],
+        with_task_id: bool,
+        allow_early_resolve: bool,
+    ) -> tuple[list[SSAValue], SSAValue | None] | None:
+        """A `pl.spmd` whose body is one call of an InCore (AIC, AIV) function launches that
+        kernel itself, as PyPTO dispatches such a scope: the call (a `pypto.submit` when the
+        scope has a task id, deps or early resolve) carries the core count, and no scope is
+        left to outline around it (a kernel calling a kernel). Returns the launch's results
+        in the order the body yields them, and its task id; None when the body is anything
+        else (it stays a scope)."""
+        ops = list(body.ops)
+        if ops and isinstance(ops[0], tile_ops.GetBlockIdxOp) and not ops[0].result.uses:
+            ops = ops[1:]  # `for i in pl.spmd(n)` with `i` unused
+        if len(ops) < 2 or not isinstance(ops[-2], CallOp) or not isinstance(ops[-1], YieldOp):
+            return None
+        call, yield_op = ops[-2:]
+        # The scalar conversions of the call's arguments (an i64 passed for an index
+        # parameter) run in the orchestration before the launch.
+        scalars = ops[:-2]
+        if not all(op.dialect_name() == "arith" and not op.regions for op in scalars):
+            return None
+        decl = self.mb.source.functions.get(call.callee.string_value())
+        if decl is None or decl.kind not in A.INCORE_KINDS:
+            return None
+        if any(v.owner is not call for v in yield_op.operands):
+            return None
+        if call.cores or BLOCK_DIM_ATTR in call.attributes or call.dumps:
+            return None
+        yielded = [call.results.index(v) for v in yield_op.operands]  # type: ignore[arg-type]
+        body.erase_op(yield_op)
+        body.detach_op(call)
+        for op in scalars:
+            body.detach_op(op)
+            self.block.add_op(op)
+        task_id = None
+        if with_task_id or deps or allow_early_resolve:
+            launch: CallOp | SubmitOp = SubmitOp(
+                call.callee, call.args, call.result_types, deps, cores=cores,
+                allow_early_resolve=allow_early_resolve,
+            )
+            for old, new in zip(call.results, launch.outputs):
+                new.name_hint = old.name_hint
+            results = list(launch.outputs)
+            task_id = launch.task_id
+            call.erase()
+        else:
+            launch = call if cores is None else CallOp(call.callee, call.args, call.result_types, cores=cores)
+            if launch is not call:
+                for old, new in zip(call.results, launch.results):
+                    new.name_hint = old.name_hint
+                call.erase()
+            results = list(launch.results)
+        if block_dim is not None:
+            launch.attributes[BLOCK_DIM_ATTR] = IntegerAttr(block_dim, 64)
+        self.block.add_op(launch)
+        return [results[i] for i in yielded], task_id
