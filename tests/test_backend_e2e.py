@@ -268,6 +268,26 @@ def test_matmul_relu_folded_into_fixpipe(tmp_path):
     assert 0.2 < float(np.mean(got == 0)) < 0.8
 
 
+def test_matmul_bias_table(tmp_path):
+    """A @ B + bias with the bias row in the bias table (GM -> C1 -> C2, the 5-argument Mmad
+    starting from it): f16 operands with relu as Fixpipe's reluEn, and bf16 operands, in one
+    program (one g++ build), against the interpreter and numpy."""
+    report = compile_and_run("matmul_bias", tmp_path, seed=31)
+    assert_matches_interpreter(report)
+    run_in = tmp_path / "matmul_bias" / "sim-run" / "in"
+    x = np.fromfile(run_in / "x.bin", dtype=np.float16).reshape(32, 64).astype(np.float64)
+    w = np.fromfile(run_in / "w.bin", dtype=np.float16).reshape(64, 48).astype(np.float64)
+
+    def bf16(param, shape):
+        bits = np.fromfile(run_in / f"{param}.bin", dtype=np.uint16).astype(np.uint32) << 16
+        return bits.view(np.float32).reshape(shape).astype(np.float64)
+
+    bias = np.fromfile(run_in / "bias.bin", dtype=np.float32).reshape(1, 48).astype(np.float64)
+    np.testing.assert_allclose(report.outputs["y"], np.maximum(x @ w + bias, 0), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(report.outputs["z"], bf16("xb", (32, 64)) @ bf16("wb", (64, 48)) + bias, rtol=1e-5, atol=1e-5)
+    assert 0.2 < float(np.mean(report.outputs["y"] == 0)) < 0.8  # the relu clamps about half
+
+
 def test_split_k_atomic_fixpipe(tmp_path):
     """Two blocks add their K-slice products into one output under SetAtomicAdd (after a
     vector kernel zeroes it): the sum of both partials, as the interpreter's atomic_store."""

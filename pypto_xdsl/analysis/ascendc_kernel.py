@@ -46,13 +46,21 @@ MAX_REPEAT = 255
 WORKSPACE_ALIGN = 512  # bytes; every kernel-local tensor starts on a 512-byte boundary of the workspace
 
 _SUPPORTED_ELEMENTS = (Float32Type, Float16Type, BFloat16Type, IntegerType)
-CUBE_SPACES = (MemorySpace.MAT, MemorySpace.LEFT, MemorySpace.RIGHT, MemorySpace.ACC)
+CUBE_SPACES = (MemorySpace.MAT, MemorySpace.LEFT, MemorySpace.RIGHT, MemorySpace.ACC, MemorySpace.BIAS)
 # Queues whose tile the consumer frees (FreeTensor) after its last use.
-FREED_POSITIONS = (TPosition.VECIN, TPosition.A1, TPosition.B1, TPosition.A2, TPosition.B2)
+FREED_POSITIONS = (TPosition.VECIN, TPosition.A1, TPosition.B1, TPosition.C1, TPosition.A2, TPosition.B2, TPosition.C2)
 _PREFIX = {
     TPosition.VECIN: "inQ", TPosition.VECOUT: "outQ", TPosition.VECCALC: "buf", TPosition.A1: "qA1",
     TPosition.B1: "qB1", TPosition.A2: "qA2", TPosition.B2: "qB2", TPosition.CO1: "qCO1",
+    TPosition.C1: "qC1", TPosition.C2: "qC2",
 }
+# The bias table of dav-c220 (C2): 1 KB, so a bias row holds at most 256 f32.
+BIAS_TABLE_BYTES = 1024
+
+
+def _feeds_bias_table(value: SSAValue) -> bool:
+    return any(isinstance(u.operation, tile.MoveOp) and u.operation.result.type.space == MemorySpace.BIAS  # type: ignore[union-attr]
+               for u in value.uses)
 
 
 def round_up(x: int, m: int) -> int:
@@ -637,12 +645,8 @@ class KernelPlan:
         self.tile_buffer[res] = buf
 
     def _plan_cube_tile(self, op: Operation, res: SSAValue, t: TileType) -> None:
-        feeds_bias_table = any(isinstance(u.operation, tile.MoveOp) and u.operation.result.type.space == MemorySpace.BIAS
-                               for u in res.uses)
-        if isinstance(op, tile.MatmulBiasOp) or feeds_bias_table:
-            raise op_error(op, "the bias table (tile.matmul_bias: L1 -> C2 and the 5-argument Mmad) is not lowered by "
-                               "the Ascend C backend yet; add the bias row to the accumulator on the vector cores "
-                               "(pl.col_expand_add after a move to Vec) instead")
+        if t.space == MemorySpace.BIAS or (t.space == MemorySpace.MAT and _feeds_bias_table(res)):
+            return self._plan_bias_row(op, res, t)
         shape = t.get_shape()
         if len(shape) != 2 or not all(isinstance(d, int) and d > 0 and d % 16 == 0 for d in shape):
             raise op_error(op, f"cube tile {t} must be 2-D with static dims that are multiples of 16")
@@ -710,7 +714,7 @@ class KernelPlan:
             if op.input.type.space != MemorySpace.MAT:  # type: ignore[union-attr]
                 raise op_error(op, "left/right tiles are moved from mat tiles")
             kind = TPosition.A2 if space == MemorySpace.LEFT else TPosition.B2
-        elif isinstance(op, tile.MatmulOp) and space == MemorySpace.ACC:
+        elif isinstance(op, tile.MatmulOp | tile.MatmulBiasOp) and space == MemorySpace.ACC:
             kind = TPosition.CO1
         elif isinstance(op, tile.FullOp) and space == MemorySpace.ACC:
             if zero_accumulator_loop(op) is None:
@@ -722,6 +726,34 @@ class KernelPlan:
             raise op_error(op, f"producing a {space.value} tile with {op.name} is not supported by the cube path")
         buf = self._new_buffer(base, kind, rows * cols * eb, what)  # type: ignore[operator]
         self._planner_namer.fresh(base)  # type: ignore[attr-defined]
+        self.tile_buffer[res] = buf
+
+    def _plan_bias_row(self, op: Operation, res: SSAValue, t: TileType) -> None:
+        """A [1, N] f32 bias row: copied GM -> L1 (`C1`), then L1 -> bias table (`C2`) for the
+        5-argument Mmad of a tile.matmul_bias."""
+        name = f"%{res.name_hint or '?'}"
+        shape = t.get_shape()
+        if (len(shape) != 2 or shape[0] != 1 or not isinstance(shape[1], int) or shape[1] <= 0
+                or shape[1] % 16 or not isinstance(t.element_type, Float32Type)):
+            raise op_error(op, f"bias row {name} {t} must be [1, N] f32 with a static N that is a multiple of 16 "
+                               "(the L1 -> bias table copy moves 64-byte blocks)")
+        nbytes = shape[1] * 4
+        if nbytes > BIAS_TABLE_BYTES:
+            raise op_error(op, f"bias row {name} {t} needs {nbytes} bytes of the bias table, which holds "
+                               f"{BIAS_TABLE_BYTES} (at most {BIAS_TABLE_BYTES // 4} f32); split N")
+        uses = [u.operation for u in res.uses]
+        if t.space == MemorySpace.MAT:
+            if not isinstance(op, tile.LoadOp) or any(not isinstance(u, tile.MoveOp) for u in uses):
+                raise op_error(op, f"the L1 bias row {name} is a tile.load whose uses are moves to the bias table")
+            kind = TPosition.C1
+        else:
+            if not isinstance(op, tile.MoveOp) or op.input.type.space != MemorySpace.MAT:  # type: ignore[union-attr]
+                raise op_error(op, f"bias-table tile {name} is moved from a mat tile (the bias row in L1)")
+            if any(not isinstance(u, tile.MatmulBiasOp) or u.bias is not res for u in uses):
+                raise op_error(op, f"bias-table tile {name} is only the bias operand of tile.matmul_bias")
+            kind = TPosition.C2
+        buf = self._new_buffer(res.name_hint or "t", kind, nbytes, f"{name} {t}")
+        self._planner_namer.fresh(res.name_hint or "t")  # type: ignore[attr-defined]
         self.tile_buffer[res] = buf
 
     def alias_closure(self, value: SSAValue) -> list[SSAValue]:

@@ -125,7 +125,7 @@ _FOLLOWING_TENSOR_OPS = (
     tensor.CreateOp, tensor.SliceOp, tensor.ReshapeOp, tensor.TransposeOp, tensor.DimOp, tensor.ReadOp,
 )
 _WRITING_TENSOR_OPS = (tensor.AssembleOp, tensor.WriteOp)
-_CUBE_OPS = (tile.MatmulOp, tile.MatmulAccOp, tensor.MatmulOp, tensor.MatmulAccOp)
+_CUBE_OPS = (tile.MatmulOp, tile.MatmulAccOp, tile.MatmulBiasOp, tensor.MatmulOp, tensor.MatmulAccOp)
 _SHARED_TILE_OPS = (tile.GetBlockIdxOp, tile.GetBlockNumOp, tile.GetSubBlockIdxOp)
 
 

@@ -21,6 +21,7 @@ from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
     operand_def,
+    opt_operand_def,
     opt_prop_def,
     prop_def,
     result_def,
@@ -766,22 +767,29 @@ MMAD_TYPES: tuple[tuple[str, str], ...] = (("f16", "f32"), ("bf16", "f32"), ("f3
 
 @irdl_op_definition
 class MmadOp(AscendCFormat, IRDLOperation):
-    """`Mmad(dst, fm, filter, MmadParams)`: L0A x L0B -> L0C."""
+    """`Mmad(dst, fm, filter, MmadParams)`: L0A x L0B -> L0C; `Mmad(dst, fm, filter, bias,
+    MmadParams)` with a bias-table (`C2`) row: the product starts from the row broadcast over
+    M (the 5-argument form sets `cmatrixSource` from the bias tensor's position)."""
 
     name = "ascendc.mmad"
     CXX_NAME: ClassVar[str] = "Mmad"
     dst = operand_def(LocalTensorType)
     fm = operand_def(LocalTensorType)
     filter = operand_def(LocalTensorType)
+    bias = opt_operand_def(LocalTensorType)
     params = operand_def(ParamsType)
 
-    def __init__(self, dst: SSAValue, fm: SSAValue, filter: SSAValue, params: SSAValue):
-        super().__init__(operands=[dst, fm, filter, params])
+    def __init__(self, dst: SSAValue, fm: SSAValue, filter: SSAValue, params: SSAValue, bias: SSAValue | None = None):
+        super().__init__(operands=[dst, fm, filter, [bias] if bias is not None else [], params])
 
     def verify_(self) -> None:
         _check_position(self, self.dst, (TPosition.CO1,), "destination")
         _check_position(self, self.fm, (TPosition.A2,), "left operand")
         _check_position(self, self.filter, (TPosition.B2,), "right operand")
+        if self.bias is not None:
+            _check_position(self, self.bias, (TPosition.C2,), "bias")
+            if str(self.bias.type.element_type) != str(self.dst.type.element_type):  # type: ignore[union-attr]
+                raise VerifyException("the bias row of Mmad has the destination's element type")
         _check_struct(self, self.params, "MmadParams")
         a, b, c = (str(v.type.element_type) for v in (self.fm, self.filter, self.dst))  # type: ignore[union-attr]
         if a != b or (a, c) not in MMAD_TYPES:

@@ -59,10 +59,19 @@ class CubeLowering(_Base):
         product.name_hint = hint
         return product
 
+    def _load_bias_row(self, op: tile.LoadOp) -> None:
+        """GM -> L1 (`C1`) of a [1, N] bias row: a contiguous count copy on MTE2 (the plan
+        checked that N f32 are whole 64-byte blocks, as the copy on to the bias table needs)."""
+        d = self.def_tile(op.result, op)
+        gm = self._gm_at(self.tensor_root(op.source), op.offsets)
+        self._insert(M.DataCopyOp(d.value, gm, count=d.layout.cols))
+
     def _load_nz(self, op: tile.LoadOp) -> None:
         """GM (ND) -> L1 (NZ fractals of 16 rows x 32 bytes) with an Nd2Nz DataCopy. A right
         operand of 4-byte elements is copied as 16-row bands (one ND matrix each), so that the
         two 16 x 8 fractals of every 16 x 16 square are adjacent, as LoadDataWithTranspose reads them."""
+        if self.plan.buffer_of(op.result).position == TPosition.C1:  # type: ignore[union-attr]
+            return self._load_bias_row(op)
         view = self.tensor_root(op.source)
         src = view.root.type
         assert isinstance(src, TensorType)
@@ -164,7 +173,7 @@ class CubeLowering(_Base):
         (use,) = op.result.uses
         self.zero_started[loop.body.block.args[use.index - 2]] = loop
 
-    def _mmad(self, op: tile.MatmulOp | tile.MatmulAccOp) -> None:
+    def _mmad(self, op: tile.MatmulOp | tile.MatmulAccOp | tile.MatmulBiasOp) -> None:
         a, b = self.tile_of(op.lhs), self.tile_of(op.rhs)
         if op.lhs.type.space != MemorySpace.LEFT or op.rhs.type.space != MemorySpace.RIGHT:  # type: ignore[union-attr]
             raise op_error(op, "matmul takes a 'left' and a 'right' tile (move them from 'mat' first)")
@@ -182,9 +191,12 @@ class CubeLowering(_Base):
             p = self._params(f"{c.var}_mmad", "MmadParams",
                              [("m", m), ("n", n), ("k", k), ("cmatrixInitVal", first.result)])
         else:
-            p = self._params(f"{c.var}_mmad", "MmadParams",
-                             [("m", m), ("n", n), ("k", k), ("cmatrixInitVal", not isinstance(op, tile.MatmulAccOp))])
-        self._insert(C.MmadOp(c.value, a.value, b.value, p))
+            # a bias-table Mmad starts from the bias row (cmatrixSource, set by the 5-argument
+            # form from the bias tensor's position), not from zero
+            fresh = isinstance(op, tile.MatmulOp)
+            p = self._params(f"{c.var}_mmad", "MmadParams", [("m", m), ("n", n), ("k", k), ("cmatrixInitVal", fresh)])
+        bias = self.tile_of(op.bias).value if isinstance(op, tile.MatmulBiasOp) else None
+        self._insert(C.MmadOp(c.value, a.value, b.value, p, bias=bias))
 
     def _relu_acc(self, op: tile.ReluOp) -> None:
         """relu of an accumulator: no instruction; the Fixpipe that stores it sets `reluEn`

@@ -6,7 +6,7 @@ site by a RewritePattern:
 
 * **queue hand-offs** (the TPipe/TQue paradigm): after the copy that fills a VECIN/A1/B1
   tensor and after the LoadData loop that fills an A2/B2 tensor, `enque` + `deque` on its
-  queue; before the copy-out of a VECOUT tensor and before the Fixpipe of a CO1 tensor, the
+  queue (after the L1 -> bias-table copy filling a C2 tensor too: MTE1 -> M); before the copy-out of a VECOUT tensor and before the Fixpipe of a CO1 tensor, the
   same. Later uses read the dequeued tensor;
 * **flags**: after a copy-out into a GlobalTensor the kernel also reads (MTE3 then MTE2 on
   the same GM), `SetFlag<HardEvent::MTE3_MTE2>`/`WaitFlag` with an event id taken from the
@@ -61,8 +61,9 @@ from pypto_xdsl.dialects.ascendc_kernel import KernelOp
 from pypto_xdsl.dialects.ascendc_types import HardEvent, LocalTensorType, Pipe, TPosition
 from pypto_xdsl.transforms.ascendc_plan_buffers import kernel_names
 
-_PRODUCED_IN = (TPosition.VECIN, TPosition.A1, TPosition.B1)  # filled by MTE2
+_PRODUCED_IN = (TPosition.VECIN, TPosition.A1, TPosition.B1, TPosition.C1)  # filled by MTE2
 _PRODUCED_L0 = (TPosition.A2, TPosition.B2)  # filled by MTE1 (LoadData)
+_PRODUCED_BT = (TPosition.C2,)  # filled by MTE1 (DataCopy L1 -> bias table)
 
 
 def _kernel_of(op: Operation) -> KernelOp | None:
@@ -145,13 +146,16 @@ def _already_handed_off(tensor: SSAValue) -> bool:
 
 
 class HandOffAfterProducer(RewritePattern):
-    """MTE2 -> consumer: `enque`/`deque` right after the copy filling a VECIN/A1/B1 tensor;
-    MTE1 -> M: after the LoadData (loop) filling an A2/B2 tensor."""
+    """MTE2 -> consumer: `enque`/`deque` right after the copy filling a VECIN/A1/B1/C1 tensor;
+    MTE1 -> M: after the LoadData (loop) filling an A2/B2 tensor and the copy filling a C2 one."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if isinstance(op, M.DataCopyOp | M.DataCopyPadOp) and op.direction == "GM->local":
             dst = _handle(op.dst)
             positions = _PRODUCED_IN
+        elif isinstance(op, M.DataCopyOp) and op.direction == "local->local":
+            dst = _handle(op.dst)
+            positions = _PRODUCED_BT
         elif isinstance(op, C.L1ToL0LoadOp):
             dst = _handle(op.dst)
             positions = _PRODUCED_L0

@@ -437,7 +437,7 @@ class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLo
             return
         if isinstance(op, tile.MoveOp) and op.result.type.space in (MemorySpace.LEFT, MemorySpace.RIGHT):  # type: ignore[union-attr]
             return self._split(op)
-        if isinstance(op, tile.MatmulOp | tile.MatmulAccOp):
+        if isinstance(op, tile.MatmulOp | tile.MatmulAccOp | tile.MatmulBiasOp):
             return self._mmad(op)
         if isinstance(op, tile.MoveOp):
             a = self.tile_of(op.input)
@@ -640,7 +640,7 @@ class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLo
 # Every tile op the kernel lowering emits Ascend C for.
 LOWERED_TILE_OPS = frozenset((
     *VECTOR_OPS, tile.LoadOp, tile.StoreOp, tile.AtomicStoreOp, tile.MoveOp, tile.MatmulOp, tile.MatmulAccOp, tile.GetBlockIdxOp,
-    tile.GetBlockNumOp, tile.GetSubBlockIdxOp, tile.SetValidShapeOp, tile.FillPadOp,  # the last two by fold_partial_tiles
+    tile.MatmulBiasOp, tile.GetBlockNumOp, tile.GetSubBlockIdxOp, tile.SetValidShapeOp, tile.FillPadOp,  # the last two by fold_partial_tiles
 ))
 
 

@@ -60,7 +60,7 @@ from pypto_xdsl.dialects.ascendc_types import (
 )
 
 UB_BYTES = MEMORY_BYTES[Memory.UB]
-_PLANNED_MEMORIES = (Memory.UB, Memory.L1, Memory.L0A, Memory.L0B, Memory.L0C)
+_PLANNED_MEMORIES = (Memory.UB, Memory.L1, Memory.L0A, Memory.L0B, Memory.L0C, Memory.BT)
 
 L1_LOOP_DEPTH = 4
 """Buffers of an L1 (A1/B1) queue refilled in a loop when L1 holds them: the K-step copies

@@ -47,7 +47,7 @@ from pypto_xdsl.dialects.ascendc_types import (
 
 _EXT_TYPES = ("uint16_t", "uint32_t", "uint32_t", "uint32_t")  # DataCopyExtParams' field types
 _PROMOTED_TO_INT = ("int8_t", "uint8_t", "int16_t", "uint16_t")
-_PLAN_ORDER = (Memory.UB, Memory.L1, Memory.L0A, Memory.L0B, Memory.L0C)
+_PLAN_ORDER = (Memory.UB, Memory.L1, Memory.L0A, Memory.L0B, Memory.L0C, Memory.BT)
 _TASK_TYPE = {KernelKind.CUBE: "KERNEL_TYPE_AIC_ONLY", KernelKind.MIX: "KERNEL_TYPE_MIX_AIC_1_1"}
 _MIX_TASK_TYPE = {1: "KERNEL_TYPE_MIX_AIC_1_1", 2: "KERNEL_TYPE_MIX_AIC_1_2"}
 _MIX_CORES = {1: "one AIC and one AIV", 2: "one AIC and two AIVs"}

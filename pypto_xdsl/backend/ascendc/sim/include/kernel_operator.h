@@ -361,8 +361,9 @@ constexpr int que_consumer(TPosition p) {
 template <TPosition pos, int32_t depth, auto mask = 0>
 class TQue : public detail::BufferBase {
   static_assert(pos == TPosition::VECIN || pos == TPosition::VECOUT || pos == TPosition::A1 || pos == TPosition::A2 ||
-                    pos == TPosition::B1 || pos == TPosition::B2 || pos == TPosition::CO1,
-                "the simulation supports VECIN/VECOUT/A1/A2/B1/B2/CO1 queues");
+                    pos == TPosition::B1 || pos == TPosition::B2 || pos == TPosition::C1 || pos == TPosition::C2 ||
+                    pos == TPosition::CO1,
+                "the simulation supports VECIN/VECOUT/A1/A2/B1/B2/C1/C2/CO1 queues");
 
  public:
   template <typename T>
@@ -474,6 +475,8 @@ class TPipe {
       case TPosition::VECIN: kind = "VECIN queue"; break;
       case TPosition::A1: mem = Mem::L1; kind = "A1 queue"; break;
       case TPosition::B1: mem = Mem::L1; kind = "B1 queue"; break;
+      case TPosition::C1: mem = Mem::L1; kind = "C1 queue"; break;
+      case TPosition::C2: mem = Mem::BT; kind = "C2 queue"; break;
       case TPosition::A2: mem = Mem::L0A; kind = "A2 queue"; break;
       case TPosition::B2: mem = Mem::L0B; kind = "B2 queue"; break;
       case TPosition::CO1: mem = Mem::L0C; kind = "CO1 queue"; break;
@@ -631,9 +634,22 @@ void check_copy_out_src(const LocalTensor<T>& src, uint64_t elems) {
 }
 }  // namespace detail
 
-// GM -> UB, count form
+namespace detail {
+template <typename T>
+void check_local(const LocalTensor<T>& t, const char* what, pypto_sim::Mem mem, uint64_t elems, bool reads);
+}
+
+// GM -> UB, count form (GM -> L1 when the destination is an L1 tensor: A1/B1/C1, on MTE2)
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count) {
+  if (dst.sim_slot() != nullptr && dst.sim_slot()->mem == pypto_sim::Mem::L1) {
+    detail::check_count_bytes<T>("DataCopy GM->L1", count);
+    detail::check_local(dst, "DataCopy GM->L1", pypto_sim::Mem::L1, count, false);
+    src.check(0, count, "DataCopy GM->L1");
+    std::memcpy(dst.sim_ptr(), src.sim_ptr(), count * sizeof(T));
+    pypto_sim::cost::gm_transfer(pypto_sim::cost::MTE2, src.sim_ptr(), 1, count * sizeof(T), 0, true, true);
+    return;
+  }
   detail::check_count_bytes<T>("DataCopy GM->UB", count);
   detail::check_copy_in_dst(dst, count);
   src.check(0, count, "DataCopy GM->UB");
@@ -694,9 +710,20 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint3
   pypto_sim::cost::gm_transfer(pypto_sim::cost::MTE3, dst.sim_ptr(), 1, count * sizeof(T), 0, false);
 }
 
-// UB -> UB (vector pipe), count form
+// UB -> UB (vector pipe), count form; L1 (C1) -> bias table (C2) on MTE1, in 64-byte blocks
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count) {
+  const bool to_bt = dst.sim_slot() != nullptr && dst.sim_slot()->mem == pypto_sim::Mem::BT;
+  if (to_bt || (src.sim_slot() != nullptr && src.sim_slot()->mem == pypto_sim::Mem::L1)) {
+    if (!to_bt) fail("DataCopy from L1 (local to local): the simulation supports L1 -> bias table (C1 -> C2) only");
+    if (count == 0 || (count * sizeof(T)) % 64 != 0)
+      fail("DataCopy L1->BT of %u elements: the bias table is written in 64-byte blocks", count);
+    detail::check_local(src, "DataCopy L1->BT", pypto_sim::Mem::L1, count, true);
+    detail::check_local(dst, "DataCopy L1->BT", pypto_sim::Mem::BT, count, false);
+    std::memcpy(dst.sim_ptr(), src.sim_ptr(), count * sizeof(T));
+    pypto_sim::cost::mte1_load((uint64_t)count * sizeof(T), false);
+    return;
+  }
   detail::check_count_bytes<T>("DataCopy UB->UB", count);
   src.check_vec("DataCopy UB->UB", count, true);
   dst.check_vec("DataCopy UB->UB", count, false);
@@ -1388,14 +1415,16 @@ constexpr bool mmad_types() {
 }
 }  // namespace detail
 
+namespace detail {
+// bias: the bias-table row the product starts from (cmatrixSource), or nullptr
 template <typename D, typename A, typename B>
-void Mmad(const LocalTensor<D>& dst, const LocalTensor<A>& a, const LocalTensor<B>& b, const MmadParams& p) {
+void mmad(const LocalTensor<D>& dst, const LocalTensor<A>& a, const LocalTensor<B>& b, const MmadParams& p,
+          bool cmatrixSource, const D* bias) {
   static_assert(detail::mmad_types<D, A, B>(),
                 "Mmad takes half x half, bfloat16_t x bfloat16_t or float x float into a float L0C (dav-c220)");
   constexpr uint32_t c0 = pypto_sim::kBlockBytes / sizeof(A), frac = 16 * c0;
   if (p.m == 0 || p.n == 0 || p.k == 0 || p.m % 16 || p.n % 16 || p.k % 16)
     fail("Mmad: the simulation supports m, n, k that are positive multiples of 16 (got %u, %u, %u)", p.m, p.n, p.k);
-  if (p.cmatrixSource) fail("Mmad: cmatrixSource (bias table) is not simulated");
   const uint32_t nb = p.n / 16, kb = p.k / c0;
   detail::check_local(a, "Mmad", pypto_sim::Mem::L0A, (uint64_t)p.m * p.k, true);
   detail::check_local(b, "Mmad", pypto_sim::Mem::L0B, (uint64_t)p.k * p.n, true);
@@ -1415,10 +1444,40 @@ void Mmad(const LocalTensor<D>& dst, const LocalTensor<A>& a, const LocalTensor<
       const float* y = &ub[(size_t)c * p.k];
       for (uint32_t k = 0; k < p.k; ++k) acc += x[k] * y[k];
       D& out = dst.sim_ptr()[((uint64_t)(c / 16) * p.m + r) * 16 + c % 16];
-      out = p.cmatrixInitVal ? static_cast<D>(acc) : static_cast<D>(static_cast<float>(out) + acc);
+      const float start = cmatrixSource ? static_cast<float>(bias[c]) : p.cmatrixInitVal ? 0.0f : static_cast<float>(out);
+      out = static_cast<D>(start + acc);
     }
   pypto_sim::cost::mmad(p.m, p.n, p.k, sizeof(A));
 }
+}  // namespace detail
+
+template <typename D, typename A, typename B>
+void Mmad(const LocalTensor<D>& dst, const LocalTensor<A>& a, const LocalTensor<B>& b, const MmadParams& p) {
+  if (p.cmatrixSource) fail("Mmad: cmatrixSource (bias table) needs the 5-argument Mmad with the bias tensor");
+  detail::mmad(dst, a, b, p, false, static_cast<const D*>(nullptr));
+}
+
+// The bias form: the 5-argument Mmad sets cmatrixSource from the bias tensor's position (C2:
+// the bias table, each row of the product starts from the bias row; CO1: from L0C itself).
+template <typename D, typename A, typename B, typename V>
+void Mmad(const LocalTensor<D>& dst, const LocalTensor<A>& a, const LocalTensor<B>& b, const LocalTensor<V>& bias,
+          const MmadParams& p) {
+  static_assert(std::is_same<V, D>::value, "the simulation's Mmad with bias takes a bias of the destination's type");
+  const pypto_sim::Mem bmem = bias.sim_slot() ? bias.sim_slot()->mem : pypto_sim::Mem::UB;
+  if (bmem == pypto_sim::Mem::L0C) {
+    detail::mmad(dst, a, b, p, false, static_cast<const D*>(nullptr));
+    return;
+  }
+  if (bmem != pypto_sim::Mem::BT)
+    fail("Mmad with bias: the bias tensor must be in the bias table (C2) or L0C (CO1)");
+  if (p.cmatrixInitVal)
+    fail("Mmad with a bias-table row and cmatrixInitVal = true: the bias table is the initial matrix, pass "
+         "cmatrixInitVal = false");
+  detail::check_local(bias, "Mmad", pypto_sim::Mem::BT, p.n, true);
+  detail::mmad(dst, a, b, p, true, bias.sim_ptr());
+}
+
+
 
 // L0C -> GM (ND), NoQuant keeps f32
 template <typename T, typename U>

@@ -141,7 +141,7 @@ inline size_t device_bytes_from(const void* p) {
 }
 
 // The on-chip memories of the core currently running (blocks run one after another).
-enum class Mem : uint8_t { UB = 0, L1, L0A, L0B, L0C, Count };
+enum class Mem : uint8_t { UB = 0, L1, L0A, L0B, L0C, BT, Count };
 
 struct MemInfo {
   const char* name;
@@ -153,6 +153,7 @@ inline const MemInfo& mem_info(Mem m) {
   static const MemInfo table[] = {
       {"Unified Buffer", kUbBytes, 32}, {"L1", 512 * 1024, 32}, {"L0A", 64 * 1024, 512},
       {"L0B", 64 * 1024, 512},          {"L0C", 128 * 1024, 64},
+      {"bias table", 1024, 64},  // C2 on dav-c220: L1 -> BT copies write 64-byte blocks
   };
   return table[static_cast<int>(m)];
 }
