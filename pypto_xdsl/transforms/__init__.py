@@ -16,6 +16,7 @@ _PASSES: dict[str, tuple[str, str]] = {
     "verify-split-incore-orch": ("verify_split_incore_orch", "VerifySplitIncoreOrchPass"),
     "convert-tensor-to-tile": ("convert_tensor_to_tile", "ConvertTensorToTilePass"),
     "verify-convert-tensor-to-tile": ("convert_tensor_to_tile", "VerifyTensorToTilePass"),
+    "fold-bias-epilogue": ("fold_bias_epilogue", "FoldBiasEpiloguePass"),
     "expand-mixed-kernel": ("expand_mixed_kernel", "ExpandMixedKernelPass"),
     "verify-expand-mixed-kernel": ("expand_mixed_kernel", "VerifyMixedKernelExpandedPass"),
     "hoist-cube-loads": ("hoist_cube_loads", "HoistCubeLoadsPass"),

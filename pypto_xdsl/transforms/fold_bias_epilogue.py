@@ -1,0 +1,164 @@
+"""fold-bias-epilogue: a matmul whose vector epilogue only adds a bias row (and rectifies)
+becomes a tile.matmul_bias, so the cube computes the whole linear layer.
+
+The rewritten form, per stored product (tile ops of an incore function, before
+expand-mixed-kernel):
+
+    %acc = tile.matmul %l, %r                      (or a K loop carrying it into tile.matmul_acc)
+    %t   = tile.move %acc -> vec
+    %row = tile.load %bias[...] -> [1, N] f32 vec
+    %s   = tile.col_expand_add %t, %row
+    [%s  = tile.relu %s]
+    tile.store %s, %dst[...]
+
+becomes
+
+    %bm  = tile.load %bias[...] -> [1, N] f32 mat       (before the first matmul)
+    %bt  = tile.move %bm -> bias
+    %acc = tile.matmul_bias %l, %r, %bt
+    ...
+    [%acc = tile.relu %acc]                              (the Fixpipe's reluEn on Ascend C)
+    tile.store %acc, %dst[...]
+
+The bias joins the accumulation first instead of last (f32 either way: the difference is the
+order of one rounding per element, within the K- and dtype-derived matmul tolerance). Only
+where nothing else reads the vector values, the row fits the bias table (N f32 of at most
+1 KB, N a multiple of 16) and the row's offsets can be computed before the first matmul.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import Float32Type, ModuleOp
+from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+from xdsl.rewriter import InsertPoint
+
+from pypto_xdsl.dialects import tile
+from pypto_xdsl.dialects.attributes import MemorySpace, TileType
+
+BIAS_TABLE_BYTES = 1024
+
+
+def _only_use(value: SSAValue) -> Operation | None:
+    uses = list(value.uses)
+    return uses[0].operation if len(uses) == 1 else None
+
+
+def _first_product(acc: SSAValue) -> tile.MatmulOp | None:
+    """The tile.matmul an accumulator starts from: itself, or the initial value of the K loop
+    that carries it (each step a tile.matmul_acc of the carried value)."""
+    owner = acc.owner
+    if isinstance(owner, tile.MatmulOp):
+        return owner if _only_use(acc) is not None else None
+    if isinstance(owner, scf.ForOp):
+        arg = owner.body.block.args[acc.index + 1]
+        yielded = owner.body.block.last_op.operands[acc.index]  # type: ignore[union-attr]
+        if not (isinstance(yielded.owner, tile.MatmulAccOp) and yielded.owner.acc is arg and _only_use(arg) is not None):
+            return None
+        init = owner.iter_args[acc.index]
+        if _only_use(init) is not owner:
+            return None
+        return _first_product(init)
+    return None
+
+
+def _dominates(value: SSAValue, point: Operation) -> bool:
+    """`value` is available right before `point`: a block argument of an enclosing block, or
+    the result of an op before `point` (or before an ancestor of it) in its block."""
+    block = value.block if isinstance(value, BlockArgument) else value.owner.parent_block()  # type: ignore[union-attr]
+    anc: Operation | None = point
+    while anc is not None and anc.parent_block() is not block:
+        anc = anc.parent_op()
+    if anc is None:
+        return False
+    if isinstance(value, BlockArgument):
+        return True
+    owner = value.owner
+    assert isinstance(owner, Operation) and block is not None
+    return block.get_operation_index(owner) < block.get_operation_index(anc)
+
+
+def _hoist_before(value: SSAValue, point: Operation, moves: list[Operation]) -> bool:
+    """Make `value` available before `point`, moving the pure arith ops that compute it (in
+    `point`'s block) there; the moves are recorded, not done, so a failure changes nothing."""
+    if _dominates(value, point):
+        return True
+    owner = value.owner
+    if not isinstance(owner, arith.ConstantOp | arith.MuliOp | arith.AddiOp | arith.SubiOp):
+        return False
+    if owner.parent_block() is not point.parent_block():
+        return False
+    if not all(_hoist_before(o, point, moves) for o in owner.operands):
+        return False
+    if owner not in moves:
+        moves.append(owner)
+    return True
+
+
+class FoldBiasEpilogue(RewritePattern):
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, tile.ColExpandAddOp):
+            return
+        move, row_load = op.input.owner, op.col.owner
+        if not (isinstance(move, tile.MoveOp) and isinstance(row_load, tile.LoadOp)):
+            return
+        if move.input.type.space != MemorySpace.ACC or _only_use(move.result) is not op:  # type: ignore[union-attr]
+            return
+        row = row_load.result.type
+        assert isinstance(row, TileType)
+        n = row.get_shape()[1] if row.rank == 2 else None
+        if (row.get_shape()[0] != 1 or not isinstance(n, int) or n % 16 or n * 4 > BIAS_TABLE_BYTES
+                or not isinstance(row.element_type, Float32Type) or row_load.is_partial
+                or _only_use(row_load.result) is not op):
+            return
+        result, relu = op.result, None
+        user = _only_use(result)
+        if isinstance(user, tile.ReluOp):
+            relu, result = user, user.result
+            user = _only_use(result)
+        if not isinstance(user, tile.StoreOp) or user.tile is not result:
+            return
+        product = _first_product(move.input)
+        if product is None:
+            return
+        moves: list[Operation] = []
+        if not all(_hoist_before(v, product, moves) for v in row_load.operands):
+            return
+        for m in moves:
+            m.detach()
+            rewriter.insert(m, InsertPoint.before(product))
+        bias_mat = tile.LoadOp(row_load.source, row_load.offsets, TileType(row.get_shape(), row.element_type, MemorySpace.MAT))
+        bias_mat.result.name_hint = row_load.result.name_hint or "bias_row"
+        bias_table = tile.MoveOp(bias_mat, MemorySpace.BIAS)
+        rewriter.insert([bias_mat, bias_table], InsertPoint.before(product))
+        fused = tile.MatmulBiasOp(product.lhs, product.rhs, bias_table)
+        fused.result.name_hint = product.result.name_hint
+        rewriter.replace(product, fused)
+        stored: SSAValue = move.input
+        if relu is not None:
+            rectified = tile.ReluOp(stored)
+            rewriter.insert(rectified, InsertPoint.before(user))
+            stored = rectified.result
+        store = tile.StoreOp(stored, user.dest, user.offsets)
+        store.result.name_hint = user.result.name_hint
+        rewriter.replace(user, store)
+        for dead in ([relu] if relu is not None else []) + [op, move, row_load]:
+            rewriter.erase(dead)
+
+
+@dataclass(frozen=True)
+class FoldBiasEpiloguePass(ModulePass):
+    """`fold-bias-epilogue`."""
+
+    name = "fold-bias-epilogue"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(FoldBiasEpilogue(), apply_recursively=False).rewrite_module(op)
+
+
+__all__ = ["FoldBiasEpiloguePass"]
