@@ -769,14 +769,15 @@ irdl.dialect @ascendc {
     irdl.operands(dst: %0, src: %1, params: %2)
   }
 
-  // ascendc.mmad: `Mmad(dst, fm, filter, MmadParams)`: L0A x L0B -> L0C.
+  // ascendc.mmad: `Mmad(dst, fm, filter, MmadParams)`: L0A x L0B -> L0C; `Mmad(dst, fm, filter, bias,
   //   memory effects: unknown
   irdl.operation @mmad {
     %0 = irdl.base @ascendc::@local_tensor
     %1 = irdl.base @ascendc::@local_tensor
     %2 = irdl.base @ascendc::@local_tensor
-    %3 = irdl.base @ascendc::@struct
-    irdl.operands(dst: %0, fm: %1, filter: %2, params: %3)
+    %3 = irdl.base @ascendc::@local_tensor
+    %4 = irdl.base @ascendc::@struct
+    irdl.operands(dst: %0, fm: %1, filter: %2, bias: optional %3, params: %4)
   }
 
   // ascendc.fixpipe: `Fixpipe(dst, src, FixpipeParamsV220)`: L0C -> GM.

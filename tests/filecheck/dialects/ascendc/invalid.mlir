@@ -308,6 +308,26 @@ ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
 
 // -----
 
+ascendc.kernel cube @k(%x: !ascendc.gm_addr) {
+  %pipe = ascendc.tpipe "pipe"
+  %qA2 = ascendc.tque "qA2" : !ascendc.queue<A2, 1>
+  %qB2 = ascendc.tque "qB2" : !ascendc.queue<B2, 1>
+  %qCO1 = ascendc.tque "qCO1" : !ascendc.queue<CO1, 1>
+  %al = ascendc.alloc_tensor "al" %qA2 : !ascendc.queue<A2, 1> -> !ascendc.local_tensor<f16, A2>
+  %br = ascendc.alloc_tensor "br" %qB2 : !ascendc.queue<B2, 1> -> !ascendc.local_tensor<f16, B2>
+  %acc = ascendc.alloc_tensor "acc" %qCO1 : !ascendc.queue<CO1, 1> -> !ascendc.local_tensor<f32, CO1>
+  %p = ascendc.params "p" MmadParams(m = 16, n = 16, k = 16, cmatrixInitVal = false)
+  ascendc.mmad %acc, %al, %br, %acc, %p : !ascendc.local_tensor<f32, CO1>, !ascendc.local_tensor<f16, A2>, !ascendc.local_tensor<f16, B2>, !ascendc.local_tensor<f32, CO1>, !ascendc.struct<MmadParams>
+  ascendc.free_tensor %qA2, %al : !ascendc.queue<A2, 1>, !ascendc.local_tensor<f16, A2>
+  ascendc.free_tensor %qB2, %br : !ascendc.queue<B2, 1>, !ascendc.local_tensor<f16, B2>
+  ascendc.free_tensor %qCO1, %acc : !ascendc.queue<CO1, 1>, !ascendc.local_tensor<f32, CO1>
+  ascendc.return
+}
+
+// CHECK: the bias of ascendc.mmad is a C2 tensor, got !ascendc.local_tensor<f32, CO1>
+
+// -----
+
 ascendc.kernel vector @k(%x: !ascendc.gm_addr) attributes {results = [#ascendc.result<param 0>]} {
   ascendc.return
 }

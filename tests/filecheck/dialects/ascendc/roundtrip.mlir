@@ -334,6 +334,31 @@ ascendc.kernel cube @mmf(%b: !ascendc.gm_addr) attributes {arg_names = ["b"]} {
 
 // -----
 
+// The bias-table Mmad: a C2 row as its fourth operand.
+ascendc.kernel cube @mmbias(%x: !ascendc.gm_addr) {
+  %pipe = ascendc.tpipe "pipe"
+  %qA2 = ascendc.tque "qA2" : !ascendc.queue<A2, 1>
+  %qB2 = ascendc.tque "qB2" : !ascendc.queue<B2, 1>
+  %qC2 = ascendc.tque "qC2" : !ascendc.queue<C2, 1>
+  %qCO1 = ascendc.tque "qCO1" : !ascendc.queue<CO1, 1>
+  %al = ascendc.alloc_tensor "al" %qA2 : !ascendc.queue<A2, 1> -> !ascendc.local_tensor<f16, A2>
+  %br = ascendc.alloc_tensor "br" %qB2 : !ascendc.queue<B2, 1> -> !ascendc.local_tensor<f16, B2>
+  %bt = ascendc.alloc_tensor "bt" %qC2 : !ascendc.queue<C2, 1> -> !ascendc.local_tensor<f32, C2>
+  %acc = ascendc.alloc_tensor "acc" %qCO1 : !ascendc.queue<CO1, 1> -> !ascendc.local_tensor<f32, CO1>
+  %mp = ascendc.params "mp" MmadParams(m = 16, n = 16, k = 16, cmatrixInitVal = false)
+  ascendc.mmad %acc, %al, %br, %bt, %mp : !ascendc.local_tensor<f32, CO1>, !ascendc.local_tensor<f16, A2>, !ascendc.local_tensor<f16, B2>, !ascendc.local_tensor<f32, C2>, !ascendc.struct<MmadParams>
+  ascendc.free_tensor %qA2, %al : !ascendc.queue<A2, 1>, !ascendc.local_tensor<f16, A2>
+  ascendc.free_tensor %qB2, %br : !ascendc.queue<B2, 1>, !ascendc.local_tensor<f16, B2>
+  ascendc.free_tensor %qC2, %bt : !ascendc.queue<C2, 1>, !ascendc.local_tensor<f32, C2>
+  ascendc.free_tensor %qCO1, %acc : !ascendc.queue<CO1, 1>, !ascendc.local_tensor<f32, CO1>
+  ascendc.return
+}
+
+// CHECK-LABEL: ascendc.kernel cube @mmbias
+// CHECK: ascendc.mmad %acc, %al, %br, %bt, %mp : !ascendc.local_tensor<f32, CO1>, !ascendc.local_tensor<f16, A2>, !ascendc.local_tensor<f16, B2>, !ascendc.local_tensor<f32, C2>, !ascendc.struct<MmadParams>
+
+// -----
+
 // Atomic add into global memory around a copy out (split-K partials).
 ascendc.kernel cube @atomic(%x: !ascendc.gm_addr) {
   ascendc.set_atomic_add f32
