@@ -175,6 +175,25 @@ extern "C" __global__ __aicore__ void kc(GM_ADDR a, GM_ADDR cout) {
   a2 = qa2.DeQue<half>();
   qb2.EnQue(b2);
   b2 = qb2.DeQue<half>();
+  if (m == "cube_bias_init_true" || m == "cube_bias_before_deque") {
+    TQue<TPosition::C1, 1> qr1;
+    TQue<TPosition::C2, 1> qbt;
+    pipe.InitBuffer(qr1, 1, 64);
+    pipe.InitBuffer(qbt, 1, 64);
+    LocalTensor<float> r1 = qr1.AllocTensor<float>();
+    DataCopy(r1, cg, 16);
+    qr1.EnQue(r1);
+    r1 = qr1.DeQue<float>();
+    LocalTensor<float> bt = qbt.AllocTensor<float>();
+    DataCopy(bt, r1, 16);
+    if (m == "cube_bias_init_true") {
+      qbt.EnQue(bt);
+      bt = qbt.DeQue<float>();
+    }
+    mm.cmatrixInitVal = m == "cube_bias_init_true";
+    Mmad(c, a2, b2, bt, mm);
+  }
+  if (m == "cube_cmatrix_source_without_bias") mm.cmatrixSource = true;
   Mmad(c, a2, b2, mm);
   FixpipeParamsV220 fp;
   fp.nSize = 16;
