@@ -107,7 +107,8 @@ class FoldBiasEpilogue(RewritePattern):
         move, row_load = op.input.owner, op.col.owner
         if not (isinstance(move, tile.MoveOp) and isinstance(row_load, tile.LoadOp)):
             return
-        if move.input.type.space != MemorySpace.ACC or _only_use(move.result) is not op:  # type: ignore[union-attr]
+        if (move.input.type.space != MemorySpace.ACC or _only_use(move.result) is not op  # type: ignore[union-attr]
+                or _only_use(move.input) is not move):
             return
         row = row_load.result.type
         assert isinstance(row, TileType)

@@ -71,3 +71,29 @@ pypto.func incore @kept(%x: !pypto.tensor<[32, 32], f16>, %w: !pypto.tensor<[32,
 // CHECK-LABEL: pypto.func incore @kept
 // CHECK-NOT:   matmul_bias
 // CHECK:       pypto.tile.col_expand_add
+
+// Not folded: the accumulator itself is stored too, and must stay without the bias.
+
+pypto.func incore @acc_also_stored(%x: !pypto.tensor<[32, 32], f16>, %w: !pypto.tensor<[32, 48], f16>, %bias: !pypto.tensor<[1, 48], f32>, out %y: !pypto.tensor<[32, 48], f32>, out %z: !pypto.tensor<[32, 48], f32>) -> !pypto.tensor<[32, 48], f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = pypto.tile.load %x[%c0, %c0] : !pypto.tensor<[32, 32], f16> -> !pypto.tile<[32, 32], f16, mat>
+  %b = pypto.tile.load %w[%c0, %c0] : !pypto.tensor<[32, 48], f16> -> !pypto.tile<[32, 48], f16, mat>
+  %l = pypto.tile.move %a : !pypto.tile<[32, 32], f16, mat> -> !pypto.tile<[32, 32], f16, left>
+  %r = pypto.tile.move %b : !pypto.tile<[32, 48], f16, mat> -> !pypto.tile<[32, 48], f16, right>
+  %acc = pypto.tile.matmul %l, %r : !pypto.tile<[32, 32], f16, left>, !pypto.tile<[32, 48], f16, right> -> !pypto.tile<[32, 48], f32, acc>
+  %acc2 = scf.for %k = %c0 to %c1 step %c1 iter_args(%ak = %acc) -> (!pypto.tile<[32, 48], f32, acc>) {
+    %next = pypto.tile.matmul_acc %ak, %l, %r : !pypto.tile<[32, 48], f32, acc>, !pypto.tile<[32, 32], f16, left>, !pypto.tile<[32, 48], f16, right>
+    scf.yield %next : !pypto.tile<[32, 48], f32, acc>
+  }
+  %t = pypto.tile.move %acc2 : !pypto.tile<[32, 48], f32, acc> -> !pypto.tile<[32, 48], f32, vec>
+  %row = pypto.tile.load %bias[%c0, %c0] : !pypto.tensor<[1, 48], f32> -> !pypto.tile<[1, 48], f32, vec>
+  %s = pypto.tile.col_expand_add %t, %row : !pypto.tile<[32, 48], f32, vec>, !pypto.tile<[1, 48], f32, vec>
+  %s1 = pypto.tile.store %s, %y[%c0, %c0] : !pypto.tile<[32, 48], f32, vec>, !pypto.tensor<[32, 48], f32>
+  %s2 = pypto.tile.store %acc2, %z[%c0, %c0] : !pypto.tile<[32, 48], f32, acc>, !pypto.tensor<[32, 48], f32>
+  pypto.return %s1 : !pypto.tensor<[32, 48], f32>
+}
+
+// CHECK-LABEL: pypto.func incore @acc_also_stored
+// CHECK-NOT:   matmul_bias
+// CHECK:       pypto.tile.col_expand_add
