@@ -731,7 +731,13 @@ class ParamsOp(IRDLOperation):
                 dynamic.append((key, operand))
                 return None
             b = parser.parse_optional_boolean()
-            return key, (b if b is not None else parser.parse_integer(allow_boolean=False))
+            if b is not None:
+                return key, b
+            start = parser.pos
+            value = parser.parse_integer(allow_boolean=False)
+            if not RUNTIME_FIELD < value < 2**63:  # the i64 `static_values`, minus the run-time marker
+                parser.raise_error(f"field '{key}' = {value} does not fit a 64-bit integer", start, parser.pos)
+            return key, value
 
         written = parser.parse_comma_separated_list(parser.Delimiter.PAREN, field)
         values: dict[int, SSAValue] = {}
