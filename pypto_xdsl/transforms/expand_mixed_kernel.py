@@ -53,6 +53,7 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, Rewrite
 from xdsl.traits import MemoryEffectKind, get_effects
 from xdsl.utils.exceptions import PassFailedException
 
+from pypto_xdsl.analysis.availability import available_before
 from pypto_xdsl.analysis.core_affinity import (
     Affinity,
     Side,
@@ -275,30 +276,6 @@ def _describe_value(value: SSAValue) -> str:
     return f"{name} (the result of '{value.owner.name}')"
 
 
-def _encloses(block: Block | None, op: Operation) -> bool:
-    parent = op.parent_block()
-    while parent is not None:
-        if parent is block:
-            return True
-        owner = parent.parent_op()
-        parent = owner.parent_block() if owner is not None else None
-    return False
-
-
-def _available_at(value: SSAValue, op: Operation) -> bool:
-    if isinstance(value, BlockArgument):
-        return _encloses(value.block, op)
-    owner = value.owner
-    block = owner.parent_block()
-    if block is None or not _encloses(block, op):
-        return False
-    # `owner` sits in a block enclosing `op`: it must come first
-    cursor: Operation | None = op
-    while cursor is not None and cursor.parent_block() is not block:
-        cursor = cursor.parent_op()
-    return cursor is not None and block.get_operation_index(owner) < block.get_operation_index(cursor)
-
-
 def _storage_alias(op: Operation, index: int, lineage: WriteThrough) -> SSAValue | None:
     """The value naming the storage result `index` of `op` names, from before `op`."""
     from pypto_xdsl.dialects.traits import aliased_operand
@@ -312,7 +289,7 @@ def _storage_alias(op: Operation, index: int, lineage: WriteThrough) -> SSAValue
         return None
     if isinstance(op, scf.IfOp | scf.WhileOp):
         root = lineage.root(op.results[index])
-        if root is not op.results[index] and _available_at(root, op):
+        if root is not op.results[index] and available_before(root, op):
             return root
     return None
 
@@ -431,7 +408,7 @@ class _PartBuilder:
                 if res.uses:
                     res.replace_all_uses_with(self.ph.make(res))
                 drop.append(i)
-            elif len(operands) == 2 and operands[0] is operands[1] and _available_at(operands[0], op):
+            elif len(operands) == 2 and operands[0] is operands[1] and available_before(operands[0], op):
                 res.replace_all_uses_with(operands[0])
                 drop.append(i)
         if not drop:

@@ -33,11 +33,12 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import Float32Type, ModuleOp
-from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 from xdsl.rewriter import InsertPoint
 
+from pypto_xdsl.analysis.availability import available_before
 from pypto_xdsl.dialects import tile
 from pypto_xdsl.dialects.attributes import MemorySpace, TileType
 
@@ -67,26 +68,10 @@ def _first_product(acc: SSAValue) -> tile.MatmulOp | None:
     return None
 
 
-def _dominates(value: SSAValue, point: Operation) -> bool:
-    """`value` is available right before `point`: a block argument of an enclosing block, or
-    the result of an op before `point` (or before an ancestor of it) in its block."""
-    block = value.block if isinstance(value, BlockArgument) else value.owner.parent_block()  # type: ignore[union-attr]
-    anc: Operation | None = point
-    while anc is not None and anc.parent_block() is not block:
-        anc = anc.parent_op()
-    if anc is None:
-        return False
-    if isinstance(value, BlockArgument):
-        return True
-    owner = value.owner
-    assert isinstance(owner, Operation) and block is not None
-    return block.get_operation_index(owner) < block.get_operation_index(anc)
-
-
 def _hoist_before(value: SSAValue, point: Operation, moves: list[Operation]) -> bool:
     """Make `value` available before `point`, moving the pure arith ops that compute it (in
     `point`'s block) there; the moves are recorded, not done, so a failure changes nothing."""
-    if _dominates(value, point):
+    if available_before(value, point):
         return True
     owner = value.owner
     if not isinstance(owner, arith.ConstantOp | arith.MuliOp | arith.AddiOp | arith.SubiOp):

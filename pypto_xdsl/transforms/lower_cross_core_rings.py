@@ -31,10 +31,11 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import FunctionType, IndexType, IntegerAttr, ModuleOp
-from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
+from pypto_xdsl.analysis.availability import available_before
 from pypto_xdsl.analysis.symbols import invalidate
 from pypto_xdsl.dialects import tensor, tile
 from pypto_xdsl.dialects.attributes import FuncKind, ParamDirection, TensorType
@@ -155,33 +156,11 @@ def _index(builder_ops: list[Operation], value: int) -> SSAValue:
     return c.result
 
 
-def _dominates(value: SSAValue, site: Operation) -> bool:
-    """`value` is defined where `site` can use it (in a block enclosing it, before it)."""
-    if isinstance(value, BlockArgument):
-        block: Block | None = value.block
-        op: Operation | None = site
-        while op is not None:
-            if op.parent_block() is block:
-                return True
-            op = op.parent_op()
-        return False
-    owner = value.owner
-    assert isinstance(owner, Operation)
-    op = site
-    while op is not None:
-        if op.parent_block() is owner.parent_block():
-            block = op.parent_block()
-            assert block is not None
-            return block.get_operation_index(owner) < block.get_operation_index(op)
-        op = op.parent_op()
-    return False
-
-
 def _trips_value(loop: scf.ForOp, site: Operation, ops: list[Operation], anchor: Operation) -> SSAValue:
     """max(0, ceil((ub - lb) / step)) of `loop`, computed before `site`; its bounds must be
     known before `anchor` (the site, or the loop whose earlier iterations it counts)."""
     for v in (loop.lb, loop.ub, loop.step):
-        if not _dominates(v, anchor):
+        if not available_before(v, anchor):
             raise RingLoweringError(
                 f"{_describe(site)}: its slot depends on the run-time trip count of {_describe(loop)}, whose "
                 "bounds change from one iteration of an enclosing loop to the next (or are not known there)"
