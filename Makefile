@@ -8,7 +8,7 @@ LLVM_BIN := /usr/lib/llvm-22/bin
 PYTEST_WORKERS ?= auto
 export PATH := $(abspath $(BIN)):$(LLVM_BIN):$(PATH)
 
-.PHONY: setup system-deps test lint pytest filecheck demo fuzz fuzz-errors bench clean
+.PHONY: setup system-deps test lint pytest filecheck demo fuzz fuzz-errors bench reference-examples clean
 
 setup: $(STAMP) system-deps
 
@@ -81,6 +81,27 @@ bench: setup
 	$(BIN)/python benchmarks/bench_convert_tensor_to_tile.py --min 64 --max 512
 	$(BIN)/python benchmarks/bench_expand_mixed_kernel.py --min 64 --max 1024
 	$(BIN)/python benchmarks/bench_scale.py --depths 1000,3000 --chains 1000 --ops 50000,200000
+
+# The reference's own examples (PyPTO's examples/, their imports changed to pypto-xdsl) on the
+# interpreter and sim targets; prints docs/language.md's table. Opt-in, not part of `make test`:
+# the examples check their results with torch, installed CPU-only into a venv of its own
+# (build/ref-venv, outside the tracked tree); when the CPU wheel index cannot be reached, pip's
+# configured index is used instead. REFERENCE is a PyPTO git checkout or bare repository;
+# REFERENCE_ARGS passes options (--extended, --targets sim, --only models/, --fresh, ...).
+REFERENCE ?= /work/.mirror/hw-native-sys+pypto/repo
+REFERENCE_ARGS ?=
+REF_VENV := build/ref-venv
+TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
+$(REF_VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(REF_VENV)
+	$(REF_VENV)/bin/pip install --quiet --upgrade pip
+	$(REF_VENV)/bin/pip install --quiet --retries 0 --index-url $(TORCH_INDEX) torch || \
+	  $(REF_VENV)/bin/pip install --quiet torch
+	$(REF_VENV)/bin/pip install --quiet numpy -e .
+	touch $@
+
+reference-examples: $(REF_VENV)/.installed system-deps
+	$(REF_VENV)/bin/python scripts/run_reference_examples.py --reference '$(REFERENCE)' $(REFERENCE_ARGS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info
