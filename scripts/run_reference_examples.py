@@ -193,14 +193,12 @@ class Outcome:
 
 def extract(reference: str, revision: str, destination: Path) -> None:
     """Unpack `examples/` of `reference` at `revision` into `destination`."""
-    archive = subprocess.run(
-        ["git", "-C", reference, "archive", "--format=tar", revision, "examples"],
-        check=True,
-        capture_output=True,
-    ).stdout
+    archive = _git(reference, "archive", "--format=tar", revision, "examples", text=False)
     destination.mkdir(parents=True, exist_ok=True)
     with tarfile.open(fileobj=io.BytesIO(archive), mode="r:") as tar:
-        tar.extractall(destination, filter="data")
+        # The "data" filter (no absolute paths, links out of the tree or device files) where
+        # this Python has it.
+        tar.extractall(destination, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))
 
 
 def rewrite_imports(root: Path, extended: bool) -> dict[str, int]:
@@ -240,8 +238,13 @@ def prepare(args: argparse.Namespace, mode_dir: Path) -> str:
     return commit
 
 
-def _git(reference: str, *command: str) -> str:
-    return subprocess.run(["git", "-C", reference, *command], check=True, capture_output=True, text=True).stdout
+def _git(reference: str, *command: str, text: bool = True):
+    """The output of `git -C reference command...`; a failure ends the script with git's message."""
+    done = subprocess.run(["git", "-C", reference, *command], capture_output=True, text=text)
+    if done.returncode != 0:
+        message = done.stderr if text else done.stderr.decode(errors="replace")
+        sys.exit(f"error: git {' '.join(command)} in {reference}: {message.strip()}")
+    return done.stdout
 
 
 # ---------------------------------------------------------------------------------------------

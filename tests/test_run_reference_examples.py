@@ -187,3 +187,9 @@ def test_the_table_and_counts():
     assert runner.counts(rows, list(runner.TARGETS)) == (
         "1 of 2 rows run on interpreter and sim (per target: interpreter 2, sim 1)"
     )
+
+
+def test_a_reference_that_is_no_git_repository_is_one_message(tmp_path):
+    with pytest.raises(SystemExit) as stop:
+        runner._git(str(tmp_path), "rev-parse", "--verify", "HEAD^{commit}")
+    assert str(stop.value).startswith(f"error: git rev-parse --verify HEAD^{{commit}} in {tmp_path}: fatal:")
