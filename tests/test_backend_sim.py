@@ -48,6 +48,13 @@ def test_cube_path_runs(program):
     assert proc.stdout.strip() == "ok 1.0 4.0 1.0"
 
 
+def test_cube_copy_published_by_a_flag_runs(program):
+    # a chunk of a resident L1 panel: SetFlag/WaitFlag<MTE2_MTE1> after its copy, no queue hand-off
+    proc = run(program, "cube_flagged_copy_ok")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "ok 1.0 4.0 1.0"
+
+
 def test_brcb_and_level0_row_broadcast(program):
     proc = run(program, "brcb_row_sub_ok")
     assert proc.returncode == 0, proc.stderr
@@ -97,6 +104,7 @@ def test_pipe_v_barrier_orders_dependent_vector_instructions(program):
         ("double_free", "not a live device allocation"),
         ("cube_l0a_overflow", "exceeds the L0A"),
         ("cube_loaddata_before_deque", "LoadData reads buffer 'A1 queue"),
+        ("cube_flag_before_copy", "LoadData reads buffer 'A1 queue"),
         ("cube_mmad_before_deque", "Mmad reads buffer 'A2 queue"),
         ("cube_fixpipe_without_queue", "missing M->FIX synchronisation"),
         ("cube_bad_k", "multiples of 16 (got 16, 16, 8)"),

@@ -17,8 +17,8 @@ from pypto_xdsl.analysis.cxx_names import op_error
 from pypto_xdsl.dialects import ascendc_compute as C
 from pypto_xdsl.dialects import ascendc_memory as M
 from pypto_xdsl.dialects import program, tile
-from pypto_xdsl.dialects.ascendc_types import TPosition
-from pypto_xdsl.dialects.attributes import MemorySpace, TensorType
+from pypto_xdsl.dialects.ascendc_types import HardEvent, TPosition
+from pypto_xdsl.dialects.attributes import MemorySpace, TensorType, TileType
 from pypto_xdsl.transforms.ascendc_partial_tiles import const_of
 
 if TYPE_CHECKING:
@@ -27,6 +27,37 @@ if TYPE_CHECKING:
     _Base = KernelLowering
 else:
     _Base = object
+
+
+def chunked_panel_loop(load: tile.LoadOp) -> tuple[scf.ForOp, tile.SliceOp] | None:
+    """The loop (and the window) for copying the resident L1 panel `load` fills in K chunks,
+    each just before its first use, instead of in one copy ahead of everything else: the
+    panel's only use is one `tile.slice` of whole rows at `[0, k]` in a K loop `0..K step
+    kb` (kb the window's columns) directly in the body of an `scf.for` that follows the load
+    in its block. That loop's first iteration then runs every K step, so chunk k is copied
+    there, just before the B tile of the same step, and later iterations find the panel
+    complete. None when the panel is not of that form (it is copied whole)."""
+    t = load.result.type
+    if not isinstance(t, TileType) or t.space != MemorySpace.MAT or load.is_partial or len(load.offsets) != 2:
+        return None
+    rows, cols = t.get_shape()
+    if not isinstance(rows, int) or not isinstance(cols, int) or const_of(load.offsets[1]) != 0:
+        return None
+    uses = list(load.result.uses)
+    if len(uses) != 1 or not isinstance(window := uses[0].operation, tile.SliceOp):
+        return None
+    w = window.result.type
+    if not isinstance(w, TileType) or w.space != MemorySpace.MAT or w.get_shape()[0] != rows or const_of(window.offsets[0]) != 0:
+        return None
+    k_loop = window.parent_op()
+    if not isinstance(k_loop, scf.ForOp) or window.offsets[1] is not k_loop.body.block.args[0]:
+        return None
+    if (const_of(k_loop.lb), const_of(k_loop.ub), const_of(k_loop.step)) != (0, cols, w.get_shape()[1]):
+        return None
+    n_loop = k_loop.parent_op()
+    if not isinstance(n_loop, scf.ForOp) or n_loop.parent_block() is not load.parent_block():
+        return None
+    return n_loop, window
 
 
 class CubeLowering(_Base):
@@ -76,6 +107,10 @@ class CubeLowering(_Base):
         src = view.root.type
         assert isinstance(src, TensorType)
         d = self.def_tile(op.result, op)
+        chunked = chunked_panel_loop(op)
+        if chunked is not None and d.buffer.position == TPosition.A1:
+            self.panel_chunks[chunked[1]] = (op, view, chunked[0])  # copied by `_panel_chunk`
+            return
         gm = self._gm_at(view, op.offsets)
         lay = d.layout
         src_cols = self._row_length(op, src, "srcDValue")
@@ -107,12 +142,43 @@ class CubeLowering(_Base):
         `j * rows` elements into the panel; the LoadData that moves it adds that offset."""
         panel = self.tile_of(op.source)
         self.tiles[op.result] = panel
+        if op in self.panel_chunks:
+            self._panel_chunk(op)
         col = op.offsets[1]
         rows = panel.layout.rows
         const = self.consts.get(col)
         self.mat_offsets[op.result] = [(None, int(const) * rows)] if const is not None else [(self.scalar(col), rows)]
         if const == 0:
             self.mat_offsets[op.result] = []
+
+    def _panel_chunk(self, op: tile.SliceOp) -> None:
+        """In the first iteration of the panel's loop (`chunked_panel_loop`): the window's
+        columns of A, GM -> L1 into the panel's NZ column blocks (`k * rows` elements in, the
+        same `dstNzC0Stride` as the whole panel), and SetFlag/WaitFlag<MTE2_MTE1> so that
+        the LoadData of this window waits for its own chunk only."""
+        load, view, n_loop = self.panel_chunks[op]
+        panel = self.tile_of(load.result)
+        src = view.root.type
+        assert isinstance(src, TensorType)
+        rows = panel.layout.rows
+        first = self._insert(arith.CmpiOp(self.scalar(n_loop.body.block.args[0]), self.scalar(n_loop.lb), "eq"))
+        first.results[0].name_hint = f"{panel.var}_first"
+        body = Block()
+
+        def copy_chunk() -> None:
+            k = op.offsets[1]
+            dst = self.at(panel.value, [(self.scalar(k), rows)])
+            gm = self._gm_at(view, [load.offsets[0], k])
+            fields = [("ndNum", 1), ("nValue", rows), ("dValue", op.result.type.get_shape()[1]),  # type: ignore[attr-defined]
+                      ("srcNdMatrixStride", 0), ("srcDValue", self._row_length(load, src, "srcDValue")),
+                      ("dstNzC0Stride", rows), ("dstNzNStride", 1), ("dstNzMatrixStride", 0)]
+            p = self._params(f"{panel.var}_chunk_nd2nz", "Nd2NzParams", fields)
+            self._insert(M.DataCopyOp(dst, gm, struct=p))
+            self._event(HardEvent.MTE2_MTE1)
+            self._insert(scf.YieldOp())
+
+        self._in_block(body, copy_chunk)
+        self._insert(scf.IfOp(first.results[0], [], Region(body), Region()))
 
     def _split(self, op: tile.MoveOp) -> None:
         """L1 -> L0A (row blocks of fractals, LoadData) or L0B (transposed fractals: LoadData with

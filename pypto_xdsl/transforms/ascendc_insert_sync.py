@@ -8,6 +8,8 @@ site by a RewritePattern:
   tensor and after the LoadData loop that fills an A2/B2 tensor, `enque` + `deque` on its
   queue (after the L1 -> bias-table copy filling a C2 tensor too: MTE1 -> M); before the copy-out of a VECOUT tensor and before the Fixpipe of a CO1 tensor, the
   same. Later uses read the dequeued tensor;
+  A chunk of a resident L1 panel (convert-pypto-to-ascendc copies it in the first N block,
+  followed by SetFlag/WaitFlag<MTE2_MTE1>) is already synchronised and gets none;
 * **flags**: after a copy-out into a GlobalTensor the kernel also reads (MTE3 then MTE2 on
   the same GM), `SetFlag<HardEvent::MTE3_MTE2>`/`WaitFlag` with an event id taken from the
   TPipe (`FetchEventID`: the wait follows at once, so the id is only borrowed; the queues
@@ -145,12 +147,23 @@ def _already_handed_off(tensor: SSAValue) -> bool:
     return any(isinstance(u.operation, M.EnqueOp) for u in tensor.uses)
 
 
+def _flagged_chunk(copy: Operation) -> bool:
+    """A copy the kernel lowering synchronised itself: a chunk of a resident L1 panel, followed
+    by SetFlag/WaitFlag<MTE2_MTE1> (its panel is read chunk by chunk, never handed off whole)."""
+    nxt = copy.next_op
+    while isinstance(nxt, S.FetchEventIdOp):
+        nxt = nxt.next_op
+    return isinstance(nxt, S.SetFlagOp) and nxt.event.data == HardEvent.MTE2_MTE1
+
+
 class HandOffAfterProducer(RewritePattern):
     """MTE2 -> consumer: `enque`/`deque` right after the copy filling a VECIN/A1/B1/C1 tensor;
     MTE1 -> M: after the LoadData (loop) filling an A2/B2 tensor and the copy filling a C2 one."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if isinstance(op, M.DataCopyOp | M.DataCopyPadOp) and op.direction == "GM->local":
+            if _flagged_chunk(op):
+                return
             dst = _handle(op.dst)
             positions = _PRODUCED_IN
         elif isinstance(op, M.DataCopyOp) and op.direction == "local->local":

@@ -102,6 +102,8 @@ class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLo
         self.consts: dict[SSAValue, int | float] = {}
         self.zero_started: dict[SSAValue, scf.ForOp] = {}
         """Carried accumulators of K loops that start from zero (the first Mmad initialises)."""
+        self.panel_chunks: dict[tile.SliceOp, tuple[tile.LoadOp, View, scf.ForOp]] = {}
+        """Windows of resident panels copied chunk by chunk (`chunked_panel_loop`)."""
         self.mat_offsets: dict[SSAValue, list] = {}
         """Windows of resident mat tiles (tile.slice): their element offset terms in the panel."""
         self.tiles: dict[SSAValue, TileRef] = {}

@@ -148,14 +148,26 @@ extern "C" __global__ __aicore__ void kc(GM_ADDR a, GM_ADDR cout) {
   nz.srcDValue = 16;
   nz.dstNzC0Stride = 16;
   LocalTensor<half> a1 = qa1.AllocTensor<half>();
+  // a resident panel's chunk is synchronised by SetFlag/WaitFlag<MTE2_MTE1> instead of the
+  // queue: the flag must come after the copy it publishes
+  const bool flagged = m == "cube_flagged_copy_ok" || m == "cube_flag_before_copy";
+  auto mte2_to_mte1 = [&pipe] {
+    TEventID e = pipe.FetchEventID<HardEvent::MTE2_MTE1>();
+    SetFlag<HardEvent::MTE2_MTE1>(e);
+    WaitFlag<HardEvent::MTE2_MTE1>(e);
+  };
+  if (m == "cube_flag_before_copy") mte2_to_mte1();
   DataCopy(a1, ag, nz);
   LoadData2DParams lp;
   if (m == "cube_loaddata_before_deque") {
     LocalTensor<half> early = qa2.AllocTensor<half>();
     LoadData(early, a1, lp);
   }
-  qa1.EnQue(a1);
-  a1 = qa1.DeQue<half>();
+  if (m == "cube_flagged_copy_ok") mte2_to_mte1();
+  if (!flagged) {
+    qa1.EnQue(a1);
+    a1 = qa1.DeQue<half>();
+  }
   LocalTensor<half> b1 = qb1.AllocTensor<half>();
   DataCopy(b1, ag, nz);
   qb1.EnQue(b1);

@@ -1,7 +1,9 @@
 // RUN: pypto-opt %s -t ascendc | filecheck %s
 // The A panel stays in L1 (the tile form convert-tensor-to-tile gives): C[32, 256] = A[32, 256] @ B[256, 256] has two 128-column N blocks,
-// so A's rows are one Nd2Nz copy into an A1 tensor before the N loop, and each K step's
-// LoadData into L0A reads its window in place: column k of the NZ panel starts k * 32
+// so A's rows go into one A1 tensor allocated before the N loop, copied chunk by chunk in the
+// first N block: K step k's columns just before B's tile k (not the whole panel ahead of
+// it), each followed by SetFlag/WaitFlag<MTE2_MTE1> instead of a queue hand-off, and each K
+// step's LoadData into L0A reads its window in place: column k of the NZ panel starts k * 32
 // elements in (32 rows x C0 per column block). B is copied per K step. One K loop: the
 // accumulator is allocated before it, not filled, and the Mmad initialises L0C on the first
 // step (cmatrixInitVal = (k == 0), a run-time field of the MmadParams).
@@ -36,15 +38,25 @@ pypto.func orchestration @main(%a: !pypto.tensor<[32, 256], f16>, %b: !pypto.ten
 // CHECK: TQue<TPosition::A1, 1> qA1_a_panel;  // %a_panel !pypto.tile<[32, 256], f16, mat>
 // CHECK-NOT: TPosition::A1
 // CHECK: LocalTensor<half> a_panel = qA1_a_panel.AllocTensor<half>();
-// CHECK: a_panel_nd2nz.nValue = 32;
-// CHECK-NEXT: a_panel_nd2nz.dValue = 256;
-// CHECK: DataCopy(a_panel, a_gm, a_panel_nd2nz);
-// CHECK-NEXT: qA1_a_panel.EnQue(a_panel);
-// CHECK-NEXT: a_panel = qA1_a_panel.DeQue<half>();
 // CHECK-NEXT: for (int64_t n = 0; n < 256; n += 128) {
 // CHECK-NEXT: LocalTensor<float> acc = qCO1_acc.AllocTensor<float>();
 // CHECK-NEXT: for (int64_t k_1 = 0; k_1 < 256; k_1 += 128) {
-// CHECK-NOT: DataCopy({{.*}}, a_gm
+// CHECK-NEXT: const bool a_panel_first = n == 0;
+// CHECK-NEXT: if (a_panel_first) {
+// CHECK: a_panel_chunk_nd2nz.nValue = 32;
+// CHECK-NEXT: a_panel_chunk_nd2nz.dValue = 128;
+// CHECK-NEXT: a_panel_chunk_nd2nz.srcNdMatrixStride = 0;
+// CHECK-NEXT: a_panel_chunk_nd2nz.srcDValue = 256;
+// CHECK-NEXT: a_panel_chunk_nd2nz.dstNzC0Stride = 32;
+// CHECK: DataCopy(a_panel[k_1 * 32], a_gm[k_1], a_panel_chunk_nd2nz);
+// CHECK-NEXT: TEventID event_mte2_mte1 = pipe.FetchEventID<HardEvent::MTE2_MTE1>();
+// CHECK-NEXT: SetFlag<HardEvent::MTE2_MTE1>(event_mte2_mte1);
+// CHECK-NEXT: WaitFlag<HardEvent::MTE2_MTE1>(event_mte2_mte1);
+// CHECK-NEXT: }
+// CHECK-NEXT: LocalTensor<half> b_mat = qB1_b_mat.AllocTensor<half>();
+// CHECK-NOT: qA1_a_panel.EnQue
+// CHECK: DataCopy(b_mat, b_gm[k_1 * 256 + n], b_mat_nd2nz);
+// CHECK-NOT: qA1_a_panel.EnQue
 // CHECK: LoadData(a_left[blk * 2048], a_panel[blk * 256 + k_1 * 32], a_left_load);
 // CHECK: const bool first_k = k_1 == 0;
 // CHECK: MmadParams acc_mmad;

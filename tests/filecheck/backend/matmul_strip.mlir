@@ -1,8 +1,9 @@
 // RUN: pypto-opt %s -p convert-tensor-to-tile -t ascendc | filecheck %s
 // 128 x 128 output blocks dealt over 4 cube cores the way the 1024^3 benchmark deals them over
 // 24: core i owns row block i % 2 and every second column block from i // 2. Its A rows are one
-// Nd2Nz copy into L1 before its column loop (the rows' view is loop-invariant and in bounds
-// for every block id), each K step's LoadData reads its window of that panel, and the two
+// L1 panel allocated before its column loop (the rows' view is loop-invariant and in bounds
+// for every block id) and copied in K chunks during the loop's first iteration (j == j0),
+// each K step's LoadData reads its window of that panel, and the two
 // accumulators in L0C let one block's Fixpipe overlap the next block's Mmads.
 // tests/test_convert_tensor_to_tile.py checks it against the interpreter before the pass.
 
@@ -36,11 +37,17 @@ pypto.func orchestration @main(%a: !pypto.tensor<[256, 256], f16>, %b: !pypto.te
 // CHECK:         TQue<TPosition::CO1, 2> qCO1_acc;
 // CHECK:         pipe.InitBuffer(qA1_rows_panel, 1, 65536);
 // CHECK:         pipe.InitBuffer(qCO1_acc, 2, 65536);
-// CHECK:         rows_panel_nd2nz.dValue = 256;
-// CHECK:         DataCopy(rows_panel, a_gm[row * 256], rows_panel_nd2nz);
-// CHECK:         for (int64_t j = j0; j < 4; j += 2) {
+// CHECK:         LocalTensor<half> rows_panel = qA1_rows_panel.AllocTensor<half>();
+// CHECK-NEXT:    for (int64_t j = j0; j < 4; j += 2) {
 // CHECK-NOT:       DataCopy(rows_panel
 // CHECK:           for (int64_t k = 0; k < 256; k += 128) {
+// CHECK-NEXT:        const bool rows_panel_first = j == j0;
+// CHECK-NEXT:        if (rows_panel_first) {
+// CHECK:               rows_panel_chunk_nd2nz.dValue = 128;
+// CHECK:               DataCopy(rows_panel[k * 128], a_gm[row * 256 + k], rows_panel_chunk_nd2nz);
+// CHECK:               SetFlag<HardEvent::MTE2_MTE1>(
+// CHECK-NEXT:          WaitFlag<HardEvent::MTE2_MTE1>(
+// CHECK-NEXT:        }
 // CHECK:             DataCopy(cols_mat, b_gm[
 // CHECK:             LoadData(rows_left[{{.*}}], rows_panel[
 // CHECK:           Fixpipe(c_gm[

@@ -41,9 +41,14 @@ pypto.func incore @strip(out %c: !pypto.tensor<[256, 512], f32>, %a: !pypto.tens
 // CPP-LABEL: void strip(
 // CPP:         TQue<TPosition::A1, 1> qA1_{{.*}}panel;
 // CPP:         TQue<TPosition::CO1, 2> qCO1_acc;
-// CPP:         DataCopy({{.*}}panel, a_gm[
-// CPP:         for (int64_t j =
-// CPP-NOT:     DataCopy({{.*}}panel,
+// CPP:         LocalTensor<half> [[P:.*panel]] = qA1_{{.*}}panel.AllocTensor<half>();
+// CPP-NEXT:    for (int64_t j =
+// CPP:           for (int64_t k =
+// CPP-NEXT:        const bool [[P]]_first = j ==
+// CPP-NEXT:        if ([[P]]_first) {
+// CPP:               DataCopy([[P]][k * 128], a_gm[
+// CPP:             }
+// CPP-NOT:         DataCopy([[P]]
 // CPP:         Fixpipe(
 
 // -----

@@ -87,6 +87,12 @@ inline int& pending_flags(HardEvent e, int32_t id) {
   if (id < 0 || id > 7) fail("event id %d out of range [0, 7]", id);
   return table[static_cast<int>(e)][id];
 }
+// fill_counter() at each pending SetFlag (WaitFlag<MTE2_*> publishes it as fills_synced()).
+inline uint64_t& flagged_fills(HardEvent e, int32_t id) {
+  static thread_local uint64_t table[kEvents][8] = {};
+  return table[static_cast<int>(e)][id];
+}
+inline bool from_mte2(HardEvent e) { return std::strncmp(event_name(e), "MTE2_", 5) == 0; }
 // Event ids reserved with TPipe::AllocEventID (per HardEvent, 8 ids).
 inline bool& allocated_event(HardEvent e, int32_t id) {
   static thread_local bool table[kEvents][8] = {};
@@ -99,6 +105,7 @@ inline void SetFlag(int32_t eventID) {
   int& n = detail::pending_flags(event, eventID);
   if (n != 0) fail("SetFlag<HardEvent::%s>(%d) while that flag is already set", detail::event_name(event), eventID);
   n = 1;
+  detail::flagged_fills(event, eventID) = pypto_sim::fill_counter();
   pypto_sim::cost::set_flag(detail::event_name(event), eventID);
 }
 
@@ -108,6 +115,8 @@ inline void WaitFlag(int32_t eventID) {
   if (n == 0) fail("WaitFlag<HardEvent::%s>(%d) without a matching SetFlag (deadlock on hardware)", detail::event_name(event), eventID);
   n = 0;
   if (event == HardEvent::V_S) ++pypto_sim::vs_epoch();
+  if (detail::from_mte2(event))
+    pypto_sim::fills_synced() = std::max(pypto_sim::fills_synced(), detail::flagged_fills(event, eventID));
   pypto_sim::cost::wait_flag(detail::event_name(event), eventID);
 }
 
@@ -376,6 +385,7 @@ class TQue : public detail::BufferBase {
         cursor_ = (cursor_ + k + 1) % slots.size();
         s.state = SlotState::Allocated;
         s.v_write_epoch = 0;
+        s.fill_seq = 0;
         detail::v_forget(s);
         pypto_sim::cost::que_alloc(&s, detail::que_producer(pos));
         return LocalTensor<T>(reinterpret_cast<T*>(pypto_sim::mem_base(s.mem) + s.addr), s.bytes / sizeof(T), &s);
@@ -1329,8 +1339,9 @@ void check_local(const LocalTensor<T>& t, const char* what, pypto_sim::Mem mem, 
   if (elems > t.GetSize())
     fail("%s: %llu elements exceed the operand's %u elements (buffer '%s')", what, (unsigned long long)elems,
          t.GetSize(), s->owner);
-  if (reads && s->dma_in && s->state == SlotState::Allocated)
-    fail("%s reads buffer '%s' before EnQue/DeQue (missing synchronisation with the pipe that filled it)", what, s->owner);
+  const bool flagged = s->fill_seq != 0 && s->fill_seq <= pypto_sim::fills_synced();
+  if (reads && s->dma_in && s->state == SlotState::Allocated && !flagged)
+    fail("%s reads buffer '%s' before EnQue/DeQue or SetFlag/WaitFlag<MTE2_*> (missing synchronisation with the pipe that filled it)", what, s->owner);
 }
 }  // namespace detail
 
@@ -1346,6 +1357,7 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2Nz
   if (p.ndNum > 1 && (uint64_t)p.dstNzMatrixStride < one)
     fail("DataCopy Nd2Nz: dstNzMatrixStride %u overlaps the %llu elements of one matrix", p.dstNzMatrixStride, (unsigned long long)one);
   detail::check_local(dst, "DataCopy Nd2Nz", pypto_sim::Mem::L1, (uint64_t)(p.ndNum - 1) * p.dstNzMatrixStride + one, false);
+  dst.sim_slot()->fill_seq = ++pypto_sim::fill_counter();
   for (uint32_t i = 0; i < p.ndNum; ++i) {
     const uint64_t s0 = (uint64_t)i * p.srcNdMatrixStride, d0 = (uint64_t)i * p.dstNzMatrixStride;
     for (uint32_t r = 0; r < p.nValue; ++r) {

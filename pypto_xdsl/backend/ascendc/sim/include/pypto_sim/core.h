@@ -201,6 +201,18 @@ inline uint64_t& vs_epoch() {
   return e;
 }
 
+// Nd2Nz copies into L1 are numbered; a WaitFlag<MTE2_*> makes every copy numbered up to its
+// SetFlag visible, so a buffer filled that way may be read without EnQue/DeQue (a resident
+// panel copied chunk by chunk, each chunk behind SetFlag/WaitFlag<MTE2_MTE1>).
+inline uint64_t& fill_counter() {
+  static thread_local uint64_t n = 0;
+  return n;
+}
+inline uint64_t& fills_synced() {
+  static thread_local uint64_t n = 0;
+  return n;
+}
+
 // The state of one physical buffer (a queue slot or a TBuf).
 enum class SlotState : uint8_t { Free, Allocated, Enqueued, Dequeued, Calc };
 
@@ -210,6 +222,7 @@ struct Slot {
   SlotState state = SlotState::Free;
   uint32_t gen = 0;    // bumped by FreeTensor: stale tensors are detected
   bool dma_in = false;  // filled by another pipe (VECIN, A1, B1, A2, B2): readers must DeQue first
+  uint64_t fill_seq = 0;  // the latest Nd2Nz copy into it (fill_counter), for reads ordered by a flag instead
   Mem mem = Mem::UB;
   uint64_t v_write_epoch = 0;
   const char* owner = "";
