@@ -11,7 +11,7 @@ of the 24 cube cores for the matmuls) and the ratio generated / hand-written. Bo
 same simulation, on the same inputs, and are checked against numpy. Numbers are estimates of a
 model, not measurements. `--what-if` adds the model's estimates for the optimisations of
 issue #17 (halving-tree reductions, Reciprocal + Mul, larger tiles, the copy-in prefetch,
-no barrier latency).
+no barrier latency; for the matmul, MTE3/Fixpipe writes kept in L2).
 """
 
 from __future__ import annotations
@@ -381,26 +381,39 @@ def what_if(work: Path, wanted: list[str]) -> None:
         turns = run_hand(op, work / "attention" / "wi-turns", {"PIPELINED": 0})
         print(f"  {'attention':<10} hand-written, {'cores take turns (the generated kernel order)':<48} "
               f"{turns.cycles / base.cycles:6.3f}")
+    if "matmul" in wanted and "gen" in rows["matmul"].results:
+        # MTE3/Fixpipe writes kept in L2 while the program fits it (docs/performance.md, phase 8)
+        op = rows["matmul"]
+        hand = run_hand(op, work / "matmul" / "wi-wb-hand", cost={"l2_write_back": 1})
+        gen = _generated_with_cost(op, work / "matmul" / "wi-wb-gen", "l2_write_back=1")
+        roof = roofline_cycles(op, next(iter(op.results["gen"].values())))
+        print(f"  {'matmul':<10} l2_write_back=1: generated {gen:,.0f} cycles ({roof / gen:.1%} of cube peak), "
+              f"hand-written {hand.cycles:,.0f} ({roof / hand.cycles:.1%}), gen/hand {gen / hand.cycles:.3f}")
     for name in wanted:
         op = rows[name]
         if "gen" not in op.results:
             continue
         gen_cycles, _ = total(op.results["gen"])
         # barriers cost their pipeline latency: with zero V latency a barrier costs nothing
-        from pypto_xdsl.frontend.program import parse_python_file
-        from pypto_xdsl.tools.pypto_compile import apply_pipeline, default_pipeline, simulate
-
-        module = parse_python_file(PROGRAMS[op.name], f"<bench {op.name}>")
-        apply_pipeline(module, default_pipeline())
-        inputs = op.inputs(np.random.default_rng(0))
-        out = np.zeros_like(op.reference(*inputs), dtype=np.float32)
-        os.environ["PYPTO_SIM_COST"] = "v_latency=0"
-        try:
-            rep = simulate(module, work / name / "wi-gen", inputs=[*inputs, out], profile=True, compare=False)
-        finally:
-            del os.environ["PYPTO_SIM_COST"]
-        c, _ = total(prof.by_kernel(rep.profile))
+        c = _generated_with_cost(op, work / name / "wi-gen", "v_latency=0")
         print(f"  {name:<10} generated, barriers free (v_latency=0): {c / gen_cycles:6.3f}")
+
+
+def _generated_with_cost(op: Op, work: Path, cost: str) -> float:
+    """Cycles of the generated program with cost parameters overridden (`PYPTO_SIM_COST`)."""
+    from pypto_xdsl.frontend.program import parse_python_file
+    from pypto_xdsl.tools.pypto_compile import apply_pipeline, default_pipeline, simulate
+
+    module = parse_python_file(PROGRAMS[op.name], f"<bench {op.name}>")
+    apply_pipeline(module, default_pipeline())
+    inputs = op.inputs(np.random.default_rng(0))
+    out = np.zeros_like(op.reference(*inputs), dtype=np.float32)
+    os.environ["PYPTO_SIM_COST"] = cost
+    try:
+        rep = simulate(module, work, inputs=[*inputs, out], profile=True, compare=False)
+    finally:
+        del os.environ["PYPTO_SIM_COST"]
+    return total(prof.by_kernel(rep.profile))[0]
 
 
 if __name__ == "__main__":

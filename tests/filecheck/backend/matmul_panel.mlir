@@ -29,8 +29,28 @@ pypto.func incore @k(%a: !pypto.tensor<[32, 256], f16>, %b: !pypto.tensor<[256, 
   }
   pypto.return %o_1 : !pypto.tensor<[32, 256], f32>
 }
-pypto.func orchestration @main(%a: !pypto.tensor<[32, 256], f16>, %b: !pypto.tensor<[256, 256], f16>, out %o: !pypto.tensor<[32, 256], f32>) -> !pypto.tensor<[32, 256], f32> {
+// A single K step (K = Kb): the window is not a K loop's, so the panel is one copy before
+// the N loop, handed to MTE1 through its queue.
+pypto.func incore @one_step(%a: !pypto.tensor<[32, 128], f16>, %b: !pypto.tensor<[128, 256], f16>, out %o: !pypto.tensor<[32, 256], f32>) -> !pypto.tensor<[32, 256], f32> {
+  %c0 = arith.constant 0 : index
+  %a_panel = pypto.tile.load %a[%c0, %c0] : !pypto.tensor<[32, 128], f16> -> !pypto.tile<[32, 128], f16, mat>
+  %c256 = arith.constant 256 : index
+  %c128 = arith.constant 128 : index
+  %o_1 = scf.for %n = %c0 to %c256 step %c128 iter_args(%o_2 = %o) -> (!pypto.tensor<[32, 256], f32>) {
+    %a_mat = pypto.tile.slice %a_panel[%c0, %c0] : !pypto.tile<[32, 128], f16, mat> -> !pypto.tile<[32, 128], f16, mat>
+    %b_mat = pypto.tile.load %b[%c0, %n] : !pypto.tensor<[128, 256], f16> -> !pypto.tile<[128, 128], f16, mat>
+    %a_left = pypto.tile.move %a_mat : !pypto.tile<[32, 128], f16, mat> -> !pypto.tile<[32, 128], f16, left>
+    %b_right = pypto.tile.move %b_mat : !pypto.tile<[128, 128], f16, mat> -> !pypto.tile<[128, 128], f16, right>
+    %acc = pypto.tile.matmul %a_left, %b_right : !pypto.tile<[32, 128], f16, left>, !pypto.tile<[128, 128], f16, right> -> !pypto.tile<[32, 128], f32, acc>
+    %o_3 = pypto.tile.store %acc, %o_2[%c0, %n] : !pypto.tile<[32, 128], f32, acc>, !pypto.tensor<[32, 256], f32>
+    scf.yield %o_3 : !pypto.tensor<[32, 256], f32>
+  }
+  pypto.return %o_1 : !pypto.tensor<[32, 256], f32>
+}
+pypto.func orchestration @main(%a: !pypto.tensor<[32, 256], f16>, %b: !pypto.tensor<[256, 256], f16>, out %o: !pypto.tensor<[32, 256], f32>,
+                               %a2: !pypto.tensor<[32, 128], f16>, %b2: !pypto.tensor<[128, 256], f16>, out %o2: !pypto.tensor<[32, 256], f32>) -> !pypto.tensor<[32, 256], f32> {
   %r = pypto.call @k(%a, %b, %o) : (!pypto.tensor<[32, 256], f16>, !pypto.tensor<[256, 256], f16>, !pypto.tensor<[32, 256], f32>) -> !pypto.tensor<[32, 256], f32>
+  %r2 = pypto.call @one_step(%a2, %b2, %o2) : (!pypto.tensor<[32, 128], f16>, !pypto.tensor<[128, 256], f16>, !pypto.tensor<[32, 256], f32>) -> !pypto.tensor<[32, 256], f32>
   pypto.return %r : !pypto.tensor<[32, 256], f32>
 }
 
@@ -71,3 +91,11 @@ pypto.func orchestration @main(%a: !pypto.tensor<[32, 256], f16>, %b: !pypto.ten
 // CHECK-NEXT: qCO1_acc.FreeTensor(acc);
 // CHECK-NEXT: }
 // CHECK-NEXT: qA1_a_panel.FreeTensor(a_panel);
+
+// CHECK-LABEL: // ===== file: kernels/one_step.cpp =====
+// CHECK: LocalTensor<half> a_panel = qA1_a_panel.AllocTensor<half>();
+// CHECK: DataCopy(a_panel, a_gm, a_panel_nd2nz);
+// CHECK-NEXT: qA1_a_panel.EnQue(a_panel);
+// CHECK: for (int64_t n = 0; n < 256; n += 128) {
+// CHECK-NOT: MTE2_MTE1
+// CHECK: qA1_a_panel.FreeTensor(a_panel);

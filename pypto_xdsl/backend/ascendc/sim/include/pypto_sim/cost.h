@@ -61,6 +61,7 @@ struct Params {
   double hbm_gbps = 1600;            // attainable GM (HBM) bandwidth of the chip, GB/s
   double l2_gbps = 5000;             // L2 cache bandwidth of the chip, GB/s
   double l2_mib = 192;               // L2 capacity
+  double l2_write_back = 0;          // 1: MTE3/Fixpipe writes stay in L2 while the program's lines fit l2_mib (0: each goes on to HBM)
   double core_bytes_per_cycle = 128; // one core's GM port (upper bound on its share of L2)
   double core_hbm_bytes_per_cycle = 48;  // one core alone reading HBM (upper bound on its share of HBM)
   double dma_issue = 13;             // cycles per DMA instruction (GM <-> UB/L1)
@@ -89,7 +90,7 @@ struct Params {
     struct Entry { const char* name; double* value; };
     const Entry table[] = {
         {"clock_ghz", &clock_ghz}, {"aiv_cores", &aiv_cores}, {"aic_cores", &aic_cores},
-        {"hbm_gbps", &hbm_gbps}, {"l2_gbps", &l2_gbps}, {"l2_mib", &l2_mib},
+        {"hbm_gbps", &hbm_gbps}, {"l2_gbps", &l2_gbps}, {"l2_mib", &l2_mib}, {"l2_write_back", &l2_write_back},
         {"core_bytes_per_cycle", &core_bytes_per_cycle}, {"core_hbm_bytes_per_cycle", &core_hbm_bytes_per_cycle}, {"dma_issue", &dma_issue}, {"dma_burst", &dma_burst},
         {"dma_latency", &dma_latency}, {"gm_misalign_bytes", &gm_misalign_bytes}, {"v_issue", &v_issue},
         {"v_latency", &v_latency}, {"mte1_issue", &mte1_issue}, {"mte1_latency", &mte1_latency},
@@ -294,6 +295,7 @@ struct L2State {
   std::unordered_set<uintptr_t> warm;                     // lines touched by earlier launches
   std::unordered_map<uintptr_t, std::pair<int64_t, uint32_t>> launch_lines;  // line -> (last block, blocks)
   std::unordered_set<uintptr_t> block_lines;              // lines the current block touched
+  size_t launch_new_lines = 0;                            // lines of this launch no earlier launch touched
   std::map<std::pair<uint32_t, uintptr_t>, uint32_t> shared;  // (launch, line) -> readers, from the first run
   uint32_t launch = 0;
   bool loaded = false;
@@ -334,11 +336,20 @@ inline double l2_touch(uintptr_t addr, int64_t block_idx, bool read) {
   const bool warm = s.warm.count(line) != 0;
   const bool again = !s.block_lines.insert(line).second;
   auto& e = s.launch_lines[line];
+  if (e.second == 0 && !warm) ++s.launch_new_lines;
   if (e.second == 0 || e.first != block_idx) {
     e.first = block_idx;
     ++e.second;
   }
-  if (!read) return 1.0;  // writes go on to HBM (no write-back credit)
+  if (!read) {
+    // MTE3/Fixpipe writes enter L2 and reach HBM when a replaced dirty line is written back
+    // (the devkit's L2 CacheMode page): with l2_write_back, a write costs no HBM bytes while
+    // every line the program touched still fits L2, and its own bytes once lines are replaced
+    // (the line it evicts is taken to be dirty); without it every write goes on to HBM.
+    if (params().l2_write_back <= 0) return 1.0;
+    const double cap = params().l2_mib * 1024 * 1024 / 512;
+    return double(s.warm.size() + s.launch_new_lines) > cap ? 1.0 : 0.0;
+  }
   if (warm || again) return 0.0;
   auto it = s.shared.find({s.launch, line});
   return it == s.shared.end() ? 1.0 : 1.0 / it->second;
@@ -356,6 +367,7 @@ inline void l2_end_launch() {
   }
   if (f != nullptr) std::fclose(f);
   s.launch_lines.clear();
+  s.launch_new_lines = 0;
   ++s.launch;
 }
 
