@@ -5,12 +5,13 @@ both AIVs of the core group (KERNEL_TYPE_MIX_AIC_1_2), and the simulation (an AI
 threads per block, with their cross-core flags) computes what the interpreter computes on the
 unsplit program, within the matmul tolerance rule.
 
-Programs: examples/mixed/ as written: matmul + bias + relu (fused_linear.py), flash attention
+Programs: examples/mixed/ as written: matmul + bias + gelu (linear_gelu.py), flash attention
 over key blocks reading Kᵀ through `pl.tile.transpose_view` of the L1 key block
 (flash_attention.py), an FFN with silu and with gelu (ffn.py); two shapes each with f16
 inputs, bf16 inputs at the smaller shape (one g++ build per program: the bf16 programs at
 both shapes would double the builds; tests/test_mixed_kernels.py covers both shapes with the
-interpreter)."""
+interpreter). The linear layer with a relu epilogue (fused_linear.py) is one cube kernel
+after pypto-default; tests/test_fold_bias_epilogue.py runs it on the simulation."""
 
 from __future__ import annotations
 
@@ -31,9 +32,9 @@ pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is need
 
 
 CASES = [
-    ("linear", (128, 256, 128), "f16"),
-    ("linear", (64, 128, 192), "f16"),
-    ("linear", (64, 128, 192), "bf16"),
+    ("linear_gelu", (128, 256, 128), "f16"),
+    ("linear_gelu", (64, 128, 192), "f16"),
+    ("linear_gelu", (64, 128, 192), "bf16"),
     ("attention", (256, 64), "f16"),
     ("attention", (128, 128), "f16"),
     ("attention", (128, 128), "bf16"),
@@ -100,7 +101,7 @@ def test_a_tensor_level_matmul_acc_runs_as_a_mix_kernel_and_matches_the_interpre
 
 
 def _lowered_linear():
-    program, inputs, *_ = _case("linear", (64, 128, 192), "f16")
+    program, inputs, *_ = _case("linear_gelu", (64, 128, 192), "f16")
     module = program.fresh_module()
     apply_pipeline(module, "pypto-ascendc")
     return module, inputs
@@ -250,11 +251,11 @@ def test_both_split_modes_and_a_sub_block_zero_store_on_the_simulation(tmp_path:
     """advanced/03 style: split(up_down) with a whole [1, 64] row stored and atomically added
     by sub-block 0 alone, and split(left_right); one build, both kernels 1:2, every output as
     the interpreter's."""
-    from tests.test_split_vector_member import MixedSplits, mixed_splits_inputs
+    from tests.test_split_vector_member import MIXED_SPLITS_PIPELINE, MixedSplits, mixed_splits_inputs
 
     reference = MixedSplits.fresh_module()
     module = reference.clone()
-    apply_pipeline(module, default_pipeline())
+    apply_pipeline(module, MIXED_SPLITS_PIPELINE)
     inputs = mixed_splits_inputs()
     report = simulate(module, tmp_path / "out", inputs=[a.copy() for a in inputs], reference_module=reference)
     texts = {p.stem: p.read_text() for p in (tmp_path / "out" / "kernels").glob("*.cpp")}

@@ -1,9 +1,11 @@
 """Mixed cube + vector kernels through expand-mixed-kernel: the split program computes what the
 unsplit one did (the interpreter runs both parts of each group as cooperating threads), for
-matmul + bias + relu, flash attention and an FFN at two shapes each, f16 and bf16 inputs;
+matmul + bias + gelu, flash attention and an FFN at two shapes each, f16 and bf16 inputs;
 each also matches a float64 numpy reference within the matmul tolerance rule.
 
-The programs are the DSL kernels under examples/mixed/ (`build(shape..., dtype)`)."""
+The programs are the DSL kernels under examples/mixed/ (`build(shape..., dtype)`); the linear
+layer with a relu (fused_linear.py) is one cube kernel after pypto-default
+(tests/test_fold_bias_epilogue.py), so the linear layer here has a GELU epilogue."""
 
 from __future__ import annotations
 
@@ -39,7 +41,7 @@ def _example(name: str):
     return module
 
 
-LINEAR, ATTENTION, FFN = _example("fused_linear"), _example("flash_attention"), _example("ffn")
+LINEAR, ATTENTION, FFN = _example("linear_gelu"), _example("flash_attention"), _example("ffn")
 DTYPES = {"f16": (pl.FP16, np.float16), "bf16": (pl.BF16, "bf16")}
 
 
@@ -65,10 +67,10 @@ def _groups(module: ModuleOp) -> list[str]:
 
 # (workload, shape, dtype): two shapes each, f16 and bf16
 CASES = [
-    ("linear", (128, 256, 128), "f16"),
-    ("linear", (128, 256, 128), "bf16"),
-    ("linear", (64, 128, 192), "f16"),
-    ("linear", (64, 128, 192), "bf16"),
+    ("linear_gelu", (128, 256, 128), "f16"),
+    ("linear_gelu", (128, 256, 128), "bf16"),
+    ("linear_gelu", (64, 128, 192), "f16"),
+    ("linear_gelu", (64, 128, 192), "bf16"),
     ("attention", (256, 64), "f16"),
     ("attention", (256, 64), "bf16"),
     ("attention", (128, 128), "f16"),
@@ -83,7 +85,7 @@ CASES = [
 def _case(workload: str, shape: tuple[int, ...], dtype: str):
     """(program, inputs, float64 reference, K, rounded operands)."""
     pl_dtype, np_dtype = DTYPES[dtype]
-    if workload == "linear":
+    if workload == "linear_gelu":
         x, w, bias, y = LINEAR.inputs(*shape, np_dtype)
         return LINEAR.build(*shape, pl_dtype), [x, w, bias, y], LINEAR.reference(x, w, bias), shape[1], False
     if workload == "attention":
@@ -107,7 +109,7 @@ def test_split_program_computes_what_the_unsplit_one_did(workload, shape, dtype)
 
 
 def test_the_examples_run_as_scripts():
-    for name in ("fused_linear", "flash_attention", "ffn", "linear_tensor_level"):
+    for name in ("fused_linear", "linear_gelu", "flash_attention", "ffn", "linear_tensor_level"):
         proc = subprocess.run([sys.executable, str(MIXED / f"{name}.py")], capture_output=True, text=True, timeout=300)
         assert proc.returncode == 0, proc.stderr
         assert "matches numpy before and after pypto-default" in proc.stdout
@@ -194,14 +196,14 @@ def test_the_pass_is_idempotent_and_leaves_what_it_cannot_split_unchanged():
 
 
 def test_the_backend_lowers_mixed_kernels_it_can_and_names_what_blocks_the_rest(tmp_path: Path):
-    """fused_linear.py becomes one MIX kernel, its epilogue split over both AIVs of a core
+    """linear_gelu.py becomes one MIX kernel, its epilogue split over both AIVs of a core
     group; so does ffn.py, whose zero-initialised accumulator the cube path lowers as its K
     loop's first Mmad (cmatrixInitVal = (k == 0))."""
     compile_tool = str(Path(sys.executable).parent / "pypto-compile")
-    ok = subprocess.run([compile_tool, str(MIXED / "fused_linear.py"), "-o", str(tmp_path / "linear")],
+    ok = subprocess.run([compile_tool, str(MIXED / "linear_gelu.py"), "-o", str(tmp_path / "linear")],
                         capture_output=True, text=True, timeout=300)
     assert ok.returncode == 0, ok.stderr
-    assert "KERNEL_TYPE_MIX_AIC_1_2" in (tmp_path / "linear" / "kernels" / "linear_relu.cpp").read_text()
+    assert "KERNEL_TYPE_MIX_AIC_1_2" in (tmp_path / "linear" / "kernels" / "linear_gelu.cpp").read_text()
     proc = subprocess.run([compile_tool, str(MIXED / "ffn.py"), "-o", str(tmp_path / "ffn")],
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr

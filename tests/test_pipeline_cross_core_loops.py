@@ -18,7 +18,7 @@ from pypto_xdsl.transforms.lower_cross_core_rings import lower_rings
 from pypto_xdsl.transforms.pipeline_cross_core_loops import check_plan, pipeline_cross_core_loops
 from tests.test_mixed_kernels import CASES, _apply, _case
 
-ROTATED = {"linear": [], "attention": ["attention"], "ffn_silu": ["ffn"], "ffn_gelu": ["ffn"]}
+ROTATED = {"linear_gelu": [], "attention": ["attention"], "ffn_silu": ["ffn"], "ffn_gelu": ["ffn"]}
 
 
 def _split(workload, shape, dtype):
@@ -32,7 +32,7 @@ def test_rotated_groups_compute_what_they_computed(workload, shape, dtype):
     rotated = split.clone()
     assert pipeline_cross_core_loops(rotated) == ROTATED[workload]
     rotated.verify()
-    if not ROTATED[workload]:  # matmul + bias + relu has no loop
+    if not ROTATED[workload]:  # matmul + bias + gelu has no loop
         assert str(rotated) == str(split)
         return
     if workload == "attention" and dtype == "f16":  # the rotated rings themselves, once per shape

@@ -1,15 +1,18 @@
-"""A fused linear layer in one scope: y = relu(x @ w + bias), the product on the cube, the
-bias and the relu on the vector cores.
+"""A fused linear layer in one scope: y = relu(x @ w + bias), written as a mixed kernel: the
+product on the cube, the bias and the relu on the vector cores.
 
     x: [M, K] f16/bf16, w: [K, N] f16/bf16, bias: [1, N] f32, y: [M, N] f32
 
 Written as a kernel author writes a mixed kernel: tiles of x and w are loaded into L1
 (`pl.Mem.Mat`), moved to L0A/L0B and multiplied into an L0C accumulator (`matmul` for the
 first K block, `matmul_acc` for the others); the accumulator is moved to the Unified Buffer
-(`pl.Mem.Vec`), where the bias row is added and the relu applied. `expand-mixed-kernel`
-(in `pypto-default`) splits the scope into an AIC kernel (loads, moves, matmuls, a push of
+(`pl.Mem.Vec`), where the bias row is added and the relu applied. That epilogue is one the
+cube's Fixpipe can do itself, so `fold-bias-epilogue` (in `pypto-default`) makes the product
+a `tile.matmul_bias` (the row in the bias table) with the relu on the accumulator, and the
+scope becomes one cube (AIC) kernel. With `pypto-default{fold-bias=false}`,
+`expand-mixed-kernel` splits it instead into an AIC kernel (loads, moves, matmuls, a push of
 each accumulator to the vector cores) and an AIV kernel (a pop, the epilogue, the store),
-launched together as one group.
+launched together as one group; linear_gelu.py is a linear layer whose epilogue cannot fold.
 
     .venv/bin/python examples/mixed/fused_linear.py
 """
@@ -77,12 +80,18 @@ def inputs(M: int = 128, K: int = 256, N: int = 128, dtype=np.float16, seed: int
 
 
 def check() -> None:
+    from pypto_xdsl.interpreter import run
     from pypto_xdsl.interpreter.tolerance import assert_close_to_reference
+    from pypto_xdsl.runtime.passes import apply_pipeline
 
     x, w, bias, y = inputs()
     for passes in ((), ("pypto-default",)):
         result = FusedLinear.run(x, w, bias, y.copy(), passes=passes)
         assert_close_to_reference(result, reference(x, w, bias), k=x.shape[1], dtype="f16")
+    mixed = FusedLinear.fresh_module()  # the MIX form: the epilogue on the vector cores
+    apply_pipeline(mixed, "pypto-default{fold-bias=false}")
+    result = run(mixed, "main", [x, w, bias, y.copy()])[0]
+    assert_close_to_reference(result, reference(x, w, bias), k=x.shape[1], dtype="f16")
     # bf16 inputs, another shape
     x, w, bias, y = inputs(64, 128, 192, BF16)
     result = build(64, 128, 192, pl.BF16).run(x, w, bias, y, passes=("pypto-default",))
@@ -92,4 +101,4 @@ def check() -> None:
 if __name__ == "__main__":
     FusedLinear.print()
     check()
-    print("fused linear (matmul + bias + relu): matches numpy before and after pypto-default")
+    print("fused linear (matmul + bias + relu): matches numpy before and after pypto-default, folded and not")

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import Float32Type, ModuleOp
+from xdsl.dialects.builtin import Float32Type, FloatAttr, IndexType, IntegerAttr, ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
@@ -50,12 +50,48 @@ def _only_use(value: SSAValue) -> Operation | None:
     return uses[0].operation if len(uses) == 1 else None
 
 
-def _first_product(acc: SSAValue) -> tile.MatmulOp | None:
-    """The tile.matmul an accumulator starts from: itself, or the initial value of the K loop
-    that carries it (each step a tile.matmul_acc of the carried value)."""
+@dataclass(frozen=True)
+class _ZeroStartLoop:
+    """A K loop whose carried accumulator (iter_arg `index`) starts from a zero fill: its first
+    step, peeled off, becomes the product the bias joins."""
+
+    loop: scf.ForOp
+    index: int
+
+
+def _constant_index(value: SSAValue) -> int | None:
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
+
+
+def _trip_count(loop: scf.ForOp) -> int | None:
+    lb, ub, step = (_constant_index(v) for v in (loop.lb, loop.ub, loop.step))
+    if lb is None or ub is None or step is None or step <= 0:
+        return None
+    return max(0, -(-(ub - lb) // step))
+
+
+def _is_zero_fill(value: SSAValue) -> bool:
+    """A `tile.full` of 0.0 in `acc`, read only once."""
+    owner = value.owner
+    if not (isinstance(owner, tile.FullOp) and isinstance(owner.value.owner, arith.ConstantOp)):
+        return False
+    fill = owner.value.owner.value
+    return (isinstance(fill, FloatAttr) and fill.value.data == 0.0 and _only_use(value) is not None
+            and owner.result.type.space == MemorySpace.ACC)  # type: ignore[union-attr]
+
+
+def _first_product(acc: SSAValue) -> tile.MatmulOp | tile.MatmulAccOp | _ZeroStartLoop | None:
+    """Where an accumulator starts: a tile.matmul, a tile.matmul_acc of a zero fill, or a K loop
+    that carries it (each step a tile.matmul_acc of the carried value) from one of those or
+    from a zero fill (then with at least one step)."""
     owner = acc.owner
     if isinstance(owner, tile.MatmulOp):
         return owner if _only_use(acc) is not None else None
+    if isinstance(owner, tile.MatmulAccOp):
+        return owner if _only_use(acc) is not None and _is_zero_fill(owner.acc) else None
     if isinstance(owner, scf.ForOp):
         arg = owner.body.block.args[acc.index + 1]
         yielded = owner.body.block.last_op.operands[acc.index]  # type: ignore[union-attr]
@@ -64,8 +100,45 @@ def _first_product(acc: SSAValue) -> tile.MatmulOp | None:
         init = owner.iter_args[acc.index]
         if _only_use(init) is not owner:
             return None
+        if _is_zero_fill(init):
+            trips = _trip_count(owner)
+            return _ZeroStartLoop(owner, acc.index) if trips is not None and trips > 0 else None
         return _first_product(init)
     return None
+
+
+def _peel_first_step(start: _ZeroStartLoop, bias_table: SSAValue, rewriter: PatternRewriter) -> None:
+    """Copy the loop's first step in front of it, its tile.matmul_acc of the zero fill becoming
+    a tile.matmul_bias; the loop starts one step later from the copy's values (or is gone if
+    it had only that step)."""
+    loop, block = start.loop, start.loop.body.block
+    mapping: dict[SSAValue, SSAValue] = {block.args[0]: loop.lb, **dict(zip(block.args[1:], loop.iter_args))}
+    yield_op = block.last_op
+    assert yield_op is not None
+    first_step = yield_op.operands[start.index].owner
+    for op in list(block.ops)[:-1]:
+        if op is first_step:
+            assert isinstance(op, tile.MatmulAccOp)
+            fused = tile.MatmulBiasOp(mapping.get(op.lhs, op.lhs), mapping.get(op.rhs, op.rhs), bias_table)
+            fused.result.name_hint = op.result.name_hint
+            mapping[op.result] = fused.result
+            rewriter.insert(fused, InsertPoint.before(loop))
+        else:
+            rewriter.insert(op.clone(mapping), InsertPoint.before(loop))
+    firsts = [mapping.get(v, v) for v in yield_op.operands]
+    zero_fill = loop.iter_args[start.index].owner
+    if _trip_count(loop) == 1:
+        rewriter.replace(loop, [], firsts)
+    else:
+        step = _constant_index(loop.step)
+        lb = _constant_index(loop.lb)
+        assert step is not None and lb is not None
+        second = arith.ConstantOp(IntegerAttr(lb + step, IndexType()))
+        rewriter.insert(second, InsertPoint.before(loop))
+        loop.operands = (second.result, loop.ub, loop.step, *firsts)
+        rewriter.notify_op_modified(loop)
+    assert isinstance(zero_fill, Operation)
+    rewriter.erase(zero_fill)
 
 
 def _hoist_before(value: SSAValue, point: Operation, moves: list[Operation]) -> bool:
@@ -112,19 +185,26 @@ class FoldBiasEpilogue(RewritePattern):
         product = _first_product(move.input)
         if product is None:
             return
+        point = product.loop if isinstance(product, _ZeroStartLoop) else product
         moves: list[Operation] = []
-        if not all(_hoist_before(v, product, moves) for v in row_load.operands):
+        if not all(_hoist_before(v, point, moves) for v in row_load.operands):
             return
         for m in moves:
             m.detach()
-            rewriter.insert(m, InsertPoint.before(product))
+            rewriter.insert(m, InsertPoint.before(point))
         bias_mat = tile.LoadOp(row_load.source, row_load.offsets, TileType(row.get_shape(), row.element_type, MemorySpace.MAT))
         bias_mat.result.name_hint = row_load.result.name_hint or "bias_row"
         bias_table = tile.MoveOp(bias_mat, MemorySpace.BIAS)
-        rewriter.insert([bias_mat, bias_table], InsertPoint.before(product))
-        fused = tile.MatmulBiasOp(product.lhs, product.rhs, bias_table)
-        fused.result.name_hint = product.result.name_hint
-        rewriter.replace(product, fused)
+        rewriter.insert([bias_mat, bias_table], InsertPoint.before(point))
+        if isinstance(product, _ZeroStartLoop):
+            _peel_first_step(product, bias_table.result, rewriter)
+        else:
+            zero_fill = product.acc.owner if isinstance(product, tile.MatmulAccOp) else None
+            fused = tile.MatmulBiasOp(product.lhs, product.rhs, bias_table)
+            fused.result.name_hint = product.result.name_hint
+            rewriter.replace(product, fused)
+            if isinstance(zero_fill, Operation):
+                rewriter.erase(zero_fill)
         stored: SSAValue = move.input
         if relu is not None:
             rectified = tile.ReluOp(stored)

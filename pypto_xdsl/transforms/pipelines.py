@@ -20,6 +20,7 @@ DEFAULT_PIPELINE: tuple[str, ...] = (
     "inline-functions",
     "outline-incore-scopes",
     "convert-tensor-to-tile",
+    "fold-bias-epilogue",
     "expand-mixed-kernel",
 )
 
@@ -48,18 +49,25 @@ class PyptoDefaultPipeline(ModulePass):
 
     Option `strict-mixed` (default false): a mixed cube + vector kernel expand-mixed-kernel
     cannot split is an error rather than a warning (`expand-mixed-kernel{strict=true}`), for
-    targets that cannot run an unsplit mixed kernel (pypto-compile's default)."""
+    targets that cannot run an unsplit mixed kernel (pypto-compile's default).
+
+    Option `fold-bias` (default true): run fold-bias-epilogue, which makes a matmul whose
+    epilogue only adds a bias row (and rectifies) one cube kernel; `fold-bias=false` keeps
+    such a linear layer a mixed cube + vector kernel."""
 
     name = "pypto-default"
     stages: ClassVar[tuple[str, ...]] = DEFAULT_PIPELINE
 
     strict_mixed: bool = False
+    fold_bias: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from pypto_xdsl.transforms import get_all_passes
 
         available = get_all_passes()
         for stage in self.stages:
+            if stage == "fold-bias-epilogue" and not self.fold_bias:
+                continue
             options = {"strict": True} if stage == "expand-mixed-kernel" and self.strict_mixed else {}
             available[stage]()(**options).apply(ctx, op)
 
