@@ -5,13 +5,13 @@ both AIVs of the core group (KERNEL_TYPE_MIX_AIC_1_2), and the simulation (an AI
 threads per block, with their cross-core flags) computes what the interpreter computes on the
 unsplit program, within the matmul tolerance rule.
 
-Programs: examples/mixed/ as written: matmul + bias + gelu (linear_gelu.py), flash attention
+Programs: examples/mixed/ as written: matmul + bias + gelu (fused_linear.py with act="gelu"), flash attention
 over key blocks reading Kᵀ through `pl.tile.transpose_view` of the L1 key block
 (flash_attention.py), an FFN with silu and with gelu (ffn.py); two shapes each with f16
 inputs, bf16 inputs at the smaller shape (one g++ build per program: the bf16 programs at
 both shapes would double the builds; tests/test_mixed_kernels.py covers both shapes with the
-interpreter). The linear layer with a relu epilogue (fused_linear.py) is one cube kernel
-after pypto-default; tests/test_fold_bias_epilogue.py runs it on the simulation."""
+interpreter). The linear layer with its relu epilogue is one cube kernel after pypto-default;
+tests/test_fold_bias_epilogue.py runs it on the simulation."""
 
 from __future__ import annotations
 

@@ -4,8 +4,8 @@ matmul + bias + gelu, flash attention and an FFN at two shapes each, f16 and bf1
 each also matches a float64 numpy reference within the matmul tolerance rule.
 
 The programs are the DSL kernels under examples/mixed/ (`build(shape..., dtype)`); the linear
-layer with a relu (fused_linear.py) is one cube kernel after pypto-default
-(tests/test_fold_bias_epilogue.py), so the linear layer here has a GELU epilogue."""
+layer is fused_linear.py with its GELU epilogue (`act="gelu"`): with relu it is one cube kernel
+after pypto-default (tests/test_fold_bias_epilogue.py)."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def _example(name: str):
     return module
 
 
-LINEAR, ATTENTION, FFN = _example("linear_gelu"), _example("flash_attention"), _example("ffn")
+LINEAR, ATTENTION, FFN = _example("fused_linear"), _example("flash_attention"), _example("ffn")
 DTYPES = {"f16": (pl.FP16, np.float16), "bf16": (pl.BF16, "bf16")}
 
 
@@ -87,7 +87,8 @@ def _case(workload: str, shape: tuple[int, ...], dtype: str):
     pl_dtype, np_dtype = DTYPES[dtype]
     if workload == "linear_gelu":
         x, w, bias, y = LINEAR.inputs(*shape, np_dtype)
-        return LINEAR.build(*shape, pl_dtype), [x, w, bias, y], LINEAR.reference(x, w, bias), shape[1], False
+        program, expected = LINEAR.build(*shape, pl_dtype, "gelu"), LINEAR.reference(x, w, bias, "gelu")
+        return program, [x, w, bias, y], expected, shape[1], False
     if workload == "attention":
         q, k, v, o = ATTENTION.inputs(*shape, np_dtype)
         return ATTENTION.build(*shape, pl_dtype), [q, k, v, o], ATTENTION.reference(q, k, v), shape[0], True
@@ -109,7 +110,7 @@ def test_split_program_computes_what_the_unsplit_one_did(workload, shape, dtype)
 
 
 def test_the_examples_run_as_scripts():
-    for name in ("fused_linear", "linear_gelu", "flash_attention", "ffn", "linear_tensor_level"):
+    for name in ("fused_linear", "flash_attention", "ffn", "linear_tensor_level"):
         proc = subprocess.run([sys.executable, str(MIXED / f"{name}.py")], capture_output=True, text=True, timeout=300)
         assert proc.returncode == 0, proc.stderr
         assert "matches numpy before and after pypto-default" in proc.stdout
@@ -187,7 +188,7 @@ def test_a_missing_transfer_is_a_deadlock_or_a_pop_without_a_push():
 
 
 def test_the_pass_is_idempotent_and_leaves_what_it_cannot_split_unchanged():
-    after = _apply(LINEAR.build(64, 128, 64).fresh_module(), "pypto-default")
+    after = _apply(LINEAR.build(64, 128, 64, act="gelu").fresh_module(), "pypto-default")
     again = _apply(parse_module(str(after)), "expand-mixed-kernel")
     assert str(again) == str(after)
     text = (ROOT / "tests/filecheck/transforms/expand-mixed-kernel/unsplittable.mlir").read_text().split("// -----")[0]
@@ -196,14 +197,14 @@ def test_the_pass_is_idempotent_and_leaves_what_it_cannot_split_unchanged():
 
 
 def test_the_backend_lowers_mixed_kernels_it_can_and_names_what_blocks_the_rest(tmp_path: Path):
-    """linear_gelu.py becomes one MIX kernel, its epilogue split over both AIVs of a core
-    group; so does ffn.py, whose zero-initialised accumulator the cube path lowers as its K
+    """fused_linear.py under pypto-default{fold-bias=false} becomes one MIX kernel, its
+    epilogue split over both AIVs of a core group; so does ffn.py, whose zero-initialised accumulator the cube path lowers as its K
     loop's first Mmad (cmatrixInitVal = (k == 0))."""
     compile_tool = str(Path(sys.executable).parent / "pypto-compile")
-    ok = subprocess.run([compile_tool, str(MIXED / "linear_gelu.py"), "-o", str(tmp_path / "linear")],
-                        capture_output=True, text=True, timeout=300)
+    ok = subprocess.run([compile_tool, str(MIXED / "fused_linear.py"), "-o", str(tmp_path / "linear"),
+                         "-p", "pypto-default{strict-mixed=true fold-bias=false}"], capture_output=True, text=True, timeout=300)
     assert ok.returncode == 0, ok.stderr
-    assert "KERNEL_TYPE_MIX_AIC_1_2" in (tmp_path / "linear" / "kernels" / "linear_gelu.cpp").read_text()
+    assert "KERNEL_TYPE_MIX_AIC_1_2" in (tmp_path / "linear" / "kernels" / "linear_relu.cpp").read_text()
     proc = subprocess.run([compile_tool, str(MIXED / "ffn.py"), "-o", str(tmp_path / "ffn")],
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr

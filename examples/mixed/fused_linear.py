@@ -1,18 +1,21 @@
-"""A fused linear layer in one scope: y = relu(x @ w + bias), written as a mixed kernel: the
-product on the cube, the bias and the relu on the vector cores.
+"""A fused linear layer in one scope: y = act(x @ w + bias), act = relu or gelu (tanh form),
+written as a mixed kernel: the product on the cube, the bias and the activation on the
+vector cores.
 
     x: [M, K] f16/bf16, w: [K, N] f16/bf16, bias: [1, N] f32, y: [M, N] f32
 
 Written as a kernel author writes a mixed kernel: tiles of x and w are loaded into L1
 (`pl.Mem.Mat`), moved to L0A/L0B and multiplied into an L0C accumulator (`matmul` for the
 first K block, `matmul_acc` for the others); the accumulator is moved to the Unified Buffer
-(`pl.Mem.Vec`), where the bias row is added and the relu applied. That epilogue is one the
-cube's Fixpipe can do itself, so `fold-bias-epilogue` (in `pypto-default`) makes the product
-a `tile.matmul_bias` (the row in the bias table) with the relu on the accumulator, and the
-scope becomes one cube (AIC) kernel. With `pypto-default{fold-bias=false}`,
-`expand-mixed-kernel` splits it instead into an AIC kernel (loads, moves, matmuls, a push of
-each accumulator to the vector cores) and an AIV kernel (a pop, the epilogue, the store),
-launched together as one group; linear_gelu.py is a linear layer whose epilogue cannot fold.
+(`pl.Mem.Vec`), where the bias row is added and the activation applied.
+
+With relu (the default) that epilogue is one the cube's Fixpipe can do itself, so
+`fold-bias-epilogue` (in `pypto-default`) makes the product a `tile.matmul_bias` (the row in
+the bias table) with the relu on the accumulator, and the scope becomes one cube (AIC)
+kernel. With gelu, or relu under `pypto-default{fold-bias=false}`, `expand-mixed-kernel`
+splits the scope into an AIC kernel (loads, moves, matmuls, a push of each accumulator to the
+vector cores) and an AIV kernel (a pop, the epilogue, the store), launched together as one
+group.
 
     .venv/bin/python examples/mixed/fused_linear.py
 """
@@ -23,10 +26,15 @@ import pypto_xdsl.language as pl
 from pypto_xdsl.interpreter.values import bf16_round
 
 BF16 = "bf16"
+GELU_C = 0.7978845608028654  # sqrt(2 / pi)
 
 
-def build(M: int = 128, K: int = 256, N: int = 128, dtype=pl.FP16, BM: int = 64, BN: int = 64, BK: int = 64):
-    """The program for one shape and input dtype (blocks of BM x BN, K in blocks of BK)."""
+def build(M: int = 128, K: int = 256, N: int = 128, dtype=pl.FP16, act: str = "relu", BM: int = 64, BN: int = 64,
+          BK: int = 64):
+    """The program for one shape, input dtype and activation (blocks of BM x BN, K in blocks
+    of BK); the scope is named `linear_<act>`."""
+    relu = act == "relu"
+    scope = "linear_" + act
 
     @pl.program
     class FusedLinear:
@@ -38,7 +46,7 @@ def build(M: int = 128, K: int = 256, N: int = 128, dtype=pl.FP16, BM: int = 64,
             bias: pl.Tensor[[1, N], pl.FP32],
             y: pl.Out[pl.Tensor[[M, N], pl.FP32]],
         ) -> pl.Tensor[[M, N], pl.FP32]:
-            with pl.at(level=pl.Level.CORE_GROUP, name_hint="linear_relu"):
+            with pl.at(level=pl.Level.CORE_GROUP, name_hint=scope):
                 for m in pl.range(M // BM):
                     for n in pl.range(N // BN):
                         a = pl.load(x, [m * BM, 0], [BM, BK], target_memory=pl.Mem.Mat)
@@ -51,8 +59,13 @@ def build(M: int = 128, K: int = 256, N: int = 128, dtype=pl.FP16, BM: int = 64,
                                 acc, pl.move(a, target_memory=pl.Mem.Left), pl.move(b, target_memory=pl.Mem.Right)
                             )
                         t = pl.move(acc, target_memory=pl.Mem.Vec)
-                        bias_row = pl.load(bias, [0, n * BN], [1, BN])
-                        y = pl.store(pl.relu(pl.col_expand_add(t, bias_row)), [m * BM, n * BN], y)
+                        h = pl.col_expand_add(t, pl.load(bias, [0, n * BN], [1, BN]))
+                        if relu:
+                            out = pl.relu(h)
+                        else:
+                            inner = pl.mul(pl.add(pl.mul(pl.mul(pl.mul(h, h), h), 0.044715), h), GELU_C)
+                            out = pl.mul(pl.mul(h, pl.add(pl.tanh(inner), 1.0)), 0.5)
+                        y = pl.store(out, [m * BM, n * BN], y)
             return y
 
     return FusedLinear
@@ -61,8 +74,11 @@ def build(M: int = 128, K: int = 256, N: int = 128, dtype=pl.FP16, BM: int = 64,
 FusedLinear = build()
 
 
-def reference(x: np.ndarray, w: np.ndarray, bias: np.ndarray) -> np.ndarray:
-    return np.maximum(x.astype(np.float64) @ w.astype(np.float64) + bias, 0.0)
+def reference(x: np.ndarray, w: np.ndarray, bias: np.ndarray, act: str = "relu") -> np.ndarray:
+    h = x.astype(np.float64) @ w.astype(np.float64) + bias
+    if act == "relu":
+        return np.maximum(h, 0.0)
+    return 0.5 * h * (1.0 + np.tanh(GELU_C * (h + 0.044715 * h**3)))
 
 
 def operand(rng: np.random.Generator, shape: tuple[int, int], dtype) -> np.ndarray:
@@ -85,20 +101,24 @@ def check() -> None:
     from pypto_xdsl.runtime.passes import apply_pipeline
 
     x, w, bias, y = inputs()
-    for passes in ((), ("pypto-default",)):
-        result = FusedLinear.run(x, w, bias, y.copy(), passes=passes)
-        assert_close_to_reference(result, reference(x, w, bias), k=x.shape[1], dtype="f16")
-    mixed = FusedLinear.fresh_module()  # the MIX form: the epilogue on the vector cores
+    for act in ("relu", "gelu"):
+        program = build(act=act)
+        for passes in ((), ("pypto-default",)):
+            result = program.run(x, w, bias, y.copy(), passes=passes)
+            assert_close_to_reference(result, reference(x, w, bias, act), k=x.shape[1], dtype="f16")
+    mixed = FusedLinear.fresh_module()  # relu kept on the vector cores
     apply_pipeline(mixed, "pypto-default{fold-bias=false}")
     result = run(mixed, "main", [x, w, bias, y.copy()])[0]
     assert_close_to_reference(result, reference(x, w, bias), k=x.shape[1], dtype="f16")
     # bf16 inputs, another shape
     x, w, bias, y = inputs(64, 128, 192, BF16)
-    result = build(64, 128, 192, pl.BF16).run(x, w, bias, y, passes=("pypto-default",))
-    assert_close_to_reference(result, reference(x, w, bias), k=128, dtype="bf16")
+    for act in ("relu", "gelu"):
+        result = build(64, 128, 192, pl.BF16, act).run(x, w, bias, y.copy(), passes=("pypto-default",))
+        assert_close_to_reference(result, reference(x, w, bias, act), k=128, dtype="bf16")
 
 
 if __name__ == "__main__":
     FusedLinear.print()
     check()
-    print("fused linear (matmul + bias + relu): matches numpy before and after pypto-default, folded and not")
+    print("fused linear (matmul + bias + relu or gelu): matches numpy before and after pypto-default, "
+          "folded and not")

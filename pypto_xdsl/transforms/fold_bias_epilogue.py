@@ -4,7 +4,9 @@ becomes a tile.matmul_bias, so the cube computes the whole linear layer.
 The rewritten form, per stored product (tile ops of an incore function, before
 expand-mixed-kernel):
 
-    %acc = tile.matmul %l, %r                      (or a K loop carrying it into tile.matmul_acc)
+    %acc = tile.matmul %l, %r                      (or a K loop carrying it into tile.matmul_acc;
+                                                    or a tile.matmul_acc of a zero fill, or a K loop
+                                                    from one, whose first step is peeled)
     %t   = tile.move %acc -> vec
     %row = tile.load %bias[...] -> [1, N] f32 vec
     %s   = tile.col_expand_add %t, %row
