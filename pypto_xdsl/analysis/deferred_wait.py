@@ -20,9 +20,10 @@ nested region (a waiter nests a loop and a branch), not per op.
 
 from __future__ import annotations
 
-from xdsl.dialects import arith, scf
+from xdsl.dialects import scf
 from xdsl.ir import Block, Operation
 
+from pypto_xdsl.analysis.static_loops import static_trip_count
 from pypto_xdsl.dialects.attributes import TensorType, TileType
 from pypto_xdsl.dialects.distributed import DeferWaitOp, DistributedTensorType
 
@@ -82,19 +83,6 @@ def contains_defer_wait(block: Block) -> bool:
     return any(isinstance(op, DeferWaitOp) for op in block.walk())
 
 
-def _static_trip_count(loop: scf.ForOp) -> int | None:
-    values = []
-    for v in (loop.lb, loop.ub, loop.step):
-        owner = v.owner
-        if not isinstance(owner, arith.ConstantOp):
-            return None
-        values.append(owner.value.value.data)  # type: ignore[attr-defined]
-    lb, ub, step = values
-    if step <= 0:
-        return None
-    return max(0, (ub - lb + step - 1) // step)
-
-
 def _is_shaped(t) -> bool:
     return isinstance(t, TensorType | TileType | DistributedTensorType)
 
@@ -136,7 +124,7 @@ def _check_block(body: Block) -> None:
             if registers:
                 if any(o.name == "pypto.tensor.read" for o in op.body.walk()):
                     raise WaiterError(TENSOR_READ_IN_LOOP)
-                trips = _static_trip_count(op)
+                trips = static_trip_count(op)
                 if trips is None or trips <= 0:
                     raise WaiterError(DYNAMIC_LOOP)
             else:

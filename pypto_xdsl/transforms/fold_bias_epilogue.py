@@ -41,6 +41,7 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, Rewrite
 from xdsl.rewriter import InsertPoint
 
 from pypto_xdsl.analysis.availability import available_before
+from pypto_xdsl.analysis.static_loops import constant_index, static_trip_count
 from pypto_xdsl.dialects import tile
 from pypto_xdsl.dialects.attributes import MemorySpace, TileType
 
@@ -59,20 +60,6 @@ class _ZeroStartLoop:
 
     loop: scf.ForOp
     index: int
-
-
-def _constant_index(value: SSAValue) -> int | None:
-    owner = value.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
-    return None
-
-
-def _trip_count(loop: scf.ForOp) -> int | None:
-    lb, ub, step = (_constant_index(v) for v in (loop.lb, loop.ub, loop.step))
-    if lb is None or ub is None or step is None or step <= 0:
-        return None
-    return max(0, -(-(ub - lb) // step))
 
 
 def _is_zero_fill(value: SSAValue) -> bool:
@@ -103,7 +90,7 @@ def _first_product(acc: SSAValue) -> tile.MatmulOp | tile.MatmulAccOp | _ZeroSta
         if _only_use(init) is not owner:
             return None
         if _is_zero_fill(init):
-            trips = _trip_count(owner)
+            trips = static_trip_count(owner)
             return _ZeroStartLoop(owner, acc.index) if trips is not None and trips > 0 else None
         return _first_product(init)
     return None
@@ -129,11 +116,11 @@ def _peel_first_step(start: _ZeroStartLoop, bias_table: SSAValue, rewriter: Patt
             rewriter.insert(op.clone(mapping), InsertPoint.before(loop))
     firsts = [mapping.get(v, v) for v in yield_op.operands]
     zero_fill = loop.iter_args[start.index].owner
-    if _trip_count(loop) == 1:
+    if static_trip_count(loop) == 1:
         rewriter.replace(loop, [], firsts)
     else:
-        step = _constant_index(loop.step)
-        lb = _constant_index(loop.lb)
+        step = constant_index(loop.step)
+        lb = constant_index(loop.lb)
         assert step is not None and lb is not None
         second = arith.ConstantOp(IntegerAttr(lb + step, IndexType()))
         rewriter.insert(second, InsertPoint.before(loop))
