@@ -152,7 +152,7 @@ def intrinsic_side(op: Operation) -> Side | None:
     if isinstance(op, cross_core.PushOp | cross_core.SetFlagOp):
         return Side.CUBE if op.pipe_kind is Pipe.C2V else Side.VECTOR
     if isinstance(op, cross_core.PopOp | cross_core.WaitFlagOp):
-        return Side.VECTOR if op.pipe_kind is Pipe.C2V else Side.CUBE
+        return Side.CUBE if op.pipe_kind is Pipe.V2C else Side.VECTOR
     if isinstance(op, _SHARED_TILE_OPS):
         return Side.SHARED
     if op.name.startswith("pypto.tile."):

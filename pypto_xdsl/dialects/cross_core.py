@@ -69,6 +69,8 @@ CUBE_SPACES = frozenset(
 class Pipe(StrEnum):
     C2V = "c2v"
     V2C = "v2c"
+    V2V = "v2v"
+    """Flags among the AIVs of one core group (CrossCoreSetFlag's mode 1), no ring."""
 
     @property
     def producer(self) -> FuncKind:
@@ -76,7 +78,11 @@ class Pipe(StrEnum):
 
     @property
     def consumer(self) -> FuncKind:
-        return FuncKind.AIV if self is Pipe.C2V else FuncKind.AIC
+        return FuncKind.AIC if self is Pipe.V2C else FuncKind.AIV
+
+
+RING_PIPES = (Pipe.C2V, Pipe.V2C)
+"""The directions a slot ring can have (a `v2v` flag has no ring)."""
 
 
 @irdl_attr_definition
@@ -96,6 +102,22 @@ def _pipe_to(peer: str) -> Pipe:
 
 def _pipe_from(peer: str) -> Pipe:
     return Pipe.C2V if peer == "aic" else Pipe.V2C
+
+
+def _flag_direction(pipe: Pipe, ring_end: str) -> str:
+    """`to aiv` / `from aic` (as `ring_end` is "to" or "from"), or `among aiv` for a flag
+    among the AIVs."""
+    if pipe is Pipe.V2V:
+        return "among aiv"
+    return f"to {_PEER[pipe.consumer]}" if ring_end == "to" else f"from {_PEER[pipe.producer]}"
+
+
+def _parse_flag_direction(parser: Parser, ring_end: str) -> Pipe:
+    if parser.parse_optional_keyword("among") is not None:
+        parser.parse_keyword("aiv")
+        return Pipe.V2V
+    peer = _parse_peer(parser, ring_end)
+    return _pipe_to(peer) if ring_end == "to" else _pipe_from(peer)
 
 
 def enclosing_func(op: Operation) -> FuncOp | None:
@@ -121,7 +143,9 @@ def _check_placement(op: Operation, side: FuncKind, what: str) -> None:
         )
 
 
-def _check_slots(slots: IntegerAttr) -> None:
+def _check_slots(slots: IntegerAttr, pipe: Pipe) -> None:
+    if pipe not in RING_PIPES:
+        raise VerifyException(f"a ring runs between the cube and a vector core (c2v or v2c), not {pipe.value}")
     if slots.value.data < 1:
         raise VerifyException(f"a ring needs at least one slot, got slots({slots.value.data})")
 
@@ -194,7 +218,7 @@ class PushOp(TransferOp):
         )
 
     def verify_(self) -> None:
-        _check_slots(self.slots)
+        _check_slots(self.slots, self.pipe_kind)
         t = self.tile.type
         assert isinstance(t, TileType)
         _check_transfer_tile(t, self.pipe_kind, "pushed")
@@ -241,7 +265,7 @@ class PopOp(TransferOp):
         )
 
     def verify_(self) -> None:
-        _check_slots(self.slots)
+        _check_slots(self.slots, self.pipe_kind)
         t = self.result.type
         assert isinstance(t, TileType)
         _check_transfer_tile(t, self.pipe_kind, "popped")
@@ -273,7 +297,12 @@ MAX_FLAG_ID = 15
 
 class FlagOp(IRDLOperation):
     """Shared parts of `set_flag` and `wait_flag`: the direction and the flag id. Each
-    (direction, id) is its own counter; without `id(N)` the flag is id 0."""
+    (direction, id) is its own counter; without `id(N)` the flag is id 0.
+
+    `among aiv` (pipe `v2v`) is a flag among the AIVs of one core group, CrossCoreSetFlag's
+    mode 1: every AIV sets it and every AIV waits for it, and a wait returns once every AIV
+    of the core group has set the flag once more (a barrier of the vector cores; a split
+    vector member exchanges partial results through it)."""
 
     pipe = prop_def(PipeAttr)
     flag_id = opt_prop_def(IntegerAttr[I64], prop_name="id")
@@ -317,17 +346,17 @@ class SetFlagOp(FlagOp):
 
     def verify_(self) -> None:
         self._verify_id()
-        _check_placement(self, self.pipe_kind.producer, f"set_flag to {_PEER[self.pipe_kind.consumer]}")
+        _check_placement(self, self.pipe_kind.producer, f"set_flag {_flag_direction(self.pipe_kind, 'to')}")
 
     @classmethod
     def parse(cls, parser: Parser) -> SetFlagOp:
-        pipe = _pipe_to(_parse_peer(parser, "to"))
+        pipe = _parse_flag_direction(parser, "to")
         op = cls(pipe, cls._parse_id(parser))
         op.attributes |= parser.parse_optional_attr_dict()
         return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(f" to {_PEER[self.pipe_kind.consumer]}{self._id_suffix()}")
+        printer.print_string(f" {_flag_direction(self.pipe_kind, 'to')}{self._id_suffix()}")
         printer.print_op_attributes(self.attributes)
 
 
@@ -340,17 +369,17 @@ class WaitFlagOp(FlagOp):
 
     def verify_(self) -> None:
         self._verify_id()
-        _check_placement(self, self.pipe_kind.consumer, f"wait_flag from {_PEER[self.pipe_kind.producer]}")
+        _check_placement(self, self.pipe_kind.consumer, f"wait_flag {_flag_direction(self.pipe_kind, 'from')}")
 
     @classmethod
     def parse(cls, parser: Parser) -> WaitFlagOp:
-        pipe = _pipe_from(_parse_peer(parser, "from"))
+        pipe = _parse_flag_direction(parser, "from")
         op = cls(pipe, cls._parse_id(parser))
         op.attributes |= parser.parse_optional_attr_dict()
         return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(f" from {_PEER[self.pipe_kind.producer]}{self._id_suffix()}")
+        printer.print_string(f" {_flag_direction(self.pipe_kind, 'from')}{self._id_suffix()}")
         printer.print_op_attributes(self.attributes)
 
 
@@ -502,6 +531,7 @@ __all__ = [
     "PipeAttr",
     "PopOp",
     "PushOp",
+    "RING_PIPES",
     "SetFlagOp",
     "TransferOp",
     "WaitFlagOp",

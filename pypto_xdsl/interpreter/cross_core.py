@@ -44,7 +44,7 @@ from xdsl.ir import Operation
 
 from pypto_xdsl.dialects import cross_core, tensor, tile
 from pypto_xdsl.dialects.attributes import TensorType, TileType, format_shape
-from pypto_xdsl.dialects.cross_core import Pipe, group_task_ratio
+from pypto_xdsl.dialects.cross_core import RING_PIPES, Pipe, group_task_ratio
 from pypto_xdsl.interpreter.functions import fail, pimpl, state
 from pypto_xdsl.interpreter.partial import valid_of, with_valid
 from pypto_xdsl.interpreter.values import PyptoInterpretationError, Unwinding, numpy_dtype
@@ -58,6 +58,9 @@ thread's (enlarged) stack."""
 
 AIC = 0
 """The AIC is member 0 of a group; its AIVs are 1 .. task_ratio."""
+
+AMONG_AIVS = -1
+"""The sender of a completed `v2v` round (every AIV of the core group set the flag)."""
 
 
 @dataclass
@@ -210,14 +213,20 @@ class Channels:
     Flags follow CrossCoreSetFlag's mode 2 (AIC <-> AIV inside a core group): a flag the AIC
     sets is one setting for each AIV, and each AIV waits for its own; a flag the AIVs set is
     waited for by the AIC once every AIV has set it (one setting of each). A function run
-    alone is its own peer: it waits for the flags it set."""
+    alone is its own peer: it waits for the flags it set.
+
+    A `v2v` flag (`among aiv`) follows mode 1 (the AIVs of one core group): a setting waits
+    in `barrier_sets` until every AIV has set the flag once more; then each AIV's counter
+    gets one setting, which carries the clocks of all of them (`AMONG_AIVS` as its sender)."""
 
     def __init__(self, scheduler: TurnScheduler | None = None, task_ratio: int = 1):
-        self.rings = {p: Ring(p) for p in Pipe}
+        self.rings = {p: Ring(p) for p in RING_PIPES}
         self.task_ratio = task_ratio
         self.members = 1 + task_ratio
         # (direction, id, receiver, sender) -> the sender's releases not yet waited for
         self.flags: dict[tuple[Pipe, int, int, int], deque[tuple[int, ...]]] = defaultdict(deque)
+        # (id, setting AIV) -> its v2v settings the other AIV has not matched yet
+        self.barrier_sets: dict[tuple[int, int], deque[tuple[int, ...]]] = defaultdict(deque)
         self.scheduler = scheduler
         # a member's own accesses start at 1; 0: nothing known of a peer
         self.clocks = [[int(k == c) for k in range(self.members)] for c in range(self.members)]
@@ -262,6 +271,19 @@ class Channels:
             return [me]
         return [AIC] if side == "aic" else self.aivs
 
+    def set_among_aivs(self, me: int, flag_id: int) -> bool:
+        """A `v2v` setting by AIV `me`; True when it completes a round (every AIV has set the
+        flag once more), which gives each AIV one setting."""
+        aivs = self._cores_of("aiv", me)
+        self.barrier_sets[(flag_id, me)].append(self.release(me))
+        if not all(self.barrier_sets[(flag_id, c)] for c in aivs):
+            return False
+        snapshots = [self.barrier_sets[(flag_id, c)].popleft() for c in aivs]
+        merged = tuple(max(column) for column in zip(*snapshots))
+        for c in aivs:
+            self.flags[(Pipe.V2V, flag_id, c, AMONG_AIVS)].append(merged)
+        return True
+
     def flag_receivers(self, pipe: Pipe, sender: int) -> list[int]:
         return self._cores_of(pipe.consumer.value, sender)
 
@@ -294,8 +316,15 @@ class Channels:
                 )
         for (pipe, flag_id, receiver, sender), pending in self.flags.items():
             if count := len(pending):
-                by = f" by {self.name(sender)} for {self.name(receiver)}" if self.task_ratio > 1 else ""
+                setter = "the AIVs" if sender == AMONG_AIVS else self.name(sender)
+                by = f" by {setter} for {self.name(receiver)}" if self.task_ratio > 1 else ""
                 problems.append(f"the {_flag_name(pipe, flag_id)} set {_plural(count, 'time')}{by} more than waited for")
+        for (flag_id, setter), pending in self.barrier_sets.items():
+            if count := len(pending):
+                problems.append(
+                    f"the {_flag_name(Pipe.V2V, flag_id)} set {_plural(count, 'time')} by {self.name(setter)} "
+                    "more than by the other AIV (mode 1 counts a setting once every AIV has set it)"
+                )
         return problems
 
 
@@ -407,6 +436,8 @@ class CrossCoreFunctions(InterpreterFunctions):
         channels = channels_of(interpreter)
         me = state(interpreter).core
         pipe, flag_id = op.pipe_kind, op.id_value
+        if pipe is Pipe.V2V:
+            return _set_among_aivs(interpreter, op, channels, me)
         receivers = channels.flag_receivers(pipe, me)
         for receiver in receivers:
             if len(channels.flags[(pipe, flag_id, receiver, me)]) >= MAX_FLAG_COUNT:
@@ -426,6 +457,13 @@ class CrossCoreFunctions(InterpreterFunctions):
         channels = channels_of(interpreter)
         me = state(interpreter).core
         pipe, flag_id = op.pipe_kind, op.id_value
+        if pipe is Pipe.V2V:
+            queue = channels.flags[(pipe, flag_id, me, AMONG_AIVS)]
+            what = (f"wait_flag among aiv: the {_flag_name(pipe, flag_id)} is not set by every AIV of the core group "
+                    "(mode 1 counts a setting once each has set it)")
+            _wait(interpreter, op, lambda: bool(queue), what, "a wait without a set_flag")
+            channels.acquire(me, queue.popleft())
+            return ()
         queues = [channels.flags[(pipe, flag_id, me, sender)] for sender in channels.flag_senders(pipe, me)]
         peer = pipe.producer.value
         what = f"wait_flag from {peer}: the {_flag_name(pipe, flag_id)} is not set"
@@ -435,6 +473,26 @@ class CrossCoreFunctions(InterpreterFunctions):
         for queue in queues:
             channels.acquire(me, queue.popleft())
         return ()
+
+
+def _set_among_aivs(interpreter: Interpreter, op: cross_core.SetFlagOp, channels: Channels, me: int) -> PythonValues:
+    flag_id = op.id_value
+    if me == AIC and channels.scheduler is not None:
+        raise fail(interpreter, op, f"the {_flag_name(Pipe.V2V, flag_id)} is set among the AIVs; the AIC cannot set it")
+    if len(channels.barrier_sets[(flag_id, me)]) >= MAX_FLAG_COUNT:
+        raise fail(
+            interpreter, op,
+            f"the {_flag_name(Pipe.V2V, flag_id)} is already set {MAX_FLAG_COUNT} times more than by the other AIV: "
+            f"the hardware counter holds 0-{MAX_FLAG_COUNT}",
+        )
+    if len(channels.flags[(Pipe.V2V, flag_id, me, AMONG_AIVS)]) >= MAX_FLAG_COUNT:
+        raise fail(
+            interpreter, op,
+            f"the {_flag_name(Pipe.V2V, flag_id)} is already set {MAX_FLAG_COUNT} times without a wait: the hardware "
+            f"counter holds 0-{MAX_FLAG_COUNT}",
+        )
+    channels.set_among_aivs(me, flag_id)
+    return ()
 
 
 # --------------------------------------------------------------------------- races

@@ -238,14 +238,16 @@ class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLo
     # ------------------------------------------------------------------ cross-core flags
 
     def _cross_core_flag(self, op: cross_core.SetFlagOp | cross_core.WaitFlagOp) -> None:
-        """A flag of a MIX kernel's member (lower-cross-core-rings numbered it). A set is issued
+        """A flag of a MIX kernel's member (lower-cross-core-rings numbered it): mode 2, or mode 1
+        for a flag among the AIVs (split-vector-member's exchange of partial results). A set is issued
         on the pipe of the global-memory access it publishes (the last one before it on this
         core: Fixpipe, MTE3 copy out or MTE2 copy in), so that access completes first; a wait
         stalls issue on PIPE_S (CrossCoreWaitFlag's default), before whatever follows."""
+        mode = 1 if op.pipe_kind is cross_core.Pipe.V2V else 2  # among the AIVs; the AIC and its AIV(s)
         if isinstance(op, cross_core.WaitFlagOp):
-            self._insert(S.CrossCoreWaitFlagOp(Pipe.PIPE_S, op.id_value))
+            self._insert(S.CrossCoreWaitFlagOp(Pipe.PIPE_S, op.id_value, mode))
             return
-        self._insert(S.CrossCoreSetFlagOp(self._publishing_pipe(op), op.id_value))
+        self._insert(S.CrossCoreSetFlagOp(self._publishing_pipe(op), op.id_value, mode))
 
     def _publishing_pipe(self, op: Operation) -> Pipe:
         cursor: Operation | None = op

@@ -43,7 +43,8 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp, i64
+from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, ModuleOp, i64
+from xdsl.dialects.builtin import f32 as builtin_f32
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
@@ -52,16 +53,28 @@ from xdsl.utils.exceptions import PassFailedException, VerifyException
 
 from pypto_xdsl.analysis.ascendc_kernel import byte_width
 from pypto_xdsl.dialects import cross_core, tensor, tile
-from pypto_xdsl.dialects.attributes import FuncKind, MemorySpace, SplitMode, SplitModeAttr, TileType
-from pypto_xdsl.dialects.cross_core import TASK_RATIO_ATTR, TRANSFER_TYPES, group_members
+from pypto_xdsl.dialects.attributes import FuncKind, MemorySpace, SplitMode, SplitModeAttr, TensorType, TileType
+from pypto_xdsl.dialects.cross_core import MAX_FLAG_ID, TASK_RATIO_ATTR, TRANSFER_TYPES, Pipe, group_members
 from pypto_xdsl.dialects.program import FuncOp, ReturnOp, SplitAivOp
 from pypto_xdsl.dialects.tile_vector import (
+    AddOp,
     CastOp,
     ColExpandTileOp,
+    ColMaxOp,
+    ColMinOp,
+    ColProdOp,
     ColReductionOp,
+    ColSumOp,
     ExpandsOp,
+    MaximumOp,
+    MinimumOp,
+    MulOp,
     RowExpandTileOp,
+    RowMaxOp,
+    RowMinOp,
+    RowProdOp,
     RowReductionOp,
+    RowSumOp,
     TileBinaryOp,
     TileScalarOp,
     TileUnaryOp,
@@ -80,6 +93,18 @@ _NEUTRAL = (
     tensor.ReshapeOp, scf.ForOp, scf.IfOp, scf.YieldOp, ReturnOp,
 )
 _BLOCK_BYTES = 32
+_RESERVED_FLAG_IDS = frozenset(range(11, 15))
+"""CrossCoreSetFlag ids SyncAll uses on dav-c220 (as lower-cross-core-rings leaves them)."""
+
+# A reduction across the split dimension: each sub-block reduces its half, and the two
+# partial results are combined with this op (max and min exactly; a sum or product rounds
+# differently from the whole reduction, so only where the interpreter accumulates in the
+# element type itself: f32 and integers).
+_COMBINE: dict[type[Operation], tuple[int, type[TileBinaryOp], bool]] = {
+    ColSumOp: (0, AddOp, False), ColProdOp: (0, MulOp, False), ColMaxOp: (0, MaximumOp, True), ColMinOp: (0, MinimumOp, True),
+    RowSumOp: (1, AddOp, False), RowProdOp: (1, MulOp, False), RowMaxOp: (1, MaximumOp, True), RowMinOp: (1, MinimumOp, True),
+}
+"""(the dimension it reduces, the combining op, whether any element type combines exactly)."""
 
 
 def split_dimension(func: FuncOp) -> tuple[int, bool]:
@@ -96,6 +121,10 @@ class _Plan:
     halved: dict[SSAValue, TileType]
     first_only: list[Operation] = field(default_factory=list)
     """Stores of a whole tile (extent 1 along the split dimension): sub-block 0 does them."""
+    exchanges: list[Operation] = field(default_factory=list)
+    """Reductions across the split dimension: the sub-blocks swap partial results."""
+    flag_id: int = 0
+    """The mode-1 flag of those exchanges."""
 
 
 def _tiles(op: Operation) -> list[SSAValue]:
@@ -163,13 +192,30 @@ def _check_op(op: Operation, dim: int, plan: _Plan) -> None:
         results = [r for r in op.results if isinstance(r.type, TileType)]
         for operand in op.operands:
             if operand in halved and any(r not in halved for r in results):
-                raise _Refusal(f"{_describe(op)} reduces across the split dimension")
+                _check_exchange(op, dim)
+                plan.exchanges.append(op)
+                return
         return
     if not tiles:
         if op.name.startswith("pypto.tensor."):
             raise _Refusal(f"{_describe(op)} works on a tensor (both vector cores would run it)")
         return
     raise _Refusal(f"{_describe(op)} is not split over the vector cores")
+
+
+def _check_exchange(op: Operation, dim: int) -> None:
+    """`op` reduces a halved tile across the split dimension: the two sub-blocks can combine
+    their partial results when its combining op gives what the whole reduction did."""
+    combine = _COMBINE.get(type(op))
+    t = op.results[0].type
+    assert isinstance(t, TileType)
+    if combine is None or combine[0] != dim:
+        raise _Refusal(f"{_describe(op)} reduces across the split dimension")
+    if not (combine[2] or t.element_type == builtin_f32 or isinstance(t.element_type, IntegerType)):
+        raise _Refusal(
+            f"{_describe(op)} reduces across the split dimension in {t.element_type}: two partial results rounded "
+            "to it would not add up to the whole reduction"
+        )
 
 
 def _root(value: SSAValue) -> SSAValue | None:
@@ -280,6 +326,8 @@ def plan_split(func: FuncOp, dim: int, shared: set[SSAValue] | None = None) -> _
         for op in func.body.walk():
             _check_op(op, dim, plan)
         _check_ownership(func, dim, shared or set())
+        if plan.exchanges:
+            plan.flag_id = _free_flag_id(func)
     except _Refusal as e:
         return str(e)
     if not halved:
@@ -351,8 +399,82 @@ def apply_split(func: FuncOp, plan: _Plan) -> None:
         _shift_offset(op, plan.dim, half, sub.result)  # type: ignore[arg-type]
     for op in plan.first_only:
         _guard_first_only(op, sub.result)  # type: ignore[arg-type]
+    anchor: Operation = sub
+    for op in plan.exchanges:
+        # In a loop, a sub-block must not overwrite its slot before the other has read it in
+        # the previous iteration. Between a load and the next write of the same slot lies
+        # the meeting of every other exchange of the block, so only a block with one
+        # exchange needs a second meeting.
+        alone = sum(other.parent_block() is op.parent_block() for other in plan.exchanges) == 1
+        anchor = _exchange_partials(func, op, sub.result, plan.flag_id, anchor, alone and _in_loop(op, func))  # type: ignore[arg-type]
     for value, new_type in plan.halved.items():
         Rewriter.replace_value_with_new_type(value, new_type)
+
+
+def _free_flag_id(func: FuncOp) -> int:
+    """A flag id of the AIVs that `func` does not use yet (the AIC's flags to the AIVs count on
+    the same counters) and SyncAll does not reserve."""
+    used = {op.id_value for op in func.walk() if isinstance(op, cross_core.SetFlagOp | cross_core.WaitFlagOp)}
+    free = [k for k in range(MAX_FLAG_ID + 1) if k not in used and k not in _RESERVED_FLAG_IDS]
+    if not free:
+        raise _Refusal("every cross-core flag id of the AIVs is in use: none is left for the exchange of partial results")
+    return free[0]
+
+
+def _index(value: int) -> arith.ConstantOp:
+    return arith.ConstantOp(IntegerAttr(value, IndexType()))
+
+
+def _barrier(flag_id: int) -> list[Operation]:
+    """Both AIVs set the mode-1 flag; each waits until both have (CrossCoreSetFlag<1, pipe>)."""
+    return [cross_core.SetFlagOp(Pipe.V2V, flag_id), cross_core.WaitFlagOp(Pipe.V2V, flag_id)]
+
+
+def _in_loop(op: Operation, func: FuncOp) -> bool:
+    parent = op.parent_op()
+    while parent is not None and parent is not func:
+        if isinstance(parent, scf.ForOp | scf.WhileOp):
+            return True
+        parent = parent.parent_op()
+    return False
+
+
+def _exchange_partials(
+    func: FuncOp, op: Operation, sub: SSAValue, flag_id: int, anchor: Operation, meet_again: bool
+) -> Operation:
+    """After `op` (each sub-block's reduction of its half): each sub-block stores its partial
+    result into its slot of a workspace (slot k: rows [kR, (k+1)R) of a [2R, C] tensor, made
+    after `anchor` at the top of `func`; returned), both meet at a mode-1 flag, each loads
+    the other's partial and combines it with its own. The combining op is commutative, so
+    both compute the same whole result (which keeps a whole tile the same on both AIVs, as
+    the whole-tile stores need). `meet_again` (in a loop): a second meeting keeps a sub-block
+    from overwriting its slot in the next iteration before the other has read it."""
+    partial = op.results[0]
+    uses = list(partial.uses)
+    t = partial.type
+    assert isinstance(t, TileType)
+    rows, cols = t.get_shape()
+    assert isinstance(rows, int) and isinstance(cols, int)
+    workspace = tensor.CreateOp(TensorType([2 * rows, cols], t.element_type))
+    workspace.result.name_hint = "partials"
+    func.body.block.insert_op_after(workspace, anchor)
+    zero, height = _index(0), _index(rows)
+    mine = arith.MuliOp(sub, height.result)
+    theirs = arith.SubiOp(height.result, mine.result)
+    store = tile.StoreOp(partial, workspace.result, [mine.result, zero.result])
+    load = tile.LoadOp(store.result, [theirs.result, zero.result], t)
+    load.result.name_hint = "other_partial"
+    combined = _COMBINE[type(op)][1](partial, load.result)
+    combined.results[0].name_hint = partial.name_hint
+    ops: list[Operation] = [zero, height, mine, theirs, store, *_barrier(flag_id), load, combined]
+    if meet_again:
+        ops += _barrier(flag_id)
+    block = op.parent_block()
+    assert block is not None
+    block.insert_ops_after(ops, op)
+    for use in uses:
+        use.operation.operands[use.index] = combined.results[0]
+    return workspace
 
 
 def split_vector_member(func: FuncOp, dim: int, shared: frozenset[int] = frozenset()) -> FuncOp | str:

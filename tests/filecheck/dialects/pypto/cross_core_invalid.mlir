@@ -11,6 +11,24 @@ pypto.func aic @k(%t: !pypto.tile<[16, 16], f32, acc>) {
 
 // -----
 
+pypto.func aiv @k(%t: !pypto.tile<[16, 16], f32, vec>) {
+  "pypto.cross_core.push"(%t) <{pipe = #pypto<pipe v2v>, slots = 2 : i64}> : (!pypto.tile<[16, 16], f32, vec>) -> ()
+  pypto.return
+}
+
+// CHECK: Operation does not verify: a ring runs between the cube and a vector core (c2v or v2c), not v2v
+
+// -----
+
+pypto.func aic @k() {
+  pypto.cross_core.set_flag among aiv id(2)
+  pypto.return
+}
+
+// CHECK: Operation does not verify: set_flag among aiv runs on the vector core (aiv), so it cannot be in aic function @k
+
+// -----
+
 pypto.func aic @k(%t: !pypto.tile<[?, 16], f32, acc>) {
   pypto.cross_core.push %t to aiv slots(2) : !pypto.tile<[?, 16], f32, acc>
   pypto.return

@@ -27,6 +27,8 @@ builtin.module {
     pypto.cross_core.set_flag to aic
     pypto.cross_core.wait_flag from aic
     pypto.cross_core.wait_flag from aic id(3)
+    pypto.cross_core.set_flag among aiv id(2)
+    pypto.cross_core.wait_flag among aiv id(2)
     %o2 = pypto.tile.store %r, %o[%c0, %c0] : !pypto.tile<[16, 16], f32, vec>, !pypto.tensor<[16, 16], f32>
     pypto.return %o2 : !pypto.tensor<[16, 16], f32>
   }
@@ -61,6 +63,8 @@ builtin.module {
 // CHECK-NEXT:     pypto.cross_core.set_flag to aic
 // CHECK-NEXT:     pypto.cross_core.wait_flag from aic
 // CHECK-NEXT:     pypto.cross_core.wait_flag from aic id(3)
+// CHECK-NEXT:     pypto.cross_core.set_flag among aiv id(2)
+// CHECK-NEXT:     pypto.cross_core.wait_flag among aiv id(2)
 // CHECK-NEXT:     %o2 = pypto.tile.store %r, %o[%c0, %c0] : !pypto.tile<[16, 16], f32, vec>, !pypto.tensor<[16, 16], f32>
 // CHECK-NEXT:     pypto.return %o2 : !pypto.tensor<[16, 16], f32>
 // CHECK-NEXT:   }
@@ -76,4 +80,6 @@ builtin.module {
 // CHECK-GENERIC: "pypto.cross_core.wait_flag"() <{pipe = #pypto<pipe v2c>}> : () -> ()
 // CHECK-GENERIC: "pypto.cross_core.set_flag"() <{pipe = #pypto<pipe c2v>}> : () -> ()
 // CHECK-GENERIC: "pypto.cross_core.set_flag"() <{pipe = #pypto<pipe c2v>, id = 3 : i64}> : () -> ()
+// CHECK-GENERIC: "pypto.cross_core.set_flag"() <{pipe = #pypto<pipe v2v>, id = 2 : i64}> : () -> ()
+// CHECK-GENERIC: "pypto.cross_core.wait_flag"() <{pipe = #pypto<pipe v2v>, id = 2 : i64}> : () -> ()
 // CHECK-GENERIC: "pypto.func"() <{sym_name = "k", function_type = {{.*}}, kind = #pypto<kind group>, arg_dirs = [#pypto<dir in>, #pypto<dir in>, #pypto<dir out>]}>

@@ -1527,8 +1527,11 @@ inline pypto_sim::MixGroup& mix_checked(const char* what, uint16_t flagId, uint8
   if (g == nullptr || pypto_sim::mix_core() < 0)
     pypto_sim::fail("%s(%u) in a kernel that is not a MIX kernel: cross-core flags need KERNEL_TYPE_MIX_AIC_1_1/1_2 "
                     "(AIC_ONLY and AIV_ONLY kernels have no FFTS cross-core sync)", what, flagId);
-  if (modeId != 2)
-    pypto_sim::fail("%s<%u>(%u): the simulation models modeId 2 (the AIC and the AIV of one core group) only", what, modeId, flagId);
+  if (modeId != 1 && modeId != 2)
+    pypto_sim::fail("%s<%u>(%u): the simulation models modeId 1 (the AIVs of one core group) and 2 (the AIC and "
+                    "its AIVs) only", what, modeId, flagId);
+  if (modeId == 1 && pypto_sim::mix_core() == 0)
+    pypto_sim::fail("%s<1>(%u) on the AIC: mode 1 synchronises the AIVs of a core group", what, flagId);
   if (flagId > 15) pypto_sim::fail("%s(%u): flag ids are 0-15", what, flagId);
   return *g;
 }
@@ -1554,7 +1557,8 @@ inline int next_runnable(const pypto_sim::MixGroup& g, int me) {
 }
 
 // A wait of `me` on `flagId` that no core can end: the message names who would have to set it.
-[[noreturn]] inline void mix_stuck(const pypto_sim::MixGroup& g, int me, uint16_t flagId) {
+// `modeId` is the mode of the wait: in mode 1 the AIVs set an AIV's flags, in mode 2 its AIC.
+[[noreturn]] inline void mix_stuck(const pypto_sim::MixGroup& g, int me, uint16_t flagId, int modeId) {
   char pending[320] = "";  // what was set and not waited for, on every core: a mismatched id shows here
   size_t n = 0;
   for (int c = 0; c < g.cores; ++c)
@@ -1563,12 +1567,21 @@ inline int next_runnable(const pypto_sim::MixGroup& g, int me) {
         n += std::snprintf(pending + n, sizeof(pending) - n, "%s%s flag %d (x%d)", n ? ", " : "",
                            pypto_sim::core_name(c), id, g.counter[c][id]);
   const char* also = n ? "; set but not waited for: " : "";
-  // Mode 2: an AIV's flags are set by the AIC, the AIC's by its AIVs.
+  size_t unmatched = 0;  // mode-1 settings waiting for the other AIV: a mismatched id shows here too
+  for (int c = 1; c < g.cores; ++c)
+    for (int id = 0; id < 16; ++id)
+      if (g.barrier[c][id] > 0 && n + unmatched < sizeof(pending) - 80)
+        unmatched += std::snprintf(pending + n + unmatched, sizeof(pending) - n - unmatched, "%s%s flag %d (x%d)",
+                                   unmatched ? ", " : (n ? "; mode-1 sets the other AIV has not matched: "
+                                                         : "mode-1 sets the other AIV has not matched: "),
+                                   pypto_sim::core_name(c), id, g.barrier[c][id]);
+  if (!n && unmatched) also = "; ";
+  // Mode 2: an AIV's flags are set by the AIC, the AIC's by its AIVs. Mode 1: by the other AIV.
   bool setters_done = true;
   int waiting_peer = -1;
   for (int c = 0; c < g.cores; ++c) {
-    if (c == me || (me > 0 && c > 0) || (me == 0 && c == 0)) continue;
-    setters_done = setters_done && g.done[c];
+    const bool setter = modeId == 1 ? c > 0 && c != me : (me > 0) != (c > 0);
+    if (setter) setters_done = setters_done && g.done[c];
   }
   for (int k = 1; k < g.cores && waiting_peer < 0; ++k) {
     const int c = (me + k) % g.cores;
@@ -1577,7 +1590,7 @@ inline int next_runnable(const pypto_sim::MixGroup& g, int me) {
   if (setters_done || waiting_peer < 0)
     pypto_sim::fail("CrossCoreWaitFlag(%u) can never return: the %s finished without setting flag %u again "
                     "(a missing or mismatched CrossCoreSetFlag%s%s)", flagId,
-                    me == 0 ? (g.cores > 2 ? "AIVs" : "AIV") : "AIC", flagId, also, pending);
+                    modeId == 1 ? "other AIV" : me == 0 ? (g.cores > 2 ? "AIVs" : "AIV") : "AIC", flagId, also, pending);
   pypto_sim::fail("CrossCoreWaitFlag(%u) deadlocks: the %s is waiting for its flag %d at the same time (a missing "
                   "or mismatched CrossCoreSetFlag%s%s)", flagId, pypto_sim::core_name(waiting_peer),
                   g.waiting_on[waiting_peer], also, pending);
@@ -1586,14 +1599,29 @@ inline int next_runnable(const pypto_sim::MixGroup& g, int me) {
 
 // Mode 2 (the AIC and the AIVs of one core group): a setting by the AIC reaches every AIV's
 // counter; the AIC's counter gets one when every AIV has set the flag once more.
+// Mode 1 (the AIVs of one core group): every AIV's counter gets one when every AIV has set the
+// flag once more (a barrier; devkit: CrossCoreSetFlag, "关键特性说明" of 核间同步).
 template <uint8_t modeId, pipe_t pipe>
 inline void CrossCoreSetFlag(uint16_t flagId) {
   pypto_sim::MixGroup& g = detail::mix_checked("CrossCoreSetFlag", flagId, modeId);
   if (pipe == PIPE_S || pipe == PIPE_ALL)
-    pypto_sim::fail("CrossCoreSetFlag<2, %s>(%u): mode 2 flags are set on the pipe of the published work, not PIPE_S/PIPE_ALL",
-                    pipe == PIPE_S ? "PIPE_S" : "PIPE_ALL", flagId);
-  pypto_sim::cost::cross_core_set(pipe, flagId);  // the cost model's timelines (every setting, per core)
+    pypto_sim::fail("CrossCoreSetFlag<%u, %s>(%u): cross-core flags are set on the pipe of the published work, not "
+                    "PIPE_S/PIPE_ALL", modeId, pipe == PIPE_S ? "PIPE_S" : "PIPE_ALL", flagId);
+  pypto_sim::cost::cross_core_set(pipe, flagId, modeId);  // the cost model's timelines (every setting, per core)
   const int me = pypto_sim::mix_core();
+  if (modeId == 1) {
+    if (g.barrier[me][flagId] == 15)
+      pypto_sim::fail("CrossCoreSetFlag<1>(%u): the %s set flag %u 15 times more than the other AIV: a duplicated set "
+                      "overflows the 4-bit counter", flagId, pypto_sim::core_name(me), flagId);
+    ++g.barrier[me][flagId];
+    for (int c = 1; c < g.cores; ++c)
+      if (g.barrier[c][flagId] == 0) return;
+    for (int c = 1; c < g.cores; ++c) {
+      --g.barrier[c][flagId];
+      detail::mix_count(g, c, flagId);
+    }
+    return;
+  }
   if (me == 0) {
     for (int c = 1; c < g.cores; ++c) detail::mix_count(g, c, flagId);
     return;
@@ -1620,7 +1648,7 @@ inline void CrossCoreWaitFlag(uint16_t flagId) {
   std::unique_lock<std::mutex> lock(g.m);
   while (g.counter[me][flagId] == 0) {
     const int next = detail::next_runnable(g, me);
-    if (next < 0) detail::mix_stuck(g, me, flagId);
+    if (next < 0) detail::mix_stuck(g, me, flagId, modeId);
     g.waiting_on[me] = flagId;
     g.turn = next;
     g.cv.notify_all();
@@ -1628,7 +1656,7 @@ inline void CrossCoreWaitFlag(uint16_t flagId) {
     g.waiting_on[me] = -1;
   }
   --g.counter[me][flagId];
-  pypto_sim::cost::cross_core_wait(pipe, flagId);
+  pypto_sim::cost::cross_core_wait(pipe, flagId, modeId);
 }
 
 }  // namespace AscendC

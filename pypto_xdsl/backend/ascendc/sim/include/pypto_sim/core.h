@@ -96,7 +96,8 @@ inline const char* core_name(int c) {
 // counter at 0, then hands the baton to the next core that can run. counter[c][id] is core c's
 // flag `id`. Mode 2 (kernel_operator.h): a setting by the AIC adds one to every AIV's counter;
 // a setting by an AIV is held in pending[c][id] until every AIV has set it, then the AIC's
-// counter gets one.
+// counter gets one. Mode 1: a setting by an AIV is held in barrier[c][id] until every AIV has
+// set it, then every AIV's counter gets one.
 constexpr int kMaxMixCores = 3;
 
 struct MixGroup {
@@ -108,6 +109,7 @@ struct MixGroup {
   int waiting_on[kMaxMixCores] = {-1, -1, -1};  // the flag id a core is blocked on (-1: running or done)
   int counter[kMaxMixCores][16] = {};
   int pending[kMaxMixCores][16] = {};  // AIV settings not yet matched by the other AIV (1:2)
+  int barrier[kMaxMixCores][16] = {};  // mode-1 settings of an AIV not yet matched by the other AIV
   uint32_t sets[kMaxMixCores][16] = {};  // every increment of counter[c][id], for messages
 };
 

@@ -259,7 +259,7 @@ struct GroupState {
   BlockState core[kMaxGroupCores];
   int cores = 1;
   bool mix = false;
-  // cross-core flags of mode 2: (waiting core, flag id, setting core) -> the times the setter's
+  // cross-core flags of modes 1 and 2: (waiting core, flag id, setting core) -> the times the setter's
   // CrossCoreSetFlag calls not yet consumed by a wait become visible to the waiter
   std::multiset<double> cross[kMaxGroupCores][16][kMaxGroupCores];
 };
@@ -628,11 +628,13 @@ inline void que_free(const void* slot, int consumer) {
   b.slots[slot].freed = consumer > S ? std::max(t, b.pipe[consumer].done) : t;
 }
 
-// CrossCoreSetFlag<2, pipe>(id) on the calling core of a MIX block: the flag is raised once
+// CrossCoreSetFlag<mode, pipe>(id) on the calling core of a MIX block: the flag is raised once
 // every instruction `pipe` received before it has completed, and seen by the peers
 // cross_core_latency later. Mode 2 (devkit: CrossCoreSetFlag): a setting on the AIC counts for
-// every AIV of the group; the AIC's wait needs a setting from each AIV. `pipe_t_value` as in barrier().
-inline void cross_core_set(int pipe_t_value, int id) {
+// every AIV of the group; the AIC's wait needs a setting from each AIV. Mode 1 (the AIVs of the
+// group): a setting on an AIV counts for every AIV, itself included, and an AIV's wait needs a
+// setting from each AIV. `pipe_t_value` as in barrier().
+inline void cross_core_set(int pipe_t_value, int id, int mode = 2) {
   GroupState& g = group();
   BlockState& b = block();
   if (!b.active || !g.mix || id < 0 || id >= 16) return;
@@ -640,17 +642,19 @@ inline void cross_core_set(int pipe_t_value, int id) {
   const double t = issue(S);
   const double raised = (p > S && p < kPipes ? std::max(t, b.pipe[p].done) : t) + params().cross_core_latency;
   const int me = current_core();
-  if (me == 0) {
+  if (mode == 1) {
+    for (int c = 1; c < g.cores; ++c) g.cross[c][id][me].insert(raised);
+  } else if (me == 0) {
     for (int c = 1; c < g.cores; ++c) g.cross[c][id][0].insert(raised);
   } else {
     g.cross[0][id][me].insert(raised);
   }
   ++b.c.cross_sets;
 }
-// CrossCoreWaitFlag<2, pipe>(id), called once the functional simulation has let it return (the
+// CrossCoreWaitFlag<mode, pipe>(id), called once the functional simulation has let it return (the
 // settings it consumes have been recorded): the scalar unit (PIPE_S) or `pipe` waits for the
 // earliest unconsumed setting of each peer it needs.
-inline void cross_core_wait(int pipe_t_value, int id) {
+inline void cross_core_wait(int pipe_t_value, int id, int mode = 2) {
   GroupState& g = group();
   BlockState& b = block();
   if (!b.active || !g.mix || id < 0 || id >= 16) return;
@@ -662,7 +666,9 @@ inline void cross_core_wait(int pipe_t_value, int id) {
     t = std::max(t, *times.begin());
     times.erase(times.begin());
   };
-  if (me == 0) {
+  if (mode == 1) {
+    for (int c = 1; c < g.cores; ++c) take(g.cross[me][id][c]);
+  } else if (me == 0) {
     for (int c = 1; c < g.cores; ++c) take(g.cross[0][id][c]);
   } else {
     take(g.cross[me][id][0]);

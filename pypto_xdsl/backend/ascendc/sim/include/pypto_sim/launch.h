@@ -90,6 +90,9 @@ uint32_t launch_mix(const char* name, uint32_t blockDim, aclrtStream stream, F&&
         if (group.pending[c][id] != 0)
           fail("the %s set flag %d %d time(s) more than the other AIV when the kernel ends (mode 2: the AIC's "
                "counter counts a setting by both AIVs)", core_name(c), id, group.pending[c][id]);
+        if (group.barrier[c][id] != 0)
+          fail("the %s set mode-1 flag %d %d time(s) more than the other AIV when the kernel ends (mode 1: the "
+               "AIVs' counters count a setting by both AIVs)", core_name(c), id, group.barrier[c][id]);
       }
     s.kernel = nullptr;
     mix_group() = nullptr;
