@@ -2,10 +2,11 @@
 // RUN: pypto-opt %s -p split-vector-member 2>&1 >/dev/null | filecheck %s --check-prefix=WARN
 // RUN: pypto-opt %s -p split-vector-member,split-vector-member | filecheck %s
 
-// The epilogue sums the product's columns: a reduction across the rows split(up_down) would
-// halve. The member stays on one AIV, unchanged, and the group says so (task_ratio = 1); the
-// scope asked for a split, so the pass warns with the reason. A second run leaves a group that
-// has its task ratio alone.
+// The epilogue sums the product's columns in f16: a reduction across the rows split(up_down)
+// would halve, whose two partial sums, each rounded to f16, would not add up to the whole sum
+// (an f32 sum is split: cross_split_reduction.mlir). The member stays on one AIV, unchanged,
+// and the group says so (task_ratio = 1); the scope asked for a split, so the pass warns with
+// the reason. A second run leaves a group that has its task ratio alone.
 
 builtin.module {
   pypto.func aic @colsum_aic(%a: !pypto.tensor<[64, 32], f16>, %b: !pypto.tensor<[32, 64], f16>, out %y: !pypto.tensor<[1, 64], f32>, inout %c2v_ring: !pypto.tensor<[128, 64], f32>) attributes {split = #pypto<split up_down>} {
@@ -33,7 +34,9 @@ builtin.module {
     pypto.cross_core.wait_flag from aic id(0)
     %v = pypto.tile.load %c2v_ring[%0, %1] : !pypto.tensor<[128, 64], f32> -> !pypto.tile<[64, 64], f32, vec>
     pypto.cross_core.set_flag to aic id(1)
-    %s = pypto.tile.col_sum %v : !pypto.tile<[64, 64], f32, vec>
+    %h = pypto.tile.cast %v : !pypto.tile<[64, 64], f32, vec> -> !pypto.tile<[64, 64], f16, vec>
+    %s16 = pypto.tile.col_sum %h : !pypto.tile<[64, 64], f16, vec>
+    %s = pypto.tile.cast %s16 : !pypto.tile<[1, 64], f16, vec> -> !pypto.tile<[1, 64], f32, vec>
     %y2 = pypto.tile.store %s, %y[%c0, %c0] : !pypto.tile<[1, 64], f32, vec>, !pypto.tensor<[1, 64], f32>
     pypto.return %y2 : !pypto.tensor<[1, 64], f32>
   }
@@ -50,8 +53,9 @@ builtin.module {
 }
 
 
-// WARN: warning: split-vector-member: group @colsum asks for split(up_down), but its vector member runs on one AIV (KERNEL_TYPE_MIX_AIC_1_1): 'pypto.tile.col_sum' reduces across the split dimension
+// WARN: warning: split-vector-member: group @colsum asks for split(up_down), but its vector member runs on one AIV (KERNEL_TYPE_MIX_AIC_1_1): 'pypto.tile.col_sum' reduces across the split dimension in f16: two partial results rounded to it would not add up to the whole reduction
 // CHECK:      pypto.func aiv @colsum_aiv(
 // CHECK-NOT:    get_subblock_idx
-// CHECK:        pypto.tile.col_sum %{{.*}} : !pypto.tile<[64, 64], f32, vec>
+// CHECK-NOT:    among aiv
+// CHECK:        pypto.tile.col_sum %{{.*}} : !pypto.tile<[64, 64], f16, vec>
 // CHECK:      pypto.func group @colsum({{.*}} attributes {split = #pypto<split up_down>, task_ratio = 1 : i64} {
