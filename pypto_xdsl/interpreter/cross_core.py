@@ -21,7 +21,8 @@ naming the op and the function:
 
 A group with `task_ratio = 2` (its aiv member split over both AIVs of the core group by
 split-vector-member) runs three members: the AIC and the aiv member on sub-blocks 0 and 1,
-taking turns in that order. Its flags follow CrossCoreSetFlag's mode 2 (`Channels`), races
+taking turns in that order. Its flags follow CrossCoreSetFlag's mode 2 (`Channels`), and its
+flags among the AIVs (`among aiv`, split-vector-member's exchange of partial results) mode 1; races
 are checked between the two sub-blocks too, and a `tensor.create` of the aiv member is one
 tensor for both (the block's workspace).
 

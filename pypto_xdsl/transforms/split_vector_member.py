@@ -14,20 +14,29 @@ AIVs (`GetSubBlockIdx()` 0 and 1) computes one half of every tile:
 * a `tile.load` or `tile.store` of a halved tile moves its offset along the split dimension
   by `GetSubBlockIdx() * half`: each AIV reads and writes its half of every window,
   including the ring slots, so the cube side is unchanged;
+* a reduction across the split dimension (`col_sum`/`col_max`/`col_min`/`col_prod` under a
+  row split, the `row_` ones under a column split) reduces each AIV's half; the two partial
+  results are exchanged through a workspace the member creates (`tensor.create`, the core
+  group's part of the launch workspace, which both AIVs share) and a flag among the AIVs
+  (`set_flag among aiv`, CrossCoreSetFlag's mode 1: a wait returns once both AIVs have set
+  it), and each AIV combines its own with the other's (`add`, `maximum`, `minimum`, `mul`:
+  commutative, so both get the same whole tile);
 * a `tile.store` of a whole tile is done by sub-block 0 alone (`scf.if GetSubBlockIdx() ==
-  0`): such a tile holds the same values on both AIVs, since a reduction from a halved tile
-  to a whole one keeps the member on one AIV;
-* the cross-core flags stay as they are: in mode 2 a `CrossCoreSetFlag` of the AIC reaches
-  both AIVs, and the AIC's counter counts a setting when both AIVs have set the flag. Each
-  AIV runs the same flag sequence, so the ring protocol holds with two consumers (or two
+  0`): such a tile holds the same values on both AIVs, as every tile derived from whole
+  tiles and combined reductions does;
+* the ring flags stay as they are: in mode 2 a `CrossCoreSetFlag` of the AIC reaches both
+  AIVs, and the AIC's counter counts a setting when both AIVs have set the flag. Each AIV
+  runs the same flag sequence, so the ring protocol holds with two consumers (or two
   producers) of each slot.
 
 A member is split only when every op is independent along the split dimension (elementwise
 ops, broadcasts of whole tiles, reductions and expansions along the other dimension, loads,
-stores, fills, moves, scalar and control-flow ops); the first op that is not is the reason it
-stays on one AIV (KERNEL_TYPE_MIX_AIC_1_1): a reduction across the split dimension, an
-a store of a whole tile whose result feeds more than a return or a yield, a tile element read or write, an odd extent, a partial
-(`valid[...]`) tile, a column half that is not 32-byte aligned.
+stores, fills, moves, scalar and control-flow ops) or a reduction across it that combines as
+above; the first op that is not is the reason it stays on one AIV (KERNEL_TYPE_MIX_AIC_1_1):
+a sum or product across the split in f16/bf16 (two partial results rounded to it would not
+add up to the whole one), a store of a whole tile whose result feeds more than a return or a
+yield, a tile element read or write, an odd extent, a partial (`valid[...]`) tile, a column
+half that is not 32-byte aligned.
 
 The pass records the outcome on the group (`task_ratio` 2 or 1), which is what the
 interpreter reads: it runs a task_ratio 2 group's aiv member once per sub-block, so the
@@ -338,7 +347,7 @@ def plan_split(func: FuncOp, dim: int, shared: set[SSAValue] | None = None) -> _
 def _check_first_only_store(op: tile.StoreOp | tile.AtomicStoreOp) -> None:
     """A whole tile is stored (or atomically added) by sub-block 0 alone, inside `if
     GetSubBlockIdx() == 0`: both AIVs hold the same values (every tile it derives from is
-    whole on both: a reduction across the split is refused by its own rule), so one write
+    whole on both, or a reduction across the split both AIVs combine alike), so one write
     is the unsplit member's."""
     for use in op.result.uses:
         if not isinstance(use.operation, ReturnOp | scf.YieldOp):
