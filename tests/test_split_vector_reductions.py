@@ -23,13 +23,13 @@ import pytest
 
 import pypto_xdsl.language as pl
 from pypto_xdsl.dialects import cross_core
-from pypto_xdsl.dialects.attributes import FuncKind
-from pypto_xdsl.dialects.cross_core import TASK_RATIO_ATTR, Pipe
+from pypto_xdsl.dialects.cross_core import Pipe
 from pypto_xdsl.dialects.program import func_ops
 from pypto_xdsl.interpreter import PyptoInterpretationError, parse_module, random_inputs, run
 from pypto_xdsl.interpreter.tolerance import matmul_tolerance, program_precision, tolerance_for
 from pypto_xdsl.transforms.lower_cross_core_rings import lower_rings
 from tests.test_mixed_kernels import _apply
+from tests.test_split_vector_member import _split
 
 needs_gxx = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is needed to build the simulation")
 
@@ -86,12 +86,6 @@ def _rings():
     module = _apply(CrossSplitReductions.fresh_module(), "pypto-default")
     assert lower_rings(module) == []
     return module
-
-
-def _split(module):
-    split = _apply(module.clone(), "split-vector-member")
-    ratios = {g.sym_name.data: g.attributes[TASK_RATIO_ATTR].value.data for g in func_ops(split) if g.func_kind == FuncKind.GROUP}
-    return split, ratios
 
 
 def _member(module, name: str):

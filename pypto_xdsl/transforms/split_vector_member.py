@@ -60,7 +60,7 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, Rewrite
 from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
-from pypto_xdsl.analysis.ascendc_kernel import byte_width
+from pypto_xdsl.analysis.ascendc_kernel import byte_width, in_loop
 from pypto_xdsl.dialects import cross_core, tensor, tile
 from pypto_xdsl.dialects.attributes import FuncKind, MemorySpace, SplitMode, SplitModeAttr, TensorType, TileType
 from pypto_xdsl.dialects.cross_core import MAX_FLAG_ID, TASK_RATIO_ATTR, TRANSFER_TYPES, Pipe, group_members
@@ -415,7 +415,7 @@ def apply_split(func: FuncOp, plan: _Plan) -> None:
         # the meeting of every other exchange of the block, so only a block with one
         # exchange needs a second meeting.
         alone = sum(other.parent_block() is op.parent_block() for other in plan.exchanges) == 1
-        anchor = _exchange_partials(func, op, sub.result, plan.flag_id, anchor, alone and _in_loop(op, func))  # type: ignore[arg-type]
+        anchor = _exchange_partials(func, op, sub.result, plan.flag_id, anchor, alone and in_loop(op, func))  # type: ignore[arg-type]
     for value, new_type in plan.halved.items():
         Rewriter.replace_value_with_new_type(value, new_type)
 
@@ -437,15 +437,6 @@ def _index(value: int) -> arith.ConstantOp:
 def _barrier(flag_id: int) -> list[Operation]:
     """Both AIVs set the mode-1 flag; each waits until both have (CrossCoreSetFlag<1, pipe>)."""
     return [cross_core.SetFlagOp(Pipe.V2V, flag_id), cross_core.WaitFlagOp(Pipe.V2V, flag_id)]
-
-
-def _in_loop(op: Operation, func: FuncOp) -> bool:
-    parent = op.parent_op()
-    while parent is not None and parent is not func:
-        if isinstance(parent, scf.ForOp | scf.WhileOp):
-            return True
-        parent = parent.parent_op()
-    return False
 
 
 def _exchange_partials(
