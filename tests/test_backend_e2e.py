@@ -198,6 +198,16 @@ def test_tiles_carried_through_loops_and_branches(tmp_path, flag):
     np.testing.assert_array_equal(report.outputs["m"], blocks.max(axis=0) if flag else blocks[-1])
 
 
+def test_a_shift_register_of_carried_tiles(tmp_path):
+    x = np.random.default_rng(13).uniform(-1, 1, size=(256, 64)).astype(np.float32)
+    outs = [np.zeros((32, 64), np.float32), np.zeros((32, 64), np.float32)]
+    report = compile_and_run("carried_shift", tmp_path, inputs=[x, *outs])
+    assert_matches_interpreter(report)
+    blocks = x.reshape(8, 32, 64)
+    np.testing.assert_array_equal(report.outputs["o"], blocks[6])  # the block before the last
+    np.testing.assert_allclose(report.outputs["s"], blocks[:6].sum(axis=0), rtol=RTOL, atol=ATOL)
+
+
 def test_slices_assemble_and_dim(tmp_path):
     report = compile_and_run("slices", tmp_path, seed=11)
     assert_matches_interpreter(report)

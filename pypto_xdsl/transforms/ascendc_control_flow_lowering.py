@@ -62,23 +62,27 @@ class ControlFlowLowering(_Base):
         if init is not None:
             self.copy_tile(ref, self.tiles[init])
 
-    def _assign_carried_tile(self, op: Operation, result: SSAValue, value: SSAValue) -> None:
+    def _assign_carried_tile(self, op: Operation, result: SSAValue, value: SSAValue, shifted: bool = False) -> None:
+        """Copy `value` into `result`'s carried buffer. `shifted`: `value` is a carried value
+        whose own buffer is assigned later in the same yield (a shift register, as
+        pipeline-cross-core-loops carries α over two iterations), so it still holds it."""
         info, src = self.tiles[result], self.tiles[value]
         if src is info:
             return
         if result.type.space == MemorySpace.ACC:  # type: ignore[attr-defined]
             raise op_error(op, "a carried accumulator must be updated in place (yield its matmul_acc result)")
-        if src.buffer.fixed and isinstance(value, BlockArgument):
+        if src.buffer.fixed and isinstance(value, BlockArgument) and not shifted:
             raise op_error(op, "yielding one carried tile in place of another (a swap) is not supported")
         self.copy_tile(info, src)
 
     def _assign_yield(self, op: Operation, kinds: list[str], results: list[SSAValue], yielded, carried) -> list[SSAValue]:
-        """Copy yielded tiles into their carried buffers, check yielded tensors; return the
-        scalars the new terminator yields."""
+        """Copy yielded tiles into their carried buffers (in order), check yielded tensors;
+        return the scalars the new terminator yields."""
         scalars: list[SSAValue] = []
-        for kind, res, value, into in zip(kinds, results, yielded, carried):
+        position = {v: i for i, v in enumerate(carried)}
+        for i, (kind, res, value, into) in enumerate(zip(kinds, results, yielded, carried)):
             if kind == "tile":
-                self._assign_carried_tile(op, res, value)
+                self._assign_carried_tile(op, res, value, shifted=position.get(value, -1) > i)
             elif kind == "tensor":
                 if self.tensor_root(value) != self.tensor_root(into):
                     raise op_error(

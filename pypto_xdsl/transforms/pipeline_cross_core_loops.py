@@ -1,5 +1,6 @@
-"""pipeline-cross-core-loops: software-pipeline the loops both members of a group run, by one
-iteration, so the cube and the vector core work at the same time instead of taking turns.
+"""pipeline-cross-core-loops: software-pipeline the loops both members of a group run, by
+`depth` iterations (3 unless told otherwise), so the cube and the vector core work at the
+same time instead of taking turns.
 
 In flash attention the AIC's loop over key blocks pushes S_j = Q K_jᵀ, then pops P_j and
 pushes P_j V_j; the AIV's pops S_j, pushes P_j = softmax(S_j), then pops P_j V_j. In program
@@ -18,6 +19,18 @@ iteration j + 1 and then stage 2 of iteration j, and stage 2 of the last iterati
 stage 1 that stage 2 uses (the AIV's α_j) and the carried values stage 2 reads from before
 stage 1 updated them are carried by the new loop.
 
+**Deeper.** Rotated by d < n iterations, the loop runs stage 1 of iteration j + d before stage
+2 of iteration j, for n - d iterations, after a prologue loop running stage 1 of the first d
+and before an epilogue loop running stage 2 of the last d (loops, not copies, so their tiles
+take one iteration's buffers). A value stage 2 takes from stage 1 (or from before it) is
+carried in a shift register of d slots: the loop uses the oldest and yields the newest last;
+the prologue starts the slots with a placeholder (`tile.full` of 0, or a 0 constant) it shifts
+out before stage 2 reads one. In the attention block of the benchmark the round trip from
+P_j through P_j V_j, S_{j+2} and the softmax to P_{j+2} takes ~3,800 cycles in the cost
+model, 2.6 blocks of the AIC's Fixpipe time (1,454 per block), so one block ahead leaves the
+cube core waiting for P_j every other block. A loop rotates by at most n - 1, and both loops
+of a pair by the same depth; a plan that fails the checks below is tried one shallower.
+
 **What keeps the meaning.** Each member computes what it did (stage 1 of an iteration uses
 nothing stage 2 of the previous one yields, and the stages touch no common memory); and each
 ring delivers the same tiles: the pass lists both members' transfers, as run, before and
@@ -26,8 +39,9 @@ received before (per ring, in order) and the two members, run against each other
 rings' slots and the group's flags, finish (no deadlock). Loops with run-time bounds, with
 transfers in nested regions or with flags inside are left alone.
 
-**Ring depths.** A rotated ring holds one more block in flight; a ring with transfers in a
-rotated loop gets at least `2 × (transfers per iteration)` slots (at most 15), on both ends.
+**Ring depths.** A ring rotated by d holds d more blocks in flight; a ring with transfers in
+a rotated loop gets at least `(d + 1) × (transfers per iteration)` slots (at most 15), on both
+ends.
 
 Runs in `pypto-ascendc` after hoist-cube-loads and before lower-cross-core-rings;
 docs/passes/pipeline-cross-core-loops.md.
@@ -40,8 +54,8 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
-from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.dialects.builtin import AnyFloat, FloatAttr, IndexType, IntegerAttr, IntegerType, ModuleOp
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
 from xdsl.traits import is_side_effect_free
@@ -60,6 +74,10 @@ from pypto_xdsl.dialects.cross_core import (
     group_members,
 )
 from pypto_xdsl.dialects.program import FuncOp, func_ops
+
+DEFAULT_DEPTH = 3
+"""Iterations stage 1 runs ahead of stage 2 unless told otherwise: in the cost model the
+attention block and the FFN gain up to 3 and nothing beyond (docs/passes/pipeline-cross-core-loops.md)."""
 
 MAX_EVENTS = 200_000
 """Transfers and flags per member, as run, beyond which a group is not checked (nor rotated)."""
@@ -98,8 +116,17 @@ class _Event:
     iteration: tuple[int, ...]  # the indices of the enclosing loops
 
 
-Plan = dict[scf.ForOp, int]
-"""Loops to rotate: the index in its body of the op the cut comes before."""
+@dataclass(frozen=True)
+class Rotation:
+    """How a loop is rotated: the index in its body of the op the cut comes before, and by
+    how many iterations stage 1 runs ahead of stage 2."""
+
+    cut: int
+    depth: int = 1
+
+
+Plan = dict[scf.ForOp, Rotation]
+"""Loops to rotate."""
 
 
 def _events(func: FuncOp, plan: Plan) -> list[_Event]:
@@ -122,12 +149,15 @@ def _events(func: FuncOp, plan: Plan) -> list[_Event]:
                 body = op.body.block
                 if op in plan:
                     ops_ = [o for o in body.ops if not isinstance(o, scf.YieldOp)]
-                    first, second = ops_[: plan[op]], ops_[plan[op] :]
-                    block(body, (*it, 0), first)
-                    for i in range(n - 1):
-                        block(body, (*it, i + 1), first)
+                    cut, d = plan[op].cut, plan[op].depth
+                    first, second = ops_[:cut], ops_[cut:]
+                    for i in range(min(d, n)):
+                        block(body, (*it, i), first)
+                    for i in range(n - d):
+                        block(body, (*it, i + d), first)
                         block(body, (*it, i), second)
-                    block(body, (*it, n - 1), second)
+                    for i in range(max(0, n - d), n):
+                        block(body, (*it, i), second)
                 else:
                     for i in range(n):
                         block(body, (*it, i))
@@ -403,63 +433,187 @@ def _clone_stage(
         out.append(op.clone(mapping))
 
 
-def rotate_loop(loop: scf.ForOp, cut: int, rewriter: PatternRewriter) -> None:
-    """Rotate `loop` by one iteration at `cut` (see the module docstring)."""
+def _split(values: list[SSAValue], depth: int, width: int) -> list[list[SSAValue]]:
+    return [values[i * width : (i + 1) * width] for i in range(depth)]
+
+
+def _flat(groups: list[list[SSAValue]]) -> list[SSAValue]:
+    return [v for group in groups for v in group]
+
+
+def _holds_placeholder(t: Attribute) -> bool:
+    """A value of type `t` can be made up for a shift register's first slots."""
+    if isinstance(t, TileType):
+        t = t.element_type
+    return isinstance(t, (IndexType, IntegerType, AnyFloat))
+
+
+def _placeholder(t: Attribute, out: list[Operation]) -> SSAValue:
+    """A value of type `t` that is never read: what a shift register's slots start with
+    before the prologue has filled them."""
+    element = t.element_type if isinstance(t, TileType) else t
+    zero = arith.ConstantOp(FloatAttr(0.0, element) if isinstance(element, AnyFloat) else IntegerAttr(0, element))
+    out.append(zero)
+    if not isinstance(t, TileType):
+        return zero.result
+    full = tile.FullOp(zero.result, t)
+    out.append(full)
+    return full.result
+
+
+@dataclass
+class _Loop:
+    """What rotate_loop knows of the loop it rotates."""
+
+    stages: _Stages
+    iv: SSAValue
+    carried: list[SSAValue]
+    yielded: list[SSAValue]
+    depth: int
+
+    @property
+    def early(self) -> list[int]:
+        return [k for k in range(len(self.carried)) if k not in self.stages.late]
+
+
+def _prologue(lp: _Loop, inits: list[SSAValue], lb: int, step: int, out: list[Operation]):
+    """Stage 1 of the first `depth` iterations, appended to `out`: the carried values after
+    them, and per iteration i the values of stage 1 (piped) and of before it (stale) that
+    stage 2 of iteration i needs. One iteration is inlined; more are a loop whose shift
+    registers end up holding them, so its tiles take the buffers of one iteration."""
+    st, first = lp.stages, lp.stages.first
+    if lp.depth == 1:
+        pro: dict[SSAValue, SSAValue] = {lp.iv: _index(out, lb), **dict(zip(lp.carried, inits))}
+        _clone_stage(first, pro, out, [])
+        current = [pro.get(lp.yielded[k], lp.yielded[k]) if k not in st.late else inits[k] for k in range(len(inits))]
+        return current, [[pro[v] for v in st.piped]], [[inits[k] for k in st.stale]]
+    d, early = lp.depth, lp.early
+    holes = [_placeholder(v.type, out) for v in st.piped] + [_placeholder(lp.carried[k].type, out) for k in st.stale]
+    slot_inits = [*(holes[: len(st.piped)] * d), *(holes[len(st.piped) :] * d)]
+    loop_inits = [inits[k] for k in early] + slot_inits
+    lo, hi, one = _index(out, lb), _index(out, lb + d * step), _index(out, step)
+    loop = scf.ForOp(lo, hi, one, loop_inits, Block(arg_types=[IndexType(), *(v.type for v in loop_inits)]))
+    args = list(loop.body.block.args)
+    args[0].name_hint = lp.iv.name_hint
+    e_args = args[1 : 1 + len(early)]
+    piped = _split(args[1 + len(early) :], d, len(st.piped))
+    stale = _split(args[1 + len(early) + d * len(st.piped) :], d, len(st.stale))
+    mapping: dict[SSAValue, SSAValue] = {lp.iv: args[0], **{lp.carried[k]: a for k, a in zip(early, e_args)}}
+    for k, a in zip(early, e_args):
+        a.name_hint = lp.carried[k].name_hint
+    body: list[Operation] = []
+    _clone_stage(first, mapping, body, [])
+    body.append(
+        scf.YieldOp(
+            *(mapping.get(lp.yielded[k], lp.yielded[k]) for k in early),
+            *_flat(piped[1:]), *(mapping[v] for v in st.piped),
+            *_flat(stale[1:]), *(mapping[lp.carried[k]] for k in st.stale),
+        )
+    )
+    loop.body.block.add_ops(body)
+    out.append(loop)
+    res = list(loop.results)
+    current = list(inits)
+    for k, r in zip(early, res):
+        r.name_hint = lp.carried[k].name_hint
+        current[k] = r
+    rest = res[len(early) :]
+    return current, _split(rest, d, len(st.piped)), _split(rest[d * len(st.piped) :], d, len(st.stale))
+
+
+def _epilogue(lp: _Loop, late: dict[int, SSAValue], piped, stale, lb: int, step: int, out: list[Operation]) -> dict[int, SSAValue]:
+    """Stage 2 of the last `depth` iterations (from `lb`), appended to `out`; the carried
+    values stage 2 updates, after them. One iteration is inlined, more are a loop that shifts
+    the piped and stale values down by one per iteration."""
+    st = lp.stages
+    late_k = sorted(late)
+    if lp.depth == 1:
+        epi: dict[SSAValue, SSAValue] = {lp.iv: _index(out, lb), **{lp.carried[k]: v for k, v in late.items()}}
+        epi |= dict(zip(st.piped, piped[0])) | {lp.carried[k]: v for k, v in zip(st.stale, stale[0])}
+        _clone_stage(st.second, epi, out, st.first)
+        return {k: epi.get(lp.yielded[k], lp.yielded[k]) for k in late_k}
+    d = lp.depth
+    loop_inits = [late[k] for k in late_k] + _flat(piped) + _flat(stale)
+    lo, hi, one = _index(out, lb), _index(out, lb + d * step), _index(out, step)
+    loop = scf.ForOp(lo, hi, one, loop_inits, Block(arg_types=[IndexType(), *(v.type for v in loop_inits)]))
+    args = list(loop.body.block.args)
+    args[0].name_hint = lp.iv.name_hint
+    l_args = args[1 : 1 + len(late_k)]
+    p_args = _split(args[1 + len(late_k) :], d, len(st.piped))
+    s_args = _split(args[1 + len(late_k) + d * len(st.piped) :], d, len(st.stale))
+    mapping: dict[SSAValue, SSAValue] = {lp.iv: args[0], **{lp.carried[k]: a for k, a in zip(late_k, l_args)}}
+    mapping |= dict(zip(st.piped, p_args[0])) | {lp.carried[k]: v for k, v in zip(st.stale, s_args[0])}
+    for k, a in zip(late_k, l_args):
+        a.name_hint = lp.carried[k].name_hint
+    body: list[Operation] = []
+    _clone_stage(st.second, mapping, body, st.first)
+    body.append(
+        scf.YieldOp(
+            *(mapping.get(lp.yielded[k], lp.yielded[k]) for k in late_k),
+            *_flat(p_args[1:]), *p_args[-1], *_flat(s_args[1:]), *s_args[-1],
+        )
+    )
+    loop.body.block.add_ops(body)
+    out.append(loop)
+    for k, r in zip(late_k, loop.results):
+        r.name_hint = lp.carried[k].name_hint
+    return dict(zip(late_k, loop.results))
+
+
+def rotate_loop(loop: scf.ForOp, cut: int, rewriter: PatternRewriter, depth: int = 1) -> None:
+    """Rotate `loop` by `depth` iterations at `cut` (see the module docstring)."""
     stages = _stages(loop, cut)
     n = _trip_count(loop)
-    assert n is not None and n >= 2
+    assert n is not None and 1 <= depth < n
     lb, step = _constant(loop.lb), _constant(loop.step)
     assert lb is not None and step is not None
     block = loop.body.block
     iv, carried = block.args[0], list(block.args[1:])
     yielded = list(block.last_op.operands)  # type: ignore[union-attr]
-    inits = list(loop.iter_args)
-    early = [k for k in range(len(carried)) if k not in stages.late]
+    lp = _Loop(stages, iv, carried, yielded, depth)
+    early, n_piped, n_stale = lp.early, len(stages.piped), len(stages.stale)
 
     before: list[Operation] = []
-    # prologue: stage 1 of the first iteration
-    pro: dict[SSAValue, SSAValue] = {iv: _index(before, lb), **dict(zip(carried, inits))}
-    _clone_stage(stages.first, pro, before, [])
-    new_lb, new_ub, new_step = _index(before, lb), _index(before, lb + (n - 1) * step), _index(before, step)
-    init_values = (
-        [pro.get(yielded[k], yielded[k]) if k not in stages.late else inits[k] for k in range(len(carried))]
-        + [pro[v] for v in stages.piped]
-        + [inits[k] for k in stages.stale]
-    )
+    current, piped, stale = _prologue(lp, list(loop.iter_args), lb, step, before)
+    new_lb, new_ub, new_step = _index(before, lb), _index(before, lb + (n - depth) * step), _index(before, step)
+    ahead = new_step if depth == 1 else _index(before, depth * step)
+    init_values = current + _flat(piped) + _flat(stale)
     new_loop = scf.ForOp(new_lb, new_ub, new_step, init_values, Block(arg_types=[IndexType(), *(v.type for v in init_values)]))
     nb = new_loop.body.block
     j = nb.args[0]
     j.name_hint = iv.name_hint
     a_args = list(nb.args[1 : 1 + len(carried)])
-    p_args = list(nb.args[1 + len(carried) : 1 + len(carried) + len(stages.piped)])
-    b_args = list(nb.args[1 + len(carried) + len(stages.piped) :])
+    p_args = _split(list(nb.args[1 + len(carried) :]), depth, n_piped)
+    b_args = _split(list(nb.args[1 + len(carried) + depth * n_piped :]), depth, n_stale)
     for arg, old in zip(a_args, carried):
         arg.name_hint = old.name_hint
     body: list[Operation] = []
-    next_iv = arith.AddiOp(j, new_step)
+    next_iv = arith.AddiOp(j, ahead)
     body.append(next_iv)
-    # stage 1 of iteration j + step
+    # stage 1 of iteration j + depth * step
     s1: dict[SSAValue, SSAValue] = {iv: next_iv.result, **{carried[k]: a_args[k] for k in early}}
     _clone_stage(stages.first, s1, body, [])
     # stage 2 of iteration j
     s2: dict[SSAValue, SSAValue] = {iv: j, **{carried[k]: a_args[k] for k in stages.late}}
-    s2 |= dict(zip(stages.piped, p_args)) | {carried[k]: b for k, b in zip(stages.stale, b_args)}
+    s2 |= dict(zip(stages.piped, p_args[0])) | {carried[k]: b for k, b in zip(stages.stale, b_args[0])}
     _clone_stage(stages.second, s2, body, stages.first)
     yields = (
         [s2.get(yielded[k], yielded[k]) if k in stages.late else s1.get(yielded[k], yielded[k]) for k in range(len(carried))]
+        + _flat(p_args[1:])
         + [s1[v] for v in stages.piped]
+        + _flat(b_args[1:])
         + [a_args[k] for k in stages.stale]
     )
     body.append(scf.YieldOp(*yields))
     nb.add_ops(body)
-    # epilogue: stage 2 of the last iteration
     after: list[Operation] = []
     res = list(new_loop.results)
-    epi: dict[SSAValue, SSAValue] = {iv: _index(after, lb + (n - 1) * step), **{carried[k]: res[k] for k in stages.late}}
-    epi |= dict(zip(stages.piped, res[len(carried) : len(carried) + len(stages.piped)]))
-    epi |= {carried[k]: r for k, r in zip(stages.stale, res[len(carried) + len(stages.piped) :])}
-    _clone_stage(stages.second, epi, after, stages.first)
-    results = [epi.get(yielded[k], yielded[k]) if k in stages.late else res[k] for k in range(len(carried))]
+    rest = res[len(carried) :]
+    late = _epilogue(
+        lp, {k: res[k] for k in stages.late}, _split(rest, depth, n_piped), _split(rest[depth * n_piped :], depth, n_stale),
+        lb + (n - depth) * step, step, after,
+    )
+    results = [late[k] if k in stages.late else res[k] for k in range(len(carried))]
     for old, new in zip(loop.results, res):
         new.name_hint = old.name_hint
     before, after = ([o for o in ops if not (isinstance(o, arith.ConstantOp) and not o.result.uses)] for ops in (before, after))
@@ -478,9 +632,10 @@ def _transfer_loop(op: Operation) -> scf.ForOp | None:
     return parent if isinstance(parent, scf.ForOp) else None
 
 
-def plan_group(group: FuncOp) -> tuple[Plan, dict[Pipe, int]]:
-    """The loops of `group`'s members to rotate and the new ring depths (empty when nothing
-    can be rotated); raises _NotRotatable when the group cannot be checked."""
+def plan_group(group: FuncOp, depth: int = DEFAULT_DEPTH) -> tuple[Plan, dict[Pipe, int]]:
+    """The loops of `group`'s members to rotate, each by `depth` iterations (fewer when the
+    loop is shorter), and the new ring depths (empty when nothing can be rotated); raises
+    _NotRotatable when the group cannot be checked."""
     aic, aiv = group_members(group)
     if aic is None or aiv is None:
         return {}, {}
@@ -510,28 +665,42 @@ def plan_group(group: FuncOp) -> tuple[Plan, dict[Pipe, int]]:
                         raise _NotRotatable("the peer's transfers are in another loop")
             cuts = {lp: _round_trip_cut(lp, other, partner) for lp, other in ((loop, peer), (peer, loop))}
             cuts = {lp: c for lp, c in cuts.items() if c is not None}
-            for lp, c in cuts.items():
-                _stages(lp, c)
-            plan |= cuts
+            # both loops of a pair rotate by the same depth, or the rings would pair other transfers
+            pair_depth = min((_depth_for(lp, _stages(lp, c), depth) for lp, c in cuts.items()), default=1)
+            plan |= {lp: Rotation(c, pair_depth) for lp, c in cuts.items()}
         except _NotRotatable:
             continue
     if not plan:
         return {}, {}
-    slots = _ring_depths(aic, aiv, plan)
-    if check_plan(group, plan, slots) is not None:
-        return {}, {}
     current = _ring_depths(aic, aiv, {})
-    return plan, {p: d for p, d in slots.items() if d != current[p]}
+    # shallower when the deeper plan fails the checks (a ring would need more than 15 slots)
+    for d in range(max(r.depth for r in plan.values()), 0, -1):
+        shallower = {lp: Rotation(r.cut, min(r.depth, d)) for lp, r in plan.items()}
+        slots = _ring_depths(aic, aiv, shallower)
+        if check_plan(group, shallower, slots) is None:
+            return shallower, {p: n for p, n in slots.items() if n != current[p]}
+    return {}, {}
+
+
+def _depth_for(loop: scf.ForOp, stages: _Stages, depth: int) -> int:
+    """`depth`, or less: at most the loop's trip count - 1, and 1 when a value stage 2 takes
+    from an earlier iteration could not sit in a shift register."""
+    n = _trip_count(loop)
+    assert n is not None
+    types = [v.type for v in stages.piped] + [loop.body.block.args[k + 1].type for k in stages.stale]
+    if not all(_holds_placeholder(t) for t in types):
+        return 1
+    return max(1, min(depth, n - 1))
 
 
 def _ring_depths(aic: FuncOp, aiv: FuncOp, plan: Plan) -> dict[Pipe, int]:
-    """Each ring's slots: as declared, and at least twice its transfers per iteration of a
-    loop of `plan` (one block in flight more than without the rotation)."""
+    """Each ring's slots: as declared, and at least (depth + 1) times its transfers per
+    iteration of a loop of `plan` (`depth` blocks in flight more than without the rotation)."""
     slots = {o.pipe_kind: o.slot_count for m in (aic, aiv) for o in m.walk() if isinstance(o, TRANSFER_TYPES)}
-    for lp in plan:
+    for lp, rotation in plan.items():
         for pipe in slots:
             per_iteration = sum(1 for o in _body_ops(lp) if isinstance(o, TRANSFER_TYPES) and o.pipe_kind is pipe)
-            slots[pipe] = min(MAX_FLAG_ID, max(slots[pipe], 2 * per_iteration))
+            slots[pipe] = min(MAX_FLAG_ID, max(slots[pipe], (rotation.depth + 1) * per_iteration))
     return slots
 
 
@@ -558,16 +727,16 @@ def check_plan(group: FuncOp, plan: Plan, slots: dict[Pipe, int]) -> str | None:
 
 
 class RotateCrossCoreLoop(RewritePattern):
-    """Rotates a loop of the plan by one iteration."""
+    """Rotates a loop of the plan."""
 
     def __init__(self, plan: Plan):
         self.plan = plan
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: scf.ForOp, rewriter: PatternRewriter) -> None:
-        cut = self.plan.pop(op, None)
-        if cut is not None:
-            rotate_loop(op, cut, rewriter)
+        rotation = self.plan.pop(op, None)
+        if rotation is not None:
+            rotate_loop(op, rotation.cut, rewriter, rotation.depth)
 
 
 class DeepenRing(RewritePattern):
@@ -582,12 +751,15 @@ class DeepenRing(RewritePattern):
             rewriter.handle_operation_modification(op)
 
 
-def pipeline_cross_core_loops(module: ModuleOp) -> list[str]:
-    """Rotate the loops of every group of `module`; the names of the groups rotated."""
+def pipeline_cross_core_loops(module: ModuleOp, depth: int = DEFAULT_DEPTH) -> list[str]:
+    """Rotate the loops of every group of `module` by `depth` iterations; the names of the
+    groups rotated."""
+    if depth < 1:
+        raise ValueError(f"pipeline-cross-core-loops: depth must be at least 1, not {depth}")
     rotated = []
     for group in [f for f in func_ops(module) if f.func_kind == FuncKind.GROUP]:
         try:
-            plan, slots = plan_group(group)
+            plan, slots = plan_group(group, depth)
         except _NotRotatable:
             continue
         if not plan:
@@ -609,8 +781,19 @@ class PipelineCrossCoreLoopsPass(ModulePass):
 
     name = "pipeline-cross-core-loops"
 
+    depth: int = DEFAULT_DEPTH
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        pipeline_cross_core_loops(op)
+        pipeline_cross_core_loops(op, self.depth)
 
 
-__all__ = ["DeepenRing", "PipelineCrossCoreLoopsPass", "RotateCrossCoreLoop", "check_plan", "pipeline_cross_core_loops", "plan_group", "rotate_loop"]
+__all__ = [
+    "DeepenRing",
+    "PipelineCrossCoreLoopsPass",
+    "RotateCrossCoreLoop",
+    "Rotation",
+    "check_plan",
+    "pipeline_cross_core_loops",
+    "plan_group",
+    "rotate_loop",
+]

@@ -1,5 +1,5 @@
-// RUN: pypto-opt %s -p pipeline-cross-core-loops | filecheck %s
-// RUN: pypto-opt %s -p pipeline-cross-core-loops,pipeline-cross-core-loops | filecheck %s
+// RUN: pypto-opt %s -p "pipeline-cross-core-loops{depth=1}" | filecheck %s
+// RUN: pypto-opt %s -p "pipeline-cross-core-loops{depth=1},pipeline-cross-core-loops{depth=1}" | filecheck %s
 
 // Flash attention over 4 key blocks. The AIC pushes S_j, then pops P_j and pushes P_j V_j;
 // the AIV pops S_j and pushes P_j, then pops P_j V_j. Rotated by one block: the AIC pushes
