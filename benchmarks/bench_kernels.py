@@ -190,6 +190,30 @@ class Op:
     atol: float = 1e-5
     note: str = ""
     results: dict[str, Any] = field(default_factory=dict)
+    program: Callable[[], Any] | None = None  # the program's module, when it is not in PROGRAMS
+
+
+def _example(name: str):
+    """A program of examples/mixed/ (build, inputs, reference)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(f"mixed_{name}", ROOT / "examples" / "mixed" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _mixed_example(name: str) -> Op:
+    """A MIX program of examples/mixed/ at the shape its tests use (f16), no hand-written kernel."""
+    import pypto_xdsl.language as pl
+
+    example, shape, extra, note = MIXED_OPS[name]
+    ex = _example(example)
+    macs = 2 * shape[0] * shape[0] * shape[1] if example == "flash_attention" else 2 * shape[0] * shape[1] * shape[2]
+    return Op(name, lambda r: list(ex.inputs(*shape)[:-1]), lambda *a: ex.reference(*a, *extra), None,
+              macs=macs, rtol=2e-2, atol=2e-2, note=note,
+              program=lambda: ex.build(*shape, pl.FP16, *extra).fresh_module())
 
 
 def _mat(rng, n=1):
@@ -214,19 +238,30 @@ OPS = [
     Op("attn_3launch", lambda r: _attention_inputs(r), _attention, None, macs=2 * ATTN_S * ATTN_S * ATTN_D,
        rtol=2e-2, atol=2e-3, note="3 launches (cube, vector, cube) through GM; launch overhead not modelled"),
 ]
+# the MIX programs of examples/mixed/ at their tests' shapes (tests/test_mix_kernels_sim.py)
+MIXED_OPS = {
+    "ffn_silu": ("ffn", (128, 64, 256), ("silu",), "examples/mixed/ffn.py 128x64x256 f16, silu"),
+    "ffn_gelu": ("ffn", (64, 128, 128), ("gelu",), "examples/mixed/ffn.py 64x128x128 f16, gelu"),
+    "flash_attn": ("flash_attention", (256, 64), (), "examples/mixed/flash_attention.py 256x64 f16"),
+}
 
 
 def _attention_inputs(rng):
     return [rng.standard_normal(s).astype(np.float16) for s in ((ATTN_S, ATTN_D), (ATTN_D, ATTN_S), (ATTN_S, ATTN_D))]
 
 
-def run_generated(op: Op, work: Path) -> prof.KernelProfile | dict[str, prof.KernelProfile]:
+def run_generated(op: Op, work: Path, depth: int | None = None) -> prof.KernelProfile | dict[str, prof.KernelProfile]:
+    """`depth`: MIX loops rotated by that many iterations (pipeline-cross-core-loops' option)
+    instead of the pass's default, which the backend runs."""
     from pypto_xdsl.frontend.program import parse_python_file
     from pypto_xdsl.tools.pypto_compile import apply_pipeline, default_pipeline, simulate
 
-    module = parse_python_file(PROGRAMS[op.name], f"<bench {op.name}>")
+    module = op.program() if op.program is not None else parse_python_file(PROGRAMS[op.name], f"<bench {op.name}>")
     module.verify()
-    apply_pipeline(module, default_pipeline())
+    pipeline = default_pipeline()
+    if depth is not None:
+        pipeline += f",hoist-cube-loads,pipeline-cross-core-loops{{depth={depth}}}"
+    apply_pipeline(module, pipeline)
     inputs = op.inputs(np.random.default_rng(0))
     out = np.zeros_like(op.reference(*inputs), dtype=np.float32)
     report = simulate(module, work / "gen", inputs=[*inputs, out], profile=True, compare=False)
@@ -275,8 +310,10 @@ def roofline_cycles(op: Op, any_kernel: prof.KernelProfile) -> float:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--ops", default=",".join(o.name for o in OPS), help="comma-separated ops")
+    ap.add_argument("--ops", default=",".join([*(o.name for o in OPS), *MIXED_OPS]), help="comma-separated ops")
     ap.add_argument("--details", action="store_true", help="print the per-kernel metrics of the generated code")
+    ap.add_argument("--rotation-depth", type=int, default=None,
+                    help="MIX loops: pipeline-cross-core-loops{depth=N} instead of the pass's default")
     ap.add_argument("--what-if", action="store_true", help="the model's estimates for issue #17's optimisations")
     ap.add_argument("--published", action="store_true",
                     help="only: the model against the devkit's published Atlas A2 profiles of its Add sample")
@@ -293,11 +330,11 @@ def main(argv=None) -> int:
     print(header)
     print("-" * len(header))
     details = []
-    for op in OPS:
+    for op in [*OPS, *(_mixed_example(name) for name in MIXED_OPS if name in wanted)]:
         if op.name not in wanted:
             continue
         t0 = time.time()
-        gen = run_generated(op, work / op.name)
+        gen = run_generated(op, work / op.name, args.rotation_depth)
         cycles, bound = total(gen)
         k0 = next(iter(gen.values()))
         roof = roofline_cycles(op, k0)
@@ -404,7 +441,7 @@ def _generated_with_cost(op: Op, work: Path, cost: str) -> float:
     from pypto_xdsl.frontend.program import parse_python_file
     from pypto_xdsl.tools.pypto_compile import apply_pipeline, default_pipeline, simulate
 
-    module = parse_python_file(PROGRAMS[op.name], f"<bench {op.name}>")
+    module = op.program() if op.program is not None else parse_python_file(PROGRAMS[op.name], f"<bench {op.name}>")
     apply_pipeline(module, default_pipeline())
     inputs = op.inputs(np.random.default_rng(0))
     out = np.zeros_like(op.reference(*inputs), dtype=np.float32)
