@@ -9,12 +9,17 @@ interpreter in tests/test_mix_kernels_sim.py: the backend's group lowering runs 
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
+import numpy as np
 import pytest
 from xdsl.dialects import scf
 
 from pypto_xdsl.dialects.attributes import FuncKind
 from pypto_xdsl.dialects.cross_core import TRANSFER_TYPES, Pipe, group_members
 from pypto_xdsl.dialects.program import func_ops
+from pypto_xdsl.interpreter import parse_module, run
 from pypto_xdsl.interpreter.testing import assert_same_semantics
 from pypto_xdsl.transforms.lower_cross_core_rings import lower_rings
 from pypto_xdsl.transforms.pipeline_cross_core_loops import (
@@ -130,3 +135,54 @@ def test_a_loop_rotates_by_at_most_its_trip_count_minus_one():
         (loop,) = [lp for lp in _loops(member) if lp.parent_op() is not member]
         assert [loop.lb.owner.value.value.data, loop.ub.owner.value.value.data] == [0, 1]  # rotated by one
     assert _slots(module) == {Pipe.C2V: 4, Pipe.V2C: 2}
+
+
+RUNTIME_BOUNDS = Path(__file__).resolve().parent / "filecheck" / "transforms" / "pipeline-cross-core-loops" / "runtime_bounds.mlir"
+
+
+def _runtime_inputs(n):
+    rng = np.random.default_rng(n)
+    a = rng.uniform(-1, 1, (64, 16)).astype(np.float16)
+    b = rng.uniform(-1, 1, (16, 16)).astype(np.float16)
+    return [a, b, rng.uniform(-1, 1, (64, 16)).astype(np.float32), n]
+
+
+def test_a_loop_with_run_time_bounds_rotates_by_one_whatever_its_trip_count():
+    """The same program for n = 0 … 4 (0: no iteration, the guard), bit for bit, rotated, then
+    with its rings in GM; the prologue, loop and epilogue bounds come from %n at run time."""
+    module = parse_module(RUNTIME_BOUNDS.read_text())
+    rotated = module.clone()
+    assert pipeline_cross_core_loops(rotated) == ["rt"]
+    rotated.verify()
+    lowered = rotated.clone()
+    assert lower_rings(lowered) == []
+    lowered.verify()
+    for n in range(5):
+        before = run(module, "main", _runtime_inputs(n))[0]
+        for after in (rotated, lowered):
+            np.testing.assert_array_equal(run(after, "main", _runtime_inputs(n))[0], before, err_msg=f"n = {n}")
+    _, aic, aiv = _members(rotated)
+    for member in (aic, aiv):
+        assert len([op for op in member.body.block.ops if isinstance(op, scf.ForOp)]) == 3  # prologue, loop, epilogue
+    assert _slots(rotated) == {Pipe.C2V: 4, Pipe.V2C: 2}
+
+
+def test_run_time_bounds_that_are_not_parameters_are_left_alone():
+    text = RUNTIME_BOUNDS.read_text().replace(
+        "scf.for %i = %c0 to %n step %c1 {", "%m = arith.addi %n, %c0 : index\n    scf.for %i = %c0 to %m step %c1 {"
+    )
+    module = parse_module(text)
+    assert pipeline_cross_core_loops(module) == []
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is needed to build the simulation")
+@pytest.mark.parametrize("n", [0, 3])
+def test_a_rotated_loop_with_run_time_bounds_on_the_simulation(tmp_path, n):
+    from pypto_xdsl.tools.pypto_compile import simulate
+
+    module = parse_module(RUNTIME_BOUNDS.read_text())
+    report = simulate(module, tmp_path / "rt", inputs=_runtime_inputs(n))  # the backend rotates it
+    assert report.reference is not None, report.note
+    np.testing.assert_allclose(report.outputs["o"], report.reference["o"], rtol=1e-3, atol=1e-3)
+    text = next((tmp_path / "rt" / "kernels").glob("*.cpp")).read_text()
+    assert text.count("for (int64_t") >= 6  # both members: prologue, loop and epilogue

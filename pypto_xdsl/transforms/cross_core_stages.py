@@ -12,6 +12,7 @@ from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import AnyFloat, FloatAttr, IndexType, IntegerAttr, IntegerType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint
 from xdsl.traits import is_side_effect_free
 
 from pypto_xdsl.dialects import tile
@@ -288,31 +289,48 @@ class _Loop:
         return [k for k in range(len(self.carried)) if k not in self.stages.late]
 
 
+def _open_loop(lp: _Loop, kept: list[int], inits: list[SSAValue], lo: SSAValue, hi: SSAValue, one: SSAValue):
+    """An empty loop from `lo` to `hi` carrying the carried values `kept` and the shift
+    registers (`inits` in that order): the loop, the arguments of the kept values, of the
+    piped and of the stale slots, and the mapping of the induction variable and kept values."""
+    loop = scf.ForOp(lo, hi, one, inits, Block(arg_types=[IndexType(), *(v.type for v in inits)]))
+    args = list(loop.body.block.args)
+    args[0].name_hint = lp.iv.name_hint
+    kept_args = args[1 : 1 + len(kept)]
+    n_piped = len(lp.stages.piped)
+    piped = _split(args[1 + len(kept) :], lp.depth, n_piped)
+    stale = _split(args[1 + len(kept) + lp.depth * n_piped :], lp.depth, len(lp.stages.stale))
+    mapping: dict[SSAValue, SSAValue] = {lp.iv: args[0]}
+    for k, a in zip(kept, kept_args):
+        a.name_hint = lp.carried[k].name_hint
+        mapping[lp.carried[k]] = a
+    return loop, kept_args, piped, stale, mapping
+
+
 def _prologue(lp: _Loop, inits: list[SSAValue], lb: int, step: int, out: list[Operation]):
-    """Stage 1 of the first `depth` iterations, appended to `out`: the carried values after
-    them, and per iteration i the values of stage 1 (piped) and of before it (stale) that
-    stage 2 of iteration i needs. One iteration is inlined; more are a loop whose shift
-    registers end up holding them, so its tiles take the buffers of one iteration."""
-    st, first = lp.stages, lp.stages.first
+    """Stage 1 of the first `depth` iterations from constant `lb`: one iteration inlined, more
+    as _prologue_loop."""
+    st = lp.stages
     if lp.depth == 1:
         pro: dict[SSAValue, SSAValue] = {lp.iv: _index(out, lb), **dict(zip(lp.carried, inits))}
-        _clone_stage(first, pro, out, [])
+        _clone_stage(st.first, pro, out, [])
         current = [pro.get(lp.yielded[k], lp.yielded[k]) if k not in st.late else inits[k] for k in range(len(inits))]
         return current, [[pro[v] for v in st.piped]], [[inits[k] for k in st.stale]]
+    bounds = _index(out, lb), _index(out, lb + lp.depth * step), _index(out, step)
+    return _prologue_loop(lp, inits, *bounds, out)
+
+
+def _prologue_loop(lp: _Loop, inits: list[SSAValue], lo: SSAValue, hi: SSAValue, one: SSAValue, out: list[Operation]):
+    """A loop from `lo` to `hi` running stage 1 (the first `depth` iterations, or 0 or 1 of a
+    loop with run-time bounds), appended to `out`: the carried values after it, and per
+    iteration i the values of stage 1 (piped) and of before it (stale) that stage 2 of
+    iteration i needs, which its shift registers end up holding. Its tiles take the buffers
+    of one iteration."""
+    st, first = lp.stages, lp.stages.first
     d, early = lp.depth, lp.early
     holes = [_placeholder(v.type, out) for v in st.piped] + [_placeholder(lp.carried[k].type, out) for k in st.stale]
     slot_inits = [*(holes[: len(st.piped)] * d), *(holes[len(st.piped) :] * d)]
-    loop_inits = [inits[k] for k in early] + slot_inits
-    lo, hi, one = _index(out, lb), _index(out, lb + d * step), _index(out, step)
-    loop = scf.ForOp(lo, hi, one, loop_inits, Block(arg_types=[IndexType(), *(v.type for v in loop_inits)]))
-    args = list(loop.body.block.args)
-    args[0].name_hint = lp.iv.name_hint
-    e_args = args[1 : 1 + len(early)]
-    piped = _split(args[1 + len(early) :], d, len(st.piped))
-    stale = _split(args[1 + len(early) + d * len(st.piped) :], d, len(st.stale))
-    mapping: dict[SSAValue, SSAValue] = {lp.iv: args[0], **{lp.carried[k]: a for k, a in zip(early, e_args)}}
-    for k, a in zip(early, e_args):
-        a.name_hint = lp.carried[k].name_hint
+    loop, e_args, piped, stale, mapping = _open_loop(lp, early, [inits[k] for k in early] + slot_inits, lo, hi, one)
     body: list[Operation] = []
     _clone_stage(first, mapping, body, [])
     body.append(
@@ -334,29 +352,29 @@ def _prologue(lp: _Loop, inits: list[SSAValue], lb: int, step: int, out: list[Op
 
 
 def _epilogue(lp: _Loop, late: dict[int, SSAValue], piped, stale, lb: int, step: int, out: list[Operation]) -> dict[int, SSAValue]:
-    """Stage 2 of the last `depth` iterations (from `lb`), appended to `out`; the carried
-    values stage 2 updates, after them. One iteration is inlined, more are a loop that shifts
-    the piped and stale values down by one per iteration."""
+    """Stage 2 of the last `depth` iterations from constant `lb`: one iteration inlined, more
+    as _epilogue_loop."""
     st = lp.stages
-    late_k = sorted(late)
     if lp.depth == 1:
         epi: dict[SSAValue, SSAValue] = {lp.iv: _index(out, lb), **{lp.carried[k]: v for k, v in late.items()}}
         epi |= dict(zip(st.piped, piped[0])) | {lp.carried[k]: v for k, v in zip(st.stale, stale[0])}
         _clone_stage(st.second, epi, out, st.first)
-        return {k: epi.get(lp.yielded[k], lp.yielded[k]) for k in late_k}
-    d = lp.depth
+        return {k: epi.get(lp.yielded[k], lp.yielded[k]) for k in sorted(late)}
+    bounds = _index(out, lb), _index(out, lb + lp.depth * step), _index(out, step)
+    return _epilogue_loop(lp, late, piped, stale, *bounds, out)
+
+
+def _epilogue_loop(
+    lp: _Loop, late: dict[int, SSAValue], piped, stale, lo: SSAValue, hi: SSAValue, one: SSAValue, out: list[Operation]
+) -> dict[int, SSAValue]:
+    """A loop from `lo` to `hi` running stage 2 (the last `depth` iterations, or 0 or 1 of a
+    loop with run-time bounds), appended to `out`, shifting the piped and stale values down
+    by one per iteration; the carried values stage 2 updates, after it."""
+    st = lp.stages
+    late_k = sorted(late)
     loop_inits = [late[k] for k in late_k] + _flat(piped) + _flat(stale)
-    lo, hi, one = _index(out, lb), _index(out, lb + d * step), _index(out, step)
-    loop = scf.ForOp(lo, hi, one, loop_inits, Block(arg_types=[IndexType(), *(v.type for v in loop_inits)]))
-    args = list(loop.body.block.args)
-    args[0].name_hint = lp.iv.name_hint
-    l_args = args[1 : 1 + len(late_k)]
-    p_args = _split(args[1 + len(late_k) :], d, len(st.piped))
-    s_args = _split(args[1 + len(late_k) + d * len(st.piped) :], d, len(st.stale))
-    mapping: dict[SSAValue, SSAValue] = {lp.iv: args[0], **{lp.carried[k]: a for k, a in zip(late_k, l_args)}}
+    loop, _, p_args, s_args, mapping = _open_loop(lp, late_k, loop_inits, lo, hi, one)
     mapping |= dict(zip(st.piped, p_args[0])) | {lp.carried[k]: v for k, v in zip(st.stale, s_args[0])}
-    for k, a in zip(late_k, l_args):
-        a.name_hint = lp.carried[k].name_hint
     body: list[Operation] = []
     _clone_stage(st.second, mapping, body, st.first)
     body.append(
@@ -372,13 +390,72 @@ def _epilogue(lp: _Loop, late: dict[int, SSAValue], piped, stale, lb: int, step:
     return dict(zip(late_k, loop.results))
 
 
+def trip_key(loop: scf.ForOp) -> tuple | None:
+    """What a loop's trip count is made of, comparable between the two members of a group:
+    per bound a constant or the index of a parameter of the member (both members take the
+    group's parameters), or None when a bound is anything else or the step is not a positive
+    constant."""
+    keys = []
+    for v in (loop.lb, loop.ub, loop.step):
+        c = _constant(v)
+        if c is not None:
+            keys.append(("constant", c))
+        elif isinstance(v, BlockArgument) and isinstance(v.block.parent_op(), FuncOp) and v.block.parent_op().body.block is v.block:
+            keys.append(("parameter", v.index))
+        else:
+            return None
+    step = _constant(loop.step)
+    return tuple(keys) if step is not None and step > 0 else None
+
+
+@dataclass
+class _RuntimeBounds:
+    lb: SSAValue
+    ub: SSAValue
+    step: SSAValue
+    prologue_ub: SSAValue  # min(ub, lb + step): stage 1 of the first iteration, if there is one
+    loop_ub: SSAValue  # ub - step: n - 1 iterations, none when n <= 1
+    epilogue_lb: SSAValue  # max(lb, lb + (n - 1) step): stage 2 of the last iteration, if there is one
+
+
+def _runtime_bounds(loop: scf.ForOp, step: int, rewriter: PatternRewriter) -> _RuntimeBounds:
+    """The bounds of a rotated loop with run-time bounds, computed at the start of its
+    function from the parameters and constants its bounds are (trip_key): lower-cross-core-rings
+    then finds them known before every enclosing loop it counts the transfers of."""
+    func = loop.parent_op()
+    while not isinstance(func, FuncOp):
+        assert func is not None
+        func = func.parent_op()
+    entry = func.body.block
+    ops: list[Operation] = []
+
+    def at_entry(v: SSAValue) -> SSAValue:
+        c = _constant(v)
+        return v if c is None else _index(ops, c)
+
+    lb, ub, st = at_entry(loop.lb), at_entry(loop.ub), _index(ops, step)
+    first_end = arith.AddiOp(lb, st)
+    prologue_ub = arith.MinSIOp(ub, first_end.result)
+    loop_ub = arith.SubiOp(ub, st)
+    span = arith.SubiOp(ub, lb)
+    trips = arith.CeilDivSIOp(span.result, st)
+    one = arith.ConstantOp(IntegerAttr(1, IndexType()))
+    before_last = arith.SubiOp(trips.result, one.result)
+    offset = arith.MuliOp(before_last.result, st)
+    last = arith.AddiOp(lb, offset.result)
+    epilogue_lb = arith.MaxSIOp(lb, last.result)
+    ops += [first_end, prologue_ub, loop_ub, span, trips, one, before_last, offset, last, epilogue_lb]
+    rewriter.insert(ops, InsertPoint.at_start(entry))
+    return _RuntimeBounds(lb, ub, st, prologue_ub.result, loop_ub.result, epilogue_lb.result)
+
+
 def rotate_loop(loop: scf.ForOp, cut: int, rewriter: PatternRewriter, depth: int = 1) -> None:
     """Rotate `loop` by `depth` iterations at `cut` (see the module docstring)."""
     stages = loop_stages(loop, cut)
     n = trip_count(loop)
-    assert n is not None and 1 <= depth < n
+    assert 1 <= depth and (n is None and depth == 1 or n is not None and depth < n)
     lb, step = _constant(loop.lb), _constant(loop.step)
-    assert lb is not None and step is not None
+    assert step is not None and (lb is not None or n is None)
     block = loop.body.block
     iv, carried = block.args[0], list(block.args[1:])
     yielded = list(block.last_op.operands)  # type: ignore[union-attr]
@@ -386,8 +463,14 @@ def rotate_loop(loop: scf.ForOp, cut: int, rewriter: PatternRewriter, depth: int
     early, n_piped, n_stale = lp.early, len(stages.piped), len(stages.stale)
 
     before: list[Operation] = []
-    current, piped, stale = _prologue(lp, list(loop.iter_args), lb, step, before)
-    new_lb, new_ub, new_step = _index(before, lb), _index(before, lb + (n - depth) * step), _index(before, step)
+    if n is None:  # run-time bounds: loops of min(n, 1), n - 1 and min(n, 1) iterations, none when n = 0
+        runtime = _runtime_bounds(loop, step, rewriter)
+        current, piped, stale = _prologue_loop(lp, list(loop.iter_args), runtime.lb, runtime.prologue_ub, runtime.step, before)
+        new_lb, new_ub, new_step = runtime.lb, runtime.loop_ub, runtime.step
+    else:
+        assert lb is not None
+        current, piped, stale = _prologue(lp, list(loop.iter_args), lb, step, before)
+        new_lb, new_ub, new_step = _index(before, lb), _index(before, lb + (n - depth) * step), _index(before, step)
     ahead = new_step if depth == 1 else _index(before, depth * step)
     init_values = current + _flat(piped) + _flat(stale)
     new_loop = scf.ForOp(new_lb, new_ub, new_step, init_values, Block(arg_types=[IndexType(), *(v.type for v in init_values)]))
@@ -421,10 +504,13 @@ def rotate_loop(loop: scf.ForOp, cut: int, rewriter: PatternRewriter, depth: int
     after: list[Operation] = []
     res = list(new_loop.results)
     rest = res[len(carried) :]
-    late = _epilogue(
-        lp, {k: res[k] for k in stages.late}, _split(rest, depth, n_piped), _split(rest[depth * n_piped :], depth, n_stale),
-        lb + (n - depth) * step, step, after,
-    )
+    late_values = {k: res[k] for k in stages.late}
+    piped, stale = _split(rest, depth, n_piped), _split(rest[depth * n_piped :], depth, n_stale)
+    if n is None:
+        late = _epilogue_loop(lp, late_values, piped, stale, runtime.epilogue_lb, runtime.ub, runtime.step, after)
+    else:
+        assert lb is not None
+        late = _epilogue(lp, late_values, piped, stale, lb + (n - depth) * step, step, after)
     results = [late[k] if k in stages.late else res[k] for k in range(len(carried))]
     for old, new in zip(loop.results, res):
         new.name_hint = old.name_hint
@@ -436,4 +522,14 @@ def rotate_loop(loop: scf.ForOp, cut: int, rewriter: PatternRewriter, depth: int
             rewriter.erase(bound)
 
 
-__all__ = ["NotRotatable", "Stages", "body_ops", "holds_placeholder", "loop_stages", "rotate_loop", "round_trip_cut", "trip_count"]
+__all__ = [
+    "NotRotatable",
+    "Stages",
+    "body_ops",
+    "holds_placeholder",
+    "loop_stages",
+    "rotate_loop",
+    "round_trip_cut",
+    "trip_count",
+    "trip_key",
+]

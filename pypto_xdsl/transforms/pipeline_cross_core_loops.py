@@ -36,8 +36,13 @@ nothing stage 2 of the previous one yields, and the stages touch no common memor
 ring delivers the same tiles: the pass lists both members' transfers, as run, before and
 after the rotation, and rotates a group only when every pop still receives the push it
 received before (per ring, in order) and the two members, run against each other with the
-rings' slots and the group's flags, finish (no deadlock). Loops with run-time bounds, with
-transfers in nested regions or with flags inside are left alone.
+rings' slots and the group's flags, finish (no deadlock). Loops with transfers in nested
+regions or with flags inside are left alone.
+
+**Run-time bounds.** A loop bounded by parameters of the members and constants rotates by one
+iteration for any trip count n: its bounds, computed at the start of each member, make the
+prologue and the epilogue loops of min(n, 1) iterations and the loop between them one of
+n - 1 (none for n = 0). The checks replay such loops at n = 0, 1, 2, 3 and 5.
 
 **Ring depths.** A ring rotated by d holds d more blocks in flight; a ring with transfers in
 a rotated loop gets at least `(d + 1) × (transfers per iteration)` slots (at most 15), on both
@@ -80,6 +85,7 @@ from pypto_xdsl.transforms.cross_core_stages import (
     rotate_loop,
     round_trip_cut,
     trip_count,
+    trip_key,
 )
 
 DEFAULT_DEPTH = 3
@@ -115,9 +121,20 @@ Plan = dict[scf.ForOp, Rotation]
 """Loops to rotate."""
 
 
-def _events(func: FuncOp, plan: Plan) -> list[_Event]:
+ASSUMED_TRIPS = (0, 1, 2, 3, 5)
+"""Trip counts a loop with run-time bounds is checked at (every such loop of a group at once)."""
+
+
+def _runtime_keys(func: FuncOp) -> set[tuple]:
+    """The trip keys of `func`'s loops with run-time bounds that transfer (None: some loop's
+    bounds are neither constants nor parameters)."""
+    return {trip_key(op) for op in func.walk() if isinstance(op, scf.ForOp) and trip_count(op) is None and _has_cross_core(op)}
+
+
+def _events(func: FuncOp, plan: Plan, assumed: int | None = None) -> list[_Event]:
     """The member's transfers and flags in the order they run, loops unrolled, with `plan`'s
-    loops rotated."""
+    loops rotated; a loop with run-time bounds made of parameters and constants runs
+    `assumed` times."""
     out: list[_Event] = []
 
     def block(b: Block, it: tuple[int, ...], ops: list[Operation] | None = None) -> None:
@@ -130,8 +147,9 @@ def _events(func: FuncOp, plan: Plan) -> list[_Event]:
                 if not _has_cross_core(op):
                     continue
                 n = trip_count(op)
-                if n is None:
+                if n is None and (assumed is None or trip_key(op) is None):
                     raise NotRotatable("a loop with run-time bounds transfers")
+                n = assumed if n is None else n
                 body = op.body.block
                 if op in plan:
                     ops_ = [o for o in body.ops if not isinstance(o, scf.YieldOp)]
@@ -230,7 +248,10 @@ def plan_group(group: FuncOp, depth: int = DEFAULT_DEPTH) -> tuple[Plan, dict[Pi
     aic, aiv = group_members(group)
     if aic is None or aiv is None:
         return {}, {}
-    before = {m: _events(m, {}) for m in (aic, aiv)}
+    runtime = _runtime_keys(aic) | _runtime_keys(aiv)
+    if None in runtime:
+        raise NotRotatable("a loop with run-time bounds that are not parameters or constants transfers")
+    before = {m: _events(m, {}, ASSUMED_TRIPS[-1]) for m in (aic, aiv)}
     pairs = _pairs(before[aic], before[aiv])
     partner: dict[Operation, Operation] = {}
     for p, c in pairs:
@@ -247,7 +268,7 @@ def plan_group(group: FuncOp, depth: int = DEFAULT_DEPTH) -> tuple[Plan, dict[Pi
         try:
             for lp, other in ((loop, peer), (peer, loop)):
                 n = trip_count(lp)
-                if n is None or n < 2 or n != trip_count(other):
+                if n is None and trip_key(lp) != trip_key(other) or n is not None and (n < 2 or n != trip_count(other)):
                     raise NotRotatable("trip counts")
                 for o in body_ops(lp):
                     if o.regions and _has_cross_core(o) or isinstance(o, (SetFlagOp, WaitFlagOp)):
@@ -277,11 +298,12 @@ def _depth_for(loop: scf.ForOp, stages: Stages, depth: int) -> int:
     """`depth`, or less: at most the loop's trip count - 1, and 1 when a value stage 2 takes
     from an earlier iteration could not sit in a shift register."""
     n = trip_count(loop)
-    assert n is not None
     types = [v.type for v in stages.piped] + [loop.body.block.args[k + 1].type for k in stages.stale]
     if not all(holds_placeholder(t) for t in types):
+        if n is None:  # its prologue is a loop of 0 or 1 iterations, which starts the slots
+            raise NotRotatable("a value stage 2 takes from stage 1 cannot be carried")
         return 1
-    return max(1, min(depth, n - 1))
+    return 1 if n is None else max(1, min(depth, n - 1))
 
 
 def _ring_depths(aic: FuncOp, aiv: FuncOp, plan: Plan) -> dict[Pipe, int]:
@@ -301,19 +323,21 @@ def check_plan(group: FuncOp, plan: Plan, slots: dict[Pipe, int]) -> str | None:
     and the members, run against each other, must finish."""
     aic, aiv = group_members(group)
     assert aic is not None and aiv is not None
-    try:
-        pairs = _pairs(*(_events(m, {}) for m in (aic, aiv)))
-        after = {m: _events(m, plan) for m in (aic, aiv)}
-        rotated = _pairs(after[aic], after[aiv])
-    except NotRotatable as e:
-        return str(e)
     def key(pairs: list[tuple[_Event, _Event]]) -> list[tuple[int, tuple[int, ...], int, tuple[int, ...]]]:
         return sorted((id(p.op), p.iteration, id(c.op), c.iteration) for p, c in pairs)
 
-    if key(rotated) != key(pairs):
-        return "a pop would receive another push than before"
-    if not _runs_to_completion(after[aic], after[aiv], slots):
-        return "the members would deadlock"
+    runtime = _runtime_keys(aic) | _runtime_keys(aiv)
+    for assumed in ASSUMED_TRIPS if runtime else (None,):
+        try:
+            pairs = _pairs(*(_events(m, {}, assumed) for m in (aic, aiv)))
+            after = {m: _events(m, plan, assumed) for m in (aic, aiv)}
+            rotated = _pairs(after[aic], after[aiv])
+        except NotRotatable as e:
+            return str(e)
+        if key(rotated) != key(pairs):
+            return "a pop would receive another push than before"
+        if not _runs_to_completion(after[aic], after[aiv], slots):
+            return "the members would deadlock"
     return None
 
 

@@ -175,56 +175,8 @@ pypto.func group @ffn(%x: !pypto.tensor<[16, 16], f16>, %w1: !pypto.tensor<[16, 
 // CHECK-NEXT:    pypto.return
 
 
-// Left alone: a loop with run-time bounds (the rotation needs at least two iterations to be
-// known), and a loop whose cores order a shared tensor with flags (stage 2's store and the
-// next iteration's load would change order).
-
-pypto.func aic @dyn_aic(%a: !pypto.tensor<[16, 16], f16>, %n: index) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %am = pypto.tile.load %a[%c0, %c0] : !pypto.tensor<[16, 16], f16> -> !pypto.tile<[16, 16], f16, mat>
-  %al = pypto.tile.move %am : !pypto.tile<[16, 16], f16, mat> -> !pypto.tile<[16, 16], f16, left>
-  %ar = pypto.tile.move %am : !pypto.tile<[16, 16], f16, mat> -> !pypto.tile<[16, 16], f16, right>
-  scf.for %i = %c0 to %n step %c1 {
-    %s = pypto.tile.matmul %al, %ar : !pypto.tile<[16, 16], f16, left>, !pypto.tile<[16, 16], f16, right>
-    pypto.cross_core.push %s to aiv slots(2) : !pypto.tile<[16, 16], f32, acc>
-    %pm = pypto.cross_core.pop from aiv slots(2) : !pypto.tile<[16, 16], f16, mat>
-    %pl = pypto.tile.move %pm : !pypto.tile<[16, 16], f16, mat> -> !pypto.tile<[16, 16], f16, left>
-    %t = pypto.tile.matmul %pl, %ar : !pypto.tile<[16, 16], f16, left>, !pypto.tile<[16, 16], f16, right>
-    pypto.cross_core.push %t to aiv slots(2) : !pypto.tile<[16, 16], f32, acc>
-  }
-  pypto.return
-}
-
-pypto.func aiv @dyn_aiv(%a: !pypto.tensor<[16, 16], f16>, %n: index) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  scf.for %i = %c0 to %n step %c1 {
-    %s = pypto.cross_core.pop from aic slots(2) : !pypto.tile<[16, 16], f32, vec>
-    %h = pypto.tile.cast %s : !pypto.tile<[16, 16], f32, vec> -> !pypto.tile<[16, 16], f16, vec>
-    pypto.cross_core.push %h to aic slots(2) : !pypto.tile<[16, 16], f16, vec>
-    %t = pypto.cross_core.pop from aic slots(2) : !pypto.tile<[16, 16], f32, vec>
-  }
-  pypto.return
-}
-
-pypto.func group @dyn(%a: !pypto.tensor<[16, 16], f16>, %n: index) {
-  pypto.call @dyn_aic(%a, %n) : (!pypto.tensor<[16, 16], f16>, index) -> ()
-  pypto.call @dyn_aiv(%a, %n) : (!pypto.tensor<[16, 16], f16>, index) -> ()
-  pypto.return
-}
-
-// CHECK-LABEL: pypto.func aic @dyn_aic
-// CHECK:         %ar = pypto.tile.move %am
-// CHECK-NEXT:    scf.for %i = %c0 to %n step %c1 {
-// CHECK-NEXT:      pypto.tile.matmul %al, %ar
-// CHECK-NEXT:      pypto.cross_core.push %{{.*}} to aiv slots(2)
-// CHECK-NEXT:      pypto.cross_core.pop from aiv slots(2)
-// CHECK-LABEL: pypto.func aiv @dyn_aiv
-// CHECK-NEXT:    %c0 = arith.constant 0 : index
-// CHECK-NEXT:    %c1 = arith.constant 1 : index
-// CHECK-NEXT:    scf.for %i = %c0 to %n step %c1 {
-// CHECK-NEXT:      pypto.cross_core.pop from aic slots(2)
+// Left alone: a loop whose cores order a shared tensor with flags (stage 2's store and the
+// next iteration's load would change order). (Loops with run-time bounds: runtime_bounds.mlir.)
 
 pypto.func aic @ws_aic(%a: !pypto.tensor<[16, 16], f16>, %ws: !pypto.tensor<[16, 16], f16>) {
   %c0 = arith.constant 0 : index
