@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IndexType, StringAttr
+from xdsl.dialects.builtin import IndexType, IntegerType, StringAttr
 from xdsl.parser import Parser
+from xdsl.traits import Pure
 
 import pypto_xdsl.language as pl
 from pypto_xdsl.dialects import tensor as tensor_ops
@@ -17,6 +20,7 @@ from pypto_xdsl.frontend import ParserError
 from pypto_xdsl.frontend.program import load_programs
 from pypto_xdsl.tools.pypto_compile import make_context
 
+ROOT = Path(__file__).resolve().parent.parent
 N = pl.dynamic("N")
 T64 = pl.Tensor[[64, 64], pl.FP32]
 V64 = pl.Tensor[[64], pl.FP32]
@@ -222,6 +226,57 @@ def test_window_diagnostics(tmp_path, body, message):
     err = info.value
     assert err.line is not None and err.line >= 7 and err.source_line is not None
     assert "^" in str(err) and "Traceback" not in str(err)
+
+
+def _repeated_index_arithmetic(module) -> list[str]:
+    """Pure integer / index ops that repeat an earlier op of their block (same name,
+    operands, properties and result type)."""
+    repeats = []
+    for op in module.walk():
+        for region in op.regions:
+            for block in region.blocks:
+                seen = set()
+                for inner in block.ops:
+                    if inner.regions or len(inner.results) != 1 or not inner.has_trait(Pure):
+                        continue
+                    if not isinstance(inner.results[0].type, IndexType | IntegerType):
+                        continue
+                    key = (inner.name, tuple(inner.operands), tuple(sorted(inner.properties.items())), inner.results[0].type)
+                    if key in seen:
+                        repeats.append(str(inner))
+                    seen.add(key)
+    return repeats
+
+
+EXAMPLE_FILES = sorted(
+    p for pattern in ("*.py", "kernels/*.py", "mixed/*.py") for p in (ROOT / "examples").glob(pattern)
+)
+
+
+@pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda p: str(p.relative_to(ROOT / "examples")))
+def test_examples_compute_each_index_expression_once_per_block(path):
+    for prog in load_programs(path.read_text(), str(path)):
+        assert _repeated_index_arithmetic(prog.module) == []
+
+
+def test_window_read_and_write_share_their_offsets(tmp_path):
+    (prog,) = compile_body(
+        tmp_path,
+        "for r in pl.range(4):\n"
+        "    x[r * 16:(r + 1) * 16, :] = pl.exp(x[r * 16:(r + 1) * 16, :])\n"
+        "    t = pl.load(x, [r * 16 + 1, n], [8, 8])\n"
+        "    x = pl.store(t, [r * 16 + 1, n], x)\n",
+        "x: pl.Tensor[[64, 64], pl.FP32], n: pl.Scalar[pl.INT64]",
+    )
+    module = prog.module
+    assert _repeated_index_arithmetic(module) == []
+    (sl,) = ops_of(module, tensor_ops.SliceOp)
+    (asm,) = ops_of(module, tensor_ops.AssembleOp)
+    (load,) = ops_of(module, tile_ops.LoadOp)
+    (store,) = ops_of(module, tile_ops.StoreOp)
+    assert sl.offsets[0] is asm.offsets[0]
+    assert list(load.offsets) == list(store.offsets)
+    assert len(ops_of(module, arith.IndexCastOp)) == 1  # n converted once for both uses
 
 
 # =========================================================================== while

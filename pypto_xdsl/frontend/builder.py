@@ -34,6 +34,7 @@ from typing import Any
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, IntegerType, ModuleOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.traits import Pure
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
 from pypto_xdsl.dialects import attributes as A
@@ -346,6 +347,22 @@ class ModuleBuilder:
 
 
 
+def _index_arith_key(op: Operation) -> tuple | None:
+    """What identifies `op` among the ops of its block when it is pure scalar integer / index
+    arithmetic (`arith` on index and integers, `tensor.dim`), else None."""
+    if op.regions or len(op.results) != 1 or not isinstance(op.results[0].type, IndexType | IntegerType):
+        return None
+    if not op.has_trait(Pure):
+        return None
+    return (
+        op.name,
+        tuple(op.operands),
+        tuple(sorted(op.properties.items())),
+        tuple(sorted(op.attributes.items())),
+        op.results[0].type,
+    )
+
+
 class FunctionBuilder(ControlFlowMixin, ScopeMixin, ExpressionMixin, CallMixin):
     """Builds one `pypto.func` from a function's AST (see the module docstring)."""
 
@@ -376,6 +393,10 @@ class FunctionBuilder(ControlFlowMixin, ScopeMixin, ExpressionMixin, CallMixin):
         # Literals materialised per block (a constant is reused within its block only, so
         # scope bodies stay self-contained for outlining).
         self.constants: dict[tuple[int, Attribute], SSAValue] = {}
+        # Pure index arithmetic per block, under the same rule: `a[r*128:(r+1)*128] = f(a[r*128:
+        # (r+1)*128])` computes `r*128` once. Keyed by the Block itself (not its id: a scope
+        # body the frontend discards must not lend its entries to a later block).
+        self.index_arith: dict[Block, dict[tuple, SSAValue]] = {}
         self._parents: dict[ast.AST, ast.AST] | None = None  # AST parent links, built on demand
 
     def error(self, node: ast.AST | None, message: str) -> ParserError:
@@ -482,7 +503,15 @@ class FunctionBuilder(ControlFlowMixin, ScopeMixin, ExpressionMixin, CallMixin):
             op = factory()
         except (VerifyException, DiagnosticException) as e:
             raise self.error(node, str(e)) from None
+        key = _index_arith_key(op)
+        if key is not None:
+            cached = self.index_arith.setdefault(self.block, {}).get(key)
+            if cached is not None:
+                op.drop_all_references()  # never inserted: detach it from its operands
+                return cached
         self.emit(op, node)
+        if key is not None:
+            self.index_arith[self.block][key] = op.results[0]
         return op.results[0]
 
     def materialize(self, value: Value, want: Attribute | None, node: ast.AST | None) -> SSAValue:
@@ -527,15 +556,16 @@ class FunctionBuilder(ControlFlowMixin, ScopeMixin, ExpressionMixin, CallMixin):
             return converted
         return self.materialize(value, IndexType(), node)
 
-    def index_list(self, node: ast.expr, what: str) -> list[SSAValue]:
-        value = self.expr(node)
+    # The argument helpers below take the value the caller already evaluated from `node`:
+    # evaluating it again would emit its ops (offset arithmetic, calls) a second time.
+
+    def index_list(self, value: Value, node: ast.expr, what: str) -> list[SSAValue]:
         if not isinstance(value, list | tuple):
             raise self.error(node, f"{what} must be a list, got {describe(value)}")
         elts = node.elts if isinstance(node, ast.List | ast.Tuple) else [node] * len(value)
         return [self.index(v, n) for v, n in zip(value, elts)]
 
-    def static_shape(self, node: ast.expr, what: str) -> list[A.Dim]:
-        value = self.expr(node)
+    def static_shape(self, value: Value, node: ast.expr, what: str) -> list[A.Dim]:
         if not isinstance(value, list | tuple):
             raise self.error(node, f"{what} must be a list, got {describe(value)}")
         dims: list[A.Dim] = []
@@ -548,8 +578,7 @@ class FunctionBuilder(ControlFlowMixin, ScopeMixin, ExpressionMixin, CallMixin):
                 raise self.error(node, f"{what} must hold static dimensions (ints or pl.dynamic), got {describe(d)}")
         return dims
 
-    def dtype_arg(self, node: ast.expr) -> T.DataType:
-        value = self.expr(node)
+    def dtype_arg(self, value: Value, node: ast.expr) -> T.DataType:
         if not isinstance(value, T.DataType):
             raise self.error(node, f"expected a dtype such as pl.FP32, got {describe(value)}")
         return value

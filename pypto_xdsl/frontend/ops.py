@@ -175,16 +175,16 @@ class Args:
 
     def offsets(self, name: str, rank: int) -> list[SSAValue]:
         node = self.node_of(name)
-        values = self.fb.index_list(node, f"'{name}' of {self.qual}")
+        values = self.fb.index_list(self.value(name), node, f"'{name}' of {self.qual}")
         if len(values) != rank:
             raise self.fb.error(node, f"'{name}' of {self.qual} needs {rank} entries, got {len(values)}")
         return values
 
     def shape(self, name: str) -> list:
-        return self.fb.static_shape(self.node_of(name), f"'{name}' of {self.qual}")
+        return self.fb.static_shape(self.value(name), self.node_of(name), f"'{name}' of {self.qual}")
 
     def dtype(self, name: str) -> T.DataType:
-        return self.fb.dtype_arg(self.node_of(name))
+        return self.fb.dtype_arg(self.value(name), self.node_of(name))
 
     def memory(self, name: str, default: T.MemorySpace) -> T.MemorySpace:
         if name not in self:
