@@ -166,6 +166,23 @@ def test_pypto_compile_profile_and_report(tmp_path):
     assert by_kernel(launches)["rows"].counters["vec"] > 0
 
 
+def test_pypto_compile_report_sizes_the_minimum_of_dynamic_tensors_by_dim(tmp_path):
+    """`--report --dim N=...`: the program's minimum GM traffic counts each dynamic tensor at
+    that run's extent (a, b read, o written: 3 * N * 128 * 4 bytes), one line per run."""
+    src = Path(__file__).parent / "backend_inputs" / "dynamic_elementwise.mlir"
+    proc = subprocess.run(
+        [sys.executable, "-m", "pypto_xdsl.tools.pypto_compile", str(src), "-o", str(tmp_path / "out"), "--sim",
+         "--report", "--dim", "N=16,40"],
+        capture_output=True, text=True,
+    )
+    assert proc.returncode == 0, proc.stderr
+    runs = proc.stdout.split("run at ")[1:]
+    assert [run.splitlines()[0] for run in runs] == ["N=16:", "N=40:"]
+    for run, n in zip(runs, (16, 40)):
+        (line,) = [line for line in run.splitlines() if "GM traffic vs the program's minimum" in line]
+        assert f"minimum {3 * n * 128 * 4 / 1024:.2f} KiB:" in line
+
+
 @pytest.mark.parametrize("op", [0, 2], ids=["softmax", "layernorm"])
 def test_prefetching_the_next_copy_in_beats_the_sample_loop(tmp_path, op):
     """The sample-style loop (copy-in, compute, copy-out per tile) issues tile i+1's copy-in

@@ -463,7 +463,9 @@ def _print_profile(report: SimulationReport, module: ModuleOp, args, out_dir: Pa
         print(prof.format_profile(kernels))
     if args.report:
         func = choose_entry(module, args.entry)
-        print(prof.format_report(kernels, prof.program_min_bytes(func) if func is not None else None))
+        # the run's --dim extents size the dynamic tensors (without them there is no minimum)
+        min_bytes = prof.program_min_bytes(func, report.dims) if func is not None else None
+        print(prof.format_report(kernels, min_bytes))
         prof.annotate_kernel_sources(out_dir, kernels)
 
 
