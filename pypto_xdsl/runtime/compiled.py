@@ -128,7 +128,7 @@ class Compiled:
 
     def build(self, config: RunConfig) -> None:
         from pypto_xdsl.backend.ascendc.emit import choose_entry
-        from pypto_xdsl.backend.ascendc.host_tensors import returned_params
+        from pypto_xdsl.backend.ascendc.host_tensors import result_params_across_calls
         from pypto_xdsl.runtime import cache
         from pypto_xdsl.runtime.simulate import describe_build, emit_and_build
 
@@ -141,7 +141,7 @@ class Compiled:
                 f"{self.what} has no orchestration function to run on the sim target "
                 "(call it from a @pl.jit entry, or use the interpreter target)"
             )
-        self.results = returned_params(func)
+        self.results = result_params_across_calls(func)
         for i, param in enumerate(self.results):
             if param is None or not isinstance(func.args[param].type, TensorType):
                 raise self.runtime.error_at_def(

@@ -27,8 +27,11 @@ def host_ctype(t) -> str:
     return ctype(t)
 
 
-def returned_params(func: program.FuncOp) -> list[int | None]:
-    """For each result of `func`, the index of the tensor parameter it writes through."""
+def result_params_across_calls(func: program.FuncOp) -> list[int | None]:
+    """For each result of `func`, the index of the tensor parameter it writes through, else
+    None: followed through loops and branches and, as an orchestration function needs, through
+    the calls and kernel launches it makes (`analysis.ascendc_kernel.returned_params` follows
+    the stores and slices of one kernel instead)."""
     ret = func.body.block.last_op
     if not isinstance(ret, program.ReturnOp):
         return []
@@ -79,7 +82,7 @@ def _param_index(func: program.FuncOp, value: SSAValue) -> int | None:
             callee = lookup_symbol(op, op.callee)
             if not isinstance(callee, program.FuncOp):
                 return None
-            idx = returned_params(callee)
+            idx = result_params_across_calls(callee)
             k = value.index  # type: ignore[union-attr]
             if k >= len(idx) or idx[k] is None:
                 return None
