@@ -14,6 +14,9 @@ import numpy as np
 import pytest
 
 from pypto_xdsl.backend.ascendc import sim
+from pypto_xdsl.dialects import tensor
+from pypto_xdsl.interpreter import api as interpreter
+from pypto_xdsl.interpreter.values import PyptoInterpretationError
 from pypto_xdsl.tools import pypto_compile
 from pypto_xdsl.tools.pypto_compile import apply_pipeline, parse_program, simulate_sizes, write_inputs
 
@@ -72,6 +75,28 @@ def test_a_block_index_out_of_range_is_reported_by_the_host(built):
     assert proc.returncode != 0
     assert ("run_main: 'pypto.tensor.slice' %w is out of bounds: dimension 0 takes 16 at 32 of 32"
             in proc.stderr), proc.stderr
+
+
+def test_a_window_past_the_pool_is_the_same_error_on_the_host_and_in_the_interpreter(built):
+    """Block 2 of a 40-row pool is rows 32..47: the 2-D window %w runs past the run-time extent
+    P. The host refuses it before the launch (the kernel would read its whole [16, 64] tile),
+    and the interpreter refuses it at the same op with the same numbers (only a 1-D window nothing
+    writes through may run past a run-time extent)."""
+    out, module, _, _ = built
+    binding = {"B": 3, "P": 40, "C": 64, "Q": 48}
+    func = pypto_compile.choose_entry(module, None)
+    in_dir, res_dir = out / "past" / "in", out / "past" / "out"
+    res_dir.mkdir(parents=True)
+    inputs = _inputs(binding, bad_entry=2)
+    write_inputs(func, inputs, in_dir)
+    proc = sim.run(out / "build-sim" / "pypto_main", in_dir, res_dir, args=[f"{d}={n}" for d, n in binding.items()])
+    assert proc.returncode != 0
+    numbers = "dimension 0 takes 16 at 32 of 40"
+    assert f"run_main: 'pypto.tensor.slice' %w is out of bounds: {numbers}" in proc.stderr, proc.stderr
+    with pytest.raises(PyptoInterpretationError) as info:
+        interpreter.run(parse_program(PROGRAM), "main", inputs)
+    assert isinstance(info.value.op, tensor.SliceOp) and info.value.op.result.name_hint == "w"
+    assert "out of bounds" in info.value.detail and numbers in info.value.detail
 
 
 def test_the_host_code_reads_allocates_and_checks_at_run_time(built):

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from pypto_xdsl.dialects import tensor, tile
-from pypto_xdsl.interpreter import parse_module, run
+from pypto_xdsl.interpreter import PyptoInterpretationError, parse_module, run
 
 T48 = "!pypto.tensor<[4, 8], f32>"
 V48 = "!pypto.tile<[4, 8], f32, vec>"
@@ -806,7 +806,7 @@ def test_tensor_valid_region_makes_loads_partial(cols, rows):
     np.testing.assert_array_equal(r, want)
 
 
-@pytest.mark.parametrize("at", [0, 3, 6, 8, 10])
+@pytest.mark.parametrize("at", [0, 3, 6, 8, 9])
 def test_slice_with_runtime_size_past_a_runtime_extent(at):
     text = """
     pypto.func @main(%x: !pypto.tensor<[N], f32>, %at: index, %n: index, out %o: !pypto.tensor<[4], f32>) -> !pypto.tensor<[4], f32> {
@@ -823,6 +823,32 @@ def test_slice_with_runtime_size_past_a_runtime_extent(at):
     want = np.full(4, np.inf, np.float32)  # pad(max) of a float tile
     want[:inside] = x[at : at + inside]
     np.testing.assert_array_equal(r, want)
+
+
+@pytest.mark.parametrize(
+    "source, window, offsets, message",
+    [
+        # a 1-D window must start inside (the host's `off >= T` check)
+        ("[N]", "[4]", "%at", "dimension 0 takes 4 at 10 of 10; only a 1-D window"),
+        # a 2-D window must fit, along a run-time extent too (the host's `row + 4 > N` check)
+        ("[N, 8]", "[4, 8]", "%at, %c0", "dimension 0 takes 4 at 8 of 10; only a 1-D window"),
+        ("[8, N]", "[8, 4]", "%c0, %at", "dimension 1 takes 4 at 8 of 10; only a 1-D window"),
+        # past a static extent (the verifier's check when the offset is a constant)
+        ("[10, 8]", "[4, 8]", "%at, %c0", "dimension 0 takes 4 at 8 of 10)"),
+    ],
+)
+def test_a_slice_past_the_end_is_out_of_bounds_as_on_the_host(source, window, offsets, message):
+    text = f"""
+    pypto.func @main(%x: !pypto.tensor<{source}, f32>, %at: index) -> !pypto.tensor<{window}, f32> {{
+      %c0 = arith.constant 0 : index
+      %w = pypto.tensor.slice %x[{offsets}] : !pypto.tensor<{source}, f32> -> !pypto.tensor<{window}, f32>
+      pypto.return %w : !pypto.tensor<{window}, f32>
+    }}"""
+    shape = [10 if d == "N" else int(d) for d in source.strip("[]").split(", ")]
+    at = 10 if window == "[4]" else 8
+    with pytest.raises(PyptoInterpretationError, match="out of bounds: slice window") as info:
+        run_text(text, [rnd(tuple(shape), 14), at])
+    assert message in str(info.value)
 
 
 def test_assemble_of_a_tensor_with_a_valid_region_writes_that_region():

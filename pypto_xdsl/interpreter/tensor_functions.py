@@ -63,11 +63,13 @@ def tensor_window(
 ) -> np.ndarray:
     """The view `tensor.slice` gives, with PyPTO's valid region: the source's valid region
     shifted by the offsets and cut to the window (a slice is never valid where its source is
-    not). A window running past the end of a run-time (`?` or symbolic) extent (a fixed-size
-    view of a ragged tail: `pl.slice(block_table, [64], [b * n])` near the end) is valid up
-    to the edge; its storage ends there, so it is a read-only copy whose cells past the edge
-    are unspecified, and a write through it is an error (`check_write`). Past a static
-    extent it is an error."""
+    not). A 1-D window that starts inside and runs past the end of a run-time (`?` or
+    symbolic) extent (a fixed-size view of a ragged index table: `pl.slice(block_table, [64],
+    [b * n])` near the end) is valid up to the edge; its storage ends there, so it is a
+    read-only copy whose cells past the edge are unspecified, and a write through it is an
+    error (`check_write`). Any other window past the end is an error, the host code's rule
+    (backend/ascendc/host.py `_check_window`): kernels read whole tiles of a 2-D window, and
+    a window starting past the end has no element to read."""
     if len(offsets) != src.ndim or len(extents) != src.ndim:
         window(interpreter, op, src, offsets, extents, "slice")  # reports the rank mismatch
     if any(o < 0 for o in offsets):
@@ -78,8 +80,16 @@ def tensor_window(
         view = src[tuple(slice(o, o + e) for o, e in zip(offsets, extents))]
         return with_valid(view, valid)
     static = op.operands[0].type.get_shape()  # type: ignore[union-attr]
-    if any(o + e > n and isinstance(d, int) for o, e, n, d in zip(offsets, extents, src.shape, static)):
-        window(interpreter, op, src, offsets, extents, "slice")  # past a static extent: an error
+    for axis, (o, e, n, d) in enumerate(zip(offsets, extents, src.shape, static)):
+        if o + e > n and (isinstance(d, int) or src.ndim > 1 or o >= n):
+            raise fail(
+                interpreter, op,
+                f"out of bounds: slice window at offsets {list(offsets)} with shape {list(extents)} "
+                f"does not fit in shape {list(src.shape)} (dimension {axis} takes {e} at {o} of {n}"
+                + ("" if isinstance(d, int) else
+                   "; only a 1-D window nothing writes through may run past a run-time extent, from inside")
+                + ")",
+            )
     inside = tuple(max(0, min(e, n - o)) for o, e, n in zip(offsets, extents, src.shape))
     out = numerics.unspecified(tuple(extents), src.dtype)
     out[valid_block(inside)] = np.asarray(src)[tuple(slice(o, o + i) for o, i in zip(offsets, inside))]
