@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from xdsl.dialects.builtin import DenseArrayBase, IndexType, IntegerAttr, i64
+from xdsl.dialects.builtin import DenseArrayBase, IndexType, IntegerAttr, UnitAttr, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -29,6 +29,14 @@ def verify_block_dim(op: Operation) -> None:
     attr = op.attributes.get(BLOCK_DIM_ATTR)
     if attr is not None and (not isinstance(attr, IntegerAttr) or attr.value.data < 1):
         raise VerifyException(f"'{BLOCK_DIM_ATTR}' must be a positive integer, got {attr}")
+
+
+SYNC_START_ATTR = "pypto.sync_start"
+"""Discardable unit attribute of a call/submit/incore scope launched on a core count (PyPTO's
+`pl.spmd(..., sync_start=True)`, kept on the dispatch as PyPTO does): every block starts at
+once. A launch's blocks run concurrently on the device when they fit on the chip's cores; the
+interpreter runs them one after the other, one legal schedule of blocks that do not wait on
+each other."""
 
 
 NO_DEP_ATTR = "pypto.no_dep"
@@ -71,6 +79,13 @@ def verify_launch(op: Operation, n_args: int | None) -> None:
         raise VerifyException(
             f"the core count is given twice: '{BLOCK_DIM_ATTR}' and a cores(...) operand"
         )
+    if (sync := op.attributes.get(SYNC_START_ATTR)) is not None:
+        if not isinstance(sync, UnitAttr):
+            raise VerifyException(f"'{SYNC_START_ATTR}' is a unit attribute, got {sync}")
+        if launch_cores(op) is None and BLOCK_DIM_ATTR not in op.attributes:
+            raise VerifyException(
+                f"'{SYNC_START_ATTR}' needs the launch's core count ('{BLOCK_DIM_ATTR}' or cores(...))"
+            )
     no_dep = op.attributes.get(NO_DEP_ATTR)
     if no_dep is None:
         return

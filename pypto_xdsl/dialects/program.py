@@ -21,6 +21,7 @@ from pypto_xdsl.dialects.functions import (
 from pypto_xdsl.dialects.launch import (
     BLOCK_DIM_ATTR,
     NO_DEP_ATTR,
+    SYNC_START_ATTR,
     launch_block_dim,
     launch_cores,
     no_dep_positions,
@@ -38,6 +39,7 @@ __all__ = [
     "DIM_BOUNDS_ATTR",
     "NO_DEP_ATTR",
     "SPLIT_AIV_EXCLUSIVE_MESSAGE",
+    "SYNC_START_ATTR",
     "CallOp",
     "FuncOp",
     "IncoreScopeOp",

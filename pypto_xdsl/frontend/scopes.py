@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType
+from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, UnitAttr
 from xdsl.ir import Block, Region, SSAValue
 
 from pypto_xdsl.analysis import deferred_wait
@@ -29,6 +29,7 @@ from pypto_xdsl.dialects import tile as tile_ops
 from pypto_xdsl.dialects.attributes import TaskIdType, TensorType
 from pypto_xdsl.dialects.program import (
     BLOCK_DIM_ATTR,
+    SYNC_START_ATTR,
     CallOp,
     IncoreScopeOp,
     ManualScopeOp,
@@ -351,10 +352,13 @@ class ScopeMixin:
             if not isinstance(item.optional_vars, ast.Name):
                 raise self.error(item.optional_vars, "'as' must name a single variable (the task id)")
             tid_name = item.optional_vars.id
+        # A scope with no option for its own kernel (split, slots, dumps, no_dep_args) around
+        # one call of an InCore function is that launch, as for pl.spmd.
+        lift = not dumps and not split_given and slot_num is None and not no_dep
         self.scope(
             node, node.body, name_hint=name_hint, deps=deps, dumps=dumps, split=split,
             slot_num=slot_num, tid_name=tid_name, split_given=split_given, no_dep=no_dep,
-            allow_early_resolve=early,
+            allow_early_resolve=early, lift_kernel_call=lift,
         )
 
     def scope_name(self, value: Value, node: ast.AST) -> str:
@@ -423,13 +427,12 @@ class ScopeMixin:
             if not isinstance(v, Const) or not isinstance(v.value, bool):
                 raise self.error(a.node_of("allow_early_resolve"), f"allow_early_resolve must be True or False, got {describe(v)}")
             early = v.value
-        if "sync_start" in a:
-            # PyPTO: every block starts at once. The blocks of one launch run concurrently on
-            # the device (a launch never exceeds the cores); the interpreter runs them one
-            # after the other, one legal schedule of blocks that do not wait on each other.
+        sync_start = False
+        if "sync_start" in a:  # PyPTO: every block starts at once (kept on the launch: SYNC_START_ATTR)
             v = a.value("sync_start")
             if not isinstance(v, Const) or not isinstance(v.value, bool):
                 raise self.error(a.node_of("sync_start"), f"sync_start must be True or False, got {describe(v)}")
+            sync_start = v.value
         if self.decl.kind in A.INCORE_KINDS:
             raise self.error(
                 node, f"pl.spmd inside {self.decl.kind.value} function '{self.decl.name}': it already runs on a core"
@@ -440,6 +443,7 @@ class ScopeMixin:
         self.scope(
             node, stmts, name_hint=name_hint, deps=deps, tid_name=tid_name,
             block_dim=block_dim, cores=cores, block_index=block_index, allow_early_resolve=early,
+            sync_start=sync_start,
         )
 
     def scope(
@@ -459,10 +463,13 @@ class ScopeMixin:
         cores: SSAValue | None = None,
         no_dep: Sequence[SSAValue] = (),
         allow_early_resolve: bool = False,
+        lift_kernel_call: bool = False,
+        sync_start: bool = False,
     ) -> None:
         """A `pypto.incore_scope` holding `stmts` (the body of a `pl.at`, or a synthesised scope);
         with `block_dim` (or `cores`, a count read at run time), launched on that many cores,
-        `block_index` naming the core's index."""
+        `block_index` naming the core's index. A launch on cores, or with `lift_kernel_call`,
+        whose body is one call of an InCore function is that call (`_lift_kernel_launch`)."""
         outer_env, outer_block = self.env, self.block
         self.env = dict(outer_env)
         self.block = Block()
@@ -498,10 +505,10 @@ class ScopeMixin:
             values.append(v)
         body.add_op(YieldOp(*values))
         self.env, self.block = outer_env, outer_block
-        if block_dim is not None or cores is not None:
+        if block_dim is not None or cores is not None or lift_kernel_call:
             launch = self._lift_kernel_launch(
                 body, block_dim=block_dim, cores=cores, deps=deps, with_task_id=tid_name is not None,
-                allow_early_resolve=allow_early_resolve,
+                allow_early_resolve=allow_early_resolve, sync_start=sync_start,
             )
             if launch is not None:
                 results, task_id = launch
@@ -526,6 +533,8 @@ class ScopeMixin:
         )
         if block_dim is not None:
             op.attributes[BLOCK_DIM_ATTR] = IntegerAttr(block_dim, 64)
+        if sync_start:
+            op.attributes[SYNC_START_ATTR] = UnitAttr()
         self.block.add_op(op)
         self._bind_scope_results(node, stmts, inner_env, outputs, list(op.outputs), block_index)
         if tid_name is not None:
@@ -567,11 +576,12 @@ class ScopeMixin:
         deps: Sequence[SSAValue],
         with_task_id: bool,
         allow_early_resolve: bool,
+        sync_start: bool = False,
     ) -> tuple[list[SSAValue], SSAValue | None] | None:
-        """A `pl.spmd` whose body is one call of an InCore (AIC, AIV) function launches that
-        kernel itself, as PyPTO dispatches such a scope: the call (a `pypto.submit` when the
-        scope has a task id, deps or early resolve) carries the core count, and no scope is
-        left to outline around it (a kernel calling a kernel). Returns the launch's results
+        """A `pl.spmd` (or plain `pl.at`) whose body is one call of an InCore (AIC, AIV) function
+        launches that kernel itself, as PyPTO dispatches such a scope: the call (a `pypto.submit`
+        when the scope has a task id, deps or early resolve) carries the core count, and no scope
+        is left to outline around it (a kernel calling a kernel). Returns the launch's results
         in the order the body yields them, and its task id; None when the body is anything
         else (it stays a scope)."""
         ops = list(body.ops)
@@ -618,5 +628,7 @@ class ScopeMixin:
             results = list(launch.results)
         if block_dim is not None:
             launch.attributes[BLOCK_DIM_ATTR] = IntegerAttr(block_dim, 64)
+        if sync_start:
+            launch.attributes[SYNC_START_ATTR] = UnitAttr()
         self.block.add_op(launch)
         return [results[i] for i in yielded], task_id

@@ -79,6 +79,7 @@ from pypto_xdsl.dialects.program import (
     BLOCK_DIM_ATTR,
     NO_DEP_ATTR,
     SPLIT_AIV_EXCLUSIVE_MESSAGE,
+    SYNC_START_ATTR,
     CallOp,
     FuncOp,
     IncoreScopeOp,
@@ -576,6 +577,8 @@ class _FunctionOutliner:
             call.attributes[NO_DEP_ATTR] = DenseArrayBase.from_list(i64, sorted(set(no_dep_positions)))
         if (block_dim := scope.attributes.get(BLOCK_DIM_ATTR)) is not None:
             call.attributes[BLOCK_DIM_ATTR] = block_dim  # an SPMD scope: the launch runs on N cores
+        if (sync_start := scope.attributes.get(SYNC_START_ATTR)) is not None:
+            call.attributes[SYNC_START_ATTR] = sync_start  # PyPTO keeps it on the dispatch
         parent_block = scope.parent_block()
         assert parent_block is not None
         rewriter.insert(call, InsertPoint.before(scope))

@@ -576,3 +576,14 @@ pypto.func @spmd_scope() {
 }
 
 // CHECK: Operation does not verify: 'pypto.block_dim' must be a positive integer, got 0 : i64
+
+// -----
+
+pypto.func @sync_start_without_cores() {
+  pypto.incore_scope attributes {pypto.sync_start} {
+    pypto.yield
+  }
+  pypto.return
+}
+
+// CHECK: Operation does not verify: 'pypto.sync_start' needs the launch's core count ('pypto.block_dim' or cores(...))

@@ -39,3 +39,23 @@ pypto.func @main(%a: !pypto.tensor<[64, 32], f32>, out %o: !pypto.tensor<[64, 32
 }
 
 // CHECK:      pypto.submit @main_incore_0(%o, %a) {pypto.block_dim = 2 : i64}
+
+// -----
+
+// `pypto.sync_start` (PyPTO's `pl.spmd(..., sync_start=True)`) stays on the dispatch, as the
+// core count does: the call carries it, the outlined kernel does not.
+
+pypto.func @main(%a: !pypto.tensor<[64, 32], f32>, out %o: !pypto.tensor<[64, 32], f32>) -> !pypto.tensor<[64, 32], f32> {
+  %r = pypto.incore_scope -> (!pypto.tensor<[64, 32], f32>) attributes {pypto.block_dim = 4 : i64, pypto.sync_start} {
+    %c0 = arith.constant 0 : index
+    %w = pypto.tensor.assemble %a into %o[%c0, %c0] : !pypto.tensor<[64, 32], f32> into !pypto.tensor<[64, 32], f32>
+    pypto.yield %w : !pypto.tensor<[64, 32], f32>
+  }
+  pypto.return %r : !pypto.tensor<[64, 32], f32>
+}
+
+// CHECK:      pypto.func orchestration @main(
+// CHECK-NEXT:   %r = pypto.call @main_incore_0(%o, %a) {pypto.block_dim = 4 : i64, pypto.sync_start} : (
+// CHECK:      pypto.func incore
+// CHECK-NOT:  pypto.sync_start
+// CHECK:        pypto.return
