@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from pypto_xdsl.interpreter.tolerance import matmul_tolerance
 from pypto_xdsl.tools.pypto_compile import (
     apply_pipeline,
     default_pipeline,
@@ -243,7 +244,11 @@ def test_matmul_f32_cube_path(tmp_path):
     """f32 operands on the cube (float x float -> float Mmad): the banded Nd2Nz copy and
     LoadDataWithTranspose of the right operand against the interpreter and numpy."""
     report = compile_and_run("matmul_f32", tmp_path, seed=21)
-    assert_matches_interpreter(report)
+    # the Mmad and the interpreter sum the 64 products in different orders: the documented
+    # matmul rule (K = 64, f32 operands), not the elementwise floor
+    expected = report.reference["c"]
+    tol = matmul_tolerance(64, "f32", scale=float(np.abs(expected).max()))
+    np.testing.assert_allclose(report.outputs["c"], expected, rtol=tol.rtol, atol=tol.atol)
     run_in = tmp_path / "matmul_f32" / "sim-run" / "in"
     a = np.fromfile(run_in / "a.bin", dtype=np.float32).reshape(32, 64)
     b = np.fromfile(run_in / "b.bin", dtype=np.float32).reshape(64, 48)
