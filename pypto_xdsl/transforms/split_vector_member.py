@@ -477,14 +477,23 @@ def _exchange_partials(
     return workspace
 
 
-def split_vector_member(func: FuncOp, dim: int, shared: frozenset[int] = frozenset()) -> FuncOp | str:
+def split_vector_member(
+    func: FuncOp, dim: int, shared: frozenset[int] = frozenset(), *, exchange: bool = True
+) -> FuncOp | str:
     """The aiv member `func` split over two vector cores along `dim` (a new function), or the
     reason it stays on one (`func` is not changed). `shared`: the indices of the parameters
-    that are the group's workspaces."""
+    that are the group's workspaces. `exchange`: whether a reduction across the split may be
+    combined through an exchange of partial results (else it keeps the member on one AIV)."""
     split = func.clone()
     plan = plan_split(split, dim, {split.body.block.args[k] for k in shared})
     if isinstance(plan, str):
         return plan
+    if plan.exchanges and not exchange:
+        return (
+            f"{_describe(plan.exchanges[0])} reduces across the split dimension, and exchanging partial results "
+            "(a GM copy each way and a mode-1 meeting) costs more than the split saves at tile sizes that fit the "
+            "UB: the scope can ask for it with pl.split"
+        )
     apply_split(split, plan)
     try:
         split.verify()
@@ -509,7 +518,10 @@ def split_group_member(group: FuncOp, member: FuncOp) -> FuncOp | None:
     """`member` (the group's aiv function) split over both AIVs, or None when it stays on one
     (with a warning naming the reason if the group's scope asked for a split)."""
     dim, asked = split_dimension(group)
-    split = split_vector_member(member, dim, group_workspace_params(group, member))
+    # the cost model puts a split with an exchange behind the member on one AIV (1.5-1.7x its
+    # cycles at 64 x 64 tiles: docs/passes/split-vector-member.md), so only an explicit
+    # pl.split pays for one
+    split = split_vector_member(member, dim, group_workspace_params(group, member), exchange=asked)
     if not isinstance(split, str):
         return split
     if asked:
