@@ -8,7 +8,7 @@ LLVM_BIN := /usr/lib/llvm-22/bin
 PYTEST_WORKERS ?= auto
 export PATH := $(abspath $(BIN)):$(LLVM_BIN):$(PATH)
 
-.PHONY: setup system-deps test lint pytest filecheck demo fuzz fuzz-errors bench reference-examples clean
+.PHONY: setup system-deps test lint pytest filecheck demo fuzz fuzz-errors bench reference-examples check-headers clean
 
 setup: $(STAMP) system-deps
 
@@ -35,9 +35,9 @@ test: setup lint
 	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) tests
 	$(BIN)/lit -q tests/filecheck
 
-# Pyflakes errors (unused/undefined names) and import order in the package, benchmarks and tests.
+# Pyflakes errors (unused/undefined names) and import order in the package, benchmarks, tests and scripts.
 lint: setup
-	$(BIN)/ruff check pypto_xdsl benchmarks tests
+	$(BIN)/ruff check pypto_xdsl benchmarks tests scripts
 
 pytest: setup
 	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) tests
@@ -102,6 +102,21 @@ $(REF_VENV)/.installed: pyproject.toml
 
 reference-examples: $(REF_VENV)/.installed system-deps
 	$(REF_VENV)/bin/python scripts/run_reference_examples.py --reference '$(REFERENCE)' $(REFERENCE_ARGS)
+
+# Opt-in, not part of `make test`: every kernel and host file the backend emits for the repository's
+# inputs, type-checked with clang -fsyntax-only against the real Ascend C devkit headers and the
+# public ACL headers (docs/backend.md#the-devkit-header-check). DEVKIT: an asc-devkit checkout or
+# git directory; ACL_INCLUDE: a directory holding acl/acl.h, or a graphengine git directory.
+DEVKIT ?= /work/.mirror/mirror-cann+asc-devkit/repo
+ACL_INCLUDE ?= /work/.mirror/mindspore-ai+graphengine/repo
+HEADER_CHECK_JOBS ?= $(shell nproc)
+check-headers: setup
+	@if ! command -v clang++-19 >/dev/null 2>&1 && ! command -v clang++ >/dev/null 2>&1; then \
+	  echo "installing clang-19 with apt-get"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq clang-19 >/dev/null; \
+	fi
+	$(BIN)/python scripts/check_devkit_headers.py --devkit '$(DEVKIT)' --acl-include '$(ACL_INCLUDE)' --jobs $(HEADER_CHECK_JOBS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info
