@@ -1,7 +1,7 @@
 """Calibration of the simulation's cost model (docs/performance.md) with hand-written Ascend C
 kernels in the style of the devkit samples (tests/perf_kernels/*.cpp): the model must order
 them as is known from the published Atlas A2 measurements, and every kernel must compute the
-right result. The kernels also type-check against the real devkit headers (/work/hdrcheck)."""
+right result. The kernels also type-check against the real devkit headers (make check-headers)."""
 
 from __future__ import annotations
 
