@@ -15,6 +15,7 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import is_side_effect_free
 
+from pypto_xdsl.analysis.static_loops import constant_index, static_trip_count
 from pypto_xdsl.dialects import tile
 from pypto_xdsl.dialects.attributes import MemorySpace, ParamDirection, TileType
 from pypto_xdsl.dialects.cross_core import TRANSFER_TYPES, PopOp, PushOp, SetFlagOp, WaitFlagOp
@@ -25,20 +26,6 @@ CUBE_SPACES = frozenset({MemorySpace.MAT, MemorySpace.LEFT, MemorySpace.RIGHT, M
 
 class NotRotatable(Exception):
     """A loop or group the pass leaves as it is."""
-
-
-def _constant(value: SSAValue) -> int | None:
-    op = value.owner
-    if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
-        return op.value.value.data
-    return None
-
-
-def trip_count(loop: scf.ForOp) -> int | None:
-    lb, ub, step = (_constant(v) for v in (loop.lb, loop.ub, loop.step))
-    if lb is None or ub is None or step is None or step <= 0:
-        return None
-    return max(0, (ub - lb + step - 1) // step)
 
 
 
@@ -397,14 +384,14 @@ def trip_key(loop: scf.ForOp) -> tuple | None:
     constant."""
     keys = []
     for v in (loop.lb, loop.ub, loop.step):
-        c = _constant(v)
+        c = constant_index(v)
         if c is not None:
             keys.append(("constant", c))
         elif isinstance(v, BlockArgument) and isinstance(v.block.parent_op(), FuncOp) and v.block.parent_op().body.block is v.block:
             keys.append(("parameter", v.index))
         else:
             return None
-    step = _constant(loop.step)
+    step = constant_index(loop.step)
     return tuple(keys) if step is not None and step > 0 else None
 
 
@@ -430,7 +417,7 @@ def _runtime_bounds(loop: scf.ForOp, step: int, rewriter: PatternRewriter) -> _R
     ops: list[Operation] = []
 
     def at_entry(v: SSAValue) -> SSAValue:
-        c = _constant(v)
+        c = constant_index(v)
         return v if c is None else _index(ops, c)
 
     lb, ub, st = at_entry(loop.lb), at_entry(loop.ub), _index(ops, step)
@@ -452,9 +439,9 @@ def _runtime_bounds(loop: scf.ForOp, step: int, rewriter: PatternRewriter) -> _R
 def rotate_loop(loop: scf.ForOp, cut: int, rewriter: PatternRewriter, depth: int = 1) -> None:
     """Rotate `loop` by `depth` iterations at `cut` (see the module docstring)."""
     stages = loop_stages(loop, cut)
-    n = trip_count(loop)
+    n = static_trip_count(loop)
     assert 1 <= depth and (n is None and depth == 1 or n is not None and depth < n)
-    lb, step = _constant(loop.lb), _constant(loop.step)
+    lb, step = constant_index(loop.lb), constant_index(loop.step)
     assert step is not None and (lb is not None or n is None)
     block = loop.body.block
     iv, carried = block.args[0], list(block.args[1:])
@@ -530,6 +517,5 @@ __all__ = [
     "loop_stages",
     "rotate_loop",
     "round_trip_cut",
-    "trip_count",
     "trip_key",
 ]

@@ -36,6 +36,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
 from pypto_xdsl.analysis.availability import available_before
+from pypto_xdsl.analysis.static_loops import constant_index, static_trip_count
 from pypto_xdsl.analysis.symbols import invalidate
 from pypto_xdsl.dialects import tensor, tile
 from pypto_xdsl.dialects.attributes import FuncKind, ParamDirection, TensorType
@@ -71,12 +72,6 @@ def _func_name(op: Operation) -> str:
     return parent.sym_name.data if parent is not None else "?"
 
 
-def _constant(value: SSAValue) -> int | None:
-    op = value.owner
-    if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
-        return op.value.value.data
-    return None
-
 
 Count = dict[tuple[scf.ForOp, ...], int]
 """How many transfers something performs: coefficient per product of run-time trip counts
@@ -84,12 +79,10 @@ Count = dict[tuple[scf.ForOp, ...], int]
 
 
 def _static_trip_count(loop: scf.ForOp) -> int | None:
-    lb, ub, step = (_constant(v) for v in (loop.lb, loop.ub, loop.step))
-    if lb is None or ub is None or step is None:
-        return None
-    if step <= 0:
+    step = constant_index(loop.step)
+    if step is not None and step <= 0 and constant_index(loop.lb) is not None and constant_index(loop.ub) is not None:
         raise RingLoweringError(f"{_describe(loop)}: a loop holding cross-core transfers needs a positive step")
-    return max(0, (ub - lb + step - 1) // step)
+    return static_trip_count(loop)
 
 
 def _sum(a: Count, b: Count) -> Count:
@@ -235,7 +228,7 @@ def _sequence_number(site: Operation, func: FuncOp, counter: _Counter, ops: list
     const = fixed if isinstance(fixed, int) else 0
     for loop, per_iteration in terms:
         iteration: SSAValue = loop.body.block.args[0]
-        lb, step = _constant(loop.lb), _constant(loop.step)
+        lb, step = constant_index(loop.lb), constant_index(loop.step)
         if lb != 0:
             sub = arith.SubiOp(iteration, loop.lb if lb is None else _index(ops, lb))
             ops.append(sub)
@@ -260,7 +253,7 @@ def _slot_row(site: Operation, func: FuncOp, counter: _Counter, slots: int, rows
     if slots == 1:
         return ops, _index(ops, 0)
     n = _sequence_number(site, func, counter, ops)
-    if (value := _constant(n)) is not None:
+    if (value := constant_index(n)) is not None:
         ops.clear()
         return ops, _index(ops, (value % slots) * rows)
     rem = arith.RemUIOp(n, _index(ops, slots))

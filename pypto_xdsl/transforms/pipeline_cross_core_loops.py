@@ -64,6 +64,7 @@ from xdsl.ir import Block, Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
 
+from pypto_xdsl.analysis.static_loops import static_trip_count
 from pypto_xdsl.analysis.symbols import invalidate
 from pypto_xdsl.dialects.attributes import FuncKind
 from pypto_xdsl.dialects.cross_core import (
@@ -84,7 +85,6 @@ from pypto_xdsl.transforms.cross_core_stages import (
     loop_stages,
     rotate_loop,
     round_trip_cut,
-    trip_count,
     trip_key,
 )
 
@@ -128,7 +128,7 @@ ASSUMED_TRIPS = (0, 1, 2, 3, 5)
 def _runtime_keys(func: FuncOp) -> set[tuple]:
     """The trip keys of `func`'s loops with run-time bounds that transfer (None: some loop's
     bounds are neither constants nor parameters)."""
-    return {trip_key(op) for op in func.walk() if isinstance(op, scf.ForOp) and trip_count(op) is None and _has_cross_core(op)}
+    return {trip_key(op) for op in func.walk() if isinstance(op, scf.ForOp) and static_trip_count(op) is None and _has_cross_core(op)}
 
 
 def _events(func: FuncOp, plan: Plan, assumed: int | None = None) -> list[_Event]:
@@ -146,7 +146,7 @@ def _events(func: FuncOp, plan: Plan, assumed: int | None = None) -> list[_Event
             elif isinstance(op, scf.ForOp):
                 if not _has_cross_core(op):
                     continue
-                n = trip_count(op)
+                n = static_trip_count(op)
                 if n is None and (assumed is None or trip_key(op) is None):
                     raise NotRotatable("a loop with run-time bounds transfers")
                 n = assumed if n is None else n
@@ -267,8 +267,8 @@ def plan_group(group: FuncOp, depth: int = DEFAULT_DEPTH) -> tuple[Plan, dict[Pi
         seen |= {loop, peer}
         try:
             for lp, other in ((loop, peer), (peer, loop)):
-                n = trip_count(lp)
-                if n is None and trip_key(lp) != trip_key(other) or n is not None and (n < 2 or n != trip_count(other)):
+                n = static_trip_count(lp)
+                if n is None and trip_key(lp) != trip_key(other) or n is not None and (n < 2 or n != static_trip_count(other)):
                     raise NotRotatable("trip counts")
                 for o in body_ops(lp):
                     if o.regions and _has_cross_core(o) or isinstance(o, (SetFlagOp, WaitFlagOp)):
@@ -297,7 +297,7 @@ def plan_group(group: FuncOp, depth: int = DEFAULT_DEPTH) -> tuple[Plan, dict[Pi
 def _depth_for(loop: scf.ForOp, stages: Stages, depth: int) -> int:
     """`depth`, or less: at most the loop's trip count - 1, and 1 when a value stage 2 takes
     from an earlier iteration could not sit in a shift register."""
-    n = trip_count(loop)
+    n = static_trip_count(loop)
     types = [v.type for v in stages.piped] + [loop.body.block.args[k + 1].type for k in stages.stale]
     if not all(holds_placeholder(t) for t in types):
         if n is None:  # its prologue is a loop of 0 or 1 iterations, which starts the slots
