@@ -198,8 +198,9 @@ irdl.dialect @pypto {
   irdl.attribute @pipe {
     %0 = irdl.is "c2v"
     %1 = irdl.is "v2c"
-    %2 = irdl.any_of(%0, %1)
-    irdl.parameters(value: %2)
+    %2 = irdl.is "v2v"
+    %3 = irdl.any_of(%0, %1, %2)
+    irdl.parameters(value: %3)
   }
 
   // pypto.func: A PyPTO function.
