@@ -234,7 +234,7 @@ OPS = [
     Op("attention", lambda r: _attention_inputs(r), _attention,
        ("attention_mix.cpp", "attention_mix", ATTN_S // 64, {"SEQ": ATTN_S, "HEAD_DIM": ATTN_D}),
        macs=2 * ATTN_S * ATTN_S * ATTN_D, rtol=2e-2, atol=2e-3,
-       note="one MIX kernel, both members software-pipelined by one key block (pipeline-cross-core-loops), as the hand-written one"),
+       note="one MIX kernel, both members software-pipelined (pipeline-cross-core-loops: three key blocks; the hand-written one: one)"),
     Op("attn_3launch", lambda r: _attention_inputs(r), _attention, None, macs=2 * ATTN_S * ATTN_S * ATTN_D,
        rtol=2e-2, atol=2e-3, note="3 launches (cube, vector, cube) through GM; launch overhead not modelled"),
 ]
