@@ -112,3 +112,42 @@ def test_the_folded_linear_layer_on_the_simulation_matches_the_interpreter(shape
     tolerance = tolerance_for(np.asarray(expected), program_precision(reference))
     got = report.outputs["y"]
     assert tolerance.close(expected, got).all(), (tolerance, float(np.max(np.abs(got - expected))))
+
+
+F16_BIAS_SHAPES = [(128, 256, 128), (64, 128, 192)]
+
+
+@pytest.mark.parametrize("shape", F16_BIAS_SHAPES, ids=lambda v: "x".join(map(str, v)))
+def test_an_f16_bias_row_folds_and_computes_what_the_unfolded_program_did(shape):
+    program = LINEAR.build(*shape, pl.FP16, bias_dtype=pl.FP16)
+    before = _apply(program.fresh_module(), "inline-functions", "outline-incore-scopes", "convert-tensor-to-tile")
+    assert "pypto.tile.cast" in str(before)
+    module = _apply(program.fresh_module(), "pypto-default")
+    assert _kinds(module)["linear_relu"] == FuncKind.AIC
+    text = str(module)
+    assert "f16, mat> -> !pypto.tile<[1, 64], f32, bias>" in text and "pypto.tile.cast" not in text
+    assert_same_semantics(before, module, "main", seeds=(0, 1))
+    x, w, bias, y = LINEAR.inputs(*shape, np.float16, bias_dtype=np.float16)
+    result = run(module, "main", [x, w, bias, y])[0]
+    assert_close_to_reference(result, LINEAR.reference(x, w, bias.astype(np.float32)), k=shape[1], dtype="f16")
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is needed to build the simulation")
+@pytest.mark.parametrize("shape", F16_BIAS_SHAPES, ids=lambda v: "x".join(map(str, v)))
+def test_an_f16_bias_row_on_the_simulation_matches_the_interpreter(shape, tmp_path: Path):
+    from pypto_xdsl.tools.pypto_compile import default_pipeline, simulate
+
+    reference = LINEAR.build(*shape, pl.FP16, bias_dtype=pl.FP16).fresh_module()
+    module = reference.clone()
+    apply_pipeline(module, default_pipeline())
+    inputs = list(LINEAR.inputs(*shape, np.float16, bias_dtype=np.float16))
+    report = simulate(module, tmp_path / "out", inputs=[a.copy() for a in inputs], reference_module=reference)
+    (kernel,) = (tmp_path / "out" / "kernels").glob("*.cpp")
+    code = kernel.read_text()
+    assert "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);" in code
+    assert "DataCopyParams(1, 2, 0, 0)" in code  # 64 halves: two 64-byte source blocks
+    assert report.reference is not None, report.note
+    expected = run(reference, "main", [a.copy() for a in inputs])[0]
+    tolerance = tolerance_for(np.asarray(expected), program_precision(reference))
+    got = report.outputs["y"]
+    assert tolerance.close(expected, got).all(), (tolerance, float(np.max(np.abs(got - expected))))

@@ -30,10 +30,12 @@ GELU_C = 0.7978845608028654  # sqrt(2 / pi)
 
 
 def build(M: int = 128, K: int = 256, N: int = 128, dtype=pl.FP16, act: str = "relu", BM: int = 64, BN: int = 64,
-          BK: int = 64):
+          BK: int = 64, bias_dtype=pl.FP32):
     """The program for one shape, input dtype and activation (blocks of BM x BN, K in blocks
-    of BK); the scope is named `linear_<act>`."""
+    of BK); the scope is named `linear_<act>`. An f16 bias (`bias_dtype=pl.FP16`) is cast to
+    f32 for the add."""
     relu = act == "relu"
+    widen_bias = bias_dtype != pl.FP32
     scope = "linear_" + act
 
     @pl.program
@@ -43,7 +45,7 @@ def build(M: int = 128, K: int = 256, N: int = 128, dtype=pl.FP16, act: str = "r
             self,
             x: pl.Tensor[[M, K], dtype],
             w: pl.Tensor[[K, N], dtype],
-            bias: pl.Tensor[[1, N], pl.FP32],
+            bias: pl.Tensor[[1, N], bias_dtype],
             y: pl.Out[pl.Tensor[[M, N], pl.FP32]],
         ) -> pl.Tensor[[M, N], pl.FP32]:
             with pl.at(level=pl.Level.CORE_GROUP, name_hint=scope):
@@ -59,7 +61,10 @@ def build(M: int = 128, K: int = 256, N: int = 128, dtype=pl.FP16, act: str = "r
                                 acc, pl.move(a, target_memory=pl.Mem.Left), pl.move(b, target_memory=pl.Mem.Right)
                             )
                         t = pl.move(acc, target_memory=pl.Mem.Vec)
-                        h = pl.col_expand_add(t, pl.load(bias, [0, n * BN], [1, BN]))
+                        row = pl.load(bias, [0, n * BN], [1, BN])
+                        if widen_bias:
+                            row = pl.cast(row, pl.FP32)
+                        h = pl.col_expand_add(t, row)
                         if relu:
                             out = pl.relu(h)
                         else:
@@ -87,11 +92,11 @@ def operand(rng: np.random.Generator, shape: tuple[int, int], dtype) -> np.ndarr
     return bf16_round(values) if dtype == BF16 else values.astype(dtype)
 
 
-def inputs(M: int = 128, K: int = 256, N: int = 128, dtype=np.float16, seed: int = 0):
+def inputs(M: int = 128, K: int = 256, N: int = 128, dtype=np.float16, seed: int = 0, bias_dtype=np.float32):
     rng = np.random.default_rng(seed)
     x = operand(rng, (M, K), dtype)
     w = operand(rng, (K, N), dtype)
-    bias = rng.uniform(-1, 1, (1, N)).astype(np.float32)
+    bias = rng.uniform(-1, 1, (1, N)).astype(bias_dtype)
     return x, w, bias, np.zeros((M, N), np.float32)
 
 

@@ -730,17 +730,20 @@ class KernelPlan:
 
     def _plan_bias_row(self, op: Operation, res: SSAValue, t: TileType) -> None:
         """A [1, N] f32 bias row: copied GM -> L1 (`C1`), then L1 -> bias table (`C2`) for the
-        5-argument Mmad of a tile.matmul_bias."""
+        5-argument Mmad of a tile.matmul_bias. The L1 row may be f16: the copy to the bias
+        table converts it to f32."""
         name = f"%{res.name_hint or '?'}"
         shape = t.get_shape()
+        half_row = t.space == MemorySpace.MAT and isinstance(t.element_type, Float16Type)
+        block = 32 if half_row else 16  # elements of the source in one 64-byte block
         if (len(shape) != 2 or shape[0] != 1 or not isinstance(shape[1], int) or shape[1] <= 0
-                or shape[1] % 16 or not isinstance(t.element_type, Float32Type)):
-            raise op_error(op, f"bias row {name} {t} must be [1, N] f32 with a static N that is a multiple of 16 "
-                               "(the L1 -> bias table copy moves 64-byte blocks)")
-        nbytes = shape[1] * 4
-        if nbytes > BIAS_TABLE_BYTES:
-            raise op_error(op, f"bias row {name} {t} needs {nbytes} bytes of the bias table, which holds "
+                or shape[1] % block or not (half_row or isinstance(t.element_type, Float32Type))):
+            raise op_error(op, f"bias row {name} {t} must be [1, N] f32 (or f16 in L1) with a static N that is a multiple "
+                               "of 16 (32 for f16; the L1 -> bias table copy moves 64-byte blocks of its source)")
+        if shape[1] * 4 > BIAS_TABLE_BYTES:
+            raise op_error(op, f"bias row {name} {t} needs {shape[1] * 4} bytes of the bias table, which holds "
                                f"{BIAS_TABLE_BYTES} (at most {BIAS_TABLE_BYTES // 4} f32); split N")
+        nbytes = shape[1] * byte_width(t.element_type)
         uses = [u.operation for u in res.uses]
         if t.space == MemorySpace.MAT:
             if not isinstance(op, tile.LoadOp) or any(not isinstance(u, tile.MoveOp) for u in uses):

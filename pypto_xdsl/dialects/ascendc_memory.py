@@ -19,6 +19,8 @@ from xdsl.dialects import scf
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
+    Float16Type,
+    Float32Type,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -833,7 +835,13 @@ class DataCopyOp(AscendCFormat, IRDLOperation):
         return copy_direction(self.dst.type, self.src.type)
 
     def verify_(self) -> None:
-        _same_element(self, [self.dst, self.src])
+        if tensor_element(self.dst.type) != tensor_element(self.src.type):
+            # the one converting form: L1 half -> bias table float, DataCopyParams in 64-byte
+            # blocks of the source (devkit DataCopy<T, U>, L1ToBiasTable)
+            if not (self.direction == "local->local" and self.params is not None
+                    and isinstance(tensor_element(self.src.type), Float16Type)
+                    and isinstance(tensor_element(self.dst.type), Float32Type)):
+                _same_element(self, [self.dst, self.src])
         forms = sum(x is not None for x in (self.count, self.params, self.struct_params))
         if forms != 1:
             raise VerifyException("DataCopy takes exactly one of 'count', 'params' or a parameter struct")

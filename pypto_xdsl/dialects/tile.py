@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import DenseArrayBase, IndexType, i32
+from xdsl.dialects.builtin import DenseArrayBase, Float16Type, Float32Type, IndexType, i32
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -338,7 +338,10 @@ class FullOp(PyptoValueOp):
 
 @pypto_op_definition
 class MoveOp(PyptoValueOp):
-    """`%b = pypto.tile.move %a : A -> B`: copy a tile to another on-chip memory space."""
+    """`%b = pypto.tile.move %a : A -> B`: copy a tile to another on-chip memory space.
+
+    The element type is kept, except for the one converting move the hardware has: an f16
+    `mat` row into an f32 `bias` tile (L1 -> bias table converts half to float; exact)."""
 
     name = "pypto.tile.move"
     OPERANDS: ClassVar[tuple[str, ...]] = ("input",)
@@ -346,15 +349,21 @@ class MoveOp(PyptoValueOp):
     result = result_def(TileType)
     traits = _PURE
 
-    def __init__(self, input: SSAValue | Operation, memory_space: MemorySpace):
+    def __init__(self, input: SSAValue | Operation, memory_space: MemorySpace, element_type: Attribute | None = None):
         t = SSAValue.get(input).type
         assert isinstance(t, TileType)
-        super().__init__(operands=[input], result_types=[TileType(t.get_shape(), t.element_type, memory_space)])
+        elem = t.element_type if element_type is None else element_type
+        super().__init__(operands=[input], result_types=[TileType(t.get_shape(), elem, memory_space)])
 
     def infer_result_types(self) -> Sequence[Attribute]:
         t, r = self.input.type, self.result.type
         assert isinstance(t, TileType) and isinstance(r, TileType)
-        return (TileType(t.get_shape(), t.element_type, r.memory_space),)
+        elem = t.element_type
+        if r.element_type != elem and r.space == MemorySpace.BIAS:
+            if not (t.space == MemorySpace.MAT and isinstance(elem, Float16Type) and isinstance(r.element_type, Float32Type)):
+                raise VerifyException(f"a move to the bias table converts only an f16 'mat' tile to f32, not {t} to {r}")
+            elem = r.element_type
+        return (TileType(t.get_shape(), elem, r.memory_space),)
 
 
 def _check_cube_operands(lhs: TileType, rhs: TileType) -> None:

@@ -446,6 +446,12 @@ class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLo
         if isinstance(op, tile.MoveOp):
             a = self.tile_of(op.input)
             d = self.def_tile(op.result, op)
+            if a.layout.elem_bytes != d.layout.elem_bytes:
+                # the converting L1 -> bias table copy (half -> float): DataCopy<float, half>
+                # with DataCopyParams whose blockLen counts 64-byte blocks of the half source
+                blocks = a.layout.alloc_elems * a.layout.elem_bytes // 64
+                self._insert(M.DataCopyOp(d.value, a.value, params=[1, blocks, 0, 0]))
+                return
             self._insert(M.DataCopyOp(d.value, a.value, count=d.layout.alloc_elems))
             return
         if isinstance(op, tensor.ReadOp | tensor.WriteOp):

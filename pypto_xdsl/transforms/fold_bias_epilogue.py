@@ -26,6 +26,8 @@ The bias joins the accumulation first instead of last (f32 either way: the diffe
 order of one rounding per element, within the K- and dtype-derived matmul tolerance). Only
 where nothing else reads the vector values, the row fits the bias table (N f32 of at most
 1 KB, N a multiple of 16) and the row's offsets can be computed before the first matmul.
+An f16 row cast to f32 (`tile.load` f16, `tile.cast` to f32) folds too, N a multiple of 32:
+it is loaded f16 into `mat` and the move to `bias` converts it (`tile.move` f16 -> f32).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import Float32Type, FloatAttr, IndexType, IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import Float16Type, Float32Type, FloatAttr, IndexType, IntegerAttr, ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
@@ -152,6 +154,14 @@ class FoldBiasEpilogue(RewritePattern):
         if not isinstance(op, tile.ColExpandAddOp):
             return
         move, row_load = op.input.owner, op.col.owner
+        widen = row_load if isinstance(row_load, tile.CastOp) else None
+        if widen is not None:
+            # an f16 row cast to f32: the L1 -> bias-table copy does that conversion (exact)
+            row_load = widen.input.owner
+            if not (isinstance(row_load, tile.LoadOp) and isinstance(row_load.result.type.element_type, Float16Type)  # type: ignore[union-attr]
+                    and isinstance(widen.result.type.element_type, Float32Type)  # type: ignore[union-attr]
+                    and _only_use(widen.result) is op):
+                return
         if not (isinstance(move, tile.MoveOp) and isinstance(row_load, tile.LoadOp)):
             return
         if (move.input.type.space != MemorySpace.ACC or _only_use(move.result) is not op  # type: ignore[union-attr]
@@ -160,9 +170,11 @@ class FoldBiasEpilogue(RewritePattern):
         row = row_load.result.type
         assert isinstance(row, TileType)
         n = row.get_shape()[1] if row.rank == 2 else None
-        if (row.get_shape()[0] != 1 or not isinstance(n, int) or n % 16 or n * 4 > BIAS_TABLE_BYTES
-                or not isinstance(row.element_type, Float32Type) or row_load.is_partial
-                or _only_use(row_load.result) is not op):
+        # the copy to the bias table moves 64-byte blocks of its source: 16 f32 or 32 f16
+        block = 16 if widen is None else 32
+        if (row.get_shape()[0] != 1 or not isinstance(n, int) or n % block or n * 4 > BIAS_TABLE_BYTES
+                or not isinstance(row.element_type, Float32Type if widen is None else Float16Type) or row_load.is_partial
+                or _only_use(row_load.result) is not (op if widen is None else widen)):
             return
         result, relu = op.result, None
         user = _only_use(result)
@@ -183,7 +195,7 @@ class FoldBiasEpilogue(RewritePattern):
             rewriter.insert(m, InsertPoint.before(point))
         bias_mat = tile.LoadOp(row_load.source, row_load.offsets, TileType(row.get_shape(), row.element_type, MemorySpace.MAT))
         bias_mat.result.name_hint = row_load.result.name_hint or "bias_row"
-        bias_table = tile.MoveOp(bias_mat, MemorySpace.BIAS)
+        bias_table = tile.MoveOp(bias_mat, MemorySpace.BIAS, Float32Type())
         rewriter.insert([bias_mat, bias_table], InsertPoint.before(point))
         if isinstance(product, _ZeroStartLoop):
             _peel_first_step(product, bias_table.result, rewriter)
@@ -202,7 +214,7 @@ class FoldBiasEpilogue(RewritePattern):
         store = tile.StoreOp(stored, user.dest, user.offsets)
         store.result.name_hint = user.result.name_hint
         rewriter.replace(user, store)
-        for dead in ([relu] if relu is not None else []) + [op, move, row_load]:
+        for dead in ([relu] if relu is not None else []) + [op, move] + ([widen] if widen is not None else []) + [row_load]:
             rewriter.erase(dead)
 
 

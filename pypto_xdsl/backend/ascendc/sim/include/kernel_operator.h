@@ -742,6 +742,23 @@ void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32
   pypto_sim::cost::vector_count("DataCopy UB->UB", sizeof(T), count);
 }
 
+// L1 (C1) half -> bias table (C2) float, converting on MTE1 (the devkit's DataCopy<T, U> for
+// L1ToBiasTable, isEnableConv): blockLen counts 64-byte blocks of the half source
+template <typename T, typename U,
+          typename std::enable_if<std::is_same<T, float>::value && std::is_same<U, half>::value, bool>::type = true>
+void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const DataCopyParams& p) {
+  if (dst.sim_slot() == nullptr || dst.sim_slot()->mem != pypto_sim::Mem::BT)
+    fail("DataCopy half -> float between local tensors: the simulation supports L1 -> bias table (C1 -> C2) only");
+  if (p.blockCount != 1 || p.blockLen == 0 || p.srcStride != 0 || p.dstStride != 0)
+    fail("DataCopy L1->BT (half -> float) with blockCount=%u blockLen=%u srcStride=%u dstStride=%u: the simulation "
+         "supports one contiguous run", p.blockCount, p.blockLen, p.srcStride, p.dstStride);
+  const uint32_t count = p.blockLen * 64u / sizeof(U);
+  detail::check_local(src, "DataCopy L1->BT", pypto_sim::Mem::L1, count, true);
+  detail::check_local(dst, "DataCopy L1->BT", pypto_sim::Mem::BT, count, false);
+  for (uint32_t i = 0; i < count; ++i) dst.sim_ptr()[i] = static_cast<float>(src.sim_ptr()[i]);
+  pypto_sim::cost::mte1_load((uint64_t)count * sizeof(U), false);
+}
+
 // GM -> UB, strided blocks
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p) {
