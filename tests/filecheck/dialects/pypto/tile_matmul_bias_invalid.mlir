@@ -44,3 +44,30 @@ pypto.func aic @f(%l: !pypto.tile<[16, 32], f16, mat>, %r: !pypto.tile<[32, 64],
 }
 
 // CHECK: Operation does not verify: operand 'lhs' must be a 'left' tile, got !pypto.tile<[16, 32], f16, mat>; move it there first
+
+// -----
+
+pypto.func aic @f(%m: !pypto.tile<[1, 64], bf16, mat>) {
+  %b = "pypto.tile.move"(%m) : (!pypto.tile<[1, 64], bf16, mat>) -> !pypto.tile<[1, 64], f32, bias>
+  pypto.return
+}
+
+// CHECK: Operation does not verify: a move to the bias table converts only an f16 'mat' tile to f32, not !pypto.tile<[1, 64], bf16, mat> to !pypto.tile<[1, 64], f32, bias>
+
+// -----
+
+pypto.func aic @f(%m: !pypto.tile<[1, 64], f16, vec>) {
+  %b = "pypto.tile.move"(%m) : (!pypto.tile<[1, 64], f16, vec>) -> !pypto.tile<[1, 64], f32, bias>
+  pypto.return
+}
+
+// CHECK: Operation does not verify: a move to the bias table converts only an f16 'mat' tile to f32, not !pypto.tile<[1, 64], f16, vec> to !pypto.tile<[1, 64], f32, bias>
+
+// -----
+
+pypto.func aic @f(%m: !pypto.tile<[1, 64], f16, mat>) {
+  %b = "pypto.tile.move"(%m) : (!pypto.tile<[1, 64], f16, mat>) -> !pypto.tile<[1, 64], f32, left>
+  pypto.return
+}
+
+// CHECK: Operation does not verify: result #0 has type !pypto.tile<[1, 64], f32, left>, but the operands imply !pypto.tile<[1, 64], f16, left>
