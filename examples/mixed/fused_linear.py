@@ -2,7 +2,7 @@
 written as a mixed kernel: the product on the cube, the bias and the activation on the
 vector cores.
 
-    x: [M, K] f16/bf16, w: [K, N] f16/bf16, bias: [1, N] f32, y: [M, N] f32
+    x: [M, K] f16/bf16, w: [K, N] f16/bf16, bias: [1, N] f32 (or f16: `bias_dtype`, cast to f32 for the add), y: [M, N] f32
 
 Written as a kernel author writes a mixed kernel: tiles of x and w are loaded into L1
 (`pl.Mem.Mat`), moved to L0A/L0B and multiplied into an L0C accumulator (`matmul` for the
