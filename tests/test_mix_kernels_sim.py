@@ -26,6 +26,7 @@ import pytest
 from pypto_xdsl.interpreter import run
 from pypto_xdsl.interpreter.tolerance import program_precision, tolerance_for
 from pypto_xdsl.tools.pypto_compile import apply_pipeline, default_pipeline, simulate
+from tests.sim_programs import build_sim_program
 from tests.test_mixed_kernels import _case
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is needed to build the simulation")
@@ -210,15 +211,7 @@ int main(int argc, char** argv) {
 
 @pytest.fixture(scope="module")
 def mix_scenarios(tmp_path_factory) -> Path:
-    from pypto_xdsl.backend.ascendc.sim import SIM_INCLUDE_DIR, compiler
-
-    out = tmp_path_factory.mktemp("mix_scenarios")
-    (out / "scenarios.cpp").write_text(MIX_SCENARIOS_CPP)
-    exe = out / "scenarios"
-    cmd = [compiler(), "-std=c++17", "-O0", f"-I{SIM_INCLUDE_DIR}", str(out / "scenarios.cpp"), "-o", str(exe), "-pthread"]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stderr
-    return exe
+    return build_sim_program(tmp_path_factory.mktemp("mix_scenarios"), "scenarios", MIX_SCENARIOS_CPP)
 
 
 def test_a_one_to_two_mix_launch_runs_an_aic_and_two_aivs_per_block(mix_scenarios: Path):

@@ -28,6 +28,7 @@ from pypto_xdsl.dialects.program import func_ops
 from pypto_xdsl.interpreter import PyptoInterpretationError, parse_module, random_inputs, run
 from pypto_xdsl.interpreter.tolerance import matmul_tolerance, program_precision, tolerance_for
 from pypto_xdsl.transforms.lower_cross_core_rings import lower_rings
+from tests.sim_programs import build_sim_program
 from tests.test_mixed_kernels import _apply
 from tests.test_split_vector_member import _split
 
@@ -280,15 +281,7 @@ int main(int argc, char** argv) {
 
 @pytest.fixture(scope="module")
 def mode_one(tmp_path_factory) -> Path:
-    from pypto_xdsl.backend.ascendc.sim import SIM_INCLUDE_DIR, compiler
-
-    out = tmp_path_factory.mktemp("mode_one")
-    (out / "mode_one.cpp").write_text(MODE_ONE_CPP)
-    exe = out / "mode_one"
-    cmd = [compiler(), "-std=c++17", "-O0", f"-I{SIM_INCLUDE_DIR}", str(out / "mode_one.cpp"), "-o", str(exe), "-pthread"]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stderr
-    return exe
+    return build_sim_program(tmp_path_factory.mktemp("mode_one"), "mode_one", MODE_ONE_CPP)
 
 
 @needs_gxx
