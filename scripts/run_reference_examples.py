@@ -391,7 +391,9 @@ def failure_reason(path: Path, tree: Path, limit: int = 300) -> str:
     lines = [line.strip() for line in path.read_text(errors="replace").splitlines() if line.strip()]
     if not lines:
         return ""
-    named = [line for line in lines if re.search(r"error|exception|mismatch", line, re.IGNORECASE)]
+    # "file:1:2: error: ...", "ValueError: ...", "SimulationMismatch: ...": a word, a colon;
+    # not a source line that only names an exception class.
+    named = [line for line in lines if re.search(r"\b(error|\w*Error|\w*Exception|\w*Mismatch):", line)]
     line = (named or lines)[-1].replace(f"{tree}{os.sep}", "")
     return line if len(line) <= limit else line[: limit - 3] + "..."
 

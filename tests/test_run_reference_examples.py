@@ -199,6 +199,18 @@ def test_the_reason_of_a_located_diagnostic_is_its_error_line(tmp_path):
     )
 
 
+def test_the_reason_is_not_the_source_line_under_a_diagnostic(tmp_path):
+    stderr = tmp_path / "stderr.txt"
+    stderr.write_text(
+        "examples/utils/e.py:33:5: error: pypto.backend.pto_backend.PartialCodegenError is a PyPTO name\n"
+        "    from pypto_xdsl.backend.pto_backend import PartialCodegenError\n"
+        "    ^^^^^^^^^^^^^^^^\n"
+    )
+    assert runner.failure_reason(stderr, tmp_path) == (
+        "examples/utils/e.py:33:5: error: pypto.backend.pto_backend.PartialCodegenError is a PyPTO name"
+    )
+
+
 def test_the_table_and_counts():
     rows = [runner.Row("beginner/01_a.py"), runner.Row("models/03_x.py", "`f.lower()`")]
     rows[0].results = {t: {"status": "runs", "seconds": 1.0, "reason": ""} for t in runner.TARGETS}
