@@ -1,9 +1,11 @@
-"""`from pypto import ir` for the reference's examples: the compiler driver they call.
+"""PyPTO's `pypto.ir` names for the reference's examples: the compiler driver they call.
 
 PyPTO's `pypto.ir` is its whole IR library; its examples use two names of it, `ir.compile`
 (compile a program, write the generated files, return the output directory) and
 `ir.OptimizationStrategy`. This module gives those two, over this project's pipeline and
 Ascend C backend; the rest of PyPTO's IR API has no counterpart here (the IR is xDSL's).
+`pypto_xdsl.ir` (PyPTO's path: `from pypto_xdsl import ir`) re-exports this module's
+`__all__`.
 """
 
 from __future__ import annotations
