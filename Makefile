@@ -82,12 +82,13 @@ bench: setup
 	$(BIN)/python benchmarks/bench_expand_mixed_kernel.py --min 64 --max 1024
 	$(BIN)/python benchmarks/bench_scale.py --depths 1000,3000 --chains 1000 --ops 50000,200000
 
-# The reference's own examples (PyPTO's examples/, their imports changed to pypto-xdsl) on the
-# interpreter and sim targets; prints docs/language.md's table. Opt-in, not part of `make test`:
+# The reference's own examples (PyPTO's examples/, `pypto` changed to `pypto_xdsl` on their import
+# lines, nothing else) on the interpreter and sim targets; prints docs/language.md's table.
+# Opt-in, not part of `make test`:
 # the examples check their results with torch, installed CPU-only into a venv of its own
 # (build/ref-venv, outside the tracked tree); when the CPU wheel index cannot be reached, pip's
 # configured index is used instead. REFERENCE is a PyPTO git checkout or bare repository;
-# REFERENCE_ARGS passes options (--extended, --targets sim, --only models/, --fresh, ...).
+# REFERENCE_ARGS passes options (--targets sim, --only models/, --fresh, ...).
 REFERENCE ?= /work/.mirror/hw-native-sys+pypto/repo
 REFERENCE_ARGS ?=
 REF_VENV := build/ref-venv

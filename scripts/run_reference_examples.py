@@ -1,35 +1,37 @@
 #!/usr/bin/env python3
 """Run the PyPTO reference's own examples through pypto-xdsl and print docs/language.md's table.
 
-    python scripts/run_reference_examples.py --reference /path/to/pypto[.git] [--extended]
+    python scripts/run_reference_examples.py --reference /path/to/pypto[.git]
         [--targets interpreter,sim] [--timeout 600] [--only models/0] [--fresh]
 
-(`make reference-examples REFERENCE=... REFERENCE_ARGS=--extended` does the same in a venv that
-has torch: the examples check their results with it.)
+(`make reference-examples REFERENCE=...` does the same in a venv that has torch: the examples
+check their results with it.)
 
 The reference's `examples/` is taken from its git repository (`git archive`, so a bare
-repository will do) into a scratch directory, `build/reference-examples/<mode>/` by default,
-and its imports are rewritten to this project's modules: in the standard mode only the two
-import lines every example has (`import pypto.language as pl`, `from pypto.runtime import ...`,
-also where indented); with `--extended` also the reference-only names the model examples import
-(`pypto.backend.BackendType` and `pypto.ir.pass_manager.OptimizationStrategy` from
-`pypto_xdsl.runtime`, `from pypto import ir` as `pypto_xdsl.runtime.ir`). Nothing else in an
-example changes.
+repository will do) into a scratch directory, `build/reference-examples/uniform/` by default,
+and its import statements are rewritten by one rule, the same for every name: `pypto` becomes
+`pypto_xdsl` (`import pypto` becomes `import pypto_xdsl as pypto`; see rewrite_source). The
+module paths the examples import exist under `pypto_xdsl` (`pypto_xdsl.ir.pass_manager`,
+`pypto_xdsl.backend`, ...); a reference name this project does not provide fails with an error
+saying so. Nothing else in an example changes. (`--extended`, which once added per-name
+rewrites, is accepted and does nothing.)
 
 Every numbered example of beginner/, intermediate/, advanced/ and models/ (and the qwen3_jit
-package's entry, run as a module) runs its `__main__` once per target, each in a subprocess of
-its own whose `$PYPTO_XDSL_TARGET` picks the target: the examples' `RunConfig()` reads it, and
-their `platform=` names do not choose a target here. "Harness" rows are checks added for
-examples whose `__main__` compiles nothing: the example is imported unchanged and one of its
-functions called (see HARNESSES). A row "runs" when its process exits 0, the example's own
-assertions holding; otherwise the table shows the last line the process printed to stderr.
-Each run's output is kept under `<work>/<mode>/runs/<target>/`, the results in
-`<work>/<mode>/results.json`.
+package's entry, run as a module) and every module of utils/ runs its `__main__` once per
+target, each in a subprocess of its own whose `$PYPTO_XDSL_TARGET` picks the target: the
+examples' `RunConfig()` reads it, and their `platform=` names do not choose a target here.
+distributed/ and runtime/ are not run (multi-chip programs, `@pl.jit.host`, `ChipWorker`).
+"Harness" rows are checks added for examples whose `__main__` compiles nothing: the example is
+imported unchanged and one of its functions called (see HARNESSES). A row "runs" when its
+process exits 0, the example's own assertions holding; otherwise the table shows the last line
+the process printed to stderr. Each run's output is kept under `<work>/uniform/runs/<target>/`,
+the results in `<work>/uniform/results.json`.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import io
 import json
 import os
@@ -48,22 +50,15 @@ PROJECT_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_REFERENCE = "/work/.mirror/hw-native-sys+pypto/repo"
 TARGETS = ("interpreter", "sim")
 EXAMPLE_DIRS = ("beginner", "intermediate", "advanced", "models")
+# Directories whose examples are not numbered: every module of them but `__init__.py`.
+# (distributed/ and runtime/ are not run: they need multi-chip execution, @pl.jit.host, ChipWorker.)
+TOOL_DIRS = ("utils",)
 # A package entry run with `python -m`: its relative imports need the package around it.
 MODULE_EXAMPLES = ("models/qwen3_jit/qwen3_decode.py",)
 
-# (pattern, replacement) per line; group 1 keeps an import's indentation.
-STANDARD_IMPORTS = (
-    (re.compile(r"^(\s*)import pypto\.language as pl\b"), r"\1import pypto_xdsl.language as pl"),
-    (re.compile(r"^(\s*)from pypto\.runtime import\b"), r"\1from pypto_xdsl.runtime import"),
-)
-EXTENDED_IMPORTS = (
-    (re.compile(r"^(\s*)from pypto\.backend import (BackendType)\s*$"), r"\1from pypto_xdsl.runtime import \2"),
-    (
-        re.compile(r"^(\s*)from pypto\.ir\.pass_manager import (OptimizationStrategy)\s*$"),
-        r"\1from pypto_xdsl.runtime import \2",
-    ),
-    (re.compile(r"^(\s*)from pypto import ir\s*$"), r"\1import pypto_xdsl.runtime.ir as ir"),
-)
+# The one rewriting rule, applied to the import statements of every file (see rewrite_source);
+# the stamp of an extracted tree names it, so a changed rule extracts the tree anew.
+RULE = "uniform: pypto -> pypto_xdsl on import statements (v1)"
 
 # Harness drivers: run with the extracted tree's root as ROOT, `load(path)` imports an
 # example file unchanged (its module-level code runs, its `__main__` block does not).
@@ -201,40 +196,101 @@ def extract(reference: str, revision: str, destination: Path) -> None:
         tar.extractall(destination, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))
 
 
-def rewrite_imports(root: Path, extended: bool) -> dict[str, int]:
-    """Rewrite the import lines of every .py file under `root`; return rewrites per file."""
-    rules = STANDARD_IMPORTS + (EXTENDED_IMPORTS if extended else ())
+def rewrite_source(text: str) -> tuple[str, int]:
+    """`text` with `pypto` changed to `pypto_xdsl` in its import statements; and how many
+    statements changed. The statements are found with `ast`, so text that only looks like an
+    import (in a string or a comment) stays as it is; relative imports are not touched.
+
+        import pypto                  ->  import pypto_xdsl as pypto
+        import pypto.a.b as z         ->  import pypto_xdsl.a.b as z
+        import pypto.a.b              ->  import pypto_xdsl as pypto, pypto_xdsl.a.b
+        from pypto.a import b         ->  from pypto_xdsl.a import b   (also `from pypto import ir`)
+
+    Only the statement's own text changes: its indentation, a trailing comment and the
+    lines of a parenthesised name list stay."""
+    tree = ast.parse(text)
+    lines = text.split("\n")
+    count = 0
+    # Bottom-up, so a rewrite never moves the columns of a statement still to come.
+    statements = sorted(
+        (node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))),
+        key=lambda node: (node.lineno, node.col_offset),
+        reverse=True,
+    )
+    for node in statements:
+        row = node.lineno - 1
+        line = lines[row]
+        if isinstance(node, ast.ImportFrom):
+            if node.level or not _is_reference(node.module):
+                continue
+            head = re.compile(r"from\s+pypto\b")
+            match = head.match(line, _column(line, node.col_offset))
+            assert match, f"line {node.lineno}: {line!r}"  # ast found `from pypto...` here
+            lines[row] = line[: match.start()] + "from pypto_xdsl" + line[match.end() :]
+        else:
+            if not any(_is_reference(alias.name) for alias in node.names):
+                continue
+            # One spanning lines (backslashes) is rebuilt on its first line.
+            last = lines[node.end_lineno - 1]
+            tail = last[_column(last, node.end_col_offset) :]
+            start = _column(line, node.col_offset)
+            lines[row] = line[:start] + "import " + ", ".join(map(_rewrite_alias, node.names)) + tail
+            del lines[row + 1 : node.end_lineno]
+        count += 1
+    return "\n".join(lines), count
+
+
+def _column(line: str, utf8_offset: int) -> int:
+    """The index in `line` of ast's column, which counts UTF-8 bytes."""
+    return len(line.encode()[:utf8_offset].decode(errors="replace"))
+
+
+def _is_reference(module: str | None) -> bool:
+    return module == "pypto" or (module or "").startswith("pypto.")
+
+
+def _rewrite_alias(alias: ast.alias) -> str:
+    if not _is_reference(alias.name):
+        return alias.name + (f" as {alias.asname}" if alias.asname else "")
+    ours = "pypto_xdsl" + alias.name.removeprefix("pypto")
+    if alias.asname:
+        return f"{ours} as {alias.asname}"
+    if alias.name == "pypto":
+        return "pypto_xdsl as pypto"
+    # `import pypto.a` binds `pypto` (with `.a` loaded): bind the same, to this package.
+    return f"pypto_xdsl as pypto, {ours}"
+
+
+def rewrite_imports(root: Path) -> dict[str, int]:
+    """Apply rewrite_source to every .py file under `root`; return the rewrites per file
+    (a file Python cannot parse stays as it is, with -1)."""
     changed = {}
     for path in sorted(root.rglob("*.py")):
-        lines = path.read_text().split("\n")
-        count = 0
-        for i, line in enumerate(lines):
-            for pattern, replacement in rules:
-                new = pattern.sub(replacement, line)
-                if new != line:
-                    lines[i], count = new, count + 1
-                    break
+        try:
+            text, count = rewrite_source(path.read_text())
+        except SyntaxError:
+            changed[str(path.relative_to(root))] = -1
+            continue
         if count:
-            path.write_text("\n".join(lines))
+            path.write_text(text)
             changed[str(path.relative_to(root))] = count
     return changed
 
 
 def prepare(args: argparse.Namespace, mode_dir: Path) -> str:
     """The extracted, rewritten tree under `mode_dir` (made anew with --fresh or when the
-    reference's commit changed); returns the commit id."""
+    reference's commit or the rule changed); returns the commit id."""
     stamp = mode_dir / "extracted.json"
     commit = _git(args.reference, "rev-parse", "--verify", f"{args.commit}^{{commit}}").strip()
-    rules = [pattern.pattern for pattern, _ in STANDARD_IMPORTS + (EXTENDED_IMPORTS if args.extended else ())]
     if not args.fresh and stamp.exists():
         previous = json.loads(stamp.read_text())
-        if previous.get("commit") == commit and previous.get("rules") == rules:
+        if previous.get("commit") == commit and previous.get("rule") == RULE:
             return commit
     if mode_dir.exists():
         shutil.rmtree(mode_dir)
     extract(args.reference, commit, mode_dir)
-    rewritten = rewrite_imports(mode_dir / "examples", args.extended)
-    stamp.write_text(json.dumps({"commit": commit, "rules": rules, "rewritten": rewritten}, indent=1))
+    rewritten = rewrite_imports(mode_dir / "examples")
+    stamp.write_text(json.dumps({"commit": commit, "rule": RULE, "rewritten": rewritten}, indent=1))
     return commit
 
 
@@ -252,7 +308,8 @@ def _git(reference: str, *command: str, text: bool = True):
 
 
 def discover(examples: Path) -> list[Row]:
-    """The numbered examples of EXAMPLE_DIRS and MODULE_EXAMPLES, each followed by its harness."""
+    """The numbered examples of EXAMPLE_DIRS, MODULE_EXAMPLES and the modules of TOOL_DIRS,
+    each followed by its harness."""
     found = []
     for directory in EXAMPLE_DIRS:
         found += sorted(
@@ -261,6 +318,12 @@ def discover(examples: Path) -> list[Row]:
             if re.match(r"\d+_", path.name)
         )
     found += [name for name in MODULE_EXAMPLES if (examples / name).exists()]
+    for directory in TOOL_DIRS:
+        found += sorted(
+            f"{directory}/{path.name}"
+            for path in (examples / directory).glob("*.py")
+            if not path.name.startswith("_")
+        )
     rows = []
     for name in found:
         rows.append(Row(name))
@@ -328,7 +391,9 @@ def failure_reason(path: Path, tree: Path, limit: int = 300) -> str:
     lines = [line.strip() for line in path.read_text(errors="replace").splitlines() if line.strip()]
     if not lines:
         return ""
-    named = [line for line in lines if re.search(r"error|exception|mismatch", line, re.IGNORECASE)]
+    # "file:1:2: error: ...", "ValueError: ...", "SimulationMismatch: ...": a word, a colon;
+    # not a source line that only names an exception class.
+    named = [line for line in lines if re.search(r"\b(error|\w*Error|\w*Exception|\w*Mismatch):", line)]
     line = (named or lines)[-1].replace(f"{tree}{os.sep}", "")
     return line if len(line) <= limit else line[: limit - 3] + "..."
 
@@ -378,7 +443,7 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
                         help="scratch directory for the extracted examples and the runs")
     parser.add_argument("--fresh", action="store_true", help="extract the examples again")
     parser.add_argument("--extended", action="store_true",
-                        help="also rewrite the reference-only imports of the model examples")
+                        help="deprecated, no effect: the one import rule covers what it did")
     parser.add_argument("--targets", default=",".join(TARGETS), help="comma-separated: interpreter,sim")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds per example and target")
     parser.add_argument("--only", action="append", default=[],
@@ -404,7 +469,10 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_arguments(argv)
-    mode = "extended" if args.extended else "standard"
+    if args.extended:
+        print("note: --extended is deprecated and has no effect: every import of pypto is rewritten "
+              "by the one rule", file=sys.stderr)
+    mode = "uniform"
     mode_dir = args.work.resolve() / mode
     tree = mode_dir  # the extracted tree's root: it holds examples/
     commit = prepare(args, mode_dir)

@@ -1,5 +1,5 @@
 """scripts/run_reference_examples.py, the runner of the reference's examples: the import
-rewriting of both modes, extraction from a git repository, the rows it finds, and how a run's
+rewriting rule, extraction from a git repository, the rows it finds, and how a run's
 outcome is read (exit status, the line that says why, the timeout). The examples themselves
 need torch and run with `make reference-examples`, not here."""
 
@@ -26,18 +26,29 @@ def _load_runner():
 
 runner = _load_runner()
 
-EXAMPLE = """import pypto.language as pl
+EXAMPLE = """\"\"\"An example.
+
+    import pypto.language as pl   (a docstring: not an import statement)
+\"\"\"
+import pypto
+import pypto.language as pl
 import torch
 from pypto.backend import BackendType
 from pypto.backend import Other
 from pypto.ir.pass_manager import OptimizationStrategy
 from pypto import ir
-from pypto.runtime import RunConfig, run
+from pypto.runtime import (
+    RunConfig,
+    run,
+)
+from .helpers import pypto_helper
+import pypto_extras
+import os, pypto.ir, sys  # noqa: E401
 
 
 def main():
     from pypto.runtime import TensorSpec  # noqa: PLC0415
-    return TensorSpec
+    return TensorSpec, "from pypto import ir"
 """  # no newline at the end of the last line, as some files have
 
 
@@ -49,37 +60,51 @@ def _tree(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
-def test_standard_mode_rewrites_the_two_import_lines_only(tmp_path):
-    root = _tree(tmp_path, {"models/04_x.py": EXAMPLE.rstrip("\n")})
-    assert runner.rewrite_imports(root, extended=False) == {"models/04_x.py": 3}
+def test_one_rule_rewrites_every_import_of_pypto_and_nothing_else(tmp_path):
+    root = _tree(tmp_path, {"models/04_x.py": EXAMPLE.rstrip("\n"), "beginner/01_y.py": "import torch\n"})
+    assert runner.rewrite_imports(root) == {"models/04_x.py": 9}
     text = (root / "models/04_x.py").read_text()
     assert text.splitlines() == [
+        '"""An example.',
+        "",
+        "    import pypto.language as pl   (a docstring: not an import statement)",
+        '"""',
+        "import pypto_xdsl as pypto",
         "import pypto_xdsl.language as pl",
         "import torch",
-        "from pypto.backend import BackendType",
-        "from pypto.backend import Other",
-        "from pypto.ir.pass_manager import OptimizationStrategy",
-        "from pypto import ir",
-        "from pypto_xdsl.runtime import RunConfig, run",
+        "from pypto_xdsl.backend import BackendType",
+        "from pypto_xdsl.backend import Other",  # left to fail with the reference-name error
+        "from pypto_xdsl.ir.pass_manager import OptimizationStrategy",
+        "from pypto_xdsl import ir",
+        "from pypto_xdsl.runtime import (",
+        "    RunConfig,",
+        "    run,",
+        ")",
+        "from .helpers import pypto_helper",
+        "import pypto_extras",
+        "import os, pypto_xdsl as pypto, pypto_xdsl.ir, sys  # noqa: E401",
         "",
         "",
         "def main():",
         "    from pypto_xdsl.runtime import TensorSpec  # noqa: PLC0415",
-        "    return TensorSpec",
+        '    return TensorSpec, "from pypto import ir"',
     ]
     assert not text.endswith("\n")
+    assert (root / "beginner/01_y.py").read_text() == "import torch\n"
 
 
-def test_extended_mode_also_rewrites_the_reference_only_names(tmp_path):
-    root = _tree(tmp_path, {"models/04_x.py": EXAMPLE})
-    assert runner.rewrite_imports(root, extended=True) == {"models/04_x.py": 6}
-    lines = (root / "models/04_x.py").read_text().splitlines()
-    assert lines[2:6] == [
-        "from pypto_xdsl.runtime import BackendType",
-        "from pypto.backend import Other",  # no counterpart: left to fail as in the reference
-        "from pypto_xdsl.runtime import OptimizationStrategy",
-        "import pypto_xdsl.runtime.ir as ir",
-    ]
+def test_the_rule_keeps_what_each_import_binds():
+    rewritten, count = runner.rewrite_source(
+        "import pypto.ir.pass_manager as pm\nimport pypto as p\nimport pypto.a.b as \\\n    z  # tail\nx = 1\n"
+    )
+    assert count == 3
+    assert rewritten == "import pypto_xdsl.ir.pass_manager as pm\nimport pypto_xdsl as p\nimport pypto_xdsl.a.b as z  # tail\nx = 1\n"
+
+
+def test_a_file_python_cannot_parse_is_left_as_it_is(tmp_path):
+    root = _tree(tmp_path, {"utils/broken.py": "import pypto.language as pl\ndef (\n"})
+    assert runner.rewrite_imports(root) == {"utils/broken.py": -1}
+    assert (root / "utils/broken.py").read_text() == "import pypto.language as pl\ndef (\n"
 
 
 def test_extracts_examples_from_a_bare_repository_and_finds_the_rows(tmp_path):
@@ -93,7 +118,9 @@ def test_extracts_examples_from_a_bare_repository_and_finds_the_rows(tmp_path):
             "examples/beginner/helper.py": "",
             "examples/models/03_flash_attention.py": "",
             "examples/models/qwen3_jit/qwen3_decode.py": "",
-            "examples/utils/01_tool.py": "",
+            "examples/utils/__init__.py": "",
+            "examples/utils/parse_tool.py": "",
+            "examples/distributed/01_hello_rank.py": "",
             "src/other.py": "",
         },
     )
@@ -115,6 +142,7 @@ def test_extracts_examples_from_a_bare_repository_and_finds_the_rows(tmp_path):
         "models/03_flash_attention.py, harness: `flash_attention.lower(q, k, v)`",
         "models/qwen3_jit/qwen3_decode.py",
         "models/qwen3_jit/qwen3_decode.py, harness: without `models/__init__.py`",
+        "utils/parse_tool.py",
     ]
 
 
@@ -168,6 +196,18 @@ def test_the_reason_of_a_located_diagnostic_is_its_error_line(tmp_path):
     assert runner.failure_reason(stderr, tree) == (
         "examples/models/03_flash_attention.py:66:31: error: pypto.tensor.assemble: "
         "operand 'source' has element type f16 but 'dest' has f32"
+    )
+
+
+def test_the_reason_is_not_the_source_line_under_a_diagnostic(tmp_path):
+    stderr = tmp_path / "stderr.txt"
+    stderr.write_text(
+        "examples/utils/e.py:33:5: error: pypto.backend.pto_backend.PartialCodegenError is a PyPTO name\n"
+        "    from pypto_xdsl.backend.pto_backend import PartialCodegenError\n"
+        "    ^^^^^^^^^^^^^^^^\n"
+    )
+    assert runner.failure_reason(stderr, tmp_path) == (
+        "examples/utils/e.py:33:5: error: pypto.backend.pto_backend.PartialCodegenError is a PyPTO name"
     )
 
 

@@ -33,6 +33,23 @@ __all__ = [
     "run",
 ]
 
+_MULTI_CHIP = "distributed (multi-chip) execution is not modelled; a program runs on one chip"
+_DEVICE = "there is no NPU here; programs run on the interpreter or the CPU simulation (RunConfig(target=...))"
+# PyPTO's pypto.runtime names with no counterpart here: name -> why, and what to use instead.
+_REFERENCE_ONLY = {
+    "ChipWorker": _DEVICE + "; call the @pl.jit function or run(program, ...)",
+    "Worker": _DEVICE + "; call the @pl.jit function or run(program, ...)",
+    "DistributedWorker": _MULTI_CHIP,
+    "DistributedRunHandle": _MULTI_CHIP,
+    "RegistrationHandle": _MULTI_CHIP,
+    "execute_distributed_compiled": _MULTI_CHIP,
+    "DeviceTensor": _DEVICE + "; pass torch tensors or numpy arrays",
+    "StackedDeviceTensor": _DEVICE + "; pass torch tensors or numpy arrays",
+    "compile_program": "compile with program.compile(out_dir), ir.compile(program) or pypto-compile",
+    "execute_compiled": "run with run(program, ...) or the @pl.jit function",
+    "benchmark": "benchmarks/ measures compile and simulation times",
+}
+
 
 def __getattr__(name: str):
     if name == "run":
@@ -43,4 +60,8 @@ def __getattr__(name: str):
         from pypto_xdsl.runtime import passes
 
         return getattr(passes, name)
+    if name in _REFERENCE_ONLY:
+        from pypto_xdsl.reference_names import missing_name
+
+        raise missing_name(__name__, name, _REFERENCE_ONLY[name], tuple(__all__))
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
