@@ -305,6 +305,23 @@ def const_value(v: SSAValue) -> int | None:
     return None
 
 
+def quantised_accumulator(value: SSAValue) -> bool:
+    """Whether `value` is an f32 accumulator converted to f16 on its way out of L0C: a
+    `tile.cast` of an f32 acc tile to an f16 acc tile (or a `tile.relu` of one), which the
+    Fixpipe that stores it does (quantPre F322F16, reluEn)."""
+    op = value.owner
+    if isinstance(op, tile.ReluOp):
+        return quantised_accumulator(op.input)
+    if not isinstance(op, tile.CastOp):
+        return False
+    src, dst = op.input.type, op.result.type
+    return (
+        isinstance(src, TileType) and isinstance(dst, TileType) and src.space == MemorySpace.ACC
+        and dst.space == MemorySpace.ACC and isinstance(src.element_type, Float32Type)
+        and isinstance(dst.element_type, Float16Type) and op.rounding in (None, "none", "rint")
+    )
+
+
 def zero_accumulator_loop(op: tile.FullOp) -> scf.ForOp | None:
     """The scf.for whose K loop starts from the zero accumulator `op` (None: not that form):
     `op` fills an acc tile with the constant 0, its only use is the loop's first-iteration value
@@ -679,6 +696,15 @@ class KernelPlan:
         rows, cols = shape  # type: ignore[misc]
         eb = byte_width(t.element_type)
         space = t.space
+        if space == MemorySpace.ACC and isinstance(op, tile.CastOp | tile.ReluOp) and quantised_accumulator(res):
+            # the accumulator converted by the Fixpipe that stores it (quantPre F322F16, then
+            # reluEn): the same f32 L0C tensor
+            uses = [u.operation for u in res.uses]
+            if len(list(op.input.uses)) != 1 or len(uses) != 1 or type(uses[0]) not in (tile.StoreOp, tile.ReluOp):
+                raise op_error(op, f"the conversion of an accumulator to {t} is done by its Fixpipe (quantPre): it "
+                                   "must be the accumulator's only use, and a plain tile.store (after a relu) its only use")
+            self.aliases[res] = op.input
+            return
         if space == MemorySpace.ACC:
             if not isinstance(t.element_type, Float32Type):
                 raise op_error(op, f"accumulator tile {t} must be f32 (integer matmul is not supported yet)")
@@ -824,8 +850,11 @@ class KernelPlan:
         t = op.tile.type
         assert isinstance(t, TileType)
         if t.space == MemorySpace.ACC:
-            if not isinstance(op.dest.type.element_type, Float32Type):  # type: ignore[union-attr]
-                raise op_error(op, "an accumulator is stored to an f32 tensor (quantising Fixpipe is not supported yet)")
+            want = t.element_type if quantised_accumulator(op.tile) and isinstance(op, tile.StoreOp) else Float32Type()
+            if op.dest.type.element_type != want:  # type: ignore[union-attr]
+                raise op_error(op, f"an accumulator is stored to an f32 tensor, or converted to f16 by its Fixpipe "
+                                   f"(tile.cast of the accumulator) and stored to an f16 tensor; got a {t} stored to "
+                                   f"{op.dest.type}")
             if len(list(op.tile.uses)) != 1:
                 raise op_error(op, "an accumulator tile is stored once, as its last use (the store frees L0C)")
             return
@@ -963,7 +992,7 @@ class KernelPlan:
                 t = res.type
                 if not isinstance(t, TileType):
                     continue
-                if t.space == MemorySpace.ACC and isinstance(op, tile.MatmulAccOp | scf.ForOp | tile.ReluOp):
+                if t.space == MemorySpace.ACC and isinstance(op, tile.MatmulAccOp | scf.ForOp | tile.ReluOp | tile.CastOp):
                     continue  # aliases the accumulator it updates (or rectifies in its Fixpipe)
                 if res in self.unused_scratch:
                     continue

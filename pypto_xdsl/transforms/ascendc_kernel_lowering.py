@@ -429,8 +429,8 @@ class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLo
             new.results[0].name_hint = op.result.name_hint
             self.values[op.result] = new.results[0]
             return
-        if isinstance(op, tile.ReluOp) and op.result.type.space == MemorySpace.ACC:  # type: ignore[union-attr]
-            return self._relu_acc(op)
+        if isinstance(op, tile.ReluOp | tile.CastOp) and op.result.type.space == MemorySpace.ACC:  # type: ignore[union-attr]
+            return self._fixpipe_epilogue(op)
         if isinstance(op, tile.SliceOp) and op.result.type.space == MemorySpace.MAT:  # type: ignore[union-attr]
             return self._mat_window(op)
         if isinstance(op, tile.TransposeViewOp) and op.result.type.space == MemorySpace.MAT:  # type: ignore[union-attr]
