@@ -55,6 +55,27 @@ class P:
 '''
 
 
+def _matmul_program(pl_out: str) -> str:
+    out_dtype = "" if pl_out == "FP32" else f", out_dtype=pl.{pl_out}"
+    return f'''import pypto_xdsl.language as pl
+A = pl.Tensor[[{MM}, {MM}], pl.FP16]
+C = pl.Tensor[[{MM}, {MM}], pl.{pl_out}]
+@pl.program
+class P:
+    @pl.function
+    def main(self, a: A, b: A, c: pl.Out[C]) -> C:
+        # 128 x 128 output blocks dealt over the 24 cube cores: core i owns row block i % 8
+        # and every third column block from i // 8 (3, 3 or 2 blocks), so its A rows stay
+        # put and the cube path keeps them in L1 for all its blocks
+        for i in pl.spmd(24, name_hint="matmul"):
+            r = i % {MM // 128}
+            for j in pl.range(i // {MM // 128}, {MM // 128}, 3):
+                c[r * 128 : (r + 1) * 128, j * 128 : (j + 1) * 128] = pl.matmul(
+                    a[r * 128 : (r + 1) * 128], b[:, j * 128 : (j + 1) * 128]{out_dtype})
+        return c
+'''
+
+
 PROGRAMS = {
     "add": _vector_program("add", "a: X, b: X", "            o[r0:r1] = a[r0:r1] + b[r0:r1]"),
     "chain": _vector_program("chain", "a: X, b: X, c: X", "            o[r0:r1] = pl.relu(a[r0:r1] * b[r0:r1] + c[r0:r1])"),
@@ -83,23 +104,11 @@ PROGRAMS = {
         f"            var = pl.row_sum(xc * xc) * {1.0 / COLS!r} + 1e-5\n"
         "            o[r0:r1] = pl.row_expand_div(xc, pl.sqrt(var))",
     ),
-    "matmul": f'''import pypto_xdsl.language as pl
-A = pl.Tensor[[{MM}, {MM}], pl.FP16]
-C = pl.Tensor[[{MM}, {MM}], pl.FP32]
-@pl.program
-class P:
-    @pl.function
-    def main(self, a: A, b: A, c: pl.Out[C]) -> C:
-        # 128 x 128 output blocks dealt over the 24 cube cores: core i owns row block i % 8
-        # and every third column block from i // 8 (3, 3 or 2 blocks), so its A rows stay
-        # put and the cube path keeps them in L1 for all its blocks
-        for i in pl.spmd(24, name_hint="matmul"):
-            r = i % {MM // 128}
-            for j in pl.range(i // {MM // 128}, {MM // 128}, 3):
-                c[r * 128 : (r + 1) * 128, j * 128 : (j + 1) * 128] = pl.matmul(
-                    a[r * 128 : (r + 1) * 128], b[:, j * 128 : (j + 1) * 128])
-        return c
-''',
+    "matmul": _matmul_program(pl_out="FP32"),
+    # the same product written f16, as the devkit's matmul_basic_api_high_performance sample
+    # does: the Fixpipe converts each f32 accumulator on its way out (quantPre F322F16)
+    "matmul_f16": _matmul_program(pl_out="FP16"),
+
     # The attention block in one scope, flash-attention style (examples/mixed/flash_attention.py
     # with Kt as input): one MIX kernel, one 64-row query block per core group, an online
     # softmax over 64-column key blocks; expand-mixed-kernel splits it into the AIC's and the
@@ -191,6 +200,7 @@ class Op:
     note: str = ""
     results: dict[str, Any] = field(default_factory=dict)
     program: Callable[[], Any] | None = None  # the program's module, when it is not in PROGRAMS
+    out_dtype: Any = np.float32  # the generated program's output buffer
 
 
 def _example(name: str):
@@ -231,6 +241,10 @@ OPS = [
     Op("matmul", lambda r: [r.standard_normal((MM, MM)).astype(np.float16) for _ in range(2)],
        lambda a, b: a.astype(np.float32) @ b.astype(np.float32), ("matmul_tiled.cpp", "matmul_tiled", 24, {}),
        macs=MM**3, rtol=2e-3, atol=2e-2),
+    Op("matmul_f16", lambda r: [r.standard_normal((MM, MM)).astype(np.float16) for _ in range(2)],
+       lambda a, b: (a.astype(np.float32) @ b.astype(np.float32)).astype(np.float16),
+       ("matmul_tiled.cpp", "matmul_tiled", 24, {"OUT_F16": 1}), macs=MM**3, rtol=2e-3, atol=2e-2,
+       note="f16 output, converted by the Fixpipe", out_dtype=np.float16),
     Op("attention", lambda r: _attention_inputs(r), _attention,
        ("attention_mix.cpp", "attention_mix", ATTN_S // 64, {"SEQ": ATTN_S, "HEAD_DIM": ATTN_D}),
        macs=2 * ATTN_S * ATTN_S * ATTN_D, rtol=2e-2, atol=2e-3,
@@ -263,7 +277,7 @@ def run_generated(op: Op, work: Path, depth: int | None = None) -> prof.KernelPr
         pipeline += f",hoist-cube-loads,pipeline-cross-core-loops{{depth={depth}}}"
     apply_pipeline(module, pipeline)
     inputs = op.inputs(np.random.default_rng(0))
-    out = np.zeros_like(op.reference(*inputs), dtype=np.float32)
+    out = np.zeros_like(op.reference(*inputs), dtype=op.out_dtype)
     report = simulate(module, work / "gen", inputs=[*inputs, out], profile=True, compare=False)
     np.testing.assert_allclose(report.outputs[next(iter(report.outputs))], op.reference(*inputs),
                                rtol=op.rtol, atol=op.atol, err_msg=f"generated {op.name}")
@@ -324,7 +338,7 @@ def main(argv=None) -> int:
     wanted = args.ops.split(",")
     work = Path(tempfile.mkdtemp(prefix="bench-kernels-"))
     print(f"cost-model estimates (Ascend 910B, docs/performance.md); vector ops on f32 [{ROWS}, {COLS}] "
-          f"(6 MiB per tensor) over {BLOCKS} blocks; matmul {MM}^3 f16 -> f32")
+          f"(6 MiB per tensor) over {BLOCKS} blocks; matmul {MM}^3 f16 -> f32 (matmul_f16: -> f16)")
     header = (f"{'op':<10} {'generated':>11} {'bound':<14} {'roof':>6}   {'hand-written':>12} {'bound':<6} "
               f"{'roof':>6}   {'gen/hand':>8}")
     print(header)
@@ -418,13 +432,15 @@ def what_if(work: Path, wanted: list[str]) -> None:
         turns = run_hand(op, work / "attention" / "wi-turns", {"PIPELINED": 0})
         print(f"  {'attention':<10} hand-written, {'cores take turns (the generated kernel order)':<48} "
               f"{turns.cycles / base.cycles:6.3f}")
-    if "matmul" in wanted and "gen" in rows["matmul"].results:
+    for mm in ("matmul", "matmul_f16"):
+        if mm not in wanted or "gen" not in rows[mm].results:
+            continue
         # MTE3/Fixpipe writes kept in L2 while the program fits it (docs/performance.md, phase 8)
-        op = rows["matmul"]
-        hand = run_hand(op, work / "matmul" / "wi-wb-hand", cost={"l2_write_back": 1})
-        gen = _generated_with_cost(op, work / "matmul" / "wi-wb-gen", "l2_write_back=1")
+        op = rows[mm]
+        hand = run_hand(op, work / mm / "wi-wb-hand", cost={"l2_write_back": 1})
+        gen = _generated_with_cost(op, work / mm / "wi-wb-gen", "l2_write_back=1")
         roof = roofline_cycles(op, next(iter(op.results["gen"].values())))
-        print(f"  {'matmul':<10} l2_write_back=1: generated {gen:,.0f} cycles ({roof / gen:.1%} of cube peak), "
+        print(f"  {mm:<10} l2_write_back=1: generated {gen:,.0f} cycles ({roof / gen:.1%} of cube peak), "
               f"hand-written {hand.cycles:,.0f} ({roof / hand.cycles:.1%}), gen/hand {gen / hand.cycles:.3f}")
     for name in wanted:
         op = rows[name]
@@ -444,7 +460,7 @@ def _generated_with_cost(op: Op, work: Path, cost: str) -> float:
     module = op.program() if op.program is not None else parse_python_file(PROGRAMS[op.name], f"<bench {op.name}>")
     apply_pipeline(module, default_pipeline())
     inputs = op.inputs(np.random.default_rng(0))
-    out = np.zeros_like(op.reference(*inputs), dtype=np.float32)
+    out = np.zeros_like(op.reference(*inputs), dtype=op.out_dtype)
     os.environ["PYPTO_SIM_COST"] = cost
     try:
         rep = simulate(module, work, inputs=[*inputs, out], profile=True, compare=False)

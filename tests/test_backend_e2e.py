@@ -339,3 +339,23 @@ def test_kernels_without_their_pipe_v_barriers_fail_in_the_simulation(tmp_path, 
         op.erase()
     with pytest.raises(SimulationError, match=r"with no PipeBarrier<PIPE_V> in between \(missing PIPE_V synchronisation\)"):
         simulate(module, tmp_path / name, seed=1)
+
+
+def test_matmul_f16_out_converted_in_fixpipe(tmp_path):
+    """An f16 product with a relu (tile.cast of the accumulator, then tile.relu) as Fixpipe's
+    quantPre F322F16 and reluEn: the simulation converts and rectifies on the way out of L0C,
+    into a half tensor, and matches the interpreter and numpy's rounding to f16."""
+    report = compile_and_run("matmul_f16_out", tmp_path, seed=25)
+    # to one f16 step: the interpreter and the Mmad sum the products in different orders
+    np.testing.assert_allclose(report.outputs["c"].astype(np.float32), report.reference["c"].astype(np.float32),
+                               rtol=1e-3, atol=1e-4)
+    kernel = (tmp_path / "matmul_f16_out" / "kernels" / "matmul_f16.cpp").read_text()
+    assert "quantPre = QuantMode_t::F322F16" in kernel and "reluEn = true" in kernel
+    run_in = tmp_path / "matmul_f16_out" / "sim-run" / "in"
+    a = np.fromfile(run_in / "a.bin", dtype=np.float16).reshape(32, 64).astype(np.float32)
+    b = np.fromfile(run_in / "b.bin", dtype=np.float16).reshape(64, 48).astype(np.float32)
+    got = report.outputs["c"]
+    assert got.dtype == np.float16
+    np.testing.assert_allclose(got.astype(np.float32), np.maximum(a @ b, 0).astype(np.float16).astype(np.float32),
+                               rtol=1e-3, atol=1e-3)
+    assert 0.2 < float(np.mean(got == 0)) < 0.8

@@ -222,3 +222,35 @@ def test_prefetched_copy_in_overlaps_compute_and_keeps_results(tmp_path, name):
     for key, got in outputs["prefetch"].items():
         np.testing.assert_array_equal(got, outputs["plain"][key])  # the same instructions, reordered
     assert cycles["prefetch"] < 0.8 * cycles["plain"], cycles
+
+
+def test_f16_matmul_converts_in_the_fixpipe(tmp_path):
+    """The benchmark's f16 matmul (`pl.matmul(..., out_dtype=pl.FP16)`, phase 10 of
+    docs/performance.md): one AIC kernel whose Fixpipe converts each f32 accumulator to half
+    (quantPre F322F16, round to nearest even), no vector kernel; the simulation matches the
+    interpreter (to one f16 rounding step: the two sum the products in different orders) and
+    writes half the bytes of the f32 program, which the model makes faster."""
+    from pypto_xdsl.backend.ascendc.sim import profile as prof
+    from pypto_xdsl.frontend.program import parse_python_file
+
+    cycles = {}
+    for name in ("matmul", "matmul_f16"):
+        module = parse_python_file(bench_kernels.PROGRAMS[name], f"<{name}>")
+        apply_pipeline(module, "pypto-default")
+        kernels = emit_ascendc(module).files
+        kernel = next(text for path, text in kernels.items() if path.startswith("kernels/") and path.endswith(".cpp"))
+        assert ("QuantMode_t::F322F16" in kernel) == (name == "matmul_f16")
+        assert "Cast(" not in kernel and "KERNEL_TYPE_AIC_ONLY" in kernel
+        report = simulate(module, tmp_path / name, seed=5, profile=True)
+        out, ref = report.outputs["c"], report.reference["c"]
+        assert out.dtype == (np.float16 if name == "matmul_f16" else np.float32)
+        np.testing.assert_allclose(out.astype(np.float32), ref.astype(np.float32), rtol=2e-3, atol=5e-2)
+        if name == "matmul_f16":
+            # mostly equal; else one f16 step (ulp) apart, plus the f32 sums' difference near 0
+            step = np.spacing(np.abs(ref.astype(np.float16))).astype(np.float32)
+            diff = np.abs(out.astype(np.float32) - ref.astype(np.float32))
+            bad = diff > step + 1e-4
+            assert not bad.any() and np.mean(diff == 0) > 0.9, (out[bad][:5], ref[bad][:5], np.mean(diff == 0))
+        (k,) = prof.by_kernel(report.profile).values()
+        cycles[name] = k.cycles
+    assert cycles["matmul_f16"] < 0.9 * cycles["matmul"], cycles

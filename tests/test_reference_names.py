@@ -142,3 +142,10 @@ def test_the_backends_own_submodules_still_import_through_the_package():
         """
     )
     assert shown.split() == ["pypto_xdsl.backend.ascendc", "False"]
+
+
+def test_partial_codegen_error_is_the_backends_own():
+    from pypto_xdsl.backend.ascendc.emit import PartialCodegenError as backends
+    from pypto_xdsl.backend.pto_backend import PartialCodegenError
+
+    assert PartialCodegenError is backends

@@ -306,3 +306,57 @@ def test_the_simulation_stops_on_a_broken_mode_one_flag_protocol(mode_one: Path,
     proc = subprocess.run([str(mode_one), scenario], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 86, (proc.returncode, proc.stderr)
     assert re.search(message, proc.stderr), proc.stderr
+
+
+CM, CK, CN, CBN = 64, 64, 256, 64
+
+
+@pl.program
+class CubeStagingAndSplitPartials:
+    """A workspace tensor only the cube uses (the first product staged in GM for the second
+    matmul) next to one only the AIVs use (the partial column sums split(up_down) exchanges),
+    in a loop whose ring lets the cube run an iteration ahead: the two members write their own
+    tensors at the same time, so each needs bytes of its own in the block's workspace."""
+
+    @pl.function
+    def main(
+        self,
+        a: pl.Tensor[[CM, CK], pl.FP16],
+        b: pl.Tensor[[CK, CN], pl.FP16],
+        c: pl.Tensor[[CBN, CBN], pl.FP32],
+        colsum: pl.Out[pl.Tensor[[1, CN], pl.FP32]],
+    ) -> pl.Tensor[[1, CN], pl.FP32]:
+        with pl.at(level=pl.Level.CORE_GROUP, optimizations=[pl.split(pl.SplitMode.UP_DOWN)], name_hint="chain"):
+            staged = pl.create_tensor([CM, CBN], pl.FP32)
+            for n in pl.range(CN // CBN):
+                am = pl.load(a, [0, 0], [CM, CK], target_memory=pl.Mem.Mat)
+                bm = pl.load(b, [0, n * CBN], [CK, CBN], target_memory=pl.Mem.Mat)
+                first = pl.matmul(pl.move(am, target_memory=pl.Mem.Left), pl.move(bm, target_memory=pl.Mem.Right))
+                staged = pl.store(first, [0, 0], staged)
+                sm = pl.load(staged, [0, 0], [CM, CBN], target_memory=pl.Mem.Mat)
+                cm = pl.load(c, [0, 0], [CBN, CBN], target_memory=pl.Mem.Mat)
+                second = pl.matmul(pl.move(sm, target_memory=pl.Mem.Left), pl.move(cm, target_memory=pl.Mem.Right))
+                colsum = pl.store(pl.col_sum(pl.move(second, target_memory=pl.Mem.Vec)), [0, n * CBN], colsum)
+        return colsum
+
+
+@needs_gxx
+def test_members_own_workspace_tensors_do_not_overlap_on_the_simulation(tmp_path: Path):
+    """Each member laid out from offset 0 put the cube's staged product and the AIVs' partials
+    at the same bytes: column sums off by about 224 against the interpreter."""
+    from pypto_xdsl.tools.pypto_compile import apply_pipeline, default_pipeline, simulate
+
+    reference = CubeStagingAndSplitPartials.fresh_module()
+    module = reference.clone()
+    apply_pipeline(module, default_pipeline())
+    rng = np.random.default_rng(0)
+    inputs = [rng.uniform(-1, 1, (CM, CK)).astype(np.float16), rng.uniform(-1, 1, (CK, CN)).astype(np.float16),
+              rng.uniform(-1, 1, (CBN, CBN)).astype(np.float32), np.zeros((1, CN), np.float32)]
+    report = simulate(module, tmp_path / "out", inputs=[x.copy() for x in inputs], reference_module=reference)
+    kernel = (tmp_path / "out" / "kernels" / "chain.cpp").read_text()
+    assert "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);" in kernel
+    expected = [x.copy() for x in inputs]
+    run(reference, "main", expected)
+    tolerance = tolerance_for(expected[3], program_precision(reference))
+    got = report.outputs["colsum"]
+    assert tolerance.close(expected[3], got).all(), (tolerance, float(np.max(np.abs(got - expected[3]))))

@@ -179,27 +179,52 @@ class WorkspaceSlot:
     bytes: int
 
 
-def workspace_plan(func: program.FuncOp) -> tuple[list[WorkspaceSlot], int]:
+@dataclass(frozen=True)
+class WorkspaceLayout:
+    """Byte offsets fixed by the caller for a kernel's kernel-local tensors: `offsets[k]` for
+    its k-th `pypto.tensor.create` (walk order), `bytes` per block in all. The members of a
+    MIX kernel share one block workspace, so they are placed together
+    (`analysis.group_workspace`) rather than each from offset 0."""
+
+    offsets: tuple[int, ...]
+    bytes: int
+
+
+def local_tensor_bytes(op: tensor.CreateOp) -> int:
+    """The bytes of kernel-local tensor `op` (raises BackendError naming it when it cannot
+    live in the workspace)."""
+    t = op.result.type
+    assert isinstance(t, TensorType)
+    if not t.is_static():
+        raise op_error(op, f"kernel-local tensor {t} has a dynamic shape; the workspace is planned statically")
+    if t.rank > 2:
+        raise op_error(op, f"kernel-local tensor {t} has rank {t.rank}; only 1-D and 2-D tensors are supported")
+    nbytes = t.num_elements() * byte_width(t.element_type)
+    if nbytes == 0:
+        raise op_error(op, f"kernel-local tensor {t} is empty")
+    return nbytes
+
+
+def local_tensors(func: program.FuncOp) -> list[tensor.CreateOp]:
+    return [op for op in func.walk() if isinstance(op, tensor.CreateOp)]
+
+
+def workspace_plan(func: program.FuncOp, layout: WorkspaceLayout | None = None) -> tuple[list[WorkspaceSlot], int]:
     """Kernel-local tensors of `func` and the workspace bytes one block needs: every
     `pypto.tensor.create` (at any depth) gets its own 512-byte aligned slot; one inside a loop
-    reuses its slot in every iteration."""
+    reuses its slot in every iteration. With `layout`, the slots are where it puts them."""
+    creates = local_tensors(func)
+    if layout is not None and len(layout.offsets) != len(creates):
+        raise BackendError(f"ascendc: @{func.sym_name.data} has {len(creates)} kernel-local tensors but its "
+                           f"workspace layout places {len(layout.offsets)}")
     slots: list[WorkspaceSlot] = []
     offset = 0
-    for op in func.walk():
-        if not isinstance(op, tensor.CreateOp):
-            continue
-        t = op.result.type
-        assert isinstance(t, TensorType)
-        if not t.is_static():
-            raise op_error(op, f"kernel-local tensor {t} has a dynamic shape; the workspace is planned statically")
-        if t.rank > 2:
-            raise op_error(op, f"kernel-local tensor {t} has rank {t.rank}; only 1-D and 2-D tensors are supported")
-        nbytes = t.num_elements() * byte_width(t.element_type)
-        if nbytes == 0:
-            raise op_error(op, f"kernel-local tensor {t} is empty")
-        slots.append(WorkspaceSlot(op.result, offset, nbytes))
-        offset += round_up(nbytes, WORKSPACE_ALIGN)
-    return slots, offset
+    for k, op in enumerate(creates):
+        nbytes = local_tensor_bytes(op)
+        at = offset if layout is None else layout.offsets[k]
+        slots.append(WorkspaceSlot(op.result, at, nbytes))
+        offset = max(offset, at + round_up(nbytes, WORKSPACE_ALIGN))
+    return slots, offset if layout is None else max(offset, layout.bytes)
 
 
 def storage_root(func: program.FuncOp, value: SSAValue) -> SSAValue | None:
@@ -278,6 +303,23 @@ def const_value(v: SSAValue) -> int | None:
     if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
         return owner.value.value.data
     return None
+
+
+def quantised_accumulator(value: SSAValue) -> bool:
+    """Whether `value` is an f32 accumulator converted to f16 on its way out of L0C: a
+    `tile.cast` of an f32 acc tile to an f16 acc tile (or a `tile.relu` of one), which the
+    Fixpipe that stores it does (quantPre F322F16, reluEn)."""
+    op = value.owner
+    if isinstance(op, tile.ReluOp):
+        return quantised_accumulator(op.input)
+    if not isinstance(op, tile.CastOp):
+        return False
+    src, dst = op.input.type, op.result.type
+    return (
+        isinstance(src, TileType) and isinstance(dst, TileType) and src.space == MemorySpace.ACC
+        and dst.space == MemorySpace.ACC and isinstance(src.element_type, Float32Type)
+        and isinstance(dst.element_type, Float16Type) and op.rounding in (None, "none", "rint")
+    )
 
 
 def zero_accumulator_loop(op: tile.FullOp) -> scf.ForOp | None:
@@ -438,8 +480,9 @@ class SignatureNames:
     """Dimension symbol -> its kernel scalar parameter (`int64_t N`), in order of first use."""
 
 
-def signature_names(func: program.FuncOp, namer: Namer) -> SignatureNames:
-    """Check the kernel's parameters and kernel-local tensors and name them with `namer`."""
+def signature_names(func: program.FuncOp, namer: Namer, layout: WorkspaceLayout | None = None) -> SignatureNames:
+    """Check the kernel's parameters and kernel-local tensors and name them with `namer`
+    (the tensors placed by `layout` when given)."""
     names = SignatureNames()
     fname = func.sym_name.data
     for k, (arg, direction) in enumerate(zip(func.args, func.directions)):
@@ -474,7 +517,7 @@ def signature_names(func: program.FuncOp, namer: Namer) -> SignatureNames:
             names.params[arg] = namer.fresh(base)
     for symbol in dynamic_symbols(func):
         names.dims[symbol] = namer.fresh(symbol)
-    names.slots, names.ws_bytes = workspace_plan(func)
+    names.slots, names.ws_bytes = workspace_plan(func, layout)
     for slot in names.slots:
         t = slot.value.type
         assert isinstance(t, TensorType)
@@ -549,16 +592,16 @@ class KernelPlan:
     gm_staging: dict[Operation, GmStaging] = field(default_factory=dict)
 
     @staticmethod
-    def build(func: program.FuncOp) -> KernelPlan:
+    def build(func: program.FuncOp, layout: WorkspaceLayout | None = None) -> KernelPlan:
         plan = KernelPlan(func)
         plan.cube = uses_cube(func)
         planner_namer = kernel_namer(func.sym_name.data)
-        signature_names(func, planner_namer)
+        signature_names(func, planner_namer, layout)
         plan._planner_namer = planner_namer  # type: ignore[attr-defined]
         plan._plan(func.body.block)
         # The names the kernel prints: parameters, then every buffer, then the tile variables.
         plan.namer = kernel_namer(func.sym_name.data)
-        plan.signature = signature_names(func, plan.namer)
+        plan.signature = signature_names(func, plan.namer, layout)
         for b in plan.buffers:
             plan.namer.used.add(b.name)
         plan._bind_tiles(func.body.block)
@@ -653,6 +696,15 @@ class KernelPlan:
         rows, cols = shape  # type: ignore[misc]
         eb = byte_width(t.element_type)
         space = t.space
+        if space == MemorySpace.ACC and isinstance(op, tile.CastOp | tile.ReluOp) and quantised_accumulator(res):
+            # the accumulator converted by the Fixpipe that stores it (quantPre F322F16, then
+            # reluEn): the same f32 L0C tensor
+            uses = [u.operation for u in res.uses]
+            if len(list(op.input.uses)) != 1 or len(uses) != 1 or type(uses[0]) not in (tile.StoreOp, tile.ReluOp):
+                raise op_error(op, f"the conversion of an accumulator to {t} is done by its Fixpipe (quantPre): it "
+                                   "must be the accumulator's only use, and a plain tile.store (after a relu) its only use")
+            self.aliases[res] = op.input
+            return
         if space == MemorySpace.ACC:
             if not isinstance(t.element_type, Float32Type):
                 raise op_error(op, f"accumulator tile {t} must be f32 (integer matmul is not supported yet)")
@@ -798,8 +850,11 @@ class KernelPlan:
         t = op.tile.type
         assert isinstance(t, TileType)
         if t.space == MemorySpace.ACC:
-            if not isinstance(op.dest.type.element_type, Float32Type):  # type: ignore[union-attr]
-                raise op_error(op, "an accumulator is stored to an f32 tensor (quantising Fixpipe is not supported yet)")
+            want = t.element_type if quantised_accumulator(op.tile) and isinstance(op, tile.StoreOp) else Float32Type()
+            if op.dest.type.element_type != want:  # type: ignore[union-attr]
+                raise op_error(op, f"an accumulator is stored to an f32 tensor, or converted to f16 by its Fixpipe "
+                                   f"(tile.cast of the accumulator) and stored to an f16 tensor; got a {t} stored to "
+                                   f"{op.dest.type}")
             if len(list(op.tile.uses)) != 1:
                 raise op_error(op, "an accumulator tile is stored once, as its last use (the store frees L0C)")
             return
@@ -937,7 +992,7 @@ class KernelPlan:
                 t = res.type
                 if not isinstance(t, TileType):
                     continue
-                if t.space == MemorySpace.ACC and isinstance(op, tile.MatmulAccOp | scf.ForOp | tile.ReluOp):
+                if t.space == MemorySpace.ACC and isinstance(op, tile.MatmulAccOp | scf.ForOp | tile.ReluOp | tile.CastOp):
                     continue  # aliases the accumulator it updates (or rectifies in its Fixpipe)
                 if res in self.unused_scratch:
                     continue

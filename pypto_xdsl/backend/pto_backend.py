@@ -1,7 +1,7 @@
 """PyPTO's `pypto.backend.pto_backend` path (PyPTO's PTO-ISA code generator). The code
 generator here is the Ascend C backend, `pypto_xdsl.backend.ascendc`; this module re-exports
-the names of PyPTO's that PyPTO's programs use and this project has (none yet:
-`PartialCodegenError` is being added), and reports the others as reference names."""
+the names of PyPTO's that PyPTO's programs use and this project has (`PartialCodegenError`),
+and reports the others as reference names."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import importlib
 from pypto_xdsl.reference_names import missing_name
 
 # name -> the module that defines it
-_REEXPORTS: dict[str, str] = {}
+_REEXPORTS: dict[str, str] = {"PartialCodegenError": "pypto_xdsl.backend.ascendc.emit"}
 
 __all__ = sorted(_REEXPORTS)
 

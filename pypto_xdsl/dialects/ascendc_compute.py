@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerAttr, IntegerType, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, Float16Type, Float32Type, IndexType, IntegerAttr, IntegerType, StringAttr
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -42,8 +42,9 @@ from pypto_xdsl.dialects.ascendc_format import (
     ints_prop,
     prop_int,
 )
-from pypto_xdsl.dialects.ascendc_memory import Expression, UsesReservedUb, _same_element
+from pypto_xdsl.dialects.ascendc_memory import Expression, ParamsOp, UsesReservedUb, _same_element
 from pypto_xdsl.dialects.ascendc_types import (
+    ENUM_FIELDS,
     GlobalTensorType,
     LocalTensorType,
     ParamsType,
@@ -813,6 +814,14 @@ class FixpipeOp(AscendCFormat, IRDLOperation):
     def verify_(self) -> None:
         _check_position(self, self.src, (TPosition.CO1,), "source")
         _check_struct(self, self.params, "FixpipeParamsV220")
+        if not isinstance(struct := self.params.owner, ParamsOp):
+            return
+        quant = ENUM_FIELDS["quantPre"][1][int(dict(struct.field_items()).get("quantPre", 0))]
+        src, dst = self.src.type.element_type, self.dst.type.element_type  # type: ignore[attr-defined]
+        want = (src, src) if quant == "NoQuant" else (Float32Type(), Float16Type())
+        if (src, dst) != want:
+            raise VerifyException(f"{self.name}: quantPre {quant} moves {want[0]} from L0C to {want[1]} in GM, "
+                                  f"got {src} to {dst}")
 
 
 CUBE_OPS = [LoadDataOp, LoadDataWithTransposeOp, MmadOp, FixpipeOp]

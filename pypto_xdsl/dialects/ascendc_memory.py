@@ -59,6 +59,7 @@ from pypto_xdsl.dialects.ascendc_format import (
 )
 from pypto_xdsl.dialects.ascendc_types import (
     BOOL_FIELDS,
+    ENUM_FIELDS,
     PARAM_STRUCTS,
     BufferType,
     GlobalTensorType,
@@ -714,6 +715,9 @@ class ParamsOp(IRDLOperation):
                     raise VerifyException(f"field '{key}' of {self.struct} takes an integer or index value, got {t}")
             elif key in BOOL_FIELDS and value not in (0, 1):
                 raise VerifyException(f"field '{key}' of {self.struct} is a bool: its static value is 0 or 1, got {value}")
+            elif key in ENUM_FIELDS and value >= len(ENUM_FIELDS[key][1]):
+                enum, members = ENUM_FIELDS[key]
+                raise VerifyException(f"field '{key}' of {self.struct} is a {enum}: one of {', '.join(members)}, got {value}")
             elif value < 0:
                 raise VerifyException(f"field '{key}' of {self.struct} is negative")
         if [k for k in known if k in seen] != seen:
@@ -735,6 +739,11 @@ class ParamsOp(IRDLOperation):
             b = parser.parse_optional_boolean()
             if b is not None:
                 return key, b
+            if key in ENUM_FIELDS and (member := parser.parse_optional_identifier()) is not None:
+                enum, members = ENUM_FIELDS[key]
+                if member not in members:
+                    parser.raise_error(f"field '{key}' is a {enum}: one of {', '.join(members)}, got {member}")
+                return key, members.index(member)
             start = parser.pos
             value = parser.parse_integer(allow_boolean=False)
             if not RUNTIME_FIELD < value < 2**63:  # the i64 `static_values`, minus the run-time marker
@@ -772,6 +781,8 @@ class ParamsOp(IRDLOperation):
             printer.print_string(f"{key} = ")
             if isinstance(v, SSAValue):
                 printer.print_operand(v)
+            elif key in ENUM_FIELDS and 0 <= v < len(ENUM_FIELDS[key][1]):
+                printer.print_string(ENUM_FIELDS[key][1][v])
             else:
                 printer.print_string(("true" if v else "false") if isinstance(v, bool) else str(v))
         printer.print_string(")")

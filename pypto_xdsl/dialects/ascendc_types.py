@@ -445,6 +445,12 @@ PARAM_STRUCTS: dict[str, tuple[str, ...]] = {
     ),
 }
 BOOL_FIELDS = frozenset({"ifTranspose", "cmatrixSource", "cmatrixInitVal", "reluEn"})
+ENUM_FIELDS: dict[str, tuple[str, tuple[str, ...]]] = {
+    # the leading members of the real enum (Fixpipe page: NoQuant, F322F16, F322BF16, ...), in
+    # its order; a field holds the member's index and prints as `QuantMode_t::F322F16`
+    "quantPre": ("QuantMode_t", ("NoQuant", "F322F16")),
+}
+"""Fields of an enum type: their static value is the member's index."""
 
 
 @irdl_attr_definition

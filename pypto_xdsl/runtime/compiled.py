@@ -75,10 +75,14 @@ class Compiled:
 
     @cached_property
     def emitted(self) -> Any:
+        from pypto_xdsl.backend.ascendc.emit import PartialCodegenError
         from pypto_xdsl.runtime.passes import emit_ascendc
 
         try:
             return emit_ascendc(self.module, entry=self.entry)
+        except PartialCodegenError as e:
+            located = self.runtime.error_at_def(f"cannot emit Ascend C for {self.what}: {e}")
+            raise PartialCodegenError(str(located), e.files) from None
         except DiagnosticException as e:
             raise self.runtime.error_at_def(f"cannot emit Ascend C for {self.what}: {e}") from None
 
@@ -141,6 +145,7 @@ class Compiled:
                 f"{self.what} has no orchestration function to run on the sim target "
                 "(call it from a @pl.jit entry, or use the interpreter target)"
             )
+        self.emitted  # backend errors (a PartialCodegenError when only some functions fail) first
         self.results = result_params_across_calls(func)
         for i, param in enumerate(self.results):
             if param is None or not isinstance(func.args[param].type, TensorType):
@@ -149,7 +154,6 @@ class Compiled:
                     "returns results through pl.Out / pl.InOut parameters (write it into one, or use "
                     "the interpreter target)"
                 )
-        self.emitted  # backend errors before g++ runs
         key = cache.build_key(str(self), self.entry)
         try:
             directory, hit = cache.cached_build(key, lambda d: emit_and_build(self.module, self.entry, d))

@@ -12,12 +12,12 @@ from xdsl.dialects.builtin import i32
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from pypto_xdsl.analysis.ascendc_kernel import transposed_mat_source, zero_accumulator_loop
+from pypto_xdsl.analysis.ascendc_kernel import quantised_accumulator, transposed_mat_source, zero_accumulator_loop
 from pypto_xdsl.analysis.cxx_names import op_error
 from pypto_xdsl.dialects import ascendc_compute as C
 from pypto_xdsl.dialects import ascendc_memory as M
 from pypto_xdsl.dialects import program, tile
-from pypto_xdsl.dialects.ascendc_types import HardEvent, TPosition
+from pypto_xdsl.dialects.ascendc_types import ENUM_FIELDS, HardEvent, TPosition
 from pypto_xdsl.dialects.attributes import MemorySpace, TensorType, TileType
 from pypto_xdsl.transforms.ascendc_partial_tiles import const_of
 
@@ -264,20 +264,24 @@ class CubeLowering(_Base):
         bias = self.tile_of(op.bias).value if isinstance(op, tile.MatmulBiasOp) else None
         self._insert(C.MmadOp(c.value, a.value, b.value, p, bias=bias))
 
-    def _relu_acc(self, op: tile.ReluOp) -> None:
-        """relu of an accumulator: no instruction; the Fixpipe that stores it sets `reluEn`
-        (the plan checked that a plain store is its only use)."""
+    def _fixpipe_epilogue(self, op: tile.ReluOp | tile.CastOp) -> None:
+        """relu or conversion to f16 of an accumulator: no instruction; the Fixpipe that
+        stores it sets `reluEn` or `quantPre` (the plan checked that a plain store is its only
+        use)."""
         self.tiles[op.result] = self.tile_of(op.input)
 
     def _fixpipe(self, op: tile.StoreOp | tile.AtomicStoreOp, view: View, ref: TileRef) -> None:
-        """L0C (NZ) -> GM (ND) with Fixpipe; a stored relu of the accumulator is its `reluEn`."""
+        """L0C (NZ) -> GM (ND) with Fixpipe; a stored relu of the accumulator is its `reluEn`,
+        its conversion to f16 (`tile.cast`) `quantPre = F322F16` (CAST_RINT)."""
         dst = view.root.type
         assert isinstance(dst, TensorType)
         gm = self._gm_at(view, op.offsets)
         relu = isinstance(op.tile.owner, tile.ReluOp)
+        quantised = quantised_accumulator(op.tile)
         fields = [
             ("nSize", ref.layout.cols), ("mSize", ref.layout.rows), ("srcStride", ref.layout.rows),
             ("dstStride", self._row_length(op, dst, "dstStride")),
+            *([("quantPre", ENUM_FIELDS["quantPre"][1].index("F322F16"))] if quantised else []),
             *([("reluEn", True)] if relu else []), ("ndNum", 1),
         ]
         valid = self.partial.stores.get(op)

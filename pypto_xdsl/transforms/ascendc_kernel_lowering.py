@@ -36,6 +36,7 @@ from pypto_xdsl.analysis.ascendc_kernel import (
     KernelPlan,
     Layout,
     PlannedBuffer,
+    WorkspaceLayout,
     layout_of,
 )
 from pypto_xdsl.analysis.cxx_names import BackendError, ctype, kernel_namer, name_original_op, op_error
@@ -428,8 +429,8 @@ class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLo
             new.results[0].name_hint = op.result.name_hint
             self.values[op.result] = new.results[0]
             return
-        if isinstance(op, tile.ReluOp) and op.result.type.space == MemorySpace.ACC:  # type: ignore[union-attr]
-            return self._relu_acc(op)
+        if isinstance(op, tile.ReluOp | tile.CastOp) and op.result.type.space == MemorySpace.ACC:  # type: ignore[union-attr]
+            return self._fixpipe_epilogue(op)
         if isinstance(op, tile.SliceOp) and op.result.type.space == MemorySpace.MAT:  # type: ignore[union-attr]
             return self._mat_window(op)
         if isinstance(op, tile.TransposeViewOp) and op.result.type.space == MemorySpace.MAT:  # type: ignore[union-attr]
@@ -654,24 +655,25 @@ LOWERED_TILE_OPS = frozenset((
 ))
 
 
-def lower_kernel(func: program.FuncOp) -> KernelOp:
-    """The ascendc.kernel of one tile-level incore function (raises BackendError)."""
+def lower_kernel(func: program.FuncOp, workspace: WorkspaceLayout | None = None) -> KernelOp:
+    """The ascendc.kernel of one tile-level incore function (raises BackendError); its
+    kernel-local tensors where `workspace` places them, when given (a MIX kernel's member)."""
     partial = PartialTiles()
     if not any(isinstance(op, tile.SetValidShapeOp | tile.FillPadOp | tensor.SetValidShapeOp)
                or isinstance(op, tile.LoadOp) and op.is_partial
                for op in func.walk()):
-        return _lower(func, partial)
+        return _lower(func, partial, workspace)
     copy = func.clone()
     originals = dict(zip(copy.walk(), func.walk()))
     try:
-        return _lower(copy, fold_partial_tiles(copy))
+        return _lower(copy, fold_partial_tiles(copy), workspace)
     except BackendError as e:
         name_original_op(e, originals)  # located in the input, not in the copy
         raise
 
 
-def _lower(func: program.FuncOp, partial: PartialTiles) -> KernelOp:
-    plan = KernelPlan.build(func)
+def _lower(func: program.FuncOp, partial: PartialTiles, workspace: WorkspaceLayout | None) -> KernelOp:
+    plan = KernelPlan.build(func, workspace)
     lowering = KernelLowering(func, plan)
     lowering.partial = partial
     return lowering.lower()

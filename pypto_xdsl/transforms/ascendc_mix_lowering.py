@@ -9,10 +9,11 @@ one after the other, so a ring between them would deadlock once full: the pair i
 `group = "k"` (printed as an `__aicore__ inline` function with its own TPipe and buffer plan).
 
 The group's workspaces (the rings lower-cross-core-rings made, the tensors both cores share)
-become kernel-local tensors of both members, created first and in the group's order, so both
-members place them at the same offsets of the launch workspace; both members get the larger
-of the two per-block workspace sizes, so each block's part of the workspace is the same on
-its cores.
+become kernel-local tensors of both members, created first and in the group's order. Both
+members are lowered with one workspace layout (`analysis.group_workspace`): the shared
+tensors at the same offsets, each member's own kernel-local tensors (a cube-side staging
+tensor, the AIVs' exchanged partial results) at offsets of their own, and one per-block size,
+so no tensor of one core overlaps one of the other in the block's part of the workspace.
 
 The aiv member is split between the two AIVs of the core group when it can be
 (`split_vector_member`: each AIV computes half of every tile): the kernel is then
@@ -29,6 +30,7 @@ from xdsl.dialects.builtin import FunctionType, IntegerAttr, ModuleOp, StringAtt
 from xdsl.ir import Operation
 
 from pypto_xdsl.analysis.cxx_names import BackendError
+from pypto_xdsl.analysis.group_workspace import group_workspace_layout
 from pypto_xdsl.dialects import ascendc_memory as M
 from pypto_xdsl.dialects import program, tensor
 from pypto_xdsl.dialects.ascendc_compute import GetBlockIdxOp
@@ -49,37 +51,40 @@ class LoweredGroup:
     launched: program.FuncOp | None = None  # what a launch of the group checks against (the aiv member's view)
 
 
-def _internalise_workspaces(group: program.FuncOp, member: program.FuncOp) -> program.FuncOp:
+def _internalise_workspaces(
+    group: program.FuncOp, member: program.FuncOp
+) -> tuple[program.FuncOp, dict[tensor.CreateOp, tensor.CreateOp]]:
     """A copy of `member` in which every parameter the group passes a workspace to is a
-    kernel-local tensor, created at the top in the group's order."""
+    kernel-local tensor, created at the top in the group's order; and, for each workspace the
+    group creates and passes to it, the copy's tensor.create standing for it."""
     clone = member.clone()
     calls = [op for op in group.body.block.ops if isinstance(op, program.CallOp)]
     call = next(c for c in calls if c.callee.string_value() == member.sym_name.data)
     block = clone.body.block
     first = block.first_op
-    replaced = []
-    for k, arg in enumerate(call.args):
-        if isinstance(arg.owner, tensor.CreateOp) and arg.owner.parent_op() is group:
-            create = tensor.CreateOp(arg.type)  # type: ignore[arg-type]
+    assert first is not None
+    standing_for: dict[tensor.CreateOp, tensor.CreateOp] = {}
+    replaced: list[int] = []
+    for made in group.body.block.ops:
+        if not isinstance(made, tensor.CreateOp):
+            continue
+        for k, arg in enumerate(call.args):
+            if arg is not made.result:
+                continue
             param = block.args[k]
-            create.result.name_hint = param.name_hint
-            assert first is not None
-            block.insert_op_before(create, first)
-            param.replace_all_uses_with(create.result)
+            if made not in standing_for:
+                create = tensor.CreateOp(arg.type)  # type: ignore[arg-type]
+                create.result.name_hint = param.name_hint
+                block.insert_op_before(create, first)
+                standing_for[made] = create
+            param.replace_all_uses_with(standing_for[made].result)
             replaced.append(k)
-    for k in reversed(replaced):
+    for k in sorted(replaced, reverse=True):
         block.erase_arg(block.args[k])
     inputs = [t for k, t in enumerate(clone.function_type.inputs.data) if k not in replaced]
     clone.function_type = FunctionType.from_lists(inputs, list(clone.function_type.outputs.data))
     clone.set_directions([d for k, d in enumerate(clone.directions) if k not in replaced])
-    return clone
-
-
-def _set_workspace(kernel: KernelOp, nbytes: int) -> None:
-    kernel.workspace = IntegerAttr(nbytes, i64)
-    for op in kernel.walk():
-        if isinstance(op, M.BlockWorkspaceOp):
-            op.bytes_ = IntegerAttr(nbytes, i64)
+    return clone, standing_for
 
 
 def _count_blocks_by_core_group(kernel: KernelOp) -> None:
@@ -111,16 +116,18 @@ def lower_group(group: program.FuncOp) -> LoweredGroup:
         if split is not None:
             vector_member = split
         ratio = 1 if split is None else 2
-    clones = [_internalise_workspaces(group, m) for m in (aic, vector_member)]
-    kernels = [lower_kernel(c) for c in clones]
+    internalised = [_internalise_workspaces(group, m) for m in (aic, vector_member)]
+    clones = [c for c, _ in internalised]
+    made = [op for op in group.body.block.ops if isinstance(op, tensor.CreateOp)]
+    shared = [[mine[c] for _, mine in internalised] for c in made if all(c in mine for _, mine in internalised)]
+    layouts = group_workspace_layout(clones, shared)
+    kernels = [lower_kernel(c, layout) for c, layout in zip(clones, layouts)]
     aic_kernel, aiv_kernel = kernels
     if ratio == 2:
         _count_blocks_by_core_group(aiv_kernel)
     ws = max(k.workspace_bytes for k in kernels)
-    for k, c in zip(kernels, clones):
+    for k in kernels:
         k.group = StringAttr(name)
-        if k.workspace_bytes and k.workspace_bytes != ws:
-            _set_workspace(k, ws)
     params = [list(k.launch_params) for k in kernels]
     if [a.type for a in params[0]] != [a.type for a in params[1]]:
         raise BackendError(f"ascendc: cannot lower group @{name}: its members' kernels take different parameters")

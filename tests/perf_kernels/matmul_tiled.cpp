@@ -3,7 +3,9 @@
 // (tiles dealt to the launch's blocks in turn) and BK along K, with every stage double
 // buffered: GM -> L1 (MTE2, Nd2Nz DataCopy), L1 -> L0A/L0B (MTE1, LoadData), Mmad into L0C (M,
 // accumulating along K), L0C -> GM (FIX, Fixpipe) overlapping the next tile's Mmads when
-// C_BUFFER_NUM is 2 (BM x BN f32 tiles of at most 64 KiB).
+// C_BUFFER_NUM is 2 (BM x BN f32 tiles of at most 64 KiB). OUT_F16=1: C is f16, the Fixpipe
+// converts on its way out (quantPre = QuantMode_t::F322F16, as the devkit's
+// matmul_basic_api_high_performance sample writes its half output).
 #include "kernel_operator.h"
 
 #ifndef M_SIZE
@@ -27,6 +29,9 @@
 #ifndef BUFFER_NUM
 #define BUFFER_NUM 2
 #endif
+#ifndef OUT_F16
+#define OUT_F16 0
+#endif
 #ifndef C_BUFFER_NUM
 #define C_BUFFER_NUM BUFFER_NUM
 #endif
@@ -35,13 +40,19 @@ using namespace AscendC;
 
 namespace {
 
+#if OUT_F16
+using OutT = half;
+#else
+using OutT = float;
+#endif
+
 class KernelMatmul {
  public:
   __aicore__ inline KernelMatmul() {}
   __aicore__ inline void Init(GM_ADDR a, GM_ADDR b, GM_ADDR c) {
     aGm_.SetGlobalBuffer((__gm__ half*)a, M_SIZE * K_SIZE);
     bGm_.SetGlobalBuffer((__gm__ half*)b, K_SIZE * N_SIZE);
-    cGm_.SetGlobalBuffer((__gm__ float*)c, M_SIZE * N_SIZE);
+    cGm_.SetGlobalBuffer((__gm__ OutT*)c, M_SIZE * N_SIZE);
     pipe_.InitBuffer(qA1_, BUFFER_NUM, BM * BK * sizeof(half));
     pipe_.InitBuffer(qB1_, BUFFER_NUM, BK * BN * sizeof(half));
     pipe_.InitBuffer(qA2_, BUFFER_NUM, BM * BK * sizeof(half));
@@ -134,6 +145,9 @@ class KernelMatmul {
     p.srcStride = BM;
     p.dstStride = N_SIZE;
     p.ndNum = 1;
+#if OUT_F16
+    p.quantPre = QuantMode_t::F322F16;
+#endif
     Fixpipe(cGm_[m0 * N_SIZE + n0], c, p);
     qCO1_.FreeTensor(c);
   }
@@ -145,7 +159,7 @@ class KernelMatmul {
   TQue<TPosition::B2, BUFFER_NUM> qB2_;
   TQue<TPosition::CO1, C_BUFFER_NUM> qCO1_;
   GlobalTensor<half> aGm_, bGm_;
-  GlobalTensor<float> cGm_;
+  GlobalTensor<OutT> cGm_;
 };
 
 }  // namespace

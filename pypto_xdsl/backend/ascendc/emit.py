@@ -25,6 +25,15 @@ FILE_MARKER = "// ===== file: {path} ====="
 """What precedes each file when they are printed as one text (`-t ascendc`)."""
 
 
+class PartialCodegenError(BackendError, RuntimeError):
+    """Code generation failed for some functions after others were printed: `.files` holds
+    the files that were generated (PyPTO's `pypto.backend.pto_backend.PartialCodegenError`)."""
+
+    def __init__(self, message: str, files: dict[str, str]):
+        super().__init__(message)
+        self.files = files
+
+
 @dataclass
 class EmittedProgram:
     files: dict[str, str] = field(default_factory=dict)
@@ -168,6 +177,7 @@ def emit_program(module: ModuleOp, entry: str | None = None, with_sim: bool = Tr
     seen: dict[str, str] = {}
     kfuncs = kernel_funcs(module)
     members = {f.sym_name.data: f for f in kfuncs if f.group is not None}
+    failed: list[tuple[str, BackendError]] = []
     for f in kfuncs:
         name = kernel_cxx_name(f.sym_name.data)
         if name in seen:
@@ -175,13 +185,21 @@ def emit_program(module: ModuleOp, entry: str | None = None, with_sim: bool = Tr
         seen[name] = f.sym_name.data
         if f.group is not None:
             continue  # printed in its MIX kernel's file
-        em.files[f"kernels/{name}.cpp"] = print_ascendc_kernel(f, members)
+        try:
+            em.files[f"kernels/{name}.cpp"] = print_ascendc_kernel(f, members)
+        except BackendError as e:
+            failed.append((f.sym_name.data, e))
+            continue
         em.kernels.append(name)
         if with_sim:
             em.files[f"sim/aclrtlaunch_{name}.h"] = launch_header(f)
     entry_func = choose_entry(module, entry)
     for f in orchestration_funcs(module):
-        host = print_host(f)
+        try:
+            host = print_host(f)
+        except BackendError as e:
+            failed.append((f.sym_name.data, e))
+            continue
         base = host_file_base(f.sym_name.data)
         em.files[f"host/{base}.h"] = host.header
         em.files[f"host/{base}.cpp"] = host.source
@@ -189,9 +207,25 @@ def emit_program(module: ModuleOp, entry: str | None = None, with_sim: bool = Tr
         if f is entry_func:
             em.entry = f.sym_name.data
             em.files["host/main.cpp"] = print_driver(f, host)
+    if failed:
+        # the first failure's traceback: the tools locate the error by the ops its frames hold
+        raise _codegen_failure(failed, em.files).with_traceback(failed[0][1].__traceback__)
     if not kfuncs and not em.hosts:
         raise BackendError("ascendc: the module has no incore or orchestration functions to print")
     em.files["CMakeLists.txt"] = cmake_lists(em.kernels, em.hosts, em.entry is not None)
     em.files["README.md"] = readme(em)
     return em
 
+
+
+def _codegen_failure(failed: list[tuple[str, BackendError]], files: dict[str, str]) -> BackendError:
+    """One function's error as it is when nothing was printed; else a PartialCodegenError
+    naming every failed function."""
+    if not files and len(failed) == 1:
+        return failed[0][1]
+    names = ", ".join(f"@{name}" for name, _ in failed)
+    lines = [f"ascendc: code generation failed for {names}; the other functions' files were generated"]
+    lines += [f"  @{name}: {e}" for name, e in failed]
+    if files:
+        return PartialCodegenError("\n".join(lines), dict(files))
+    return BackendError("\n".join(lines))

@@ -36,6 +36,7 @@ from pypto_xdsl.dialects import ascendc_sync as S
 from pypto_xdsl.dialects import program
 from pypto_xdsl.dialects.ascendc_kernel import CoreCallOp, KernelOp, ReturnOp
 from pypto_xdsl.dialects.ascendc_types import (
+    ENUM_FIELDS,
     MEMORY_BYTES,
     POSITION_MEMORY,
     BufferType,
@@ -336,6 +337,9 @@ class KernelPrinter(CxxWriter):
             for key, value in op.all_items():
                 if isinstance(value, SSAValue):
                     add(f"{name}.{key} = {self._t(value)};")
+                elif key in ENUM_FIELDS:
+                    enum, members = ENUM_FIELDS[key]
+                    add(f"{name}.{key} = {enum}::{members[value]};")
                 else:
                     add(f"{name}.{key} = {_bool(value) if isinstance(value, bool) else value};")
             self.exprs[op.result] = Expr(name, op.struct)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, FloatAttr, IndexType
-from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -105,18 +105,29 @@ def cube_block(dim: int, cap: int) -> int:
     return best
 
 
-def identity_cast(op: tensor.MatmulOp) -> tensor.CastOp | None:
-    """The same-type `tensor.cast` that is the product's only use, in its block (what
-    `pl.cast(pl.matmul(a, b), pl.FP32)` gives now that the product is already f32): the
-    cube code stores straight into what the cast names, and the cast goes away."""
+QUANTISED_OUTPUTS = (Float16Type,)
+"""Element types a Fixpipe converts an f32 accumulator to on its way out (quantPre F322F16)."""
+
+
+def product_cast(op: tensor.MatmulOp) -> tensor.CastOp | None:
+    """The `tensor.cast` that is the product's only use, in its block: the cube code stores
+    straight into what the cast names, and the cast goes away. Either a same-type cast (what
+    `pl.cast(pl.matmul(a, b), pl.FP32)` gives now that the product is already f32) or a cast
+    of the f32 product to f16 with the default or `rint` rounding (`pl.matmul(a, b,
+    out_dtype=pl.FP16)`), which the Fixpipe does: `QuantMode_t::F322F16` rounds to nearest,
+    ties to even (CAST_RINT)."""
     uses = list(op.result.uses)
     if len(uses) != 1:
         return None
     cast = uses[0].operation
+    if not isinstance(cast, tensor.CastOp) or cast.parent_block() is not op.parent_block():
+        return None
+    if cast.result.type == op.result.type:
+        return cast
     if (
-        isinstance(cast, tensor.CastOp)
-        and cast.result.type == op.result.type
-        and cast.parent_block() is op.parent_block()
+        isinstance(op.result.type.element_type, Float32Type)  # type: ignore[attr-defined]
+        and isinstance(cast.result.type.element_type, QUANTISED_OUTPUTS)  # type: ignore[attr-defined]
+        and cast.rounding in (None, "none", "rint")
     ):
         return cast
     return None
@@ -136,8 +147,8 @@ def folded_relu(value: SSAValue) -> tensor.ReluOp | None:
 
 @dataclass
 class MatmulPlan:
-    """One `tensor.matmul` (f16 or f32 -> f32), optionally through an identity cast, optionally
-    assembled into `sink`."""
+    """One `tensor.matmul` (f16 or f32 -> f32), optionally through a cast (identity, or to f16
+    in the Fixpipe), optionally assembled into `sink`."""
 
     matmul: tensor.MatmulOp
     cast: tensor.CastOp | None
@@ -159,6 +170,13 @@ class MatmulPlan:
     """A run-time M split over the launch's cores: core b computes rows [b*M/B, (b+1)*M/B)."""
 
     @property
+    def quantised(self) -> Attribute | None:
+        """The element type the Fixpipe converts the accumulator to (None: it stays f32)."""
+        if self.cast is None or self.cast.result.type == self.matmul.result.type:
+            return None
+        return self.cast.result.type.element_type  # type: ignore[attr-defined]
+
+    @property
     def dynamic_m(self) -> bool:
         return isinstance(shape_of(self.matmul.lhs.type)[0], str)  # type: ignore[index]
 
@@ -177,8 +195,10 @@ class MatmulPlan:
 def plan_matmul(op: tensor.MatmulOp, bound_of: Callable[[str], int | None] = lambda _: None) -> MatmulPlan | None:
     if matmul_reason(op) is not None:
         return None
-    cast = identity_cast(op)
+    cast = product_cast(op)
     (m, k), (_, n) = shape_of(op.lhs.type), shape_of(op.rhs.type)  # type: ignore[misc]
+    if cast is not None and cast.result.type != op.result.type and isinstance(m, str):
+        cast = None  # a run-time M's partial block stores through set_validshape: not folded (the cast stays)
     m_bound = None
     if isinstance(m, str):
         # a run-time M: blocks of at most 128 rows (fewer when the bound is smaller), the
@@ -212,6 +232,9 @@ def plan_matmul(op: tensor.MatmulOp, bound_of: Callable[[str], int | None] = lam
         else:
             result = relu.result
     sink = matmul_sink(op, result)
+    if sink is not None and sink.atomic is not None and cast is not None and cast.result.type != op.result.type:
+        # an atomic add of f16 partials is not folded: the cast stays tensor code
+        cast, relu, result, sink = None, None, op.result, None
     if sink is not None and isinstance(m, str):
         dst_rows = shape_of(sink.dest.type)[0]  # type: ignore[index]
         if isinstance(dst_rows, int) and dst_rows < mb:
@@ -596,6 +619,12 @@ class MatmulRewriter:
             marked.result.name_hint = "acc_valid"
             self.rewriter.insert(marked, at)
             result = marked.result
+        if self.plan.quantised is not None:
+            # the Fixpipe converts on its way out of L0C (quantPre): the acc tile stays f32
+            narrowed = tile.CastOp(result, self.plan.quantised, self.plan.cast.mode.data if self.plan.cast.mode else None)  # type: ignore[union-attr]
+            narrowed.result.name_hint = "acc_out"
+            self.rewriter.insert(narrowed, at)
+            result = narrowed.result
         if self.plan.relu is not None:
             rectified = tile.ReluOp(result)
             rectified.result.name_hint = "acc_relu"

@@ -870,3 +870,26 @@ ascendc.kernel vector @k(%x: !ascendc.gm_addr, %n: index, %m: index) {
 }
 
 // CHECK: 'runtime_fields' are listed in the structs' field order (blockCount, blockLen, srcStride, dstStride, rightPadding, paddingValue), got blockLen, blockCount
+
+// -----
+
+ascendc.kernel cube @k(%c: !ascendc.gm_addr) {
+  %qCO1 = ascendc.tque "qCO1" : !ascendc.queue<CO1, 1>
+  %c_gm = ascendc.global_tensor "c_gm" %c size 256 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+  %acc = ascendc.alloc_tensor "acc" %qCO1 : !ascendc.queue<CO1, 1> -> !ascendc.local_tensor<f32, CO1>
+  %fp = ascendc.params "fp" FixpipeParamsV220(nSize = 16, mSize = 16, srcStride = 16, dstStride = 16, quantPre = F322F16, ndNum = 1)
+  ascendc.fixpipe %c_gm, %acc, %fp : !ascendc.gm_tensor<f32>, !ascendc.local_tensor<f32, CO1>, !ascendc.struct<FixpipeParamsV220>
+  ascendc.free_tensor %qCO1, %acc : !ascendc.queue<CO1, 1>, !ascendc.local_tensor<f32, CO1>
+  ascendc.return
+}
+
+// CHECK: ascendc.fixpipe: quantPre F322F16 moves f32 from L0C to f16 in GM, got f32 to f32
+
+// -----
+
+ascendc.kernel cube @k(%n: index) {
+  %fp = ascendc.params "fp" FixpipeParamsV220(nSize = 16, mSize = 16, quantPre = 7, ndNum = 1)
+  ascendc.return
+}
+
+// CHECK: field 'quantPre' of FixpipeParamsV220 is a QuantMode_t: one of NoQuant, F322F16, got 7

@@ -156,6 +156,7 @@ ascendc.kernel cube @mm(%a: !ascendc.gm_addr, %c: !ascendc.gm_addr) attributes {
   ascendc.free_tensor %qA2, %al : !ascendc.queue<A2, 1>, !ascendc.local_tensor<f16, A2>
   ascendc.free_tensor %qB2, %br : !ascendc.queue<B2, 1>, !ascendc.local_tensor<f16, B2>
   %fp = ascendc.params "fp" FixpipeParamsV220(nSize = 16, mSize = 16, srcStride = 16, dstStride = 16, ndNum = 1)
+  %fq = ascendc.params "fq" FixpipeParamsV220(nSize = 16, mSize = 16, srcStride = 16, dstStride = 16, quantPre = F322F16, reluEn = true, ndNum = 1)
   ascendc.fixpipe %c_gm, %acc, %fp : !ascendc.gm_tensor<f32>, !ascendc.local_tensor<f32, CO1>, !ascendc.struct<FixpipeParamsV220>
   ascendc.free_tensor %qCO1, %acc : !ascendc.queue<CO1, 1>, !ascendc.local_tensor<f32, CO1>
   ascendc.return
@@ -194,6 +195,7 @@ pypto.func orchestration @main(%a: !pypto.tensor<[16, 16], f16>, out %c: !pypto.
 // CHECK-NEXT: ascendc.free_tensor %qA2, %al : !ascendc.queue<A2, 1>, !ascendc.local_tensor<f16, A2>
 // CHECK-NEXT: ascendc.free_tensor %qB2, %br : !ascendc.queue<B2, 1>, !ascendc.local_tensor<f16, B2>
 // CHECK-NEXT: %fp = ascendc.params "fp" FixpipeParamsV220(nSize = 16, mSize = 16, srcStride = 16, dstStride = 16, ndNum = 1)
+// CHECK-NEXT: %fq = ascendc.params "fq" FixpipeParamsV220(nSize = 16, mSize = 16, srcStride = 16, dstStride = 16, quantPre = F322F16, reluEn = true, ndNum = 1)
 // CHECK-NEXT: ascendc.fixpipe %c_gm, %acc, %fp : !ascendc.gm_tensor<f32>, !ascendc.local_tensor<f32, CO1>, !ascendc.struct<FixpipeParamsV220>
 // CHECK-NEXT: ascendc.free_tensor %qCO1, %acc : !ascendc.queue<CO1, 1>, !ascendc.local_tensor<f32, CO1>
 // CHECK-NEXT: ascendc.return

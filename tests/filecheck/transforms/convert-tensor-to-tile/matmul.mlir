@@ -159,3 +159,44 @@ pypto.func incore @mmra(%a: !pypto.tensor<[32, 64], f16>, %b: !pypto.tensor<[64,
 // CHECK-NOT:     pypto.tile.relu %{{.*}} : !pypto.tile<[32, 32], f32, acc>
 // CHECK:         pypto.tile.relu %{{.*}} : !pypto.tile<[{{.*}}], f32, vec>
 // CHECK:         pypto.return
+
+// -----
+
+// An f16 product (`pl.matmul(a, b, out_dtype=pl.FP16)`: a cast of the f32 product), assembled:
+// the cast is folded into the cube code as tile.cast of the f32 accumulator to an f16 acc tile
+// right before its store (the backend's Fixpipe quantPre F322F16); no vector tile. A relu after
+// it follows the cast. Under an atomic assemble the cast is not folded.
+
+pypto.func incore @mmq(%a: !pypto.tensor<[32, 64], f16>, %b: !pypto.tensor<[64, 32], f16>, out %o: !pypto.tensor<[32, 32], f16>) -> !pypto.tensor<[32, 32], f16> {
+  %c0 = arith.constant 0 : index
+  %p = pypto.tensor.matmul %a, %b : !pypto.tensor<[32, 64], f16>, !pypto.tensor<[64, 32], f16> -> !pypto.tensor<[32, 32], f32>
+  %h = pypto.tensor.cast %p : !pypto.tensor<[32, 32], f32> -> !pypto.tensor<[32, 32], f16>
+  %r = pypto.tensor.relu %h : !pypto.tensor<[32, 32], f16>
+  %w = pypto.tensor.assemble %r into %o[%c0, %c0] : !pypto.tensor<[32, 32], f16> into !pypto.tensor<[32, 32], f16>
+  pypto.return %w : !pypto.tensor<[32, 32], f16>
+}
+
+// CHECK-LABEL: pypto.func incore @mmq
+// CHECK-NOT:     pypto.tensor.
+// CHECK-NOT:     , vec>
+// CHECK:         %[[ACC:.*]] = pypto.tile.matmul
+// CHECK-NEXT:    %[[H:.*]] = pypto.tile.cast %[[ACC]] : !pypto.tile<[32, 32], f32, acc> -> !pypto.tile<[32, 32], f16, acc>
+// CHECK-NEXT:    %[[R:.*]] = pypto.tile.relu %[[H]] : !pypto.tile<[32, 32], f16, acc>
+// CHECK-NEXT:    pypto.tile.store %[[R]], %o[%{{.*}}, %{{.*}}] : !pypto.tile<[32, 32], f16, acc>, !pypto.tensor<[32, 32], f16>
+// CHECK-NOT:     pypto.tensor.cast
+// CHECK:         pypto.return
+
+// -----
+
+pypto.func incore @mmqa(%a: !pypto.tensor<[32, 64], f16>, %b: !pypto.tensor<[64, 32], f16>, out %o: !pypto.tensor<[32, 32], f16>) -> !pypto.tensor<[32, 32], f16> {
+  %c0 = arith.constant 0 : index
+  %p = pypto.tensor.matmul %a, %b : !pypto.tensor<[32, 64], f16>, !pypto.tensor<[64, 32], f16> -> !pypto.tensor<[32, 32], f32>
+  %h = pypto.tensor.cast %p : !pypto.tensor<[32, 32], f32> -> !pypto.tensor<[32, 32], f16>
+  %w = pypto.tensor.assemble %h into %o[%c0, %c0] atomic(add) : !pypto.tensor<[32, 32], f16> into !pypto.tensor<[32, 32], f16>
+  pypto.return %w : !pypto.tensor<[32, 32], f16>
+}
+
+// CHECK-LABEL: pypto.func incore @mmqa
+// CHECK-NOT:     pypto.tile.cast %{{.*}} : !pypto.tile<[32, 32], f32, acc>
+// CHECK:         pypto.tile.cast %{{.*}} : !pypto.tile<[{{.*}}], f32, vec>
+// CHECK:         pypto.return

@@ -1508,11 +1508,18 @@ void Mmad(const LocalTensor<D>& dst, const LocalTensor<A>& a, const LocalTensor<
 
 
 
-// L0C -> GM (ND), NoQuant keeps f32
+// L0C -> GM (ND): NoQuant keeps f32; F322F16 converts each f32 element to half on its way out
+// ("float cast成half，cast mode为CAST_RINT模式", the Fixpipe page's QuantMode_t), i.e. to the
+// nearest half, ties to even, as _Float16's conversion does
 template <typename T, typename U>
 void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& p) {
-  static_assert(std::is_same<T, U>::value, "the simulation's Fixpipe supports NoQuant (same types)");
-  if (p.quantPre != QuantMode_t::NoQuant || p.ndNum != 1) fail("Fixpipe: the simulation supports NoQuant, ndNum = 1");
+  constexpr bool quantised = std::is_same<U, float>::value && std::is_same<T, half>::value;
+  static_assert(std::is_same<T, U>::value || quantised,
+                "the simulation's Fixpipe supports NoQuant (same types) and F322F16 (float L0C -> half GM)");
+  if (p.ndNum != 1) fail("Fixpipe: the simulation supports ndNum = 1");
+  if (p.quantPre != (quantised ? QuantMode_t::F322F16 : QuantMode_t::NoQuant))
+    fail(quantised ? "Fixpipe from float L0C to half GM needs quantPre = QuantMode_t::F322F16"
+                   : "Fixpipe between equal types needs quantPre = QuantMode_t::NoQuant");
   if (p.mSize == 0 || p.nSize == 0 || p.srcStride < p.mSize || p.srcStride % 16) fail("Fixpipe: invalid sizes or srcStride");
   detail::check_local(src, "Fixpipe", pypto_sim::Mem::L0C, (uint64_t)((p.nSize + 15) / 16) * p.srcStride * 16, false);
   Slot* s = src.sim_slot();
@@ -1523,11 +1530,14 @@ void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const Fixpip
       // reluEn: the FIX pipe rectifies each element on its way out of L0C (before any atomic add)
       const U* from = src.sim_ptr() + ((uint64_t)(c / 16) * p.srcStride + r) * 16 + c % 16;
       const U rectified = *from < U(0) ? U(0) : *from;
-      detail::gm_write(dst.sim_ptr() + (uint64_t)r * p.dstStride + c, p.reluEn ? &rectified : from, 1, "Fixpipe");
+      const T out = static_cast<T>(p.reluEn ? rectified : *from);
+      detail::gm_write(dst.sim_ptr() + (uint64_t)r * p.dstStride + c, &out, 1, "Fixpipe");
     }
   }
+  // L0C -> out at 128 B of output per cycle: 32 f32 (NoQuant) or 64 halves (F322F16) per cycle
+  // (Cube appendix, table 7, "并行度" 64 elements/cycle for F322F16)
   pypto_sim::cost::gm_transfer(pypto_sim::cost::FIX, dst.sim_ptr(), p.mSize, (uint64_t)p.nSize * sizeof(T), (uint64_t)p.dstStride * sizeof(T), false,
-                               true, (double)p.mSize * p.nSize * sizeof(U) / pypto_sim::cost::params().fix_l0c_bytes_per_cycle);
+                               true, (double)p.mSize * p.nSize * sizeof(T) / pypto_sim::cost::params().fix_l0c_bytes_per_cycle);
 }
 
 // ---- core types and cross-core flags (MIX kernels; include/basic_api/kernel_operator_block_sync_intf.h,
