@@ -31,3 +31,78 @@ def test_partial_codegen_error_keeps_the_kernels_and_is_located():
     assert message.startswith(f"{__file__}:{rebinds_out.__wrapped__.__code__.co_firstlineno + 1}:1: error: ")
     assert "code generation failed for @rebinds_out;" in message
     assert "orchestration functions can only return tensors written through their parameters" in message
+
+
+VECTOR_ADD = """
+@pl.function
+def vector_add(x: pl.Tensor[[128], pl.FP32], y: pl.Tensor[[128], pl.FP32]) -> pl.Tensor[[128], pl.FP32]:
+    result: pl.Tensor[[128], pl.FP32] = pl.add(x, y)
+    return result
+"""
+
+
+def test_parse_a_function():
+    func = pl.parse(VECTOR_ADD)
+    assert func.name == "vector_add"
+    assert [p.name_hint for p in func.params] == ["x", "y"]
+    assert [str(t) for t in func.return_types] == ["!pypto.tensor<[128], f32>"]
+    assert "pypto.tensor.add %x, %y : !pypto.tensor<[128], f32>" in func.as_python()
+
+
+def test_parse_a_program_gives_what_the_decorator_gives():
+    from pypto_xdsl.runtime.program import RunnableProgram
+
+    prog = pl.parse(
+        "@pl.program\nclass P:\n    @pl.function\n"
+        "    def f(self, x: pl.Tensor[[8], pl.FP32]) -> pl.Tensor[[8], pl.FP32]:\n"
+        "        return pl.add(x, 1.0)\n"
+    )
+    assert isinstance(prog, RunnableProgram) and prog.name == "P"
+    x = np.arange(8, dtype=np.float32)
+    np.testing.assert_allclose(prog.run(x), x + 1)
+
+
+def test_loads_reads_pypto_import_lines(tmp_path):
+    path = tmp_path / "kernel.py"
+    path.write_text("import pypto.language as pl\n" + VECTOR_ADD)
+    assert pl.loads(path).name == "vector_add"
+
+
+@pytest.mark.parametrize(
+    ("code", "error", "message"),
+    [
+        ("x = 42\n", ValueError, "<string>: error: pl.parse: the text defines no @pl.function and no @pl.program"),
+        (VECTOR_ADD + VECTOR_ADD.replace("vector_add", "other"), ValueError,
+         "the text defines 2 functions/programs (@pl.function vector_add, @pl.function other)"),
+        ("@pl.function\ndef f(x):\n    return x +\n", SyntaxError, "<string>:3:15: error: invalid Python"),
+        ("@pl.function\ndef f(x: pl.Tensor[[8], pl.FP32]) -> pl.Tensor[[8], pl.FP32]:\n    return pl.nope(x)\n",
+         pl.ParserError, "<string>:3:12: error: "),
+    ],
+)
+def test_parse_errors(code, error, message):
+    with pytest.raises(error) as info:
+        pl.parse(code)
+    assert isinstance(info.value, pl.ParserError)
+    assert message in str(info.value)
+
+
+def test_serialize_round_trip():
+    from pypto_xdsl.runtime import ir
+
+    func = pl.parse(VECTOR_ADD)
+    data = ir.serialize(func)
+    assert isinstance(data, bytes)
+    restored = ir.deserialize(data)
+    assert isinstance(restored, ir.Function) and restored.name == "vector_add"
+    assert ir.serialize(restored) == data
+
+
+def test_deserialize_rejects_bad_bytes():
+    from xdsl.utils.exceptions import ParseError
+
+    from pypto_xdsl.runtime import ir
+
+    with pytest.raises(ParseError, match="invalid UTF-8 byte 0xff"):
+        ir.deserialize(b"\xff")
+    with pytest.raises(ParseError, match="Operation pypto.nope is not registered"):
+        ir.deserialize(b"pypto.nope")
