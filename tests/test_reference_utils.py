@@ -106,3 +106,92 @@ def test_deserialize_rejects_bad_bytes():
         ir.deserialize(b"\xff")
     with pytest.raises(ParseError, match="Operation pypto.nope is not registered"):
         ir.deserialize(b"pypto.nope")
+
+
+ROWS = 32
+
+
+@pl.program
+class PhaseFence:
+    @pl.function(type=pl.FunctionType.InCore)
+    def stripe(
+        self, data: pl.Tensor[[4 * ROWS, 32], pl.FP32], row: pl.Scalar[pl.INDEX], bias: pl.Scalar[pl.FP32],
+        out: pl.Out[pl.Tensor[[4 * ROWS, 32], pl.FP32]],
+    ) -> pl.Tensor[[4 * ROWS, 32], pl.FP32]:
+        t: pl.Tile[[ROWS, 32], pl.FP32] = pl.load(data, [row, 0], [ROWS, 32])
+        return pl.store(pl.add(t, bias), [row, 0], out)
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(
+        self, data: pl.Tensor[[4 * ROWS, 32], pl.FP32], out: pl.Out[pl.Tensor[[4 * ROWS, 32], pl.FP32]]
+    ) -> pl.Tensor[[4 * ROWS, 32], pl.FP32]:
+        tids = pl.array.create(2, pl.TASK_ID)
+        for phase, (prev,) in pl.range(2, init_values=(tids,)):
+            fence = pl.system.task_dummy(deps=[prev])
+            nxt = pl.array.create(2, pl.TASK_ID)
+            for b in pl.parallel(2):
+                out, tid = pl.submit(self.stripe, data, (phase * 2 + b) * ROWS, 1.0, out, deps=[fence])
+                nxt[b] = tid
+            tids = pl.yield_(nxt)
+        return out
+
+
+def _phase_fence_expected(data):
+    return data + 1.0
+
+
+def test_task_id_arrays_on_the_interpreter():
+    data = np.random.default_rng(0).random((4 * ROWS, 32), dtype=np.float32)
+    out = np.zeros_like(data)
+    PhaseFence.run(data, out)
+    np.testing.assert_allclose(out, _phase_fence_expected(data), rtol=1e-6)
+    text = str(PhaseFence)
+    assert "pypto.task_ids.create : !pypto.task_ids<2>" in text
+    assert "pypto.task_ids.set %nxt_2[%b], %tid : !pypto.task_ids<2>" in text
+    assert "pypto.task_dummy deps(" in text
+
+
+def test_task_id_arrays_on_the_sim_target():
+    import shutil
+
+    from pypto_xdsl.runtime import RunConfig, run
+
+    if shutil.which("g++") is None:
+        pytest.fail("the sim target needs g++ (make setup installs it)")
+    data = np.random.default_rng(1).random((4 * ROWS, 32), dtype=np.float32)
+    out = np.zeros_like(data)
+    compiled = run(PhaseFence, data, out, config=RunConfig(target="sim"))
+    np.testing.assert_allclose(out, _phase_fence_expected(data), rtol=1e-6)
+    host = compiled.files["host/main_orch.cpp"]
+    assert "// task fence: waits for" in host
+
+
+def _orchestration(body: str) -> str:
+    return (
+        "@pl.program\nclass P:\n"
+        "    @pl.function(type=pl.FunctionType.InCore)\n"
+        "    def k(self, x: pl.Tensor[[8], pl.FP32], y: pl.Out[pl.Tensor[[8], pl.FP32]]) -> pl.Tensor[[8], pl.FP32]:\n"
+        "        return pl.store(pl.load(x, [0], [8]), [0], y)\n"
+        "    @pl.function(type=pl.FunctionType.Orchestration)\n"
+        "    def main(self, x: pl.Tensor[[8], pl.FP32], y: pl.Out[pl.Tensor[[8], pl.FP32]]) -> pl.Tensor[[8], pl.FP32]:\n"
+        + "".join(f"        {line}\n" for line in body.splitlines())
+        + "        return y\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("n = 2\na = pl.array.create(0, pl.TASK_ID)", "'extent' of pl.array.create must be a positive integer constant"),
+        ("a = pl.array.create(2, pl.INT32)", "pl.array.create: only arrays of task ids (pl.TASK_ID) are supported"),
+        ("a = pl.array.create(2, pl.TASK_ID)\na[0] = x", "only a task id can be stored in 'a' (!pypto.task_ids<2>)"),
+        ("a = pl.array.create(2, pl.TASK_ID)\na[0:1] = a", "'a' is indexed by one index (tids[i] = tid)"),
+        ("d = pl.system.task_dummy(deps=[x])", "deps must be a list of task ids (or arrays of them)"),
+        ("d = pl.system.task_dummy([])", "pl.system.task_dummy takes deps= only"),
+    ],
+)
+def test_task_id_array_errors(body, message):
+    with pytest.raises(pl.ParserError) as info:
+        pl.parse(_orchestration(body))
+    assert message in str(info.value)
+    assert str(info.value).startswith("<string>:")

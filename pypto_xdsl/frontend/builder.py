@@ -699,10 +699,10 @@ class FunctionBuilder(ControlFlowMixin, ScopeMixin, ExpressionMixin, CallMixin):
     def _set_task_id(self, target: ast.Subscript, base: SSAValue, value: Value, node: ast.AST) -> None:
         """`tids[i] = tid` on an array of task ids: `task_ids.set`; rebinds `tids`."""
         name = target.value.id  # type: ignore[attr-defined]
-        if not isinstance(value, SSAValue) or not isinstance(value.type, TaskIdType):
-            raise self.error(node, f"only a task id can be stored in '{name}' ({base.type}), got {describe(value)}")
         if isinstance(target.slice, ast.Slice | ast.Tuple):
             raise self.error(target.slice, f"'{name}' is indexed by one index (tids[i] = tid)")
+        if not isinstance(value, SSAValue) or not isinstance(value.type, TaskIdType):
+            raise self.error(node, f"only a task id can be stored in '{name}' ({base.type}), got {describe(value)}")
         index = self.index(self.expr(target.slice), target.slice)
         result = self.build_op(node, lambda: TaskIdsSetOp(base, index, value))
         self.env[name] = result
