@@ -33,6 +33,15 @@ def test_partial_codegen_error_keeps_the_kernels_and_is_located():
     assert "orchestration functions can only return tensors written through their parameters" in message
 
 
+def test_the_sim_target_raises_it_for_results_not_written_through_parameters():
+    from pypto_xdsl.runtime import RunConfig
+
+    x = np.ones(64, np.float32)
+    with pytest.raises(PartialCodegenError, match=r"result #0 of rebinds_out\(.*is not one of its tensor parameters") as info:
+        rebinds_out(x, np.zeros_like(x), config=RunConfig(target="sim"))
+    assert "kernels/rebinds_out_incore_0.cpp" in info.value.files
+
+
 VECTOR_ADD = """
 @pl.function
 def vector_add(x: pl.Tensor[[128], pl.FP32], y: pl.Tensor[[128], pl.FP32]) -> pl.Tensor[[128], pl.FP32]:
