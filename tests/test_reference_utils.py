@@ -172,7 +172,7 @@ def test_task_id_arrays_on_the_sim_target():
     compiled = run(PhaseFence, data, out, config=RunConfig(target="sim"))
     np.testing.assert_allclose(out, _phase_fence_expected(data), rtol=1e-6)
     host = compiled.files["host/main_orch.cpp"]
-    assert "// task fence: waits for" in host
+    assert "// task fence: waits for prev[0], prev[1] (launches on one stream run in order)" in host
 
 
 def _orchestration(body: str) -> str:

@@ -387,7 +387,10 @@ class HostPrinter(CxxWriter):
             return
         if isinstance(op, LaunchOp):
             return self._emit_launch(op)
-        if isinstance(op, TaskIdsCreateOp | TaskIdsSetOp | TaskIdsGetOp):
+        if isinstance(op, TaskIdsGetOp):  # named for the comments of the launches that wait
+            self.task_names[op.result] = f"{op.array.name_hint or 'tids'}[{self.expr(op.index).text}]"
+            return
+        if isinstance(op, TaskIdsCreateOp | TaskIdsSetOp):
             return  # task ids need no code: launches on one stream run in order
         if isinstance(op, TaskDummyOp):
             tname = self.namer.fresh(op.result.name_hint or "barrier")
