@@ -79,6 +79,12 @@ irdl.dialect @pypto {
   irdl.type @task_id {
   }
 
+  // `!pypto.task_ids<N>`: N task ids (N > 0, static).
+  irdl.type @task_ids {
+    %0 = irdl.base "#builtin.integer"
+    irdl.parameters(extent: %0)
+  }
+
   // `#pypto<kind inline>`
   // MLIR syntax: #pypto.kind<"opaque">
   irdl.attribute @kind {
@@ -328,6 +334,42 @@ irdl.dialect @pypto {
     %3 = irdl.base @pypto::@wait_cmp
     irdl.operands(signal: %0, offsets: variadic %1, expected: %2)
     irdl.attributes {"cmp" = %3}
+  }
+
+  // pypto.task_ids.create: An array of task ids, every element "no task".
+  //   memory effects: unknown
+  irdl.operation @task_ids_create {
+    %0 = irdl.base @pypto::@task_ids
+    irdl.results(result: %0)
+  }
+
+  // pypto.task_ids.set: The array with element `index` replaced by `value`.
+  //   memory effects: unknown
+  irdl.operation @task_ids_set {
+    %0 = irdl.base @pypto::@task_ids
+    %1 = irdl.is index
+    %2 = irdl.base @pypto::@task_id
+    irdl.operands(array: %0, index: %1, value: %2)
+    irdl.results(result: %0)
+  }
+
+  // pypto.task_ids.get: Element `index` of the array ("no task" when it was never set).
+  //   memory effects: unknown
+  irdl.operation @task_ids_get {
+    %0 = irdl.base @pypto::@task_ids
+    %1 = irdl.is index
+    %2 = irdl.base @pypto::@task_id
+    irdl.operands(array: %0, index: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.task_dummy: A task that runs nothing and ends once every dependency has: one task id standing for
+  //   memory effects: unknown
+  irdl.operation @task_dummy {
+    %0 = irdl.base @pypto::@task_id
+    %1 = irdl.base @pypto::@task_id
+    irdl.operands(deps: variadic %0)
+    irdl.results(result: %1)
   }
 
   // pypto.tensor.create: `%t = pypto.tensor.create(%n) : !pypto.tensor<[?, 128], f32>`: a new GM tensor.

@@ -89,7 +89,7 @@ def test_the_backend_package_loads_no_runtime_until_backend_type_is_used():
 @pytest.mark.parametrize(
     ("module", "name", "reason"),
     [
-        ("pypto_xdsl.ir", "Function", "the IR here is xDSL's"),
+        ("pypto_xdsl.ir", "IRBuilder", "the IR here is xDSL's"),
         ("pypto_xdsl.ir.pass_manager", "PassManager", "RunConfig(pipeline=...)"),
         ("pypto_xdsl.ir.distributed_compiled_program", "DistributedConfig", "multi-chip"),
         ("pypto_xdsl.backend", "SoC", "RunConfig(target=...)"),

@@ -2,7 +2,7 @@
 
 from xdsl.ir import Dialect
 
-from pypto_xdsl.dialects import attributes, distributed, program
+from pypto_xdsl.dialects import attributes, distributed, program, task_arrays
 
 PROGRAM_OPS = [
     program.FuncOp,
@@ -14,12 +14,14 @@ PROGRAM_OPS = [
     program.ManualScopeOp,
     program.SplitAivOp,
     *distributed.SIGNAL_OPS,
+    *task_arrays.TASK_ARRAY_OPS,
 ]
 
 ATTRIBUTES = [
     attributes.TensorType,
     attributes.TileType,
     attributes.TaskIdType,
+    task_arrays.TaskIdArrayType,
     attributes.FuncKindAttr,
     attributes.ParamDirectionAttr,
     attributes.MemorySpaceAttr,

@@ -40,8 +40,9 @@ from xdsl.utils.exceptions import DiagnosticException, VerifyException
 from pypto_xdsl.dialects import attributes as A
 from pypto_xdsl.dialects import tensor as tensor_ops
 from pypto_xdsl.dialects import tile as tile_ops
-from pypto_xdsl.dialects.attributes import TensorType, TileType
+from pypto_xdsl.dialects.attributes import TaskIdType, TensorType, TileType
 from pypto_xdsl.dialects.program import FuncOp, ReturnOp, scalar_writebacks
+from pypto_xdsl.dialects.task_arrays import TaskIdArrayType, TaskIdsSetOp
 from pypto_xdsl.dialects.traits import InferResultTypes, aliased_operand
 from pypto_xdsl.frontend.bounds import attach_dim_bounds
 from pypto_xdsl.frontend.calls import CallMixin
@@ -695,6 +696,18 @@ class FunctionBuilder(ControlFlowMixin, ScopeMixin, ExpressionMixin, CallMixin):
         else:
             raise self.error(target, f"unsupported assignment target '{type(target).__name__}'")
 
+    def _set_task_id(self, target: ast.Subscript, base: SSAValue, value: Value, node: ast.AST) -> None:
+        """`tids[i] = tid` on an array of task ids: `task_ids.set`; rebinds `tids`."""
+        name = target.value.id  # type: ignore[attr-defined]
+        if isinstance(target.slice, ast.Slice | ast.Tuple):
+            raise self.error(target.slice, f"'{name}' is indexed by one index (tids[i] = tid)")
+        if not isinstance(value, SSAValue) or not isinstance(value.type, TaskIdType):
+            raise self.error(node, f"only a task id can be stored in '{name}' ({base.type}), got {describe(value)}")
+        index = self.index(self.expr(target.slice), target.slice)
+        result = self.build_op(node, lambda: TaskIdsSetOp(base, index, value))
+        self.env[name] = result
+        self._hint(result, name)
+
     def bind_window(self, target: ast.Subscript, value: Value, node: ast.AST) -> None:
         """`t[a:b, c:d] = v`: `tensor.assemble` (tensor `v`) or `tile.store` (tile `v`); rebinds `t`."""
         from pypto_xdsl.frontend.windows import window
@@ -703,6 +716,8 @@ class FunctionBuilder(ControlFlowMixin, ScopeMixin, ExpressionMixin, CallMixin):
             raise self.error(target.value, "item assignment needs a plain name on the left (t[a:b] = v)")
         name = target.value.id
         base = self.load_name(name, target.value)
+        if isinstance(base, SSAValue) and isinstance(base.type, TaskIdArrayType):
+            return self._set_task_id(target, base, value, node)
         if not isinstance(base, SSAValue) or not isinstance(base.type, TensorType):
             raise self.error(target.value, f"item assignment is only supported on tensors, '{name}' is {describe(base)}")
         if not isinstance(value, SSAValue) or not isinstance(value.type, TensorType | TileType):

@@ -541,6 +541,33 @@ def _cross_core_slot(fb: FunctionBuilder, node: ast.Call, qual: str) -> Any:
     return ScopeOption(ast.unparse(node), None, _slot_num(a, qual))
 
 
+def _array_create(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
+    from pypto_xdsl.dialects.task_arrays import TaskIdsCreateOp
+    from pypto_xdsl.language.array import TaskIdElement
+
+    a = Args(fb, node, qual, ["extent", "dtype"], 2)
+    extent = a.value("extent")
+    if not isinstance(extent, Const) or type(extent.value) is not int or extent.value < 1:
+        raise fb.error(a.node_of("extent"), f"'extent' of {qual} must be a positive integer constant, got {describe(extent)}")
+    if not isinstance(a.value("dtype"), TaskIdElement):
+        raise fb.error(
+            a.node_of("dtype"), f"{qual}: only arrays of task ids (pl.TASK_ID) are supported, got {describe(a.value('dtype'))}"
+        )
+    return fb.build_op(node, lambda: TaskIdsCreateOp(extent.value))
+
+
+def _task_dummy(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
+    from pypto_xdsl.dialects.task_arrays import TaskDummyOp
+
+    if node.args:
+        raise fb.error(node.args[0], f"{qual} takes deps= only, e.g. {qual}(deps=[tid])")
+    a = Args(fb, node, qual, ["deps"], 1)
+    deps = fb.task_ids(a.value("deps"), a.node_of("deps"))
+    return fb.build_op(node, lambda: TaskDummyOp(deps))
+
+
+HANDLERS[("array", "create")] = _array_create
+HANDLERS[("system", "task_dummy")] = _task_dummy
 HANDLERS[("", "split")] = _split
 HANDLERS[("", "cross_core_slot")] = _cross_core_slot
 

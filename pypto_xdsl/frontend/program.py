@@ -222,6 +222,8 @@ class LoadedFile:
 
     programs: list[Program] = field(default_factory=list)
     jit_functions: dict[str, Any] = field(default_factory=dict)
+    functions: dict[str, Any] = field(default_factory=dict)
+    """Module-level `@pl.function`s (Python functions), by name."""
     warnings: list[str] = field(default_factory=list)
     """Python warnings (e.g. SyntaxWarning) raised while loading, as `file:line: warning: ...`."""
 
@@ -230,22 +232,23 @@ class LoadedFile:
         return {n: f for n, f in self.jit_functions.items() if f.is_entry}
 
 
-def load_python(text: str, filename: str) -> LoadedFile:
+def load_python(text: str, filename: str, preset: Mapping[str, Any] | None = None) -> LoadedFile:
     """Execute a Python file; its top-level `@pl.program`s and `@pl.jit` functions.
 
     An exception while the file runs (a NameError at module level, a bad decorator) is a
     `ParserError` located at the failing line of the file. Warnings Python emits meanwhile
     are collected (not printed), so a diagnostic stays the first line of the output.
+    `preset` names are bound before the file runs (`pl` for `pl.parse`'s text).
     """
     with paused_gc():  # parsing builds large object graphs
-        return _load_python(text, filename)
+        return _load_python(text, filename, preset or {})
 
 
 def _format_warning(w: warnings.WarningMessage) -> str:
     return f"{w.filename}:{w.lineno}: warning: {w.category.__name__}: {w.message}"
 
 
-def _load_python(text: str, filename: str) -> LoadedFile:
+def _load_python(text: str, filename: str, preset: Mapping[str, Any]) -> LoadedFile:
     from pypto_xdsl.frontend.locate import error_at_traceback, user_traceback
     from pypto_xdsl.language.decorators import JitFunction
 
@@ -268,7 +271,7 @@ def _load_python(text: str, filename: str) -> LoadedFile:
                     f"invalid Python: {getattr(e, 'msg', None) or e}", filename, line, col,
                     lines[line - 1].replace("\0", " ") if line and line <= len(lines) else None,
                 ) from None
-            namespace: dict[str, Any] = {"__name__": "__pypto_program__", "__file__": filename}
+            namespace: dict[str, Any] = {"__name__": "__pypto_program__", "__file__": filename, **preset}
             _TREES[filename] = (text, tree)
             try:
                 exec(code, namespace)
@@ -296,6 +299,8 @@ def _load_python(text: str, filename: str) -> LoadedFile:
             loaded.programs.append(value)
         elif isinstance(value, JitFunction):
             loaded.jit_functions[name] = value
+        elif getattr(value, "__pl_function__", None) is not None and name not in preset:
+            loaded.functions[name] = value
     return loaded
 
 

@@ -368,12 +368,26 @@ class ScopeMixin:
         return value
 
     def task_ids(self, value: Value, node: ast.AST) -> list[SSAValue]:
-        """The `deps=[...]` of a `pl.at`, `pl.spmd` or `pl.submit`."""
+        """The `deps=[...]` of a `pl.at`, `pl.spmd`, `pl.submit` or `pl.system.task_dummy`: task
+        ids, and arrays of them (each element, read with `task_ids.get`)."""
+        from xdsl.dialects.arith import ConstantOp
+        from xdsl.dialects.builtin import IndexType, IntegerAttr
+
+        from pypto_xdsl.dialects.task_arrays import TaskIdArrayType, TaskIdsGetOp
+
         if not isinstance(value, list | tuple) or not all(
-            isinstance(d, SSAValue) and isinstance(d.type, TaskIdType) for d in value
+            isinstance(d, SSAValue) and isinstance(d.type, TaskIdType | TaskIdArrayType) for d in value
         ):
-            raise self.error(node, f"deps must be a list of task ids, got {describe(value)}")
-        return list(value)
+            raise self.error(node, f"deps must be a list of task ids (or arrays of them), got {describe(value)}")
+        deps: list[SSAValue] = []
+        for d in value:
+            if isinstance(d.type, TaskIdArrayType):
+                for i in range(d.type.extent.data):
+                    index = self.build_op(node, lambda i=i: ConstantOp(IntegerAttr(i, IndexType())))
+                    deps.append(self.build_op(node, lambda index=index, d=d: TaskIdsGetOp(d, index)))
+            else:
+                deps.append(d)
+        return deps
 
     def cluster(self, node: ast.With, call: ast.Call) -> None:
         """`with pl.cluster(name_hint=...):` around launches: PyPTO's hint that the cube and

@@ -70,6 +70,8 @@ def describe_type(t: Attribute) -> str:
         return f"a tile {t}"
     if isinstance(t, TaskIdType):
         return "a task id"
+    if t.name == "pypto.task_ids":
+        return f"an array of task ids {t}"
     if isinstance(t, IndexType):
         return "an index scalar"
     return f"a scalar {t}"

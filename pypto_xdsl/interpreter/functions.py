@@ -52,6 +52,7 @@ from pypto_xdsl.dialects.program import (
     launch_block_dim,
     launch_cores,
 )
+from pypto_xdsl.dialects.task_arrays import TaskDummyOp, TaskIdsCreateOp, TaskIdsGetOp, TaskIdsSetOp
 from pypto_xdsl.interpreter.values import (
     DeferredCondition,
     Frame,
@@ -65,6 +66,8 @@ from pypto_xdsl.interpreter.values import (
 from pypto_xdsl.utils import MAX_NESTING_DEPTH  # noqa: E402
 
 SPLIT_AIV_LANES = 2
+NO_TASK = TaskId(-1, "no task", done=True)
+"""An element of an array of task ids that was never set: a dependency on it is met."""
 """`pl.split_aiv` always splits a scope across the two AIV cores of a core group."""
 
 
@@ -410,6 +413,37 @@ class PyptoFunctions(InterpreterFunctions):
                     f"does not hold when this task is launched (the interpreter runs one rank, so "
                     f"only a notify before this launch can satisfy it)",
                 )
+
+    # ---- arrays of task ids: tuples of TaskId, "no task" a completed placeholder
+
+    @impl(TaskIdsCreateOp)
+    def run_task_ids_create(self, interpreter: Interpreter, op: TaskIdsCreateOp, args: PythonValues) -> PythonValues:
+        return (tuple(NO_TASK for _ in range(op.result.type.extent.data)),)
+
+    @staticmethod
+    def _element(interpreter: Interpreter, op: Operation, array: tuple, index: Any) -> int:
+        if not isinstance(index, int) or not 0 <= index < len(array):
+            raise fail(interpreter, op, f"index {index!r} is out of bounds of an array of {len(array)} task ids")
+        return index
+
+    @impl(TaskIdsSetOp)
+    def run_task_ids_set(self, interpreter: Interpreter, op: TaskIdsSetOp, args: PythonValues) -> PythonValues:
+        array, index, value = args
+        i = self._element(interpreter, op, array, index)
+        return (array[:i] + (value,) + array[i + 1 :],)
+
+    @impl(TaskIdsGetOp)
+    def run_task_ids_get(self, interpreter: Interpreter, op: TaskIdsGetOp, args: PythonValues) -> PythonValues:
+        array, index = args
+        return (array[self._element(interpreter, op, array, index)],)
+
+    @impl(TaskDummyOp)
+    def run_task_dummy(self, interpreter: Interpreter, op: TaskDummyOp, args: PythonValues) -> PythonValues:
+        self._check_deps(interpreter, op, args)
+        st = state(interpreter)
+        task = TaskId(len(st.tasks), "task_dummy", tuple(args), done=True)
+        st.tasks.append(task)
+        return (task,)
 
     @impl(CallOp)
     def run_call(self, interpreter: Interpreter, op: CallOp, args: PythonValues) -> PythonValues:

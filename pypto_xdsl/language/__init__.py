@@ -15,7 +15,8 @@ See docs/language.md for the reference.
 from __future__ import annotations
 
 from pypto_xdsl.frontend.errors import ParserError, install_excepthook  # noqa: E402
-from pypto_xdsl.language import tensor, tile  # noqa: E402  (namespaces pl.tensor.*, pl.tile.*)
+from pypto_xdsl.language import array, system, tensor, tile  # noqa: E402  (namespaces pl.array.*, ...)
+from pypto_xdsl.language.array import TASK_ID
 from pypto_xdsl.language.decorators import function, jit, program
 from pypto_xdsl.language.ops import (
     abs,
@@ -142,7 +143,7 @@ __all__ = [
     "BF16", "BOOL", "CORE_GROUP", "InCore", "Inline", "Opaque", "Orchestration", "FP16", "FP32", "INDEX", "INT8", "INT16", "INT32", "INT64", "UINT8",
     "UINT16", "UINT32", "UINT64", "DataType", "DynVar", "FunctionType", "InOut", "Level", "Mem",
     "MemorySpace", "Out", "ParserError", "Scalar", "SplitMode", "Tensor", "Tile", "dynamic",
-    "function", "jit", "program", "tensor", "tile",
+    "function", "jit", "program", "tensor", "tile", "parse", "loads", "array", "system", "TASK_ID",
     "abs", "add", "assemble", "at", "cast", "create_tensor", "create_tile", "cross_core_slot", "div", "exp", "full",
     "get_block_idx", "get_block_num", "load", "log", "matmul", "matmul_acc", "matmul_bias", "maximum",
     "minimum", "move", "mul", "neg", "parallel", "pipeline", "range", "read", "recip", "relu", "row_expand_div",
@@ -157,6 +158,21 @@ __all__ = [
 ]
 
 install_excepthook()
+
+
+def parse(code: str, filename: str = "<string>"):
+    """The one `@pl.function` (a `Function`) or `@pl.program` that the Python text `code`
+    defines; `pl` is bound in it. See pypto_xdsl.frontend.text."""
+    from pypto_xdsl.frontend.text import parse as parse_text
+
+    return parse_text(code, filename)
+
+
+def loads(path):
+    """`pl.parse` of the file at `path`."""
+    from pypto_xdsl.frontend.text import loads as load_text
+
+    return load_text(path)
 
 
 def __getattr__(name: str):

@@ -13,6 +13,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException, InterpretationError
 
 from pypto_xdsl.dialects.attributes import ParamDirection, TensorType
+from pypto_xdsl.frontend.errors import ParserError
 from pypto_xdsl.runtime import arrays
 from pypto_xdsl.runtime.config import RunConfig
 from pypto_xdsl.runtime.passes import apply_pipeline
@@ -145,15 +146,15 @@ class Compiled:
                 f"{self.what} has no orchestration function to run on the sim target "
                 "(call it from a @pl.jit entry, or use the interpreter target)"
             )
-        self.emitted  # backend errors (a PartialCodegenError when only some functions fail) first
         self.results = result_params_across_calls(func)
         for i, param in enumerate(self.results):
             if param is None or not isinstance(func.args[param].type, TensorType):
-                raise self.runtime.error_at_def(
+                raise self._results_error(
                     f"result #{i} of {self.what} is not one of its tensor parameters: the sim target "
                     "returns results through pl.Out / pl.InOut parameters (write it into one, or use "
                     "the interpreter target)"
                 )
+        self.emitted  # backend errors before g++ runs
         key = cache.build_key(str(self), self.entry)
         try:
             directory, hit = cache.cached_build(key, lambda d: emit_and_build(self.module, self.entry, d))
@@ -169,6 +170,20 @@ class Compiled:
         else:
             stats.sim_builds += 1
         self.sim = describe_build(self.module, self.entry, directory, hit)
+
+    def _results_error(self, message: str) -> Exception:
+        """The error for results the host code cannot return: a PartialCodegenError (with
+        this message) when the backend prints the kernels and fails on the host code only."""
+        from pypto_xdsl.backend.ascendc.emit import PartialCodegenError
+
+        error = self.runtime.error_at_def(message)
+        try:
+            self.emitted
+        except PartialCodegenError as e:
+            return PartialCodegenError(str(error), e.files)
+        except ParserError:
+            pass  # another backend error: the message about the results says more
+        return error
 
     # ---- running
 

@@ -3,7 +3,8 @@
 PyPTO's `pypto.ir` is its whole IR library; its examples use two names of it, `ir.compile`
 (compile a program, write the generated files, return the output directory) and
 `ir.OptimizationStrategy`. This module gives those two, over this project's pipeline and
-Ascend C backend; the rest of PyPTO's IR API has no counterpart here (the IR is xDSL's).
+Ascend C backend, and `serialize` / `deserialize` / `Function` (the IR as bytes: its MLIR
+text); the rest of PyPTO's IR API has no counterpart here (the IR is xDSL's).
 `pypto_xdsl.ir` (PyPTO's path: `from pypto_xdsl import ir`) re-exports this module's
 `__all__`.
 """
@@ -17,9 +18,55 @@ from typing import Any
 
 from xdsl.utils.exceptions import DiagnosticException
 
+from pypto_xdsl.frontend.text import Function
 from pypto_xdsl.runtime.config import BackendType, IgnoredOptionWarning, OptimizationStrategy
 
-__all__ = ["OptimizationStrategy", "compile"]
+__all__ = ["Function", "OptimizationStrategy", "compile", "deserialize", "serialize"]
+
+
+def _module_of(node: Any) -> Any:
+    from xdsl.dialects.builtin import ModuleOp
+    from xdsl.ir import Operation
+
+    if isinstance(node, ModuleOp):
+        return node
+    module = getattr(node, "module", None)
+    if isinstance(module, ModuleOp):
+        return module
+    if isinstance(node, Operation):
+        return ModuleOp([node.clone()])
+    raise TypeError(f"serialize: expected a Function, a program or an xDSL operation, got {type(node).__name__}")
+
+
+def serialize(node: Any) -> bytes:
+    """`node` (a `Function`, a `@pl.program`, a lowered program, a module or an op) as bytes:
+    the UTF-8 MLIR text of its module, which `deserialize` and `pypto-opt` read back."""
+    from io import StringIO
+
+    from xdsl.printer import Printer
+
+    out = StringIO()
+    Printer(stream=out).print_op(_module_of(node))
+    return out.getvalue().encode("utf-8")
+
+
+def deserialize(data: bytes | str) -> Any:
+    """What `serialize` wrote: a `Function` when the module holds one function, else the
+    program (`.module`, `.functions`, printable). Bad input is a located xDSL ParseError."""
+    from pypto_xdsl.dialects import make_context
+    from pypto_xdsl.parsing import PyptoParser, decode_source
+    from pypto_xdsl.runtime.jit import LoweredProgram
+
+    text = decode_source(data, "<serialized>") if isinstance(data, bytes) else data
+    module = PyptoParser(make_context(), text, "<serialized>").parse_module()
+    module.verify()
+    try:
+        return Function(module)
+    except ValueError:
+        lowered = LoweredProgram(module, "")
+        names = list(lowered.functions)
+        lowered.entry = names[-1] if names else ""
+        return lowered
 
 
 def compile(  # noqa: A001  (PyPTO's name)

@@ -43,6 +43,13 @@ from pypto_xdsl.dialects import program, tensor
 from pypto_xdsl.dialects.ascendc_kernel import KernelOp, LaunchOp
 from pypto_xdsl.dialects.ascendc_types import GmAddrType
 from pypto_xdsl.dialects.attributes import FuncKind, ParamDirection, TensorType, TileType
+from pypto_xdsl.dialects.task_arrays import (
+    TaskDummyOp,
+    TaskIdArrayType,
+    TaskIdsCreateOp,
+    TaskIdsGetOp,
+    TaskIdsSetOp,
+)
 
 
 def _read_only(value: SSAValue) -> bool:
@@ -110,7 +117,7 @@ class HostPrinter(CxxWriter):
     def carried_kind(self, op: Operation, t) -> str:
         from pypto_xdsl.dialects.attributes import TaskIdType
 
-        if isinstance(t, TaskIdType):
+        if isinstance(t, TaskIdType | TaskIdArrayType):
             return "none"  # task ids need no code: launches on one stream run in order
         return super().carried_kind(op, t)
 
@@ -380,6 +387,17 @@ class HostPrinter(CxxWriter):
             return
         if isinstance(op, LaunchOp):
             return self._emit_launch(op)
+        if isinstance(op, TaskIdsGetOp):  # named for the comments of the launches that wait
+            self.task_names[op.result] = f"{op.array.name_hint or 'tids'}[{self.expr(op.index).text}]"
+            return
+        if isinstance(op, TaskIdsCreateOp | TaskIdsSetOp):
+            return  # task ids need no code: launches on one stream run in order
+        if isinstance(op, TaskDummyOp):
+            tname = self.namer.fresh(op.result.name_hint or "barrier")
+            self.task_names[op.result] = tname
+            deps = ", ".join(self.task_names.get(d, f"%{d.name_hint or 'task'}") for d in op.deps)
+            self.out.add(f"// task {tname}: waits for {deps or 'nothing'} (launches on one stream run in order)")
+            return
         if isinstance(op, program.CallOp | program.SubmitOp):
             return self._reject_call(op)
         if isinstance(op, tensor.SliceOp):
