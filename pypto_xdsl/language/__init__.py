@@ -15,7 +15,7 @@ See docs/language.md for the reference.
 from __future__ import annotations
 
 from pypto_xdsl.frontend.errors import ParserError, install_excepthook  # noqa: E402
-from pypto_xdsl.language import tensor, tile  # noqa: E402  (namespaces pl.tensor.*, pl.tile.*)
+from pypto_xdsl.language import system, tensor, tile  # noqa: E402  (namespaces pl.system.*, pl.tensor.*, pl.tile.*)
 from pypto_xdsl.language.decorators import function, jit, program
 from pypto_xdsl.language.ops import (
     abs,
@@ -142,7 +142,7 @@ __all__ = [
     "BF16", "BOOL", "CORE_GROUP", "InCore", "Inline", "Opaque", "Orchestration", "FP16", "FP32", "INDEX", "INT8", "INT16", "INT32", "INT64", "UINT8",
     "UINT16", "UINT32", "UINT64", "DataType", "DynVar", "FunctionType", "InOut", "Level", "Mem",
     "MemorySpace", "Out", "ParserError", "Scalar", "SplitMode", "Tensor", "Tile", "dynamic",
-    "function", "jit", "program", "tensor", "tile",
+    "function", "jit", "program", "system", "tensor", "tile",
     "abs", "add", "assemble", "at", "cast", "create_tensor", "create_tile", "cross_core_slot", "div", "exp", "full",
     "get_block_idx", "get_block_num", "load", "log", "matmul", "matmul_acc", "matmul_bias", "maximum",
     "minimum", "move", "mul", "neg", "parallel", "pipeline", "range", "read", "recip", "relu", "row_expand_div",
