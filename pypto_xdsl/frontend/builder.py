@@ -42,6 +42,7 @@ from pypto_xdsl.dialects import tensor as tensor_ops
 from pypto_xdsl.dialects import tile as tile_ops
 from pypto_xdsl.dialects.attributes import TaskIdType, TensorType, TileType
 from pypto_xdsl.dialects.program import FuncOp, ReturnOp, scalar_writebacks
+from pypto_xdsl.dialects.scopes import SplitAivOp
 from pypto_xdsl.dialects.task_arrays import TaskIdArrayType, TaskIdsSetOp
 from pypto_xdsl.dialects.traits import InferResultTypes, aliased_operand
 from pypto_xdsl.frontend.bounds import attach_dim_bounds
@@ -128,6 +129,8 @@ class ModuleBuilder:
             self.built: dict[str, FuncOp] = {}
             self.signatures: dict[str, tuple[list[Attribute], list[Attribute] | None]] = {}
             self.in_progress: set[str] = set()
+            self.launch_splits: dict[str, tuple[A.SplitMode, ast.stmt]] = {}
+            """InCore function -> the split mode its launches ask for, and the first of them."""
             self.dirty = False
             try:
                 self._build_round()
@@ -148,6 +151,17 @@ class ModuleBuilder:
                 "the types of unannotated parameters did not settle; annotate them",
                 self.srcmap.filename,
             )
+        for name, (split, launch) in self.launch_splits.items():
+            if split == A.SplitMode.NONE:
+                continue
+            func = self.built[name]
+            if any(isinstance(op, SplitAivOp) for op in func.walk()):
+                raise self.srcmap.error(
+                    launch, f"this launch asks for pl.split(pl.SplitMode.{split.name}) but '{name}' has "
+                    "pl.split_aiv regions; the two ways of splitting the vector work exclude each other, "
+                    "so drop one",
+                )
+            func.attributes["split"] = A.SplitModeAttr(split)
         module = ModuleOp([self.built[name] for name in self.source.functions if name in self.built])
         try:
             module.verify()

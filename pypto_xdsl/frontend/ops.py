@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from xdsl.dialects.builtin import IndexType, IntegerType
 from xdsl.ir import SSAValue
 
+from pypto_xdsl.analysis.target_cores import AIV_CORES, CORE_GROUPS
 from pypto_xdsl.dialects import tensor as tensor_ops
 from pypto_xdsl.dialects import tile as tile_ops
 from pypto_xdsl.dialects.attributes import TensorType, TileType
@@ -568,7 +569,20 @@ def _task_dummy(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
 
 HANDLERS[("array", "create")] = _array_create
 HANDLERS[("system", "task_dummy")] = _task_dummy
+
+
+def _core_count(count: int):
+    def handler(fb: FunctionBuilder, node: ast.Call, qual: str) -> Any:
+        """`pl.system.available_cluster_count()` / `available_aiv_count()`: the target's count."""
+        Args(fb, node, qual, [], 0)
+        return Const(count)
+
+    return handler
+
+
 HANDLERS[("", "split")] = _split
+HANDLERS[("system", "available_cluster_count")] = _core_count(CORE_GROUPS)
+HANDLERS[("system", "available_aiv_count")] = _core_count(AIV_CORES)
 HANDLERS[("", "cross_core_slot")] = _cross_core_slot
 
 

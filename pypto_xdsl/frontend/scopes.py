@@ -47,6 +47,10 @@ if TYPE_CHECKING:
     from pypto_xdsl.frontend.builder import FunctionBuilder
 
 
+def _split_name(mode: A.SplitMode) -> str:
+    return "pl.SplitMode." + mode.name
+
+
 def _stub_of(fb: FunctionBuilder, func: ast.expr) -> object:
     try:
         return fb.expr(func) if isinstance(func, ast.Attribute | ast.Name) else None
@@ -310,19 +314,9 @@ class ScopeMixin:
         slot_num = None
         if "optimizations" in kwargs:  # PyPTO: optimizations=[pl.split(mode), pl.cross_core_slot(slot_num=N)]
             v, n = kwargs.pop("optimizations")
-            if not isinstance(v, list | tuple) or not all(isinstance(o, ScopeOption) for o in v):
-                raise self.error(n, "optimizations must be a list of pl.split(...) / pl.cross_core_slot(...)")
-            seen_split = False
-            for opt, opt_node in zip(v, n.elts if isinstance(n, ast.List | ast.Tuple) else [n] * len(v)):
-                if opt.split is not None:
-                    if seen_split or "split" in {kw.arg for kw in call.keywords}:
-                        raise self.error(opt_node, "the split mode of the scope is given twice")
-                    seen_split = split_given = True
-                    split = opt.split.value if opt.split != T.SplitMode.NONE else None
-                if opt.slot_num is not None:
-                    if slot_num is not None and slot_num != opt.slot_num:
-                        raise self.error(opt_node, f"conflicting slot counts {slot_num} and {opt.slot_num}")
-                    slot_num = opt.slot_num
+            opt_split, opt_given, slot_num = self.scope_optimizations(v, n, "split" in {kw.arg for kw in call.keywords})
+            if opt_given:
+                split, split_given = opt_split, True
         no_dep: list[SSAValue] = []
         if "no_dep_args" in kwargs:  # tensors the launch's dependency tracking ignores
             v, n = kwargs.pop("no_dep_args")
@@ -352,14 +346,39 @@ class ScopeMixin:
             if not isinstance(item.optional_vars, ast.Name):
                 raise self.error(item.optional_vars, "'as' must name a single variable (the task id)")
             tid_name = item.optional_vars.id
-        # A scope with no option for its own kernel (split, slots, dumps, no_dep_args) around
-        # one call of an InCore function is that launch, as for pl.spmd.
-        lift = not dumps and not split_given and slot_num is None and not no_dep
+        # A scope with no option for its own kernel (slots, dumps, no_dep_args) around one call
+        # of an InCore function is that launch, as for pl.spmd; its split goes to the callee.
+        lift = not dumps and slot_num is None and not no_dep
         self.scope(
             node, node.body, name_hint=name_hint, deps=deps, dumps=dumps, split=split,
             slot_num=slot_num, tid_name=tid_name, split_given=split_given, no_dep=no_dep,
             allow_early_resolve=early, lift_kernel_call=lift,
         )
+
+    def scope_optimizations(
+        self, value: Value, node: ast.expr, split_given: bool, *, slots: bool = True
+    ) -> tuple[A.SplitMode | None, bool, int | None]:
+        """The `optimizations=[...]` of a `pl.at` (or, without slot counts, a `pl.spmd`): its
+        split mode (None for pl.SplitMode.NONE), whether one was given, its slot count."""
+        allowed = "pl.split(...) / pl.cross_core_slot(...)" if slots else "pl.split(...)"
+        if not isinstance(value, list | tuple) or not all(isinstance(o, ScopeOption) for o in value):
+            raise self.error(node, f"optimizations must be a list of {allowed}")
+        split: A.SplitMode | None = None
+        slot_num: int | None = None
+        elements = node.elts if isinstance(node, ast.List | ast.Tuple) else [node] * len(value)
+        for opt, opt_node in zip(value, elements):
+            if not slots and (opt.split is None or opt.slot_num is not None):
+                raise self.error(opt_node, f"optimizations of pl.spmd must be a list of {allowed}")
+            if opt.split is not None:
+                if split_given:
+                    raise self.error(opt_node, "the split mode of the scope is given twice")
+                split_given = True
+                split = opt.split.value if opt.split != T.SplitMode.NONE else None
+            if opt.slot_num is not None:
+                if slot_num is not None and slot_num != opt.slot_num:
+                    raise self.error(opt_node, f"conflicting slot counts {slot_num} and {opt.slot_num}")
+                slot_num = opt.slot_num
+        return split, split_given, slot_num
 
     def scope_name(self, value: Value, node: ast.AST) -> str:
         """The `name_hint` of a `pl.at` / `pl.spmd` scope: the outlined function's name."""
@@ -419,7 +438,8 @@ class ScopeMixin:
         scope launched on N cores (`pypto.block_dim = N`); `i` is `pl.tile.get_block_idx()`."""
         from pypto_xdsl.frontend.ops import Args
 
-        a = Args(self, call, "pl.spmd", ["core_num", "name_hint", "deps", "allow_early_resolve", "sync_start"], 1)
+        a = Args(self, call, "pl.spmd",
+                 ["core_num", "name_hint", "deps", "allow_early_resolve", "sync_start", "optimizations"], 1)
         core_num = a.value("core_num")
         block_dim: int | None = None
         cores: SSAValue | None = None
@@ -447,6 +467,10 @@ class ScopeMixin:
             if not isinstance(v, Const) or not isinstance(v.value, bool):
                 raise self.error(a.node_of("sync_start"), f"sync_start must be True or False, got {describe(v)}")
             sync_start = v.value
+        split, split_given = None, False
+        if "optimizations" in a:  # PyPTO: optimizations=[pl.split(mode)], the split of the launched kernel
+            split, split_given, _ = self.scope_optimizations(
+                a.value("optimizations"), a.node_of("optimizations"), False, slots=False)
         if self.decl.kind in A.INCORE_KINDS:
             raise self.error(
                 node, f"pl.spmd inside {self.decl.kind.value} function '{self.decl.name}': it already runs on a core"
@@ -457,7 +481,7 @@ class ScopeMixin:
         self.scope(
             node, stmts, name_hint=name_hint, deps=deps, tid_name=tid_name,
             block_dim=block_dim, cores=cores, block_index=block_index, allow_early_resolve=early,
-            sync_start=sync_start,
+            sync_start=sync_start, split=split, split_given=split_given,
         )
 
     def scope(
@@ -523,6 +547,7 @@ class ScopeMixin:
             launch = self._lift_kernel_launch(
                 body, block_dim=block_dim, cores=cores, deps=deps, with_task_id=tid_name is not None,
                 allow_early_resolve=allow_early_resolve, sync_start=sync_start,
+                split=(split or A.SplitMode.NONE) if split_given else None, node=node,
             )
             if launch is not None:
                 results, task_id = launch
@@ -555,6 +580,18 @@ class ScopeMixin:
             assert op.task_id is not None
             self._hint(op.task_id, tid_name)
             self.env[tid_name] = op.task_id
+
+    def launch_split(self, callee: str, split: A.SplitMode, node: ast.stmt) -> None:
+        """A launch of `callee` asking for `split`: stamped on the callee once the module is
+        built (`ModuleBuilder.launch_splits`). One kernel has one split mode."""
+        seen = self.mb.launch_splits.get(callee)
+        if seen is not None and seen[0] != split:
+            raise self.error(
+                node, f"'{callee}' is launched here with pl.split({_split_name(split)}) but with "
+                f"pl.split({_split_name(seen[0])}) at line {seen[1].lineno}; a kernel has one split mode, "
+                "so launch two functions",
+            )
+        self.mb.launch_splits.setdefault(callee, (split, node))
 
     def _bind_scope_results(
         self,
@@ -591,13 +628,16 @@ class ScopeMixin:
         with_task_id: bool,
         allow_early_resolve: bool,
         sync_start: bool = False,
+        split: A.SplitMode | None = None,
+        node: ast.stmt | None = None,
     ) -> tuple[list[SSAValue], SSAValue | None] | None:
         """A `pl.spmd` (or plain `pl.at`) whose body is one call of an InCore (AIC, AIV) function
         launches that kernel itself, as PyPTO dispatches such a scope: the call (a `pypto.submit`
         when the scope has a task id, deps or early resolve) carries the core count, and no scope
         is left to outline around it (a kernel calling a kernel). Returns the launch's results
         in the order the body yields them, and its task id; None when the body is anything
-        else (it stays a scope)."""
+        else (it stays a scope). The scope's `split` (given, NONE included) becomes the
+        callee's (`launch_split`)."""
         ops = list(body.ops)
         if ops and isinstance(ops[0], tile_ops.GetBlockIdxOp) and not ops[0].result.uses:
             ops = ops[1:]  # `for i in pl.spmd(n)` with `i` unused
@@ -616,6 +656,9 @@ class ScopeMixin:
             return None
         if call.cores or BLOCK_DIM_ATTR in call.attributes or call.dumps:
             return None
+        if split is not None:
+            assert node is not None
+            self.launch_split(decl.name, split, node)
         yielded = [call.results.index(v) for v in yield_op.operands]  # type: ignore[arg-type]
         body.erase_op(yield_op)
         body.detach_op(call)

@@ -34,10 +34,13 @@ from pypto_xdsl.analysis.cxx_names import BackendError, op_error
 from pypto_xdsl.analysis.dim_bounds import parameter_dim
 from pypto_xdsl.analysis.dynamic_extents import dynamic_symbols, unsupported_dynamic_shape, value_name
 from pypto_xdsl.analysis.symbols import invalidate, lookup_symbol
+from pypto_xdsl.analysis.target_cores import TARGET, resident_blocks
 from pypto_xdsl.analysis.write_through import escapes_region
 from pypto_xdsl.dialects import program, tensor, tile
 from pypto_xdsl.dialects.ascendc_kernel import KernelOp, LaunchOp
+from pypto_xdsl.dialects.ascendc_types import KernelKind
 from pypto_xdsl.dialects.attributes import FuncKind, TensorType, format_shape
+from pypto_xdsl.dialects.launch import SYNC_START_ATTR
 from pypto_xdsl.transforms.ascendc_kernel_lowering import lower_kernel
 
 
@@ -122,7 +125,26 @@ class LaunchKernels(RewritePattern):
             launch = LaunchOp(name, blocks, args, list(op.res.types))
         for old, new in zip(op.results, launch.results):
             new.name_hint = old.name_hint
+        if (sync_start := op.attributes.get(SYNC_START_ATTR)) is not None:
+            launch.attributes[SYNC_START_ATTR] = sync_start  # the host checks the device's cores first
         rewriter.replace(op, launch)
+
+
+def check_sync_start(op: program.CallOp | program.SubmitOp, callee: program.FuncOp, kind: str) -> None:
+    """A `pypto.sync_start` launch starts every block at once, so all of them must be resident
+    on the target's cores together (raises BackendError naming the call). A core count known
+    only at run time is checked by the host code before the launch."""
+    if SYNC_START_ATTR not in op.attributes or program.launch_cores(op) is not None:
+        return
+    blocks = program.launch_block_dim(op, callee)
+    cores = resident_blocks(kind)
+    if blocks > cores:
+        unit = {"aiv": "vector cores (AIV)", "aic": "cube cores (AIC)", "mix": "core groups (one AIC and its AIVs)"}[kind]
+        raise op_error(
+            op, f"sync_start launch of @{op.callee.string_value()} on {blocks} blocks, but {TARGET} runs at most "
+            f"{cores} blocks of this {kind} kernel at once ({cores} {unit}); every block of a sync_start launch "
+            f"must be resident at the same time: launch at most {cores} blocks",
+        )
 
 
 def check_launch(op: program.CallOp | program.SubmitOp, callee: program.FuncOp) -> None:
@@ -224,9 +246,12 @@ def lower_module(module: ModuleOp) -> None:
     if kernels or groups:
         by_name = {f.sym_name.data: f for f in kernels}
         by_name |= {g.func.sym_name.data: g.launched for g in groups}
+        kinds = {f.sym_name.data: "aic" if k.kernel_kind == KernelKind.CUBE else "aiv" for f, k in lowered if f is not None}
+        kinds |= {g.func.sym_name.data: "mix" for g in groups}
         for op in module.walk():
             if isinstance(op, program.CallOp | program.SubmitOp) and op.callee.string_value() in by_name:
                 check_launch(op, by_name[op.callee.string_value()])
+                check_sync_start(op, by_name[op.callee.string_value()], kinds[op.callee.string_value()])
         PatternRewriteWalker(GreedyRewritePatternApplier([LaunchKernels(by_name)], dce_enabled=False), apply_recursively=False).rewrite_module(module)
     anchor: Operation | None = None
     for func, kernel in lowered:

@@ -41,8 +41,9 @@ from pypto_xdsl.backend.ascendc.host_tensors import (
 )
 from pypto_xdsl.dialects import program, tensor
 from pypto_xdsl.dialects.ascendc_kernel import KernelOp, LaunchOp
-from pypto_xdsl.dialects.ascendc_types import GmAddrType
+from pypto_xdsl.dialects.ascendc_types import GmAddrType, KernelKind
 from pypto_xdsl.dialects.attributes import FuncKind, ParamDirection, TensorType, TileType
+from pypto_xdsl.dialects.launch import SYNC_START_ATTR
 from pypto_xdsl.dialects.task_arrays import (
     TaskDummyOp,
     TaskIdArrayType,
@@ -612,8 +613,27 @@ class HostPrinter(CxxWriter):
             deps = ", ".join(self.task_names.get(d, f"%{d.name_hint or 'task'}") for d in op.deps)
             note = f" after {deps}" if deps else ""
             self.out.add(f"// task {tname}: @{callee.sym_name.data}{note} (launches on one stream run in order)")
+        if SYNC_START_ATTR in op.attributes:
+            self._check_resident_blocks(callee, name, str(dim))
         launch = ", ".join([str(dim), "stream", *args])  # a kernel may take no parameters
         self.out.add(f"CHECK_ACL(ACLRT_LAUNCH_KERNEL({name})({launch}));")
+
+    def _check_resident_blocks(self, callee: KernelOp, name: str, dim: str) -> None:
+        """A sync_start launch starts every block at once: before it, the device's cores (AI
+        cores: one per core group, for cube and MIX kernels; vector cores otherwise) must
+        hold all of them, else the launch returns ACL_ERROR_INVALID_PARAM."""
+        info = "ACL_DEVICE_INFO_VECTOR_CORE_NUM" if callee.kernel_kind == KernelKind.VECTOR else "ACL_DEVICE_INFO_AI_CORE_NUM"
+        device, cores = self.namer.fresh("sync_device"), self.namer.fresh("sync_cores")
+        add = self.out.add
+        add(f"int32_t {device} = 0;  // sync_start: every block of {name} starts at once, so all must be resident")
+        add(f"int64_t {cores} = 0;")
+        add(f"CHECK_ACL(aclrtGetDevice(&{device}));")
+        add(f"CHECK_ACL(aclGetDeviceCapability(static_cast<uint32_t>({device}), {info}, &{cores}));")
+        add(f"if ({cores} < static_cast<int64_t>({dim})) {{")
+        add(f'  std::fprintf(stderr, "sync_start launch of {name} on %lld blocks, but the device runs %lld at once\\n", '
+            f"static_cast<long long>({dim}), static_cast<long long>({cores}));")
+        add("  return ACL_ERROR_INVALID_PARAM;")
+        add("}")
 
 
 _DEVICE_BUFFERS = """// The device buffers of one run. free_all() releases them at the end; if an ACL call

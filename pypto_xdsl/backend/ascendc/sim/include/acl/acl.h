@@ -11,6 +11,7 @@
 #include <map>
 
 #include "pypto_sim/core.h"
+#include "pypto_sim/cost.h"
 
 using aclError = int;
 using aclFloat16 = uint16_t;
@@ -21,6 +22,13 @@ constexpr aclError ACL_SUCCESS = 0;
 constexpr aclError ACL_ERROR_INVALID_PARAM = 100000;
 constexpr aclError ACL_ERROR_UNINITIALIZE = 100001;
 constexpr aclError ACL_ERROR_BAD_ALLOC = 200000;
+// acl_base.h: what aclGetDeviceCapability reports (the enumerator values are ACL's)
+typedef enum {
+  ACL_DEVICE_INFO_UNDEFINED = -1,
+  ACL_DEVICE_INFO_AI_CORE_NUM = 0,
+  ACL_DEVICE_INFO_VECTOR_CORE_NUM = 1,
+  ACL_DEVICE_INFO_L2_SIZE = 2
+} aclDeviceInfo;
 
 namespace pypto_sim {
 struct AclState {
@@ -55,6 +63,25 @@ inline aclError aclrtSetDevice(int32_t deviceId) {
   if (deviceId != 0) return ACL_ERROR_INVALID_PARAM;
   pypto_sim::acl().device = deviceId;
   return ACL_SUCCESS;
+}
+inline aclError aclrtGetDevice(int32_t* deviceId) {
+  if (!pypto_sim::acl_ready("aclrtGetDevice")) return ACL_ERROR_UNINITIALIZE;
+  if (deviceId == nullptr || pypto_sim::acl().device < 0) return ACL_ERROR_INVALID_PARAM;
+  *deviceId = pypto_sim::acl().device;
+  return ACL_SUCCESS;
+}
+// The simulated device has the cost model's cores (pypto_sim/cost.h: an Ascend910B1 unless
+// overridden): AI cores are the cube cores (one per core group), vector cores the AIVs.
+inline aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t* value) {
+  if (!pypto_sim::acl_ready("aclGetDeviceCapability")) return ACL_ERROR_UNINITIALIZE;
+  if (value == nullptr || deviceId != 0) return ACL_ERROR_INVALID_PARAM;
+  const auto& P = pypto_sim::cost::params();
+  switch (deviceInfo) {
+    case ACL_DEVICE_INFO_AI_CORE_NUM: *value = static_cast<int64_t>(P.aic_cores); return ACL_SUCCESS;
+    case ACL_DEVICE_INFO_VECTOR_CORE_NUM: *value = static_cast<int64_t>(P.aiv_cores); return ACL_SUCCESS;
+    case ACL_DEVICE_INFO_L2_SIZE: *value = static_cast<int64_t>(P.l2_mib * 1024 * 1024); return ACL_SUCCESS;
+    default: return ACL_ERROR_INVALID_PARAM;
+  }
 }
 inline aclError aclrtResetDevice(int32_t deviceId) {
   if (deviceId != pypto_sim::acl().device) return ACL_ERROR_INVALID_PARAM;
