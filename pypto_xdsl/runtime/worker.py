@@ -60,8 +60,8 @@ class DeviceTensor:
         return int(self._array.nbytes)
 
     def __repr__(self) -> str:
-        state = "" if self._worker._owns(self) else ", freed"
-        return f"DeviceTensor(shape={self.shape}, dtype={self._dtype}{state})"
+        shown = self._array.dtype if isinstance(self._dtype, type) else self._dtype  # np.float32 -> float32
+        return f"DeviceTensor(shape={self.shape}, dtype={shown})"
 
 
 class RegistrationHandle:
@@ -304,7 +304,7 @@ class ChipWorker:
             raise located(f"ChipWorker.{op}() takes a DeviceTensor of alloc_tensor, got {type(tensor).__name__}",
                           ChipWorkerArgumentError)
         if not self._owns(tensor):
-            whose = "was freed" if tensor._worker is self else "belongs to another ChipWorker"
+            whose = "was already freed (free_tensor, or close)" if tensor._worker is self else "belongs to another ChipWorker"
             raise located(f"ChipWorker.{op}(): {tensor!r} {whose}", ChipWorkerError)
         return tensor
 
