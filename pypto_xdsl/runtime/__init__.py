@@ -12,6 +12,9 @@
     add(x, y, out, config=RunConfig())               # interpreter (default target)
     add(x, y, out, config=RunConfig(target="sim"))   # Ascend C on the CPU simulation
 
+`ChipWorker` registers compiled programs (`fn.compile(...)`) and dispatches them
+explicitly, with buffers it owns (`alloc_tensor`), as PyPTO's runtime does.
+
 This package composes the frontend (IR), the pass pipeline, the reference interpreter and
 the Ascend C backend; none of those import it. See docs/language.md, "Running programs".
 """
