@@ -99,6 +99,32 @@ def test_one_dynamic_specialisation_serves_every_extent_on_the_interpreter():
     worker.close()
 
 
+def test_a_program_compiled_by_run_dispatches_in_both_styles():
+    from pypto_xdsl.frontend.program import load_python
+    from pypto_xdsl.runtime import run
+
+    program = load_python(
+        """
+import pypto_xdsl.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, x: pl.Tensor[[4, 4], pl.FP32], o: pl.Out[pl.Tensor[[4, 4], pl.FP32]]) -> pl.Tensor[[4, 4], pl.FP32]:
+        o = pl.assemble(o, pl.mul(x, x), [0, 0])
+        return o
+""",
+        "p.py",
+    ).programs[0]
+    x = np.arange(16, dtype=np.float32).reshape(4, 4)
+    with ChipWorker(config=INTERPRETER) as worker:
+        handle = worker.register(run(program, config=INTERPRETER))
+        np.testing.assert_allclose(handle(x), x * x)
+        out = worker.alloc_tensor((4, 4), np.float32)
+        assert handle(worker.alloc_tensor((4, 4), np.float32, init=x), out) is None
+        np.testing.assert_allclose(worker.read_tensor(out), x * x)
+
+
 @pytest.mark.skipif(shutil.which("g++") is None, reason="the sim target builds with g++")
 def test_the_sim_target_matches_numpy():
     sim = RunConfig(target="sim")

@@ -176,7 +176,8 @@ class ChipWorker:
         return self._registrations
 
     def register(self, compiled: Any) -> RegistrationHandle:
-        """Register `compiled` (`fn.compile(...)` of a `@pl.jit` function): check that it runs on
+        """Register `compiled` (`fn.compile(...)` of a `@pl.jit` function, or what
+        `run(program, ...)` returns for a `@pl.program`): check that it runs on
         this worker's target and build it now (on the sim target), so dispatching it later
         compiles nothing. Returns the callable handle."""
         self._require_open("register")
@@ -208,6 +209,9 @@ class ChipWorker:
             )
         args = tuple(self._resident(a, "run") for a in args)
         kwargs = {k: self._resident(v, "run") for k, v in kwargs.items()}
+        if compiled.cache_key is None:
+            # a @pl.program's, from run(program, ...): its own call takes both of PyPTO's styles
+            return compiled.runtime.call(args, {**kwargs, "config": config})
         binding = self._binding(compiled, args, kwargs)
         if config.codegen_only:
             return None
@@ -219,7 +223,8 @@ class ChipWorker:
         if not isinstance(compiled, Compiled):
             hint = " (call fn.compile(*sample_args) first)" if hasattr(compiled, "compile") else ""
             raise located(
-                f"ChipWorker.{op}() takes a compiled program (fn.compile(...) of a @pl.jit function), "
+                f"ChipWorker.{op}() takes a compiled program (fn.compile(...) of a @pl.jit function, "
+                "or run(program) of a @pl.program), "
                 f"got {type(compiled).__name__}{hint}",
                 ChipWorkerArgumentError,
             )
@@ -239,7 +244,7 @@ class ChipWorker:
         binding = None
         for static_dims in (False, True):
             binding = rt.bind(args, kwargs, static_dims=static_dims)
-            if want is None or tuple(binding.key_parts) == want[2]:
+            if tuple(binding.key_parts) == want[2]:
                 return binding
         raise located(
             f"ChipWorker.run(): the arguments {rt.describe_binding(binding)} do not match the program "
