@@ -121,6 +121,8 @@ def test_extracts_examples_from_a_bare_repository_and_finds_the_rows(tmp_path):
             "examples/utils/__init__.py": "",
             "examples/utils/parse_tool.py": "",
             "examples/distributed/01_hello_rank.py": "",
+            "examples/runtime/explicit_dispatch.py": "",
+            "examples/runtime/distributed_callback.py": "",
             "src/other.py": "",
         },
     )
@@ -142,6 +144,7 @@ def test_extracts_examples_from_a_bare_repository_and_finds_the_rows(tmp_path):
         "models/03_flash_attention.py, harness: `flash_attention.lower(q, k, v)`",
         "models/qwen3_jit/qwen3_decode.py",
         "models/qwen3_jit/qwen3_decode.py, harness: without `models/__init__.py`",
+        "runtime/explicit_dispatch.py",
         "utils/parse_tool.py",
     ]
 

@@ -12,6 +12,9 @@
     add(x, y, out, config=RunConfig())               # interpreter (default target)
     add(x, y, out, config=RunConfig(target="sim"))   # Ascend C on the CPU simulation
 
+`ChipWorker` registers compiled programs (`fn.compile(...)`) and dispatches them
+explicitly, with buffers it owns (`alloc_tensor`), as PyPTO's runtime does.
+
 This package composes the frontend (IR), the pass pipeline, the reference interpreter and
 the Ascend C backend; none of those import it. See docs/language.md, "Running programs".
 """
@@ -23,11 +26,15 @@ from pypto_xdsl.runtime.config import (
     RunConfig,
 )
 from pypto_xdsl.runtime.tensor_spec import TensorSpec
+from pypto_xdsl.runtime.worker import ChipWorker, DeviceTensor, RegistrationHandle
 
 __all__ = [
     "BackendType",
+    "ChipWorker",
+    "DeviceTensor",
     "IgnoredOptionWarning",
     "OptimizationStrategy",
+    "RegistrationHandle",
     "RunConfig",
     "TensorSpec",
     "run",
@@ -37,13 +44,10 @@ _MULTI_CHIP = "distributed (multi-chip) execution is not modelled; a program run
 _DEVICE = "there is no NPU here; programs run on the interpreter or the CPU simulation (RunConfig(target=...))"
 # PyPTO's pypto.runtime names with no counterpart here: name -> why, and what to use instead.
 _REFERENCE_ONLY = {
-    "ChipWorker": _DEVICE + "; call the @pl.jit function or run(program, ...)",
-    "Worker": _DEVICE + "; call the @pl.jit function or run(program, ...)",
+    "Worker": "PyPTO's base of its workers; use ChipWorker (one chip) or call the @pl.jit function",
     "DistributedWorker": _MULTI_CHIP,
     "DistributedRunHandle": _MULTI_CHIP,
-    "RegistrationHandle": _MULTI_CHIP,
     "execute_distributed_compiled": _MULTI_CHIP,
-    "DeviceTensor": _DEVICE + "; pass torch tensors or numpy arrays",
     "StackedDeviceTensor": _DEVICE + "; pass torch tensors or numpy arrays",
     "compile_program": "compile with program.compile(out_dir), ir.compile(program) or pypto-compile",
     "execute_compiled": "run with run(program, ...) or the @pl.jit function",

@@ -68,6 +68,8 @@ class Compiled:
         self.target = target
         self.what = what
         self.sim: SimBuild | None = None
+        self.cache_key: tuple | None = None
+        """The key of the jit cache this specialisation is stored under."""
 
     def __repr__(self) -> str:
         return f"<compiled {self.what} for the {self.target} target>"

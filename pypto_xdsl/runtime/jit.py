@@ -400,6 +400,7 @@ class JitRuntime:
             compiled = compile_specialisation(self, binding, config)
             self.stats.last_compile_seconds = time.perf_counter() - start
             self.cache[key] = compiled
+            compiled.cache_key = key  # a ChipWorker checks a dispatch's arguments against it
         if build and config.target == "sim" and compiled.sim is None:
             start = time.perf_counter()
             compiled.build(config)
