@@ -220,9 +220,15 @@ def emit_program(module: ModuleOp, entry: str | None = None, with_sim: bool = Tr
 
 def _codegen_failure(failed: list[tuple[str, BackendError]], files: dict[str, str]) -> BackendError:
     """One function's error as it is when nothing was printed; else a PartialCodegenError
-    naming every failed function."""
+    naming every failed function (one failure keeps its message and the op it is about, so
+    that the tools still locate it there)."""
     if not files and len(failed) == 1:
         return failed[0][1]
+    if files and len(failed) == 1:
+        partial = PartialCodegenError(str(failed[0][1]), dict(files))
+        if (op := getattr(failed[0][1], "op", None)) is not None:
+            partial.op = op
+        return partial
     names = ", ".join(f"@{name}" for name, _ in failed)
     lines = [f"ascendc: code generation failed for {names}; the other functions' files were generated"]
     lines += [f"  @{name}: {e}" for name, e in failed]
