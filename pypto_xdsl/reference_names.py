@@ -47,3 +47,15 @@ def _called_from_import_from() -> bool:
     frame = sys._getframe(3)
     code = frame.f_code.co_code
     return 0 <= frame.f_lasti < len(code) and code[frame.f_lasti] == _IMPORT_FROM
+
+
+def reference_only_getattr(module: str, reason: str, provided: tuple[str, ...] = ()):
+    """A module `__getattr__` for which every other name is a reference name (`reason`, as for
+    `missing_name`); dunder probes keep the usual AttributeError."""
+
+    def __getattr__(name: str):
+        if name.startswith("__"):
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        raise missing_name(module, name, reason, provided)
+
+    return __getattr__

@@ -4,17 +4,13 @@ reference name pypto-xdsl does not provide (the module imports, so the error nam
 
 from __future__ import annotations
 
-from pypto_xdsl.reference_names import missing_name
+from pypto_xdsl.reference_names import reference_only_getattr
 
 __all__: list[str] = []
 
 
-def __getattr__(name: str):
-    if name.startswith("__"):
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    raise missing_name(
-        __name__,
-        name,
-        "distributed (multi-chip) execution is not modelled; a program runs on one chip, "
-        "on the interpreter or the CPU simulation",
-    )
+__getattr__ = reference_only_getattr(
+    __name__,
+    "distributed (multi-chip) execution is not modelled; a program runs on one chip, "
+    "on the interpreter or the CPU simulation",
+)

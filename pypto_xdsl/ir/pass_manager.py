@@ -3,19 +3,15 @@
 
 from __future__ import annotations
 
-from pypto_xdsl.reference_names import missing_name
+from pypto_xdsl.reference_names import reference_only_getattr
 from pypto_xdsl.runtime.config import OptimizationStrategy
 
 __all__ = ["OptimizationStrategy"]
 
 
-def __getattr__(name: str):
-    if name.startswith("__"):
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    raise missing_name(
-        __name__,
-        name,
-        "passes run as xDSL pipelines: RunConfig(pipeline=...), pypto_xdsl.runtime.passes.apply_pipeline "
-        "or pypto-opt -p",
-        tuple(__all__),
-    )
+__getattr__ = reference_only_getattr(
+    __name__,
+    "passes run as xDSL pipelines: RunConfig(pipeline=...), pypto_xdsl.runtime.passes.apply_pipeline "
+    "or pypto-opt -p",
+    tuple(__all__),
+)
