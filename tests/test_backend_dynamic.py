@@ -332,3 +332,31 @@ pypto.func orchestration @main(%a: {A}, %b: {B}, out %c: {C}) -> {C} {{
     err = compile_error(text, tmp_path, capsys, "-p", "")
     assert err == ("ascendc: cannot lower 'pypto.tile.load' in @mm: rows of "
                    f"{A} are up to 70000 elements long (K), beyond the 16-bit Nd2NzParams.srcDValue")
+
+
+def test_a_cube_operand_with_a_valid_shape_is_refused_by_the_backend_not_split(tmp_path, capsys):
+    """B read through `tensor.set_validshape` (a ragged column block) keeps the kernel a cube
+    kernel; the backend then names the partial tile it cannot feed to the cube, instead of
+    expand-mixed-kernel claiming the vector core computes the view."""
+    A, B, O = "!pypto.tensor<[16, 16], f16>", "!pypto.tensor<[16, 32], f16>", "!pypto.tensor<[16, 16], f32>"
+    M, L, R = (f"!pypto.tile<[16, 16], f16, {s}>" for s in ("mat", "left", "right"))
+    text = f"""
+pypto.func incore @k(%a: {A}, %b: {B}, %w: index, out %o: {O}) -> {O} {{
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %bs = pypto.tensor.slice %b[%c0, %c16] : {B} -> {A}
+  %bv = pypto.tensor.set_validshape %bs, %c16, %w : {A}, index, index
+  %am = pypto.tile.load %a[%c0, %c0] : {A} -> {M}
+  %bm = pypto.tile.load %bv[%c0, %c0] : {A} -> {M}
+  %l = pypto.tile.move %am : {M} -> {L}
+  %r = pypto.tile.move %bm : {M} -> {R}
+  %acc = pypto.tile.matmul %l, %r : {L}, {R}
+  %o2 = pypto.tile.store %acc, %o[%c0, %c0] : !pypto.tile<[16, 16], f32, acc>, {O}
+  pypto.return %o2 : {O}
+}}
+pypto.func orchestration @main(%a: {A}, %b: {B}, %w: index, out %o: {O}) -> {O} {{
+  %r = pypto.call @k(%a, %b, %w, %o) : ({A}, {B}, index, {O}) -> {O}
+  pypto.return %r : {O}
+}}"""
+    err = compile_error(text, tmp_path, capsys)
+    assert err.startswith("ascendc: cannot lower 'pypto.tile.move' in @k: it reads the partial tile %bm"), err

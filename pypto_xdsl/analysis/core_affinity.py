@@ -123,6 +123,7 @@ def describe(value: SSAValue) -> str:
 # Ops that make no compute of their own: allocations, views and sizes follow their operands.
 _FOLLOWING_TENSOR_OPS = (
     tensor.CreateOp, tensor.SliceOp, tensor.ReshapeOp, tensor.TransposeOp, tensor.DimOp, tensor.ReadOp,
+    tensor.SetValidShapeOp,
 )
 _WRITING_TENSOR_OPS = (tensor.AssembleOp, tensor.WriteOp)
 _CUBE_OPS = (tile.MatmulOp, tile.MatmulAccOp, tile.MatmulBiasOp, tensor.MatmulOp, tensor.MatmulAccOp)
@@ -182,6 +183,7 @@ def _is_storage_name(value: SSAValue) -> bool:
     return (
         aliased_operand(op) is not None
         or isinstance(op, tensor.CreateOp | tensor.SliceOp | tensor.ReshapeOp | tensor.TransposeOp)
+        or isinstance(op, tensor.SetValidShapeOp)
         or isinstance(op, scf.ForOp | scf.IfOp | scf.WhileOp)
     )
 

@@ -1,7 +1,7 @@
 // RUN: pypto-opt %s -p expand-mixed-kernel,verify-expand-mixed-kernel | filecheck %s
 
 // Kernels that use one core only are not split: they become aic (cube tiles or a matmul)
-// or aiv (vector tiles, or nothing core-specific at all). Functions that already have a
+// or aiv (vector tiles, or nothing core-specific at all); views (slices, valid shapes) are neither. Functions that already have a
 // core, and host functions, are left alone. A mixed SPMD kernel keeps its block count on
 // the group (the launch); new member names avoid existing symbols.
 
@@ -18,6 +18,19 @@ builtin.module {
     %m = pypto.tile.load %a[%c0, %c0] : !pypto.tensor<[16, 16], f16> -> !pypto.tile<[16, 16], f16, mat>
     %l = pypto.tile.move %m : !pypto.tile<[16, 16], f16, mat> -> !pypto.tile<[16, 16], f16, left>
     %r = pypto.tile.move %m : !pypto.tile<[16, 16], f16, mat> -> !pypto.tile<[16, 16], f16, right>
+    %acc = pypto.tile.matmul %l, %r : !pypto.tile<[16, 16], f16, left>, !pypto.tile<[16, 16], f16, right>
+    %o2 = pypto.tile.store %acc, %o[%c0, %c0] : !pypto.tile<[16, 16], f32, acc>, !pypto.tensor<[16, 16], f32>
+    pypto.return %o2 : !pypto.tensor<[16, 16], f32>
+  }
+  pypto.func incore @cube_partial_operand(%a: !pypto.tensor<[16, 16], f16>, %b: !pypto.tensor<[16, 32], f16>, %w: index, out %o: !pypto.tensor<[16, 16], f32>) -> !pypto.tensor<[16, 16], f32> {
+    %c0 = arith.constant 0 : index
+    %c16 = arith.constant 16 : index
+    %bs = pypto.tensor.slice %b[%c0, %c16] : !pypto.tensor<[16, 32], f16> -> !pypto.tensor<[16, 16], f16>
+    %bv = pypto.tensor.set_validshape %bs, %c16, %w : !pypto.tensor<[16, 16], f16>, index, index
+    %am = pypto.tile.load %a[%c0, %c0] : !pypto.tensor<[16, 16], f16> -> !pypto.tile<[16, 16], f16, mat>
+    %bm = pypto.tile.load %bv[%c0, %c0] : !pypto.tensor<[16, 16], f16> -> !pypto.tile<[16, 16], f16, mat>
+    %l = pypto.tile.move %am : !pypto.tile<[16, 16], f16, mat> -> !pypto.tile<[16, 16], f16, left>
+    %r = pypto.tile.move %bm : !pypto.tile<[16, 16], f16, mat> -> !pypto.tile<[16, 16], f16, right>
     %acc = pypto.tile.matmul %l, %r : !pypto.tile<[16, 16], f16, left>, !pypto.tile<[16, 16], f16, right>
     %o2 = pypto.tile.store %acc, %o[%c0, %c0] : !pypto.tile<[16, 16], f32, acc>, !pypto.tensor<[16, 16], f32>
     pypto.return %o2 : !pypto.tensor<[16, 16], f32>
@@ -59,6 +72,10 @@ builtin.module {
 
 // CHECK: pypto.func aiv @vector(
 // CHECK: pypto.func aic @cube(
+// A tensor view with a valid shape is a view like tensor.slice: it names GM storage on both
+// cores, so a cube kernel reading B through one is still a cube kernel, not a mixed one.
+// CHECK: pypto.func aic @cube_partial_operand(
+// CHECK-NOT: pypto.func aiv @cube_partial_operand
 // CHECK: pypto.func aic @tensor_matmul(
 // CHECK: pypto.func aiv @scalars(
 // CHECK: pypto.func aiv @already(
