@@ -163,7 +163,7 @@ class PyptoValueOp(InferResultTypes, IRDLOperation):
         """Builder operands for the `OPTIONAL` fields: one entry each (`[]` when absent)."""
         if not cls.OPTIONAL:
             if any(v is not None for v in values):
-                raise VerifyException(f"{cls.name} takes no optional operands")
+                raise TypeError(f"{cls.name} takes no optional operands")
             return []
         assert len(values) <= len(cls.OPTIONAL)
         values = (*values, *([None] * (len(cls.OPTIONAL) - len(values))))
