@@ -29,7 +29,8 @@ DIALECTS = ROOT / "pypto_xdsl" / "dialects"
 FILECHECK = ROOT / "tests" / "filecheck"
 
 # Messages no textual IR can reach, keyed by (module, one literal part of the message), with
-# the reason. Each is raised only through a Python API, where pytest checks it.
+# the reason. Each is raised only through a Python API (built IR, a pass's rewrite), where a
+# pytest case checks it (tests/test_robustness.py, tests/test_dialect.py) unless said otherwise.
 _INFER_API = (
     "raised by `infer_result_types()`, which passes call on ops whose operands they have just "
     "substituted (inline-functions), before IRDL's constraints run; parsed IR meets the op's "
@@ -49,7 +50,7 @@ UNREACHABLE: dict[tuple[str, str], str] = {
     ),
     ("dominance", "is never defined"): (
         "the parser rejects a use of an undefined name ('use of undefined SSA value'); a pass "
-        "that erases a definition it still uses reaches it"
+        "that erases an op whose result is still used reaches it"
     ),
     ("dominance", "is defined inside a region of"): (
         "the parser scopes names by region, so a value of another region is undefined there; a "
@@ -61,7 +62,7 @@ UNREACHABLE: dict[tuple[str, str], str] = {
     ),
     ("verification", "' expected in operation '"): (
         "xDSL's own message for a missing required attribute, repeated by the signature memo; no "
-        "pypto or ascendc op declares a required (non-property) attribute"
+        "pypto or ascendc op declares a required (non-property) attribute, so nothing reaches it"
     ),
     ("common", "offset #"): _INFER_API,
     ("common", "must be of the same kind as operand 'input'"): _INFER_API,
