@@ -381,6 +381,53 @@ class TestInferResultTypes:
         with pytest.raises(VerifyException, match="must be of the same kind as operand 'input'"):
             op.infer_result_types()
 
+    @pytest.mark.parametrize(
+        ("build", "message"),
+        [
+            (
+                lambda: tile.ReshapeOp.build(operands=[create_ssa_value(Tile([8, 1]))], result_types=[T([1, 8])]),
+                r"result !pypto.tensor<\[1, 8\], f32> must be a tile like operand 'input'",
+            ),
+            (
+                lambda: tile.ConcatOp.build(
+                    operands=[create_ssa_value(Tile([8, 16])), create_ssa_value(T([8, 16]))],
+                    result_types=[Tile([8, 32])],
+                ),
+                r"operands 'src0' \(.*\) and 'src1' \(.*\) must both be tensors or both tiles",
+            ),
+            (
+                lambda: tile.ColSumOp.build(
+                    operands=[create_ssa_value(Tile([8, 8])), [create_ssa_value(T([8, 8]))]],
+                    result_types=[Tile([1, 8])],
+                ),
+                r"operand 'tmp' must be a tile, got !pypto.tensor<\[8, 8\], f32>",
+            ),
+            (
+                lambda: tile.SetValidShapeOp.build(
+                    operands=[create_ssa_value(Tile([8, 8])), create_ssa_value(i32), create_ssa_value(IndexType())],
+                    result_types=[Tile([8, 8])],
+                ),
+                "operand 'valid_rows' must be index, got i32",
+            ),
+            (
+                lambda: tile.LoadOp.build(
+                    operands=[
+                        create_ssa_value(T([8, 8])),
+                        [create_ssa_value(IndexType())] * 2,
+                        [create_ssa_value(i32), create_ssa_value(IndexType())],
+                    ],
+                    result_types=[Tile([8, 8])],
+                ),
+                "valid extent #0 must be index, got i32",
+            ),
+        ],
+    )
+    def test_infer_checks_operands_it_is_given(self, build, message):
+        """Passes re-infer result types after substituting operands, before IRDL's operand
+        constraints run: the checks parsed IR never reaches (see test_verifier_coverage.py)."""
+        with pytest.raises(VerifyException, match=message):
+            build().infer_result_types()
+
     def test_result_count_checked(self):
         from pypto_xdsl.dialects.traits import InferResultTypes
 

@@ -287,6 +287,34 @@ def test_the_verifier_rejects_an_op_using_its_own_result():
         module.verify()
 
 
+def test_the_verifier_rejects_a_use_of_an_erased_definition():
+    """A pass that erases an op whose result is still used (the parser refuses the name)."""
+
+    def body(entry: Block):
+        first = arith.AddiOp(entry.args[0], entry.args[0])
+        use = arith.AddiOp(first.result, entry.args[0])
+        return [first, use]
+
+    _, func = _func_with(body)
+    first = func.body.block.first_op
+    first.detach()
+    first.erase(safe_erase=False)
+    with pytest.raises(VerifyException, match=r"operand #0 \(a value\) is never defined"):
+        verify_dominance(func)
+
+
+def test_python_built_types_and_attributes_are_checked():
+    """Values the textual syntax cannot spell (tests/test_verifier_coverage.py allow-lists them)."""
+    from pypto_xdsl.dialects.ascendc_kernel import KernelResultAttr
+
+    with pytest.raises(VerifyException, match="dimension must be non-negative, got -5"):
+        TensorType([-5], f32)
+    with pytest.raises(VerifyException, match="a kernel result is 'param N' or 'workspace OFFSET', not 'stack'"):
+        KernelResultAttr("stack", 0)
+    with pytest.raises(VerifyException, match="a kernel result index or offset is not negative"):
+        KernelResultAttr("param", -1)
+
+
 def test_dominance_accepts_values_of_enclosing_blocks_and_earlier_ops():
     t = TensorType([4, 8], f32)
 

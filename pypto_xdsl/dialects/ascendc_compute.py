@@ -790,7 +790,10 @@ class MmadOp(AscendCFormat, IRDLOperation):
         if self.bias is not None:
             _check_position(self, self.bias, (TPosition.C2,), "bias")
             if str(self.bias.type.element_type) != str(self.dst.type.element_type):  # type: ignore[union-attr]
-                raise VerifyException("the bias row of Mmad has the destination's element type")
+                raise VerifyException(
+                    f"the bias row of Mmad has the destination's element type {self.dst.type.element_type}, "  # type: ignore[union-attr]
+                    f"got {self.bias.type}"
+                )
         _check_struct(self, self.params, "MmadParams")
         a, b, c = (str(v.type.element_type) for v in (self.fm, self.filter, self.dst))  # type: ignore[union-attr]
         if a != b or (a, c) not in MMAD_TYPES:
@@ -912,7 +915,7 @@ class UnaryMinusOp(AscendCFormat, IRDLOperation):
 
     def verify_(self) -> None:
         if self.result.type != self.input.type:
-            raise VerifyException("unary_minus keeps its operand's type")
+            raise VerifyException(f"{self.name} keeps its operand's type {self.input.type}, got {self.result.type}")
 
 
 @irdl_op_definition
@@ -930,7 +933,7 @@ class ScalarCastOp(AscendCFormat, IRDLOperation):
     def verify_(self) -> None:
         for t in (self.input.type, self.result.type):
             if isinstance(t, LocalTensorType | GlobalTensorType):
-                raise VerifyException(f"scalar_cast converts scalars, not {t}")
+                raise VerifyException(f"{self.name} converts scalars, not {t}")
 
 
 EXPRESSION_OPS = [GetBlockIdxOp, GetBlockNumOp, GetSubBlockIdxOp, UnaryMinusOp, ScalarCastOp]

@@ -182,9 +182,9 @@ def check_positive(op: Operation, prop: str, limit: int | None = None) -> None:
     if v is None:
         return
     if v <= 0:
-        raise VerifyException(f"'{prop}' must be positive, got {v}")
+        raise VerifyException(f"{op.name}: '{prop}' must be positive, got {v}")
     if limit is not None and v > limit:
-        raise VerifyException(f"'{prop}' is {v}, more than the {limit} the instruction encodes")
+        raise VerifyException(f"{op.name}: '{prop}' is {v}, more than the {limit} the instruction encodes")
 
 
 def check_ints(op: Operation, prop: str, n: int, limit: int, what: str) -> None:
@@ -192,7 +192,7 @@ def check_ints(op: Operation, prop: str, n: int, limit: int, what: str) -> None:
     if v is None:
         return
     if len(v) != n:
-        raise VerifyException(f"{what} takes {n} values, got {len(v)}")
+        raise VerifyException(f"{op.name}: {what} takes {n} values, got {len(v)}")
     for x in v:
         if x < 0 or x > limit:
-            raise VerifyException(f"{what} value {x} is outside [0, {limit}]")
+            raise VerifyException(f"{op.name}: {what} value {x} is outside [0, {limit}]")

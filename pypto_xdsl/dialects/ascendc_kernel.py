@@ -341,8 +341,8 @@ class CoreCallSymbolUser(SymbolUserOpInterface):
     def verify(self, op: Operation) -> None:
         assert isinstance(op, CoreCallOp)
         parent = op.parent_op()
-        if not isinstance(parent, KernelOp) or parent.kernel_kind != KernelKind.MIX:
-            return  # CoreCallOp.verify_ reports the placement
+        if op.core.data not in ("aic", "aiv") or not isinstance(parent, KernelOp) or parent.kernel_kind != KernelKind.MIX:
+            return  # CoreCallOp.verify_ reports the core and the placement
         callee = lookup_symbol(op, op.callee)
         name = op.callee.string_value()
         if not isinstance(callee, KernelOp):
@@ -417,7 +417,7 @@ class LaunchSymbolUser(SymbolUserOpInterface):
         params = callee.launch_params
         if len(op.args) != len(params):
             raise VerifyException(f"@{name} takes {len(params)} arguments, the launch passes {len(op.args)}")
-        from pypto_xdsl.dialects.attributes import TensorType
+        from pypto_xdsl.dialects.attributes import TaskIdType, TensorType
 
         for k, (arg, param) in enumerate(zip(op.args, params)):
             if isinstance(param.type, GmAddrType):
@@ -425,6 +425,8 @@ class LaunchSymbolUser(SymbolUserOpInterface):
                     raise VerifyException(f"argument #{k} of the launch of @{name} must be a tensor (a GM parameter), got {arg.type}")
             elif arg.type != param.type:
                 raise VerifyException(f"argument #{k} of the launch of @{name} has type {arg.type}, expected {param.type}")
+        if op.task is not None and (not op.res or not isinstance(op.res[-1].type, TaskIdType)):
+            return  # LaunchOp.verify_ reports the missing task id
         n_tensors = len(op.res) - (1 if op.task is not None else 0)
         if n_tensors != len(callee.result_kinds):
             raise VerifyException(f"@{name} returns {len(callee.result_kinds)} tensors, the launch has {n_tensors}")

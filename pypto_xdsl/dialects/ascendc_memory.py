@@ -135,7 +135,7 @@ class GlobalTensorOp(AscendCFormat, IRDLOperation):
     def verify_(self) -> None:
         check_positive(self, "size")
         if (off := prop_int(self, "offset")) is not None and off < 0:
-            raise VerifyException(f"'offset' is a byte offset, not negative: {off}")
+            raise VerifyException(f"{self.name}: 'offset' is a byte offset, not negative: {off}")
 
 
 @irdl_op_definition
@@ -547,10 +547,10 @@ class AtOp(IRDLOperation):
     def verify_(self) -> None:
         flat = [a.value.data for a in self.terms.data]
         if len(flat) % 2 or not flat:
-            raise VerifyException("'terms' holds (operand index, coefficient) pairs, at least one")
+            raise VerifyException("ascendc.at: 'terms' holds (operand index, coefficient) pairs, at least one")
         seen = [flat[k] for k in range(0, len(flat), 2) if flat[k] >= 0]
         if sorted(seen) != list(range(len(self.indices))):
-            raise VerifyException("every index operand appears in exactly one term")
+            raise VerifyException("ascendc.at: every index operand appears in exactly one term")
         if self.result.type != self.base.type:
             raise VerifyException("ascendc.at has the type of its base tensor")
 
@@ -942,7 +942,7 @@ class DataCopyPadOp(AscendCFormat, IRDLOperation):
         check_ints(self, "ext", 5, 2**32 - 1, "DataCopyExtParams(blockCount, blockLen, srcStride, dstStride, rsv)")
         names = self._runtime_names() if self.runtime_field_names is not None else ["blockCount"] * len(self.runtime)
         if len(names) != len(self.runtime):
-            raise VerifyException(f"{len(self.runtime)} run-time operands for the {len(names)} fields {names}")
+            raise VerifyException(f"{self.name} has {len(self.runtime)} run-time operands for the {len(names)} fields {names}")
         known = (*self.EXT_FIELDS, *self.PAD_FIELDS)
         for name, value in zip(names, self.runtime):
             if name not in known:
@@ -967,7 +967,10 @@ class DataCopyPadOp(AscendCFormat, IRDLOperation):
         if self.pad is not None:
             values = self.pad.data
             if len(values) != 4 or not isinstance(values[0], IntegerAttr):
-                raise VerifyException("DataCopyPadExtParams(isPad, leftPadding, rightPadding, paddingValue)")
+                raise VerifyException(
+                    "the pad parameters of DataCopyPad are 4 values, "
+                    f"DataCopyPadExtParams(isPad, leftPadding, rightPadding, paddingValue); got {len(values)}"
+                )
 
 
 # The element types dav-c220 adds atomically into global memory (SetAtomicAdd<T>, DataCopy and Fixpipe).

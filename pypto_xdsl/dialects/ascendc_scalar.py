@@ -24,12 +24,9 @@ from pypto_xdsl.dialects.ascendc_types import GlobalTensorType, LocalTensorType
 
 
 def _check_tensor_and_index(op: IRDLOperation, tensor: SSAValue, index: SSAValue) -> Attribute:
-    t = tensor.type
-    if not isinstance(t, LocalTensorType | GlobalTensorType):
-        raise VerifyException(f"{op.name} accesses a LocalTensor or GlobalTensor, got {t}")
     if not isinstance(index.type, IndexType | IntegerType):
         raise VerifyException(f"the index of {op.name} is an integer, got {index.type}")
-    return t.element_type
+    return tensor.type.element_type  # type: ignore[attr-defined]  # the operand constraint: a tensor
 
 
 @irdl_op_definition

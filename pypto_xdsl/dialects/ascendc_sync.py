@@ -63,7 +63,9 @@ class _EventIdOp(AscendCFormat, IRDLOperation):
 
     def verify_(self) -> None:
         if self.result.type.hard_event != self.event.data:  # type: ignore[attr-defined]
-            raise VerifyException("the event id's type names the op's HardEvent")
+            raise VerifyException(
+                f"{self.name}: the event id's type names the op's HardEvent {self.event.data.value}, got {self.result.type}"
+            )
 
 
 @irdl_op_definition
@@ -112,7 +114,7 @@ class ReleaseEventIdOp(AscendCFormat, IRDLOperation):
     def verify_(self) -> None:
         _check_event(self, self.event, self.id)
         if not isinstance(self.id.owner, AllocEventIdOp):
-            raise VerifyException("ReleaseEventID releases an id taken with AllocEventID")
+            raise VerifyException(f"{self.name}: ReleaseEventID releases an id taken with AllocEventID")
 
 
 class _FlagOp(AscendCFormat, IRDLOperation):

@@ -158,14 +158,14 @@ class _SignalOp(IRDLOperation):
         assert isinstance(t, DistributedTensorType)
         if len(self.offsets) != t.rank:
             raise VerifyException(
-                f"the signal {t} has rank {t.rank} but {len(self.offsets)} offsets were given"
+                f"{self.name}: the signal {t} has rank {t.rank} but {len(self.offsets)} offsets were given"
             )
         if not isinstance(t.element_type, IntegerType):
-            raise VerifyException(f"a signal matrix holds integers, got {t}")
+            raise VerifyException(f"{self.name}: a signal matrix holds integers, got {t}")
         for name in self.SCALARS:
             v: SSAValue = getattr(self, name)
             if not _is_integer_scalar(v.type):
-                raise VerifyException(f"operand '{name}' must be an integer scalar, got {v.type}")
+                raise VerifyException(f"{self.name}: operand '{name}' must be an integer scalar, got {v.type}")
 
 
 def _verify_on_core(op: Operation) -> None:

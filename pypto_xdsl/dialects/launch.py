@@ -77,26 +77,26 @@ def verify_launch(op: Operation, n_args: int | None) -> None:
     verify_block_dim(op)
     if launch_cores(op) is not None and BLOCK_DIM_ATTR in op.attributes:
         raise VerifyException(
-            f"the core count is given twice: '{BLOCK_DIM_ATTR}' and a cores(...) operand"
+            f"{op.name}: the core count is given twice: '{BLOCK_DIM_ATTR}' and a cores(...) operand"
         )
     if (sync := op.attributes.get(SYNC_START_ATTR)) is not None:
         if not isinstance(sync, UnitAttr):
-            raise VerifyException(f"'{SYNC_START_ATTR}' is a unit attribute, got {sync}")
+            raise VerifyException(f"{op.name}: '{SYNC_START_ATTR}' is a unit attribute, got {sync}")
         if launch_cores(op) is None and BLOCK_DIM_ATTR not in op.attributes:
             raise VerifyException(
-                f"'{SYNC_START_ATTR}' needs the launch's core count ('{BLOCK_DIM_ATTR}' or cores(...))"
+                f"{op.name}: '{SYNC_START_ATTR}' needs the launch's core count ('{BLOCK_DIM_ATTR}' or cores(...))"
             )
     no_dep = op.attributes.get(NO_DEP_ATTR)
     if no_dep is None:
         return
     values = _dense_i64(no_dep)
     if values is None:
-        raise VerifyException(f"'{NO_DEP_ATTR}' must be an array<i64: ...> of argument positions")
+        raise VerifyException(f"{op.name}: '{NO_DEP_ATTR}' must be an array<i64: ...> of argument positions, got {no_dep}")
     if list(values) != sorted(set(values)) or (values and values[0] < 0):
-        raise VerifyException(f"'{NO_DEP_ATTR}' must list distinct argument positions in ascending order")
+        raise VerifyException(f"{op.name}: '{NO_DEP_ATTR}' must list distinct argument positions in ascending order, got {list(values)}")
     if n_args is not None and values and values[-1] >= n_args:
         raise VerifyException(
-            f"'{NO_DEP_ATTR}' names argument #{values[-1]}, but there are {n_args} arguments"
+            f"{op.name}: '{NO_DEP_ATTR}' names argument #{values[-1]}, but there are {n_args} arguments"
         )
 
 

@@ -377,7 +377,7 @@ class ReinterpretViewOp(InferResultTypes, IRDLOperation):
         assert isinstance(src, TensorType) and isinstance(r, TensorType)
         if src.element_type == r.element_type:
             raise VerifyException(
-                f"reinterpret_view keeps the element type {src.element_type}; it views the bytes "
+                f"{self.name} keeps the element type {src.element_type}; it views the bytes "
                 f"as another element type"
             )
         sizes = []
@@ -390,7 +390,7 @@ class ReinterpretViewOp(InferResultTypes, IRDLOperation):
                 n *= d  # type: ignore[operator]
             sizes.append(n * element_byte_width(t.element_type))
         if sizes[0] != sizes[1]:
-            raise VerifyException(f"{src} holds {sizes[0]} bytes but {r} holds {sizes[1]}")
+            raise VerifyException(f"{self.name}: {src} holds {sizes[0]} bytes but {r} holds {sizes[1]}")
         return (r,)
 
     @classmethod

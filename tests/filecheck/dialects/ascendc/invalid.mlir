@@ -245,7 +245,7 @@ ascendc.kernel vector @k(%x: !ascendc.gm_addr) {
   ascendc.return
 }
 
-// CHECK: 'mask' is 128, more than the 64 the instruction encodes
+// CHECK: ascendc.exp: 'mask' is 128, more than the 64 the instruction encodes
 
 // -----
 

@@ -233,3 +233,37 @@ pypto.func @write_past_the_end(%a: !pypto.tensor<[16, 64], f32>, %v: f32) -> !py
 }
 
 // CHECK: Operation does not verify: the element at [16, 0] is out of the bounds [16, 64] of !pypto.tensor<[16, 64], f32>
+
+// -----
+
+// An op using its own result (a forward reference the parser resolves to the op itself).
+pypto.func @self_use(%a: index) -> index {
+  %x = arith.addi %x, %a : index
+  pypto.return %x : index
+}
+
+// CHECK: Operation does not verify: operand #0 (%x) is a result of the op itself
+
+// -----
+
+// A region using the result of the op that holds it.
+pypto.func @enclosing_result(%a: index) -> index {
+  %r = scf.execute_region -> (index) {
+    %y = arith.addi %r, %a : index
+    scf.yield %y : index
+  }
+  pypto.return %r : index
+}
+
+// CHECK: Operation does not verify: operand #0 (%r) is a result of the enclosing 'scf.execute_region', not visible inside its regions
+
+// -----
+
+// A function body using a value of the module: pypto.func is isolated from above.
+%c = arith.constant 1 : index
+pypto.func @outside(%a: index) -> index {
+  %y = arith.addi %c, %a : index
+  pypto.return %y : index
+}
+
+// CHECK: Operation does not verify: operand #0 (%c) is defined outside 'pypto.func' @outside, which is isolated from above

@@ -586,4 +586,4 @@ pypto.func @sync_start_without_cores() {
   pypto.return
 }
 
-// CHECK: Operation does not verify: 'pypto.sync_start' needs the launch's core count ('pypto.block_dim' or cores(...))
+// CHECK: Operation does not verify: pypto.incore_scope: 'pypto.sync_start' needs the launch's core count ('pypto.block_dim' or cores(...))

@@ -1,6 +1,7 @@
 // RUN: PYPTO_VERIFY_DIAG
 
-// The verifier messages of tensor views with run-time extents and valid regions.
+// The verifier messages of tensor views with run-time extents and valid regions, and of
+// byte reinterpretations.
 
 pypto.func orchestration @f(%t: !pypto.tensor<[64, 128], f32>, %n: index) {
   %c0 = arith.constant 0 : index
@@ -49,3 +50,21 @@ pypto.func orchestration @f(%t: !pypto.tensor<[64, 8], f32>, %n: i32) {
 
 // CHECK: Operation does not verify: operand 'valid_cols' at position 2 does not verify:
 // CHECK-NEXT: i32 should be of base attribute index
+
+// -----
+
+pypto.func orchestration @f(%t: !pypto.tensor<[64, 128], f32>) {
+  %v = pypto.tensor.reinterpret_view %t : !pypto.tensor<[64, 128], f32> -> !pypto.tensor<[128, 64], f32>
+  pypto.return
+}
+
+// CHECK: Operation does not verify: pypto.tensor.reinterpret_view keeps the element type f32; it views the bytes as another element type
+
+// -----
+
+pypto.func orchestration @f(%t: !pypto.tensor<[64, 128], f32>) {
+  %v = pypto.tensor.reinterpret_view %t : !pypto.tensor<[64, 128], f32> -> !pypto.tensor<[64, 128], f16>
+  pypto.return
+}
+
+// CHECK: Operation does not verify: pypto.tensor.reinterpret_view: !pypto.tensor<[64, 128], f32> holds 32768 bytes but !pypto.tensor<[64, 128], f16> holds 16384
