@@ -60,6 +60,7 @@ from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, SymbolOpInte
 from xdsl.utils.exceptions import VerifyException
 
 from pypto_xdsl.analysis.symbols import lookup_symbol
+from pypto_xdsl.dialects.ascendc_memory import BlockWorkspaceOp
 from pypto_xdsl.dialects.ascendc_types import (
     POSITION_MEMORY,
     TMP_UB_OFFSET,
@@ -198,6 +199,14 @@ class KernelOp(IRDLOperation):
                 raise VerifyException(f"kernel @{name}: 'workspace' must be positive, got {self.workspace_bytes}")
             if not self.args or not isinstance(self.args[-1].type, GmAddrType):
                 raise VerifyException(f"kernel @{name} has a workspace but its last parameter is not !ascendc.gm_addr")
+        for op in self.body.walk():
+            if isinstance(op, BlockWorkspaceOp) and op.part_bytes != self.workspace_bytes:
+                # the host allocates blocks x 'workspace' bytes: parts of another size would
+                # overlap the next block's part or reach past the allocation
+                raise VerifyException(
+                    f"kernel @{name}: its block's part of the workspace is {self.workspace_bytes} bytes "
+                    f"('workspace'), but '{op.var.data}' takes parts of {op.part_bytes}"
+                )
         for r in self.result_kinds:
             if r.kind.data == "param":
                 k = r.value.data

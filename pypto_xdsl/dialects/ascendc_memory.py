@@ -136,6 +136,16 @@ class GlobalTensorOp(AscendCFormat, IRDLOperation):
         check_positive(self, "size")
         if (off := prop_int(self, "offset")) is not None and off < 0:
             raise VerifyException(f"{self.name}: 'offset' is a byte offset, not negative: {off}")
+        part = self.addr.owner
+        if isinstance(part, BlockWorkspaceOp) and not self.extents:
+            # the blocks of a launch run at once, each in its part of the workspace: bytes past
+            # the end of this block's part are the next block's
+            end = (off or 0) + prop_int(self, "size") * self.result.type.element_bytes  # type: ignore[union-attr, operator]
+            if end > part.part_bytes:
+                raise VerifyException(
+                    f"{self.name}: global tensor '{self.var.data}' ends at byte {end} of a block's part of the workspace, which has "
+                    f"{part.part_bytes} bytes: the rest is the next block's part, which that block uses at the same time"
+                )
 
 
 @irdl_op_definition
@@ -163,6 +173,10 @@ class BlockWorkspaceOp(AscendCFormat, IRDLOperation):
     def __init__(self, name: str, workspace: SSAValue, nbytes: int):
         super().__init__(operands=[workspace], properties={"name": StringAttr(name), "bytes": int_prop(nbytes)},
                          result_types=[GmAddrType()])
+
+    @property
+    def part_bytes(self) -> int:
+        return self.bytes_.value.data
 
     def verify_(self) -> None:
         check_positive(self, "bytes")

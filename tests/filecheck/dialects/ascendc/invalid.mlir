@@ -893,3 +893,25 @@ ascendc.kernel cube @k(%n: index) {
 }
 
 // CHECK: field 'quantPre' of FixpipeParamsV220 is a QuantMode_t: one of NoQuant, F322F16, got 7
+
+// -----
+
+// A kernel-local tensor reaching past its block's part of the workspace: the next block's bytes.
+ascendc.kernel vector @k(%x: !ascendc.gm_addr, %workspace: !ascendc.gm_addr) attributes {workspace = 1024 : i64} {
+  %block_ws = ascendc.block_workspace "block_ws" %workspace bytes 1024 : !ascendc.gm_addr
+  %m_gm = ascendc.global_tensor "m_gm" %block_ws offset 512 size 256 : !ascendc.gm_addr -> !ascendc.gm_tensor<f32>
+  ascendc.return
+}
+
+// CHECK: global tensor 'm_gm' ends at byte 1536 of a block's part of the workspace, which has 1024 bytes: the rest is the next block's part, which that block uses at the same time
+
+// -----
+
+// Parts of the workspace smaller than the kernel's per-block bytes: a block's tensors would
+// overlap the next block's (the host allocates blocks x 'workspace' bytes).
+ascendc.kernel vector @k(%x: !ascendc.gm_addr, %workspace: !ascendc.gm_addr) attributes {workspace = 2048 : i64} {
+  %block_ws = ascendc.block_workspace "block_ws" %workspace bytes 1024 : !ascendc.gm_addr
+  ascendc.return
+}
+
+// CHECK: kernel @k: its block's part of the workspace is 2048 bytes ('workspace'), but 'block_ws' takes parts of 1024

@@ -229,10 +229,12 @@ class GlobalTensor {
     return t;
   }
   T GetValue(uint64_t i) const { check(i, 1, "GetValue"); return ptr_[i]; }
-  void SetValue(uint64_t i, T v) { check(i, 1, "SetValue"); ptr_[i] = v; }
+  void SetValue(uint64_t i, T v) { check(i, 1, "SetValue", true); ptr_[i] = v; }
   // simulation helpers
   T* sim_ptr() const { return ptr_; }
-  void check(uint64_t first, uint64_t count, const char* what) const {
+  // elements [first, first + count) are in bounds; logged as read or written (an atomic add
+  // under SetAtomicAdd) for the check between the blocks of a launch (pypto_sim::gm_spans)
+  void check(uint64_t first, uint64_t count, const char* what, bool writes = false) const {
     if (ptr_ == nullptr) fail("%s on a GlobalTensor without SetGlobalBuffer", what);
     if (first + count > size_) {
       if (declared_ > size_)
@@ -242,6 +244,10 @@ class GlobalTensor {
       fail("%s touches GM elements [%llu, %llu) of a GlobalTensor with %llu elements", what,
            (unsigned long long)first, (unsigned long long)(first + count), (unsigned long long)size_);
     }
+    const pypto_sim::GmAccess kind = !writes ? pypto_sim::GmAccess::Read
+                                     : pypto_sim::launch_state().atomic_add != nullptr ? pypto_sim::GmAccess::Atomic
+                                                                                       : pypto_sim::GmAccess::Write;
+    pypto_sim::log_gm_access(ptr_ + first, count * sizeof(T), kind, what);
   }
 
  private:
@@ -715,7 +721,7 @@ template <typename T>
 void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count) {
   detail::check_count_bytes<T>("DataCopy UB->GM", count);
   detail::check_copy_out_src(src, count);
-  dst.check(0, count, "DataCopy UB->GM");
+  dst.check(0, count, "DataCopy UB->GM", true);
   detail::gm_write(dst.sim_ptr(), src.sim_ptr(), count, "DataCopy UB->GM");
   pypto_sim::cost::gm_transfer(pypto_sim::cost::MTE3, dst.sim_ptr(), 1, count * sizeof(T), 0, false);
 }
@@ -783,7 +789,7 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataC
   detail::check_copy_out_src(src, src_elems);
   for (uint32_t i = 0; i < p.blockCount; ++i) {
     uint64_t s = (uint64_t)i * (p.blockLen + p.srcStride) * per, d = (uint64_t)i * (p.blockLen + p.dstStride) * per;
-    dst.check(d, (uint64_t)p.blockLen * per, "DataCopy UB->GM");
+    dst.check(d, (uint64_t)p.blockLen * per, "DataCopy UB->GM", true);
     detail::gm_write(dst.sim_ptr() + d, src.sim_ptr() + s, (uint64_t)p.blockLen * per, "DataCopy UB->GM");
   }
   pypto_sim::cost::gm_transfer(pypto_sim::cost::MTE3, dst.sim_ptr(), p.blockCount, p.blockLen * 32ull, (p.blockLen + p.dstStride) * 32ull, false);
@@ -832,7 +838,7 @@ void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const Da
   detail::check_copy_out_src(src, (src_bytes + sizeof(T) - 1) / sizeof(T));
   for (uint32_t i = 0; i < p.blockCount; ++i) {
     uint64_t d = (uint64_t)i * (p.blockLen + p.dstStride) / sizeof(T);
-    dst.check(d, p.blockLen / sizeof(T), "DataCopyPad UB->GM");
+    dst.check(d, p.blockLen / sizeof(T), "DataCopyPad UB->GM", true);
     detail::gm_write(dst.sim_ptr() + d, reinterpret_cast<const T*>(reinterpret_cast<const uint8_t*>(src.sim_ptr()) + (uint64_t)i * row_ub * pypto_sim::kBlockBytes),
                      p.blockLen / sizeof(T), "DataCopyPad UB->GM");
   }
@@ -1525,7 +1531,7 @@ void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const Fixpip
   Slot* s = src.sim_slot();
   if (s->state != SlotState::Dequeued) fail("Fixpipe from buffer '%s' that was not EnQue'd and DeQue'd (missing M->FIX synchronisation)", s->owner);
   for (uint32_t r = 0; r < p.mSize; ++r) {
-    dst.check((uint64_t)r * p.dstStride, p.nSize, "Fixpipe");
+    dst.check((uint64_t)r * p.dstStride, p.nSize, "Fixpipe", true);
     for (uint32_t c = 0; c < p.nSize; ++c) {
       // reluEn: the FIX pipe rectifies each element on its way out of L0C (before any atomic add)
       const U* from = src.sim_ptr() + ((uint64_t)(c / 16) * p.srcStride + r) * 16 + c % 16;

@@ -12,9 +12,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <condition_variable>
 #include <map>
 #include <mutex>
+#include <vector>
 
 // The core types (impl/utils/sys_constants.h) and the core a thread runs (g_coreType, which
 // ASCEND_IS_AIC/ASCEND_IS_AIV test; thread-local: a MIX kernel's cores are threads).
@@ -66,12 +68,18 @@ inline const char* core_name(int c) {
   return c == 1 ? "AIV0" : "AIV1";
 }
 
+// The block of the launch the running core belongs to: an AIV's GetBlockIdx() counts vector
+// cores (block * ratio + sub-block), the AIC's and a single-core kernel's counts blocks.
+inline int64_t launch_block() {
+  const LaunchState& s = launch_state();
+  return mix_core() > 0 && mix_ratio() > 1 ? s.block_idx / mix_ratio() : s.block_idx;
+}
+
 [[noreturn]] inline void fail(const char* fmt, ...) {
   std::fflush(stdout);
   const LaunchState& s = launch_state();
   if (s.kernel != nullptr && mix_core() >= 0) {
-    // the core group's block (an AIV's GetBlockIdx() counts vector cores: block * ratio + sub-block)
-    const long long block = mix_core() > 0 && mix_ratio() > 1 ? s.block_idx / mix_ratio() : s.block_idx;
+    const long long block = launch_block();
     std::fprintf(stderr, "pypto-sim error [kernel %s, block %lld/%lld, %s]: ", s.kernel, block,
                  static_cast<long long>(s.block_num), core_name(mix_core()));
   } else if (s.kernel != nullptr) {
@@ -140,6 +148,104 @@ inline size_t device_bytes_from(const void* p) {
   if (it == device_allocs().begin()) return 0;
   --it;
   return b >= it->first && b < it->first + it->second ? static_cast<size_t>(it->first + it->second - b) : 0;
+}
+
+// GM accesses of the blocks of one launch. The simulation runs a launch's blocks one after
+// another, but on the device they run at the same time: bytes one block writes and another
+// block reads or writes (a kernel-local tensor two blocks' workspace parts both hold, an
+// output two blocks store) give whatever order the cores happen to take, which a sequential
+// run cannot show. So every GM access of a launch on more than one block is logged, and at
+// the end of the launch two blocks touching the same bytes, one of them with a plain write,
+// stop the simulation. Atomic adds (SetAtomicAdd) from several blocks commute and are allowed
+// among themselves. The cores of one block (a MIX kernel's AIC and AIVs) order their accesses
+// with cross-core flags, which the MIX scheduling checks; they count as one block here.
+enum class GmAccess : uint8_t { Read = 0, Write, Atomic };
+
+struct GmSpan {
+  const uint8_t* lo;
+  const uint8_t* hi;
+  int64_t block;
+  GmAccess kind;
+  const char* what;
+};
+
+inline std::vector<GmSpan>& gm_spans() {
+  static std::vector<GmSpan> v;  // the cores of a MIX block take turns: one thread at a time
+  return v;
+}
+
+inline void log_gm_access(const void* p, size_t bytes, GmAccess kind, const char* what) {
+  const LaunchState& s = launch_state();
+  if (s.kernel == nullptr || s.block_num <= 1 || bytes == 0) return;
+  const uint8_t* lo = static_cast<const uint8_t*>(p);
+  const int64_t block = launch_block();
+  std::vector<GmSpan>& v = gm_spans();
+  if (!v.empty()) {  // a row-by-row copy: one span
+    GmSpan& last = v.back();
+    if (last.block == block && last.kind == kind && last.what == what && last.hi == lo) {
+      last.hi = lo + bytes;
+      return;
+    }
+  }
+  v.push_back(GmSpan{lo, lo + bytes, block, kind, what});
+}
+
+inline const char* gm_access_name(GmAccess k) {
+  return k == GmAccess::Read ? "read" : k == GmAccess::Write ? "write" : "atomic add";
+}
+
+// At the end of a launch: no two blocks touched the same GM bytes unless both only read them
+// or both only added to them atomically (see gm_spans). Clears the log.
+[[noreturn]] inline void fail_blocks_overlap(const char* kernel, const GmSpan& a, const GmSpan& b, const uint8_t* lo,
+                                             const uint8_t* hi) {
+  const uint8_t* base = nullptr;
+  size_t size = 0;
+  auto it = device_allocs().upper_bound(lo);
+  if (it != device_allocs().begin()) {
+    --it;
+    base = it->first;
+    size = it->second;
+  }
+  const GmSpan& first = a.block < b.block ? a : b;
+  const GmSpan& second = a.block < b.block ? b : a;
+  fail("kernel %s: blocks %lld and %lld of one launch both touch GM bytes [%zu, %zu) of a device allocation of %zu "
+       "bytes (a %s by %s on block %lld, a %s by %s on block %lld): the blocks of a launch run at the same time on "
+       "the device, so what one writes there the other may overwrite or read in either order",
+       kernel, (long long)first.block, (long long)second.block, static_cast<size_t>(lo - base),
+       static_cast<size_t>(hi - base), size, gm_access_name(first.kind), first.what,
+       (long long)first.block, gm_access_name(second.kind), second.what, (long long)second.block);
+}
+
+inline void check_block_accesses(const char* kernel) {
+  std::vector<GmSpan> spans;
+  spans.swap(gm_spans());
+  if (spans.empty()) return;
+  // merge each block's spans of one kind first, so the sweep below sees few at a time
+  std::sort(spans.begin(), spans.end(), [](const GmSpan& x, const GmSpan& y) {
+    if (x.block != y.block) return x.block < y.block;
+    if (x.kind != y.kind) return x.kind < y.kind;
+    return x.lo < y.lo;
+  });
+  std::vector<GmSpan> merged;
+  for (const GmSpan& sp : spans) {
+    if (!merged.empty() && merged.back().block == sp.block && merged.back().kind == sp.kind && sp.lo <= merged.back().hi) {
+      merged.back().hi = std::max(merged.back().hi, sp.hi);
+      continue;
+    }
+    merged.push_back(sp);
+  }
+  std::sort(merged.begin(), merged.end(),
+            [](const GmSpan& x, const GmSpan& y) { return x.lo != y.lo ? x.lo < y.lo : x.block < y.block; });
+  std::vector<GmSpan> active;
+  for (const GmSpan& sp : merged) {
+    active.erase(std::remove_if(active.begin(), active.end(), [&](const GmSpan& a) { return a.hi <= sp.lo; }),
+                 active.end());
+    for (const GmSpan& a : active) {
+      if (a.block == sp.block || (a.kind == sp.kind && a.kind != GmAccess::Write)) continue;
+      fail_blocks_overlap(kernel, a, sp, sp.lo, std::min(a.hi, sp.hi));
+    }
+    active.push_back(sp);
+  }
 }
 
 // The on-chip memories of the core currently running (blocks run one after another).

@@ -1,5 +1,6 @@
 // pypto-xdsl CPU SIMULATION of a kernel launch: the per-kernel "aclrtlaunch_<name>.h" headers
-// that `pypto-compile --sim` writes include this. Blocks run one after another on the CPU.
+// that `pypto-compile --sim` writes include this. Blocks run one after another on the CPU; what
+// two blocks of one launch both touch is checked at its end (pypto_sim::check_block_accesses).
 #pragma once
 
 #include <cstdint>
@@ -29,6 +30,7 @@ uint32_t launch(const char* name, uint32_t blockDim, aclrtStream stream, F&& bod
     cost::end_block();
   }
   s.kernel = nullptr;
+  check_block_accesses(name);
   cost::end_launch();
   return 0;
 }
@@ -100,6 +102,7 @@ uint32_t launch_mix(const char* name, uint32_t blockDim, aclrtStream stream, F&&
   }
   mix_ratio() = 0;
   launch_state().kernel = nullptr;
+  check_block_accesses(name);
   cost::end_launch();
   return 0;
 }
