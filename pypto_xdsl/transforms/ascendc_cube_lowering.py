@@ -84,13 +84,6 @@ class CubeLowering(_Base):
                                "Nd2NzParams.srcDValue")
         return self.dim_args[last]
 
-    def _scaled(self, value: int | SSAValue, factor: int, hint: str) -> int | SSAValue:
-        if isinstance(value, int):
-            return value * factor
-        product = self._insert(arith.MuliOp(value, self.constant(factor, value.type))).results[0]
-        product.name_hint = hint
-        return product
-
     def _load_bias_row(self, op: tile.LoadOp) -> None:
         """GM -> L1 (`C1`) of a [1, N] bias row: a contiguous count copy on MTE2 (the plan
         checked that N f32 are whole 64-byte blocks, as the copy on to the bias table needs)."""
@@ -185,17 +178,15 @@ class CubeLowering(_Base):
         src = self.tile_of(op.input)
         d = self.def_tile(op.result, op)
         window = self.mat_offsets.get(op.input, [])
-        s = self.at(src.value, window) if window else src.value
         if not transposed_mat_source(op.input):
+            # an L0A/L0B tile (64 KiB) is at most 2048 rows or columns of 16 elements: within
+            # l1W's 32767 and the 16-bit channelSize
             rows, cols = d.layout.rows, d.layout.cols
             right = op.result.type.space == MemorySpace.RIGHT  # type: ignore[union-attr]
-            if rows > C.LoadData3DV2Op.MAX_L1_EXTENT or cols > 0xFFFF:
-                raise op_error(op, f"{op.result.type}: {rows} rows x {cols} columns exceed LoadData3DParamsV2's "
-                                   f"l1W (at most {C.LoadData3DV2Op.MAX_L1_EXTENT}) or channelSize (16 bits)")
             fields = [("l1H", 1), ("l1W", rows), ("channelSize", cols), ("kExtension", cols), ("mExtension", rows),
                       *([("enTranspose", True)] if right else [])]  # as the sample sets it (no effect into L0B)
             p = self._params(f"{d.var}_load", "LoadData3DParamsV2", fields, element=d.elem)
-            self._insert(C.LoadData3DV2Op(d.value, s, p))
+            self._insert(C.LoadData3DV2Op(d.value, self.at(src.value, window), p))
             return
         # Kᵀ: one row of fractals per call, as LoadData's 8-bit repeat count allows
         rows, cols, eb = d.layout.rows, d.layout.cols, d.layout.elem_bytes
@@ -211,7 +202,7 @@ class CubeLowering(_Base):
         iv.name_hint = "blk"
         outer_builder = self.builder
         self.builder = Builder(InsertPoint.at_end(loop.body.block))
-        self._insert(C.LoadDataOp(self.at(d.value, [(iv, step)]), self.at(s, [(iv, step)]), p))
+        self._insert(C.LoadDataOp(self.at(d.value, [(iv, step)]), self.at(src.value, [(iv, step), *window]), p))
         self._insert(scf.YieldOp())
         self.builder = outer_builder
 
