@@ -48,6 +48,13 @@ def test_cube_path_runs(program):
     assert proc.stdout.strip() == "ok 1.0 4.0 1.0"
 
 
+def test_cube_path_with_load_data_3d_runs(program):
+    # LoadData with LoadData3DParamsV2 into L0A and L0B: the same product as the 2D loads
+    proc = run(program, "cube_load3d_ok")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "ok 1.0 4.0 1.0"
+
+
 def test_cube_copy_published_by_a_flag_runs(program):
     # a chunk of a resident L1 panel: SetFlag/WaitFlag<MTE2_MTE1> after its copy, no queue hand-off
     proc = run(program, "cube_flagged_copy_ok")
@@ -114,6 +121,12 @@ def test_pipe_v_barrier_orders_dependent_vector_instructions(program):
         ("cube_atomic_type_mismatch", "Fixpipe copies 4-byte elements under SetAtomicAdd of another element type"),
         ("cube_atomic_left_on", "SetAtomicAdd without SetAtomicNone before the kernel returns"),
         ("cube_f32_iftranspose", "ifTranspose transposes 16 x 16 fractals of 2-byte types; use LoadDataWithTranspose for 4-byte types"),
+        ("cube_load3d_before_deque", "LoadData with LoadData3DParamsV2 reads buffer 'A1 queue"),
+        ("cube_load3d_filter", "supports a 1 x 1 filter with unit strides and dilations (the matrix case), got filter 1 x 2"),
+        ("cube_load3d_outside", "positions 0..32 of 16 and channels 0..16 of 16 leave the feature map"),
+        ("cube_load3d_partial_fractal", "kExtension 8 of 16"),
+        ("cube_load3d_l0a_transpose", "the simulation does not transpose into L0A"),
+        ("cube_load3d_misaligned", "LoadData with LoadData3DParamsV2: operand in buffer 'A2 queue #5 slot 0 (L0A bytes [512, 1536))' is not 512-byte aligned in L0A"),
     ],
 )
 def test_violation_fails_loudly(program, mode, message):

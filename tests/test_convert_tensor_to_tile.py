@@ -1177,7 +1177,8 @@ def test_end_to_end_matmul_through_the_default_pipeline(tmp_path):
 
 @needs_gxx
 def test_end_to_end_f32_matmul_through_the_default_pipeline(tmp_path):
-    """f32 operands: smaller K blocks (twice the bytes), LoadDataWithTranspose into L0B."""
+    """f32 operands: smaller K blocks (twice the bytes), each operand one LoadData with
+    LoadData3DParamsV2<float> (transposing into L0B)."""
     from pypto_xdsl.tools.pypto_compile import simulate
 
     m, k, n = 64, 256, 160
@@ -1186,7 +1187,8 @@ def test_end_to_end_f32_matmul_through_the_default_pipeline(tmp_path):
     report = simulate(module, tmp_path / "mmf", seed=8, reference_module=reference)
     assert report.reference is not None, report.note
     kernel_cpp = (tmp_path / "mmf" / "kernels" / "k.cpp").read_text()
-    assert "KERNEL_TYPE_AIC_ONLY" in kernel_cpp and "LoadDataWithTranspose(" in kernel_cpp
+    assert "KERNEL_TYPE_AIC_ONLY" in kernel_cpp and "LoadData3DParamsV2<float>" in kernel_cpp
+    assert "LoadDataWithTranspose(" not in kernel_cpp and "LoadData2DParams" not in kernel_cpp
     run_in = tmp_path / "mmf" / "sim-run" / "in"
     a = np.fromfile(run_in / "a.bin", dtype=np.float32).reshape(m, k).astype(np.float64)
     b = np.fromfile(run_in / "b.bin", dtype=np.float32).reshape(k, n).astype(np.float64)

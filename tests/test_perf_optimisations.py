@@ -253,4 +253,7 @@ def test_f16_matmul_converts_in_the_fixpipe(tmp_path):
             assert not bad.any() and np.mean(diff == 0) > 0.9, (out[bad][:5], ref[bad][:5], np.mean(diff == 0))
         (k,) = prof.by_kernel(report.profile).values()
         cycles[name] = k.cycles
-    assert cycles["matmul_f16"] < 0.9 * cycles["matmul"], cycles
+    # the f16 output's Fixpipes write half the bytes: the last block's is ~900 cycles shorter
+    # and the B copies issued after each wait less for the HBM share (~10% of the f32 kernel's
+    # ~18,300 cycles since one LoadData per operand and K step, docs/performance.md phase 11)
+    assert cycles["matmul_f16"] < 0.95 * cycles["matmul"], cycles

@@ -407,8 +407,8 @@ TRANSPOSE_BLOCK = 16  # Ascend C's Transpose: one 16 x 16 block of 2-byte elemen
 def transposed_mat_source(value: SSAValue) -> bool:
     """`value` is a `mat` tile read through `tile.transpose_view`: a [K, N] right operand whose
     L1 tile holds the [N, K] block, in its NZ fractals. Those are the L0B ("Zn") fractals of
-    the [K, N] operand already, in the same order, so its LoadData copies them without
-    ifTranspose (and the L1 copy of a 4-byte tile is the plain NZ one, not 16-row bands)."""
+    the [K, N] operand already, in the same order, so a LoadData 2D copies them as they are
+    (not the LoadData 3D v2 every other operand takes, which transposes into L0B)."""
     owner = value.owner
     return isinstance(owner, tile.TransposeViewOp) or (
         isinstance(owner, tile.LoadOp) and any(isinstance(u.operation, tile.TransposeViewOp) for u in value.uses)

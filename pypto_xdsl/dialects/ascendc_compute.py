@@ -1,5 +1,5 @@
 """`ascendc` instructions: the vector unit (level-2 count form and level-0 repeat form),
-reductions, Brcb, Cast, Select, the cube (LoadData, LoadDataWithTranspose, Mmad, Fixpipe) and the scalar
+reductions, Brcb, Cast, Select, the cube (LoadData 2D and 3D v2, LoadDataWithTranspose, Mmad, Fixpipe) and the scalar
 expressions (`GetBlockIdx()`, `GetBlockNum()`, unary minus).
 
 Vector instructions write their first operand (destination-passing, as in Ascend C):
@@ -762,6 +762,54 @@ class LoadDataWithTransposeOp(L1ToL0LoadOp):
             )
 
 
+@irdl_op_definition
+class LoadData3DV2Op(L1ToL0LoadOp):
+    """`LoadData(dst, src, LoadData3DParamsV2<T>)`: L1 -> L0A/L0B in one instruction, the
+    img2col load ("LoadData（卷积数据搬运）" v2). The L1 source is a feature map in NC1HWC0
+    (`channelSize` channels in blocks of C0 = 32 bytes, `l1H` x `l1W` positions); the
+    instruction moves the `mExtension` positions from `mStartPt` by the `kExtension` channels
+    from `kStartPt` of its image-to-column matrix. With a 1 x 1 filter, unit strides and
+    `l1H = 1`, an NZ tile of L1 (rows x columns: `l1W` = rows, `channelSize` = columns) is
+    such a feature map: the load writes the L0A fractals of a [mExtension, kExtension] window
+    (row blocks of 16 x C0 fractals), or, into L0B, whose load always transposes, the L0B
+    fractals of the [K, N] operand whose rows are the positions (the devkit's LoadData_3D
+    page, "使用LoadData（卷积数据搬运）完成矩阵计算所需2D格式数据的搬运")."""
+
+    name = "ascendc.load_data_3d_v2"
+    CXX_NAME: ClassVar[str] = "LoadData"
+    PARAMS: ClassVar[str] = "LoadData3DParamsV2"
+    # dav-c220 (LoadData_3D page, 数据类型; int4b_t is not a dialect element type)
+    ELEMENTS_L0A: ClassVar[tuple[str, ...]] = ("f16", "bf16", "f32", "i32", "ui32", "i8", "ui8")
+    ELEMENTS_L0B: ClassVar[tuple[str, ...]] = ("f16", "bf16", "f32", "i32", "ui32")
+    MAX_L1_EXTENT: ClassVar[int] = 32767
+
+    def verify_(self) -> None:
+        super().verify_()
+        elem = self.src.type.element_type  # type: ignore[union-attr]
+        to_l0b = self.dst.type.pos == TPosition.B2  # type: ignore[union-attr]
+        allowed = self.ELEMENTS_L0B if to_l0b else self.ELEMENTS_L0A
+        if str(elem) not in allowed:
+            raise VerifyException(
+                f"Ascend C LoadData with LoadData3DParamsV2 into {'L0B' if to_l0b else 'L0A'} exists for "
+                f"{supported_elements_text(allowed)} elements only (dav-c220), not {elem}"
+            )
+        template = self.params.type.element_type  # type: ignore[union-attr]
+        if template != elem:
+            raise VerifyException(f"{self.name} moves {elem} elements: its parameters are "
+                                  f"LoadData3DParamsV2<{elem}>, got LoadData3DParamsV2<{template}>")
+        c0 = 32 // self.src.type.element_bytes  # type: ignore[union-attr]
+        for key, unit in (("kExtension", c0), ("kStartPt", c0), ("mExtension", 16 if c0 >= 16 else 1)):
+            value = _param_field(self.params, key)
+            if isinstance(value, int) and value % unit:
+                raise VerifyException(f"{self.name}: {key} of {elem} elements is a multiple of {unit}, got {value}")
+        for key in ("l1H", "l1W", "mStartPt"):
+            value = _param_field(self.params, key)
+            if isinstance(value, int) and value > self.MAX_L1_EXTENT:
+                raise VerifyException(f"{self.name}: {key} is at most {self.MAX_L1_EXTENT}, got {value}")
+        if _param_field(self.params, "enTranspose") and not to_l0b and self.src.type.element_bytes == 1:  # type: ignore[union-attr]
+            raise VerifyException(f"{self.name}: enTranspose into L0A exists for 2- and 4-byte elements, not {elem}")
+
+
 # dav-c220 Mmad: (left/right element, L0C element)
 MMAD_TYPES: tuple[tuple[str, str], ...] = (("f16", "f32"), ("bf16", "f32"), ("f32", "f32"), ("i8", "i32"))
 
@@ -827,7 +875,7 @@ class FixpipeOp(AscendCFormat, IRDLOperation):
                                   f"got {src} to {dst}")
 
 
-CUBE_OPS = [LoadDataOp, LoadDataWithTransposeOp, MmadOp, FixpipeOp]
+CUBE_OPS = [LoadDataOp, LoadDataWithTransposeOp, LoadData3DV2Op, MmadOp, FixpipeOp]
 
 
 # --------------------------------------------------------------------------- scalar expressions

@@ -655,10 +655,12 @@ class ParamsOp(IRDLOperation):
     result = result_def(ParamsType)
 
     def __init__(self, name: str, struct: str, fields: Sequence[tuple[str, FieldValue]],
-                 runtime_fields: Sequence[tuple[str, SSAValue]] = (), *, as_given: bool = False):
+                 runtime_fields: Sequence[tuple[str, SSAValue]] = (), *, as_given: bool = False,
+                 element: Attribute | None = None):
         """`fields` (static or run-time values; `runtime_fields` adds run-time ones) are set
         in the struct's declaration order, or `as_given` (the parser: the verifier then names
-        a field out of order)."""
+        a field out of order). `element`: the template argument of a templated struct
+        (`LoadData3DParamsV2<half>`)."""
         order = PARAM_STRUCTS.get(struct, ())
         ranked = [*fields, *runtime_fields]
         if not as_given:
@@ -670,11 +672,16 @@ class ParamsOp(IRDLOperation):
             "static_values": DenseArrayBase.from_list(i64, statics),
         }
         super().__init__(operands=[[v for _, v in ranked if isinstance(v, SSAValue)]], properties=props,
-                         result_types=[ParamsType(struct)])
+                         result_types=[ParamsType(struct, element)])
 
     @property
     def struct(self) -> str:
         return self.result.type.struct.data  # type: ignore[union-attr]
+
+    @property
+    def element(self) -> Attribute | None:
+        """The template argument of a templated struct, else None."""
+        return self.result.type.element_type  # type: ignore[union-attr]
 
     def field_names(self) -> list[str]:
         return [k.data for k in self.fields.data]
@@ -741,6 +748,10 @@ class ParamsOp(IRDLOperation):
     def parse(cls, parser: Parser) -> ParamsOp:
         name = parser.parse_str_literal()
         struct = parser.parse_identifier()
+        element = None
+        if parser.parse_optional_punctuation("<"):
+            element = parser.parse_type()
+            parser.parse_punctuation(">")
         dynamic: list[tuple[str, object]] = []
 
         def field() -> tuple[str, int | bool] | None:  # None: a run-time field (in `dynamic`)
@@ -781,14 +792,19 @@ class ParamsOp(IRDLOperation):
                 fields.append((key, values[id(u)]))
             else:
                 fields.append(f)
-        op = cls(name, struct, fields, as_given=True)
+        op = cls(name, struct, fields, as_given=True, element=element)
         op.attributes |= attrs
         return op
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_string_literal(self.var.data)
-        printer.print_string(f" {self.struct}(")
+        printer.print_string(f" {self.struct}")
+        if self.element is not None:
+            printer.print_string("<")
+            printer.print_attribute(self.element)
+            printer.print_string(">")
+        printer.print_string("(")
         for k, (key, v) in enumerate(self.all_items()):
             if k:
                 printer.print_string(", ")

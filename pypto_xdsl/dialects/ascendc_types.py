@@ -10,6 +10,7 @@
 | `!ascendc.pipe` | `TPipe` |
 | `!ascendc.event<MTE3_MTE2>` | a `TEventID` for `HardEvent::MTE3_MTE2` |
 | `!ascendc.struct<Nd2NzParams>` | a parameter struct variable (`Nd2NzParams`, `MmadParams`, ...) |
+| `!ascendc.struct<LoadData3DParamsV2, f16>` | `LoadData3DParamsV2<half>`: a struct templated on the element type |
 
 The enums mirror the devkit's (`impl/basic_api/kernel_event.h` for HardEvent, `pipe_t` for
 pipes, `TPosition`, `RoundMode`, `ReduceOrder`, `SELMODE`), spelled as in C++.
@@ -25,6 +26,7 @@ from xdsl.dialects.builtin import (
     Float32Type,
     IntAttr,
     IntegerType,
+    NoneAttr,
     StringAttr,
 )
 from xdsl.dialects.utils import EnumAttribute
@@ -439,12 +441,23 @@ PARAM_STRUCTS: dict[str, tuple[str, ...]] = {
     ),
     "LoadData2DParams": ("startIndex", "repeatTimes", "srcStride", "sid", "dstGap", "ifTranspose", "addrMode"),
     "LoadData2dTransposeParams": ("startIndex", "repeatTimes", "srcStride", "dstGap", "dstFracGap", "addrMode"),
+    # `padList` (an array) and `padValue` (of the element type) are left at their defaults
+    "LoadData3DParamsV2": (
+        "l1H", "l1W", "channelSize", "kExtension", "mExtension", "kStartPt", "mStartPt", "strideW", "strideH",
+        "filterW", "filterH", "dilationFilterW", "dilationFilterH", "enTranspose", "enSmallK", "filterSizeW",
+        "filterSizeH", "fMatrixCtrl",
+    ),
     "MmadParams": ("m", "n", "k", "unitFlag", "cmatrixSource", "cmatrixInitVal"),
     "FixpipeParamsV220": (
         "nSize", "mSize", "srcStride", "dstStride", "quantPre", "reluEn", "ndNum", "srcNdStride", "dstNdStride",
     ),
 }
-BOOL_FIELDS = frozenset({"ifTranspose", "cmatrixSource", "cmatrixInitVal", "reluEn"})
+BOOL_FIELDS = frozenset({
+    "ifTranspose", "cmatrixSource", "cmatrixInitVal", "reluEn", "enTranspose", "enSmallK", "filterSizeW",
+    "filterSizeH", "fMatrixCtrl",
+})
+TEMPLATED_STRUCTS = frozenset({"LoadData3DParamsV2"})
+"""Structs whose C++ type takes the element type of the tensors it describes (`LoadData3DParamsV2<half>`)."""
 ENUM_FIELDS: dict[str, tuple[str, tuple[str, ...]]] = {
     # the leading members of the real enum (Fixpipe page: NoQuant, F322F16, F322BF16, ...), in
     # its order; a field holds the member's index and prints as `QuantMode_t::F322F16`
@@ -455,30 +468,49 @@ ENUM_FIELDS: dict[str, tuple[str, tuple[str, ...]]] = {
 
 @irdl_attr_definition
 class ParamsType(ParametrizedAttribute, TypeAttribute):
-    """`!ascendc.struct<MmadParams>`: a parameter struct variable."""
+    """`!ascendc.struct<MmadParams>`: a parameter struct variable; `!ascendc.struct<
+    LoadData3DParamsV2, f16>` one whose C++ type is templated on the element type
+    (`TEMPLATED_STRUCTS`: `LoadData3DParamsV2<half>`)."""
 
     name = "ascendc.struct"
     struct: StringAttr
+    element: Attribute  # NoneAttr for a struct that is not a template
 
-    def __init__(self, struct: str | StringAttr):
+    def __init__(self, struct: str | StringAttr, element: Attribute | None = None):
         if isinstance(struct, str):
             struct = StringAttr(struct)
-        super().__init__(struct)
+        super().__init__(struct, NoneAttr() if element is None else element)
+
+    @property
+    def element_type(self) -> Attribute | None:
+        return None if isinstance(self.element, NoneAttr) else self.element
 
     def verify(self) -> None:
-        if self.struct.data not in PARAM_STRUCTS:
+        name = self.struct.data
+        if name not in PARAM_STRUCTS:
             raise VerifyException(
-                f"unknown parameter struct '{self.struct.data}'; expected one of {', '.join(PARAM_STRUCTS)}"
+                f"unknown parameter struct '{name}'; expected one of {', '.join(PARAM_STRUCTS)}"
             )
+        if name in TEMPLATED_STRUCTS and self.element_type is None:
+            raise VerifyException(f"{name} is a template on the element type: !ascendc.struct<{name}, f16>")
+        if name not in TEMPLATED_STRUCTS and self.element_type is not None:
+            raise VerifyException(f"{name} is not a template: !ascendc.struct<{name}> takes no element type")
+        if self.element_type is not None:
+            _check_element(self.element_type, "!ascendc.struct")
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
             name = parser.parse_identifier()
-        return (StringAttr(name),)
+            element = parser.parse_type() if parser.parse_optional_punctuation(",") else NoneAttr()
+        return (StringAttr(name), element)
 
     def print_parameters(self, printer: Printer) -> None:
-        printer.print_string(f"<{self.struct.data}>")
+        printer.print_string(f"<{self.struct.data}")
+        if self.element_type is not None:
+            printer.print_string(", ")
+            printer.print_attribute(self.element_type)
+        printer.print_string(">")
 
 
 TYPES = [GmAddrType, PipeType, GlobalTensorType, LocalTensorType, QueueType, BufferType, EventType, ParamsType]

@@ -63,10 +63,11 @@ def chunked_panel_loop(load: tile.LoadOp) -> tuple[scf.ForOp, tile.SliceOp] | No
 class CubeLowering(_Base):
     """Mixin of KernelLowering: the cube unit's data path and compute."""
 
-    def _params(self, base: str, struct: str, fields) -> SSAValue:
-        """A parameter struct variable; a field whose value is an SSA value is set at run time."""
+    def _params(self, base: str, struct: str, fields, element=None) -> SSAValue:
+        """A parameter struct variable; a field whose value is an SSA value is set at run time;
+        `element`: the template argument of a templated struct."""
         name = self.namer.fresh(base)
-        p = self._insert(M.ParamsOp(name, struct, fields))
+        p = self._insert(M.ParamsOp(name, struct, fields, element=element))
         p.results[0].name_hint = name
         return p.results[0]
 
@@ -83,13 +84,6 @@ class CubeLowering(_Base):
                                "Nd2NzParams.srcDValue")
         return self.dim_args[last]
 
-    def _scaled(self, value: int | SSAValue, factor: int, hint: str) -> int | SSAValue:
-        if isinstance(value, int):
-            return value * factor
-        product = self._insert(arith.MuliOp(value, self.constant(factor, value.type))).results[0]
-        product.name_hint = hint
-        return product
-
     def _load_bias_row(self, op: tile.LoadOp) -> None:
         """GM -> L1 (`C1`) of a [1, N] bias row: a contiguous count copy on MTE2 (the plan
         checked that N f32 are whole 64-byte blocks, as the copy on to the bias table needs)."""
@@ -98,9 +92,9 @@ class CubeLowering(_Base):
         self._insert(M.DataCopyOp(d.value, gm, count=d.layout.cols))
 
     def _load_nz(self, op: tile.LoadOp) -> None:
-        """GM (ND) -> L1 (NZ fractals of 16 rows x 32 bytes) with an Nd2Nz DataCopy. A right
-        operand of 4-byte elements is copied as 16-row bands (one ND matrix each), so that the
-        two 16 x 8 fractals of every 16 x 16 square are adjacent, as LoadDataWithTranspose reads them."""
+        """GM (ND) -> L1 (NZ fractals of 16 rows x 32 bytes, column blocks `rows` x 32 bytes apart)
+        with an Nd2Nz DataCopy: the feature map (one row of `rows` positions) that `_split`'s
+        LoadData 3D v2 reads, for either operand."""
         if self.plan.buffer_of(op.result).position == TPosition.C1:  # type: ignore[union-attr]
             return self._load_bias_row(op)
         view = self.tensor_root(op.source)
@@ -114,16 +108,8 @@ class CubeLowering(_Base):
         gm = self._gm_at(view, op.offsets)
         lay = d.layout
         src_cols = self._row_length(op, src, "srcDValue")
-        if lay.elem_bytes == 4 and d.buffer.position == TPosition.B1 and not transposed_mat_source(op.result):
-            bands, band_elems = lay.rows // 16, 16 * lay.cols
-            band_stride = self._scaled(src_cols, 16, "band_stride")
-            if (isinstance(band_stride, int) and band_stride > 0xFFFF) or band_elems > 0xFFFF:
-                raise op_error(op, f"{op.result.type}: a 16-row band of the f32 right operand exceeds Nd2Nz's 16-bit matrix strides")
-            fields = [("ndNum", bands), ("nValue", 16), ("dValue", lay.cols), ("srcNdMatrixStride", band_stride),
-                      ("srcDValue", src_cols), ("dstNzC0Stride", 16), ("dstNzNStride", 1), ("dstNzMatrixStride", band_elems)]
-        else:
-            fields = [("ndNum", 1), ("nValue", lay.rows), ("dValue", lay.cols), ("srcNdMatrixStride", 0),
-                      ("srcDValue", src_cols), ("dstNzC0Stride", lay.rows), ("dstNzNStride", 1), ("dstNzMatrixStride", 0)]
+        fields = [("ndNum", 1), ("nValue", lay.rows), ("dValue", lay.cols), ("srcNdMatrixStride", 0),
+                  ("srcDValue", src_cols), ("dstNzC0Stride", lay.rows), ("dstNzNStride", 1), ("dstNzMatrixStride", 0)]
         valid = self.partial.loads.get(op)
         if valid is not None:
             # the partial M block of a run-time M: only its valid rows are copied (the others
@@ -181,52 +167,42 @@ class CubeLowering(_Base):
         self._insert(scf.IfOp(first.results[0], [], Region(body), Region()))
 
     def _split(self, op: tile.MoveOp) -> None:
-        """L1 -> L0A (row blocks of fractals, LoadData) or L0B (transposed fractals: LoadData with
-        ifTranspose for 2-byte elements, LoadDataWithTranspose on 16 x 16 squares for 4-byte ones)."""
+        """L1 -> L0A or L0B. An operand whose L1 tile is its own NZ copy (either side, any
+        element type the cube takes) is one LoadData with LoadData3DParamsV2, as the devkit's
+        high-performance matmul sample loads a whole base slice ("可用一条指令描述完整的 base
+        切片"): the tile is a feature map of one row of `rows` positions and `cols` channels,
+        which the load writes as L0A row blocks or, transposing as it always does into L0B,
+        as the L0B fractals of the [K, N] operand. A transposed source (Kᵀ from the L1 tile of
+        K) is not one: its NZ fractals are the L0B fractals already, in order, which the 3D
+        load (transposing) cannot copy; LoadData 2D moves them one row of fractals per call."""
         src = self.tile_of(op.input)
         d = self.def_tile(op.result, op)
-        rows, cols, eb = d.layout.rows, d.layout.cols, d.layout.elem_bytes
-        left = op.result.type.space == MemorySpace.LEFT  # type: ignore[union-attr]
-        frac = 512 // eb
-        c0 = 32 // eb
-        if transposed_mat_source(op.input):
-            # Kᵀ from the L1 tile of K: its NZ fractals are the L0B fractals, in order (one
-            # row of fractals per call, as LoadData's 8-bit repeat count allows)
-            outer, inner = rows // c0, cols // 16
-            if inner > 255:
-                raise op_error(op, f"{op.result.type} needs more than 255 LoadData repeats per fractal row")
-            p = self._params(f"{d.var}_load", "LoadData2DParams",
-                             [("repeatTimes", inner), ("srcStride", 1), ("ifTranspose", False)])
-            dst_step = src_step = inner * frac
-            make = C.LoadDataOp
-        elif left or eb == 2:
-            outer, inner = rows // 16, cols // (c0 if left else 16)
-            if inner > 255:
-                raise op_error(op, f"{op.result.type} needs more than 255 LoadData repeats per row block")
-            p = self._params(f"{d.var}_load", "LoadData2DParams",
-                             [("repeatTimes", inner), ("srcStride", outer), ("ifTranspose", not left)])
-            dst_step, src_step = inner * frac, frac
-            make = C.LoadDataOp
-        else:
-            # one 16-row band of K per call: N/16 squares, each split into fractals (2q, nb) and
-            # (2q + 1, nb) of the "Zn" L0B, N/16 fractals apart
-            outer, inner = rows // 16, cols // 16
-            if inner > 255:
-                raise op_error(op, f"{op.result.type} needs more than 255 LoadDataWithTranspose repeats per band")
-            p = self._params(f"{d.var}_load", "LoadData2dTransposeParams",
-                             [("repeatTimes", inner), ("srcStride", 1), ("dstGap", 0), ("dstFracGap", inner - 1)])
-            dst_step = src_step = 2 * inner * frac
-            make = C.LoadDataWithTransposeOp
         window = self.mat_offsets.get(op.input, [])
-        lb, ub, step = (self.constant(v, i32) for v in (0, outer, 1))
-        loop = self._insert(scf.ForOp(lb, ub, step, [], Region(Block(arg_types=[i32]))))
+        if not transposed_mat_source(op.input):
+            # an L0A/L0B tile (64 KiB) is at most 2048 rows or columns of 16 elements: within
+            # l1W's 32767 and the 16-bit channelSize
+            rows, cols = d.layout.rows, d.layout.cols
+            right = op.result.type.space == MemorySpace.RIGHT  # type: ignore[union-attr]
+            fields = [("l1H", 1), ("l1W", rows), ("channelSize", cols), ("kExtension", cols), ("mExtension", rows),
+                      *([("enTranspose", True)] if right else [])]  # as the sample sets it (no effect into L0B)
+            p = self._params(f"{d.var}_load", "LoadData3DParamsV2", fields, element=d.elem)
+            self._insert(C.LoadData3DV2Op(d.value, self.at(src.value, window), p))
+            return
+        # Kᵀ: one row of fractals per call, as LoadData's 8-bit repeat count allows
+        rows, cols, eb = d.layout.rows, d.layout.cols, d.layout.elem_bytes
+        frac, c0 = 512 // eb, 32 // eb
+        outer, inner = rows // c0, cols // 16
+        if inner > 255:
+            raise op_error(op, f"{op.result.type} needs more than 255 LoadData repeats per fractal row")
+        p = self._params(f"{d.var}_load", "LoadData2DParams", [("repeatTimes", inner), ("srcStride", 1), ("ifTranspose", False)])
+        step = inner * frac
+        lb, ub, one = (self.constant(v, i32) for v in (0, outer, 1))
+        loop = self._insert(scf.ForOp(lb, ub, one, [], Region(Block(arg_types=[i32]))))
         iv = loop.body.block.args[0]
         iv.name_hint = "blk"
         outer_builder = self.builder
         self.builder = Builder(InsertPoint.at_end(loop.body.block))
-        dst = self.at(d.value, [(iv, dst_step)])
-        s = self.at(src.value, [(iv, src_step), *window])
-        self._insert(make(dst, s, p))
+        self._insert(C.LoadDataOp(self.at(d.value, [(iv, step)]), self.at(src.value, [(iv, step), *window]), p))
         self._insert(scf.YieldOp())
         self.builder = outer_builder
 

@@ -5,7 +5,7 @@ MTE1 -> M -> FIX) run concurrently; the kernel orders them in three ways, each i
 site by a RewritePattern:
 
 * **queue hand-offs** (the TPipe/TQue paradigm): after the copy that fills a VECIN/A1/B1
-  tensor and after the LoadData loop that fills an A2/B2 tensor, `enque` + `deque` on its
+  tensor and after the LoadData (3D v2, or a 2D loop) that fills an A2/B2 tensor, `enque` + `deque` on its
   queue (after the L1 -> bias-table copy filling a C2 tensor too: MTE1 -> M); before the copy-out of a VECOUT tensor and before the Fixpipe of a CO1 tensor, the
   same. Later uses read the dequeued tensor;
   A chunk of a resident L1 panel (convert-pypto-to-ascendc copies it in the first N block,

@@ -163,6 +163,16 @@ extern "C" __global__ __aicore__ void kc(GM_ADDR a, GM_ADDR cout) {
     LocalTensor<half> early = qa2.AllocTensor<half>();
     LoadData(early, a1, lp);
   }
+  if (m == "cube_load3d_before_deque") {
+    LocalTensor<half> early = qa2.AllocTensor<half>();
+    LoadData3DParamsV2<half> p3;
+    p3.l1H = 1;
+    p3.l1W = 16;
+    p3.channelSize = 16;
+    p3.kExtension = 16;
+    p3.mExtension = 16;
+    LoadData(early, a1, p3);
+  }
   if (m == "cube_flagged_copy_ok") mte2_to_mte1();
   if (!flagged) {
     qa1.EnQue(a1);
@@ -174,9 +184,30 @@ extern "C" __global__ __aicore__ void kc(GM_ADDR a, GM_ADDR cout) {
   b1 = qb1.DeQue<half>();
   LocalTensor<half> a2 = qa2.AllocTensor<half>();
   LocalTensor<half> b2 = qb2.AllocTensor<half>();
-  LoadData(a2, a1, lp);
-  lp.ifTranspose = true;
-  LoadData(b2, b1, lp);
+  if (m.rfind("cube_load3d", 0) == 0) {
+    // the [16, 16] tiles as feature maps of 16 positions by 16 channels: one LoadData each
+    LoadData3DParamsV2<half> p3;
+    p3.l1H = 1;
+    p3.l1W = 16;
+    p3.channelSize = 16;
+    p3.kExtension = m == "cube_load3d_partial_fractal" ? 8 : 16;
+    p3.mExtension = m == "cube_load3d_outside" ? 32 : 16;
+    if (m == "cube_load3d_filter") p3.filterW = 2;
+    if (m == "cube_load3d_l0a_transpose") p3.enTranspose = true;
+    if (m == "cube_load3d_misaligned") {
+      TQue<TPosition::A2, 1> qw;
+      pipe.InitBuffer(qw, 1, 1024);
+      LocalTensor<half> wide = qw.AllocTensor<half>();
+      LoadData(wide[16], a1, p3);
+    }
+    LoadData(a2, a1, p3);
+    p3.enTranspose = true;  // as the devkit's sample sets it for L0B, where it has no effect
+    LoadData(b2, b1, p3);
+  } else {
+    LoadData(a2, a1, lp);
+    lp.ifTranspose = true;
+    LoadData(b2, b1, lp);
+  }
   MmadParams mm;
   mm.m = 16;
   mm.n = 16;

@@ -1,7 +1,8 @@
 // Hand-written Ascend C sample-style kernel (pypto-xdsl calibration, tests/test_perf_model.py):
 // C[M, N] (f32) = A[M, K] (f16) x B[K, N] (f16) on the cube core, tiled BM x BN per output tile
 // (tiles dealt to the launch's blocks in turn) and BK along K, with every stage double
-// buffered: GM -> L1 (MTE2, Nd2Nz DataCopy), L1 -> L0A/L0B (MTE1, LoadData), Mmad into L0C (M,
+// buffered: GM -> L1 (MTE2, Nd2Nz DataCopy), L1 -> L0A/L0B (MTE1, one LoadData with
+// LoadData3DParamsV2 per operand, as the devkit's matmul_basic_api_high_performance sample), Mmad into L0C (M,
 // accumulating along K), L0C -> GM (FIX, Fixpipe) overlapping the next tile's Mmads when
 // C_BUFFER_NUM is 2 (BM x BN f32 tiles of at most 64 KiB). OUT_F16=1: C is f16, the Fixpipe
 // converts on its way out (quantPre = QuantMode_t::F322F16, as the devkit's
@@ -106,22 +107,31 @@ class KernelMatmul {
   __aicore__ inline void SplitA() {
     LocalTensor<half> a1 = qA1_.DeQue<half>();
     LocalTensor<half> a2 = qA2_.AllocTensor<half>();
-    LoadData2DParams p;
-    p.repeatTimes = BK / 16;
-    p.srcStride = BM / 16;
-    p.ifTranspose = false;
-    for (int32_t blk = 0; blk < BM / 16; ++blk) LoadData(a2[blk * (BK / 16) * 256], a1[blk * 256], p);
+    LoadData3DParamsV2<half> p;  // the whole BM x BK slice in one instruction, as the devkit's sample loads it
+    p.l1H = 1;
+    p.l1W = BM;
+    p.channelSize = BK;
+    p.kExtension = BK;
+    p.mExtension = BM;
+    p.mStartPt = 0;
+    p.kStartPt = 0;
+    LoadData(a2, a1, p);
     qA2_.EnQue(a2);
     qA1_.FreeTensor(a1);
   }
   __aicore__ inline void SplitB() {
     LocalTensor<half> b1 = qB1_.DeQue<half>();
     LocalTensor<half> b2 = qB2_.AllocTensor<half>();
-    LoadData2DParams p;
-    p.repeatTimes = BN / 16;
-    p.srcStride = BK / 16;
-    p.ifTranspose = true;
-    for (int32_t blk = 0; blk < BK / 16; ++blk) LoadData(b2[blk * (BN / 16) * 256], b1[blk * 256], p);
+    LoadData3DParamsV2<half> p;  // BK positions by BN channels, transposed into L0B (the sample's B)
+    p.l1H = 1;
+    p.l1W = BK;
+    p.channelSize = BN;
+    p.kExtension = BN;
+    p.mExtension = BK;
+    p.mStartPt = 0;
+    p.kStartPt = 0;
+    p.enTranspose = true;
+    LoadData(b2, b1, p);
     qB2_.EnQue(b2);
     qB1_.FreeTensor(b1);
   }

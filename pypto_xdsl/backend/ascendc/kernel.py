@@ -333,7 +333,8 @@ class KernelPrinter(CxxWriter):
             return
         if isinstance(op, M.ParamsOp):
             name = self._var(op)
-            add(f"{op.struct} {name};")
+            struct = op.struct if op.element is None else f"{op.struct}<{ctype(op.element)}>"
+            add(f"{struct} {name};")
             for key, value in op.all_items():
                 if isinstance(value, SSAValue):
                     add(f"{name}.{key} = {self._t(value)};")
@@ -342,7 +343,7 @@ class KernelPrinter(CxxWriter):
                     add(f"{name}.{key} = {enum}::{members[value]};")
                 else:
                     add(f"{name}.{key} = {_bool(value) if isinstance(value, bool) else value};")
-            self.exprs[op.result] = Expr(name, op.struct)
+            self.exprs[op.result] = Expr(name, struct)
             return
         if isinstance(op, M.DataCopyOp):
             dst, src = self._t(op.dst), self._t(op.src)

@@ -1,6 +1,6 @@
 // RUN: pypto-opt %s -t ascendc | filecheck %s
 // Cube path: C[64, 64] = A[64, 128] @ B[128, 64] in f16 with an f32 accumulator, K split in two
-// 64-wide steps: Nd2Nz DataCopy GM -> L1 (A1/B1), LoadData L1 -> L0A/L0B, Mmad into L0C (the
+// 64-wide steps: Nd2Nz DataCopy GM -> L1 (A1/B1), one LoadData (LoadData3DParamsV2) per operand L1 -> L0A/L0B, Mmad into L0C (the
 // second step accumulates in place through the scf.for-carried accumulator), Fixpipe L0C -> GM.
 
 pypto.func aic @matmul_kernel(%a: !pypto.tensor<[64, 128], f16>, %b: !pypto.tensor<[128, 64], f16>, out %c: !pypto.tensor<[64, 64], f32>) -> !pypto.tensor<[64, 64], f32> {
@@ -85,24 +85,25 @@ pypto.func orchestration @main(%a: !pypto.tensor<[64, 128], f16>, %b: !pypto.ten
 // CHECK-NEXT: qB1_b0m.EnQue(b0m);
 // CHECK-NEXT: LocalTensor<half> a0 = qA2_a0.AllocTensor<half>();
 // CHECK-NEXT: a0m = qA1_a0m.DeQue<half>();
-// CHECK-NEXT: LoadData2DParams a0_load;
-// CHECK-NEXT: a0_load.repeatTimes = 4;
-// CHECK-NEXT: a0_load.srcStride = 4;
-// CHECK-NEXT: a0_load.ifTranspose = false;
-// CHECK-NEXT: for (int32_t blk = 0; blk < 4; ++blk) {
-// CHECK-NEXT: LoadData(a0[blk * 1024], a0m[blk * 256], a0_load);
-// CHECK-NEXT: }
+// CHECK-NEXT: LoadData3DParamsV2<half> a0_load;
+// CHECK-NEXT: a0_load.l1H = 1;
+// CHECK-NEXT: a0_load.l1W = 64;
+// CHECK-NEXT: a0_load.channelSize = 64;
+// CHECK-NEXT: a0_load.kExtension = 64;
+// CHECK-NEXT: a0_load.mExtension = 64;
+// CHECK-NEXT: LoadData(a0, a0m, a0_load);
 // CHECK-NEXT: qA2_a0.EnQue(a0);
 // CHECK-NEXT: qA1_a0m.FreeTensor(a0m);
 // CHECK-NEXT: LocalTensor<half> b0 = qB2_b0.AllocTensor<half>();
 // CHECK-NEXT: b0m = qB1_b0m.DeQue<half>();
-// CHECK-NEXT: LoadData2DParams b0_load;
-// CHECK-NEXT: b0_load.repeatTimes = 4;
-// CHECK-NEXT: b0_load.srcStride = 4;
-// CHECK-NEXT: b0_load.ifTranspose = true;
-// CHECK-NEXT: for (int32_t blk_1 = 0; blk_1 < 4; ++blk_1) {
-// CHECK-NEXT: LoadData(b0[blk_1 * 1024], b0m[blk_1 * 256], b0_load);
-// CHECK-NEXT: }
+// CHECK-NEXT: LoadData3DParamsV2<half> b0_load;
+// CHECK-NEXT: b0_load.l1H = 1;
+// CHECK-NEXT: b0_load.l1W = 64;
+// CHECK-NEXT: b0_load.channelSize = 64;
+// CHECK-NEXT: b0_load.kExtension = 64;
+// CHECK-NEXT: b0_load.mExtension = 64;
+// CHECK-NEXT: b0_load.enTranspose = true;
+// CHECK-NEXT: LoadData(b0, b0m, b0_load);
 // CHECK-NEXT: qB2_b0.EnQue(b0);
 // CHECK-NEXT: qB1_b0m.FreeTensor(b0m);
 // CHECK-NEXT: LocalTensor<float> acc0 = qCO1_acc0.AllocTensor<float>();
@@ -143,24 +144,25 @@ pypto.func orchestration @main(%a: !pypto.tensor<[64, 128], f16>, %b: !pypto.ten
 // CHECK-NEXT: qB1_bm.EnQue(bm);
 // CHECK-NEXT: LocalTensor<half> al = qA2_al.AllocTensor<half>();
 // CHECK-NEXT: am = qA1_am.DeQue<half>();
-// CHECK-NEXT: LoadData2DParams al_load;
-// CHECK-NEXT: al_load.repeatTimes = 4;
-// CHECK-NEXT: al_load.srcStride = 4;
-// CHECK-NEXT: al_load.ifTranspose = false;
-// CHECK-NEXT: for (int32_t blk_2 = 0; blk_2 < 4; ++blk_2) {
-// CHECK-NEXT: LoadData(al[blk_2 * 1024], am[blk_2 * 256], al_load);
-// CHECK-NEXT: }
+// CHECK-NEXT: LoadData3DParamsV2<half> al_load;
+// CHECK-NEXT: al_load.l1H = 1;
+// CHECK-NEXT: al_load.l1W = 64;
+// CHECK-NEXT: al_load.channelSize = 64;
+// CHECK-NEXT: al_load.kExtension = 64;
+// CHECK-NEXT: al_load.mExtension = 64;
+// CHECK-NEXT: LoadData(al, am, al_load);
 // CHECK-NEXT: qA2_al.EnQue(al);
 // CHECK-NEXT: qA1_am.FreeTensor(am);
 // CHECK-NEXT: LocalTensor<half> br = qB2_br.AllocTensor<half>();
 // CHECK-NEXT: bm = qB1_bm.DeQue<half>();
-// CHECK-NEXT: LoadData2DParams br_load;
-// CHECK-NEXT: br_load.repeatTimes = 4;
-// CHECK-NEXT: br_load.srcStride = 4;
-// CHECK-NEXT: br_load.ifTranspose = true;
-// CHECK-NEXT: for (int32_t blk_3 = 0; blk_3 < 4; ++blk_3) {
-// CHECK-NEXT: LoadData(br[blk_3 * 1024], bm[blk_3 * 256], br_load);
-// CHECK-NEXT: }
+// CHECK-NEXT: LoadData3DParamsV2<half> br_load;
+// CHECK-NEXT: br_load.l1H = 1;
+// CHECK-NEXT: br_load.l1W = 64;
+// CHECK-NEXT: br_load.channelSize = 64;
+// CHECK-NEXT: br_load.kExtension = 64;
+// CHECK-NEXT: br_load.mExtension = 64;
+// CHECK-NEXT: br_load.enTranspose = true;
+// CHECK-NEXT: LoadData(br, bm, br_load);
 // CHECK-NEXT: qB2_br.EnQue(br);
 // CHECK-NEXT: qB1_bm.FreeTensor(bm);
 // CHECK-NEXT: al = qA2_al.DeQue<half>();

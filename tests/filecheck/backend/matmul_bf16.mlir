@@ -1,6 +1,7 @@
 // RUN: pypto-opt %s -t ascendc | filecheck %s
 // Cube path with bf16 operands (dav-c220 Mmad takes bfloat16_t x bfloat16_t into a float L0C):
-// the f16 route (16 x 16 fractals, LoadData with ifTranspose into L0B) on bfloat16_t tensors.
+// the f16 route (16 x 16 fractals, one LoadData with LoadData3DParamsV2<bfloat16_t> per operand)
+// on bfloat16_t tensors.
 
 pypto.func aic @matmul_bf16(%a: !pypto.tensor<[32, 64], bf16>, %b: !pypto.tensor<[64, 48], bf16>, out %c: !pypto.tensor<[32, 48], f32>) -> !pypto.tensor<[32, 48], f32> {
   %c0 = arith.constant 0 : index
@@ -29,7 +30,11 @@ pypto.func orchestration @main(%a: !pypto.tensor<[32, 64], bf16>, %b: !pypto.ten
 // CHECK:      GlobalTensor<bfloat16_t> a_gm;
 // CHECK:      LocalTensor<bfloat16_t> b0m = qB1_b0m.AllocTensor<bfloat16_t>();
 // CHECK:      b0m_nd2nz.ndNum = 1;
-// CHECK:      b0_load.ifTranspose = true;
+// CHECK:      LoadData3DParamsV2<bfloat16_t> a0_load;
+// CHECK:      LoadData(a0, a0m, a0_load);
+// CHECK:      LoadData3DParamsV2<bfloat16_t> b0_load;
+// CHECK:      b0_load.enTranspose = true;
+// CHECK-NEXT: LoadData(b0, b0m, b0_load);
 // CHECK-NOT:  LoadDataWithTranspose
 // CHECK:      Mmad(acc0, a0, b0, acc0_mmad);
 // CHECK:      Mmad(acc0, al, br, acc0_mmad_1);

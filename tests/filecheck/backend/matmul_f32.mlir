@@ -1,8 +1,9 @@
 // RUN: pypto-opt %s -t ascendc | filecheck %s
 // Cube path with f32 operands (dav-c220 Mmad takes float x float into a float L0C):
 // C[32, 48] = A[32, 64] @ B[64, 48], K in two 32-wide steps. The left operand takes the f16 route
-// with 16 x 8 fractals (C0 = 8 floats); the right operand is copied to L1 as 16-row bands
-// (Nd2Nz with ndNum = K/16) and transposed into L0B by LoadDataWithTranspose, one band per call.
+// with 16 x 8 fractals (C0 = 8 floats); both operands are plain NZ copies in L1 (one ND matrix,
+// column blocks of 8 floats) and each reaches L0A/L0B in one LoadData with
+// LoadData3DParamsV2<float>, which transposes into L0B (the 16 x 8 Zn fractals of B).
 
 pypto.func aic @matmul_f32(%a: !pypto.tensor<[32, 64], f32>, %b: !pypto.tensor<[64, 48], f32>, out %c: !pypto.tensor<[32, 48], f32>) -> !pypto.tensor<[32, 48], f32> {
   %c0 = arith.constant 0 : index
@@ -38,32 +39,35 @@ pypto.func orchestration @main(%a: !pypto.tensor<[32, 64], f32>, %b: !pypto.tens
 // CHECK-NEXT: a0m_nd2nz.srcNdMatrixStride = 0;
 // CHECK-NEXT: a0m_nd2nz.srcDValue = 64;
 // CHECK-NEXT: a0m_nd2nz.dstNzC0Stride = 32;
-// The right operand: K/16 bands of 16 rows, each its own ND matrix.
+// The right operand: one ND matrix too (no 16-row bands: the 3D load transposes it).
 // CHECK: Nd2NzParams b0m_nd2nz;
-// CHECK-NEXT: b0m_nd2nz.ndNum = 2;
-// CHECK-NEXT: b0m_nd2nz.nValue = 16;
+// CHECK-NEXT: b0m_nd2nz.ndNum = 1;
+// CHECK-NEXT: b0m_nd2nz.nValue = 32;
 // CHECK-NEXT: b0m_nd2nz.dValue = 48;
-// CHECK-NEXT: b0m_nd2nz.srcNdMatrixStride = 768;
+// CHECK-NEXT: b0m_nd2nz.srcNdMatrixStride = 0;
 // CHECK-NEXT: b0m_nd2nz.srcDValue = 48;
-// CHECK-NEXT: b0m_nd2nz.dstNzC0Stride = 16;
+// CHECK-NEXT: b0m_nd2nz.dstNzC0Stride = 32;
 // CHECK-NEXT: b0m_nd2nz.dstNzNStride = 1;
-// CHECK-NEXT: b0m_nd2nz.dstNzMatrixStride = 768;
+// CHECK-NEXT: b0m_nd2nz.dstNzMatrixStride = 0;
 // CHECK-NEXT: DataCopy(b0m, b_gm, b0m_nd2nz);
-// L0A: K/8 fractals of 128 floats per 16-row block.
-// CHECK: LoadData2DParams a0_load;
-// CHECK-NEXT: a0_load.repeatTimes = 4;
-// CHECK-NEXT: a0_load.srcStride = 2;
-// CHECK-NEXT: a0_load.ifTranspose = false;
-// CHECK-NEXT: for (int32_t blk = 0; blk < 2; ++blk) {
-// CHECK-NEXT: LoadData(a0[blk * 512], a0m[blk * 128], a0_load);
-// L0B: N/16 squares per band, the two halves of each N/16 fractals apart.
-// CHECK: LoadData2dTransposeParams b0_load;
-// CHECK-NEXT: b0_load.repeatTimes = 3;
-// CHECK-NEXT: b0_load.srcStride = 1;
-// CHECK-NEXT: b0_load.dstGap = 0;
-// CHECK-NEXT: b0_load.dstFracGap = 2;
-// CHECK-NEXT: for (int32_t blk_1 = 0; blk_1 < 2; ++blk_1) {
-// CHECK-NEXT: LoadDataWithTranspose(b0[blk_1 * 768], b0m[blk_1 * 768], b0_load);
+// L0A: the [32, 32] tile as one feature map of 32 positions by 32 channels.
+// CHECK: LoadData3DParamsV2<float> a0_load;
+// CHECK-NEXT: a0_load.l1H = 1;
+// CHECK-NEXT: a0_load.l1W = 32;
+// CHECK-NEXT: a0_load.channelSize = 32;
+// CHECK-NEXT: a0_load.kExtension = 32;
+// CHECK-NEXT: a0_load.mExtension = 32;
+// CHECK-NEXT: LoadData(a0, a0m, a0_load);
+// L0B: K = 32 positions by N = 48 channels, transposed by the load.
+// CHECK: LoadData3DParamsV2<float> b0_load;
+// CHECK-NEXT: b0_load.l1H = 1;
+// CHECK-NEXT: b0_load.l1W = 32;
+// CHECK-NEXT: b0_load.channelSize = 48;
+// CHECK-NEXT: b0_load.kExtension = 48;
+// CHECK-NEXT: b0_load.mExtension = 32;
+// CHECK-NEXT: b0_load.enTranspose = true;
+// CHECK-NEXT: LoadData(b0, b0m, b0_load);
+// CHECK-NOT: LoadDataWithTranspose
 // CHECK: acc0_mmad.cmatrixInitVal = true;
 // CHECK-NEXT: Mmad(acc0, a0, b0, acc0_mmad);
 // CHECK-NOT: ifTranspose = true

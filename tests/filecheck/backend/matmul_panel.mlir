@@ -3,8 +3,9 @@
 // so A's rows go into one A1 tensor allocated before the N loop, copied chunk by chunk in the
 // first N block: K step k's columns just before B's tile k (not the whole panel ahead of
 // it), each followed by SetFlag/WaitFlag<MTE2_MTE1> instead of a queue hand-off, and each K
-// step's LoadData into L0A reads its window in place: column k of the NZ panel starts k * 32
-// elements in (32 rows x C0 per column block). B is copied per K step. One K loop: the
+// step's LoadData into L0A (one, LoadData3DParamsV2) reads its window in place: column k of the
+// NZ panel starts k * 32 elements in (32 rows x C0 per column block), and the window's 128
+// columns are the feature map's channels. B is copied per K step. One K loop: the
 // accumulator is allocated before it, not filled, and the Mmad initialises L0C on the first
 // step (cmatrixInitVal = (k == 0), a run-time field of the MmadParams).
 
@@ -77,7 +78,13 @@ pypto.func orchestration @main(%a: !pypto.tensor<[32, 256], f16>, %b: !pypto.ten
 // CHECK-NOT: qA1_a_panel.EnQue
 // CHECK: DataCopy(b_mat, b_gm[k_1 * 256 + n], b_mat_nd2nz);
 // CHECK-NOT: qA1_a_panel.EnQue
-// CHECK: LoadData(a_left[blk * 2048], a_panel[blk * 256 + k_1 * 32], a_left_load);
+// CHECK: LoadData3DParamsV2<half> a_left_load;
+// CHECK-NEXT: a_left_load.l1H = 1;
+// CHECK-NEXT: a_left_load.l1W = 32;
+// CHECK-NEXT: a_left_load.channelSize = 128;
+// CHECK-NEXT: a_left_load.kExtension = 128;
+// CHECK-NEXT: a_left_load.mExtension = 32;
+// CHECK-NEXT: LoadData(a_left, a_panel[k_1 * 32], a_left_load);
 // CHECK: const bool first_k = k_1 == 0;
 // CHECK: MmadParams acc_mmad;
 // CHECK-NEXT: acc_mmad.m = 32;

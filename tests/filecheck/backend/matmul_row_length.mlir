@@ -2,8 +2,8 @@
 // Cube copies of GM tensors whose rows have a run-time length (paged attention's
 // `[Q_HEADS, HEAD_DIM_DYN]` kernel parameters): the tiles are static, the rows they are cut
 // from are a dimension symbol long. The Nd2Nz copy into L1 takes that symbol as its
-// `srcDValue` (and, for the 16-row bands of an f32 right operand, 16 times it as its
-// `srcNdMatrixStride`), the Fixpipe out of L0C as its `dstStride`, and a window's origin is
+// `srcDValue` (an f32 right operand too: one ND matrix, as every operand the LoadData 3D v2
+// reads), the Fixpipe out of L0C as its `dstStride`, and a window's origin is
 // `i * C + j`. tests/test_backend_cube_rows.py runs one build at two sets of extents against
 // the interpreter.
 
@@ -51,9 +51,9 @@ pypto.func orchestration @main(%q: !pypto.tensor<[16, D], bf16>, %k: !pypto.tens
 
 // CHECK-LABEL: void mm(GM_ADDR a, GM_ADDR b, GM_ADDR c, int64_t K, int64_t N)
 // CHECK:       am_nd2nz.srcDValue = K;
-// CHECK:       const int64_t band_stride = N * 16;
-// CHECK:       bm_nd2nz.ndNum = 2;
-// CHECK:       bm_nd2nz.srcNdMatrixStride = band_stride;
+// CHECK-NOT:   band_stride
+// CHECK:       bm_nd2nz.ndNum = 1;
+// CHECK:       bm_nd2nz.srcNdMatrixStride = 0;
 // CHECK-NEXT:  bm_nd2nz.srcDValue = N;
 // CHECK:       DataCopy(bm, b_gm[16], bm_nd2nz);
 // CHECK:       acc_fixpipe.dstStride = N;

@@ -3,7 +3,7 @@
 // 24: core i owns row block i % 2 and every second column block from i // 2. Its A rows are one
 // L1 panel allocated before its column loop (the rows' view is loop-invariant and in bounds
 // for every block id) and copied in K chunks during the loop's first iteration (j == j0),
-// each K step's LoadData reads its window of that panel, and the two
+// each K step's one LoadData (LoadData3DParamsV2) reads its window of that panel, and the two
 // accumulators in L0C let one block's Fixpipe overlap the next block's Mmads.
 // tests/test_convert_tensor_to_tile.py checks it against the interpreter before the pass.
 
@@ -49,6 +49,9 @@ pypto.func orchestration @main(%a: !pypto.tensor<[256, 256], f16>, %b: !pypto.te
 // CHECK-NEXT:          WaitFlag<HardEvent::MTE2_MTE1>(
 // CHECK-NEXT:        }
 // CHECK:             DataCopy(cols_mat, b_gm[
-// CHECK:             LoadData(rows_left[{{.*}}], rows_panel[
+// CHECK:             LoadData3DParamsV2<half> rows_left_load;
+// CHECK:             LoadData(rows_left, rows_panel[k * 128], rows_left_load);
+// CHECK:             LoadData3DParamsV2<half> cols_right_load;
+// CHECK:             LoadData(cols_right, cols_mat, cols_right_load);
 // CHECK:           Fixpipe(c_gm[
 // CHECK:         qA1_rows_panel.FreeTensor(rows_panel);

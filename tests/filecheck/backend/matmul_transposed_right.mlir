@@ -4,7 +4,8 @@
 // into L1 as NZ fractals (column blocks of 16, 32 rows each); those are already the L0B
 // ("Zn") fractals of Kᵀ [64, 32], in order, so the L1 -> L0B LoadData runs without
 // ifTranspose, one row of 2 fractals (srcStride 1) per call, 4 calls: no data is transposed.
-// A right operand loaded as [K, N] takes ifTranspose = true instead (matmul.mlir).
+// The 3D load (LoadData3DParamsV2), which Q takes and a right operand loaded as [K, N]
+// takes (matmul.mlir), always transposes into L0B, so Kᵀ keeps the 2D one.
 
 builtin.module {
   pypto.func aic @qk(%q: !pypto.tensor<[16, 64], f16>, %k: !pypto.tensor<[32, 64], f16>, out %s: !pypto.tensor<[16, 32], f32>) -> !pypto.tensor<[16, 32], f32> {
@@ -25,9 +26,12 @@ builtin.module {
 // CHECK:      km_nd2nz.nValue = 32;
 // CHECK-NEXT: km_nd2nz.dValue = 64;
 // CHECK:      DataCopy(km, k_gm, km_nd2nz);
-// CHECK:      kr_load.repeatTimes = 2;
+// CHECK:      LoadData3DParamsV2<half> ql_load;
+// CHECK:      LoadData(ql, qm, ql_load);
+// CHECK:      LoadData2DParams kr_load;
+// CHECK-NEXT: kr_load.repeatTimes = 2;
 // CHECK-NEXT: kr_load.srcStride = 1;
 // CHECK-NEXT: kr_load.ifTranspose = false;
-// CHECK-NEXT: for (int32_t blk_1 = 0; blk_1 < 4; ++blk_1) {
-// CHECK-NEXT:   LoadData(kr[blk_1 * 512], km[blk_1 * 512], kr_load);
+// CHECK-NEXT: for (int32_t blk = 0; blk < 4; ++blk) {
+// CHECK-NEXT:   LoadData(kr[blk * 512], km[blk * 512], kr_load);
 // CHECK:      Mmad(acc, ql, kr, acc_mmad);

@@ -915,3 +915,199 @@ ascendc.kernel vector @k(%x: !ascendc.gm_addr, %workspace: !ascendc.gm_addr) att
 }
 
 // CHECK: kernel @k: its block's part of the workspace is 2048 bytes ('workspace'), but 'block_ws' takes parts of 1024
+
+// -----
+
+ascendc.kernel cube @k(%x: !ascendc.gm_addr) {
+  %q1 = ascendc.tque "q1" : !ascendc.queue<B1, 1>
+  %q2 = ascendc.tque "q2" : !ascendc.queue<B2, 1>
+  %l1 = ascendc.alloc_tensor "l1" %q1 : !ascendc.queue<B1, 1> -> !ascendc.local_tensor<i8, B1>
+  %l0 = ascendc.alloc_tensor "l0" %q2 : !ascendc.queue<B2, 1> -> !ascendc.local_tensor<i8, B2>
+  %p = ascendc.params "p" LoadData3DParamsV2<i8>(l1H = 1, l1W = 32, channelSize = 32, kExtension = 32, mExtension = 32)
+  ascendc.load_data_3d_v2 %l0, %l1, %p : !ascendc.local_tensor<i8, B2>, !ascendc.local_tensor<i8, B1>, !ascendc.struct<LoadData3DParamsV2, i8>
+  ascendc.free_tensor %q1, %l1 : !ascendc.queue<B1, 1>, !ascendc.local_tensor<i8, B1>
+  ascendc.free_tensor %q2, %l0 : !ascendc.queue<B2, 1>, !ascendc.local_tensor<i8, B2>
+  ascendc.return
+}
+
+// CHECK: Ascend C LoadData with LoadData3DParamsV2 into L0B exists for half, bfloat16_t, float, int32_t and uint32_t elements only (dav-c220), not i8
+
+// -----
+
+ascendc.kernel cube @k(%x: !ascendc.gm_addr) {
+  %q1 = ascendc.tque "q1" : !ascendc.queue<A1, 1>
+  %q2 = ascendc.tque "q2" : !ascendc.queue<A2, 1>
+  %l1 = ascendc.alloc_tensor "l1" %q1 : !ascendc.queue<A1, 1> -> !ascendc.local_tensor<i16, A1>
+  %l0 = ascendc.alloc_tensor "l0" %q2 : !ascendc.queue<A2, 1> -> !ascendc.local_tensor<i16, A2>
+  %p = ascendc.params "p" LoadData3DParamsV2<i16>(l1H = 1, l1W = 32, channelSize = 32, kExtension = 32, mExtension = 32)
+  ascendc.load_data_3d_v2 %l0, %l1, %p : !ascendc.local_tensor<i16, A2>, !ascendc.local_tensor<i16, A1>, !ascendc.struct<LoadData3DParamsV2, i16>
+  ascendc.free_tensor %q1, %l1 : !ascendc.queue<A1, 1>, !ascendc.local_tensor<i16, A1>
+  ascendc.free_tensor %q2, %l0 : !ascendc.queue<A2, 1>, !ascendc.local_tensor<i16, A2>
+  ascendc.return
+}
+
+// CHECK: Ascend C LoadData with LoadData3DParamsV2 into L0A exists for half, bfloat16_t, float, int32_t, uint32_t, int8_t and uint8_t elements only (dav-c220), not i16
+
+// -----
+
+ascendc.kernel cube @k(%x: !ascendc.gm_addr) {
+  %q1 = ascendc.tque "q1" : !ascendc.queue<A1, 1>
+  %q2 = ascendc.tque "q2" : !ascendc.queue<A2, 1>
+  %l1 = ascendc.alloc_tensor "l1" %q1 : !ascendc.queue<A1, 1> -> !ascendc.local_tensor<f16, A1>
+  %l0 = ascendc.alloc_tensor "l0" %q2 : !ascendc.queue<A2, 1> -> !ascendc.local_tensor<f16, A2>
+  %p = ascendc.params "p" LoadData3DParamsV2<f32>(l1H = 1, l1W = 32, channelSize = 32, kExtension = 32, mExtension = 32)
+  ascendc.load_data_3d_v2 %l0, %l1, %p : !ascendc.local_tensor<f16, A2>, !ascendc.local_tensor<f16, A1>, !ascendc.struct<LoadData3DParamsV2, f32>
+  ascendc.free_tensor %q1, %l1 : !ascendc.queue<A1, 1>, !ascendc.local_tensor<f16, A1>
+  ascendc.free_tensor %q2, %l0 : !ascendc.queue<A2, 1>, !ascendc.local_tensor<f16, A2>
+  ascendc.return
+}
+
+// CHECK: ascendc.load_data_3d_v2 moves f16 elements: its parameters are LoadData3DParamsV2<f16>, got LoadData3DParamsV2<f32>
+
+// -----
+
+ascendc.kernel cube @k(%x: !ascendc.gm_addr) {
+  %q1 = ascendc.tque "q1" : !ascendc.queue<A1, 1>
+  %q2 = ascendc.tque "q2" : !ascendc.queue<A2, 1>
+  %l1 = ascendc.alloc_tensor "l1" %q1 : !ascendc.queue<A1, 1> -> !ascendc.local_tensor<f16, A1>
+  %l0 = ascendc.alloc_tensor "l0" %q2 : !ascendc.queue<A2, 1> -> !ascendc.local_tensor<f16, A2>
+  %p = ascendc.params "p" LoadData2DParams(repeatTimes = 1)
+  ascendc.load_data_3d_v2 %l0, %l1, %p : !ascendc.local_tensor<f16, A2>, !ascendc.local_tensor<f16, A1>, !ascendc.struct<LoadData2DParams>
+  ascendc.free_tensor %q1, %l1 : !ascendc.queue<A1, 1>, !ascendc.local_tensor<f16, A1>
+  ascendc.free_tensor %q2, %l0 : !ascendc.queue<A2, 1>, !ascendc.local_tensor<f16, A2>
+  ascendc.return
+}
+
+// CHECK: ascendc.load_data_3d_v2 takes LoadData3DParamsV2, got !ascendc.struct<LoadData2DParams>
+
+// -----
+
+ascendc.kernel cube @k(%x: !ascendc.gm_addr) {
+  %q1 = ascendc.tque "q1" : !ascendc.queue<VECIN, 1>
+  %q2 = ascendc.tque "q2" : !ascendc.queue<A2, 1>
+  %l1 = ascendc.alloc_tensor "l1" %q1 : !ascendc.queue<VECIN, 1> -> !ascendc.local_tensor<f16, VECIN>
+  %l0 = ascendc.alloc_tensor "l0" %q2 : !ascendc.queue<A2, 1> -> !ascendc.local_tensor<f16, A2>
+  %p = ascendc.params "p" LoadData3DParamsV2<f16>(l1H = 1, l1W = 32, channelSize = 32, kExtension = 32, mExtension = 32)
+  ascendc.load_data_3d_v2 %l0, %l1, %p : !ascendc.local_tensor<f16, A2>, !ascendc.local_tensor<f16, VECIN>, !ascendc.struct<LoadData3DParamsV2, f16>
+  ascendc.free_tensor %q1, %l1 : !ascendc.queue<VECIN, 1>, !ascendc.local_tensor<f16, VECIN>
+  ascendc.free_tensor %q2, %l0 : !ascendc.queue<A2, 1>, !ascendc.local_tensor<f16, A2>
+  ascendc.return
+}
+
+// CHECK: the source of ascendc.load_data_3d_v2 is a A1/B1 tensor, got !ascendc.local_tensor<f16, VECIN>
+
+// -----
+
+ascendc.kernel cube @k(%x: !ascendc.gm_addr) {
+  %q1 = ascendc.tque "q1" : !ascendc.queue<A1, 1>
+  %q2 = ascendc.tque "q2" : !ascendc.queue<A2, 1>
+  %l1 = ascendc.alloc_tensor "l1" %q1 : !ascendc.queue<A1, 1> -> !ascendc.local_tensor<f32, A1>
+  %l0 = ascendc.alloc_tensor "l0" %q2 : !ascendc.queue<A2, 1> -> !ascendc.local_tensor<f32, A2>
+  %p = ascendc.params "p" LoadData3DParamsV2<f32>(l1H = 1, l1W = 32, channelSize = 32, kExtension = 12, mExtension = 32)
+  ascendc.load_data_3d_v2 %l0, %l1, %p : !ascendc.local_tensor<f32, A2>, !ascendc.local_tensor<f32, A1>, !ascendc.struct<LoadData3DParamsV2, f32>
+  ascendc.free_tensor %q1, %l1 : !ascendc.queue<A1, 1>, !ascendc.local_tensor<f32, A1>
+  ascendc.free_tensor %q2, %l0 : !ascendc.queue<A2, 1>, !ascendc.local_tensor<f32, A2>
+  ascendc.return
+}
+
+// CHECK: ascendc.load_data_3d_v2: kExtension of f32 elements is a multiple of 8, got 12
+
+// -----
+
+ascendc.kernel cube @k(%x: !ascendc.gm_addr) {
+  %q1 = ascendc.tque "q1" : !ascendc.queue<A1, 1>
+  %q2 = ascendc.tque "q2" : !ascendc.queue<A2, 1>
+  %l1 = ascendc.alloc_tensor "l1" %q1 : !ascendc.queue<A1, 1> -> !ascendc.local_tensor<f16, A1>
+  %l0 = ascendc.alloc_tensor "l0" %q2 : !ascendc.queue<A2, 1> -> !ascendc.local_tensor<f16, A2>
+  %p = ascendc.params "p" LoadData3DParamsV2<f16>(l1H = 1, l1W = 32, channelSize = 32, kExtension = 32, mExtension = 32, kStartPt = 8)
+  ascendc.load_data_3d_v2 %l0, %l1, %p : !ascendc.local_tensor<f16, A2>, !ascendc.local_tensor<f16, A1>, !ascendc.struct<LoadData3DParamsV2, f16>
+  ascendc.free_tensor %q1, %l1 : !ascendc.queue<A1, 1>, !ascendc.local_tensor<f16, A1>
+  ascendc.free_tensor %q2, %l0 : !ascendc.queue<A2, 1>, !ascendc.local_tensor<f16, A2>
+  ascendc.return
+}
+
+// CHECK: ascendc.load_data_3d_v2: kStartPt of f16 elements is a multiple of 16, got 8
+
+// -----
+
+ascendc.kernel cube @k(%x: !ascendc.gm_addr) {
+  %q1 = ascendc.tque "q1" : !ascendc.queue<A1, 1>
+  %q2 = ascendc.tque "q2" : !ascendc.queue<A2, 1>
+  %l1 = ascendc.alloc_tensor "l1" %q1 : !ascendc.queue<A1, 1> -> !ascendc.local_tensor<f16, A1>
+  %l0 = ascendc.alloc_tensor "l0" %q2 : !ascendc.queue<A2, 1> -> !ascendc.local_tensor<f16, A2>
+  %p = ascendc.params "p" LoadData3DParamsV2<f16>(l1H = 1, l1W = 32, channelSize = 32, kExtension = 32, mExtension = 24)
+  ascendc.load_data_3d_v2 %l0, %l1, %p : !ascendc.local_tensor<f16, A2>, !ascendc.local_tensor<f16, A1>, !ascendc.struct<LoadData3DParamsV2, f16>
+  ascendc.free_tensor %q1, %l1 : !ascendc.queue<A1, 1>, !ascendc.local_tensor<f16, A1>
+  ascendc.free_tensor %q2, %l0 : !ascendc.queue<A2, 1>, !ascendc.local_tensor<f16, A2>
+  ascendc.return
+}
+
+// CHECK: ascendc.load_data_3d_v2: mExtension of f16 elements is a multiple of 16, got 24
+
+// -----
+
+ascendc.kernel cube @k(%x: !ascendc.gm_addr) {
+  %q1 = ascendc.tque "q1" : !ascendc.queue<A1, 1>
+  %q2 = ascendc.tque "q2" : !ascendc.queue<A2, 1>
+  %l1 = ascendc.alloc_tensor "l1" %q1 : !ascendc.queue<A1, 1> -> !ascendc.local_tensor<f16, A1>
+  %l0 = ascendc.alloc_tensor "l0" %q2 : !ascendc.queue<A2, 1> -> !ascendc.local_tensor<f16, A2>
+  %p = ascendc.params "p" LoadData3DParamsV2<f16>(l1H = 1, l1W = 40000, channelSize = 32, kExtension = 32, mExtension = 32)
+  ascendc.load_data_3d_v2 %l0, %l1, %p : !ascendc.local_tensor<f16, A2>, !ascendc.local_tensor<f16, A1>, !ascendc.struct<LoadData3DParamsV2, f16>
+  ascendc.free_tensor %q1, %l1 : !ascendc.queue<A1, 1>, !ascendc.local_tensor<f16, A1>
+  ascendc.free_tensor %q2, %l0 : !ascendc.queue<A2, 1>, !ascendc.local_tensor<f16, A2>
+  ascendc.return
+}
+
+// CHECK: ascendc.load_data_3d_v2: l1W is at most 32767, got 40000
+
+// -----
+
+ascendc.kernel cube @k(%x: !ascendc.gm_addr) {
+  %q1 = ascendc.tque "q1" : !ascendc.queue<A1, 1>
+  %q2 = ascendc.tque "q2" : !ascendc.queue<A2, 1>
+  %l1 = ascendc.alloc_tensor "l1" %q1 : !ascendc.queue<A1, 1> -> !ascendc.local_tensor<i8, A1>
+  %l0 = ascendc.alloc_tensor "l0" %q2 : !ascendc.queue<A2, 1> -> !ascendc.local_tensor<i8, A2>
+  %p = ascendc.params "p" LoadData3DParamsV2<i8>(l1H = 1, l1W = 32, channelSize = 32, kExtension = 32, mExtension = 32, enTranspose = true)
+  ascendc.load_data_3d_v2 %l0, %l1, %p : !ascendc.local_tensor<i8, A2>, !ascendc.local_tensor<i8, A1>, !ascendc.struct<LoadData3DParamsV2, i8>
+  ascendc.free_tensor %q1, %l1 : !ascendc.queue<A1, 1>, !ascendc.local_tensor<i8, A1>
+  ascendc.free_tensor %q2, %l0 : !ascendc.queue<A2, 1>, !ascendc.local_tensor<i8, A2>
+  ascendc.return
+}
+
+// CHECK: ascendc.load_data_3d_v2: enTranspose into L0A exists for 2- and 4-byte elements, not i8
+
+// -----
+
+ascendc.kernel cube @k(%n: index) {
+  %p = ascendc.params "p" LoadData3DParamsV2<f16>(l1H = 1, padList = 0)
+  ascendc.return
+}
+
+// CHECK: LoadData3DParamsV2 has no field 'padList' (fields: l1H, l1W, channelSize, kExtension, mExtension, kStartPt, mStartPt, strideW, strideH, filterW, filterH, dilationFilterW, dilationFilterH, enTranspose, enSmallK, filterSizeW, filterSizeH, fMatrixCtrl)
+
+// -----
+
+ascendc.kernel cube @k(%n: index) {
+  %p = "ascendc.params"() <{name = "p", fields = ["l1H"], static_values = array<i64: 1>}> : () -> !ascendc.struct<LoadData3DParamsV2>
+  ascendc.return
+}
+
+// CHECK: LoadData3DParamsV2 is a template on the element type: !ascendc.struct<LoadData3DParamsV2, f16>
+
+// -----
+
+ascendc.kernel cube @k(%n: index) {
+  %p = ascendc.params "p" MmadParams<f16>(m = 16)
+  ascendc.return
+}
+
+// CHECK: MmadParams is not a template: !ascendc.struct<MmadParams> takes no element type
+
+// -----
+
+ascendc.kernel cube @k(%n: index) {
+  %p = ascendc.params "p" LoadData3DParamsV2<f64>(l1H = 1)
+  ascendc.return
+}
+
+// CHECK: !ascendc.struct has element type f64; expected f32, f16, bf16 or an 8/16/32/64-bit integer

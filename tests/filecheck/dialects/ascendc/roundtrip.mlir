@@ -336,6 +336,40 @@ ascendc.kernel cube @mmf(%b: !ascendc.gm_addr) attributes {arg_names = ["b"]} {
 
 // -----
 
+// LoadData with LoadData3DParamsV2<T>: one instruction per operand, L1 -> L0A and L1 -> L0B
+// (which it transposes); the struct type carries its template argument.
+ascendc.kernel cube @mm3d(%x: !ascendc.gm_addr) {
+  %pipe = ascendc.tpipe "pipe"
+  %qA1 = ascendc.tque "qA1" : !ascendc.queue<A1, 1>
+  %qB1 = ascendc.tque "qB1" : !ascendc.queue<B1, 1>
+  %qA2 = ascendc.tque "qA2" : !ascendc.queue<A2, 1>
+  %qB2 = ascendc.tque "qB2" : !ascendc.queue<B2, 1>
+  %am = ascendc.alloc_tensor "am" %qA1 : !ascendc.queue<A1, 1> -> !ascendc.local_tensor<f16, A1>
+  %bm = ascendc.alloc_tensor "bm" %qB1 : !ascendc.queue<B1, 1> -> !ascendc.local_tensor<f32, B1>
+  %al = ascendc.alloc_tensor "al" %qA2 : !ascendc.queue<A2, 1> -> !ascendc.local_tensor<f16, A2>
+  %br = ascendc.alloc_tensor "br" %qB2 : !ascendc.queue<B2, 1> -> !ascendc.local_tensor<f32, B2>
+  %la = ascendc.params "la" LoadData3DParamsV2<f16>(l1H = 1, l1W = 128, channelSize = 64, kExtension = 64, mExtension = 128)
+  ascendc.load_data_3d_v2 %al, %am, %la : !ascendc.local_tensor<f16, A2>, !ascendc.local_tensor<f16, A1>, !ascendc.struct<LoadData3DParamsV2, f16>
+  %lb = ascendc.params "lb" LoadData3DParamsV2<f32>(l1H = 1, l1W = 32, channelSize = 48, kExtension = 48, mExtension = 32, mStartPt = 0, enTranspose = true)
+  ascendc.load_data_3d_v2 %br, %bm, %lb : !ascendc.local_tensor<f32, B2>, !ascendc.local_tensor<f32, B1>, !ascendc.struct<LoadData3DParamsV2, f32>
+  ascendc.free_tensor %qA1, %am : !ascendc.queue<A1, 1>, !ascendc.local_tensor<f16, A1>
+  ascendc.free_tensor %qB1, %bm : !ascendc.queue<B1, 1>, !ascendc.local_tensor<f32, B1>
+  ascendc.free_tensor %qA2, %al : !ascendc.queue<A2, 1>, !ascendc.local_tensor<f16, A2>
+  ascendc.free_tensor %qB2, %br : !ascendc.queue<B2, 1>, !ascendc.local_tensor<f32, B2>
+  ascendc.return
+}
+
+// CHECK-LABEL: ascendc.kernel cube @mm3d
+// CHECK: %la = ascendc.params "la" LoadData3DParamsV2<f16>(l1H = 1, l1W = 128, channelSize = 64, kExtension = 64, mExtension = 128)
+// CHECK-NEXT: ascendc.load_data_3d_v2 %al, %am, %la : !ascendc.local_tensor<f16, A2>, !ascendc.local_tensor<f16, A1>, !ascendc.struct<LoadData3DParamsV2, f16>
+// CHECK-NEXT: %lb = ascendc.params "lb" LoadData3DParamsV2<f32>(l1H = 1, l1W = 32, channelSize = 48, kExtension = 48, mExtension = 32, mStartPt = 0, enTranspose = true)
+// CHECK-NEXT: ascendc.load_data_3d_v2 %br, %bm, %lb : !ascendc.local_tensor<f32, B2>, !ascendc.local_tensor<f32, B1>, !ascendc.struct<LoadData3DParamsV2, f32>
+// CHECK-GENERIC: %la = "ascendc.params"() <{name = "la", fields = ["l1H", "l1W", "channelSize", "kExtension", "mExtension"], static_values = array<i64: 1, 128, 64, 64, 128>}> : () -> !ascendc.struct<LoadData3DParamsV2, f16>
+// CHECK-GENERIC-NEXT: "ascendc.load_data_3d_v2"(%al, %am, %la) : (!ascendc.local_tensor<f16, A2>, !ascendc.local_tensor<f16, A1>, !ascendc.struct<LoadData3DParamsV2, f16>) -> ()
+// CHECK-GENERIC-NEXT: %lb = "ascendc.params"() <{name = "lb", fields = ["l1H", "l1W", "channelSize", "kExtension", "mExtension", "mStartPt", "enTranspose"], static_values = array<i64: 1, 32, 48, 48, 32, 0, 1>}> : () -> !ascendc.struct<LoadData3DParamsV2, f32>
+
+// -----
+
 // The bias-table Mmad: a C2 row as its fourth operand.
 ascendc.kernel cube @mmbias(%x: !ascendc.gm_addr) {
   %pipe = ascendc.tpipe "pipe"

@@ -1,11 +1,11 @@
 // RUN: pypto-opt %s -p pypto-ascendc | filecheck %s
 // RUN: pypto-opt %s -p pypto-ascendc -t ascendc | filecheck %s --check-prefix=CXX
 // A cube kernel, as IR: the cube pipes MTE2 (GM -> L1, Nd2Nz copies), MTE1 (L1 -> L0A/L0B,
-// LoadData loops), M (Mmad) and FIX (Fixpipe to GM) hand their tensors over through their
-// queues: enque after the copy-in of each A1/B1 tensor and after the LoadData loop of each
-// A2/B2 tensor, its deque only before the tensor's first use (before that use's declarations),
-// so both copies are issued before the scalar unit waits on the first, and both LoadData loops
-// before the Mmad waits; enque/deque before the Fixpipe of the CO1 result (and before its
+// one LoadData 3D v2 per operand, or a LoadData 2D loop for a transposed right operand, @qk),
+// M (Mmad) and FIX (Fixpipe to GM) hand their tensors over through their queues: enque after
+// the copy-in of each A1/B1 tensor and after the LoadData (loop) of each A2/B2 tensor, its
+// deque only before the tensor's first use (before that use's declarations), so both copies
+// are issued before the scalar unit waits on the first, and both loads before the Mmad waits; enque/deque before the Fixpipe of the CO1 result (and before its
 // parameter struct). A1/B1 tensors are freed once moved, A2/B2 once multiplied, CO1 once
 // stored. No PIPE_V barrier: nothing runs on the vector pipe.
 
@@ -32,18 +32,15 @@ pypto.func aic @mm(%a: !pypto.tensor<[32, 64], f16>, %b: !pypto.tensor<[64, 32],
 // CHECK-NEXT: ascendc.enque %qB1_bm, %bm
 // CHECK-NEXT: %al = ascendc.alloc_tensor "al" %qA2_al
 // CHECK-NEXT: %am_1 = ascendc.deque %qA1_am, %am
-// CHECK-NEXT: %al_load = ascendc.params "al_load" LoadData2DParams(repeatTimes = 4, srcStride = 2, ifTranspose = false)
-// CHECK: scf.for %blk = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
-// CHECK-NEXT: %[[DST:.*]] = ascendc.at %al[%blk * 1024]
-// CHECK-NEXT: %[[SRC:.*]] = ascendc.at %am_1[%blk * 256]
-// CHECK-NEXT: ascendc.load_data %[[DST]], %[[SRC]], %al_load
-// CHECK-NEXT: }
+// CHECK-NEXT: %al_load = ascendc.params "al_load" LoadData3DParamsV2<f16>(l1H = 1, l1W = 32, channelSize = 64, kExtension = 64, mExtension = 32)
+// CHECK-NEXT: ascendc.load_data_3d_v2 %al, %am_1, %al_load
 // CHECK-NEXT: ascendc.enque %qA2_al, %al
 // CHECK-NEXT: ascendc.free_tensor %qA1_am, %am_1
 // CHECK-NEXT: %br = ascendc.alloc_tensor "br" %qB2_br
 // CHECK-NEXT: %bm_1 = ascendc.deque %qB1_bm, %bm
-// CHECK-NEXT: %br_load = ascendc.params "br_load" LoadData2DParams(repeatTimes = 2, srcStride = 4, ifTranspose = true)
-// CHECK: ascendc.enque %qB2_br, %br
+// CHECK-NEXT: %br_load = ascendc.params "br_load" LoadData3DParamsV2<f16>(l1H = 1, l1W = 64, channelSize = 32, kExtension = 32, mExtension = 64, enTranspose = true)
+// CHECK-NEXT: ascendc.load_data_3d_v2 %br, %bm_1, %br_load
+// CHECK-NEXT: ascendc.enque %qB2_br, %br
 // CHECK-NEXT: ascendc.free_tensor %qB1_bm, %bm_1
 // CHECK-NEXT: %acc = ascendc.alloc_tensor "acc" %qCO1_acc
 // CHECK-NEXT: %al_1 = ascendc.deque %qA2_al, %al
@@ -67,9 +64,8 @@ pypto.func aic @mm(%a: !pypto.tensor<[32, 64], f16>, %b: !pypto.tensor<[64, 32],
 // CXX-NEXT: qB1_bm.EnQue(bm);
 // CXX-NEXT: LocalTensor<half> al = qA2_al.AllocTensor<half>();
 // CXX-NEXT: am = qA1_am.DeQue<half>();
-// CXX: for (int32_t blk = 0; blk < 2; ++blk) {
-// CXX-NEXT: LoadData(al[blk * 1024], am[blk * 256], al_load);
-// CXX-NEXT: }
+// CXX: LoadData3DParamsV2<half> al_load;
+// CXX: LoadData(al, am, al_load);
 // CXX-NEXT: qA2_al.EnQue(al);
 // CXX-NEXT: qA1_am.FreeTensor(am);
 // CXX: al = qA2_al.DeQue<half>();
@@ -81,3 +77,28 @@ pypto.func aic @mm(%a: !pypto.tensor<[32, 64], f16>, %b: !pypto.tensor<[64, 32],
 // CXX-NEXT: FixpipeParamsV220 acc_fixpipe;
 // CXX: Fixpipe(c_gm, acc, acc_fixpipe);
 // CXX-NEXT: qCO1_acc.FreeTensor(acc);
+
+// The LoadData 2D loop of a transposed right operand (Kᵀ from the L1 tile of K): its enque
+// follows the loop, not the load inside it.
+pypto.func aic @qk(%q: !pypto.tensor<[16, 64], f16>, %k: !pypto.tensor<[32, 64], f16>, out %s: !pypto.tensor<[16, 32], f32>) -> !pypto.tensor<[16, 32], f32> {
+  %c0 = arith.constant 0 : index
+  %qm = pypto.tile.load %q[%c0, %c0] : !pypto.tensor<[16, 64], f16> -> !pypto.tile<[16, 64], f16, mat>
+  %km = pypto.tile.load %k[%c0, %c0] : !pypto.tensor<[32, 64], f16> -> !pypto.tile<[32, 64], f16, mat>
+  %kt = pypto.tile.transpose_view %km : !pypto.tile<[32, 64], f16, mat>
+  %ql = pypto.tile.move %qm : !pypto.tile<[16, 64], f16, mat> -> !pypto.tile<[16, 64], f16, left>
+  %kr = pypto.tile.move %kt : !pypto.tile<[64, 32], f16, mat> -> !pypto.tile<[64, 32], f16, right>
+  %acc = pypto.tile.matmul %ql, %kr : !pypto.tile<[16, 64], f16, left>, !pypto.tile<[64, 32], f16, right>
+  %r = pypto.tile.store %acc, %s[%c0, %c0] : !pypto.tile<[16, 32], f32, acc>, !pypto.tensor<[16, 32], f32>
+  pypto.return %r : !pypto.tensor<[16, 32], f32>
+}
+
+// CHECK-LABEL: ascendc.kernel cube @qk
+// CHECK: %km_1 = ascendc.deque %qB1_km, %km
+// CHECK-NEXT: %kr_load = ascendc.params "kr_load" LoadData2DParams(repeatTimes = 2, srcStride = 1, ifTranspose = false)
+// CHECK: scf.for %blk = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
+// CHECK-NEXT: %[[DST:.*]] = ascendc.at %kr[%blk * 512]
+// CHECK-NEXT: %[[SRC:.*]] = ascendc.at %km_1[%blk * 512]
+// CHECK-NEXT: ascendc.load_data %[[DST]], %[[SRC]], %kr_load
+// CHECK-NEXT: }
+// CHECK-NEXT: ascendc.enque %qB2_kr, %kr
+// CHECK-NEXT: ascendc.free_tensor %qB1_km, %km_1

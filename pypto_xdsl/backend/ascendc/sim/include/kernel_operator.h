@@ -1328,6 +1328,19 @@ struct LoadData2dTransposeParams {
   uint8_t addrMode = 0;
 };
 
+// LoadData（卷积数据搬运） v2 (kernel_struct_mm.h): the feature map is l1H x l1W positions of
+// channelSize channels in NC1HWC0 (C0 = 32 bytes); the load moves mExtension positions from
+// mStartPt by kExtension channels from kStartPt of its image-to-column matrix.
+template <typename T>
+struct LoadData3DParamsV2 {
+  uint8_t padList[4] = {0, 0, 0, 0};
+  uint16_t l1H = 0, l1W = 0, channelSize = 0, kExtension = 0, mExtension = 0, kStartPt = 0, mStartPt = 0;
+  uint8_t strideW = 1, strideH = 1, filterW = 1, filterH = 1, dilationFilterW = 1, dilationFilterH = 1;
+  bool enTranspose = false, enSmallK = false;
+  T padValue = 0;
+  bool filterSizeW = false, filterSizeH = false, fMatrixCtrl = false;
+};
+
 struct MmadParams {
   uint16_t m = 0, n = 0, k = 0;
   uint8_t unitFlag = 0;
@@ -1439,6 +1452,61 @@ void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
         d[(uint64_t)(r / 8) * (1 + p.dstFracGap) * frac + c * 8 + r % 8] = s[(c / 8) * frac + r * 8 + c % 8];
   }
   pypto_sim::cost::mte1_load((uint64_t)p.repeatTimes * 1024, dmem == pypto_sim::Mem::L0B);
+}
+
+// L1 -> L0A / L0B in one instruction, LoadData（卷积数据搬运） v2, for the 2D case its page describes
+// (N = 1, a 1 x 1 filter, unit strides and dilations, no padding): the image-to-column matrix is
+// then [positions, channels], position p = h * l1W + w of channel c at
+// ((c / C0) * l1H * l1W + p) * C0 + c % C0, i.e. an L1 NZ tile of l1H * l1W rows. Into L0A its
+// [mExtension, kExtension] window lands as Zz fractals (row blocks of 16 x C0); into L0B (the load
+// always transposes there) as the Zn fractals of the [K, N] operand whose K rows are the positions.
+template <typename T>
+void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData3DParamsV2<T>& p) {
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "the simulation's LoadData with LoadData3DParamsV2 supports 2- and 4-byte types");
+  constexpr uint32_t frac = 512 / sizeof(T), c0 = pypto_sim::kBlockBytes / sizeof(T);
+  const pypto_sim::Mem dmem = dst.sim_slot() ? dst.sim_slot()->mem : pypto_sim::Mem::UB;
+  if (dmem != pypto_sim::Mem::L0A && dmem != pypto_sim::Mem::L0B)
+    fail("LoadData with LoadData3DParamsV2: the destination must be in L0A or L0B");
+  const bool to_l0b = dmem == pypto_sim::Mem::L0B;
+  // a NOP, as documented
+  if (p.l1H == 0 || p.l1W == 0 || p.channelSize == 0 || p.kExtension == 0 || p.mExtension == 0) return;
+  if ((p.filterW == 0 && !p.filterSizeW) || (p.filterH == 0 && !p.filterSizeH)) return;
+  if (p.filterW != 1 || p.filterH != 1 || p.filterSizeW || p.filterSizeH || p.strideW != 1 || p.strideH != 1 ||
+      p.dilationFilterW != 1 || p.dilationFilterH != 1)
+    fail("LoadData with LoadData3DParamsV2: the simulation supports a 1 x 1 filter with unit strides and dilations "
+         "(the matrix case), got filter %u x %u, strides %u/%u, dilations %u/%u", p.filterH, p.filterW, p.strideH,
+         p.strideW, p.dilationFilterH, p.dilationFilterW);
+  if (p.padList[0] || p.padList[1] || p.padList[2] || p.padList[3]) fail("LoadData with LoadData3DParamsV2: the simulation does not pad");
+  if (p.enSmallK) fail("LoadData with LoadData3DParamsV2: enSmallK is no longer supported (LoadData_3D page)");
+  if (p.fMatrixCtrl) fail("LoadData with LoadData3DParamsV2: fMatrixCtrl must be false (LoadData_3D page)");
+  if (p.enTranspose && !to_l0b) fail("LoadData with LoadData3DParamsV2: the simulation does not transpose into L0A");
+  if (p.channelSize % c0 || p.kStartPt % c0 || p.kExtension % (to_l0b ? 16 : c0) || p.mExtension % 16)
+    fail("LoadData with LoadData3DParamsV2: the simulation supports whole fractals: channelSize %u and kStartPt %u "
+         "multiples of %u, kExtension %u of %u, mExtension %u of 16", p.channelSize, p.kStartPt, c0, p.kExtension,
+         to_l0b ? 16u : c0, p.mExtension);
+  const uint64_t positions = (uint64_t)p.l1H * p.l1W;
+  if (p.l1H > 32767 || p.l1W > 32767 || p.mStartPt > 32767)
+    fail("LoadData with LoadData3DParamsV2: l1H %u, l1W %u and mStartPt %u are at most 32767", p.l1H, p.l1W, p.mStartPt);
+  if ((uint64_t)p.mStartPt + p.mExtension > positions || (uint64_t)p.kStartPt + p.kExtension > p.channelSize)
+    fail("LoadData with LoadData3DParamsV2: positions %u..%u of %llu and channels %u..%u of %u leave the feature map "
+         "(the simulation does not pad)", p.mStartPt, p.mStartPt + p.mExtension, (unsigned long long)positions,
+         p.kStartPt, p.kStartPt + p.kExtension, p.channelSize);
+  detail::check_local(src, "LoadData with LoadData3DParamsV2", pypto_sim::Mem::L1, positions * p.channelSize, true);
+  detail::check_local(dst, "LoadData with LoadData3DParamsV2", dmem, (uint64_t)p.mExtension * p.kExtension, false);
+  const T* s = src.sim_ptr();
+  T* d = dst.sim_ptr();
+  for (uint32_t m = 0; m < p.mExtension; ++m)
+    for (uint32_t k = 0; k < p.kExtension; ++k) {
+      const uint32_t c = p.kStartPt + k;
+      const T v = s[((uint64_t)(c / c0) * positions + p.mStartPt + m) * c0 + c % c0];
+      if (to_l0b)
+        d[((uint64_t)(m / c0) * (p.kExtension / 16) + k / 16) * frac + (k % 16) * c0 + m % c0] = v;
+      else
+        d[((uint64_t)(m / 16) * (p.kExtension / c0) + k / c0) * frac + (m % 16) * c0 + k % c0] = v;
+    }
+  // rows of the feature map the window's positions span: the bandwidth of the Cube appendix's table 4
+  const uint32_t rows = (p.mStartPt + p.mExtension - 1) / p.l1W - p.mStartPt / p.l1W + 1;
+  pypto_sim::cost::mte1_load((uint64_t)p.mExtension * p.kExtension * sizeof(T), to_l0b, pypto_sim::cost::load3d_bytes_per_cycle(rows, to_l0b));
 }
 
 // L0C += / = L0A x L0B

@@ -479,16 +479,26 @@ inline void gm_transfer(int pipe, const void* gm, uint64_t bursts, uint64_t burs
   b.c.l2_hit_bytes += static_cast<uint64_t>(l2_bytes);
 }
 
-// LoadData L1 -> L0A/L0B (MTE1).
-inline void mte1_load(uint64_t bytes, bool to_l0b) {
+// LoadData L1 -> L0A/L0B (MTE1); bytes_per_cycle 0: the 2D LoadData's bandwidth.
+inline void mte1_load(uint64_t bytes, bool to_l0b, double bytes_per_cycle = 0) {
   BlockState& b = block();
   if (!b.active) return;
   b.cube = true;
   const Params& P = params();
   const double start = issue(MTE1);
-  const double end = start + P.mte1_issue + bytes / (to_l0b ? P.l0b_bytes_per_cycle : P.l0a_bytes_per_cycle);
+  const double bandwidth = bytes_per_cycle > 0 ? bytes_per_cycle : to_l0b ? P.l0b_bytes_per_cycle : P.l0a_bytes_per_cycle;
+  const double end = start + P.mte1_issue + bytes / bandwidth;
   record(MTE1, start, end, end + P.mte1_latency);
   ++b.c.mte1;
+}
+
+// The bandwidth of a LoadData 3D v2 with strideW 1 whose window spans `rows` rows of the feature
+// map (the Cube appendix, table 4): one row moves as LoadData 2D does (0: the 2D parameters,
+// 256 B/cycle into L0A, 128 into L0B), n > 1 rows at 512 / (n + 2) B/cycle into L0A (at least
+// 32) and 512 / (n + 4) into L0B (at least 512 / 18).
+inline double load3d_bytes_per_cycle(uint32_t rows, bool to_l0b) {
+  if (rows <= 1) return 0;
+  return to_l0b ? std::max(std::floor(512.0 / (rows + 4)), std::floor(512.0 / 18)) : std::max(std::floor(512.0 / (rows + 2)), 32.0);
 }
 
 // Mmad (M): ceil(m/16) * ceil(n/16) * ceil(k/k0) fractal steps of one cycle each (k0 = 32 bytes of K: f16 16, f32 8).
