@@ -903,7 +903,7 @@ ascendc.kernel vector @k(%x: !ascendc.gm_addr, %workspace: !ascendc.gm_addr) att
   ascendc.return
 }
 
-// CHECK: global tensor 'm_gm' ends at byte 1536 of a block's part of the workspace, which has 1024 bytes: the rest is the next block's part, which that block uses at the same time
+// CHECK: ascendc.global_tensor: global tensor 'm_gm' ends at byte 1536 of a block's part of the workspace, which has 1024 bytes: the rest is the next block's part, which that block uses at the same time
 
 // -----
 
