@@ -8,9 +8,8 @@ functions ask for:
 - `test_config`: a `RunConfig` of platform a2a3sim, for the tests that call `@pl.jit`
   kernels themselves; the target is `$PYPTO_XDSL_TARGET`, as RunConfig's default is;
 
-and keeps, of the tests parametrised by platform or backend, the a2a3sim / Ascend910B
-variants (as `--platform=a2a3sim` does in the reference), honouring
-`@pytest.mark.platforms(...)`. One JSON line per test goes to `--st-results`: its id, the
+and keeps the tests' variants of the a2a3 family (see pytest_collection_modifyitems: the
+a2a3sim variant, as `--platform=a2a3sim` selects in the reference, or the a2a3 one). One JSON line per test goes to `--st-results`: its id, the
 outcome, the test cases it ran (name, passed, error) and the first error line; a "start" line
 before each test, so a run cut short by the timeout names the test it was in.
 """
@@ -30,7 +29,6 @@ BACKEND = "Ascend910B"
 
 
 def pytest_addoption(parser):
-    parser.addoption("--platform", default=PLATFORM, help="the platform variant kept (default a2a3sim)")
     parser.addoption("--st-results", default=None, help="JSON lines file of the results")
 
 
@@ -60,27 +58,38 @@ def _stand_in_for_test_runner() -> None:
 def _platform_of(value: Any) -> str | None:
     """The platform a parameter value names (a platform id or a BackendType), else None."""
     name = getattr(value, "name", value)
-    if isinstance(name, str) and name in ("a2a3", "a5", "a2a3sim", "a5sim"):
-        return name
-    if isinstance(name, str) and name in ("Ascend910B", "Ascend950"):
+    if isinstance(name, str) and name in ("a2a3", "a5", "a2a3sim", "a5sim", "Ascend910B", "Ascend950"):
         return name
     return None
 
 
 def pytest_collection_modifyitems(config, items):
-    platform = config.getoption("--platform")
+    """Keep the a2a3 family's variants: a test whose `platform` (or `backend_type`) parameter
+    or `platforms` mark names a2a3sim, a2a3 or Ascend910B (both targets here simulate the a2a3
+    family, so a test the reference runs on a2a3 hardware only is run too); of a test with both
+    an a2a3sim and an a2a3 variant, only the a2a3sim one."""
+    family = {PLATFORM, PLATFORM.removesuffix("sim"), BACKEND}
     kept, dropped = [], []
     for item in items:
         marker = item.get_closest_marker("platforms")
-        if marker is not None and platform not in marker.args:
-            dropped.append(item)
-            continue
         params = getattr(getattr(item, "callspec", None), "params", {})
-        named = [_platform_of(v) for v in params.values()]
-        if any(n is not None and n not in (platform, BACKEND) for n in named):
+        named = {_platform_of(v) for v in params.values()} - {None}
+        if (marker is not None and not family & set(marker.args)) or named - family:
             dropped.append(item)
-            continue
-        kept.append(item)
+        else:
+            kept.append(item)
+
+    def variant(item) -> tuple[str, str]:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        rest = sorted((k, repr(v)) for k, v in params.items() if _platform_of(v) is None)
+        return item.parent.nodeid if item.parent else "", getattr(item, "originalname", item.name) + repr(rest)
+
+    simulated = {variant(i) for i in kept if PLATFORM in getattr(getattr(i, "callspec", None), "params", {}).values()}
+    for item in list(kept):
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        if PLATFORM.removesuffix("sim") in params.values() and variant(item) in simulated:
+            kept.remove(item)
+            dropped.append(item)
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept
@@ -100,8 +109,8 @@ def test_config():
 @pytest.fixture
 def test_runner(request):
     runner = StRunner()
-    yield runner
-    request.config._st_cases[request.node.nodeid] = runner.cases
+    request.config._st_cases[request.node.nodeid] = runner.cases  # read by the call's report
+    return runner
 
 
 class StRunner:
