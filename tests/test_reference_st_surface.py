@@ -159,3 +159,40 @@ def test_reference_module_paths_of_the_test_harness():
     with pytest.raises(ReferenceImportError, match=r"pypto.pypto_core.ir is a PyPTO name"):
         from pypto_xdsl.pypto_core import ir  # noqa: F401
     assert core.passes is passes
+
+
+@pl.program
+class BitwiseNot:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, a: pl.Tensor[[M, N], pl.INT16], out: pl.Out[pl.Tensor[[M, N], pl.INT16]]) -> pl.Tensor[[M, N], pl.INT16]:
+        t = pl.load(a, [0, 0], [M, N], valid_shape=VALID)
+        return pl.store(pl.tile.not_(t), [0, 0], out)
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, a: pl.Tensor[[M, N], pl.INT16], out: pl.Out[pl.Tensor[[M, N], pl.INT16]]) -> pl.Tensor[[M, N], pl.INT16]:
+        return self.kernel(a, out)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_not_on_signed_integers_wraps_like_twos_complement(target):
+    a = np.random.default_rng(3).integers(-30000, 30000, (M, N)).astype(np.int16)
+    a[0, :3] = [0, np.iinfo(np.int16).min, np.iinfo(np.int16).max]
+    out = np.zeros_like(a)
+    run(BitwiseNot, a, out, config=RunConfig(target=target))
+    rows, cols = VALID
+    np.testing.assert_array_equal(out[:rows, :cols], ~a[:rows, :cols])
+
+
+def test_not_rejects_unsigned_and_float_tiles():
+    for dtype in ("pl.UINT16", "pl.FP32"):
+        with pytest.raises(ParserError, match=r"pl.tile.not_ takes a signed integer tile \(INT8, INT16, INT32, INT64\)"):
+            build(
+                f"""
+                @pl.program
+                class P:
+                    @pl.function(type=pl.FunctionType.InCore)
+                    def k(self, a: pl.Tensor[[16, 16], {dtype}], out: pl.Out[pl.Tensor[[16, 16], {dtype}]]) -> pl.Tensor[[16, 16], {dtype}]:
+                        t = pl.load(a, [0, 0], [16, 16])
+                        return pl.store(pl.tile.not_(t), [0, 0], out)
+                """
+            )

@@ -5,8 +5,11 @@
 * `pl.tile.prelu(tile, slope, tmp)` / `pl.prelu`: parametric ReLU, the same with a slope
   tile (or tensor) of the input's shape; PyPTO's scratch `tmp` tile is checked and unused.
 
-Both are `relu(x) + slope * min(x, 0)`, which is exact: for x > 0 it is `x + slope * 0`, for
-x <= 0 `0 + slope * x`. Each is four element-wise ops (relu, minimums, muls or mul, add),
+* `pl.tile.not_(tile)` / `pl.not_`: bitwise NOT of a signed integer tile (PyPTO's TNOT),
+  `-x - 1` (two's complement: `~x == -x - 1`, wrapping included).
+
+Both ReLUs are `relu(x) + slope * min(x, 0)`, which is exact: for x > 0 it is `x + slope * 0`,
+for x <= 0 `0 + slope * x`. Each is four element-wise ops (relu, minimums, muls or mul, add),
 which both the interpreter and the Ascend C backend have, partial tiles included.
 """
 
@@ -15,6 +18,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from xdsl.dialects.builtin import IntegerType, Signedness
 from xdsl.ir import SSAValue
 
 from pypto_xdsl.frontend.ops import Args, _check_family, binary, scalar, unary
@@ -68,6 +72,23 @@ def _prelu(family: str | None):
     return handle
 
 
+def _not(family: str | None):
+    def handle(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
+        first = "tile" if family == "tile" else "input"
+        a = Args(fb, node, qual, [first], 1, aliases={"input": first} if first != "input" else None)
+        value = a.shaped(first)
+        fam = _check_family(fb, value, family, node, qual)
+        element = value.type.element_type  # type: ignore[union-attr]
+        if not isinstance(element, IntegerType) or element.width.data == 1 or element.signedness.data != Signedness.SIGNLESS:
+            raise fb.error(
+                a.node_of(first),
+                f"{qual} takes a signed integer {fam} (INT8, INT16, INT32, INT64), got {describe(value)}",
+            )
+        return scalar(fb, "subs", unary(fb, "neg", value, node, fam), Const(1), node, fam)
+
+    return handle
+
+
 def _is_scalar(value: SSAValue) -> bool:
     from pypto_xdsl.dialects.attributes import TensorType, TileType
 
@@ -78,3 +99,4 @@ def register(handlers: dict[tuple[str, str], Handler]) -> None:
     for key, fam in (("", None), ("tile", "tile"), ("tensor", "tensor")):
         handlers[(key, "lrelu")] = _lrelu(fam)
         handlers[(key, "prelu")] = _prelu(fam)
+        handlers[(key, "not_")] = _not(fam)

@@ -4,7 +4,7 @@ from pypto_xdsl.language.ops import OpStub
 
 _NAMES = (
     "load store full add sub mul div maximum minimum adds subs muls divs exp log sqrt neg "
-    "abs relu lrelu prelu recip row_max row_sum row_expand_sub row_expand_mul row_expand_div move matmul "
+    "abs relu lrelu prelu not_ recip row_max row_sum row_expand_sub row_expand_mul row_expand_div move matmul "
     "matmul_acc matmul_bias cast get_block_idx get_block_num "
     "create create_tile read write slice assemble fillpad fillpad_inplace fillpad_expand set_validshape "
     "rsqrt tanh sin cos maximums minimums expands row_min row_prod col_sum col_max col_min "
