@@ -196,3 +196,54 @@ def test_not_rejects_unsigned_and_float_tiles():
                         return pl.store(pl.tile.not_(t), [0, 0], out)
                 """
             )
+
+
+@pl.program
+class RowAndColArgmax:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, a: pl.Tensor[[M, N], pl.FP32], rows: pl.Out[pl.Tensor[[M, 1], pl.INT32]],
+               cols: pl.Out[pl.Tensor[[1, N], pl.INT32]]) -> tuple[pl.Tensor[[M, 1], pl.INT32], pl.Tensor[[1, N], pl.INT32]]:
+        t = pl.load(a, [0, 0], [M, N], valid_shape=VALID)
+        tmp = pl.tile.create([M, N], dtype=pl.FP32, target_memory=pl.MemorySpace.Vec)
+        rows = pl.store(pl.tile.row_argmax(t, tmp), [0, 0], rows)
+        cols = pl.store(pl.tile.col_argmin(t, tmp), [0, 0], cols)
+        return rows, cols
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, a: pl.Tensor[[M, N], pl.FP32], rows: pl.Out[pl.Tensor[[M, 1], pl.INT32]],
+             cols: pl.Out[pl.Tensor[[1, N], pl.INT32]]) -> tuple[pl.Tensor[[M, 1], pl.INT32], pl.Tensor[[1, N], pl.INT32]]:
+        rows, cols = self.kernel(a, rows, cols)
+        return rows, cols
+
+
+def test_arg_reductions_index_the_valid_block_first_on_ties():
+    a = np.round(signed((M, N), 4) * 2).astype(np.float32)  # small integers: many ties
+    a[:, VALID[1]:] = 100.0  # outside the valid columns: never the maximum
+    rows, cols = np.full((M, 1), -1, np.int32), np.full((1, N), -1, np.int32)
+    run(RowAndColArgmax, a, rows, cols, config=RunConfig(target="interpreter"))
+    r, c = VALID
+    np.testing.assert_array_equal(rows[:r, 0], np.argmax(a[:r, :c], axis=1))
+    np.testing.assert_array_equal(cols[0, :c], np.argmin(a[:r, :c], axis=0))
+    assert (rows[r:] == -1).all() and (cols[0, c:] == -1).all()  # the store writes the valid part only
+
+
+@needs_gxx
+def test_arg_reductions_are_refused_by_name_on_the_sim_target():
+    a = signed((M, N), 5)
+    rows, cols = np.zeros((M, 1), np.int32), np.zeros((1, N), np.int32)
+    with pytest.raises(ParserError, match=r"cannot lower 'pypto.tile.row_argmax' in @kernel: it reads the partial tile"):
+        run(RowAndColArgmax, a, rows, cols, config=RunConfig(target="sim"))
+
+
+def test_arg_reductions_take_float_tiles():
+    with pytest.raises(ParserError, match=r"operand 'input' must be a float tile, got !pypto.tile<\[16, 16\], i32, vec>"):
+        build(
+            """
+            @pl.program
+            class P:
+                @pl.function(type=pl.FunctionType.InCore)
+                def k(self, a: pl.Tensor[[16, 16], pl.INT32], out: pl.Out[pl.Tensor[[16, 1], pl.INT32]]) -> pl.Tensor[[16, 1], pl.INT32]:
+                    t = pl.load(a, [0, 0], [16, 16])
+                    return pl.store(pl.tile.row_argmax(t), [0, 0], out)
+            """
+        )

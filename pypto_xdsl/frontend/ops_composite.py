@@ -1,12 +1,11 @@
 """`pl` ops lowered to several existing pypto ops (no op of their own in the IR).
 
-* `pl.tile.lrelu(tile, slope)` / `pl.lrelu`: leaky ReLU, `x > 0 ? x : slope * x` (PyPTO's
+* `pl.tile.lrelu(tile, slope)` (also `pl.lrelu`): leaky ReLU, `x > 0 ? x : slope * x` (PyPTO's
   TLRELU), for any scalar slope (not only slope <= 1, where it is `max(x, slope * x)`);
-* `pl.tile.prelu(tile, slope, tmp)` / `pl.prelu`: parametric ReLU, the same with a slope
-  tile (or tensor) of the input's shape; PyPTO's scratch `tmp` tile is checked and unused.
-
-* `pl.tile.not_(tile)` / `pl.not_`: bitwise NOT of a signed integer tile (PyPTO's TNOT),
-  `-x - 1` (two's complement: `~x == -x - 1`, wrapping included).
+* `pl.tile.prelu(tile, slope, tmp)` (also `pl.prelu`): parametric ReLU, the same with a
+  slope tile of the input's type; PyPTO's scratch `tmp` tile is checked and unused;
+* `pl.tile.not_(tile)`, `pl.tensor.not_`, `pl.not_`: bitwise NOT of a signed integer tile or
+  tensor (PyPTO's TNOT), `-x - 1` (two's complement: `~x == -x - 1`, wrapping included).
 
 Both ReLUs are `relu(x) + slope * min(x, 0)`, which is exact: for x > 0 it is `x + slope * 0`,
 for x <= 0 `0 + slope * x`. Each is four element-wise ops (relu, minimums, muls or mul, add),
@@ -96,7 +95,8 @@ def _is_scalar(value: SSAValue) -> bool:
 
 
 def register(handlers: dict[tuple[str, str], Handler]) -> None:
+    for key in ("", "tile"):  # PyPTO's ReLUs are tile ops (`pl.lrelu` is `pl.tile.lrelu`)
+        handlers[(key, "lrelu")] = _lrelu("tile")
+        handlers[(key, "prelu")] = _prelu("tile")
     for key, fam in (("", None), ("tile", "tile"), ("tensor", "tensor")):
-        handlers[(key, "lrelu")] = _lrelu(fam)
-        handlers[(key, "prelu")] = _prelu(fam)
         handlers[(key, "not_")] = _not(fam)
