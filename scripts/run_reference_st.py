@@ -22,7 +22,9 @@ the inputs its `define_tensors()` describes, and compares the outputs with its
 `compute_expected()` at the case's tolerances. A row is one test (a pytest item, with the
 test cases it ran); it "passes" when the test does. The table shows each target's outcome
 and the first error line. Each run's output is kept under `<work>/runs/<target>/<file>/`,
-the results in `<work>/results.json`.
+the results in `<work>/results.json` and the table in `<work>/table.md`. When `--python`
+has no pytest, it is installed into `<work>/pytest-site` (`pip install --target`), which the
+runs put on their path.
 """
 
 from __future__ import annotations

@@ -247,3 +247,12 @@ def test_arg_reductions_take_float_tiles():
                     return pl.store(pl.tile.row_argmax(t), [0, 0], out)
             """
         )
+
+
+def test_top_level_reference_names():
+    import pypto_xdsl
+    from pypto_xdsl.reference_names import ReferenceImportError
+
+    with pytest.raises(ReferenceImportError, match=r"pypto.passes is a PyPTO name that pypto-xdsl does not provide"):
+        from pypto_xdsl import passes  # noqa: F401
+    assert pypto_xdsl.pypto_core.passes.MemoryPlanner.PYPTO.name == "PYPTO"

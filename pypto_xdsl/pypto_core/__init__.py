@@ -7,13 +7,21 @@ project's IR is xDSL's (`pypto_xdsl.dialects`), and its passes are xDSL passes.
 
 from __future__ import annotations
 
-from pypto_xdsl.reference_names import reference_only_getattr
+import importlib
+
+from pypto_xdsl.reference_names import missing_name
 
 __all__ = ["passes"]
 
-__getattr__ = reference_only_getattr(
-    __name__,
+_REASON = (
     "PyPTO's C++ core has no counterpart: the IR is xDSL's (pypto_xdsl.dialects), the passes xDSL passes "
-    "(pypto-opt -p, RunConfig(pipeline=...))",
-    tuple(__all__),
+    "(pypto-opt -p, RunConfig(pipeline=...))"
 )
+
+
+def __getattr__(name: str):
+    if name == "passes":  # `pypto.pypto_core.passes` without importing it first
+        return importlib.import_module(f"{__name__}.passes")
+    if name.startswith("__"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    raise missing_name(__name__, name, _REASON, tuple(__all__))
