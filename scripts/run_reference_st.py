@@ -130,7 +130,7 @@ def discover(st: Path) -> list[str]:
 def run_file(name: str, target: str, tree: Path, work: Path, site: Path | None, args) -> list[dict]:
     """Run one file's tests on one target; the plugin's records (plus one for a run that
     ended without them)."""
-    cwd = work / "runs" / target / name.removesuffix(".py").replace("/", "__")
+    cwd = run_dir(work, target, name)
     if cwd.exists():
         shutil.rmtree(cwd)
     cwd.mkdir(parents=True)
@@ -160,19 +160,33 @@ def run_file(name: str, target: str, tree: Path, work: Path, site: Path | None, 
             process.wait()
             code = None
     seconds = time.monotonic() - start
+    records = read_records(cwd)
+    finished = {r["nodeid"] for r in records if r["event"] == "result"}
+    started = [r for r in records if r["event"] == "start" and r["nodeid"] not in finished]
+    extra = None
+    if code is None:
+        last = started[-1]["nodeid"] if started else "(run)"
+        extra = {"event": "result", "nodeid": last, "outcome": "timeout", "seconds": seconds, "cases": [],
+                 "error": f"no result within {args.timeout:g} s (the file's later tests not run)"}
+    elif not any(r["event"] in ("result", "collect-error") for r in records) and code not in (0, 5):
+        reason = _last_line(cwd / "stdout.txt") or _last_line(cwd / "stderr.txt") or f"pytest exit status {code}"
+        extra = {"event": "collect-error", "nodeid": "(run)", "error": reason}
+    if extra is not None:  # kept with the plugin's records, for --report
+        with results.open("a") as f:
+            f.write(json.dumps(extra) + "\n")
+        records.append({**extra, "log": str(cwd)})
+    return records
+
+
+def run_dir(work: Path, target: str, name: str) -> Path:
+    return work / "runs" / target / name.removesuffix(".py").replace("/", "__")
+
+
+def read_records(cwd: Path) -> list[dict]:
+    results = cwd / "results.jsonl"
     records = [json.loads(line) for line in results.read_text().splitlines()] if results.exists() else []
     for r in records:
         r["log"] = str(cwd)
-    finished = {r["nodeid"] for r in records if r["event"] == "result"}
-    started = [r for r in records if r["event"] == "start" and r["nodeid"] not in finished]
-    if code is None:
-        last = started[-1]["nodeid"] if started else "(run)"
-        records.append({"event": "result", "nodeid": last, "outcome": "timeout", "seconds": seconds,
-                        "cases": [], "error": f"no result within {args.timeout:g} s (the file's later tests not run)",
-                        "log": str(cwd)})
-    elif not any(r["event"] in ("result", "collect-error") for r in records) and code not in (0, 5):
-        reason = _last_line(cwd / "stdout.txt") or _last_line(cwd / "stderr.txt") or f"pytest exit status {code}"
-        records.append({"event": "collect-error", "nodeid": "(run)", "error": reason, "log": str(cwd)})
     return records
 
 
@@ -250,6 +264,9 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--only", action="append", default=[],
                         help="run only the files whose path under tests/st/ contains this text (repeatable)")
     parser.add_argument("--list", action="store_true", help="list the files and stop")
+    parser.add_argument("--report", action="store_true",
+                        help="run nothing: make the table from the runs kept under <work>/runs/ (e.g. of "
+                             "one invocation per target)")
     parser.add_argument("--python", default=sys.executable, help="the interpreter the tests run with")
     parser.add_argument("--cache", type=Path, default=None,
                         help="$PYPTO_XDSL_CACHE of the runs (default: the environment's)")
@@ -278,11 +295,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.list:
         print("\n".join(files))
         return 0
-    site = pytest_path(args, work)
-    (work / "pytest.ini").write_text(PYTEST_INI)
-    print(f"reference {commit[:12]}, {len(files)} files x {', '.join(args.targets)}; runs under {work / 'runs'}",
-          file=sys.stderr, flush=True)
     rows: dict[tuple[str, str], Row] = {}
+    if args.report:
+        for name in files:
+            for target in args.targets:
+                merge(rows, name, target, read_records(run_dir(work, target, name)), tree)
+        files = []
+    else:
+        site = pytest_path(args, work)
+        (work / "pytest.ini").write_text(PYTEST_INI)
+        print(f"reference {commit[:12]}, {len(files)} files x {', '.join(args.targets)}; runs under {work / 'runs'}",
+              file=sys.stderr, flush=True)
     total, done = len(files) * len(args.targets), 0
     for name in files:
         for target in args.targets:
