@@ -238,12 +238,18 @@ def table(rows: list[Row], targets: list[str]) -> str:
 
 
 def counts(rows: list[Row], targets: list[str]) -> str:
+    """Tests passing on every target (of those run on every target), per target (of those
+    run on it), skipped, and files whose every test passes everywhere."""
     ran = [r for r in rows if all(t in r.results for t in targets)]
     passing = [r for r in ran if all(r.results[t]["status"] == "passes" for t in targets)]
-    per_target = ", ".join(f"{t} {sum(r.results[t]['status'] == 'passes' for r in ran)}" for t in targets)
+    per_target = ", ".join(
+        f"{t} {sum(r.results[t]['status'] == 'passes' for r in rows if t in r.results)} of "
+        f"{sum(t in r.results for r in rows)}"
+        for t in targets
+    )
     skipped = sum(any(r.results[t]["status"] == "skipped" for t in targets) for r in ran)
     files = {r.file for r in ran}
-    files_passing = {r.file for r in ran} - {r.file for r in ran if r not in passing}
+    files_passing = files - {r.file for r in ran if r not in passing}
     return (f"{len(passing)} of {len(ran)} tests pass on {' and '.join(targets)} (per target: {per_target}; "
             f"{skipped} skipped); {len(files_passing)} of {len(files)} files pass entirely")
 
