@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 
 PLATFORM = "a2a3sim"
+_CURRENT_CASES: list[list[dict]] = []  # [the case records of the test running now]
 BACKEND = "Ascend910B"
 
 
@@ -106,11 +107,10 @@ def test_config():
     return RunConfig(platform=PLATFORM)
 
 
-@pytest.fixture
-def test_runner(request):
-    runner = StRunner()
-    request.config._st_cases[request.node.nodeid] = runner.cases  # read by the call's report
-    return runner
+@pytest.fixture(scope="session")
+def test_runner(test_config):
+    """Session-scoped, as the reference's (its tests use it from module-scoped fixtures)."""
+    return StRunner(test_config)
 
 
 class StRunner:
@@ -123,7 +123,12 @@ class StRunner:
     not compared (the reference's `validate_golden`)."""
 
     def __init__(self, config: Any = None) -> None:  # the reference's TestRunner(config)
-        self.cases: list[dict] = []
+        self.config = config
+
+    @property
+    def cases(self) -> list[dict]:
+        """The cases of the test running now (Recorder.pytest_runtest_logstart)."""
+        return _CURRENT_CASES[-1] if _CURRENT_CASES else []
 
     def run(self, case: Any) -> Any:
         from pypto_xdsl.runtime.runner import RunResult
@@ -205,6 +210,7 @@ class Recorder:
                 f.write(json.dumps(record) + "\n")
 
     def pytest_runtest_logstart(self, nodeid, location):
+        _CURRENT_CASES[:] = [self.config._st_cases.setdefault(nodeid, [])]
         self.write({"event": "start", "nodeid": nodeid, "time": time.time()})
 
     def pytest_runtest_logreport(self, report):

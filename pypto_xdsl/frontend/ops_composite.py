@@ -3,7 +3,7 @@
 * `pl.tile.lrelu(tile, slope)` (also `pl.lrelu`): leaky ReLU, `x > 0 ? x : slope * x` (PyPTO's
   TLRELU), for any scalar slope (not only slope <= 1, where it is `max(x, slope * x)`);
 * `pl.tile.prelu(tile, slope, tmp)` (also `pl.prelu`): parametric ReLU, the same with a
-  slope tile of the input's type; PyPTO's scratch `tmp` tile is checked and unused;
+  slope tile of the input's type; PyPTO's scratch `tmp` (any tile) is unused;
 * `pl.tile.not_(tile)`, `pl.tensor.not_`, `pl.not_`: bitwise NOT of a signed integer tile or
   tensor (PyPTO's TNOT), `-x - 1` (two's complement: `~x == -x - 1`, wrapping included).
 
@@ -61,9 +61,7 @@ def _prelu(family: str | None):
                 f"'slope' of {qual} must have the type of '{first}' ({describe(value)}), got {describe(slope)}",
             )
         if "tmp" in a:
-            tmp = a.shaped("tmp")
-            if tmp.type.get_shape() != value.type.get_shape():  # type: ignore[union-attr]
-                raise fb.error(a.node_of("tmp"), f"'tmp' of {qual} must have the shape of '{first}', got {describe(tmp)}")
+            a.tile("tmp")  # the hardware's scratch (PyPTO passes e.g. a u8 mask tile): a tile, unused here
         positive = unary(fb, "relu", value, node, fam)
         scaled = binary(fb, "mul", _negative_part(fb, value, node, fam), slope, node, fam)
         return binary(fb, "add", positive, scaled, node, fam)
