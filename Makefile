@@ -8,7 +8,7 @@ LLVM_BIN := /usr/lib/llvm-22/bin
 PYTEST_WORKERS ?= auto
 export PATH := $(abspath $(BIN)):$(LLVM_BIN):$(PATH)
 
-.PHONY: setup system-deps test lint pytest filecheck demo fuzz fuzz-errors bench reference-examples check-headers clean
+.PHONY: setup system-deps test lint pytest filecheck demo fuzz fuzz-errors bench reference-examples reference-st check-headers clean
 
 setup: $(STAMP) system-deps
 
@@ -103,6 +103,16 @@ $(REF_VENV)/.installed: pyproject.toml
 
 reference-examples: $(REF_VENV)/.installed system-deps
 	$(REF_VENV)/bin/python scripts/run_reference_examples.py --reference '$(REFERENCE)' $(REFERENCE_ARGS)
+
+# The reference's system tests (tests/st/runtime/ops, control_flow, cross_core, scheduling,
+# examples, codegen/dsl) under pytest with scripts/reference_st_plugin.py for the reference's
+# device runner, same import rule and venv as reference-examples (pytest added to it); prints
+# docs/language.md's table ("The reference's system tests"). Opt-in; REFERENCE_ST_ARGS passes
+# options (--targets interpreter, --only runtime/ops/test_abs, --timeout 900, --fresh).
+REFERENCE_ST_ARGS ?=
+reference-st: $(REF_VENV)/.installed system-deps
+	$(REF_VENV)/bin/pip install --quiet pytest
+	$(REF_VENV)/bin/python scripts/run_reference_st.py --reference '$(REFERENCE)' $(REFERENCE_ST_ARGS)
 
 # Opt-in, not part of `make test`: every kernel and host file the backend emits for the repository's
 # inputs, type-checked with clang -fsyntax-only against the real Ascend C devkit headers and the

@@ -1638,6 +1638,50 @@ irdl.dialect @pypto {
     irdl.results(result: %1)
   }
 
+  // pypto.tile.row_argmax
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_row_argmax {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    %2 = irdl.base @pypto::@tile
+    irdl.operands(input: %0, tmp: optional %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tile.row_argmin
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_row_argmin {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    %2 = irdl.base @pypto::@tile
+    irdl.operands(input: %0, tmp: optional %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tile.col_argmax
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_col_argmax {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    %2 = irdl.base @pypto::@tile
+    irdl.operands(input: %0, tmp: optional %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tile.col_argmin
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_col_argmin {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    %2 = irdl.base @pypto::@tile
+    irdl.operands(input: %0, tmp: optional %1)
+    irdl.results(result: %2)
+  }
+
   // pypto.tile.col_prod
   //   traits: Pure
   //   result types inferred by infer_result_types()

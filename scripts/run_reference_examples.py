@@ -190,9 +190,9 @@ class Outcome:
 # Extracting and rewriting
 
 
-def extract(reference: str, revision: str, destination: Path) -> None:
-    """Unpack `examples/` of `reference` at `revision` into `destination`."""
-    archive = _git(reference, "archive", "--format=tar", revision, "examples", text=False)
+def extract(reference: str, revision: str, destination: Path, paths: tuple[str, ...] = ("examples",)) -> None:
+    """Unpack `paths` (default `examples/`) of `reference` at `revision` into `destination`."""
+    archive = _git(reference, "archive", "--format=tar", revision, *paths, text=False)
     destination.mkdir(parents=True, exist_ok=True)
     with tarfile.open(fileobj=io.BytesIO(archive), mode="r:") as tar:
         # The "data" filter (no absolute paths, links out of the tree or device files) where

@@ -319,6 +319,36 @@ def test_tile_row_reductions_and_expands():
     np.testing.assert_allclose(d, a / a.max(axis=1)[:, None], rtol=1e-6)
 
 
+@covers("pypto.tile.row_argmax", "pypto.tile.row_argmin", "pypto.tile.col_argmax", "pypto.tile.col_argmin")
+def test_tile_arg_reductions_first_extremum():
+    R = "!pypto.tile<[4, 1], i32, vec>"
+    C = "!pypto.tile<[1, 8], i32, vec>"
+    TR = "!pypto.tensor<[4, 1], i32>"
+    TC = "!pypto.tensor<[1, 8], i32>"
+    text = f"""
+    pypto.func @main(%a: {T48}, out %rmax: {TR}, out %rmin: {TR}, out %cmax: {TC}, out %cmin: {TC}) {{
+      %c0 = arith.constant 0 : index
+      %x = pypto.tile.load %a[%c0, %c0] : {T48} -> {V48}
+      %r1 = pypto.tile.row_argmax %x : {V48} -> {R}
+      %r2 = pypto.tile.row_argmin %x : {V48} -> {R}
+      %r3 = pypto.tile.col_argmax %x : {V48} -> {C}
+      %r4 = pypto.tile.col_argmin %x : {V48} -> {C}
+      %1 = pypto.tile.store %r1, %rmax[%c0, %c0] : {R}, {TR}
+      %2 = pypto.tile.store %r2, %rmin[%c0, %c0] : {R}, {TR}
+      %3 = pypto.tile.store %r3, %cmax[%c0, %c0] : {C}, {TC}
+      %4 = pypto.tile.store %r4, %cmin[%c0, %c0] : {C}, {TC}
+      pypto.return
+    }}"""
+    a = np.round(rnd(seed=11) * 2).astype(np.float32)  # small integers: ties, the first index wins
+    outs = [np.full((4, 1), -1, np.int32), np.full((4, 1), -1, np.int32),
+            np.full((1, 8), -1, np.int32), np.full((1, 8), -1, np.int32)]
+    run_text(text, [a, *outs])
+    np.testing.assert_array_equal(outs[0][:, 0], a.argmax(axis=1))
+    np.testing.assert_array_equal(outs[1][:, 0], a.argmin(axis=1))
+    np.testing.assert_array_equal(outs[2][0], a.argmax(axis=0))
+    np.testing.assert_array_equal(outs[3][0], a.argmin(axis=0))
+
+
 @covers("pypto.tensor.row_max", "pypto.tensor.row_sum", "pypto.tensor.row_expand_sub",
         "pypto.tensor.row_expand_mul", "pypto.tensor.row_expand_div")
 def test_tensor_row_reductions_and_expands():

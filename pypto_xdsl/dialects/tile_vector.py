@@ -198,6 +198,51 @@ class RowSumOp(RowReductionOp):
     name = "pypto.tile.row_sum"
 
 
+class RowArgReductionOp(RowReductionOpBase):
+    """`%r = op %a [tmp(%t : T)] : A`: the column index (i32) of each row's extremum of a
+    float tile, [M, N] -> [M, 1] (PyPTO's TROWARGMAX / TROWARGMIN); the first index on ties.
+    On a partial tile only the valid columns are compared; the result's valid rows are the
+    input's. Not a RowReductionOp: its result is no value of the input's element type."""
+
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("tmp",)
+    input = operand_def(TileType)
+    tmp = opt_operand_def(TileType)
+    result = result_def(TileType)
+    traits = _PURE
+
+    @classmethod
+    def implied_result_type(cls, operand_types: Sequence[Attribute]) -> Attribute:
+        return _index_result(super().implied_result_type(operand_types))
+
+    def infer_result_types(self) -> Sequence[Attribute]:
+        _check_float_input(self)
+        return super().infer_result_types()
+
+
+@pypto_op_definition
+class RowArgmaxOp(RowArgReductionOp):
+    name = "pypto.tile.row_argmax"
+
+
+@pypto_op_definition
+class RowArgminOp(RowArgReductionOp):
+    name = "pypto.tile.row_argmin"
+
+
+def _index_result(t: Attribute) -> Attribute:
+    from xdsl.dialects.builtin import i32
+
+    return TileType(t.get_shape(), i32, t.memory_space) if isinstance(t, TileType) else t
+
+
+def _check_float_input(op: Operation) -> None:
+    from pypto_xdsl.dialects.attributes import is_float_type
+
+    t = op.operands[0].type
+    if isinstance(t, TileType) and not is_float_type(t.element_type):
+        raise VerifyException(f"operand 'input' must be a float tile, got {t}")
+
+
 class RowExpandTileOp(RowExpandOpBase):
     input = operand_def(TileType)
     row = operand_def(TileType)
@@ -312,6 +357,37 @@ class ColMinOp(ColReductionOp):
 @pypto_op_definition
 class ColProdOp(ColReductionOp):
     name = "pypto.tile.col_prod"
+
+
+class ColArgReductionOp(ColReductionOpBase):
+    """`%r = op %a [tmp(%t : T)] : A`: the row index (i32) of each column's extremum of a
+    float tile, [M, N] -> [1, N] (PyPTO's TCOLARGMAX / TCOLARGMIN); the first index on ties.
+    On a partial tile only the valid rows are compared; the result's valid columns are the
+    input's. Not a ColReductionOp: its result is no value of the input's element type."""
+
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("tmp",)
+    input = operand_def(TileType)
+    tmp = opt_operand_def(TileType)
+    result = result_def(TileType)
+    traits = _PURE
+
+    @classmethod
+    def implied_result_type(cls, operand_types: Sequence[Attribute]) -> Attribute:
+        return _index_result(super().implied_result_type(operand_types))
+
+    def infer_result_types(self) -> Sequence[Attribute]:
+        _check_float_input(self)
+        return super().infer_result_types()
+
+
+@pypto_op_definition
+class ColArgmaxOp(ColArgReductionOp):
+    name = "pypto.tile.col_argmax"
+
+
+@pypto_op_definition
+class ColArgminOp(ColArgReductionOp):
+    name = "pypto.tile.col_argmin"
 
 
 @pypto_op_definition

@@ -165,6 +165,8 @@ class ExpressionMixin:
     def static_value(obj: Any) -> Value:
         if type(obj) in (bool, int, float):
             return Const(obj)
+        if type(obj) in (list, tuple):  # a shape or offsets computed in Python, e.g. `valid_shape=vshape`
+            return type(obj)(ExpressionMixin.static_value(x) for x in obj)
         return obj
 
     def expr_Name(self, node: ast.Name) -> Value:

@@ -590,6 +590,10 @@ from pypto_xdsl.frontend import ops_shapes  # noqa: E402  (uses the helpers abov
 
 ops_shapes.register(HANDLERS)
 
+from pypto_xdsl.frontend import ops_composite  # noqa: E402
+
+ops_composite.register(HANDLERS)
+
 
 def dispatch(fb: FunctionBuilder, stub: OpStub, node: ast.Call) -> Any:
     handler = HANDLERS.get((stub.family, stub.op))

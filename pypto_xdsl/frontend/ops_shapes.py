@@ -687,6 +687,7 @@ def _scalar_min_max(which: str):
 
 _ROW_REDUCTIONS = ("row_max", "row_sum", "row_min", "row_prod")
 _COL_REDUCTIONS = ("col_sum", "col_max", "col_min", "col_prod")
+_ARG_REDUCTIONS = ("row_argmax", "row_argmin", "col_argmax", "col_argmin")
 _EXPANDS = (
     "row_expand_sub", "row_expand_mul", "row_expand_div", "row_expand", "row_expand_add",
     "row_expand_max", "row_expand_min", "row_expand_expdif",
@@ -715,6 +716,8 @@ def register(handlers: dict[tuple[str, str], Handler]) -> None:
         handlers[(key, "slice")] = _slice(fam)
         handlers[(key, "assemble")] = _assemble(fam)
     for key, fam in (("", None), ("tile", "tile")):
+        for n in _ARG_REDUCTIONS:  # tiles only: no tensor form yet
+            handlers[(key, n)] = _reduction(n, fam)
         handlers[(key, "set_validshape")] = _set_validshape(fam)
         handlers[(key, "fillpad")] = _fillpad(fam)
         handlers[(key, "fillpad_expand")] = _fillpad_expand(fam)

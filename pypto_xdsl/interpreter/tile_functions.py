@@ -205,6 +205,39 @@ class TileFunctions(ComputeFunctions):
             )
         return (coerce(numerics.matmul(a, b, element_type(op)) + bias, element_type(op)),)
 
+    def _arg_reduce(self, interpreter: Interpreter, op, args: PythonValues, axis: int, largest: bool):
+        """The index of the first extremum along `axis` of the valid block, as i32; the
+        result keeps the valid extent of the other axis."""
+        a = args[0]
+        valid = valid_of(a) or a.shape
+        data = np.asarray(a)[: valid[0], : valid[1]]
+        if data.shape[axis] == 0:
+            raise fail(interpreter, op, f"{op.name} of an empty {'row' if axis else 'column'} (valid {list(valid)})")
+        index = (np.argmax if largest else np.argmin)(data, axis=axis).astype(np.int32)
+        shape = (a.shape[0], 1) if axis else (1, a.shape[1])
+        out = np.zeros(shape, np.int32)
+        if axis:
+            out[: valid[0], 0] = index
+            return (with_valid(out, None if valid_of(a) is None else (valid[0], 1)),)
+        out[0, : valid[1]] = index
+        return (with_valid(out, None if valid_of(a) is None else (1, valid[1])),)
+
+    @pimpl(tile.RowArgmaxOp)
+    def run_row_argmax(self, interpreter: Interpreter, op: tile.RowArgmaxOp, args: PythonValues):
+        return self._arg_reduce(interpreter, op, args, 1, True)
+
+    @pimpl(tile.RowArgminOp)
+    def run_row_argmin(self, interpreter: Interpreter, op: tile.RowArgminOp, args: PythonValues):
+        return self._arg_reduce(interpreter, op, args, 1, False)
+
+    @pimpl(tile.ColArgmaxOp)
+    def run_col_argmax(self, interpreter: Interpreter, op: tile.ColArgmaxOp, args: PythonValues):
+        return self._arg_reduce(interpreter, op, args, 0, True)
+
+    @pimpl(tile.ColArgminOp)
+    def run_col_argmin(self, interpreter: Interpreter, op: tile.ColArgminOp, args: PythonValues):
+        return self._arg_reduce(interpreter, op, args, 0, False)
+
     @pimpl(tile.GetBlockIdxOp)
     def run_get_block_idx(self, interpreter: Interpreter, op: tile.GetBlockIdxOp, args: PythonValues):
         return (state(interpreter).block_idx,)

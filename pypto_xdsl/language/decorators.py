@@ -218,6 +218,12 @@ class JitFunction:
         """Counters of the specialisation cache: hits, misses, sim builds, sim disk hits."""
         return self.runtime().stats
 
+    @property
+    def _cache(self) -> dict:
+        """PyPTO's name for the specialisation cache (its tests call `fn._cache.clear()`):
+        the compiled specialisations of this process, by argument signature."""
+        return self.runtime().cache
+
     def cache_clear(self) -> None:
         """Forget every specialisation compiled in this process (the disk cache stays)."""
         self.runtime().clear()

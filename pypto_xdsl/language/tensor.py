@@ -4,7 +4,7 @@ from pypto_xdsl.language.ops import OpStub
 
 _NAMES = (
     "create slice assemble dim read reinterpret_view add sub mul div maximum minimum adds subs muls divs "
-    "exp neg abs sqrt log recip relu matmul cast row_max row_sum row_expand_sub row_expand_mul "
+    "exp neg abs sqrt log recip relu not_ matmul cast row_max row_sum row_expand_sub row_expand_mul "
     "row_expand_div "
     "full write rsqrt tanh sin cos maximums minimums expands row_min row_prod col_sum col_max "
     "col_min col_prod row_expand row_expand_add row_expand_max row_expand_min row_expand_expdif "

@@ -121,7 +121,7 @@ class RunConfig:
     save_kernels_dir: str | Path | None = None
     platform: str = "a2a3sim"
     codegen_only: bool = False
-    ignored: dict[str, Any] = field(default_factory=dict, repr=False)
+    ignored: dict[str, Any] = field(default_factory=dict, repr=False, init=False)  # not copied by dataclasses.replace
 
     def __init__(self, *args: Any, **options: Any) -> None:
         if len(args) > len(_POSITIONAL):

@@ -1,4 +1,5 @@
-"""`TensorSpec`: how a program's input or output tensor is made, PyPTO's spelling.
+"""`TensorSpec` and `ScalarSpec`: how a program's input or output tensor (or scalar argument)
+is made, PyPTO's spelling.
 
 PyPTO's examples describe their tensors as specs (name, shape, dtype, how to fill it,
 whether it is an output) and make them with `spec.create_tensor()`. With a torch dtype the
@@ -61,3 +62,26 @@ class TensorSpec:
         if isinstance(init, np.ndarray):
             return init.astype(dtype)
         return np.asarray(init(), dtype=dtype)
+
+
+# PyPTO's ctypes names of scalar arguments -> whether the value is an integer.
+SCALAR_CTYPES = {"int64": True, "int32": True, "uint64": True, "uint32": True, "float": False, "double": False}
+
+
+@dataclass
+class ScalarSpec:
+    """`ScalarSpec("n", 128, ctype="int32")`: a scalar argument of a program, passed after its
+    tensors. `ctype` (PyPTO's ctypes name) is checked against the value; here a scalar
+    argument takes the type its parameter declares."""
+
+    name: str
+    value: int | float
+    ctype: str = "int64"
+
+    def __post_init__(self) -> None:
+        if self.ctype not in SCALAR_CTYPES:
+            raise ValueError(
+                f"ScalarSpec {self.name!r}: unsupported ctype {self.ctype!r}; one of {', '.join(SCALAR_CTYPES)}"
+            )
+        if SCALAR_CTYPES[self.ctype] and not isinstance(self.value, int):
+            raise ValueError(f"ScalarSpec {self.name!r}: ctype {self.ctype!r} takes an integer, got {self.value!r}")

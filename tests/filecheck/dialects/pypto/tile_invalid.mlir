@@ -261,3 +261,30 @@ pypto.func @k(%c: !pypto.tile<[16, 16], f32, vec>, %a: !pypto.tile<[16, 16], f16
 }
 
 // CHECK: operand 'acc' must be an 'acc' tile, got !pypto.tile<[16, 16], f32, vec>
+
+// -----
+
+pypto.func aiv @f(%a: !pypto.tile<[8, 16], i32, vec>) {
+  %r = pypto.tile.row_argmax %a : !pypto.tile<[8, 16], i32, vec>
+  pypto.return
+}
+
+// CHECK: Operation does not verify: operand 'input' must be a float tile, got !pypto.tile<[8, 16], i32, vec>
+
+// -----
+
+pypto.func aiv @f(%a: !pypto.tile<[8, 16], f32, vec>) {
+  %r = pypto.tile.col_argmin %a : !pypto.tile<[8, 16], f32, vec> -> !pypto.tile<[1, 16], f32, vec>
+  pypto.return
+}
+
+// CHECK: Operation does not verify: result #0 has type !pypto.tile<[1, 16], f32, vec>, but the operands imply !pypto.tile<[1, 16], i32, vec>
+
+// -----
+
+pypto.func aiv @f(%a: !pypto.tile<[8, 16], f32, vec>, %t: !pypto.tile<[8, 16], f16, vec>) {
+  %r = pypto.tile.row_argmin %a tmp(%t : !pypto.tile<[8, 16], f16, vec>) : !pypto.tile<[8, 16], f32, vec>
+  pypto.return
+}
+
+// CHECK: Operation does not verify: operand 'tmp' has element type f16, expected f32 like 'input'
