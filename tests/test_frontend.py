@@ -140,6 +140,24 @@ def test_declared_result_type_mismatch_is_an_error():
                 return x
 
 
+@pytest.mark.parametrize("dtype", ["UINT16", "UINT8", "UINT32"])
+def test_a_literal_operand_of_an_unsigned_tile_is_a_located_error(dtype):
+    """arith.constant makes signless integers only: a literal scalar for a ui16 tile has no
+    constant of the tile's element type, which once failed as an internal verifier error."""
+    U = pl.Tensor[[16, 16], getattr(pl, dtype)]
+    with pytest.raises(ParserError, match=r"cannot use the constant 1 as a scalar ui\d+: constants are signless") as err:
+
+        @pl.program
+        class P:
+            @pl.function(type=pl.FunctionType.InCore)
+            def main(self, a: U, out: pl.Out[U]) -> U:
+                t = pl.load(a, [0, 0], [16, 16])
+                out = pl.store(pl.tile.adds(t, 1), [0, 0], out)
+                return out
+
+    assert "internal" not in str(err.value)
+
+
 # --------------------------------------------------------------------------- SSA construction
 
 

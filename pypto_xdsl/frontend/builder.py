@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, IntegerType, ModuleOp
+from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, IntegerType, ModuleOp, Signedness
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
@@ -542,6 +542,14 @@ class FunctionBuilder(ControlFlowMixin, ScopeMixin, ExpressionMixin, CallMixin):
         v = value.value
         if want is None:
             want = IntegerType(1) if isinstance(v, bool) else IndexType() if isinstance(v, int) else A.Float32Type()
+        if isinstance(want, IntegerType) and want.signedness.data != Signedness.SIGNLESS:
+            # arith.constant makes signless integers only, and the scalar operand of a tile op
+            # has the tile's element type: there is no constant of that type to give it
+            raise self.error(
+                node, f"cannot use the constant {v!r} as {describe_type(want)}: constants are signless "
+                "integers, so a literal operand of an unsigned or signed integer tile is not supported; "
+                "use a signless integer dtype (pl.INT16, pl.INT32, ...) or compute the scalar from a tensor element",
+            )
         if isinstance(want, IndexType | IntegerType):
             if isinstance(v, float) and not v.is_integer():
                 raise self.error(node, f"cannot use the float {v!r} as {describe_type(want)}")

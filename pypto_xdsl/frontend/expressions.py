@@ -282,6 +282,11 @@ class ExpressionMixin:
         for v in (lhs, rhs):
             if not isinstance(v, SSAValue | Const):
                 raise self.error(node, f"expected a scalar, got {describe(v)}")
+        for v in (lhs, rhs):
+            if isinstance(v, SSAValue) and isinstance(v.type, IntegerType) and v.type.signedness.data != Signedness.SIGNLESS:
+                raise self.error(
+                    node, f"scalar arithmetic on {v.type} is not supported (arith works on signless integers)"
+                )
         if isinstance(lhs, Const):
             lhs = self.materialize(lhs, rhs.type, node)
         elif isinstance(rhs, Const):
