@@ -112,10 +112,10 @@ def host_function_of(op: Operation):
 
 def verify_in_host(op: Operation) -> None:
     func = host_function_of(op)
-    if func is None or func.func_kind != FuncKind.HOST:
-        where = f"in {func.func_kind.value} function @{func.sym_name.data}" if func is not None else "outside a function"
+    if func is not None and func.func_kind != FuncKind.HOST:
         raise VerifyException(
-            f"{op.name} {where}: it runs on the host of a rank group, in a host function (@pl.jit.host)"
+            f"{op.name} in {func.func_kind.value} function @{func.sym_name.data}: it runs on the host "
+            f"of a rank group, in a host function (@pl.jit.host)"
         )
 
 

@@ -138,12 +138,14 @@ class JitRuntime:
 
     @property
     def entry_kind(self) -> A.FuncKind:
+        if self.fn.host:
+            return A.FuncKind.HOST
         return A.FuncKind.ORCHESTRATION if self.fn.kind is None else self.fn.kind.value
 
     def program_sources(self) -> fjit.FunctionSource:
         if self._entry is None:
             entry = fjit.read_function(self.func, f"@pl.{self.fn.flavour} function")
-            callees = fjit.discover([entry], {entry.name}, fjit.read_function)
+            callees = fjit.discover([entry], {entry.name}, fjit.read_function, host=self.fn.host)
             constants = []
             for fs in [entry, *(c.source for c in callees)]:
                 for name in fs.free_names:
