@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import sys
 import time
 from functools import cached_property
@@ -70,6 +71,8 @@ class Compiled:
         self.sim: SimBuild | None = None
         self.cache_key: tuple | None = None
         """The key of the jit cache this specialisation is stored under."""
+        self.group: Any = None
+        """A host function's rank group (its DistributedConfig), None for one device."""
 
     def __repr__(self) -> str:
         return f"<compiled {self.what} for the {self.target} target>"
@@ -128,7 +131,12 @@ class Compiled:
         return out.getvalue()
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        kwargs.setdefault("config", RunConfig(target=self.target))
+        config = kwargs.setdefault("config", RunConfig(target=self.target))
+        if self.group is not None and isinstance(config, RunConfig) and config.distributed_config is None:
+            # a host program runs on the group it was compiled for
+            config = copy.copy(config)
+            config.distributed_config = self.group
+            kwargs["config"] = config
         return self.runtime.call(args, kwargs)
 
     # ---- the sim target
@@ -212,7 +220,8 @@ class Compiled:
         from pypto_xdsl.interpreter import run as interpret
 
         try:
-            raw = interpret(self.module, self.entry, [a.array for a in args])
+            world = self.group.world_size if self.group is not None else None
+            raw = interpret(self.module, self.entry, [a.array for a in args], world_size=world)
         except InterpretationError as e:
             raise self.runtime.error_at_def(f"running {self.what}: {e}") from None
         return [self._result(r, binding, args) for r in raw]

@@ -390,7 +390,10 @@ class JitRuntime:
     def compiled_for(self, binding: Binding, config: RunConfig, build: bool = True) -> Compiled:
         """The specialisation for `binding` (compiled on a miss); on the sim target with
         `build`, also its simulation build (`lower` needs none)."""
-        key = (config.target, config.pipeline, tuple(binding.key_parts))
+        key: tuple = (config.target, config.pipeline, tuple(binding.key_parts))
+        group = self.rank_group(config)
+        if group is not None:
+            key += (("ranks", group.world_size),)
         compiled = self.cache.get(key)
         if compiled is not None:
             self.stats.hits += 1
@@ -400,6 +403,7 @@ class JitRuntime:
             from pypto_xdsl.runtime.compiled import compile_specialisation
 
             compiled = compile_specialisation(self, binding, config)
+            compiled.group = group
             self.stats.last_compile_seconds = time.perf_counter() - start
             self.cache[key] = compiled
             compiled.cache_key = key  # a ChipWorker checks a dispatch's arguments against it
@@ -408,6 +412,37 @@ class JitRuntime:
             compiled.build(config)
             self.stats.last_compile_seconds += time.perf_counter() - start
         return compiled
+
+    def rank_group(self, config: RunConfig) -> Any:
+        """A `@pl.jit.host` function's group of ranks (`config.distributed_config`); None for
+        other functions, which run on one device."""
+        group = config.distributed_config
+        if not self.fn.host:
+            if group is not None and group.world_size != 1:
+                raise located(
+                    f"{self.fn.__name__}() runs on one device; RunConfig(distributed_config=...) "
+                    f"with {group.world_size} devices runs a @pl.jit.host orchestrator",
+                    ArgumentError,
+                )
+            return None
+        if group is None:
+            raise located(
+                f"@pl.jit.host function '{self.fn.__name__}' runs on a group of ranks: pass "
+                "RunConfig(distributed_config=DistributedConfig(device_ids=[...]))",
+                ArgumentError,
+            )
+        if config.target == "sim":
+            raise self.error_at_def(
+                f"@pl.jit.host function '{self.fn.__name__}': the sim target builds the program of one "
+                "device, not a group of ranks; run it on the interpreter target (RunConfig(target='interpreter'))"
+            )
+        if group.num_sub_workers:
+            raise located(
+                f"DistributedConfig(num_sub_workers={group.num_sub_workers}): host sub-workers (callbacks) "
+                "are not modelled; use num_sub_workers=0",
+                ArgumentError,
+            )
+        return group
 
     def error_at_def(self, message: str) -> CompileError:
         entry = self.program_sources()
