@@ -50,7 +50,7 @@ from pathlib import Path
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_REFERENCE = "/work/.mirror/hw-native-sys+pypto/repo"
 TARGETS = ("interpreter", "sim")
-EXAMPLE_DIRS = ("beginner", "intermediate", "advanced", "models")
+EXAMPLE_DIRS = ("beginner", "intermediate", "advanced", "models", "distributed")
 # Directories whose examples are not numbered: every module of them but `__init__.py`.
 # (distributed/ and runtime/ are not run, but for FILE_EXAMPLES: they need multi-chip execution,
 # @pl.jit.host, DistributedWorker.)
@@ -141,6 +141,26 @@ module = example.build_llama_mini_program().module
 print(f"built: {len(list(module.ops))} top-level op(s)")
 ''',
     ),
+    **{
+        name: (
+            f"its `__main__` with `{' '.join(argv)}`",
+            f"""
+import runpy
+
+sys.argv = [{name!r}, *{argv!r}]
+try:
+    runpy.run_path(str(ROOT / "examples" / {name!r}), run_name="__main__")
+except SystemExit as e:
+    sys.exit(e.code)
+""",
+        )
+        for name, argv in (
+            ("distributed/04_barrier.py", ["--use-builtin"]),
+            ("distributed/05_remote_load_store.py", ["--mode", "store"]),
+            ("distributed/06_put_get.py", ["--mode", "get"]),
+            ("distributed/07_dynamic_rank_count.py", ["-d", "0,1,2,3", "--mode", "get"]),
+        )
+    },
     "models/qwen3_jit/qwen3_decode.py": (
         "without `models/__init__.py`",
         '''

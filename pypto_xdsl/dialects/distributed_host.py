@@ -29,7 +29,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from xdsl.dialects.builtin import ArrayAttr, FlatSymbolRefAttrConstr, IndexType, IntAttr, IntegerType, StringAttr, SymbolRefAttr
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    FlatSymbolRefAttrConstr,
+    IndexType,
+    IntAttr,
+    IntegerType,
+    StringAttr,
+    SymbolRefAttr,
+)
 from xdsl.ir import Attribute, Operation, SSAValue, TypeAttribute
 from xdsl.irdl import (
     IRDLOperation,

@@ -27,7 +27,6 @@ from xdsl.ir import SSAValue
 
 from pypto_xdsl.dialects import tensor as tensor_ops
 from pypto_xdsl.dialects import tile as tile_ops
-from pypto_xdsl.dialects.distributed import DistributedTensorType
 from pypto_xdsl.dialects.attributes import (
     AtomicKind,
     PadValue,
@@ -35,6 +34,7 @@ from pypto_xdsl.dialects.attributes import (
     TileType,
     is_float_type,
 )
+from pypto_xdsl.dialects.distributed import DistributedTensorType
 from pypto_xdsl.frontend.ops import Args, _check_family, _family_of, op_class
 from pypto_xdsl.frontend.values import Const, describe
 from pypto_xdsl.language import types as T

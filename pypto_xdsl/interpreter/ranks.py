@@ -87,6 +87,8 @@ class RankGroup:
     runs: list[_Rank] = field(default_factory=list)
     turn: _Rank | None = None
     error: BaseException | None = None
+    stopped: bool = False
+    """A rank found the group deadlocked: the others stop (its error is the group's)."""
     barriers: dict[int, int] = field(default_factory=dict)
     """Arrivals at the barriers, per signal buffer."""
 
@@ -96,9 +98,9 @@ class RankGroup:
 
         def main() -> None:
             with self.cond:
-                while self.turn is not run and self.error is None:
+                while self.turn is not run and self.error is None and not self.stopped:
                     self.cond.wait()
-                if self.error is not None:
+                if self.error is not None or self.stopped:
                     run.state = "done"
                     self.cond.notify_all()
                     return
@@ -167,12 +169,12 @@ class RankGroup:
                 message = "the ranks deadlock, none can go on: " + "; ".join(
                     f"{r.name} waits at {r.where}" for r in blocked
                 )
-                self.error = RanksDeadlocked(message)
+                self.stopped = True
                 self.cond.notify_all()
                 raise RanksDeadlocked(message)
-            while self.turn is not run and self.error is None:
+            while self.turn is not run and self.error is None and not self.stopped:
                 self.cond.wait()
-            if self.error is not None:
+            if self.error is not None or self.stopped:
                 raise GroupAborted
             run.state, run.ready = "ready", None
 
