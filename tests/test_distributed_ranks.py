@@ -187,11 +187,47 @@ def test_host_function_needs_a_group():
         scale_all(x, y, config=RunConfig(target="interpreter"))
 
 
-def test_sim_target_reports_host_programs():
+@pl.jit.incore
+def roundtrip(
+    x: pl.Tensor[[1, SIZE], pl.FP32], y: pl.Out[pl.Tensor[[1, SIZE], pl.FP32]], data: pld.DistributedTensor[[1, SIZE], pl.FP32]
+):
+    t = pl.load(x, [0, 0], [1, SIZE])
+    data = pl.store(pl.add(t, t), [0, 0], data)
+    back = pl.load(data, [0, 0], [1, SIZE])
+    y = pl.store(back, [0, 0], y)
+    return y
+
+
+@pl.jit
+def roundtrip_rank(
+    x: pl.Tensor[[1, SIZE], pl.FP32], y: pl.Out[pl.Tensor[[1, SIZE], pl.FP32]], data: pld.DistributedTensor[[1, SIZE], pl.FP32]
+):
+    return roundtrip(x, y, data)
+
+
+@pl.jit.host
+def roundtrip_all(x: pl.Tensor[[NR, 1, SIZE], pl.FP32], y: pl.Out[pl.Tensor[[NR, 1, SIZE], pl.FP32]]):
+    data_buf = pld.alloc_window_buffer([1, SIZE], dtype=pl.FP32)
+    for r in pl.range(pld.world_size()):
+        roundtrip_rank(x[r], y[r], pld.window(data_buf, [1, SIZE], dtype=pl.FP32), device=r)
+
+
+def sim_group(n: int) -> RunConfig:
+    return RunConfig(target="sim", distributed_config=DistributedConfig(device_ids=list(range(n))))
+
+
+@pytest.mark.parametrize("target", ["interpreter", "sim"])
+def test_each_rank_writes_its_own_window(target):
     x, y = _world(2)
-    config = RunConfig(target="sim", distributed_config=DistributedConfig(device_ids=[0, 1]))
-    with pytest.raises(ParserError, match="the sim target builds the program of one device, not a group of ranks"):
-        scale_all(x, y, config=config)
+    roundtrip_all(x, y, config=group(2) if target == "interpreter" else sim_group(2))
+    np.testing.assert_array_equal(y, x + x)
+
+
+def test_sim_target_rejects_remote_access_at_the_op():
+    x, y = _world(2)
+    with pytest.raises(ParserError, match=r"pypto.dist.rank in @ring addresses the windows of other ranks") as info:
+        ring_all(x, y, config=sim_group(2))
+    assert "pld.rank(ctx)" in info.value.source_line and "module" not in str(info.value)
 
 
 def test_sub_workers_are_reported():

@@ -280,6 +280,7 @@ def run(
     check_directions: bool = False,
     max_steps: int | None = None,
     world_size: int | None = None,
+    dispatcher: Any = None,
 ) -> tuple[Any, ...]:
     """Run `@entry` and return its results.
 
@@ -289,7 +290,9 @@ def run(
     `block_idx`/`block_num` are what `get_block_idx`/`get_block_num` return;
     `check_directions` diagnoses writes into `in` parameters; `max_steps` bounds the number
     of ops executed; `world_size` is the number of ranks a host function dispatches to (they
-    run to their end before `run` returns, see `interpreter.ranks`). Runs on a deep stack
+    run to their end before `run` returns, see `interpreter.ranks`); a `dispatcher(callee,
+    rank, args)` runs each dispatch itself instead, when it is made (one rank after
+    another: a simulated device per rank). Runs on a deep stack
     (`pypto_xdsl.utils.deep_stack`).
     """
     if inputs is None:
@@ -304,6 +307,7 @@ def run(
         from pypto_xdsl.interpreter.ranks import RankGroup
 
         group = state(interpreter).group = RankGroup(world_size)
+        state(interpreter).dispatcher = dispatcher
     prepared = [
         coerce(np.asarray(a), t.element_type)
         if isinstance(t, TensorType | TileType) and isinstance(a, list | tuple)

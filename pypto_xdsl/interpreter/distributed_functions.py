@@ -111,6 +111,9 @@ class DistributedFunctions(InterpreterFunctions):
         assert isinstance(callee, FuncOp)
         bound = tuple(a.bound_to(rank) if isinstance(a, WindowArray) else a for a in call_args)
         st = state(interpreter)
+        if st.dispatcher is not None:
+            st.dispatcher(callee.sym_name.data, rank, bound)
+            return ()
         assert st.spawn is not None
         sub = st.spawn()
         sub_st = state(sub)

@@ -100,6 +100,8 @@ class InterpState:
     """One list per running task launch: the conditions its body registers."""
     group: Any = None
     """The ranks a host function dispatches to (`interpreter.ranks.RankGroup`), or None."""
+    dispatcher: Callable[[str, int, tuple[Any, ...]], None] | None = None
+    """Runs a dispatch in place of the interpreter (the sim target's per-rank devices)."""
 
     @property
     def frame(self) -> Frame:

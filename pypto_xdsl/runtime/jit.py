@@ -31,6 +31,7 @@ from xdsl.printer import Printer
 
 from pypto_xdsl.dialects import attributes as A
 from pypto_xdsl.dialects.attributes import TensorType, TileType, is_float_type
+from pypto_xdsl.dialects.distributed import DistributedTensorType
 from pypto_xdsl.frontend import jit as fjit
 from pypto_xdsl.frontend.errors import ParserError
 from pypto_xdsl.frontend.locate import located
@@ -227,6 +228,10 @@ class JitRuntime:
             raise located(str(e), ArgumentError) from None
         if isinstance(formal, TileType):
             raise located(f"parameter '{name}' of {self.fn.__name__}() is a tile; a jit entry takes tensors and scalars", ArgumentError)
+        if isinstance(formal, DistributedTensorType):
+            # a window (`pld.DistributedTensor`): on its own, one device's window is its
+            # global memory, an array of the annotated shape (a host dispatch passes it)
+            formal = TensorType(formal.get_shape(), formal.element_type)
         wants_scalar = formal is not None and not isinstance(formal, TensorType)
         if array is not None and array.array.ndim == 0 and wants_scalar:
             value, array = array.array.item(), None
@@ -407,7 +412,7 @@ class JitRuntime:
             self.stats.last_compile_seconds = time.perf_counter() - start
             self.cache[key] = compiled
             compiled.cache_key = key  # a ChipWorker checks a dispatch's arguments against it
-        if build and config.target == "sim" and compiled.sim is None:
+        if build and config.target == "sim" and compiled.sim is None and not self.fn.host:
             start = time.perf_counter()
             compiled.build(config)
             self.stats.last_compile_seconds += time.perf_counter() - start
@@ -431,11 +436,6 @@ class JitRuntime:
                 "RunConfig(distributed_config=DistributedConfig(device_ids=[...]))",
                 ArgumentError,
             )
-        if config.target == "sim":
-            raise self.error_at_def(
-                f"@pl.jit.host function '{self.fn.__name__}': the sim target builds the program of one "
-                "device, not a group of ranks; run it on the interpreter target (RunConfig(target='interpreter'))"
-            )
         if group.num_sub_workers:
             raise located(
                 f"DistributedConfig(num_sub_workers={group.num_sub_workers}): host sub-workers (callbacks) "
@@ -443,6 +443,18 @@ class JitRuntime:
                 ArgumentError,
             )
         return group
+
+    def dispatched_function(self, ir_name: str) -> Any:
+        """The `@pl.jit` function a host function dispatches as `@ir_name`."""
+        from pypto_xdsl.language.decorators import JitFunction
+
+        self.program_sources()
+        for callee in self._callees:
+            if callee.ir_name == ir_name:
+                for obj in callee.objects:
+                    if isinstance(obj, JitFunction):
+                        return obj
+        raise self.error_at_def(f"@{ir_name} is not a @pl.jit function this host function dispatches")
 
     def error_at_def(self, message: str) -> CompileError:
         entry = self.program_sources()
