@@ -20,8 +20,9 @@ Every numbered example of beginner/, intermediate/, advanced/ and models/ (and t
 package's entry, run as a module) and every module of utils/ runs its `__main__` once per
 target, each in a subprocess of its own whose `$PYPTO_XDSL_TARGET` picks the target: the
 examples' `RunConfig()` reads it, and their `platform=` names do not choose a target here.
-Of distributed/ and runtime/ only runtime/explicit_dispatch.py runs (`ChipWorker` dispatch);
-the others are multi-chip programs, `@pl.jit.host`, `DistributedWorker`.
+The numbered distributed/ examples run too (`@pl.jit.host` multi-rank programs, some with
+harness rows for their other command-line modes); of runtime/ only runtime/explicit_dispatch.py
+runs (`ChipWorker` dispatch): the others need host callbacks and `DistributedWorker`.
 "Harness" rows are checks added for examples whose `__main__` compiles nothing: the example is
 imported unchanged and one of its functions called (see HARNESSES). A row "runs" when its
 process exits 0, the example's own assertions holding; otherwise the table shows the last line
@@ -52,12 +53,11 @@ DEFAULT_REFERENCE = "/work/.mirror/hw-native-sys+pypto/repo"
 TARGETS = ("interpreter", "sim")
 EXAMPLE_DIRS = ("beginner", "intermediate", "advanced", "models", "distributed")
 # Directories whose examples are not numbered: every module of them but `__init__.py`.
-# (distributed/ and runtime/ are not run, but for FILE_EXAMPLES: they need multi-chip execution,
-# @pl.jit.host, DistributedWorker.)
+# (runtime/ is not run, but for FILE_EXAMPLES: it needs host callbacks and DistributedWorker.)
 TOOL_DIRS = ("utils",)
 # A package entry run with `python -m`: its relative imports need the package around it.
 MODULE_EXAMPLES = ("models/qwen3_jit/qwen3_decode.py",)
-# Single files of directories otherwise not run (the rest of runtime/ is multi-chip).
+# Single files of directories otherwise not run (the rest of runtime/ needs host callbacks).
 FILE_EXAMPLES = ("runtime/explicit_dispatch.py",)
 
 # The one rewriting rule, applied to the import statements of every file (see rewrite_source);
