@@ -53,12 +53,12 @@ DEFAULT_REFERENCE = "/work/.mirror/hw-native-sys+pypto/repo"
 TARGETS = ("interpreter", "sim")
 EXAMPLE_DIRS = ("beginner", "intermediate", "advanced", "models", "distributed")
 # Directories whose examples are not numbered: every module of them but `__init__.py`.
-# (runtime/ is not run, but for FILE_EXAMPLES: it needs host callbacks and DistributedWorker.)
+# (runtime/ runs through FILE_EXAMPLES.)
 TOOL_DIRS = ("utils",)
 # A package entry run with `python -m`: its relative imports need the package around it.
 MODULE_EXAMPLES = ("models/qwen3_jit/qwen3_decode.py",)
-# Single files of directories otherwise not run (the rest of runtime/ needs host callbacks).
-FILE_EXAMPLES = ("runtime/explicit_dispatch.py",)
+# Single files of directories otherwise not run (runtime/: its other files are library code).
+FILE_EXAMPLES = ("runtime/explicit_dispatch.py", "runtime/distributed_callback.py", "runtime/multi_program_kv_cache.py")
 
 # The one rewriting rule, applied to the import statements of every file (see rewrite_source);
 # the stamp of an extracted tree names it, so a changed rule extracts the tree anew.
