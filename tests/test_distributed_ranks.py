@@ -303,3 +303,10 @@ def test_host_function_called_from_jit_is_located():
     x, y = _world(1)
     with pytest.raises(ParserError, match=r"is a @pl.jit.host orchestrator and cannot be called from a jit function"):
         entry(x, y, config=RunConfig(target="interpreter"))
+
+
+def test_host_level_program_functions_are_located():
+    with pytest.raises(ParserError, match=r"HOST-level functions of a @pl.program .* are not supported"):
+
+        @pl.function(level=pl.Level.HOST, role=pl.Role.SubWorker)
+        def callback(f: pl.Tensor[[8, 8], pl.FP32]): ...

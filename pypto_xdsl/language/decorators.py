@@ -81,6 +81,11 @@ def _kind_of(kind: FunctionType, level: Level | None, role: Role | None) -> Func
     if level is None:
         raise located("@pl.function(role=...) needs a level= too (e.g. level=pl.Level.CHIP)")
     spelled = f"level=pl.Level.{level.name}" + (f", role=pl.Role.{role.name}" if role is not None else "")
+    if level == Level.HOST:
+        raise located(
+            f"@pl.function({spelled}): HOST-level functions of a @pl.program (host orchestrators, "
+            "sub-worker callbacks) are not supported; a @pl.jit.host function orchestrates a group of ranks"
+        )
     if kind != FunctionType.Opaque:
         want = _KIND_LEVEL_ROLE.get(kind)
         if want is None or want[0] != level or role not in (None, want[1]):
