@@ -96,8 +96,9 @@ irdl.dialect @pypto {
     %5 = irdl.is "orchestration"
     %6 = irdl.is "group"
     %7 = irdl.is "graph"
-    %8 = irdl.any_of(%0, %1, %2, %3, %4, %5, %6, %7)
-    irdl.parameters(value: %8)
+    %8 = irdl.is "host"
+    %9 = irdl.any_of(%0, %1, %2, %3, %4, %5, %6, %7, %8)
+    irdl.parameters(value: %9)
   }
 
   // `#pypto<dir out>`
@@ -197,6 +198,25 @@ irdl.dialect @pypto {
     %1 = irdl.is "set"
     %2 = irdl.any_of(%0, %1)
     irdl.parameters(value: %2)
+  }
+
+  // `!pypto.window_buffer<[1, 64], f32>`: a communication window, one buffer per rank.
+  irdl.type @window_buffer {
+    %0 = irdl.base "#builtin.array"
+    %1 = irdl.is f32
+    %2 = irdl.is f16
+    %3 = irdl.is bf16
+    %4 = irdl.is i1
+    %5 = irdl.is i8
+    %6 = irdl.is i16
+    %7 = irdl.is i32
+    %8 = irdl.is i64
+    %9 = irdl.is ui8
+    %10 = irdl.is ui16
+    %11 = irdl.is ui32
+    %12 = irdl.is ui64
+    %13 = irdl.any_of(%1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12)
+    irdl.parameters(shape: %0, element_type: %13)
   }
 
   // `#pypto<pipe c2v>`: the direction of a cross-core ring or flag.
@@ -334,6 +354,114 @@ irdl.dialect @pypto {
     %3 = irdl.base @pypto::@wait_cmp
     irdl.operands(signal: %0, offsets: variadic %1, expected: %2)
     irdl.attributes {"cmp" = %3}
+  }
+
+  // pypto.dist.world_size: `%n = pypto.dist.world_size : index`: the number of ranks of the group.
+  //   memory effects: unknown
+  irdl.operation @dist_world_size {
+    %0 = irdl.is index
+    irdl.results(result: %0)
+  }
+
+  // pypto.dist.alloc_window: `%b = pypto.dist.alloc_window : !pypto.window_buffer<[1, 64], f32>` (one per rank, zeroed).
+  //   traits: MemoryWriteEffect
+  irdl.operation @dist_alloc_window {
+    %0 = irdl.base @pypto::@window_buffer
+    irdl.results(buffer: %0)
+  }
+
+  // pypto.dist.window: `%w = pypto.dist.window %b : !pypto.window_buffer<...> -> !pypto.dist_tensor<...>`.
+  //   memory effects: unknown
+  irdl.operation @dist_window {
+    %0 = irdl.base @pypto::@window_buffer
+    %1 = irdl.base @pypto::@dist_tensor
+    irdl.operands(buffer: %0)
+    irdl.results(result: %1)
+  }
+
+  // pypto.dist.dispatch: `pypto.dist.dispatch @f(%a, %w) device %r : (A, W), index`: launch `@f` on rank `%r`.
+  //   traits: DispatchSymbolUser, MemoryReadEffect, MemoryWriteEffect
+  irdl.operation @dist_dispatch {
+    %0 = irdl.any
+    %1 = irdl.any
+    %2 = irdl.base "#builtin.symbol_ref"
+    irdl.operands(args: variadic %0, device: %1)
+    irdl.attributes {"callee" = %2}
+  }
+
+  // pypto.dist.rank: `%r = pypto.dist.rank %w : !pypto.dist_tensor<...> -> index`: this rank's number.
+  //   memory effects: unknown
+  irdl.operation @dist_rank {
+    %0 = irdl.base @pypto::@dist_tensor
+    %1 = irdl.is index
+    irdl.operands(window: %0)
+    irdl.results(result: %1)
+  }
+
+  // pypto.dist.nranks: `%n = pypto.dist.nranks %w : !pypto.dist_tensor<...> -> index`: the group's size.
+  //   memory effects: unknown
+  irdl.operation @dist_nranks {
+    %0 = irdl.base @pypto::@dist_tensor
+    %1 = irdl.is index
+    irdl.operands(window: %0)
+    irdl.results(result: %1)
+  }
+
+  // pypto.dist.local: `%l = pypto.dist.local %w : !pypto.dist_tensor<S, T> -> !pypto.tensor<S, T>`.
+  //   memory effects: unknown
+  irdl.operation @dist_local {
+    %0 = irdl.base @pypto::@dist_tensor
+    %1 = irdl.base @pypto::@tensor
+    irdl.operands(window: %0)
+    irdl.results(result: %1)
+  }
+
+  // pypto.dist.remote_load: `%t = pypto.dist.remote_load %w[%i, %j], %peer : W, index -> !pypto.tile<...>`.
+  //   traits: MemoryReadEffect
+  irdl.operation @dist_remote_load {
+    %0 = irdl.base @pypto::@dist_tensor
+    %1 = irdl.is index
+    %2 = irdl.any
+    %3 = irdl.base @pypto::@tile
+    irdl.operands(window: %0, offsets: variadic %1, peer: %2)
+    irdl.results(result: %3)
+  }
+
+  // pypto.dist.remote_store: `pypto.dist.remote_store %t, %w[%i, %j], %peer : TILE, W, index`.
+  //   traits: MemoryWriteEffect
+  irdl.operation @dist_remote_store {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@dist_tensor
+    %2 = irdl.is index
+    %3 = irdl.any
+    irdl.operands(tile: %0, window: %1, offsets: variadic %2, peer: %3)
+  }
+
+  // pypto.dist.put: `pypto.dist.put #pypto<atomic none> %dst, %peer, %src : W, index, S`: this rank's `%src`
+  //   traits: MemoryReadEffect, MemoryWriteEffect
+  irdl.operation @dist_put {
+    %0 = irdl.base @pypto::@dist_tensor
+    %1 = irdl.any
+    %2 = irdl.any
+    %3 = irdl.base @pypto::@atomic
+    irdl.operands(dst: %0, peer: %1, src: %2)
+    irdl.attributes {"atomic" = %3}
+  }
+
+  // pypto.dist.get: `pypto.dist.get %dst, %peer, %src : W, index, W`: `%src` of rank `%peer` into this
+  //   traits: MemoryReadEffect, MemoryWriteEffect
+  irdl.operation @dist_get {
+    %0 = irdl.base @pypto::@dist_tensor
+    %1 = irdl.any
+    %2 = irdl.base @pypto::@dist_tensor
+    irdl.operands(dst: %0, peer: %1, src: %2)
+  }
+
+  // pypto.dist.barrier: `pypto.dist.barrier %sig : !pypto.dist_tensor<[R, C], i32>`: all ranks rendezvous.
+  //   traits: MemoryReadEffect, MemoryWriteEffect
+  irdl.operation @dist_barrier {
+    %0 = irdl.base @pypto::@dist_tensor
+    irdl.operands(signal: %0)
   }
 
   // pypto.task_ids.create: An array of task ids, every element "no task".

@@ -20,8 +20,9 @@ Every numbered example of beginner/, intermediate/, advanced/ and models/ (and t
 package's entry, run as a module) and every module of utils/ runs its `__main__` once per
 target, each in a subprocess of its own whose `$PYPTO_XDSL_TARGET` picks the target: the
 examples' `RunConfig()` reads it, and their `platform=` names do not choose a target here.
-Of distributed/ and runtime/ only runtime/explicit_dispatch.py runs (`ChipWorker` dispatch);
-the others are multi-chip programs, `@pl.jit.host`, `DistributedWorker`.
+The numbered distributed/ examples run too (`@pl.jit.host` multi-rank programs, some with
+harness rows for their other command-line modes); of runtime/ only runtime/explicit_dispatch.py
+runs (`ChipWorker` dispatch): the others need host callbacks and `DistributedWorker`.
 "Harness" rows are checks added for examples whose `__main__` compiles nothing: the example is
 imported unchanged and one of its functions called (see HARNESSES). A row "runs" when its
 process exits 0, the example's own assertions holding; otherwise the table shows the last line
@@ -50,15 +51,14 @@ from pathlib import Path
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_REFERENCE = "/work/.mirror/hw-native-sys+pypto/repo"
 TARGETS = ("interpreter", "sim")
-EXAMPLE_DIRS = ("beginner", "intermediate", "advanced", "models")
+EXAMPLE_DIRS = ("beginner", "intermediate", "advanced", "models", "distributed")
 # Directories whose examples are not numbered: every module of them but `__init__.py`.
-# (distributed/ and runtime/ are not run, but for FILE_EXAMPLES: they need multi-chip execution,
-# @pl.jit.host, DistributedWorker.)
+# (runtime/ runs through FILE_EXAMPLES.)
 TOOL_DIRS = ("utils",)
 # A package entry run with `python -m`: its relative imports need the package around it.
 MODULE_EXAMPLES = ("models/qwen3_jit/qwen3_decode.py",)
-# Single files of directories otherwise not run (the rest of runtime/ is multi-chip).
-FILE_EXAMPLES = ("runtime/explicit_dispatch.py",)
+# Single files of directories otherwise not run (runtime/: its other files are library code).
+FILE_EXAMPLES = ("runtime/explicit_dispatch.py", "runtime/distributed_callback.py", "runtime/multi_program_kv_cache.py")
 
 # The one rewriting rule, applied to the import statements of every file (see rewrite_source);
 # the stamp of an extracted tree names it, so a changed rule extracts the tree anew.
@@ -141,6 +141,26 @@ module = example.build_llama_mini_program().module
 print(f"built: {len(list(module.ops))} top-level op(s)")
 ''',
     ),
+    **{
+        name: (
+            f"its `__main__` with `{' '.join(argv)}`",
+            f"""
+import runpy
+
+sys.argv = [{name!r}, *{argv!r}]
+try:
+    runpy.run_path(str(ROOT / "examples" / {name!r}), run_name="__main__")
+except SystemExit as e:
+    sys.exit(e.code)
+""",
+        )
+        for name, argv in (
+            ("distributed/04_barrier.py", ["--use-builtin"]),
+            ("distributed/05_remote_load_store.py", ["--mode", "store"]),
+            ("distributed/06_put_get.py", ["--mode", "get"]),
+            ("distributed/07_dynamic_rank_count.py", ["-d", "0,1,2,3", "--mode", "get"]),
+        )
+    },
     "models/qwen3_jit/qwen3_decode.py": (
         "without `models/__init__.py`",
         '''

@@ -206,7 +206,7 @@ def test_parenthesised_decorators_and_options():
 @pytest.mark.parametrize(
     ("decorate", "message"),
     [
-        (lambda: pl.jit.host, "@pl.jit.host is not supported"),
+        (lambda: pl.jit.host(foo=1), "@pl.jit.host has no option 'foo'"),
         (lambda: pl.jit.extern(source="k.cpp"), "@pl.jit.extern is not supported"),
         (lambda: pl.jit(foo=1), "@pl.jit has no option 'foo'"),
         (lambda: pl.jit.inline(level=pl.Level.AIC), "@pl.jit.inline has no option 'level'"),

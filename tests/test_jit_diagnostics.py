@@ -18,8 +18,8 @@ HEADER = "import pypto_xdsl.language as pl\n\n"
 
 CASES = {
     "unsupported decorator": (
-        "@pl.jit.host\ndef f(a: pl.Tensor):\n    return a\n",
-        3, 2, "@pl.jit.host is not supported", "use @pl.jit",
+        "@pl.jit.extern\ndef f(a: pl.Tensor):\n    return a\n",
+        3, 2, "@pl.jit.extern is not supported", "hand-written",
     ),
     "unknown pl name as decorator": (
         "@pl.kernel\ndef f(a: pl.Tensor):\n    return a\n",

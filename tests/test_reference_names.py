@@ -91,7 +91,7 @@ def test_the_backend_package_loads_no_runtime_until_backend_type_is_used():
     [
         ("pypto_xdsl.ir", "IRBuilder", "the IR here is xDSL's"),
         ("pypto_xdsl.ir.pass_manager", "PassManager", "RunConfig(pipeline=...)"),
-        ("pypto_xdsl.ir.distributed_compiled_program", "DistributedConfig", "multi-chip"),
+        ("pypto_xdsl.ir.distributed_compiled_program", "DistributedCompiledProgram", "sub-workers"),
         ("pypto_xdsl.backend", "SoC", "RunConfig(target=...)"),
         ("pypto_xdsl.backend.pto_backend", "PTOCodegen", "Ascend C backend"),
         ("pypto_xdsl.runtime", "Worker", "use ChipWorker"),

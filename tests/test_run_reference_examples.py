@@ -142,9 +142,11 @@ def test_extracts_examples_from_a_bare_repository_and_finds_the_rows(tmp_path):
         "beginner/02_b.py",
         "models/03_flash_attention.py",
         "models/03_flash_attention.py, harness: `flash_attention.lower(q, k, v)`",
+        "distributed/01_hello_rank.py",
         "models/qwen3_jit/qwen3_decode.py",
         "models/qwen3_jit/qwen3_decode.py, harness: without `models/__init__.py`",
         "runtime/explicit_dispatch.py",
+        "runtime/distributed_callback.py",
         "utils/parse_tool.py",
     ]
 

@@ -58,6 +58,9 @@ class FuncKind(StrEnum):
     GRAPH = "graph"
     """A recordable, replayable orchestration fragment (PyPTO's FunctionType.Graph): an
     orchestration body whose every call is one task launch; outlining keeps the kind."""
+    HOST = "host"
+    """The host orchestrator of a group of ranks (PyPTO's `@pl.jit.host`): dispatches
+    orchestration functions to ranks (see dialects/distributed_host.py)."""
 
 
 INCORE_KINDS = frozenset({FuncKind.INCORE, FuncKind.AIC, FuncKind.AIV})

@@ -153,7 +153,7 @@ class _SignalOp(IRDLOperation):
     SCALARS: ClassVar[tuple[str, ...]] = ()
 
     def verify_(self) -> None:
-        _verify_on_core(self)
+        verify_on_core(self)
         t = self.signal.type
         assert isinstance(t, DistributedTensorType)
         if len(self.offsets) != t.rank:
@@ -168,7 +168,7 @@ class _SignalOp(IRDLOperation):
                 raise VerifyException(f"{self.name}: operand '{name}' must be an integer scalar, got {v.type}")
 
 
-def _verify_on_core(op: Operation) -> None:
+def verify_on_core(op: Operation) -> None:
     """Signal ops run on a core: inside a `pypto.incore_scope`, an InCore function, or an
     inline helper (spliced into one of those)."""
     from pypto_xdsl.dialects.program import FuncOp, IncoreScopeOp

@@ -2,7 +2,7 @@
 
 from xdsl.ir import Dialect
 
-from pypto_xdsl.dialects import attributes, distributed, program, task_arrays
+from pypto_xdsl.dialects import attributes, distributed, distributed_comm, distributed_host, program, task_arrays
 
 PROGRAM_OPS = [
     program.FuncOp,
@@ -14,6 +14,8 @@ PROGRAM_OPS = [
     program.ManualScopeOp,
     program.SplitAivOp,
     *distributed.SIGNAL_OPS,
+    *distributed_host.HOST_OPS,
+    *distributed_comm.COMM_OPS,
     *task_arrays.TASK_ARRAY_OPS,
 ]
 
@@ -30,6 +32,7 @@ ATTRIBUTES = [
     attributes.PadValueAttr,
     attributes.AtomicKindAttr,
     *distributed.DISTRIBUTED_ATTRIBUTES,
+    *distributed_host.HOST_ATTRIBUTES,
 ]
 
 

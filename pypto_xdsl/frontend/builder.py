@@ -606,7 +606,23 @@ class FunctionBuilder(ControlFlowMixin, ScopeMixin, ExpressionMixin, CallMixin):
             raise self.error(node, f"expected a dtype such as pl.FP32, got {describe(value)}")
         return value
 
+    def local_window(self, value: Value, node: ast.AST) -> Value:
+        """A `pld.DistributedTensor` read or written as a tensor is this rank's window
+        (`pypto.dist.local`); any other value is itself."""
+        from pypto_xdsl.dialects.distributed import DistributedTensorType
+        from pypto_xdsl.dialects.distributed_comm import LocalWindowOp
+
+        if isinstance(value, SSAValue) and isinstance(value.type, DistributedTensorType):
+            if self.decl.kind == A.FuncKind.HOST:
+                raise self.error(
+                    node, f"{describe(value)} is read or written on a rank: pass it to a function "
+                    "dispatched with device=, the host's window belongs to no rank"
+                )
+            return self.build_op(node, lambda: LocalWindowOp(value))
+        return value
+
     def shaped(self, value: Value, node: ast.AST, what: str = "operand") -> SSAValue:
+        value = self.local_window(value, node)
         if not isinstance(value, SSAValue) or not isinstance(value.type, TensorType | TileType):
             raise self.error(node, f"{what} must be a tensor or a tile, got {describe(value)}")
         return value

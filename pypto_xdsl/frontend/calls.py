@@ -105,6 +105,10 @@ class CallMixin:
         return own
 
     def call(self, ref: FuncRef, node: ast.Call) -> Value:
+        device = [kw for kw in node.keywords if kw.arg == "device"]
+        callee_kind = self.mb.source.functions[ref.name].kind
+        if device or (self.decl.kind == A.FuncKind.HOST and callee_kind == A.FuncKind.ORCHESTRATION):
+            return self.dispatch(ref, node, device[0] if device else None)
         args = self.call_args(node.args)
         if node.keywords:
             args = keyword_arguments(self, self.mb.source.functions[ref.name], args, node)
@@ -117,6 +121,37 @@ class CallMixin:
         if len(results) == 1:
             return results[0]
         return tuple(results)
+
+    def dispatch(self, ref: FuncRef, node: ast.Call, device: ast.keyword | None) -> Value:
+        """`f(..., device=r)` in a host function: launch the orchestration function `f` on
+        rank `r` (`pypto.dist.dispatch`)."""
+        from pypto_xdsl.dialects.distributed_host import DispatchOp
+
+        if self.decl.kind != A.FuncKind.HOST:
+            raise self.error(
+                device or node, f"'{ref.name}(..., device=...)' dispatches to a rank: only a @pl.jit.host "
+                "function launches functions on devices",
+            )
+        if device is None:
+            raise self.error(
+                node, f"'{ref.name}' runs on a rank: a @pl.jit.host function dispatches it with "
+                f"{ref.name}(..., device=r)",
+            )
+        decl = self.mb.source.functions[ref.name]
+        if decl.kind != A.FuncKind.ORCHESTRATION:
+            raise self.error(
+                node.func, f"'{ref.name}' is a {decl.kind.value} function: a host dispatches @pl.jit "
+                "(orchestration) functions to ranks",
+            )
+        rank = self.index(self.expr(device.value), device.value)
+        rest = ast.Call(func=node.func, args=node.args, keywords=[kw for kw in node.keywords if kw is not device])
+        ast.copy_location(rest, node)
+        args = self.call_args(rest.args)
+        if rest.keywords:
+            args = keyword_arguments(self, decl, args, rest)
+        values, _ = self._callee_args(ref.name, args, node, submit=False)
+        self.emit(DispatchOp(ref.name, values, rank), node, verify=False)
+        return None
 
     def submit(self, node: ast.Call) -> Value:
         if not node.args:

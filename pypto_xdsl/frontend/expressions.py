@@ -196,6 +196,17 @@ class ExpressionMixin:
     def expr_Tuple(self, node: ast.Tuple) -> Value:
         return tuple(self.expr(e) for e in node.elts)
 
+    def _drop_indexed_dims(self, view: SSAValue, node: ast.Subscript) -> SSAValue:
+        """In a host function `x[r]` is rank r's slice of the world tensor `x`: the integer
+        items drop their dimension (PyPTO's host subscripts), the slice kept as a view."""
+        items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
+        shape = view.type.get_shape()  # type: ignore[attr-defined]
+        kept = [d for axis, d in enumerate(shape) if axis >= len(items) or isinstance(items[axis], ast.Slice)]
+        if len(kept) == len(shape):
+            return view
+        result = TensorType(kept, view.type.element_type)  # type: ignore[attr-defined]
+        return self.build_op(node, lambda: tensor_ops.ReshapeOp(view, result))
+
     def expr_Subscript(self, node: ast.Subscript) -> Value:
         base = self.expr(node.value)
         if isinstance(base, SSAValue) and isinstance(base.type, TensorType):
@@ -204,7 +215,10 @@ class ExpressionMixin:
 
             offsets, dims = window(self, base, node)
             result = TensorType(dims, base.type.element_type)
-            return self.build_op(node, lambda: tensor_ops.SliceOp(base, offsets, result))
+            view = self.build_op(node, lambda: tensor_ops.SliceOp(base, offsets, result))
+            if self.decl.kind == A.FuncKind.HOST:
+                return self._drop_indexed_dims(view, node)
+            return view
         if isinstance(base, SSAValue) and isinstance(base.type, TileType):
             raise self.error(node, f"subscripts are not supported on tiles ({describe(base)}); slice the tensor before pl.load")
         if isinstance(base, SSAValue | Const | FuncRef):

@@ -331,9 +331,12 @@ class Callee:
 
 
 def discover(
-    roots: Sequence[FunctionSource], taken: set[str], read: Callable[[Callable[..., Any], str], FunctionSource]
+    roots: Sequence[FunctionSource], taken: set[str], read: Callable[[Callable[..., Any], str], FunctionSource],
+    host: bool = False,
 ) -> list[Callee]:
-    """Every function the roots call (transitively), in first-call order."""
+    """Every function the roots call (transitively), in first-call order. With `host`, the
+    first root is a `@pl.jit.host` function: the `@pl.jit` entries it calls are the
+    orchestration functions it dispatches to ranks."""
     from pypto_xdsl.language.decorators import JitFunction
 
     found: dict[int, Callee] = {}
@@ -342,13 +345,23 @@ def discover(
     while pending:
         fs = pending.pop(0)
         for obj, call in fs.calls:
-            if isinstance(obj, JitFunction) and obj.is_entry:
+            target = None
+            if isinstance(obj, JitFunction) and obj.host:
                 raise fs.error(
                     call.func,
-                    f"'{obj.__name__}' is a @pl.jit entry and cannot be called from a jit function; "
-                    "decorate it with @pl.jit.incore, @pl.jit.inline or @pl.jit.opaque",
+                    f"'{obj.__name__}' is a @pl.jit.host orchestrator and cannot be called from a jit "
+                    "function; call it from Python",
                 )
-            target = program_callee(obj)
+            if isinstance(obj, JitFunction) and obj.is_entry:
+                if not (host and fs is roots[0]):
+                    raise fs.error(
+                        call.func,
+                        f"'{obj.__name__}' is a @pl.jit entry and cannot be called from a jit function; "
+                        "decorate it with @pl.jit.incore, @pl.jit.inline or @pl.jit.opaque (a "
+                        "@pl.jit.host function dispatches it to a rank with device=)",
+                    )
+                target = (obj.__wrapped__, A.FuncKind.ORCHESTRATION)
+            target = target or program_callee(obj)
             if target is None:
                 continue
             func, kind = target

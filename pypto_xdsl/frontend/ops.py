@@ -163,7 +163,7 @@ class Args:
         return self.fb.shaped(self.value(name), self.node_of(name), f"'{name}' of {self.qual}")
 
     def tensor(self, name: str) -> SSAValue:
-        v = self.value(name)
+        v = self.fb.local_window(self.value(name), self.node_of(name))
         if not isinstance(v, SSAValue) or not isinstance(v.type, TensorType):
             raise self.fb.error(self.node_of(name), f"'{name}' of {self.qual} must be a tensor, got {describe(v)}")
         return v

@@ -34,6 +34,7 @@ from pypto_xdsl.dialects.attributes import (
     TileType,
     is_float_type,
 )
+from pypto_xdsl.dialects.distributed import DistributedTensorType
 from pypto_xdsl.frontend.ops import Args, _check_family, _family_of, op_class
 from pypto_xdsl.frontend.values import Const, describe
 from pypto_xdsl.language import types as T
@@ -167,8 +168,18 @@ def _store(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
     offsets = a.offsets("offsets", dest.type.rank)  # type: ignore[union-attr]
     atomic = _atomic(a)
     if atomic != AtomicKind.NONE:
-        return fb.build_op(node, lambda: tile_ops.AtomicStoreOp(tile, dest, offsets, atomic))
-    return fb.build_op(node, lambda: tile_ops.StoreOp(tile, dest, offsets))
+        stored = fb.build_op(node, lambda: tile_ops.AtomicStoreOp(tile, dest, offsets, atomic))
+    else:
+        stored = fb.build_op(node, lambda: tile_ops.StoreOp(tile, dest, offsets))
+    return _window_or(a.value("output_tensor"), stored)
+
+
+def _window_or(target: Any, written: SSAValue) -> SSAValue:
+    """`data = pl.store(t, [0, 0], data)` of a `pld.DistributedTensor` keeps `data` the
+    window (its storage is what was written), so it still addresses the other ranks."""
+    if isinstance(target, SSAValue) and isinstance(target.type, DistributedTensorType):
+        return target
+    return written
 
 
 def _assemble(family: str | None):
@@ -281,7 +292,7 @@ def _write(family: str | None):
         indices = _index_or_list(a, idx, dst.type.rank)  # type: ignore[union-attr]
         value = fb.materialize(a.value("value"), dst.type.element_type, a.node_of("value"))  # type: ignore[union-attr]
         cls = tensor_ops.WriteOp if fam == "tensor" else tile_ops.WriteOp
-        return fb.build_op(node, lambda: cls(value, dst, indices))
+        return _window_or(a.value(first), fb.build_op(node, lambda: cls(value, dst, indices)))
 
     return handle
 

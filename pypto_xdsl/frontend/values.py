@@ -70,6 +70,10 @@ def describe_type(t: Attribute) -> str:
         return f"a tile {t}"
     if isinstance(t, TaskIdType):
         return "a task id"
+    if t.name == "pypto.dist_tensor":
+        return f"a distributed tensor {t}"
+    if t.name == "pypto.window_buffer":
+        return f"a window buffer {t}"
     if t.name == "pypto.task_ids":
         return f"an array of task ids {t}"
     if isinstance(t, IndexType):

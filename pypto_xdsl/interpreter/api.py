@@ -69,9 +69,11 @@ def _extra_functions() -> list[Any]:
         pass
     else:
         impls.append(CrossCoreFunctions())
+    from pypto_xdsl.interpreter.distributed_functions import DistributedFunctions
     from pypto_xdsl.interpreter.signal_functions import SignalFunctions
 
     impls.append(SignalFunctions())
+    impls.append(DistributedFunctions())
     return impls
 
 
@@ -277,6 +279,8 @@ def run(
     block_num: int = 1,
     check_directions: bool = False,
     max_steps: int | None = None,
+    world_size: int | None = None,
+    dispatcher: Any = None,
 ) -> tuple[Any, ...]:
     """Run `@entry` and return its results.
 
@@ -285,7 +289,11 @@ def run(
     inputs are made (`random_inputs`), with symbolic dims bound by `dims`.
     `block_idx`/`block_num` are what `get_block_idx`/`get_block_num` return;
     `check_directions` diagnoses writes into `in` parameters; `max_steps` bounds the number
-    of ops executed. Runs on a deep stack (`pypto_xdsl.utils.deep_stack`).
+    of ops executed; `world_size` is the number of ranks a host function dispatches to (they
+    run to their end before `run` returns, see `interpreter.ranks`); a `dispatcher(callee,
+    rank, args)` runs each dispatch itself instead, when it is made (one rank after
+    another: a simulated device per rank). Runs on a deep stack
+    (`pypto_xdsl.utils.deep_stack`).
     """
     if inputs is None:
         inputs = random_inputs(module, entry, seed, dims)
@@ -294,6 +302,12 @@ def run(
         module, block_idx=block_idx, block_num=block_num, check_directions=check_directions,
         max_steps=max_steps,
     )
+    group = None
+    if world_size is not None:
+        from pypto_xdsl.interpreter.ranks import RankGroup
+
+        group = state(interpreter).group = RankGroup(world_size)
+        state(interpreter).dispatcher = dispatcher
     prepared = [
         coerce(np.asarray(a), t.element_type)
         if isinstance(t, TensorType | TileType) and isinstance(a, list | tuple)
@@ -303,8 +317,13 @@ def run(
     with np.errstate(all="ignore"):
         try:
             try:
-                return tuple(interpreter.call_op(func, tuple(prepared)))
+                results = tuple(interpreter.call_op(func, tuple(prepared)))
+                if group is not None:
+                    group.run_all()
+                return results
             except Unwinding as unwinding:
+                if group is not None:
+                    group.abort()
                 raise unwinding.error from None
         except InterpretationError:
             raise

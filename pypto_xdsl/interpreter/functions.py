@@ -98,6 +98,10 @@ class InterpState:
     """Makes another interpreter like this one (a group runs each member on its own)."""
     registrations: list[list[DeferredCondition]] = field(default_factory=list)
     """One list per running task launch: the conditions its body registers."""
+    group: Any = None
+    """The ranks a host function dispatches to (`interpreter.ranks.RankGroup`), or None."""
+    dispatcher: Callable[[str, int, tuple[Any, ...]], None] | None = None
+    """Runs a dispatch in place of the interpreter (the sim target's per-rank devices)."""
 
     @property
     def frame(self) -> Frame:

@@ -1,8 +1,11 @@
 """Interpreter implementations of the cross-rank signal ops (`pypto.system.*`).
 
-The interpreter runs one rank: a signal matrix is one integer array, every peer's window is
-that array, so `notify` to any peer updates it and a `wait` can only be satisfied by a
-notify that ran before it (otherwise the rank would block forever: a diagnostic).
+A signal matrix of a rank a host function dispatched to (a `WindowArray`, see
+`interpreter.ranks`) is that rank's window: `notify` writes the peer's window, and a `wait`
+that does not hold yet lets the other ranks run until it does (or reports the deadlock).
+A function run alone is one rank: its signal matrix is one integer array, every peer's
+window is that array, so `notify` to any peer updates it and a `wait` can only be satisfied
+by a notify that ran before it (otherwise the rank would block forever: a diagnostic).
 `defer_wait` registers its condition on the task being launched (see `functions.py`).
 """
 
@@ -14,7 +17,9 @@ import numpy as np
 from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, register_impls
 
 from pypto_xdsl.dialects.distributed import DeferWaitOp, NotifyKind, NotifyOp, WaitCmp, WaitOp
+from pypto_xdsl.interpreter.distributed_functions import block, peer_of
 from pypto_xdsl.interpreter.functions import check_write, fail, pimpl, state
+from pypto_xdsl.interpreter.ranks import WindowArray
 from pypto_xdsl.interpreter.values import DeferredCondition
 
 
@@ -37,13 +42,16 @@ class SignalFunctions(InterpreterFunctions):
     @pimpl(NotifyOp)
     def run_notify(self, interpreter: Interpreter, op: NotifyOp, args: PythonValues):
         signal, *rest = args
-        offsets, _peer, value = rest[:-2], rest[-2], rest[-1]
+        offsets, peer, value = rest[:-2], rest[-2], rest[-1]
         index = _slot(interpreter, op, signal, offsets)
-        check_write(interpreter, op, signal)
+        target = signal
+        if isinstance(signal, WindowArray) and signal.rank is not None:
+            target = signal.on(peer_of(interpreter, op, signal, peer))
+        check_write(interpreter, op, target)
         if op.kind.data == NotifyKind.SET:
-            signal[index] = value
+            target[index] = value
         else:
-            signal[index] += value
+            target[index] += value
         return ()
 
     @pimpl(WaitOp)
@@ -51,10 +59,18 @@ class SignalFunctions(InterpreterFunctions):
         signal, *rest = args
         offsets, expected = rest[:-1], rest[-1]
         index = _slot(interpreter, op, signal, offsets)
-        current = int(signal[index])
-        met = current == expected if op.cmp.data == WaitCmp.EQ else current >= expected
-        if not met:
-            relation = "==" if op.cmp.data == WaitCmp.EQ else ">="
+        relation = "==" if op.cmp.data == WaitCmp.EQ else ">="
+
+        def met() -> bool:
+            current = int(signal[index])
+            return current == expected if op.cmp.data == WaitCmp.EQ else current >= expected
+
+        if isinstance(signal, WindowArray) and signal.buffer is not None and signal.rank is not None:
+            where = f"pld.system.wait on {_where(op, index)} {relation} {expected}"
+            block(interpreter, op, signal.buffer.group, met, where)
+            return ()
+        if not met():
+            current = int(signal[index])
             raise fail(
                 interpreter, op,
                 f"pld.system.wait on {_where(op, index)} {relation} {expected} blocks forever: the "

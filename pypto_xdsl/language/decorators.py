@@ -81,6 +81,11 @@ def _kind_of(kind: FunctionType, level: Level | None, role: Role | None) -> Func
     if level is None:
         raise located("@pl.function(role=...) needs a level= too (e.g. level=pl.Level.CHIP)")
     spelled = f"level=pl.Level.{level.name}" + (f", role=pl.Role.{role.name}" if role is not None else "")
+    if level == Level.HOST:
+        raise located(
+            f"@pl.function({spelled}): HOST-level functions of a @pl.program (host orchestrators, "
+            "sub-worker callbacks) are not supported; a @pl.jit.host function orchestrates a group of ranks"
+        )
     if kind != FunctionType.Opaque:
         want = _KIND_LEVEL_ROLE.get(kind)
         if want is None or want[0] != level or role not in (None, want[1]):
@@ -173,10 +178,14 @@ class JitFunction:
     calling one from Python runs it as its own program.
     """
 
-    def __init__(self, func: Callable[..., Any], kind: FunctionType | None, level: Level | None = None):
+    def __init__(
+        self, func: Callable[..., Any], kind: FunctionType | None, level: Level | None = None, host: bool = False
+    ):
         self.__wrapped__ = func
         self.kind = kind  # None: the entry (an orchestration function)
         self.level = level
+        self.host = host
+        """`@pl.jit.host`: an entry that orchestrates a group of ranks (a host function)."""
         self.__name__ = func.__name__
         self.__qualname__ = getattr(func, "__qualname__", func.__name__)
         self.__doc__ = func.__doc__
@@ -189,7 +198,9 @@ class JitFunction:
 
     @property
     def flavour(self) -> str:
-        """`jit`, `jit.incore`, `jit.inline`, `jit.opaque` or `jit.graph` (as decorated)."""
+        """`jit`, `jit.host`, `jit.incore`, `jit.inline`, `jit.opaque` or `jit.graph` (as decorated)."""
+        if self.host:
+            return "jit.host"
         return "jit" if self.kind is None else _FLAVOURS.get(self.kind, "jit.incore")
 
     def runtime(self) -> Any:
@@ -245,7 +256,7 @@ _LEVEL_KINDS = {None: FunctionType.InCore, Level.CORE_GROUP: FunctionType.InCore
                 Level.AIC: FunctionType.AIC, Level.AIV: FunctionType.AIV}
 
 
-def _make_jit(fn: Any, kind: FunctionType | None, what: str, level: Level | None = None) -> JitFunction:
+def _make_jit(fn: Any, kind: FunctionType | None, what: str, level: Level | None = None, host: bool = False) -> JitFunction:
     if isinstance(fn, JitFunction):
         raise located(f"@pl.{what} is applied to '{fn.__name__}', which is already @pl.{fn.flavour}")
     if isinstance(fn, type):
@@ -253,7 +264,7 @@ def _make_jit(fn: Any, kind: FunctionType | None, what: str, level: Level | None
     if not _is_function(fn):
         raise located(f"@pl.{what} decorates a function, got {fn!r}")
     setattr(fn, DEF_LOCALS, _definer_locals())
-    return JitFunction(fn, kind, level)
+    return JitFunction(fn, kind, level, host)
 
 
 def _reject_options(what: str, options: dict[str, Any], supported: tuple[str, ...]) -> None:
@@ -285,6 +296,21 @@ class _SubDecorator:
         return f"pl.jit.{self.name}"
 
 
+class _HostDecorator:
+    """`@pl.jit.host`: the host orchestrator of a group of ranks. Its body dispatches
+    `@pl.jit` functions to ranks (`f(..., device=r)`); the group is the device list of
+    `RunConfig(distributed_config=DistributedConfig(device_ids=[...]))`."""
+
+    def __call__(self, fn: Any = None, **options: Any) -> Any:
+        _reject_options("jit.host", options, ())
+        if fn is None:
+            return lambda f: _make_jit(f, None, "jit.host", host=True)
+        return _make_jit(fn, None, "jit.host", host=True)
+
+    def __repr__(self) -> str:
+        return "pl.jit.host"
+
+
 class _Unsupported:
     def __init__(self, name: str, why: str):
         self.name = name
@@ -295,15 +321,15 @@ class _Unsupported:
 
 
 class _JitDecorator:
-    """`pl.jit`: `@pl.jit` (an entry), `@pl.jit.incore`, `@pl.jit.inline`, `@pl.jit.opaque`,
-    `@pl.jit.graph`."""
+    """`pl.jit`: `@pl.jit` (an entry), `@pl.jit.host` (a rank group's entry), `@pl.jit.incore`,
+    `@pl.jit.inline`, `@pl.jit.opaque`, `@pl.jit.graph`."""
 
     def __init__(self) -> None:
         self.incore = _SubDecorator("incore", FunctionType.InCore)
         self.inline = _SubDecorator("inline", FunctionType.Inline)
         self.opaque = _SubDecorator("opaque", FunctionType.Opaque)
         self.graph = _SubDecorator("graph", FunctionType.Graph)
-        self.host = _Unsupported("host", "HOST-level (distributed) orchestrators are not modelled; use @pl.jit")
+        self.host = _HostDecorator()
         self.extern = _Unsupported("extern", "hand-written external C++ kernels are not supported")
 
     def __call__(self, fn: Any = None, **options: Any) -> Any:
@@ -316,7 +342,7 @@ class _JitDecorator:
         if name.startswith("__"):
             raise AttributeError(name)
         raise located(
-            f"pl.jit has no '{name}'{did_you_mean(name, ['incore', 'inline', 'opaque', 'graph'])}",
+            f"pl.jit has no '{name}'{did_you_mean(name, ['incore', 'inline', 'opaque', 'graph', 'host'])}",
             UnknownNameError,
         )
 

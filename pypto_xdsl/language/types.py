@@ -103,6 +103,10 @@ class Level(Enum):
     CHIP = "chip"
     """The whole chip: where orchestration functions run (`@pl.function(level=pl.Level.CHIP,
     role=pl.Role.Orchestrator)`); not a `pl.at` scope level here."""
+    HOST = "host"
+    """The host of a rank group: `@pl.jit.host` functions run there. PyPTO's HOST-level
+    `@pl.function`s of a `@pl.program` (orchestrators, sub-worker callbacks) are not
+    modelled: naming the level there is a located error."""
 
 
 class Role(Enum):

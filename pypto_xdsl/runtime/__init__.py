@@ -40,7 +40,10 @@ __all__ = [
     "run",
 ]
 
-_MULTI_CHIP = "distributed (multi-chip) execution is not modelled; a program runs on one chip"
+_MULTI_CHIP = (
+    "the distributed runtime (worker processes shared by programs, host callbacks) is not modelled "
+    "(multi-chip); a @pl.jit.host program runs its ranks in one process when called"
+)
 _DEVICE = "there is no NPU here; programs run on the interpreter or the CPU simulation (RunConfig(target=...))"
 # PyPTO's pypto.runtime names with no counterpart here: name -> why, and what to use instead.
 _REFERENCE_ONLY = {

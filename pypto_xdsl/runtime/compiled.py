@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import sys
 import time
 from functools import cached_property
@@ -44,6 +45,15 @@ def _kept_dir(config: RunConfig, name: str) -> Path:
     return Path("build_output") / f"{name}_{time.strftime('%Y%m%d_%H%M%S')}"
 
 
+class _RankFailed(BaseException):
+    """A rank's program failed on the sim target: its located error, carried out of the
+    host function's interpreter (which would wrap an Exception in a print of the module)."""
+
+    def __init__(self, error: ParserError):
+        super().__init__(error)
+        self.error = error
+
+
 class _Scalar:
     """A scalar argument passed at run time (a `@pl.program` entry's scalar parameter)."""
 
@@ -70,6 +80,8 @@ class Compiled:
         self.sim: SimBuild | None = None
         self.cache_key: tuple | None = None
         """The key of the jit cache this specialisation is stored under."""
+        self.group: Any = None
+        """A host function's rank group (its DistributedConfig), None for one device."""
 
     def __repr__(self) -> str:
         return f"<compiled {self.what} for the {self.target} target>"
@@ -128,10 +140,53 @@ class Compiled:
         return out.getvalue()
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        kwargs.setdefault("config", RunConfig(target=self.target))
+        config = kwargs.setdefault("config", RunConfig(target=self.target))
+        if self.group is not None and isinstance(config, RunConfig) and config.distributed_config is None:
+            # a host program runs on the group it was compiled for
+            config = copy.copy(config)
+            config.distributed_config = self.group
+            kwargs["config"] = config
         return self.runtime.call(args, kwargs)
 
     # ---- the sim target
+
+    def _sim_dispatcher(self, config: RunConfig) -> Any:
+        """A host function on the sim target: the interpreter runs the host's code and each
+        dispatch runs the rank's `@pl.jit` function as its own simulated device, one rank
+        after another (its windows are that rank's arrays; see `localize-windows`)."""
+        sim_config = copy.copy(config)
+        sim_config.distributed_config = None
+
+        def dispatch(callee: str, rank: int, args: tuple[Any, ...]) -> None:
+            fn = self.runtime.dispatched_function(callee)
+            try:
+                fn(*[np.asarray(a) if isinstance(a, np.ndarray) else a for a in args], config=sim_config)
+            except ParserError as e:  # located in the rank's function: out of the interpreter as it is
+                raise _RankFailed(e) from None
+
+        return dispatch
+
+    def _localize_windows(self) -> None:
+        """A rank's program built as one device: its windows become its own global memory."""
+        from pypto_xdsl.dialects.distributed import DistributedTensorType
+        from pypto_xdsl.dialects.program import FuncOp
+        from pypto_xdsl.frontend.errors import source_of
+        from pypto_xdsl.runtime.passes import apply_passes
+
+        if not any(
+            isinstance(t, DistributedTensorType)
+            for f in self.module.ops if isinstance(f, FuncOp) for t in f.function_type.inputs.data
+        ):
+            return
+        try:
+            apply_passes(self.module, ["localize-windows"])
+        except DiagnosticException as e:
+            found = source_of(getattr(e, "op", None))
+            if found is not None:
+                srcmap, node = found
+                raise srcmap.error(node, f"cannot build {self.what} for the sim target: {e}") from None
+            raise self.runtime.error_at_def(f"cannot build {self.what} for the sim target: {e}") from None
+        self.__dict__.pop("emitted", None)
 
     def build(self, config: RunConfig) -> None:
         from pypto_xdsl.backend.ascendc.emit import choose_entry
@@ -139,6 +194,7 @@ class Compiled:
         from pypto_xdsl.runtime import cache
         from pypto_xdsl.runtime.simulate import describe_build, emit_and_build
 
+        self._localize_windows()
         try:
             func = choose_entry(self.module, self.entry)
         except DiagnosticException:
@@ -191,7 +247,12 @@ class Compiled:
 
     def run(self, binding: Binding, config: RunConfig) -> Any:
         args = [binding.arrays[p.name] if p.tensor else _Scalar(binding.scalars[p.name]) for p in self.plans]
-        if self.target == "sim":
+        if self.target == "sim" and self.group is not None:
+            try:
+                results = self._run_interpreter(binding, args, dispatcher=self._sim_dispatcher(config))
+            except _RankFailed as failed:
+                raise failed.error from None
+        elif self.target == "sim":
             results = self._run_sim(binding, args, config)
         else:
             results = self._run_interpreter(binding, args)
@@ -205,14 +266,15 @@ class Compiled:
             return None
         return results[0] if len(results) == 1 else tuple(results)
 
-    def _run_interpreter(self, binding: Binding, args: list[arrays.ArrayArg]) -> list[Any]:
+    def _run_interpreter(self, binding: Binding, args: list[arrays.ArrayArg], dispatcher: Any = None) -> list[Any]:
         from pypto_xdsl.runtime._imports import light_xdsl_interpreters
 
         light_xdsl_interpreters()
         from pypto_xdsl.interpreter import run as interpret
 
         try:
-            raw = interpret(self.module, self.entry, [a.array for a in args])
+            world = self.group.world_size if self.group is not None else None
+            raw = interpret(self.module, self.entry, [a.array for a in args], world_size=world, dispatcher=dispatcher)
         except InterpretationError as e:
             raise self.runtime.error_at_def(f"running {self.what}: {e}") from None
         return [self._result(r, binding, args) for r in raw]

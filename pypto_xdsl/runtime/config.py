@@ -73,7 +73,6 @@ IGNORED_OPTIONS: dict[str, tuple[Any, str]] = {
     "ring_task_window": (None, "the device runtime's rings are not modelled"),
     "ring_heap": (None, "the device runtime's rings are not modelled"),
     "ring_dep_pool": (None, "the device runtime's rings are not modelled"),
-    "distributed_config": (None, "distributed execution is not modelled"),
     "analyze_auto_scopes_for_deps": (False, "runtime scopes are not modelled"),
     "memory_planner": (None, "the backend plans buffers itself (ascendc-plan-buffers)"),
 }
@@ -108,6 +107,8 @@ class RunConfig:
         `keep_build_dir` / `build_dir` are synonyms); the directory is reported.
     platform: PyPTO's platform name, checked; pypto-xdsl simulates the a2a3 (910B) family.
     codegen_only: compile (and build, on the sim target) without running.
+    distributed_config: the rank group of a `@pl.jit.host` program (a
+        `pypto_xdsl.ir.distributed_compiled_program.DistributedConfig`).
     Other options of PyPTO's RunConfig are accepted and reported once as ignored.
     """
 
@@ -121,6 +122,7 @@ class RunConfig:
     save_kernels_dir: str | Path | None = None
     platform: str = "a2a3sim"
     codegen_only: bool = False
+    distributed_config: Any = None
     ignored: dict[str, Any] = field(default_factory=dict, repr=False, init=False)  # not copied by dataclasses.replace
 
     def __init__(self, *args: Any, **options: Any) -> None:
@@ -172,6 +174,15 @@ class RunConfig:
                 f"RunConfig(platform=...) must be one of {', '.join(PLATFORMS)}, got {self.platform!r}",
                 _ConfigError,
             )
+        if self.distributed_config is not None:
+            from pypto_xdsl.ir.distributed_compiled_program import DistributedConfig
+
+            if not isinstance(self.distributed_config, DistributedConfig):
+                raise located(
+                    "RunConfig(distributed_config=...) takes a DistributedConfig "
+                    f"(pypto_xdsl.ir.distributed_compiled_program), got {self.distributed_config!r}",
+                    _ConfigError,
+                )
         if not isinstance(self.pipeline, str):
             raise located("RunConfig(pipeline=...) is a pass pipeline string, e.g. 'pypto-default'", _ConfigError)
 

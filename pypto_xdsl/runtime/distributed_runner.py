@@ -1,6 +1,7 @@
-"""PyPTO's `pypto.runtime.distributed_runner` path. Multi-chip execution is not modelled: every
-name of it is a reference name pypto-xdsl does not provide (the module imports, so the error
-names the name)."""
+"""PyPTO's `pypto.runtime.distributed_runner` path. The distributed runtime (its worker
+processes, callbacks, their argument buffers) is not modelled: every name of it is a
+reference name pypto-xdsl does not provide (the module imports, so the error names the
+name). `@pl.jit.host` programs run their ranks in one process (docs/language.md)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,6 @@ __all__: list[str] = []
 
 __getattr__ = reference_only_getattr(
     __name__,
-    "distributed (multi-chip) execution is not modelled; a program runs on one chip, "
-    "on the interpreter or the CPU simulation",
+    "the distributed runtime (worker processes, host callbacks) is not modelled (multi-chip); "
+    "a @pl.jit.host program runs its ranks in one process when called",
 )

@@ -31,6 +31,7 @@ from xdsl.printer import Printer
 
 from pypto_xdsl.dialects import attributes as A
 from pypto_xdsl.dialects.attributes import TensorType, TileType, is_float_type
+from pypto_xdsl.dialects.distributed import DistributedTensorType
 from pypto_xdsl.frontend import jit as fjit
 from pypto_xdsl.frontend.errors import ParserError
 from pypto_xdsl.frontend.locate import located
@@ -138,12 +139,14 @@ class JitRuntime:
 
     @property
     def entry_kind(self) -> A.FuncKind:
+        if self.fn.host:
+            return A.FuncKind.HOST
         return A.FuncKind.ORCHESTRATION if self.fn.kind is None else self.fn.kind.value
 
     def program_sources(self) -> fjit.FunctionSource:
         if self._entry is None:
             entry = fjit.read_function(self.func, f"@pl.{self.fn.flavour} function")
-            callees = fjit.discover([entry], {entry.name}, fjit.read_function)
+            callees = fjit.discover([entry], {entry.name}, fjit.read_function, host=self.fn.host)
             constants = []
             for fs in [entry, *(c.source for c in callees)]:
                 for name in fs.free_names:
@@ -225,6 +228,10 @@ class JitRuntime:
             raise located(str(e), ArgumentError) from None
         if isinstance(formal, TileType):
             raise located(f"parameter '{name}' of {self.fn.__name__}() is a tile; a jit entry takes tensors and scalars", ArgumentError)
+        if isinstance(formal, DistributedTensorType):
+            # a window (`pld.DistributedTensor`): on its own, one device's window is its
+            # global memory, an array of the annotated shape (a host dispatch passes it)
+            formal = TensorType(formal.get_shape(), formal.element_type)
         wants_scalar = formal is not None and not isinstance(formal, TensorType)
         if array is not None and array.array.ndim == 0 and wants_scalar:
             value, array = array.array.item(), None
@@ -388,7 +395,10 @@ class JitRuntime:
     def compiled_for(self, binding: Binding, config: RunConfig, build: bool = True) -> Compiled:
         """The specialisation for `binding` (compiled on a miss); on the sim target with
         `build`, also its simulation build (`lower` needs none)."""
-        key = (config.target, config.pipeline, tuple(binding.key_parts))
+        key: tuple = (config.target, config.pipeline, tuple(binding.key_parts))
+        group = self.rank_group(config)
+        if group is not None:
+            key += (("ranks", group.world_size),)
         compiled = self.cache.get(key)
         if compiled is not None:
             self.stats.hits += 1
@@ -398,14 +408,53 @@ class JitRuntime:
             from pypto_xdsl.runtime.compiled import compile_specialisation
 
             compiled = compile_specialisation(self, binding, config)
+            compiled.group = group
             self.stats.last_compile_seconds = time.perf_counter() - start
             self.cache[key] = compiled
             compiled.cache_key = key  # a ChipWorker checks a dispatch's arguments against it
-        if build and config.target == "sim" and compiled.sim is None:
+        if build and config.target == "sim" and compiled.sim is None and not self.fn.host:
             start = time.perf_counter()
             compiled.build(config)
             self.stats.last_compile_seconds += time.perf_counter() - start
         return compiled
+
+    def rank_group(self, config: RunConfig) -> Any:
+        """A `@pl.jit.host` function's group of ranks (`config.distributed_config`); None for
+        other functions, which run on one device."""
+        group = config.distributed_config
+        if not self.fn.host:
+            if group is not None and group.world_size != 1:
+                raise located(
+                    f"{self.fn.__name__}() runs on one device; RunConfig(distributed_config=...) "
+                    f"with {group.world_size} devices runs a @pl.jit.host orchestrator",
+                    ArgumentError,
+                )
+            return None
+        if group is None:
+            raise located(
+                f"@pl.jit.host function '{self.fn.__name__}' runs on a group of ranks: pass "
+                "RunConfig(distributed_config=DistributedConfig(device_ids=[...]))",
+                ArgumentError,
+            )
+        if group.num_sub_workers:
+            raise located(
+                f"DistributedConfig(num_sub_workers={group.num_sub_workers}): host sub-workers (callbacks) "
+                "are not modelled; use num_sub_workers=0",
+                ArgumentError,
+            )
+        return group
+
+    def dispatched_function(self, ir_name: str) -> Any:
+        """The `@pl.jit` function a host function dispatches as `@ir_name`."""
+        from pypto_xdsl.language.decorators import JitFunction
+
+        self.program_sources()
+        for callee in self._callees:
+            if callee.ir_name == ir_name:
+                for obj in callee.objects:
+                    if isinstance(obj, JitFunction):
+                        return obj
+        raise self.error_at_def(f"@{ir_name} is not a @pl.jit function this host function dispatches")
 
     def error_at_def(self, message: str) -> CompileError:
         entry = self.program_sources()

@@ -117,7 +117,7 @@ class ChipWorker:
         if level != 2:
             raise located(
                 f"ChipWorker(level={level}): a ChipWorker is one chip (level=2); "
-                "multi-chip execution is not modelled",
+                "multi-chip workers are not modelled (a @pl.jit.host program runs its ranks when called)",
                 ChipWorkerArgumentError,
             )
         if config is not None and not isinstance(config, RunConfig):

@@ -84,6 +84,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--print-values", action="store_true", help="print whole arrays")
     p.add_argument("--max-steps", type=int, default=None, metavar="N",
                    help="stop with an error after N ops executed (default: no limit)")
+    p.add_argument("--ranks", type=int, default=None, metavar="N",
+                   help="a host function's group of ranks: pypto.dist.world_size is N")
     from pypto_xdsl.tools.python_args import add_python_arguments
 
     add_python_arguments(p, entry=False)
@@ -213,7 +215,8 @@ def _run(
         inputs[index] = value.item() if value.ndim == 0 else value
     directions = getattr(func, "directions", (ParamDirection.IN,) * n_args)
     runs = [
-        run(module, args.entry, inputs, block_idx=b, block_num=args.blocks, max_steps=args.max_steps)
+        run(module, args.entry, inputs, block_idx=b, block_num=args.blocks, max_steps=args.max_steps,
+            world_size=args.ranks)
         for b in range(args.blocks)
     ]
     results = runs[-1]

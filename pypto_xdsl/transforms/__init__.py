@@ -12,6 +12,7 @@ _PASSES: dict[str, tuple[str, str]] = {
         "inline_functions",
         "VerifyInlineFunctionsEliminatedPass",
     ),
+    "localize-windows": ("localize_windows", "LocalizeWindowsPass"),
     "outline-incore-scopes": ("outline_incore_scopes", "OutlineIncoreScopesPass"),
     "verify-split-incore-orch": ("verify_split_incore_orch", "VerifySplitIncoreOrchPass"),
     "convert-tensor-to-tile": ("convert_tensor_to_tile", "ConvertTensorToTilePass"),

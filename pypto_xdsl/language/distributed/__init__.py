@@ -8,7 +8,12 @@ Mirrors PyPTO's `pypto.language.distributed`, the part the compiler models:
   `pld.system.wait(signal, offsets, expected, cmp=pld.WaitCmp.Ge)` and
   `pld.system.defer_wait(signal, offsets, expected, cmp=pld.WaitCmp.Ge)` (see
   `pypto_xdsl.dialects.distributed`);
-* the enums `pld.WaitCmp`, `pld.NotifyOp`, and `pld.AtomicType` (= `pl.AtomicType`).
+* the enums `pld.WaitCmp`, `pld.NotifyOp`, and `pld.AtomicType` (= `pl.AtomicType`);
+* multi-rank programs (see `pypto_xdsl.dialects.distributed_host` / `distributed_comm`): in a
+  `@pl.jit.host` function `pld.world_size()`, `pld.alloc_window_buffer(shape, dtype=)`,
+  `pld.window(buffer, shape, dtype=)`; in the functions it dispatches, `pld.get_comm_ctx(w)`,
+  `pld.rank(ctx)`, `pld.nranks(ctx)`, `pld.tile.remote_load / remote_store`,
+  `pld.tensor.put / get / barrier`.
 """
 
 from __future__ import annotations
@@ -17,6 +22,16 @@ from enum import Enum
 
 from pypto_xdsl.dialects import distributed as D
 from pypto_xdsl.language.distributed import system
+from pypto_xdsl.language.distributed.system import (
+    alloc_window_buffer,
+    get_comm_ctx,
+    nranks,
+    rank,
+    tensor,
+    tile,
+    window,
+    world_size,
+)
 from pypto_xdsl.language.types import AtomicType, TypeError_, TypeSpec, _dims, _dtype
 
 
@@ -35,7 +50,8 @@ class NotifyOp(Enum):
 
 
 class DistributedTensor:
-    """`pld.DistributedTensor[[1, 1], pl.INT32]`: a signal matrix of a communication window."""
+    """`pld.DistributedTensor[[1, 1], pl.INT32]`: a tensor bound to a communication window
+    (a signal matrix, or a rank's slice of a window buffer)."""
 
     def __class_getitem__(cls, item: object) -> TypeSpec:
         if not isinstance(item, tuple) or len(item) != 2:
@@ -46,4 +62,18 @@ class DistributedTensor:
         return TypeSpec(D.DistributedTensorType(_dims(item[0]), dtype.to_ir()))
 
 
-__all__ = ["AtomicType", "DistributedTensor", "NotifyOp", "WaitCmp", "system"]
+__all__ = [
+    "AtomicType",
+    "DistributedTensor",
+    "NotifyOp",
+    "WaitCmp",
+    "alloc_window_buffer",
+    "get_comm_ctx",
+    "nranks",
+    "rank",
+    "system",
+    "tensor",
+    "tile",
+    "window",
+    "world_size",
+]

@@ -42,7 +42,7 @@ pypto.func bogus @f() {
   pypto.return
 }
 
-// CHECK: Expected `opaque`, `inline`, `incore`, `aic`, `aiv`, `orchestration`, `group`, or `graph`.
+// CHECK: Expected `opaque`, `inline`, `incore`, `aic`, `aiv`, `orchestration`, `group`, `graph`, or `host`.
 
 // -----
 
@@ -496,7 +496,7 @@ pypto.func @f() attributes {k = #pypto<kind gpu>} {
   pypto.return
 }
 
-// CHECK: Expected `opaque`, `inline`, `incore`, `aic`, `aiv`, `orchestration`, `group`, or `graph`.
+// CHECK: Expected `opaque`, `inline`, `incore`, `aic`, `aiv`, `orchestration`, `group`, `graph`, or `host`.
 
 // -----
 
