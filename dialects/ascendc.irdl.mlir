@@ -74,10 +74,11 @@ irdl.dialect @ascendc {
     irdl.parameters(event: %0)
   }
 
-  // `!ascendc.struct<MmadParams>`: a parameter struct variable.
+  // `!ascendc.struct<MmadParams>`: a parameter struct variable; `!ascendc.struct<
   irdl.type @struct {
     %0 = irdl.base "#builtin.string"
-    irdl.parameters(struct: %0)
+    %1 = irdl.any
+    irdl.parameters(struct: %0, element: %1)
   }
 
   // `#ascendc<position VECIN>`
@@ -763,6 +764,15 @@ irdl.dialect @ascendc {
   // ascendc.load_data_with_transpose: `LoadDataWithTranspose(dst, src, LoadData2dTransposeParams)`: L1 -> L0A/L0B, transposing;
   //   memory effects: unknown
   irdl.operation @load_data_with_transpose {
+    %0 = irdl.base @ascendc::@local_tensor
+    %1 = irdl.base @ascendc::@local_tensor
+    %2 = irdl.base @ascendc::@struct
+    irdl.operands(dst: %0, src: %1, params: %2)
+  }
+
+  // ascendc.load_data_3d_v2: `LoadData(dst, src, LoadData3DParamsV2<T>)`: L1 -> L0A/L0B in one instruction, the
+  //   memory effects: unknown
+  irdl.operation @load_data_3d_v2 {
     %0 = irdl.base @ascendc::@local_tensor
     %1 = irdl.base @ascendc::@local_tensor
     %2 = irdl.base @ascendc::@struct
