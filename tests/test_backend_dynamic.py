@@ -334,18 +334,17 @@ pypto.func orchestration @main(%a: {A}, %b: {B}, out %c: {C}) -> {C} {{
                    f"{A} are up to 70000 elements long (K), beyond the 16-bit Nd2NzParams.srcDValue")
 
 
-def test_a_cube_operand_with_a_valid_shape_is_refused_by_the_backend_not_split(tmp_path, capsys):
-    """B read through `tensor.set_validshape` (a ragged column block) keeps the kernel a cube
-    kernel; the backend then names the partial tile it cannot feed to the cube, instead of
-    expand-mixed-kernel claiming the vector core computes the view."""
+def _valid_width_program(valid_rows: str, valid_cols: str) -> str:
+    """B read through `tensor.set_validshape` (a ragged column block of run-time width %w)
+    into one 16 x 16 cube product stored whole: the product is valid in %w columns."""
     A, B, O = "!pypto.tensor<[16, 16], f16>", "!pypto.tensor<[16, 32], f16>", "!pypto.tensor<[16, 16], f32>"
     M, L, R = (f"!pypto.tile<[16, 16], f16, {s}>" for s in ("mat", "left", "right"))
-    text = f"""
+    return f"""
 pypto.func incore @k(%a: {A}, %b: {B}, %w: index, out %o: {O}) -> {O} {{
   %c0 = arith.constant 0 : index
   %c16 = arith.constant 16 : index
   %bs = pypto.tensor.slice %b[%c0, %c16] : {B} -> {A}
-  %bv = pypto.tensor.set_validshape %bs, %c16, %w : {A}, index, index
+  %bv = pypto.tensor.set_validshape %bs, {valid_rows}, {valid_cols} : {A}, index, index
   %am = pypto.tile.load %a[%c0, %c0] : {A} -> {M}
   %bm = pypto.tile.load %bv[%c0, %c0] : {A} -> {M}
   %l = pypto.tile.move %am : {M} -> {L}
@@ -358,5 +357,30 @@ pypto.func orchestration @main(%a: {A}, %b: {B}, %w: index, out %o: {O}) -> {O} 
   %r = pypto.call @k(%a, %b, %w, %o) : ({A}, {B}, index, {O}) -> {O}
   pypto.return %r : {O}
 }}"""
-    err = compile_error(text, tmp_path, capsys)
+
+
+@pytest.mark.parametrize("width", [0, 16])
+def test_a_cube_right_operand_of_valid_width_stores_its_valid_columns(width, tmp_path, capsys):
+    """The product of a B of valid width %w is valid in %w columns (PyPTO's matmul rule): the
+    kernel copies %w columns of B (Nd2Nz `dValue`), computes their fractals (LoadData
+    `kExtension`, Mmad `n`) and stores %w columns (Fixpipe `nSize`); width 0 makes all four
+    NOPs, as documented. The simulation matches the interpreter, which leaves the other
+    columns of %o as they were."""
+    src = tmp_path / "p.mlir"
+    src.write_text(_valid_width_program("%c16", "%w"))
+    out = tmp_path / "out"
+    code = pypto_compile.main([str(src), "-o", str(out), "--sim", "--scalar", f"w={width}"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    assert "simulation matches the interpreter" in captured.out, captured.out
+    kernel = (out / "kernels" / "k.cpp").read_text()
+    for field in ("dValue = valid_share;", "kExtension = fractal_cols;", "n = fractal_cols;", "nSize = valid_share;"):
+        assert field in kernel, field
+
+
+def test_a_cube_right_operand_of_valid_k_rows_is_refused_by_the_backend_not_split(tmp_path, capsys):
+    """B of run-time valid K rows keeps the kernel a cube kernel; the backend then names the
+    partial tile it cannot feed to the cube, instead of expand-mixed-kernel claiming the
+    vector core computes the view."""
+    err = compile_error(_valid_width_program("%w", "%c16"), tmp_path, capsys)
     assert err.startswith("ascendc: cannot lower 'pypto.tile.move' in @k: it reads the partial tile %bm"), err

@@ -1386,3 +1386,34 @@ def test_blocks_are_listed_in_pre_order_without_recursion() -> None:
     assert list(_blocks(small)) == list(recursive(small))
     deep = nest(sys.getrecursionlimit() + 100)
     assert len(list(_blocks(deep))) == 1 + 3 * (sys.getrecursionlimit() + 100)
+
+
+VALID_WIDTH_MATMUL = program(
+    [("in", "a", T([128, 64], "f16")), ("in", "b", T([64, 512], "f16")), ("in", "w", "index"),
+     ("out", "c", T([128, 512]))],
+    f"""  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %bs = pypto.tensor.slice %b[%c0, %c0] : {T([64, 512], "f16")} -> {T([64, 256], "f16")}
+  %bv = pypto.tensor.set_validshape %bs, %c64, %w : {T([64, 256], "f16")}, index, index
+  %p = pypto.tensor.matmul %a, %bv : {T([128, 64], "f16")}, {T([64, 256], "f16")} -> {T([128, 256])}
+  %r = pypto.tensor.assemble %p into %c[%c0, %c0] : {T([128, 256])} into {T([128, 512])}""",
+    [("r", T([128, 512]))],
+)
+
+
+@pytest.mark.parametrize("width", [0, 16, 100, 128, 200, 256])
+def test_a_matmul_of_a_valid_width_view_writes_its_valid_columns_only(width):
+    """PyPTO's matmul rule: the product of a B view of valid width w is valid in w columns,
+    so its assemble writes c[:, :w] and leaves the rest of c alone, before and after the
+    pass (the tile code stores each N block's share through `tile.set_validshape`)."""
+    before, after = convert(VALID_WIDTH_MATMUL)
+    rng = np.random.default_rng(width)
+    a = rng.standard_normal((128, 64)).astype(np.float16)
+    b = rng.standard_normal((64, 512)).astype(np.float16)
+    want = np.full((128, 512), 7.0, np.float32)
+    want[:, :width] = a.astype(np.float32) @ b[:, :width].astype(np.float32)
+    for module in (before, after):
+        c = np.full((128, 512), 7.0, np.float32)
+        run(module, "main", [a, b, width, c])
+        np.testing.assert_allclose(c, want, rtol=1e-3, atol=1e-3)
+    assert [o for o in kernel(after).walk() if isinstance(o, tile.SetValidShapeOp)]

@@ -63,6 +63,25 @@ def chunked_panel_loop(load: tile.LoadOp) -> tuple[scf.ForOp, tile.SliceOp] | No
 class CubeLowering(_Base):
     """Mixin of KernelLowering: the cube unit's data path and compute."""
 
+    def _extent(self, extent: int | SSAValue) -> int | SSAValue:
+        """A struct field's value for a valid extent: the constant, or the kernel scalar."""
+        const = const_of(extent)
+        return const if const is not None else self.scalar(extent)  # type: ignore[arg-type]
+
+    def _fractal_extent(self, extent: int | SSAValue) -> int | SSAValue:
+        """A valid extent rounded up to whole 16-element fractals (LoadData's `kExtension`
+        into L0B and the Mmad's `n` take fractals; the columns past the valid ones compute
+        product columns the Fixpipe does not store)."""
+        value = self._extent(extent)
+        if isinstance(value, int):
+            return -(-value // 16) * 16
+        c15, c16 = self.constant(15, value.type), self.constant(16, value.type)
+        up = self._insert(arith.AddiOp(value, c15))
+        blocks = self._insert(arith.DivUIOp(up.results[0], c16))
+        whole = self._insert(arith.MuliOp(blocks.results[0], c16))
+        whole.results[0].name_hint = "fractal_cols"
+        return whole.results[0]
+
     def _params(self, base: str, struct: str, fields, element=None) -> SSAValue:
         """A parameter struct variable; a field whose value is an SSA value is set at run time;
         `element`: the template argument of a templated struct."""
@@ -112,13 +131,19 @@ class CubeLowering(_Base):
                   ("srcDValue", src_cols), ("dstNzC0Stride", lay.rows), ("dstNzNStride", 1), ("dstNzMatrixStride", 0)]
         valid = self.partial.loads.get(op)
         if valid is not None:
-            # the partial M block of a run-time M: only its valid rows are copied (the others
-            # compute product rows that its Fixpipe does not store)
-            if const_of(valid[1]) != lay.cols or d.buffer.position != TPosition.A1:
-                raise op_error(op, f"{op.result.type}: only the rows of a left operand's L1 tile may be partial on the cube path")
-            rows = valid[0]
-            n_value = const_of(rows) if const_of(rows) is not None else self.scalar(rows)
-            fields = [(f, n_value if f == "nValue" else v) for f, v in fields]
+            if d.buffer.position == TPosition.A1 and const_of(valid[1]) == lay.cols:
+                # the partial M block of a run-time M: only its valid rows are copied (the
+                # others compute product rows that its Fixpipe does not store)
+                field, extent = "nValue", valid[0]
+            elif d.buffer.position == TPosition.B1 and const_of(valid[0]) == lay.rows:
+                # a right operand of valid width: only its valid columns are copied (the
+                # Mmad computes only the product columns they give)
+                field, extent = "dValue", valid[1]
+            else:
+                raise op_error(op, f"{op.result.type}: only the rows of a left operand's L1 tile or the columns of a "
+                                   "right operand's may be partial on the cube path")
+            value = const_of(extent) if const_of(extent) is not None else self.scalar(extent)
+            fields = [(f, value if f == field else v) for f, v in fields]
         p = self._params(f"{d.var}_nd2nz", "Nd2NzParams", fields)
         self._insert(M.DataCopyOp(d.value, gm, struct=p))
 
@@ -183,11 +208,17 @@ class CubeLowering(_Base):
             # l1W's 32767 and the 16-bit channelSize
             rows, cols = d.layout.rows, d.layout.cols
             right = op.result.type.space == MemorySpace.RIGHT  # type: ignore[union-attr]
-            fields = [("l1H", 1), ("l1W", rows), ("channelSize", cols), ("kExtension", cols), ("mExtension", rows),
+            # a right operand of valid width loads its valid channels only, packed as the
+            # L0B fractals of a [K, width] operand (the Mmad's `n`)
+            width = self._fractal_extent(self.partial.columns.get(op, cols))
+            fields = [("l1H", 1), ("l1W", rows), ("channelSize", cols), ("kExtension", width), ("mExtension", rows),
                       *([("enTranspose", True)] if right else [])]  # as the sample sets it (no effect into L0B)
             p = self._params(f"{d.var}_load", "LoadData3DParamsV2", fields, element=d.elem)
             self._insert(C.LoadData3DV2Op(d.value, self.at(src.value, window), p))
             return
+        if op in self.partial.columns:
+            raise op_error(op, f"{op.input.type}: a transposed right operand (Kᵀ) of valid width is not supported on "
+                               "the cube path (its LoadData 2D moves whole rows of fractals)")
         # Kᵀ: one row of fractals per call, as LoadData's 8-bit repeat count allows
         rows, cols, eb = d.layout.rows, d.layout.cols, d.layout.elem_bytes
         frac, c0 = 512 // eb, 32 // eb
@@ -224,7 +255,8 @@ class CubeLowering(_Base):
             self.tiles[op.result] = c
         else:
             c = self.def_tile(op.result, op)
-        m, k, n = a.layout.rows, a.layout.cols, b.layout.cols
+        m, k = a.layout.rows, a.layout.cols
+        n = self._fractal_extent(self.partial.columns.get(op, b.layout.cols))
         loop = self.zero_started.get(op.acc) if isinstance(op, tile.MatmulAccOp) else None
         if loop is not None:
             # the first K step starts from zero: one loop, no peeled step with its own queues
@@ -262,11 +294,10 @@ class CubeLowering(_Base):
         ]
         valid = self.partial.stores.get(op)
         if valid is not None:
-            # a partial M block: its valid rows (a run-time count for a run-time M) leave L0C
-            if const_of(valid[1]) != ref.layout.cols:
-                raise op_error(op, f"{op.tile.type}: only the rows of an accumulator may be partial on the cube path")
-            m_size = const_of(valid[0]) if const_of(valid[0]) is not None else self.scalar(valid[0])
-            fields = [(f, m_size if f == "mSize" else v) for f, v in fields]
+            # a partial M block: its valid rows (a run-time count for a run-time M) leave L0C;
+            # a product of a right operand of valid width: its valid columns
+            sizes = {"mSize": self._extent(valid[0]), "nSize": self._extent(valid[1])}
+            fields = [(f, sizes.get(f, v)) for f, v in fields]
         p = self._params(f"{ref.var}_fixpipe", "FixpipeParamsV220", fields)
         self._insert(C.FixpipeOp(gm, ref.value, p))
         self._insert(M.FreeTensorOp(ref.decl, ref.value))

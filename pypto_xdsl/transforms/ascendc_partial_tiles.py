@@ -14,6 +14,10 @@ block:
 * on the cube path, the partial M block of a run-time M: its left operand's L1 tile is a
   partial load (Nd2Nz `nValue` = the valid rows), its move to L0A keeps the valid shape, and
   a matmul whose only partial operand is the left one computes stale rows nothing stores;
+  a right operand of valid width (a ragged N block): its L1 tile is a partial load (Nd2Nz
+  `dValue` = the valid columns), its move to L0B and the matmuls taking it load and compute
+  only the valid columns (rounded up to whole 16-column fractals), and the Fixpipe stores
+  the valid columns (`nSize`);
 * a **fill** writes a pad value over the invalid part of a tile, in its own buffer (the
   invalid part is unspecified, so no reader of the tile can tell): `fillpad`, and a row
   reduction over a tile with invalid columns (its identity: 0 for a sum, -inf for a max,
@@ -69,6 +73,9 @@ class Fill:
 class PartialTiles:
     stores: dict[Operation, Valid] = field(default_factory=dict)
     loads: dict[Operation, Valid] = field(default_factory=dict)
+    columns: dict[Operation, Extent] = field(default_factory=dict)
+    """The valid columns of a right operand with a valid width: its move into L0B (the
+    LoadData's `kExtension`) and each matmul taking it (the Mmad's `n`)."""
     fills: dict[SSAValue, Fill] = field(default_factory=dict)
     """The fill of each tile (the value whose buffer is filled), by the first op asking."""
     before: dict[Operation, list[SSAValue]] = field(default_factory=dict)
@@ -158,10 +165,22 @@ def fold_partial_tiles(func: program.FuncOp) -> PartialTiles:
                 valid[op.results[0]] = valid[first]
         elif isinstance(op, tile.MoveOp) and op.result.type.space == MemorySpace.LEFT:  # type: ignore[union-attr]
             valid[op.result] = valid[first]  # type: ignore[index]
-        elif isinstance(op, tile.MatmulOp | tile.MatmulAccOp) and partial_operands == [op.lhs]:
-            # rows of a product depend only on the same rows of the left operand: the invalid
-            # rows compute rows that nothing stores (the cube path marks the acc it stores)
-            pass
+        elif (isinstance(op, tile.MoveOp) and op.result.type.space == MemorySpace.RIGHT  # type: ignore[union-attr]
+              and const_of(valid[first][0]) == op.result.type.get_shape()[0]):  # type: ignore[index, union-attr]
+            # a right operand of valid width: only its valid columns move into L0B
+            valid[op.result] = valid[first]  # type: ignore[index]
+            out.columns[op] = valid[first][1]  # type: ignore[index]
+        elif isinstance(op, tile.MatmulOp | tile.MatmulAccOp) and set(partial_operands) <= {op.lhs, op.rhs}:
+            # rows of a product depend only on the same rows of the left operand, its columns
+            # only on the same columns of the right one (of which the Mmad computes only the
+            # valid ones): a product is valid in those rows and columns (PyPTO's rule), and an
+            # accumulating matmul keeps its accumulator's valid shape (the cube path marks the
+            # acc a K loop stores)
+            if op.rhs in valid:
+                out.columns[op] = valid[op.rhs][1]
+            if isinstance(op, tile.MatmulOp):
+                m, n = op.result.type.get_shape()  # type: ignore[attr-defined]
+                valid[op.result] = (valid[op.lhs][0] if op.lhs in valid else m, valid[op.rhs][1] if op.rhs in valid else n)
         else:
             _refuse(op, partial_operands[0])
     for op in sets:

@@ -395,6 +395,12 @@ class MatmulRewriter:
         self.at = InsertPoint.before(anchor)
         self.consts = IndexConstants(anchor, rewriter)
         self.zero: SSAValue | None = None
+        self.b_cols: SSAValue | None = None
+        self.b_name: str | None = None
+        """B's valid columns, when B is a view with a run-time valid width (`pl.slice(...,
+        valid_shape=[K, w])`): its tiles are loaded `valid[Kb, share]` from the view's
+        source and each acc tile is stored through `tile.set_validshape` to its share of the
+        columns, the product's valid region (PyPTO: the right operand's valid N)."""
 
     def _index(self, value: int) -> SSAValue:
         return self.consts.get(value)
@@ -422,11 +428,17 @@ class MatmulRewriter:
             dest, offsets = create.result, [self._index(0), self._index(0)]
 
         hoisted = self._hoisted_panel(a, (mb, k)) if p.panel_loop is not None else None
+        view = b.owner
+        if (isinstance(view, tensor.SetValidShapeOp) and const_index(view.valid_rows) == k
+                and const_index(view.valid_cols) != n):
+            self.b_name = b.name_hint
+            b, self.b_cols = view.input, view.valid_cols
         # B in one tile is the same for every M block: one copy into L1 before the M loop
         b_tile = None
         m_loops = m > mb if isinstance(m, int) else p.m_bound is None or p.m_bound > mb
         if n == nb and k == kb and m_loops:
-            b_tile = tile.LoadOp(b, [self._index(0), self._index(0)], TileType([kb, nb], b.type.element_type, MemorySpace.MAT))  # type: ignore[attr-defined]
+            b_valid = [self._index(kb), self.b_cols] if self.b_cols is not None else []
+            b_tile = tile.LoadOp(b, [self._index(0), self._index(0)], TileType([kb, nb], b.type.element_type, MemorySpace.MAT), b_valid)  # type: ignore[attr-defined]
             b_tile.result.name_hint = f"{b.name_hint or 'rhs'}_mat"
             self.rewriter.insert(b_tile, self.at)
             b_tile = b_tile.result
@@ -447,6 +459,16 @@ class MatmulRewriter:
             self.rewriter.replace_all_uses_with(p.sink.result, final)
             self.rewriter.erase(p.sink)
         else:
+            if self.b_cols is not None:
+                # the product tensor keeps its valid region for the code that reads it
+                rows = self._index(m) if isinstance(m, int) else tensor.DimOp(final, 0)
+                if isinstance(rows, tensor.DimOp):
+                    self.rewriter.insert(rows, self.at)
+                    rows = rows.result
+                marked = tensor.SetValidShapeOp(final, rows, self.b_cols)
+                marked.result.name_hint = result_name
+                self.rewriter.insert(marked, self.at)
+                final = marked.result
             self.rewriter.replace_all_uses_with(p.result, final)
         if p.relu is not None:
             self.rewriter.erase(p.relu)
@@ -523,6 +545,22 @@ class MatmulRewriter:
         branch.results[0].name_hint = dest.name_hint
         return branch.results[0]
 
+    def _column_share(self, at: InsertPoint, col: SSAValue, nb: int) -> SSAValue | None:
+        """The valid columns of the N block at `col` of a B with run-time valid width:
+        max(0, min(nb, w - col)); None for a fully valid B."""
+        w = self.b_cols
+        if w is None:
+            return None
+        n = shape_of(self.plan.matmul.rhs.type)[1]  # type: ignore[index]
+        if n == nb:
+            return w  # one N block: the valid width itself (at most the view's width)
+        left = arith.SubiOp(w, col)
+        cut = arith.MinSIOp(left.result, self._index(nb))
+        share = arith.MaxSIOp(cut.result, self._index(0))
+        share.result.name_hint = "valid_cols"
+        self.rewriter.insert([left, cut, share], at)
+        return share.result
+
     def _offset(self, at: InsertPoint, base: SSAValue, delta: SSAValue, name: str) -> SSAValue:
         b, d = const_index(base), const_index(delta)
         if b == 0:
@@ -562,19 +600,20 @@ class MatmulRewriter:
     def _operands(self, at: InsertPoint, a: SSAValue, b: SSAValue, row: SSAValue, col: SSAValue,
                   kk: SSAValue, shape: tuple[int, int, int], suffix: str,
                   valid_rows: SSAValue | None = None, panel: SSAValue | None = None,
-                  b_tile: SSAValue | None = None) -> tuple[SSAValue, SSAValue]:
+                  b_tile: SSAValue | None = None, cols: SSAValue | None = None) -> tuple[SSAValue, SSAValue]:
         mb, nb, kb = shape
         f16 = a.type.element_type  # type: ignore[attr-defined]
         valid = [valid_rows, self._index(kb)] if valid_rows is not None else []
+        b_valid = [self._index(kb), cols] if cols is not None else []
         a_type = TileType([mb, kb], f16, MemorySpace.MAT)
         if panel is not None:
             a_mat = tile.SliceOp(panel, [self._index(0), kk], a_type)
         else:
             a_mat = tile.LoadOp(a, [row, kk], a_type, valid)
-        b_mat = tile.LoadOp(b, [kk, col], TileType([kb, nb], f16, MemorySpace.MAT)) if b_tile is None else None
+        b_mat = tile.LoadOp(b, [kk, col], TileType([kb, nb], f16, MemorySpace.MAT), b_valid) if b_tile is None else None
         left = tile.MoveOp(a_mat, MemorySpace.LEFT)
         right = tile.MoveOp(b_tile if b_mat is None else b_mat, MemorySpace.RIGHT)
-        a_name, b_name = a.name_hint or "lhs", b.name_hint or "rhs"
+        a_name, b_name = a.name_hint or "lhs", self.b_name or b.name_hint or "rhs"
         a_mat.result.name_hint = f"{a_name}_mat{suffix}"
         if b_mat is not None:
             b_mat.result.name_hint = f"{b_name}_mat{suffix}"
@@ -588,10 +627,12 @@ class MatmulRewriter:
                valid_rows: SSAValue | None = None, panel: SSAValue | None = None,
                b_tile: SSAValue | None = None) -> SSAValue:
         """One [mb, nb] output block: the K reduction into an acc tile, then its store (of
-        its first `valid_rows` rows, for the partial block of a run-time M)."""
+        its first `valid_rows` rows, for the partial block of a run-time M; of its share of
+        B's valid columns, for a B of run-time valid width)."""
         mb, nb, kb = shape
+        cols = self._column_share(at, col, nb)
         if k == kb:
-            left, right = self._operands(at, a, b, row, col, self._index(0), shape, "", valid_rows, panel, b_tile)
+            left, right = self._operands(at, a, b, row, col, self._index(0), shape, "", valid_rows, panel, b_tile, cols)
             acc = tile.MatmulOp(left, right)
             acc.result.name_hint = "acc"
             self.rewriter.insert(acc, at)
@@ -605,7 +646,7 @@ class MatmulRewriter:
             block = Block(arg_types=[IndexType(), start.result.type])
             block.args[0].name_hint, block.args[1].name_hint = "k", "part"
             inner = InsertPoint.at_end(block)
-            l2, r2 = self._operands(inner, a, b, row, col, block.args[0], shape, "", valid_rows, panel)
+            l2, r2 = self._operands(inner, a, b, row, col, block.args[0], shape, "", valid_rows, panel, cols=cols)
             nxt = tile.MatmulAccOp(block.args[1], l2, r2)
             nxt.result.name_hint = "part"
             self.rewriter.insert([nxt, scf.YieldOp(nxt.result)], inner)
@@ -614,8 +655,8 @@ class MatmulRewriter:
             loop.results[0].name_hint = "acc"
             result = loop.results[0]
         where = [self._offset(at, offsets[0], row, "dst_row"), self._offset(at, offsets[1], col, "dst_col")]
-        if valid_rows is not None:
-            marked = tile.SetValidShapeOp(result, valid_rows, self._index(nb))
+        if valid_rows is not None or cols is not None:
+            marked = tile.SetValidShapeOp(result, valid_rows or self._index(mb), cols or self._index(nb))
             marked.result.name_hint = "acc_valid"
             self.rewriter.insert(marked, at)
             result = marked.result

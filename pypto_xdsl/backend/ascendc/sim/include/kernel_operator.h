@@ -1386,7 +1386,11 @@ template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& p) {
   constexpr uint32_t c0 = pypto_sim::kBlockBytes / sizeof(T);
   if (p.ndNum == 0) fail("DataCopy Nd2Nz with ndNum 0");
-  if (p.nValue == 0 || p.dValue == 0 || p.dstNzNStride == 0) fail("DataCopy Nd2Nz with an empty matrix or zero stride");
+  if (p.dstNzNStride == 0) fail("DataCopy Nd2Nz with dstNzNStride 0");
+  if (p.nValue == 0 || p.dValue == 0) {  // a NOP, as documented ("nValue = 0" / "dValue = 0表示不执行搬运")
+    if (dst.sim_slot()) dst.sim_slot()->fill_seq = ++pypto_sim::fill_counter();
+    return;
+  }
   if (p.dstNzC0Stride < p.nValue * p.dstNzNStride) fail("DataCopy Nd2Nz: dstNzC0Stride %u overlaps the %u rows", p.dstNzC0Stride, p.nValue);
   const uint64_t blocks = (p.dValue + c0 - 1) / c0;
   const uint64_t one = (blocks - 1) * p.dstNzC0Stride * c0 + (uint64_t)(p.nValue - 1) * p.dstNzNStride * c0 + c0;
@@ -1401,6 +1405,10 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2Nz
       for (uint32_t c = 0; c < p.dValue; ++c)
         dst.sim_ptr()[d0 + ((c / c0) * p.dstNzC0Stride + (uint64_t)r * p.dstNzNStride) * c0 + c % c0] =
             src.sim_ptr()[s0 + (uint64_t)r * p.srcDValue + c];
+      // a row that ends inside a 32-byte block is padded with zeros to the block's end (the
+      // Nd2Nz page: "在目的矩阵中会补0对齐到32字节")
+      for (uint32_t c = p.dValue; c < blocks * c0; ++c)
+        dst.sim_ptr()[d0 + ((c / c0) * p.dstNzC0Stride + (uint64_t)r * p.dstNzNStride) * c0 + c % c0] = T(0);
     }
     pypto_sim::cost::gm_transfer(pypto_sim::cost::MTE2, src.sim_ptr() + s0, p.nValue, (uint64_t)p.dValue * sizeof(T),
                                  (uint64_t)p.srcDValue * sizeof(T), true, true);
@@ -1526,8 +1534,9 @@ void mmad(const LocalTensor<D>& dst, const LocalTensor<A>& a, const LocalTensor<
   static_assert(detail::mmad_types<D, A, B>(),
                 "Mmad takes half x half, bfloat16_t x bfloat16_t or float x float into a float L0C (dav-c220)");
   constexpr uint32_t c0 = pypto_sim::kBlockBytes / sizeof(A), frac = 16 * c0;
-  if (p.m == 0 || p.n == 0 || p.k == 0 || p.m % 16 || p.n % 16 || p.k % 16)
-    fail("Mmad: the simulation supports m, n, k that are positive multiples of 16 (got %u, %u, %u)", p.m, p.n, p.k);
+  if (p.m == 0 || p.n == 0 || p.k == 0) return;  // nothing to compute (m, n, k ∈ [0, 4095] on the Mmad page)
+  if (p.m % 16 || p.n % 16 || p.k % 16)
+    fail("Mmad: the simulation supports m, n, k that are multiples of 16 (got %u, %u, %u)", p.m, p.n, p.k);
   const uint32_t nb = p.n / 16, kb = p.k / c0;
   detail::check_local(a, "Mmad", pypto_sim::Mem::L0A, (uint64_t)p.m * p.k, true);
   detail::check_local(b, "Mmad", pypto_sim::Mem::L0B, (uint64_t)p.k * p.n, true);
@@ -1594,10 +1603,12 @@ void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const Fixpip
   if (p.quantPre != (quantised ? QuantMode_t::F322F16 : QuantMode_t::NoQuant))
     fail(quantised ? "Fixpipe from float L0C to half GM needs quantPre = QuantMode_t::F322F16"
                    : "Fixpipe between equal types needs quantPre = QuantMode_t::NoQuant");
-  if (p.mSize == 0 || p.nSize == 0 || p.srcStride < p.mSize || p.srcStride % 16) fail("Fixpipe: invalid sizes or srcStride");
-  detail::check_local(src, "Fixpipe", pypto_sim::Mem::L0C, (uint64_t)((p.nSize + 15) / 16) * p.srcStride * 16, false);
+  if (p.srcStride < p.mSize || p.srcStride % 16) fail("Fixpipe: srcStride %u is not mSize %u rounded up to 16", p.srcStride, p.mSize);
+  if (p.nSize % 16) fail("Fixpipe: nSize %u is not a multiple of 16 (FixpipeParamsV220: \"nSize必须为16的倍数\")", p.nSize);
   Slot* s = src.sim_slot();
-  if (s->state != SlotState::Dequeued) fail("Fixpipe from buffer '%s' that was not EnQue'd and DeQue'd (missing M->FIX synchronisation)", s->owner);
+  if (s && s->state != SlotState::Dequeued) fail("Fixpipe from buffer '%s' that was not EnQue'd and DeQue'd (missing M->FIX synchronisation)", s->owner);
+  if (p.mSize == 0 || p.nSize == 0) return;  // a NOP, as documented ("nSize=0表示不执行搬运", mSize too)
+  detail::check_local(src, "Fixpipe", pypto_sim::Mem::L0C, (uint64_t)((p.nSize + 15) / 16) * p.srcStride * 16, false);
   for (uint32_t r = 0; r < p.mSize; ++r) {
     dst.check((uint64_t)r * p.dstStride, p.nSize, "Fixpipe", true);
     for (uint32_t c = 0; c < p.nSize; ++c) {
