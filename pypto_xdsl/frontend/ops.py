@@ -368,6 +368,10 @@ def _matmul_acc(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
 def _matmul_bias(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
     a = Args(fb, node, qual, ["lhs", "rhs", "bias"], 3)
     lhs, rhs, bias = a.tile("lhs"), a.tile("rhs"), a.tile("bias")
+    from pypto_xdsl.frontend.ops_cube import cube_bias, cube_operands
+
+    lhs, rhs = cube_operands(fb, node, lhs, rhs)  # PyPTO moves mat operands to L0 / the bias table
+    bias = cube_bias(fb, node, bias)
     return fb.build_op(node, lambda: tile_ops.MatmulBiasOp(lhs, rhs, bias))
 
 
@@ -593,6 +597,10 @@ ops_shapes.register(HANDLERS)
 from pypto_xdsl.frontend import ops_composite  # noqa: E402
 
 ops_composite.register(HANDLERS)
+
+from pypto_xdsl.frontend import ops_cube  # noqa: E402
+
+ops_cube.register(HANDLERS)
 
 
 def dispatch(fb: FunctionBuilder, stub: OpStub, node: ast.Call) -> Any:
