@@ -238,3 +238,41 @@ def test_clamp_of_a_run_time_extent_reads_the_tensor_dim():
     expected[16:] = 2 * x[16:]
     np.testing.assert_allclose(out, expected, rtol=1e-6)
     assert "pypto.tensor.dim" in str(prog.module)
+
+
+# --------------------------------------------------------------------------- div(high_precision=)
+
+DIV = """
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, x: pl.Tensor[[16, 64], pl.FP32], y: pl.Tensor[[16, 64], pl.FP32],
+               out: pl.Out[pl.Tensor[[16, 64], pl.FP32]]) -> pl.Tensor[[16, 64], pl.FP32]:
+        a = pl.load(x, [0, 0], [16, 64])
+        b = pl.load(y, [0, 0], [16, 64])
+        out = pl.store({call}, [0, 0], out)
+        return out
+"""
+
+
+@pytest.mark.parametrize("call", ["pl.tile.div(a, b, high_precision=True)", "pl.div(a, b, high_precision=False)"])
+def test_div_takes_high_precision_and_is_the_correctly_rounded_quotient(call):
+    prog = build(DIV.format(call=call))
+    x, y = rnd((16, 64), 10), rnd((16, 64), 11) + 3
+    out = np.zeros_like(x)
+    prog.run(x, y, out)
+    np.testing.assert_array_equal(out, x / y)
+    assert "pypto.tile.div" in str(prog.module)
+
+
+@pytest.mark.parametrize(
+    "call,message",
+    [
+        ("pl.tile.div(a, 2.0, high_precision=True)", "high_precision=True needs a tile or tensor divisor"),
+        ("pl.tile.div(a, b, high_precision=1)", "'high_precision' of pl.tile.div must be True or False"),
+        ("pl.tile.add(a, b, high_precision=True)", "pl.tile.add has no parameter 'high_precision'"),
+    ],
+)
+def test_div_high_precision_errors(call, message):
+    with pytest.raises(ParserError, match=message):
+        build(DIV.format(call=call))

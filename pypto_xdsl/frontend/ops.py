@@ -200,11 +200,33 @@ class Args:
 
 
 def _binary(name: str, family: str | None):
+    """`pl.add(lhs, rhs)`, ...; `div` also takes PyPTO's `high_precision=` (its tile-tile
+    division's precision mode, see `_division_precision`)."""
+    params = ["lhs", "rhs", "high_precision"] if name == "div" else ["lhs", "rhs"]
+
     def handle(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
-        a = Args(fb, node, qual, ["lhs", "rhs"], 2)
+        a = Args(fb, node, qual, params, 2)
+        if "high_precision" in a:
+            _division_precision(fb, a)
         return binary(fb, name, a.value("lhs"), a.value("rhs"), node, family)
 
     return handle
+
+
+def _division_precision(fb: FunctionBuilder, a: Args) -> None:
+    """`high_precision=` of a division: a bool literal. PyPTO's high-precision mode asks for
+    the correctly rounded quotient, which is what every division here computes (the
+    interpreter's IEEE division, the Ascend C `Div`), so either mode is that one division.
+    PyPTO has the mode on the tile-tile form only: with a scalar divisor it is an error."""
+    hp = a.value("high_precision")
+    if not (isinstance(hp, Const) and isinstance(hp.value, bool)):
+        raise fb.error(a.node_of("high_precision"), f"'high_precision' of {a.qual} must be True or False, got {describe(hp)}")
+    rhs = a.value("rhs")
+    if hp.value and not (isinstance(rhs, SSAValue) and isinstance(rhs.type, TensorType | TileType)):
+        raise fb.error(
+            a.node_of("high_precision"),
+            f"{a.qual}: high_precision=True needs a tile or tensor divisor (PyPTO's division by a scalar, divs, has one mode)",
+        )
 
 
 def _scalar(name: str, family: str):
