@@ -370,7 +370,7 @@ def test_scalar_cast_and_flat_read():
     ("y = pl.col_expand_mul(x, pl.load(x, [0, 0], [1, 8]))", "'rhs' of pl.col_expand_mul must be a tensor like 'lhs'"),
     ("t = pl.load(x, [0, 0], [8, 8])\n                y = pl.tile.fillpad(t, pad_value=3)", "pl.PadValue.zero/max/min"),
     ("t = pl.load(x, [0, 0], [8, 8])\n                y = pl.tile.assemble(t, t, [0, 0], atomic=pl.AtomicType.Add)", "has no parameter 'atomic'"),
-    ("t = pl.load(x, [0, 0], [8, 8], clamp=True)", "clamp=True is not supported"),
+    ("t = pl.load(x, [0, 0], [8, 8], clamp=\"yes\")", "'clamp' of pl.load must be True or False"),
 ])
 def test_located_errors(body, message):
     with pytest.raises(ParserError, match=message):

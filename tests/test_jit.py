@@ -576,6 +576,11 @@ def test_run_config_spelling_and_ignored_options(monkeypatch):
     assert RunConfig(keep_build_dir=True).save_kernels
     positional = RunConfig("a2a3sim", 0, 1e-3)  # PyPTO's field order
     assert (positional.platform, positional.rtol) == ("a2a3sim", 1e-3)
+    # PyPTO's ignored options read back: as given, else PyPTO's default (its swimlane tests
+    # read config.enable_chip_swimlane and skip when it is 0)
+    assert RunConfig().enable_chip_swimlane == 0 and RunConfig(device_id=3).device_id == 3
+    with pytest.raises(AttributeError, match="no attribute 'enable_swimlane'"):
+        RunConfig().enable_swimlane
 
 
 def test_pipeline_option_and_saved_program(tmp_path):

@@ -315,8 +315,19 @@ def _check_constant_window(op: Operation) -> None:
     shape of its other shaped operand (a stored tile, an assembled tensor), else of its result
     when the result is a new value (a load, a slice) rather than a name of the container's
     storage (`RESULT_LIKE` the container), else it is one element (a read, a write)."""
+    from pypto_xdsl.dialects import tile
     from pypto_xdsl.dialects.attributes import TensorType, TileType, format_shape
 
+    if isinstance(op, tile.StoreOp):
+        # PyPTO's store writes a partial tile's valid block, which may be smaller than the
+        # tile: the run time checks it (the interpreter, the kernel lowering's valid shapes)
+        if tile.maybe_partial(op.tile):
+            return
+        window, dest = op.tile.type.get_shape(), op.dest.type  # type: ignore[union-attr]
+        if len(window) == dest.rank and any(  # type: ignore[union-attr]
+            isinstance(w, int) and isinstance(d, int) and w > d for w, d in zip(window, dest.get_shape())  # type: ignore[union-attr]
+        ):
+            raise OpVerifyException(op, f"store: window {format_shape(list(window))} exceeds {dest}")
     cls = type(op)
     after = cls.OFFSETS_AFTER  # pyright: ignore[reportAttributeAccessIssue]
     # OFFSETS_AFTER and RESULT_LIKE count operands in syntax order (`OPERANDS`), which may

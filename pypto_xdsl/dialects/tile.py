@@ -262,8 +262,24 @@ class StoreOp(PyptoValueOp):
             raise VerifyException(
                 f"operand 'tile' has element type {tile.element_type} but 'dest' has {dst.element_type}"
             )
-        check_window(dst, tile.get_shape(), "store")
+        # the window's extent is checked by the function's walk (`maybe_partial`, which looks
+        # at the tile's defining ops; this check is memoised on the operand types)
         return (dst,)
+
+
+def maybe_partial(value: SSAValue, depth: int = 16) -> bool:
+    """Whether `value` can be a partial tile: made so by a partial `tile.load` or a
+    `tile.set_validshape`, through ops whose result keeps an operand's valid shape (moves,
+    elementwise ops, casts, the cube ops). Such a tile may be larger than the window it is
+    stored to: PyPTO's store writes the valid block, which the run time checks."""
+    owner = value.owner
+    if depth == 0 or not isinstance(owner, Operation):
+        return False
+    if isinstance(owner, SetValidShapeOp) or (isinstance(owner, LoadOp) and owner.is_partial):
+        return True
+    if not owner.name.startswith("pypto.tile.") or isinstance(owner, LoadOp):
+        return False
+    return any(isinstance(o.type, TileType) and maybe_partial(o, depth - 1) for o in owner.operands)
 
 
 @pypto_op_definition

@@ -200,11 +200,33 @@ class Args:
 
 
 def _binary(name: str, family: str | None):
+    """`pl.add(lhs, rhs)`, ...; `div` also takes PyPTO's `high_precision=` (its tile-tile
+    division's precision mode, see `_division_precision`)."""
+    params = ["lhs", "rhs", "high_precision"] if name == "div" else ["lhs", "rhs"]
+
     def handle(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
-        a = Args(fb, node, qual, ["lhs", "rhs"], 2)
+        a = Args(fb, node, qual, params, 2)
+        if "high_precision" in a:
+            _division_precision(fb, a)
         return binary(fb, name, a.value("lhs"), a.value("rhs"), node, family)
 
     return handle
+
+
+def _division_precision(fb: FunctionBuilder, a: Args) -> None:
+    """`high_precision=` of a division: a bool literal. PyPTO's high-precision mode asks for
+    the correctly rounded quotient, which is what every division here computes (the
+    interpreter's IEEE division, the Ascend C `Div`), so either mode is that one division.
+    PyPTO has the mode on the tile-tile form only: with a scalar divisor it is an error."""
+    hp = a.value("high_precision")
+    if not (isinstance(hp, Const) and isinstance(hp.value, bool)):
+        raise fb.error(a.node_of("high_precision"), f"'high_precision' of {a.qual} must be True or False, got {describe(hp)}")
+    rhs = a.value("rhs")
+    if hp.value and not (isinstance(rhs, SSAValue) and isinstance(rhs.type, TensorType | TileType)):
+        raise fb.error(
+            a.node_of("high_precision"),
+            f"{a.qual}: high_precision=True needs a tile or tensor divisor (PyPTO's division by a scalar, divs, has one mode)",
+        )
 
 
 def _scalar(name: str, family: str):
@@ -368,6 +390,10 @@ def _matmul_acc(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
 def _matmul_bias(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
     a = Args(fb, node, qual, ["lhs", "rhs", "bias"], 3)
     lhs, rhs, bias = a.tile("lhs"), a.tile("rhs"), a.tile("bias")
+    from pypto_xdsl.frontend.ops_cube import cube_bias, cube_operands
+
+    lhs, rhs = cube_operands(fb, node, lhs, rhs)  # PyPTO moves mat operands to L0 / the bias table
+    bias = cube_bias(fb, node, bias)
     return fb.build_op(node, lambda: tile_ops.MatmulBiasOp(lhs, rhs, bias))
 
 
@@ -593,6 +619,10 @@ ops_shapes.register(HANDLERS)
 from pypto_xdsl.frontend import ops_composite  # noqa: E402
 
 ops_composite.register(HANDLERS)
+
+from pypto_xdsl.frontend import ops_cube  # noqa: E402
+
+ops_cube.register(HANDLERS)
 
 
 def dispatch(fb: FunctionBuilder, stub: OpStub, node: ast.Call) -> Any:

@@ -106,22 +106,85 @@ def _load(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
     """`pl.load(tensor, offsets, shapes, valid_shape=None, target_memory=Vec, clamp=False)`.
 
     With `valid_shape`, the tile is loaded whole and marked partial (`tile.set_validshape`):
-    only the valid block is real data until `pl.tile.fillpad`."""
+    only the valid block is real data until `pl.tile.fillpad`. With `clamp=True` the window
+    may run off the end of the tensor: the valid block, cut back to the tensor's edge, is
+    all that is read (a partial `tile.load ... valid[...]`, see `_clamped_extents`)."""
     params = ["tensor", "offsets", "shapes", "valid_shape", "target_memory", "clamp"]
     # This project's earlier spelling took target_memory as the 4th argument.
     if len(node.args) == 4 and isinstance(node.args[3], ast.Attribute) and isinstance(fb.expr(node.args[3]), T.MemorySpace):
         params = ["tensor", "offsets", "shapes", "target_memory", "valid_shape", "clamp"]
     a = Args(fb, node, qual, params, 3)
-    _flag(a, "clamp", False, "a window must fit in the tensor")
     src = a.tensor("tensor")
     offsets = a.offsets("offsets", src.type.rank)  # type: ignore[union-attr]
     shape = a.shape("shapes")
     space = a.memory("target_memory", T.MemorySpace.Vec)
     result = TileType(shape, src.type.element_type, space.value)  # type: ignore[union-attr]
+    if _clamp_flag(a):
+        extents = _clamped_extents(fb, a, src, offsets, shape)
+        if extents is not None:
+            return fb.build_op(node, lambda: tile_ops.LoadOp(src, offsets, result, extents))
     loaded = fb.build_op(node, lambda: tile_ops.LoadOp(src, offsets, result))
     if "valid_shape" not in a or a.value("valid_shape") is None:
         return loaded
     return _mark_valid(fb, a, "valid_shape", loaded, shape)
+
+
+def _clamp_flag(a: Args) -> bool:
+    if "clamp" not in a:
+        return False
+    v = a.value("clamp")
+    if isinstance(v, Const) and isinstance(v.value, bool):
+        return v.value
+    raise a.fb.error(a.node_of("clamp"), f"'clamp' of {a.qual} must be True or False, got {describe(v)}")
+
+
+def _clamped_extents(
+    fb: FunctionBuilder, a: Args, src: SSAValue, offsets: list[SSAValue], shape: list
+) -> list[SSAValue] | None:
+    """PyPTO's clamped window read: per dimension the valid extent is
+    `clamp(dim - offset, 0, requested)`, `requested` the `valid_shape` (else the window).
+    Folded when the tensor's extent and the offset are constants; else `arith` ops on
+    `tensor.dim`. None when the clamped block is the whole window (a plain load)."""
+    node = a.node
+    if "valid_shape" in a and a.value("valid_shape") is not None:
+        values = a.value("valid_shape")
+        vnode = a.node_of("valid_shape")
+        if not isinstance(values, list | tuple) or len(values) != len(shape):
+            raise fb.error(vnode, f"'valid_shape' of {a.qual} needs {len(shape)} entries, got {describe(values)}")
+        nodes = vnode.elts if isinstance(vnode, ast.List | ast.Tuple) else [vnode] * len(shape)
+        requested: list[SSAValue | int] = [_static_or(_as_index(fb, v, n)) for v, n in zip(values, nodes)]
+    else:
+        requested = list(shape)
+    if len(shape) != src.type.rank:  # type: ignore[union-attr]
+        raise fb.error(node, f"{a.qual}: the window {shape} and {src.type} differ in rank")  # type: ignore[union-attr]
+    extents: list[SSAValue | int] = []
+    for axis, (req, off, dim) in enumerate(zip(requested, offsets, src.type.get_shape())):  # type: ignore[union-attr]
+        off_c = _static_or(off)
+        if isinstance(req, int) and isinstance(off_c, int) and isinstance(dim, int):
+            extents.append(max(0, min(req, dim - off_c)))
+            continue
+
+        def build(axis=axis, req=req, off=off, dim=dim) -> SSAValue:
+            size = fb.index(Const(dim), node) if isinstance(dim, int) else fb.build_op(
+                node, lambda: tensor_ops.DimOp(src, axis))
+            avail = fb.build_op(node, lambda: arith.SubiOp(size, off))
+            want = fb.index(Const(req), node) if isinstance(req, int) else req
+            cut = fb.build_op(node, lambda: arith.MinSIOp(want, avail))
+            zero = fb.index(Const(0), node)
+            return fb.build_op(node, lambda: arith.MaxSIOp(cut, zero))
+
+        extents.append(build())
+    if all(isinstance(e, int) and e == d for e, d in zip(extents, shape)):
+        return None
+    return [fb.index(Const(e), node) if isinstance(e, int) else e for e in extents]
+
+
+def _static_or(value: SSAValue) -> SSAValue | int:
+    """The integer of an `arith.constant` index, else the value."""
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(value.type, IndexType):
+        return owner.value.value.data  # type: ignore[union-attr]
+    return value
 
 
 def _mark_valid(fb: FunctionBuilder, a: Args, name: str, tile: SSAValue, shape: list) -> SSAValue:
@@ -515,6 +578,12 @@ def _concat(family: str | None):
 # --------------------------------------------------------------------------- matmul, casts, scalars
 
 
+def cube_operands(fb: FunctionBuilder, node: ast.AST, lhs: SSAValue, rhs: SSAValue) -> tuple[SSAValue, SSAValue]:
+    from pypto_xdsl.frontend.ops_cube import cube_operands as moved
+
+    return moved(fb, node, lhs, rhs)
+
+
 def _matmul(family: str | None):
     """`pl.matmul(lhs, rhs, out_dtype=None, a_trans=False, b_trans=False, c_matrix_nz=False)`.
 
@@ -532,6 +601,7 @@ def _matmul(family: str | None):
         if fam == "tile":
             for flag in ("a_trans", "b_trans"):
                 _flag(a, flag, False, "on tiles transposition is a type property: use pl.tile.transpose_view")
+            lhs, rhs = cube_operands(fb, node, lhs, rhs)  # mat operands moved to L0, as PyPTO does
         else:
             lhs = _maybe_transposed(fb, a, "a_trans", lhs)
             rhs = _maybe_transposed(fb, a, "b_trans", rhs)
@@ -594,6 +664,7 @@ def _matmul_acc(family: str | None):
             return fb.build_op(node, lambda: tensor_ops.MatmulAccOp(acc, lhs, rhs))
         for flag in ("a_trans", "b_trans"):
             _flag(a, flag, False, "on tiles transposition is a type property")
+        lhs, rhs = cube_operands(fb, node, lhs, rhs)  # mat operands moved to L0, as PyPTO does
         return fb.build_op(node, lambda: tile_ops.MatmulAccOp(acc, lhs, rhs))
 
     return handle

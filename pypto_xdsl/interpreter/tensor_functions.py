@@ -105,6 +105,25 @@ def element_type(op: Operation) -> Attribute:
     return t.element_type
 
 
+def valid_product(interpreter: Interpreter, op: Operation, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """`a @ b` by PyPTO's rule for partial operands: the cube reads the lhs's valid K
+    columns (the rhs's valid K rows must cover them), and the product is valid over
+    [lhs valid M, rhs valid N], the rest unspecified. Fully valid operands: a plain product."""
+    va, vb = valid_of(a), valid_of(b)
+    if va is None and vb is None:
+        return numerics.matmul(a, b, element_type(op))
+    va, vb = va or a.shape, vb or b.shape
+    m, k, n = va[0], va[1], vb[1]
+    if vb[0] < k:
+        raise fail(
+            interpreter, op,
+            f"the rhs's valid K ({vb[0]} rows of {list(vb)}) does not cover the lhs's valid K ({k} columns of {list(va)})",
+        )
+    out = numerics.unspecified((a.shape[0], b.shape[1]), numpy_dtype(element_type(op)))
+    out[:m, :n] = numerics.matmul(np.asarray(a)[:m, :k], np.asarray(b)[:k, :n], element_type(op))
+    return with_valid(out, (m, n))
+
+
 class ComputeFunctions(InterpreterFunctions):
     """Elementwise, row/column and matmul implementations shared by the tensor and tile
     families. Operands after the ones an op computes with (a tile op's `tmp` scratch) are
@@ -166,7 +185,7 @@ class ComputeFunctions(InterpreterFunctions):
             a, b = args
             if a.shape[1] != b.shape[0]:
                 raise fail(interpreter, op, f"shape mismatch at run time: {list(a.shape)} x {list(b.shape)}")
-            return (numerics.matmul(a, b, element_type(op)),)
+            return (valid_product(interpreter, op, a, b),)
 
         return run
 

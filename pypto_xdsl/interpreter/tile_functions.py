@@ -30,6 +30,7 @@ from pypto_xdsl.interpreter.tensor_functions import (
     element_type,
     install,
     result_shape,
+    valid_product,
     window,
 )
 from pypto_xdsl.interpreter.values import coerce, numpy_dtype, to_scalar
@@ -192,7 +193,13 @@ class TileFunctions(ComputeFunctions):
                 interpreter, op,
                 f"shape mismatch at run time: acc {list(acc.shape)} += {list(a.shape)} x {list(b.shape)}",
             )
-        acc[...] = coerce(acc + numerics.matmul(a, b, element_type(op)), element_type(op))
+        product = valid_product(interpreter, op, a, b)
+        valid = valid_of(product)
+        if valid is None:
+            acc[...] = coerce(acc + product, element_type(op))
+        else:  # a partial product accumulates into its valid block
+            block = valid_block(valid)
+            acc[block] = coerce(acc[block] + np.asarray(product)[block], element_type(op))
         return (acc,)
 
     @pimpl(tile.MatmulBiasOp)
@@ -203,7 +210,14 @@ class TileFunctions(ComputeFunctions):
                 interpreter, op,
                 f"shape mismatch at run time: {list(a.shape)} x {list(b.shape)} + bias {list(bias.shape)}",
             )
-        return (coerce(numerics.matmul(a, b, element_type(op)) + bias, element_type(op)),)
+        product = valid_product(interpreter, op, a, b)
+        valid = valid_of(product)
+        if valid is not None and (valid_of(bias) or bias.shape)[1] < valid[1]:
+            raise fail(
+                interpreter, op,
+                f"the bias's valid columns {list(valid_of(bias) or bias.shape)} do not cover the product's valid N {valid[1]}",
+            )
+        return (with_valid(coerce(np.asarray(product) + bias, element_type(op)), valid),)
 
     def _arg_reduce(self, interpreter: Interpreter, op, args: PythonValues, axis: int, largest: bool):
         """The index of the first extremum along `axis` of the valid block, as i32; the
