@@ -11,7 +11,8 @@ padded to 32 bytes). `sel` / `sels` read a mask of any 8-, 16- or 32-bit integer
 rows cover the selected tile's rows and hold at least `ceil(N / 8)` bytes.
 
 Part of the tile family (`tile.py` lists them in `TILE_OPS` and re-exports them). All are
-`Pure` on tile values.
+`Pure` on tile values. The tensor forms `pypto.tensor.cmp` / `cmps` (PyPTO's `tensor.cmp`)
+give a 0/1 tensor of the operand's type instead of a mask (`tensor.py` lists them).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from pypto_xdsl.dialects.attributes import (
+    TensorType,
     TileType,
     element_byte_width,
     format_shape,
@@ -342,5 +344,56 @@ class TriOp(PyptoValueOp):
         return (t,)
 
 
+# --------------------------------------------------------------------------- tensor level
+
+
+@pypto_op_definition
+class TensorCmpOp(CmpOpBase):
+    """`%c = pypto.tensor.cmp %a, %b cmp(lt) : T`: 1 where `a op b`, else 0, in `%a`'s type
+    (PyPTO's `tensor.cmp` of two tensors: a 0/1 tensor, not a mask)."""
+
+    name = "pypto.tensor.cmp"
+    OPERANDS: ClassVar[tuple[str, ...]] = ("lhs", "rhs")
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = _PURE
+
+    def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation, mode: CmpMode):
+        lhs, rhs = SSAValue.get(lhs), SSAValue.get(rhs)
+        super().__init__(operands=[lhs, rhs], result_types=[lhs.type], properties={"cmp": CmpModeAttr(mode)})
+
+    def infer_result_types(self) -> Sequence[Attribute]:
+        t = join_elementwise(self.lhs.type, self.rhs.type)
+        assert isinstance(t, TensorType)
+        check_numeric(t, "operand 'lhs'")
+        return (t,)
+
+
+@pypto_op_definition
+class TensorCmpsOp(CmpOpBase):
+    """`%c = pypto.tensor.cmps %a, %s cmp(ge) : T, E`: 1 where `a op s`, else 0, in `%a`'s
+    type (PyPTO's `tensor.cmp` of a tensor and a scalar)."""
+
+    name = "pypto.tensor.cmps"
+    OPERANDS: ClassVar[tuple[str, ...]] = ("lhs", "scalar")
+    lhs = operand_def(TensorType)
+    scalar = operand_def()
+    result = result_def(TensorType)
+    traits = _PURE
+
+    def __init__(self, lhs: SSAValue | Operation, scalar: SSAValue | Operation, mode: CmpMode):
+        lhs, scalar = SSAValue.get(lhs), SSAValue.get(scalar)
+        super().__init__(operands=[lhs, scalar], result_types=[lhs.type], properties={"cmp": CmpModeAttr(mode)})
+
+    def infer_result_types(self) -> Sequence[Attribute]:
+        t = self.lhs.type
+        assert isinstance(t, TensorType)
+        check_numeric(t, "operand 'lhs'")
+        check_scalar(self.scalar.type, t.element_type, "scalar", "lhs")
+        return (t,)
+
+
 TILE_MASK_OPS = [CmpOp, CmpsOp, SelOp, SelsOp, TriOp]
+TENSOR_CMP_OPS = [TensorCmpOp, TensorCmpsOp]
 TILE_MASK_ATTRIBUTES = [CmpModeAttr]

@@ -3,7 +3,8 @@
 * `pl.tile.cmp(lhs, rhs, cmp_type=0)` / `pl.tile.cmps(lhs, rhs, cmp_type=0)`: the packed
   predicate mask (`ui8`) of a comparison of two tiles or of a tile and a scalar; `cmp_type`
   is PyPTO's code, 0..5 for eq, ne, lt, le, gt, ge. `pl.cmp` on tiles is either, by the type
-  of `rhs`.
+  of `rhs`; `pl.cmp` / `pl.tensor.cmp` on tensors is `tensor.cmp` / `tensor.cmps`, a 0/1
+  tensor of `lhs`'s type.
 * `pl.tile.sel(mask, lhs, rhs, tmp)` / `pl.tile.sels(mask, src, tmp, scalar)`: per-element
   selection by a mask (`tmp` is PyPTO's scratch tile).
 * `pl.tile.tri(diagonal, shape, valid_shape=None, dtype=pl.INT32, upper=False)`: the
@@ -94,6 +95,35 @@ def _tile_cmp(scalar_rhs: bool | None):
     return handle
 
 
+def _cmp(family: str | None):
+    """`pl.cmp(lhs, rhs, cmp_type=0)` / `pl.tensor.cmp`: on tensors a 0/1 tensor of `lhs`'s
+    type (`tensor.cmp` with a tensor `rhs`, `tensor.cmps` with a scalar); on tiles (`pl.cmp`
+    only) the packed mask of `pl.tile.cmp` / `pl.tile.cmps`."""
+    tile_form = _tile_cmp(None)
+
+    def handle(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
+        from pypto_xdsl.dialects import tensor as tensor_ops
+        from pypto_xdsl.dialects.attributes import TensorType
+        from pypto_xdsl.frontend.ops import Args
+
+        a = Args(fb, node, qual, ["lhs", "rhs", "cmp_type"], 2)
+        lhs = a.shaped("lhs")
+        if isinstance(lhs.type, TileType):
+            if family == "tensor":
+                raise fb.error(a.node_of("lhs"), f"{qual} expects a tensor, got {describe(lhs)}")
+            return tile_form(fb, node, qual)
+        mode = _cmp_mode(a)
+        rhs = fb.local_window(a.value("rhs"), a.node_of("rhs"))
+        if isinstance(rhs, SSAValue) and isinstance(rhs.type, TensorType | TileType):
+            if rhs.type != lhs.type:
+                raise fb.error(node, f"{qual} compares two tensors of one type, got {lhs.type} and {rhs.type}")
+            return fb.build_op(node, lambda: tensor_ops.CmpOp(lhs, rhs, mode))
+        s = element_scalar(fb, rhs, lhs.type.element_type, a.node_of("rhs"), f"'rhs' of {qual}")  # type: ignore[union-attr]
+        return fb.build_op(node, lambda: tensor_ops.CmpsOp(lhs, s, mode))
+
+    return handle
+
+
 def _sel(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
     from pypto_xdsl.frontend.ops import Args
 
@@ -148,6 +178,8 @@ def _tri(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
 
 
 def register(handlers: dict[tuple[str, str], Handler]) -> None:
+    handlers[("", "cmp")] = _cmp(None)
+    handlers[("tensor", "cmp")] = _cmp("tensor")
     handlers[("tile", "cmp")] = _tile_cmp(False)
     handlers[("tile", "cmps")] = _tile_cmp(True)
     handlers[("tile", "sel")] = _sel

@@ -28,11 +28,20 @@ def as_element(value: object, dtype: np.dtype) -> np.ndarray:
     return np.array(value).astype(dtype)
 
 
+def _holds(a: np.ndarray, b: object, mode: CmpMode) -> np.ndarray:
+    with np.errstate(invalid="ignore"):
+        return _RELATIONS[mode](np.asarray(a), np.asarray(b))
+
+
+def relation(a: np.ndarray, b: object, mode: CmpMode, dtype: np.dtype) -> np.ndarray:
+    """1 where `a <mode> b`, else 0, as `dtype` (`tensor.cmp`)."""
+    return _holds(a, b, mode).astype(dtype)
+
+
 def compare(a: np.ndarray, b: object, mode: CmpMode, shape: Sequence[int]) -> np.ndarray:
     """The `ui8` mask of shape `shape` of `a <mode> b` over the whole buffer (padding bytes
     zero); on a partial `a` it is valid in the valid rows and the bytes of the valid columns."""
-    with np.errstate(invalid="ignore"):
-        bits = _RELATIONS[mode](np.asarray(a), np.asarray(b))
+    bits = _holds(a, b, mode)
     packed = np.packbits(bits, axis=-1, bitorder="little")
     out = np.zeros(tuple(shape), dtype=np.uint8)
     out[(..., slice(0, packed.shape[-1]))] = packed
