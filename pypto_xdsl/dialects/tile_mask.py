@@ -22,7 +22,8 @@ from enum import StrEnum
 from typing import ClassVar
 
 from xdsl.dialects.builtin import IntegerType, Signedness, UnitAttr, i32
-from xdsl.ir import Attribute, EnumAttribute, Operation, SpacedOpaqueSyntaxAttribute, SSAValue
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import Attribute, Operation, SpacedOpaqueSyntaxAttribute, SSAValue
 from xdsl.irdl import (
     irdl_attr_definition,
     operand_def,
@@ -78,6 +79,8 @@ def mask_type_for(t: TileType) -> TileType:
     """The `ui8` packed mask `cmp` of a `t` gives: the last dimension becomes
     `round_up(ceil(N / 8), 32)` bytes."""
     shape = list(t.get_shape())
+    if not shape:
+        raise VerifyException(f"operand 'lhs' must be a tile of rank 1 or more, got {t}")
     n = shape[-1]
     if not isinstance(n, int):
         raise VerifyException(f"the last dimension of {t} must be static to size its predicate mask")
@@ -204,8 +207,6 @@ class CmpOp(CmpOpBase):
         t = join_elementwise(self.lhs.type, self.rhs.type)
         assert isinstance(t, TileType)
         check_numeric(t, "operand 'lhs'")
-        if t.rank == 0:
-            raise VerifyException(f"operand 'lhs' must be a tile of rank 1 or more, got {t}")
         return (mask_type_for(t),)
 
 
@@ -233,8 +234,6 @@ class CmpsOp(CmpOpBase):
         t = self.lhs.type
         assert isinstance(t, TileType)
         check_numeric(t, "operand 'lhs'")
-        if t.rank == 0:
-            raise VerifyException(f"operand 'lhs' must be a tile of rank 1 or more, got {t}")
         check_scalar(self.scalar.type, t.element_type, "scalar", "lhs")
         return (mask_type_for(t),)
 
@@ -329,7 +328,8 @@ class TriOp(PyptoValueOp):
     def parse_properties(cls, parser: Parser) -> dict[str, Attribute]:
         if parser.parse_optional_keyword("upper") is not None:
             return {"upper": UnitAttr()}
-        parser.parse_keyword("lower")
+        if parser.parse_optional_keyword("lower") is None:
+            parser.raise_error("Expected 'lower' or 'upper'")
         return {}
 
     def print_properties(self, printer: Printer) -> None:
