@@ -48,7 +48,11 @@ def _cmp_mode(a: Args) -> CmpMode:
 
 def element_scalar(fb: FunctionBuilder, value: Any, element: Any, node: ast.AST, what: str) -> SSAValue:
     """`value` as the scalar operand of a tile of `element` (see the module docstring)."""
-    if not isinstance(value, SSAValue | Const):
+    from pypto_xdsl.dialects.attributes import TensorType
+
+    if not isinstance(value, SSAValue | Const) or (
+        isinstance(value, SSAValue) and isinstance(value.type, TensorType | TileType)
+    ):
         raise fb.error(node, f"{what} must be a scalar, got {describe(value)}")
     if isinstance(element, IntegerType) and element.signedness.data == Signedness.UNSIGNED:
         width = element.width.data
