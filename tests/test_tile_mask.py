@@ -35,10 +35,14 @@ def mask_program(cmp_type: int):
     @pl.program
     class Masks:
         @pl.function(type=pl.FunctionType.InCore)
-        def kernel(self, a: pl.Tensor[[M, N], pl.FP32], b: pl.Tensor[[M, N], pl.FP32],
-                   mask: pl.Out[pl.Tensor[[M, 32], pl.UINT8]], sel: pl.Out[pl.Tensor[[M, N], pl.FP32]],
-                   sels: pl.Out[pl.Tensor[[M, N], pl.FP32]]) -> tuple[
-                       pl.Tensor[[M, 32], pl.UINT8], pl.Tensor[[M, N], pl.FP32], pl.Tensor[[M, N], pl.FP32]]:
+        def kernel(
+            self,
+            a: pl.Tensor[[M, N], pl.FP32],
+            b: pl.Tensor[[M, N], pl.FP32],
+            mask: pl.Out[pl.Tensor[[M, 32], pl.UINT8]],
+            sel: pl.Out[pl.Tensor[[M, N], pl.FP32]],
+            sels: pl.Out[pl.Tensor[[M, N], pl.FP32]],
+        ) -> tuple[pl.Tensor[[M, 32], pl.UINT8], pl.Tensor[[M, N], pl.FP32], pl.Tensor[[M, N], pl.FP32]]:
             x = pl.load(a, [0, 0], [M, N])
             y = pl.load(b, [0, 0], [M, N])
             tmp = pl.tile.create([1, 32], dtype=pl.UINT8)
@@ -50,10 +54,14 @@ def mask_program(cmp_type: int):
             return mask, sel, sels
 
         @pl.function(type=pl.FunctionType.Orchestration)
-        def main(self, a: pl.Tensor[[M, N], pl.FP32], b: pl.Tensor[[M, N], pl.FP32],
-                 mask: pl.Out[pl.Tensor[[M, 32], pl.UINT8]], sel: pl.Out[pl.Tensor[[M, N], pl.FP32]],
-                 sels: pl.Out[pl.Tensor[[M, N], pl.FP32]]) -> tuple[
-                     pl.Tensor[[M, 32], pl.UINT8], pl.Tensor[[M, N], pl.FP32], pl.Tensor[[M, N], pl.FP32]]:
+        def main(
+            self,
+            a: pl.Tensor[[M, N], pl.FP32],
+            b: pl.Tensor[[M, N], pl.FP32],
+            mask: pl.Out[pl.Tensor[[M, 32], pl.UINT8]],
+            sel: pl.Out[pl.Tensor[[M, N], pl.FP32]],
+            sels: pl.Out[pl.Tensor[[M, N], pl.FP32]],
+        ) -> tuple[pl.Tensor[[M, 32], pl.UINT8], pl.Tensor[[M, N], pl.FP32], pl.Tensor[[M, N], pl.FP32]]:
             return self.kernel(a, b, mask, sel, sels)
 
     return Masks
@@ -78,16 +86,24 @@ class SelsWideMask:
     """A 16-bit mask carrier read little-endian, an unsigned source and a high-bit scalar."""
 
     @pl.function(type=pl.FunctionType.InCore)
-    def kernel(self, src: pl.Tensor[[2, 16], pl.UINT16], mask: pl.Tensor[[2, 16], pl.INT16],
-               out: pl.Out[pl.Tensor[[2, 16], pl.UINT16]]) -> pl.Tensor[[2, 16], pl.UINT16]:
+    def kernel(
+        self,
+        src: pl.Tensor[[2, 16], pl.UINT16],
+        mask: pl.Tensor[[2, 16], pl.INT16],
+        out: pl.Out[pl.Tensor[[2, 16], pl.UINT16]],
+    ) -> pl.Tensor[[2, 16], pl.UINT16]:
         s = pl.load(src, [0, 0], [2, 16])
         m = pl.load(mask, [0, 0], [2, 16])
         tmp = pl.tile.create([1, 16], dtype=pl.UINT16)
         return pl.store(pl.tile.sels(m, s, tmp, 0x8007), [0, 0], out)
 
     @pl.function(type=pl.FunctionType.Orchestration)
-    def main(self, src: pl.Tensor[[2, 16], pl.UINT16], mask: pl.Tensor[[2, 16], pl.INT16],
-             out: pl.Out[pl.Tensor[[2, 16], pl.UINT16]]) -> pl.Tensor[[2, 16], pl.UINT16]:
+    def main(
+        self,
+        src: pl.Tensor[[2, 16], pl.UINT16],
+        mask: pl.Tensor[[2, 16], pl.INT16],
+        out: pl.Out[pl.Tensor[[2, 16], pl.UINT16]],
+    ) -> pl.Tensor[[2, 16], pl.UINT16]:
         return self.kernel(src, mask, out)
 
 
@@ -144,9 +160,13 @@ def test_tri_is_tril_or_triu(target, diagonal, upper, valid):
 @pl.program
 class TensorCmp:
     @pl.function(type=pl.FunctionType.Opaque)
-    def main(self, a: pl.Tensor[[16, 16], pl.FP32], b: pl.Tensor[[16, 16], pl.FP32],
-             lt: pl.Out[pl.Tensor[[16, 16], pl.FP32]], ge: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> tuple[
-                 pl.Tensor[[16, 16], pl.FP32], pl.Tensor[[16, 16], pl.FP32]]:
+    def main(
+        self,
+        a: pl.Tensor[[16, 16], pl.FP32],
+        b: pl.Tensor[[16, 16], pl.FP32],
+        lt: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
+        ge: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
+    ) -> tuple[pl.Tensor[[16, 16], pl.FP32], pl.Tensor[[16, 16], pl.FP32]]:
         with pl.at(level=pl.Level.CORE_GROUP):
             lt = pl.assemble(lt, pl.cmp(a, b, cmp_type=2), [0, 0])
             ge = pl.assemble(ge, pl.tensor.cmp(a, 1.0, cmp_type=5), [0, 0])
@@ -181,8 +201,14 @@ class P:
         ("m = pl.tile.cmp(t, t, cmp_type=6)", r"'cmp_type' of pl.tile.cmp must be an integer constant 0..5"),
         ("m = pl.tile.cmp(t, v)", r"pl.tile.cmp compares two tiles of one type"),
         ("m = pl.tile.cmps(t, t)", r"'rhs' of pl.tile.cmps must be a scalar, got a tile"),
-        ("m = pl.tile.sels(pl.tile.cmps(t, 0.0), v, tmp, 0x10000)", r"'scalar' of pl.tile.sels 65536 does not fit in 16 bits"),
-        ("m = pl.tile.sels(pl.tile.cmps(t, 0.0), v, tmp, 1.5)", r"'scalar' of pl.tile.sels of a ui16 tile must be an integer"),
+        (
+            "m = pl.tile.sels(pl.tile.cmps(t, 0.0), v, tmp, 0x10000)",
+            r"'scalar' of pl.tile.sels 65536 does not fit in 16 bits",
+        ),
+        (
+            "m = pl.tile.sels(pl.tile.cmps(t, 0.0), v, tmp, 1.5)",
+            r"'scalar' of pl.tile.sels of a ui16 tile must be an integer",
+        ),
         ("m = pl.tile.sel(pl.tile.cmps(t, 0.0), t, v, tmp)", r"pl.tile.sel selects between two tiles of one type"),
         ("m = pl.tile.tri(d, [16, 16])", r"'diagonal' of pl.tile.tri must be an INT32 scalar"),
         ("m = pl.tile.tri(0, [16, 16], valid_shape=[17, 4])", r"'valid_shape' of pl.tile.tri must be within"),
@@ -198,16 +224,22 @@ def test_sim_refuses_a_run_time_diagonal_at_the_op():
     @pl.program
     class RuntimeTri:
         @pl.function(type=pl.FunctionType.InCore)
-        def kernel(self, d: pl.Tensor[[1], pl.INT32], out: pl.InOut[pl.Tensor[[8, 16], pl.FP32]]) -> pl.Tensor[[8, 16], pl.FP32]:
+        def kernel(
+            self, d: pl.Tensor[[1], pl.INT32], out: pl.InOut[pl.Tensor[[8, 16], pl.FP32]]
+        ) -> pl.Tensor[[8, 16], pl.FP32]:
             diagonal: pl.Scalar[pl.INT32] = pl.tensor.read(d, [0])
             return pl.store(pl.tile.tri(diagonal, [8, 16], dtype=pl.FP32), [0, 0], out)
 
         @pl.function(type=pl.FunctionType.Orchestration)
-        def main(self, d: pl.Tensor[[1], pl.INT32], out: pl.InOut[pl.Tensor[[8, 16], pl.FP32]]) -> pl.Tensor[[8, 16], pl.FP32]:
+        def main(
+            self, d: pl.Tensor[[1], pl.INT32], out: pl.InOut[pl.Tensor[[8, 16], pl.FP32]]
+        ) -> pl.Tensor[[8, 16], pl.FP32]:
             return self.kernel(d, out)
 
     d, out = np.array([1], np.int32), np.zeros((8, 16), np.float32)
     run(RuntimeTri, d, out, config=RunConfig(target="interpreter"))
     np.testing.assert_array_equal(out, np.tril(np.ones((8, 16), np.float32), 1))
-    with pytest.raises(ParserError, match=r"cannot lower 'pypto.tile.tri' in @kernel: its diagonal is known only at run time"):
+    with pytest.raises(
+        ParserError, match=r"cannot lower 'pypto.tile.tri' in @kernel: its diagonal is known only at run time"
+    ):
         run(RuntimeTri, d, out, config=RunConfig(target="sim", codegen_only=True))

@@ -134,13 +134,12 @@ def check_mask(mask: Attribute, src: TileType, what: str) -> None:
         )
     ms, ss = mask.get_shape(), src.get_shape()
     if len(ms) != len(ss):
-        raise VerifyException(
-            f"operand 'mask' {format_shape(ms)} must have the rank of '{what}' {format_shape(ss)}"
-        )
+        raise VerifyException(f"operand 'mask' {format_shape(ms)} must have the rank of '{what}' {format_shape(ss)}")
     short_rows = any(isinstance(m, int) and isinstance(s, int) and m < s for m, s in zip(ms[:-1], ss[:-1]))
     m_last, s_last = ms[-1], ss[-1]
     short_row = (
-        isinstance(m_last, int) and isinstance(s_last, int)
+        isinstance(m_last, int)
+        and isinstance(s_last, int)
         and m_last * element_byte_width(mask.element_type) < (s_last + 7) // 8
     )
     if short_rows or short_row:
@@ -254,8 +253,13 @@ class SelOp(PyptoValueOp):
     result = result_def(TileType)
     traits = _PURE
 
-    def __init__(self, mask: SSAValue | Operation, lhs: SSAValue | Operation, rhs: SSAValue | Operation,
-                 tmp: SSAValue | Operation):
+    def __init__(
+        self,
+        mask: SSAValue | Operation,
+        lhs: SSAValue | Operation,
+        rhs: SSAValue | Operation,
+        tmp: SSAValue | Operation,
+    ):
         operands = [SSAValue.get(v) for v in (mask, lhs, rhs, tmp)]
         super().__init__(operands=operands, result_types=[operands[1].type])
 
@@ -283,8 +287,13 @@ class SelsOp(PyptoValueOp):
     result = result_def(TileType)
     traits = _PURE
 
-    def __init__(self, mask: SSAValue | Operation, src: SSAValue | Operation, tmp: SSAValue | Operation,
-                 scalar: SSAValue | Operation):
+    def __init__(
+        self,
+        mask: SSAValue | Operation,
+        src: SSAValue | Operation,
+        tmp: SSAValue | Operation,
+        scalar: SSAValue | Operation,
+    ):
         operands = [SSAValue.get(v) for v in (mask, src, tmp, scalar)]
         super().__init__(operands=operands, result_types=[operands[1].type])
 

@@ -163,9 +163,7 @@ def _tri(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
     if isinstance(diagonal, Const) and type(diagonal.value) is not int:
         raise fb.error(a.node_of("diagonal"), f"'diagonal' of {qual} must be an integer, got {describe(diagonal)}")
     if isinstance(diagonal, SSAValue) and diagonal.type != i32:
-        raise fb.error(
-            a.node_of("diagonal"), f"'diagonal' of {qual} must be an INT32 scalar, got {describe(diagonal)}"
-        )
+        raise fb.error(a.node_of("diagonal"), f"'diagonal' of {qual} must be an INT32 scalar, got {describe(diagonal)}")
     d = fb.materialize(diagonal, i32, a.node_of("diagonal"))
     result = TileType(shape, dtype.to_ir())
     tri = fb.build_op(node, lambda: tile_ops.TriOp(d, result, upper.value))
@@ -176,7 +174,8 @@ def _tri(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
         for v, n in zip(valid, shape):
             if isinstance(v, Const) and (type(v.value) is not int or not 0 < v.value <= n):
                 raise fb.error(
-                    a.node_of("valid_shape"), f"'valid_shape' of {qual} must be within (0, {shape}], got {describe(valid)}"
+                    a.node_of("valid_shape"),
+                    f"'valid_shape' of {qual} must be within (0, {shape}], got {describe(valid)}",
                 )
     return _mark_valid(fb, a, "valid_shape", tri, shape)
 

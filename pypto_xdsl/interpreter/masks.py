@@ -15,8 +15,12 @@ from pypto_xdsl.interpreter.partial import valid_of, with_valid
 from pypto_xdsl.interpreter.values import coerce
 
 _RELATIONS = {
-    CmpMode.EQ: np.equal, CmpMode.NE: np.not_equal, CmpMode.LT: np.less,
-    CmpMode.LE: np.less_equal, CmpMode.GT: np.greater, CmpMode.GE: np.greater_equal,
+    CmpMode.EQ: np.equal,
+    CmpMode.NE: np.not_equal,
+    CmpMode.LT: np.less,
+    CmpMode.LE: np.less_equal,
+    CmpMode.GT: np.greater,
+    CmpMode.GE: np.greater_equal,
 }
 
 
