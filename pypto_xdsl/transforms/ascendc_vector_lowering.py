@@ -593,5 +593,5 @@ class VectorLowering(ScalarLowering):
 VECTOR_OPS = (
     *BINARY, *UNARY, tile.NegOp, tile.TanhOp, *SCALAR, tile.FullOp, tile.ExpandsOp, tile.CastOp, *ROW_REDUCE,
     *ROW_EXPAND, *COL_EXPAND, *COL_REDUCE, tile.ConcatOp, tile.SliceOp, tile.AssembleOp, tile.ReshapeOp, tile.CreateOp,
-    *ADVANCED_MATH, tile.RowProdOp, tile.ReadOp, tile.WriteOp, tile.TransposeOp, tile.TransposeViewOp,
+    *ADVANCED_MATH, tile.RowProdOp, tile.ReadOp, tile.WriteOp, tile.TransposeOp, tile.TransposeViewOp, tile.TriOp,
 )
