@@ -163,6 +163,19 @@ irdl.dialect @pypto {
     irdl.parameters(value: %2)
   }
 
+  // `#pypto<cmp lt>`
+  // MLIR syntax: #pypto.cmp<"eq">
+  irdl.attribute @cmp {
+    %0 = irdl.is "eq"
+    %1 = irdl.is "ne"
+    %2 = irdl.is "lt"
+    %3 = irdl.is "le"
+    %4 = irdl.is "gt"
+    %5 = irdl.is "ge"
+    %6 = irdl.any_of(%0, %1, %2, %3, %4, %5)
+    irdl.parameters(value: %6)
+  }
+
   // `!pypto.dist_tensor<[R, C], i32>`: a tensor bound to a communication window.
   irdl.type @dist_tensor {
     %0 = irdl.base "#builtin.array"
@@ -1181,6 +1194,32 @@ irdl.dialect @pypto {
     irdl.results(result: %3)
   }
 
+  // pypto.tensor.cmp: `%c = pypto.tensor.cmp %a, %b cmp(lt) : T`: 1 where `a op b`, else 0, in `%a`'s type
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_cmp {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.base @pypto::@tensor
+    %2 = irdl.base @pypto::@tensor
+    %3 = irdl.base @pypto::@cmp
+    irdl.operands(lhs: %0, rhs: %1)
+    irdl.results(result: %2)
+    irdl.attributes {"cmp" = %3}
+  }
+
+  // pypto.tensor.cmps: `%c = pypto.tensor.cmps %a, %s cmp(ge) : T, E`: 1 where `a op s`, else 0, in `%a`'s
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_cmps {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.any
+    %2 = irdl.base @pypto::@tensor
+    %3 = irdl.base @pypto::@cmp
+    irdl.operands(lhs: %0, scalar: %1)
+    irdl.results(result: %2)
+    irdl.attributes {"cmp" = %3}
+  }
+
   // pypto.tile.load: `%t = pypto.tile.load %src[%i, %j] [valid[%r, %c]] : T -> !pypto.tile<[64, 64], f32, vec>`.
   //   traits: MemoryReadEffect
   //   result types inferred by infer_result_types()
@@ -2006,6 +2045,69 @@ irdl.dialect @pypto {
     %2 = irdl.base @pypto::@tile
     irdl.operands(src0: %0, src1: %1)
     irdl.results(result: %2)
+  }
+
+  // pypto.tile.cmp: `%m = pypto.tile.cmp %a, %b cmp(lt) : A, B`: the packed predicate mask of `a op b`
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_cmp {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    %2 = irdl.base @pypto::@tile
+    %3 = irdl.base @pypto::@cmp
+    irdl.operands(lhs: %0, rhs: %1)
+    irdl.results(result: %2)
+    irdl.attributes {"cmp" = %3}
+  }
+
+  // pypto.tile.cmps: `%m = pypto.tile.cmps %a, %s cmp(gt) : A, E`: the packed predicate mask of `a op s`
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_cmps {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.any
+    %2 = irdl.base @pypto::@tile
+    %3 = irdl.base @pypto::@cmp
+    irdl.operands(lhs: %0, scalar: %1)
+    irdl.results(result: %2)
+    irdl.attributes {"cmp" = %3}
+  }
+
+  // pypto.tile.sel: `%r = pypto.tile.sel %m, %a, %b, %tmp : M, A, A, T`: `a` where the mask bit is set,
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_sel {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    %2 = irdl.base @pypto::@tile
+    %3 = irdl.base @pypto::@tile
+    %4 = irdl.base @pypto::@tile
+    irdl.operands(mask: %0, lhs: %1, rhs: %2, tmp: %3)
+    irdl.results(result: %4)
+  }
+
+  // pypto.tile.sels: `%r = pypto.tile.sels %m, %a, %tmp, %s : M, A, T, E`: `a` where the mask bit is set,
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_sels {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    %2 = irdl.base @pypto::@tile
+    %3 = irdl.any
+    %4 = irdl.base @pypto::@tile
+    irdl.operands(mask: %0, src: %1, tmp: %2, scalar: %3)
+    irdl.results(result: %4)
+  }
+
+  // pypto.tile.tri: `%t = pypto.tile.tri %d lower : i32 -> T` (or `upper`): a rank-2 tile of ones on and
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  //   not in IRDL: upper (property, optional)
+  irdl.operation @tile_tri {
+    %0 = irdl.is i32
+    %1 = irdl.base @pypto::@tile
+    irdl.operands(diagonal: %0)
+    irdl.results(result: %1)
   }
 
   // pypto.cross_core.push: `pypto.cross_core.push %t to aiv slots(2) : !pypto.tile<[64, 64], f32, acc>`.

@@ -898,6 +898,49 @@ def test_assemble_of_a_tensor_with_a_valid_region_writes_that_region():
     np.testing.assert_allclose(r, want, rtol=1e-6)
 
 
+@covers("pypto.tile.cmp", "pypto.tile.cmps", "pypto.tile.sel", "pypto.tile.sels", "pypto.tile.tri",
+        "pypto.tensor.cmp", "pypto.tensor.cmps")
+def test_masks_selections_and_triangles():
+    V = "!pypto.tile<[2, 12], f32, vec>"
+    T = "!pypto.tensor<[2, 12], f32>"
+    MV = "!pypto.tile<[2, 32], ui8, vec>"
+    MT = "!pypto.tensor<[2, 32], ui8>"
+    S = "!pypto.tile<[1, 32], ui8, vec>"
+    text = f"""
+    pypto.func @main(%a: {T}, %b: {T}, %d: i32, out %m: {MT}, out %sel: {T}, out %sels: {T}, out %tri: {T}) -> ({T}, {T}) {{
+      %c0 = arith.constant 0 : index
+      %z = arith.constant 0.0 : f32
+      %k = arith.constant -7.0 : f32
+      %x = pypto.tile.load %a[%c0, %c0] : {T} -> {V}
+      %y = pypto.tile.load %b[%c0, %c0] : {T} -> {V}
+      %tmp = pypto.tile.create : {S}
+      %lt = pypto.tile.cmp %x, %y cmp(lt) : {V}, {V}
+      %ge = pypto.tile.cmps %x, %z cmp(ge) : {V}, f32
+      %r1 = pypto.tile.sel %lt, %x, %y, %tmp : {MV}, {V}, {V}, {S}
+      %r2 = pypto.tile.sels %ge, %x, %tmp, %k : {MV}, {V}, {S}, f32
+      %r3 = pypto.tile.tri %d upper : i32 -> {V}
+      %1 = pypto.tile.store %lt, %m[%c0, %c0] : {MV}, {MT}
+      %2 = pypto.tile.store %r1, %sel[%c0, %c0] : {V}, {T}
+      %3 = pypto.tile.store %r2, %sels[%c0, %c0] : {V}, {T}
+      %4 = pypto.tile.store %r3, %tri[%c0, %c0] : {V}, {T}
+      %e = pypto.tensor.cmp %a, %b cmp(ne) : {T}
+      %g = pypto.tensor.cmps %a, %z cmp(le) : {T}, f32
+      pypto.return %e, %g : {T}, {T}
+    }}"""
+    a, b = np.round(rnd((2, 12), 21) * 2), np.round(rnd((2, 12), 22) * 2)
+    m = np.full((2, 32), 9, np.uint8)
+    sel, sels, tri = (np.zeros((2, 12), np.float32) for _ in range(3))
+    e, g = run_text(text, [a, b, -1, m, sel, sels, tri])
+    want = np.zeros((2, 32), np.uint8)
+    want[:, :2] = np.packbits(a < b, axis=1, bitorder="little")
+    np.testing.assert_array_equal(m, want)
+    np.testing.assert_array_equal(sel, np.where(a < b, a, b))
+    np.testing.assert_array_equal(sels, np.where(a >= 0, a, np.float32(-7.0)))
+    np.testing.assert_array_equal(tri, np.triu(np.ones((2, 12), np.float32), -1))
+    np.testing.assert_array_equal(e, (a != b).astype(np.float32))
+    np.testing.assert_array_equal(g, (a <= 0).astype(np.float32))
+
+
 def test_every_op_has_a_numerics_test():
     # Runs last in this module (pytest keeps definition order), after every `covers` call.
     every = {op.name for op in (*tensor.TENSOR_OPS, *tile.TILE_OPS)}

@@ -2,7 +2,15 @@
 
 from xdsl.ir import Dialect
 
-from pypto_xdsl.dialects import attributes, distributed, distributed_comm, distributed_host, program, task_arrays
+from pypto_xdsl.dialects import (
+    attributes,
+    distributed,
+    distributed_comm,
+    distributed_host,
+    program,
+    task_arrays,
+    tile_mask,
+)
 
 PROGRAM_OPS = [
     program.FuncOp,
@@ -31,6 +39,7 @@ ATTRIBUTES = [
     attributes.SplitModeAttr,
     attributes.PadValueAttr,
     attributes.AtomicKindAttr,
+    tile_mask.CmpModeAttr,
     *distributed.DISTRIBUTED_ATTRIBUTES,
     *distributed_host.HOST_ATTRIBUTES,
 ]

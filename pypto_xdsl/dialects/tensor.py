@@ -104,6 +104,9 @@ from pypto_xdsl.dialects.tensor_compute import (  # noqa: F401  (the tensor fami
     TensorScalarOp,
     TensorUnaryOp,
 )
+from pypto_xdsl.dialects.tile_mask import TENSOR_CMP_OPS
+from pypto_xdsl.dialects.tile_mask import TensorCmpOp as CmpOp  # noqa: F401  (tensor.CmpOp)
+from pypto_xdsl.dialects.tile_mask import TensorCmpsOp as CmpsOp  # noqa: F401
 from pypto_xdsl.dialects.traits import InferResultTypes, ResultAliasesOperand
 from pypto_xdsl.dialects.verification import pypto_op_definition
 
@@ -610,4 +613,5 @@ TENSOR_OPS = [
     TransposeOp,
     ConcatOp,
     MatmulAccOp,
+    *TENSOR_CMP_OPS,
 ]

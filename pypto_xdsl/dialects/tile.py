@@ -51,6 +51,14 @@ from pypto_xdsl.dialects.families import (
     WriteOpBase,
     index_operand,
 )
+from pypto_xdsl.dialects.tile_mask import (  # noqa: F401  (comparisons, selections, triangles)
+    TILE_MASK_OPS,
+    CmpOp,
+    CmpsOp,
+    SelOp,
+    SelsOp,
+    TriOp,
+)
 from pypto_xdsl.dialects.tile_vector import (  # noqa: F401  (the tile family's vector ops)
     AbsOp,
     AddOp,
@@ -819,5 +827,6 @@ TILE_OPS = [
     TransposeOp,
     TransposeViewOp,
     ConcatOp,
+    *TILE_MASK_OPS,
 ]
 

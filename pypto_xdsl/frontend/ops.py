@@ -624,6 +624,10 @@ from pypto_xdsl.frontend import ops_cube  # noqa: E402
 
 ops_cube.register(HANDLERS)
 
+from pypto_xdsl.frontend import ops_mask  # noqa: E402
+
+ops_mask.register(HANDLERS)
+
 
 def dispatch(fb: FunctionBuilder, stub: OpStub, node: ast.Call) -> Any:
     handler = HANDLERS.get((stub.family, stub.op))

@@ -280,6 +280,23 @@ def _short(op_type: type[Operation]) -> str:
 class TensorFunctions(ComputeFunctions):
     """`pypto.tensor.*`."""
 
+    @pimpl(tensor.CmpOp)
+    def run_cmp(self, interpreter: Interpreter, op: tensor.CmpOp, args: PythonValues):
+        from pypto_xdsl.interpreter import masks
+
+        a, b = args
+        if a.shape != b.shape:
+            raise fail(interpreter, op, f"shape mismatch at run time: {list(a.shape)} vs {list(b.shape)}")
+        return (with_valid(masks.relation(a, b, op.cmp.data, np.asarray(a).dtype), valid_of(a)),)
+
+    @pimpl(tensor.CmpsOp)
+    def run_cmps(self, interpreter: Interpreter, op: tensor.CmpsOp, args: PythonValues):
+        from pypto_xdsl.interpreter import masks
+
+        a, s = args
+        dtype = np.asarray(a).dtype
+        return (with_valid(masks.relation(a, masks.as_element(s, dtype), op.cmp.data, dtype), valid_of(a)),)
+
     @pimpl(tensor.CreateOp)
     def run_create(self, interpreter: Interpreter, op: tensor.CreateOp, args: PythonValues):
         t = op.result.type

@@ -14,7 +14,7 @@ from xdsl.interpreter import Interpreter, PythonValues, register_impls
 
 from pypto_xdsl.dialects import tile
 from pypto_xdsl.dialects.attributes import AtomicKind
-from pypto_xdsl.interpreter import numerics
+from pypto_xdsl.interpreter import masks, numerics
 from pypto_xdsl.interpreter.functions import check_write, fail, pimpl, state
 from pypto_xdsl.interpreter.partial import (
     filled,
@@ -251,6 +251,39 @@ class TileFunctions(ComputeFunctions):
     @pimpl(tile.ColArgminOp)
     def run_col_argmin(self, interpreter: Interpreter, op: tile.ColArgminOp, args: PythonValues):
         return self._arg_reduce(interpreter, op, args, 0, False)
+
+    @pimpl(tile.CmpOp)
+    def run_cmp(self, interpreter: Interpreter, op: tile.CmpOp, args: PythonValues):
+        a, b = args
+        if a.shape != b.shape:
+            raise fail(interpreter, op, f"shape mismatch at run time: {list(a.shape)} vs {list(b.shape)}")
+        return (masks.compare(a, b, op.cmp.data, result_shape(interpreter, op, op.result.type)),)
+
+    @pimpl(tile.CmpsOp)
+    def run_cmps(self, interpreter: Interpreter, op: tile.CmpsOp, args: PythonValues):
+        a, s = args
+        scalar = masks.as_element(s, np.asarray(a).dtype)
+        return (masks.compare(a, scalar, op.cmp.data, result_shape(interpreter, op, op.result.type)),)
+
+    @pimpl(tile.SelOp)
+    def run_sel(self, interpreter: Interpreter, op: tile.SelOp, args: PythonValues):
+        mask, a, b, _tmp = args
+        if a.shape != b.shape:
+            raise fail(interpreter, op, f"shape mismatch at run time: {list(a.shape)} vs {list(b.shape)}")
+        return (with_valid(masks.select(mask, a, b, element_type(op)), valid_of(a)),)
+
+    @pimpl(tile.SelsOp)
+    def run_sels(self, interpreter: Interpreter, op: tile.SelsOp, args: PythonValues):
+        mask, a, _tmp, s = args
+        scalar = masks.as_element(s, np.asarray(a).dtype)
+        return (with_valid(masks.select(mask, a, scalar, element_type(op)), valid_of(a)),)
+
+    @pimpl(tile.TriOp)
+    def run_tri(self, interpreter: Interpreter, op: tile.TriOp, args: PythonValues):
+        (diagonal,) = args
+        t = op.result.type
+        shape = result_shape(interpreter, op, t)
+        return (masks.triangle(shape, int(diagonal), op.is_upper, numpy_dtype(t.element_type)),)
 
     @pimpl(tile.GetBlockIdxOp)
     def run_get_block_idx(self, interpreter: Interpreter, op: tile.GetBlockIdxOp, args: PythonValues):

@@ -10,7 +10,7 @@ _NAMES = (
     "col_min col_prod row_expand row_expand_add row_expand_max row_expand_min row_expand_expdif "
     "col_expand col_expand_mul col_expand_div col_expand_sub col_expand_add col_expand_max "
     "col_expand_min col_expand_expdif reshape transpose concat matmul_acc get_block_idx get_block_num "
-    "set_validshape"
+    "set_validshape cmp"
 ).split()
 
 for _n in _NAMES:

@@ -85,6 +85,20 @@ def _from_torch(value: Any, what: str) -> ArrayArg:
     return ArrayArg(t.numpy(), T.DataType(dtype), value, "torch")
 
 
+def as_unsigned_view(a: ArrayArg, want: T.DataType) -> ArrayArg:
+    """`a` read as the unsigned dtype `want` when it is a signed integer array of that width
+    (PyPTO's test harness carries UINT16 / UINT32 tensors in torch.int16 / int32, torch
+    having no full unsigned types of those widths): a view of the same memory and bits, so
+    the program's writes reach the caller's tensor. Any other `a` is returned as is."""
+    array = a.array
+    if not (want.name.startswith("UINT") and isinstance(array, np.ndarray) and array.dtype.kind == "i"):
+        return a
+    unsigned = np.dtype(f"uint{array.dtype.itemsize * 8}")
+    if _NUMPY_DTYPES.get(unsigned) != want.name:
+        return a
+    return ArrayArg(array.view(unsigned), want, a.original, a.kind, a.write_back)
+
+
 def _numpy_dtype_name(array: np.ndarray, what: str) -> str:
     dtype = _NUMPY_DTYPES.get(array.dtype)
     if dtype is None:

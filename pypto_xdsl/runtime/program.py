@@ -218,6 +218,9 @@ def _run_program(program: Any, tensors: Sequence[Any], config: RunConfig | None)
                 raise located(str(e), ArgumentError) from None
             if a is None:
                 raise located(f"argument '{p.arg}' of {program.name}.{name} must be a tensor, got {value!r}", ArgumentError)
+            want = T.dtype_from_ir(func.args[i].type.element_type)
+            if want is not None:
+                a = arrays.as_unsigned_view(a, want)
             binding.arrays[p.arg] = a
             for axis, d in enumerate(func.args[i].type.get_shape()):  # the run-time extents (checked by the host code)
                 if isinstance(d, str) and d not in binding.symbols and axis < np.ndim(a.array):

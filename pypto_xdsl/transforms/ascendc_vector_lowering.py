@@ -121,9 +121,34 @@ class VectorLowering(ScalarLowering):
             self._write(op)
         elif isinstance(op, tile.TransposeOp | tile.TransposeViewOp) and op.result.type.space == MemorySpace.VEC:  # type: ignore[union-attr]
             self._transpose(op)
+        elif isinstance(op, tile.TriOp):
+            self._tri(op)
         else:
             return False
         return True
+
+    def _tri(self, op: tile.TriOp) -> None:
+        """A triangle of a constant diagonal `d`: the tile filled with the value off the
+        prefix of each row, then each row's prefix filled with the other value (a level-2
+        Duplicate from the row's 32-byte aligned start): the lower triangle's prefix is the
+        clamp(i + d + 1, 0, cols) ones of row i over zeros, the upper one's the
+        clamp(i + d, 0, cols) zeros over ones."""
+        from pypto_xdsl.transforms.ascendc_partial_tiles import const_of
+
+        d = const_of(op.diagonal)
+        if d is None:
+            raise op_error(op, "its diagonal is known only at run time; the Ascend C backend lowers "
+                               "pypto.tile.tri with a constant diagonal only")
+        t = self.def_tile(op.result, op)
+        lay = t.layout
+        base, prefix = (1, 0) if op.is_upper else (0, 1)
+        self.vec(op, C.DuplicateOp(t.value, self.literal_as(base, t.elem), lay.count))
+        other = None
+        for i in range(lay.rows):
+            n = max(0, min(lay.cols, i + d + (0 if op.is_upper else 1)))
+            if n:
+                other = other or self.literal_as(prefix, t.elem)
+                self.vec(op, C.DuplicateOp(self.at_const(t.value, i * lay.ld), other, n))
 
     # ---- helpers
 
@@ -568,5 +593,5 @@ class VectorLowering(ScalarLowering):
 VECTOR_OPS = (
     *BINARY, *UNARY, tile.NegOp, tile.TanhOp, *SCALAR, tile.FullOp, tile.ExpandsOp, tile.CastOp, *ROW_REDUCE,
     *ROW_EXPAND, *COL_EXPAND, *COL_REDUCE, tile.ConcatOp, tile.SliceOp, tile.AssembleOp, tile.ReshapeOp, tile.CreateOp,
-    *ADVANCED_MATH, tile.RowProdOp, tile.ReadOp, tile.WriteOp, tile.TransposeOp, tile.TransposeViewOp,
+    *ADVANCED_MATH, tile.RowProdOp, tile.ReadOp, tile.WriteOp, tile.TransposeOp, tile.TransposeViewOp, tile.TriOp,
 )
