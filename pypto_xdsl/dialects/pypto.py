@@ -31,6 +31,8 @@ ATTRIBUTES = [
     attributes.SplitModeAttr,
     attributes.PadValueAttr,
     attributes.AtomicKindAttr,
+    attributes.GatherCoalesceAttr,
+    attributes.GatherOobAttr,
     *distributed.DISTRIBUTED_ATTRIBUTES,
     *distributed_host.HOST_ATTRIBUTES,
 ]

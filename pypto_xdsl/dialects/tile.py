@@ -118,6 +118,7 @@ from pypto_xdsl.dialects.tile_vector import (  # noqa: F401  (the tile family's 
     TransposeOp,
     TransposeViewOp,
 )
+from pypto_xdsl.dialects.tile_gather import GATHER_OPS, GatherbOp, MgatherOp, MscatterOp  # noqa: F401
 from pypto_xdsl.dialects.traits import ResultAliasesOperand
 from pypto_xdsl.dialects.verification import pypto_op_definition
 
@@ -803,5 +804,6 @@ TILE_OPS = [
     TransposeOp,
     TransposeViewOp,
     ConcatOp,
+    *GATHER_OPS,
 ]
 

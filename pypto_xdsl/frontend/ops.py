@@ -594,6 +594,10 @@ from pypto_xdsl.frontend import ops_composite  # noqa: E402
 
 ops_composite.register(HANDLERS)
 
+from pypto_xdsl.frontend import ops_gather  # noqa: E402
+
+ops_gather.register(HANDLERS)
+
 
 def dispatch(fb: FunctionBuilder, stub: OpStub, node: ast.Call) -> Any:
     handler = HANDLERS.get((stub.family, stub.op))

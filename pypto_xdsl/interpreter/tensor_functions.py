@@ -166,7 +166,17 @@ class ComputeFunctions(InterpreterFunctions):
             a, b = args
             if a.shape[1] != b.shape[0]:
                 raise fail(interpreter, op, f"shape mismatch at run time: {list(a.shape)} x {list(b.shape)}")
-            return (numerics.matmul(a, b, element_type(op)),)
+            va, vb = valid_of(a), valid_of(b)
+            if va is None and vb is None:
+                return (numerics.matmul(a, b, element_type(op)),)
+            # PyPTO's TMATMUL of partial operands: the valid [m, k] x [k, n] blocks (k the
+            # smaller of the two valid K extents); the product is valid in [m, n]
+            (m, ka), (kb, n) = va or a.shape, vb or b.shape
+            k = min(ka, kb)
+            block = numerics.matmul(np.asarray(a)[:m, :k], np.asarray(b)[:k, :n], element_type(op))
+            out = numerics.unspecified((a.shape[0], b.shape[1]), block.dtype)
+            out[:m, :n] = block
+            return (with_valid(out, (m, n)),)
 
         return run
 

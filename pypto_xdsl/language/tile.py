@@ -10,7 +10,8 @@ _NAMES = (
     "rsqrt tanh sin cos maximums minimums expands row_min row_prod col_sum col_max col_min "
     "col_prod row_argmax row_argmin col_argmax col_argmin row_expand row_expand_add row_expand_max row_expand_min row_expand_expdif "
     "col_expand col_expand_mul col_expand_div col_expand_sub col_expand_add col_expand_max "
-    "col_expand_min col_expand_expdif reshape transpose transpose_view concat min max"
+    "col_expand_min col_expand_expdif reshape transpose transpose_view concat min max "
+    "mgather gatherb mscatter"
 ).split()
 
 for _n in _NAMES:
