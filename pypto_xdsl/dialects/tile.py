@@ -51,6 +51,7 @@ from pypto_xdsl.dialects.families import (
     WriteOpBase,
     index_operand,
 )
+from pypto_xdsl.dialects.tile_gather import GATHER_OPS, GatherbOp, MgatherOp, MscatterOp  # noqa: F401
 from pypto_xdsl.dialects.tile_vector import (  # noqa: F401  (the tile family's vector ops)
     AbsOp,
     AddOp,
@@ -118,7 +119,6 @@ from pypto_xdsl.dialects.tile_vector import (  # noqa: F401  (the tile family's 
     TransposeOp,
     TransposeViewOp,
 )
-from pypto_xdsl.dialects.tile_gather import GATHER_OPS, GatherbOp, MgatherOp, MscatterOp  # noqa: F401
 from pypto_xdsl.dialects.traits import ResultAliasesOperand
 from pypto_xdsl.dialects.verification import pypto_op_definition
 

@@ -172,7 +172,9 @@ class MgatherOp(PyptoValueOp):
         st = scratch.type
         assert isinstance(st, TensorType)
         if st.element_type != mem.element_type:
-            raise VerifyException(f"operand 'scratch' has element type {st.element_type}, expected the table's {mem.element_type}")
+            raise VerifyException(
+                f"operand 'scratch' has element type {st.element_type}, expected the table's {mem.element_type}"
+            )
         if not st.is_static() or st.num_elements() < rows * cols:
             raise VerifyException(f"operand 'scratch' {st} must be static and hold at least {rows * cols} elements")
         if scratch in (self.mem, self.idx):
@@ -213,7 +215,9 @@ class GatherbOp(PyptoValueOp):
     result = result_def(TileType)
     traits = traits_def()
 
-    def __init__(self, source: SSAValue | Operation, offsets: SSAValue | Operation, element_type: Attribute | None = None):
+    def __init__(
+        self, source: SSAValue | Operation, offsets: SSAValue | Operation, element_type: Attribute | None = None
+    ):
         src, off = SSAValue.get(source).type, SSAValue.get(offsets).type
         assert isinstance(src, TileType) and isinstance(off, TileType)
         elem = src.element_type if element_type is None else element_type
@@ -272,14 +276,18 @@ class MscatterOp(PyptoValueOp):
         src, idx, dst = self.source.type, self.idx.type, self.dest.type
         assert isinstance(src, TileType) and isinstance(idx, TileType) and isinstance(dst, TensorType)
         if str(src.element_type) not in self.ELEMENTS:
-            raise VerifyException(f"operand 'source' has element type {src.element_type}; expected f16, f32, i16 or i32")
+            raise VerifyException(
+                f"operand 'source' has element type {src.element_type}; expected f16, f32, i16 or i32"
+            )
         for what, t in (("operand 'source'", src), ("operand 'idx'", idx)):
             if t.space != MemorySpace.VEC:
                 raise VerifyException(f"{what} must be a vec tile, got {t}")
         if idx.element_type != i32 or idx.get_shape() != src.get_shape():
             raise VerifyException(f"operand 'idx' must be an i32 tile of the shape of 'source' {src}, got {idx}")
         if dst.element_type != src.element_type:
-            raise VerifyException(f"operand 'dest' has element type {dst.element_type} but 'source' has {src.element_type}")
+            raise VerifyException(
+                f"operand 'dest' has element type {dst.element_type} but 'source' has {src.element_type}"
+            )
         if dst.rank == 0:
             raise VerifyException(f"operand 'dest' must have at least one dimension, got {dst}")
         return (dst,)

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from xdsl.ir import SSAValue
 
-from pypto_xdsl.dialects import tile_gather as G
 from pypto_xdsl.dialects import tile as tile_ops
+from pypto_xdsl.dialects import tile_gather as G
 from pypto_xdsl.dialects.attributes import GatherCoalesce, GatherOob, TensorType, TileType
 from pypto_xdsl.frontend.ops import Args
 from pypto_xdsl.frontend.values import Const, describe
@@ -40,7 +40,9 @@ def _enum(a: Args, name: str, enum: Any, default: Any) -> Any:
     if isinstance(v, Const) and type(v.value) is int and 0 <= v.value < len(members):
         return members[v.value]
     spelled = ", ".join(f'"{m.value}"' for m in members)
-    raise a.fb.error(a.node_of(name), f"'{name}' of {a.qual} must be one of {spelled} (or 0..{len(members) - 1}), got {describe(v)}")
+    raise a.fb.error(
+        a.node_of(name), f"'{name}' of {a.qual} must be one of {spelled} (or 0..{len(members) - 1}), got {describe(v)}"
+    )
 
 
 def _mgather(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
@@ -58,7 +60,9 @@ def _mgather(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
     scratch = a.tensor("scratch") if "scratch" in a and a.value("scratch") is not None else None
     valid = "valid_shape" in a and a.value("valid_shape") is not None
     if valid and not mat:
-        raise fb.error(a.node_of("valid_shape"), f"{qual}: valid_shape is for a Mat result; a Vec result is valid where 'idx' is")
+        raise fb.error(
+            a.node_of("valid_shape"), f"{qual}: valid_shape is for a Mat result; a Vec result is valid where 'idx' is"
+        )
     mem_t, idx_t = mem.type, idx.type
     assert isinstance(mem_t, TensorType) and isinstance(idx_t, TensorType | TileType)
     if idx_t.rank != 2:

@@ -61,8 +61,12 @@ class GatherFunctions(InterpreterFunctions):
         if policy == GatherOob.UNDEFINED and past.any():
             bad = int(chosen[past].flat[0])
             what = f"its {n} rows" if row else f"its {n} elements"
-            raise fail(interpreter, op, f"index {bad} is past the table ({what}) and gather_oob is 'undefined'; "
-                                        "give gather_oob='clamp', 'wrap' or 'zero' for out-of-range indices")
+            raise fail(
+                interpreter,
+                op,
+                f"index {bad} is past the table ({what}) and gather_oob is 'undefined'; "
+                "give gather_oob='clamp', 'wrap' or 'zero' for out-of-range indices",
+            )
         if policy == GatherOob.CLAMP:
             chosen = np.minimum(chosen, n - 1)
         elif policy == GatherOob.WRAP:
@@ -96,8 +100,12 @@ class GatherFunctions(InterpreterFunctions):
             for b in range(vblocks):
                 o = int(off[i, b])
                 if o % block or o + block > source.size:
-                    raise fail(interpreter, op, f"offset [{i}, {b}] is byte {o}: a 32-byte block of the "
-                                                f"{source.size}-byte source starts at a multiple of 32 inside it")
+                    raise fail(
+                        interpreter,
+                        op,
+                        f"offset [{i}, {b}] is byte {o}: a 32-byte block of the "
+                        f"{source.size}-byte source starts at a multiple of 32 inside it",
+                    )
                 out[i, b * block : (b + 1) * block] = source[o : o + block]
         per_block = block // element_byte_width(elem)
         valid = (vrows, vblocks * per_block)
@@ -113,8 +121,9 @@ class GatherFunctions(InterpreterFunctions):
         outside = (where < 0) | (where >= dst.size)
         if outside.any():
             bad = int(where[outside][0])
-            raise fail(interpreter, op, f"index {bad} is outside the {dst.size} elements of the destination "
-                                        f"{list(dst.shape)}")
+            raise fail(
+                interpreter, op, f"index {bad} is outside the {dst.size} elements of the destination {list(dst.shape)}"
+            )
         dst[np.unravel_index(where, dst.shape)] = values
         return (dst,)
 
