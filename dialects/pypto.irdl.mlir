@@ -176,6 +176,26 @@ irdl.dialect @pypto {
     irdl.parameters(value: %6)
   }
 
+  // `#pypto<coalesce row>`
+  // MLIR syntax: #pypto.coalesce<"row">
+  irdl.attribute @coalesce {
+    %0 = irdl.is "row"
+    %1 = irdl.is "elem"
+    %2 = irdl.any_of(%0, %1)
+    irdl.parameters(value: %2)
+  }
+
+  // `#pypto<oob clamp>`
+  // MLIR syntax: #pypto.oob<"undefined">
+  irdl.attribute @oob {
+    %0 = irdl.is "undefined"
+    %1 = irdl.is "clamp"
+    %2 = irdl.is "wrap"
+    %3 = irdl.is "zero"
+    %4 = irdl.any_of(%0, %1, %2, %3)
+    irdl.parameters(value: %4)
+  }
+
   // `!pypto.dist_tensor<[R, C], i32>`: a tensor bound to a communication window.
   irdl.type @dist_tensor {
     %0 = irdl.base "#builtin.array"
@@ -2108,6 +2128,47 @@ irdl.dialect @pypto {
     %1 = irdl.base @pypto::@tile
     irdl.operands(diagonal: %0)
     irdl.results(result: %1)
+  }
+
+  // pypto.tile.mgather: `%r = pypto.tile.mgather %mem, %idx [scratch(%s : S)] row oob(clamp) : M, I -> R`.
+  //   traits: MemoryReadEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_mgather {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.base @pypto::@tensor
+    %2 = irdl.base @pypto::@tile
+    %3 = irdl.any_of(%1, %2)
+    %4 = irdl.base @pypto::@tensor
+    %5 = irdl.base @pypto::@tile
+    %6 = irdl.base @pypto::@coalesce
+    %7 = irdl.base @pypto::@oob
+    irdl.operands(mem: %0, idx: %3, scratch: optional %4)
+    irdl.results(result: %5)
+    irdl.attributes {"coalesce" = %6, "oob" = %7}
+  }
+
+  // pypto.tile.gatherb: `%r = pypto.tile.gatherb %src, %offsets : S, O -> R`: 32-byte blocks of `%src` by u32
+  //   memory effects: unknown
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_gatherb {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    %2 = irdl.base @pypto::@tile
+    irdl.operands(source: %0, offsets: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tile.mscatter: `%r = pypto.tile.mscatter %src, %idx into %dst : S, I into D`: element (i, j) of the
+  //   traits: MemoryWriteEffect, ResultAliasesOperand
+  //   result aliases operand #2
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_mscatter {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    %2 = irdl.base @pypto::@tensor
+    %3 = irdl.base @pypto::@tensor
+    irdl.operands(source: %0, idx: %1, dest: %2)
+    irdl.results(result: %3)
   }
 
   // pypto.cross_core.push: `pypto.cross_core.push %t to aiv slots(2) : !pypto.tile<[64, 64], f32, acc>`.

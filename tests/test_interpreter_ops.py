@@ -939,6 +939,40 @@ def test_masks_selections_and_triangles():
     np.testing.assert_array_equal(tri, np.triu(np.ones((2, 12), np.float32), -1))
     np.testing.assert_array_equal(e, (a != b).astype(np.float32))
     np.testing.assert_array_equal(g, (a <= 0).astype(np.float32))
+@covers("pypto.tile.mgather", "pypto.tile.gatherb", "pypto.tile.mscatter")
+def test_tile_indexed_gathers_and_scatter():
+    """mgather by row (clamped) and by element, gatherb of 32-byte blocks as another element
+    type, mscatter into a flat tensor (tests/test_gather_ops.py has the pl forms)."""
+    text = """
+    pypto.func @main(%m: !pypto.tensor<[8, 8], f32>, %i: !pypto.tensor<[1, 4], i32>, %o: !pypto.tensor<[2, 8], ui32>, %d: !pypto.tensor<[64], f32>) -> (!pypto.tile<[4, 8], f32, vec>, !pypto.tile<[1, 4], f32, vec>, !pypto.tile<[2, 256], i8, vec>, !pypto.tensor<[64], f32>) {
+      %c0 = arith.constant 0 : index
+      %it = pypto.tile.load %i[%c0, %c0] : !pypto.tensor<[1, 4], i32> -> !pypto.tile<[1, 4], i32, vec>
+      %rows = pypto.tile.mgather %m, %it row oob(clamp) : !pypto.tensor<[8, 8], f32>, !pypto.tile<[1, 4], i32, vec> -> !pypto.tile<[4, 8], f32, vec>
+      %elems = pypto.tile.mgather %m, %it elem : !pypto.tensor<[8, 8], f32>, !pypto.tile<[1, 4], i32, vec> -> !pypto.tile<[1, 4], f32, vec>
+      %src = pypto.tile.load %m[%c0, %c0] : !pypto.tensor<[8, 8], f32> -> !pypto.tile<[8, 8], f32, vec>
+      %ot = pypto.tile.load %o[%c0, %c0] : !pypto.tensor<[2, 8], ui32> -> !pypto.tile<[2, 8], ui32, vec>
+      %blocks = pypto.tile.gatherb %src, %ot : !pypto.tile<[8, 8], f32, vec>, !pypto.tile<[2, 8], ui32, vec> -> !pypto.tile<[2, 256], i8, vec>
+      %s = pypto.tile.mscatter %src, %sidx into %d : !pypto.tile<[8, 8], f32, vec>, !pypto.tile<[8, 8], i32, vec> into !pypto.tensor<[64], f32>
+      pypto.return %rows, %elems, %blocks, %s : !pypto.tile<[4, 8], f32, vec>, !pypto.tile<[1, 4], f32, vec>, !pypto.tile<[2, 256], i8, vec>, !pypto.tensor<[64], f32>
+    }"""
+    text = text.replace(
+        "      %s = pypto.tile.mscatter",
+        "      %sidx = pypto.tile.load %r[%c0, %c0] : !pypto.tensor<[8, 8], i32> -> !pypto.tile<[8, 8], i32, vec>\n"
+        "      %s = pypto.tile.mscatter",
+    ).replace("%d: !pypto.tensor<[64], f32>)", "%d: !pypto.tensor<[64], f32>, %r: !pypto.tensor<[8, 8], i32>)")
+    m = rnd((8, 8), 21)
+    i = np.array([[5, 9, 0, 63]], np.int32)
+    o = (np.arange(16, dtype=np.uint32)[::-1] * 32 % 256).reshape(2, 8)
+    d = np.zeros(64, np.float32)
+    r = np.arange(64, dtype=np.int32)[::-1].reshape(8, 8).copy()
+    rows, elems, blocks, s = run_text(text, [m, i, o, d, r])
+    np.testing.assert_array_equal(rows, m[[5, 7, 0, 7]])
+    np.testing.assert_array_equal(elems, m.reshape(-1)[[5, 9, 0, 63]].reshape(1, 4))
+    raw = m.view(np.uint8).reshape(-1)
+    want = np.stack([np.concatenate([raw[k : k + 32] for k in row]) for row in o]).view(np.int8)
+    np.testing.assert_array_equal(blocks, want)
+    np.testing.assert_array_equal(d, m.reshape(-1)[::-1])
+    assert s is d or np.shares_memory(s, d)
 
 
 def test_every_op_has_a_numerics_test():

@@ -250,7 +250,7 @@ def storage_root(func: program.FuncOp, value: SSAValue) -> SSAValue | None:
         op = value.owner
         if isinstance(op, tensor.CreateOp):
             return value
-        if isinstance(op, tile.StoreOp | tile.AtomicStoreOp | tensor.AssembleOp):
+        if isinstance(op, tile.StoreOp | tile.AtomicStoreOp | tile.MscatterOp | tensor.AssembleOp):
             value = op.dest
         elif isinstance(op, tensor.SliceOp):
             value = op.source

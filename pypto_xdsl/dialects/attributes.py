@@ -103,6 +103,25 @@ class PadValue(StrEnum):
     MIN = "min"
 
 
+class GatherCoalesce(StrEnum):
+    """What one index of `tile.mgather` selects: a whole row of the table, or one element of
+    the table read as a flat array."""
+
+    ROW = "row"
+    ELEM = "elem"
+
+
+class GatherOob(StrEnum):
+    """What `tile.mgather` does with an index past the table (indices read as unsigned 32-bit
+    values): `undefined` (the program guarantees none), `clamp` to the last entry, `wrap`
+    modulo the entry count, or `zero` the destination."""
+
+    UNDEFINED = "undefined"
+    CLAMP = "clamp"
+    WRAP = "wrap"
+    ZERO = "zero"
+
+
 class AtomicKind(StrEnum):
     """How a write into global memory combines with what is there (PyPTO's AtomicType)."""
 
@@ -157,6 +176,20 @@ class AtomicKindAttr(EnumAttribute[AtomicKind], SpacedOpaqueSyntaxAttribute):
     """`#pypto<atomic add>`"""
 
     name = "pypto.atomic"
+
+
+@irdl_attr_definition
+class GatherCoalesceAttr(EnumAttribute[GatherCoalesce], SpacedOpaqueSyntaxAttribute):
+    """`#pypto<coalesce row>`"""
+
+    name = "pypto.coalesce"
+
+
+@irdl_attr_definition
+class GatherOobAttr(EnumAttribute[GatherOob], SpacedOpaqueSyntaxAttribute):
+    """`#pypto<oob clamp>`"""
+
+    name = "pypto.oob"
 
 
 # --------------------------------------------------------------------------- dims

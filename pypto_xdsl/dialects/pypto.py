@@ -40,6 +40,8 @@ ATTRIBUTES = [
     attributes.PadValueAttr,
     attributes.AtomicKindAttr,
     tile_mask.CmpModeAttr,
+    attributes.GatherCoalesceAttr,
+    attributes.GatherOobAttr,
     *distributed.DISTRIBUTED_ATTRIBUTES,
     *distributed_host.HOST_ATTRIBUTES,
 ]

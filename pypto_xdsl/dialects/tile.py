@@ -51,6 +51,7 @@ from pypto_xdsl.dialects.families import (
     WriteOpBase,
     index_operand,
 )
+from pypto_xdsl.dialects.tile_gather import GATHER_OPS, GatherbOp, MgatherOp, MscatterOp  # noqa: F401
 from pypto_xdsl.dialects.tile_mask import (  # noqa: F401  (comparisons, selections, triangles)
     TILE_MASK_OPS,
     CmpOp,
@@ -828,5 +829,6 @@ TILE_OPS = [
     TransposeViewOp,
     ConcatOp,
     *TILE_MASK_OPS,
+    *GATHER_OPS,
 ]
 

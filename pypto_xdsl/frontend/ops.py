@@ -627,6 +627,9 @@ ops_cube.register(HANDLERS)
 from pypto_xdsl.frontend import ops_mask  # noqa: E402
 
 ops_mask.register(HANDLERS)
+from pypto_xdsl.frontend import ops_gather  # noqa: E402
+
+ops_gather.register(HANDLERS)
 
 
 def dispatch(fb: FunctionBuilder, stub: OpStub, node: ast.Call) -> Any:

@@ -29,6 +29,7 @@ from pypto_xdsl.dialects import tensor as tensor_ops
 from pypto_xdsl.dialects import tile as tile_ops
 from pypto_xdsl.dialects.attributes import (
     AtomicKind,
+    MemorySpace,
     PadValue,
     TensorType,
     TileType,
@@ -618,6 +619,15 @@ def _matmul(family: str | None):
         return product
 
     return handle
+
+
+def _to_cube(fb: FunctionBuilder, node: ast.AST, operand: SSAValue, space: MemorySpace) -> SSAValue:
+    """A `mat` (L1) operand of a tile matmul, moved to the cube's `left` / `right` buffer
+    (PyPTO inserts the move its TMATMUL's operand memory asks for)."""
+    t = operand.type
+    if isinstance(t, TileType) and t.space == MemorySpace.MAT:
+        return fb.build_op(node, lambda: tile_ops.MoveOp(operand, space))
+    return operand
 
 
 def _promoted(fb: FunctionBuilder, node: ast.AST, lhs: SSAValue, rhs: SSAValue) -> tuple[SSAValue, SSAValue]:

@@ -63,6 +63,9 @@ def _extra_functions() -> list[Any]:
         pass
     else:
         impls.append(TileFunctions())
+        from pypto_xdsl.interpreter.gather_functions import GatherFunctions
+
+        impls.append(GatherFunctions())
     try:
         from pypto_xdsl.interpreter.cross_core import CrossCoreFunctions
     except ImportError:
@@ -268,6 +271,18 @@ def random_inputs(
 
 
 @deep_stack
+def _signedness_view(a: Any, t: Attribute) -> Any:
+    """An integer array for an integer tensor parameter of the same width and the other
+    signedness, viewed as the parameter's type (the same memory: writes reach the caller).
+    PyPTO's callers pass u16/u32 tensors as torch int16/int32 (torch stores no such dtype),
+    the bit patterns being the values."""
+    if isinstance(t, TensorType) and type(a) is np.ndarray and a.dtype.kind in "iu":
+        want = numpy_dtype(t.element_type)
+        if want.kind in "iu" and want != a.dtype and want.itemsize == a.dtype.itemsize:
+            return a.view(want)
+    return a
+
+
 def run(
     module: ModuleOp,
     entry: str = "main",
@@ -311,7 +326,7 @@ def run(
     prepared = [
         coerce(np.asarray(a), t.element_type)
         if isinstance(t, TensorType | TileType) and isinstance(a, list | tuple)
-        else a
+        else _signedness_view(a, t)
         for a, t in zip(inputs, func.function_type.inputs.data)  # type: ignore[attr-defined]
     ]
     with np.errstate(all="ignore"):

@@ -12,6 +12,7 @@ _NAMES = (
     "col_expand col_expand_mul col_expand_div col_expand_sub col_expand_add col_expand_max "
     "col_expand_min col_expand_expdif reshape transpose transpose_view concat min max "
     "cmp cmps sel sels tri"
+    " mgather gatherb mscatter"
 ).split()
 _NAMES += ["gemv", "gemv_acc", "gemv_bias"]  # frontend/ops_cube.py
 

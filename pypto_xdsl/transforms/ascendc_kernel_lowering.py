@@ -658,6 +658,7 @@ LOWERED_TILE_OPS = frozenset((
 def lower_kernel(func: program.FuncOp, workspace: WorkspaceLayout | None = None) -> KernelOp:
     """The ascendc.kernel of one tile-level incore function (raises BackendError); its
     kernel-local tensors where `workspace` places them, when given (a MIX kernel's member)."""
+    refuse_gathers(func)
     partial = PartialTiles()
     if not any(isinstance(op, tile.SetValidShapeOp | tile.FillPadOp | tensor.SetValidShapeOp)
                or isinstance(op, tile.LoadOp) and op.is_partial
@@ -670,6 +671,24 @@ def lower_kernel(func: program.FuncOp, workspace: WorkspaceLayout | None = None)
     except BackendError as e:
         name_original_op(e, originals)  # located in the input, not in the copy
         raise
+
+
+_GATHER_REFUSALS = {
+    tile.MgatherOp: "an indexed copy from global memory has no Ascend C lowering here (DataCopy moves "
+                    "contiguous or strided blocks; Gather and Gatherb read the Unified Buffer)",
+    tile.GatherbOp: "Ascend C's Gatherb is not lowered by this backend yet",
+    tile.MscatterOp: "an indexed copy into global memory has no Ascend C lowering here (PyPTO's MSCATTER "
+                     "is an Ascend 950 instruction)",
+}
+
+
+def refuse_gathers(func: program.FuncOp) -> None:
+    """Refuse the first indexed gather or scatter of `func` (pypto_xdsl/dialects/tile_gather.py),
+    naming it, before the kernel is planned."""
+    for op in func.walk():
+        why = _GATHER_REFUSALS.get(type(op))
+        if why is not None:
+            raise op_error(op, why)
 
 
 def _lower(func: program.FuncOp, partial: PartialTiles, workspace: WorkspaceLayout | None) -> KernelOp:

@@ -58,7 +58,7 @@ def _param_index(func: program.FuncOp, value: SSAValue) -> int | None:
                 continue
             return None
         op = value.owner
-        if isinstance(op, tile.StoreOp | tile.AtomicStoreOp):
+        if isinstance(op, tile.StoreOp | tile.AtomicStoreOp | tile.MscatterOp):
             value = op.dest
         elif isinstance(op, tensor.AssembleOp):
             value = op.dest if hasattr(op, "dest") else op.operands[1]
