@@ -621,15 +621,6 @@ def _matmul(family: str | None):
     return handle
 
 
-def _to_cube(fb: FunctionBuilder, node: ast.AST, operand: SSAValue, space: MemorySpace) -> SSAValue:
-    """A `mat` (L1) operand of a tile matmul, moved to the cube's `left` / `right` buffer
-    (PyPTO inserts the move its TMATMUL's operand memory asks for)."""
-    t = operand.type
-    if isinstance(t, TileType) and t.space == MemorySpace.MAT:
-        return fb.build_op(node, lambda: tile_ops.MoveOp(operand, space))
-    return operand
-
-
 def _promoted(fb: FunctionBuilder, node: ast.AST, lhs: SSAValue, rhs: SSAValue) -> tuple[SSAValue, SSAValue]:
     """Tensor operands of two float dtypes: PyPTO's tensor matmul promotes them (f16 with f32
     is an f32 product); here the narrower one is cast (`tensor.cast`), f16 with bf16 to f32."""
