@@ -29,7 +29,6 @@ from pypto_xdsl.dialects import tensor as tensor_ops
 from pypto_xdsl.dialects import tile as tile_ops
 from pypto_xdsl.dialects.attributes import (
     AtomicKind,
-    MemorySpace,
     PadValue,
     TensorType,
     TileType,
