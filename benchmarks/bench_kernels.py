@@ -57,6 +57,7 @@ class P:
 
 def _matmul_program(pl_out: str) -> str:
     out_dtype = "" if pl_out == "FP32" else f", out_dtype=pl.{pl_out}"
+    assert MM == 1024, "the balanced deal below is written for 1024 columns"
     return f'''import pypto_xdsl.language as pl
 A = pl.Tensor[[{MM}, {MM}], pl.FP16]
 C = pl.Tensor[[{MM}, {MM}], pl.{pl_out}]
@@ -64,14 +65,23 @@ C = pl.Tensor[[{MM}, {MM}], pl.{pl_out}]
 class P:
     @pl.function
     def main(self, a: A, b: A, c: pl.Out[C]) -> C:
-        # 128 x 128 output blocks dealt over the 24 cube cores: core i owns row block i % 8
-        # and every third column block from i // 8 (3, 3 or 2 blocks), so its A rows stay
-        # put and the cube path keeps them in L1 for all its blocks
+        # a balanced deal over the 24 cube cores: core i owns row block r = i % 8 and a band of
+        # 352 (band 0) or 336 columns: two whole 128-column blocks of columns 256..1023, then one
+        # ragged block of columns 0..255 (96 or 80 wide, a run-time valid width), so every core
+        # does 22 or 21 of the 64 x 8 fractal columns instead of 3 or 2 blocks of 128; its A
+        # rows stay in L1 for its three blocks
         for i in pl.spmd(24, name_hint="matmul"):
-            r = i % {MM // 128}
-            for j in pl.range(i // {MM // 128}, {MM // 128}, 3):
-                c[r * 128 : (r + 1) * 128, j * 128 : (j + 1) * 128] = pl.matmul(
-                    a[r * 128 : (r + 1) * 128], b[:, j * 128 : (j + 1) * 128]{out_dtype})
+            r = i % 8
+            band = i // 8
+            for j in pl.range(3):
+                if j < 2:
+                    col = 256 + (2 * band + j) * 128
+                    w = 128
+                else:
+                    col = 96 * pl.min(band, 1) + 80 * pl.max(band - 1, 0)
+                    w = 96 - 16 * pl.min(band, 1)
+                bv = pl.slice(b, [{MM}, 128], [0, col], valid_shape=[{MM}, w])
+                c = pl.assemble(c, pl.matmul(a[r * 128 : (r + 1) * 128], bv{out_dtype}), [r * 128, col])
         return c
 '''
 

@@ -241,6 +241,8 @@ def test_f16_matmul_converts_in_the_fixpipe(tmp_path):
         kernel = next(text for path, text in kernels.items() if path.startswith("kernels/") and path.endswith(".cpp"))
         assert ("QuantMode_t::F322F16" in kernel) == (name == "matmul_f16")
         assert "Cast(" not in kernel and "KERNEL_TYPE_AIC_ONLY" in kernel
+        # the balanced deal's ragged block: B copied, computed and stored w columns wide
+        assert "bv_mat_nd2nz.dValue = w;" in kernel and "acc_fixpipe.nSize = w;" in kernel
         report = simulate(module, tmp_path / name, seed=5, profile=True)
         out, ref = report.outputs["c"], report.reference["c"]
         assert out.dtype == (np.float16 if name == "matmul_f16" else np.float32)
@@ -255,5 +257,5 @@ def test_f16_matmul_converts_in_the_fixpipe(tmp_path):
         cycles[name] = k.cycles
     # the f16 output's Fixpipes write half the bytes: the last block's is ~900 cycles shorter
     # and the B copies issued after each wait less for the HBM share (~10% of the f32 kernel's
-    # ~18,300 cycles since one LoadData per operand and K step, docs/performance.md phase 11)
+    # ~17,700 cycles with the balanced deal of docs/performance.md phase 12)
     assert cycles["matmul_f16"] < 0.95 * cycles["matmul"], cycles
