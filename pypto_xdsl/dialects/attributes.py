@@ -412,8 +412,30 @@ class InternedParsedType(ParametrizedAttribute):
         return attr
 
 
+class ShapeElementSyntax:
+    """The `<[64, N, ?], f32>` syntax of a type whose parameters are a shape and an element
+    type (tensors and the distributed types built like them)."""
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        return parse_cached_parameters(cls, parser, cls._parse_parameters)  # type: ignore[arg-type]
+
+    @staticmethod
+    def _parse_parameters(parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            shape = _parse_shape(parser)
+            parser.parse_punctuation(",")
+            element_type = parser.parse_type()
+        return (ArrayAttr(dim_to_attr(d) for d in shape), element_type)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string(format_shape(self.get_shape()) + ", ")  # type: ignore[attr-defined]
+            printer.print_attribute(self.element_type)  # type: ignore[attr-defined]
+
+
 @irdl_attr_definition
-class TensorType(ShapedTypeMixin, InternedParsedType, TypeAttribute):
+class TensorType(ShapedTypeMixin, ShapeElementSyntax, InternedParsedType, TypeAttribute):
     """`!pypto.tensor<[64, N, ?], f32>`: a tensor in global memory (GM)."""
 
     name = "pypto.tensor"
@@ -429,22 +451,6 @@ class TensorType(ShapedTypeMixin, InternedParsedType, TypeAttribute):
     def with_shape(self, shape: Iterable[Dim]) -> TensorType:
         return TensorType(shape, self.element_type)
 
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        return parse_cached_parameters(cls, parser, cls._parse_parameters)
-
-    @staticmethod
-    def _parse_parameters(parser: AttrParser) -> Sequence[Attribute]:
-        with parser.in_angle_brackets():
-            shape = _parse_shape(parser)
-            parser.parse_punctuation(",")
-            element_type = parser.parse_type()
-        return (ArrayAttr(dim_to_attr(d) for d in shape), element_type)
-
-    def print_parameters(self, printer: Printer) -> None:
-        with printer.in_angle_brackets():
-            printer.print_string(format_shape(self.get_shape()) + ", ")
-            printer.print_attribute(self.element_type)
 
 
 @irdl_attr_definition

@@ -36,7 +36,7 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
-from xdsl.parser import AttrParser, Parser, UnresolvedOperand
+from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import MemoryReadEffect, MemoryWriteEffect
 from xdsl.utils.exceptions import VerifyException
@@ -46,10 +46,8 @@ from pypto_xdsl.dialects.attributes import (
     Dim,
     InternedParsedType,
     ShapedTypeMixin,
-    _parse_shape,
+    ShapeElementSyntax,
     dim_to_attr,
-    format_shape,
-    parse_cached_parameters,
 )
 from pypto_xdsl.dialects.verification import pypto_op_definition
 
@@ -57,7 +55,7 @@ from pypto_xdsl.dialects.verification import pypto_op_definition
 
 
 @irdl_attr_definition
-class DistributedTensorType(ShapedTypeMixin, InternedParsedType, TypeAttribute):
+class DistributedTensorType(ShapedTypeMixin, ShapeElementSyntax, InternedParsedType, TypeAttribute):
     """`!pypto.dist_tensor<[R, C], i32>`: a tensor bound to a communication window.
 
     Not a `!pypto.tensor`: tensor ops do not take it, and a captured signal is an `in`
@@ -77,22 +75,6 @@ class DistributedTensorType(ShapedTypeMixin, InternedParsedType, TypeAttribute):
     def with_shape(self, shape: Iterable[Dim]) -> DistributedTensorType:
         return DistributedTensorType(shape, self.element_type)
 
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        return parse_cached_parameters(cls, parser, cls._parse_parameters)
-
-    @staticmethod
-    def _parse_parameters(parser: AttrParser) -> Sequence[Attribute]:
-        with parser.in_angle_brackets():
-            shape = _parse_shape(parser)
-            parser.parse_punctuation(",")
-            element_type = parser.parse_type()
-        return (ArrayAttr(dim_to_attr(d) for d in shape), element_type)
-
-    def print_parameters(self, printer: Printer) -> None:
-        with printer.in_angle_brackets():
-            printer.print_string(format_shape(self.get_shape()) + ", ")
-            printer.print_attribute(self.element_type)
 
 
 class WaitCmp(StrEnum):

@@ -48,8 +48,6 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
-from xdsl.parser import AttrParser
-from xdsl.printer import Printer
 from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, SymbolUserOpInterface
 from xdsl.utils.exceptions import VerifyException
 
@@ -58,17 +56,16 @@ from pypto_xdsl.dialects.attributes import (
     FuncKind,
     InternedParsedType,
     ShapedTypeMixin,
-    _parse_shape,
+    ShapeElementSyntax,
     dim_to_attr,
     format_shape,
-    parse_cached_parameters,
 )
 from pypto_xdsl.dialects.distributed import DistributedTensorType
 from pypto_xdsl.dialects.verification import pypto_op_definition
 
 
 @irdl_attr_definition
-class WindowBufferType(ShapedTypeMixin, InternedParsedType, TypeAttribute):
+class WindowBufferType(ShapedTypeMixin, ShapeElementSyntax, InternedParsedType, TypeAttribute):
     """`!pypto.window_buffer<[1, 64], f32>`: a communication window, one buffer per rank."""
 
     name = "pypto.window_buffer"
@@ -90,22 +87,6 @@ class WindowBufferType(ShapedTypeMixin, InternedParsedType, TypeAttribute):
             count *= d  # type: ignore[operator]
         return count
 
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        return parse_cached_parameters(cls, parser, cls._parse_parameters)
-
-    @staticmethod
-    def _parse_parameters(parser: AttrParser) -> Sequence[Attribute]:
-        with parser.in_angle_brackets():
-            shape = _parse_shape(parser)
-            parser.parse_punctuation(",")
-            element_type = parser.parse_type()
-        return (ArrayAttr(dim_to_attr(d) for d in shape), element_type)
-
-    def print_parameters(self, printer: Printer) -> None:
-        with printer.in_angle_brackets():
-            printer.print_string(format_shape(self.get_shape()) + ", ")
-            printer.print_attribute(self.element_type)
 
 
 def host_function_of(op: Operation):
