@@ -198,7 +198,19 @@ class RowSumOp(RowReductionOp):
     name = "pypto.tile.row_sum"
 
 
-class RowArgReductionOp(RowReductionOpBase):
+class _ArgReductionTyping:
+    """The index (i32) result of an arg reduction over a float tile."""
+
+    @classmethod
+    def implied_result_type(cls, operand_types: Sequence[Attribute]) -> Attribute:
+        return _index_result(super().implied_result_type(operand_types))  # type: ignore[misc]
+
+    def infer_result_types(self) -> Sequence[Attribute]:
+        _check_float_input(self)  # type: ignore[arg-type]
+        return super().infer_result_types()  # type: ignore[misc]
+
+
+class RowArgReductionOp(_ArgReductionTyping, RowReductionOpBase):
     """`%r = op %a [tmp(%t : T)] : A`: the column index (i32) of each row's extremum of a
     float tile, [M, N] -> [M, 1] (PyPTO's TROWARGMAX / TROWARGMIN); the first index on ties.
     On a partial tile only the valid columns are compared; the result's valid rows are the
@@ -209,14 +221,6 @@ class RowArgReductionOp(RowReductionOpBase):
     tmp = opt_operand_def(TileType)
     result = result_def(TileType)
     traits = _PURE
-
-    @classmethod
-    def implied_result_type(cls, operand_types: Sequence[Attribute]) -> Attribute:
-        return _index_result(super().implied_result_type(operand_types))
-
-    def infer_result_types(self) -> Sequence[Attribute]:
-        _check_float_input(self)
-        return super().infer_result_types()
 
 
 @pypto_op_definition
@@ -359,7 +363,7 @@ class ColProdOp(ColReductionOp):
     name = "pypto.tile.col_prod"
 
 
-class ColArgReductionOp(ColReductionOpBase):
+class ColArgReductionOp(_ArgReductionTyping, ColReductionOpBase):
     """`%r = op %a [tmp(%t : T)] : A`: the row index (i32) of each column's extremum of a
     float tile, [M, N] -> [1, N] (PyPTO's TCOLARGMAX / TCOLARGMIN); the first index on ties.
     On a partial tile only the valid rows are compared; the result's valid columns are the
@@ -370,14 +374,6 @@ class ColArgReductionOp(ColReductionOpBase):
     tmp = opt_operand_def(TileType)
     result = result_def(TileType)
     traits = _PURE
-
-    @classmethod
-    def implied_result_type(cls, operand_types: Sequence[Attribute]) -> Attribute:
-        return _index_result(super().implied_result_type(operand_types))
-
-    def infer_result_types(self) -> Sequence[Attribute]:
-        _check_float_input(self)
-        return super().infer_result_types()
 
 
 @pypto_op_definition
