@@ -270,7 +270,6 @@ def random_inputs(
     ]
 
 
-@deep_stack
 def _signedness_view(a: Any, t: Attribute) -> Any:
     """An integer array for an integer tensor parameter of the same width and the other
     signedness, viewed as the parameter's type (the same memory: writes reach the caller).
@@ -283,6 +282,7 @@ def _signedness_view(a: Any, t: Attribute) -> Any:
     return a
 
 
+@deep_stack
 def run(
     module: ModuleOp,
     entry: str = "main",
