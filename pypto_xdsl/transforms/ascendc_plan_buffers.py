@@ -483,6 +483,53 @@ def share_queues(kernel: KernelOp, buffers: KernelBuffers) -> None:
             buffers.decls.remove(m)
 
 
+def _branch_of(users: list[Operation]) -> tuple[scf.IfOp, int] | None:
+    """The innermost branch (an `scf.if` and its region's index) holding every op of `users`."""
+    first = users[0]
+    region = first.parent_region()
+    while region is not None:
+        owner = region.parent_op()
+        if isinstance(owner, scf.IfOp):
+            if all(region.is_ancestor(u) for u in users):
+                return owner, owner.regions.index(region)
+        region = owner.parent_region() if owner is not None else None
+    return None
+
+
+def share_exclusive_queues(kernel: KernelOp, buffers: KernelBuffers) -> None:
+    """Queues used only in one branch of an `scf.if` share with queues of the same type used
+    only in its other branch: one execution runs one branch, whose tensors are all allocated
+    and freed inside it, so the TQue's buffers serve whichever runs (sized for the larger of
+    the two). Any position: the cube's L1 panels and L0 tiles of two static shapes dealt by a
+    branch fit as one."""
+    sides: dict[scf.IfOp, tuple[list[M.TQueOp], list[M.TQueOp]]] = {}
+    for d in buffers.decls:
+        if not isinstance(d, M.TQueOp):
+            continue
+        users = [u.operation for u in d.result.uses if not isinstance(u.operation, M.InitBufferOp)]
+        where = _branch_of(users) if users else None
+        if where is not None:
+            sides.setdefault(where[0], ([], []))[where[1]].append(d)
+    rewriter = Rewriter()
+    for then_side, else_side in sides.values():
+        taken: set[M.TQueOp] = set()
+        for keep in sorted(then_side, key=lambda d: -buffers.init[d.result].bytes_per_buffer):
+            same = [d for d in else_side if d not in taken and d.result.type == keep.result.type]
+            if not same:
+                continue
+            other = max(same, key=lambda d: buffers.init[d.result].bytes_per_buffer)
+            taken.add(other)
+            size = max(buffers.init[keep.result].bytes_per_buffer, buffers.init[other.result].bytes_per_buffer)
+            keep.properties["values"] = ArrayAttr(
+                [StringAttr(v) for v in dict.fromkeys(keep.held_values + other.held_values)]
+            )
+            buffers.init[keep.result].properties["len"] = IntegerAttr(size, i64)
+            rewriter.erase_op(buffers.init.pop(other.result))
+            other.result.replace_all_uses_with(keep.result)
+            rewriter.erase_op(other)
+            buffers.decls.remove(other)
+
+
 def fit(
     kernel: KernelOp, buffers: KernelBuffers, capacities: Capacities, fallback: bool = True,
 ) -> dict[Memory, tuple[int, int]]:
@@ -548,6 +595,7 @@ def _fits_as_planned(kernel: KernelOp, capacities: Capacities) -> bool:
     options ask for (double-buffered by default; tried on a copy)."""
     trial = kernel.clone()
     buffers = KernelBuffers(trial)
+    share_exclusive_queues(trial, buffers)
     share_queues(trial, buffers)
     share_tbufs(trial, buffers, kernel_names(trial))
     try:
@@ -565,6 +613,7 @@ def plan_kernel(kernel: KernelOp, capacities: Capacities | None = None) -> None:
     buffers = KernelBuffers(kernel)
     if capacities.in_place == "always" or (capacities.in_place == "auto" and not _fits_as_planned(kernel, capacities)):
         compute_in_place(kernel, buffers)
+    share_exclusive_queues(kernel, buffers)
     share_queues(kernel, buffers)
     share_tbufs(kernel, buffers, kernel_names(kernel))
     totals = fit(kernel, buffers, capacities)

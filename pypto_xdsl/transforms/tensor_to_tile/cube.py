@@ -169,6 +169,10 @@ class MatmulPlan:
     spmd: bool = False
     """A run-time M split over the launch's cores: core b computes rows [b*M/B, (b+1)*M/B)."""
 
+    ragged_n: bool = False
+    """N blocks of 128 columns whose last one is ragged (N has no good block divisor): its
+    share of the columns, max(0, min(Nb, N - n)), is loaded, computed and stored."""
+
     @property
     def quantised(self) -> Attribute | None:
         """The element type the Fixpipe converts the accumulator to (None: it stays f32)."""
@@ -213,6 +217,11 @@ def plan_matmul(op: tensor.MatmulOp, bound_of: Callable[[str], int | None] = lam
         # f32 operands take twice the bytes: halve N first so a 16-deep K block still fits L0B
         while CUBE_COPIES * 16 * nb * eb > L0B_BYTES and nb > 16:
             nb = cube_block(n, nb // 2)
+    ragged_n = False
+    if isinstance(n, int) and n > CUBE_BLOCK_MAX and n % 16 == 0 and nb < CUBE_BLOCK_MAX // 2 and eb == 2:
+        # no good divisor (352 = 11 x 32): whole 128-column blocks and a ragged last one
+        # (its valid columns loaded, computed and stored, as for a B of run-time valid width)
+        nb, ragged_n = CUBE_BLOCK_MAX, True
     kb = 16
     for d in range(16, k + 1, 16):
         if (
@@ -246,12 +255,14 @@ def plan_matmul(op: tensor.MatmulOp, bound_of: Callable[[str], int | None] = lam
                 m_bound = dst_rows if m_bound is None else min(m_bound, dst_rows)
     # the A panel stays in L1 (double-buffered by the M loop) next to B's K-step tiles when
     # there are several N blocks to share it (a static M: a partial M block loads per step)
-    a_panel = isinstance(m, int) and n > nb and 2 * mb * k * eb + CUBE_COPIES * kb * nb * eb <= L1_BYTES
+    # (one M block: a single panel, nothing to double-buffer)
+    panels = 1 if m == mb else 2
+    a_panel = isinstance(m, int) and n > nb and panels * mb * k * eb + CUBE_COPIES * kb * nb * eb <= L1_BYTES
     panel_loop = None
     if isinstance(m, int) and m == mb and mb * k * eb + CUBE_COPIES * kb * nb * eb <= L1_BYTES:
         panel_loop = invariant_loop(op.lhs, op)
         a_panel = a_panel or panel_loop is not None
-    return MatmulPlan(op, cast, sink, (mb, nb, kb), m_bound, relu, a_panel, panel_loop)
+    return MatmulPlan(op, cast, sink, (mb, nb, kb), m_bound, relu, a_panel, panel_loop, ragged_n=ragged_n)
 
 
 _PURE_INDEX_OPS = (
@@ -429,10 +440,13 @@ class MatmulRewriter:
 
         hoisted = self._hoisted_panel(a, (mb, k)) if p.panel_loop is not None else None
         view = b.owner
+        viewed = False
         if (isinstance(view, tensor.SetValidShapeOp) and const_index(view.valid_rows) == k
                 and const_index(view.valid_cols) != n):
             self.b_name = b.name_hint
-            b, self.b_cols = view.input, view.valid_cols
+            b, self.b_cols, viewed = view.input, view.valid_cols, True
+        elif p.ragged_n:
+            self.b_cols = self._index(n)
         # B in one tile is the same for every M block: one copy into L1 before the M loop
         b_tile = None
         m_loops = m > mb if isinstance(m, int) else p.m_bound is None or p.m_bound > mb
@@ -459,7 +473,7 @@ class MatmulRewriter:
             self.rewriter.replace_all_uses_with(p.sink.result, final)
             self.rewriter.erase(p.sink)
         else:
-            if self.b_cols is not None:
+            if viewed:
                 # the product tensor keeps its valid region for the code that reads it
                 rows = self._index(m) if isinstance(m, int) else tensor.DimOp(final, 0)
                 if isinstance(rows, tensor.DimOp):
@@ -554,6 +568,8 @@ class MatmulRewriter:
         n = shape_of(self.plan.matmul.rhs.type)[1]  # type: ignore[index]
         if n == nb:
             return w  # one N block: the valid width itself (at most the view's width)
+        if const_index(col) is not None and const_index(w) is not None:
+            return self._index(max(0, min(nb, const_index(w) - const_index(col))))  # type: ignore[operator]
         left = arith.SubiOp(w, col)
         cut = arith.MinSIOp(left.result, self._index(nb))
         share = arith.MaxSIOp(cut.result, self._index(0))
