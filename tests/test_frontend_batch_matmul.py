@@ -47,10 +47,20 @@ def _tile_program(sa, sb, sc, call):
     "sa, sb, sc, call, expect",
     [
         ([2, 16, 32], [2, 32, 48], [2, 16, 48], "pl.batch_matmul(ta, tb)", lambda a, b: a @ b),
-        ([2, 16, 32], [2, 48, 32], [2, 16, 48], "pl.tile.batch_matmul(ta, pl.tile.transpose_view(tb))",
-         lambda a, b: a @ b.transpose(0, 2, 1)),
-        ([2, 32, 16], [2, 32, 48], [2, 16, 48], "pl.batch_matmul(pl.tile.transpose_view(ta), tb)",
-         lambda a, b: a.transpose(0, 2, 1) @ b),
+        (
+            [2, 16, 32],
+            [2, 48, 32],
+            [2, 16, 48],
+            "pl.tile.batch_matmul(ta, pl.tile.transpose_view(tb))",
+            lambda a, b: a @ b.transpose(0, 2, 1),
+        ),
+        (
+            [2, 32, 16],
+            [2, 32, 48],
+            [2, 16, 48],
+            "pl.batch_matmul(pl.tile.transpose_view(ta), tb)",
+            lambda a, b: a.transpose(0, 2, 1) @ b,
+        ),
         # broadcast batch dims: [3, 1] with [2] -> [3, 2]; a rank-2 rhs repeats for every batch
         ([3, 1, 16, 32], [2, 32, 16], [3, 2, 16, 16], "pl.batch_matmul(ta, tb)", lambda a, b: a @ b),
         ([2, 16, 32], [32, 16], [2, 16, 16], "pl.batch_matmul(ta, tb)", lambda a, b: a @ b),
@@ -106,12 +116,27 @@ class P:
 @pytest.mark.parametrize(
     "sa, sb, sc, call, expect",
     [
-        ([2, 16, 32], [2, 48, 32], [2, 16, 48], "pl.matmul(a, b, b_trans=True, out_dtype=pl.FP32)",
-         lambda a, b: a @ b.transpose(0, 2, 1)),
-        ([16, 32], [1, 48, 32], [1, 16, 48], "pl.matmul(a, b, b_trans=True)",
-         lambda a, b: a[None] @ b.transpose(0, 2, 1)),
-        ([3, 32, 16], [32, 8], [3, 16, 8], "pl.tensor.matmul(a, b, a_trans=True)",
-         lambda a, b: a.transpose(0, 2, 1) @ b),
+        (
+            [2, 16, 32],
+            [2, 48, 32],
+            [2, 16, 48],
+            "pl.matmul(a, b, b_trans=True, out_dtype=pl.FP32)",
+            lambda a, b: a @ b.transpose(0, 2, 1),
+        ),
+        (
+            [16, 32],
+            [1, 48, 32],
+            [1, 16, 48],
+            "pl.matmul(a, b, b_trans=True)",
+            lambda a, b: a[None] @ b.transpose(0, 2, 1),
+        ),
+        (
+            [3, 32, 16],
+            [32, 8],
+            [3, 16, 8],
+            "pl.tensor.matmul(a, b, a_trans=True)",
+            lambda a, b: a.transpose(0, 2, 1) @ b,
+        ),
         ([2, 1, 16, 32], [3, 32, 8], [2, 3, 16, 8], "pl.matmul(a, b)", lambda a, b: a @ b),
     ],
 )
@@ -179,17 +204,20 @@ class P:
 @pytest.mark.parametrize(
     "body, message",
     [
-        ("c = pl.batch_matmul(a, b)",
-         r"pl.batch_matmul takes tiles, got .*; a tensor matmul with an operand of rank > 2 is batched: use pl.matmul"),
+        (
+            "c = pl.batch_matmul(a, b)",
+            r"pl.batch_matmul takes tiles, got .*; a tensor matmul with an operand of rank > 2 is batched: use pl.matmul",
+        ),
         ("p = pl.matmul(a, b)", r"batch dims \[2\] and \[3\] do not broadcast"),
-        ("ta = pl.load(a, [0, 0, 0], [2, 16, 32], target_memory=pl.MemorySpace.Mat)\n"
-         "        tb = pl.load(b, [0, 0, 0], [3, 32, 16], target_memory=pl.MemorySpace.Mat)\n"
-         "        tc = pl.tile.batch_matmul(ta, tb)",
-         r"batch dims \[2\] and \[3\] do not broadcast"),
+        (
+            "ta = pl.load(a, [0, 0, 0], [2, 16, 32], target_memory=pl.MemorySpace.Mat)\n"
+            "        tb = pl.load(b, [0, 0, 0], [3, 32, 16], target_memory=pl.MemorySpace.Mat)\n"
+            "        tc = pl.tile.batch_matmul(ta, tb)",
+            r"batch dims \[2\] and \[3\] do not broadcast",
+        ),
     ],
 )
 def test_batch_matmul_errors_are_located(body, message):
     with pytest.raises(ParserError, match=message) as info:
         build(ERRORS.format(body=body))
     assert "<test>:" in str(info.value)
-
