@@ -1214,6 +1214,29 @@ irdl.dialect @pypto {
     irdl.results(result: %3)
   }
 
+  // pypto.tensor.batch_matmul: `%c = pypto.tensor.batch_matmul %a, %b : A, B -> C`: a matmul per batch,
+  //   traits: MemoryAllocEffect, MemoryReadEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_batch_matmul {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.base @pypto::@tensor
+    %2 = irdl.base @pypto::@tensor
+    irdl.operands(lhs: %0, rhs: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tensor.batch_matmul_acc: `%d = pypto.tensor.batch_matmul_acc %acc, %a, %b : C, A, B`: a new tensor
+  //   traits: MemoryAllocEffect, MemoryReadEffect
+  //   result types inferred by infer_result_types()
+  irdl.operation @tensor_batch_matmul_acc {
+    %0 = irdl.base @pypto::@tensor
+    %1 = irdl.base @pypto::@tensor
+    %2 = irdl.base @pypto::@tensor
+    %3 = irdl.base @pypto::@tensor
+    irdl.operands(acc: %0, lhs: %1, rhs: %2)
+    irdl.results(result: %3)
+  }
+
   // pypto.tensor.cmp: `%c = pypto.tensor.cmp %a, %b cmp(lt) : T`: 1 where `a op b`, else 0, in `%a`'s type
   //   traits: Pure
   //   result types inferred by infer_result_types()
@@ -1579,6 +1602,30 @@ irdl.dialect @pypto {
     %2 = irdl.base @pypto::@tile
     %3 = irdl.base @pypto::@tile
     irdl.operands(lhs: %0, rhs: %1, bias: %2)
+    irdl.results(result: %3)
+  }
+
+  // pypto.tile.batch_matmul: `%c = pypto.tile.batch_matmul %a, %b : A, B -> C`: one cube matmul per batch into an
+  //   traits: Pure
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_batch_matmul {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    %2 = irdl.base @pypto::@tile
+    irdl.operands(lhs: %0, rhs: %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.tile.batch_matmul_acc: `%c = pypto.tile.batch_matmul_acc %acc, %a, %b : C, A, B`: `acc += a @ b` per batch,
+  //   traits: MemoryWriteEffect, ResultAliasesOperand
+  //   result aliases operand #0
+  //   result types inferred by infer_result_types()
+  irdl.operation @tile_batch_matmul_acc {
+    %0 = irdl.base @pypto::@tile
+    %1 = irdl.base @pypto::@tile
+    %2 = irdl.base @pypto::@tile
+    %3 = irdl.base @pypto::@tile
+    irdl.operands(acc: %0, lhs: %1, rhs: %2)
     irdl.results(result: %3)
   }
 

@@ -413,6 +413,58 @@ def test_tile_matmul_bias_adds_the_row_to_every_product_row_and_a_k_step_continu
     np.testing.assert_allclose(r, expected, rtol=1e-6)
 
 
+@covers("pypto.tensor.batch_matmul", "pypto.tensor.batch_matmul_acc")
+def test_tensor_batch_matmul_broadcasts_the_batch_dims_and_acc_adds_per_batch():
+    text = """
+    pypto.func @main(%a: !pypto.tensor<[3, 1, 4, 6], f16>, %b: !pypto.tensor<[2, 6, 5], f16>, %acc: !pypto.tensor<[3, 2, 4, 5], f32>) -> (!pypto.tensor<[3, 2, 4, 5], f32>, !pypto.tensor<[3, 2, 4, 5], f32>) {
+      %c = pypto.tensor.batch_matmul %a, %b : !pypto.tensor<[3, 1, 4, 6], f16>, !pypto.tensor<[2, 6, 5], f16> -> !pypto.tensor<[3, 2, 4, 5], f32>
+      %d = pypto.tensor.batch_matmul_acc %acc, %a, %b : !pypto.tensor<[3, 2, 4, 5], f32>, !pypto.tensor<[3, 1, 4, 6], f16>, !pypto.tensor<[2, 6, 5], f16>
+      pypto.return %c, %d : !pypto.tensor<[3, 2, 4, 5], f32>, !pypto.tensor<[3, 2, 4, 5], f32>
+    }"""
+    a, b = rnd((3, 1, 4, 6), 21, dtype=np.float16), rnd((2, 6, 5), 22, dtype=np.float16)
+    acc = rnd((3, 2, 4, 5), 23)
+    c, d = run_text(text, [a, b, acc])
+    want = np.einsum("xymk,ykn->xymn", np.broadcast_to(a.astype(np.float32), (3, 2, 4, 6)), b.astype(np.float32))
+    assert c.dtype == np.float32 and c.shape == (3, 2, 4, 5)
+    np.testing.assert_allclose(c, want, rtol=1e-6)
+    np.testing.assert_allclose(d, acc + want, rtol=1e-6)
+
+
+@covers("pypto.tile.batch_matmul", "pypto.tile.batch_matmul_acc")
+def test_tile_batch_matmul_per_batch_and_acc_in_place():
+    text = """
+    pypto.func @main(%a: !pypto.tensor<[2, 4, 6], f32>, %b: !pypto.tensor<[6, 3], f32>, out %o: !pypto.tensor<[2, 4, 3], f32>) -> !pypto.tensor<[2, 4, 3], f32> {
+      %c0 = arith.constant 0 : index
+      %x = pypto.tile.load %a[%c0, %c0, %c0] : !pypto.tensor<[2, 4, 6], f32> -> !pypto.tile<[2, 4, 6], f32, left>
+      %y = pypto.tile.load %b[%c0, %c0] : !pypto.tensor<[6, 3], f32> -> !pypto.tile<[6, 3], f32, right>
+      %acc = pypto.tile.batch_matmul %x, %y : !pypto.tile<[2, 4, 6], f32, left>, !pypto.tile<[6, 3], f32, right>
+      %acc2 = pypto.tile.batch_matmul_acc %acc, %x, %y : !pypto.tile<[2, 4, 3], f32, acc>, !pypto.tile<[2, 4, 6], f32, left>, !pypto.tile<[6, 3], f32, right>
+      %r = pypto.tile.store %acc, %o[%c0, %c0, %c0] : !pypto.tile<[2, 4, 3], f32, acc>, !pypto.tensor<[2, 4, 3], f32>
+      pypto.return %r : !pypto.tensor<[2, 4, 3], f32>
+    }"""
+    a, b = rnd((2, 4, 6), 24), rnd((6, 3), 25)
+    (r,) = run_text(text, [a, b, np.zeros((2, 4, 3), np.float32)])
+    # batch_matmul_acc wrote into %acc's buffer: the store of %acc sees both products
+    np.testing.assert_allclose(r, 2 * np.stack([a[0] @ b, a[1] @ b]), rtol=1e-5)
+
+
+def test_batch_matmul_refuses_a_partial_operand():
+    text = """
+    pypto.func @main(%a: !pypto.tensor<[2, 4, 6], f32>, %b: !pypto.tensor<[2, 6, 3], f32>, out %o: !pypto.tensor<[2, 4, 3], f32>) -> !pypto.tensor<[2, 4, 3], f32> {
+      %c0 = arith.constant 0 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %c5 = arith.constant 5 : index
+      %x = pypto.tile.load %a[%c0, %c0, %c0] valid[%c2, %c4, %c5] : !pypto.tensor<[2, 4, 6], f32> -> !pypto.tile<[2, 4, 6], f32, left>
+      %y = pypto.tile.load %b[%c0, %c0, %c0] : !pypto.tensor<[2, 6, 3], f32> -> !pypto.tile<[2, 6, 3], f32, right>
+      %acc = pypto.tile.batch_matmul %x, %y : !pypto.tile<[2, 4, 6], f32, left>, !pypto.tile<[2, 6, 3], f32, right>
+      %r = pypto.tile.store %acc, %o[%c0, %c0, %c0] : !pypto.tile<[2, 4, 3], f32, acc>, !pypto.tensor<[2, 4, 3], f32>
+      pypto.return %r : !pypto.tensor<[2, 4, 3], f32>
+    }"""
+    with pytest.raises(PyptoInterpretationError, match=r"operand 'lhs' is partial \(valid \[2, 4, 5\] of \[2, 4, 6\]\)"):
+        run_text(text, [rnd((2, 4, 6)), rnd((2, 6, 3)), np.zeros((2, 4, 3), np.float32)])
+
+
 @covers("pypto.tile.get_block_idx", "pypto.tile.get_block_num", "pypto.tile.get_subblock_idx")
 def test_get_block_idx_and_num_default_to_a_single_block():
     """... and the interpreter runs a vector kernel as one vector core: sub-block 0."""

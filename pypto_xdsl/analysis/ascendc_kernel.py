@@ -456,6 +456,9 @@ def _last_of(ops: list[Operation | None], block: Block) -> Operation | None:
 
 
 # tensor ops the kernel lowering handles itself (GM views and kernel-local tensors)
+BATCHED_MATMULS = (tensor.BatchMatmulOp, tensor.BatchMatmulAccOp, tile.BatchMatmulOp, tile.BatchMatmulAccOp)
+BATCHED_MATMUL_REASON = ("batched matmuls are not lowered by the Ascend C backend (its tensors and tiles are 1-D and "
+                         "2-D): write a loop of 2-D matmuls over the batch")
 KERNEL_TENSOR_OPS = (tensor.SliceOp, tensor.DimOp, tensor.CreateOp)
 
 
@@ -774,6 +777,8 @@ class KernelPlan:
                                    "(which runs at least once) whose tile.matmul_acc is its only use: the loop's first "
                                    "Mmad starts from zero (cmatrixInitVal) instead")
             kind = TPosition.CO1
+        elif isinstance(op, BATCHED_MATMULS):
+            raise op_error(op, BATCHED_MATMUL_REASON)
         else:
             raise op_error(op, f"producing a {space.value} tile with {op.name} is not supported by the cube path")
         buf = self._new_buffer(base, kind, rows * cols * eb, what)  # type: ignore[operator]

@@ -511,6 +511,52 @@ def matmul_shape(lhs: ShapedType, rhs: ShapedType, names: tuple[str, str] = ("lh
     return [m, n]
 
 
+def broadcast_batch(a: Sequence[Dim], b: Sequence[Dim], what: str) -> list[Dim]:
+    """The batch dims of a batched matmul: `a` and `b` aligned at their ends, a missing or
+    size-1 dim taking the other's extent (numpy's rule); an unknown dim `?` takes the other's
+    unless that is 1."""
+    out: list[Dim] = []
+    for i in range(max(len(a), len(b))):
+        x = a[len(a) - 1 - i] if i < len(a) else 1
+        y = b[len(b) - 1 - i] if i < len(b) else 1
+        if x == y or y == 1:
+            out.append(x)
+        elif x == 1:
+            out.append(y)
+        elif x is None or y is None:
+            out.append(y if x is None else x)
+        else:
+            raise VerifyException(
+                f"{what}: batch dims {format_shape(a)} and {format_shape(b)} do not broadcast"
+            )
+    return out[::-1]
+
+
+def batch_matmul_shape(lhs: ShapedType, rhs: ShapedType, names: tuple[str, str] = ("lhs", "rhs")) -> list[Dim]:
+    """[*Ba, M, K] x [*Bb, K, N] -> [*broadcast(Ba, Bb), M, N] (PyPTO's batched matmul)."""
+    if lhs.rank < 2 or rhs.rank < 2:
+        raise VerifyException(
+            f"operands '{names[0]}' and '{names[1]}' must have rank 2 or more, got {lhs} and {rhs}"
+        )
+    a, b = lhs.get_shape(), rhs.get_shape()
+    if not dims_compatible(a[-1], b[-2]):
+        raise VerifyException(
+            f"contraction dimension mismatch: '{names[0]}' is {lhs} and '{names[1]}' is {rhs}"
+        )
+    if lhs.element_type != rhs.element_type:
+        raise VerifyException(
+            f"operands '{names[0]}' and '{names[1]}' have different element types "
+            f"{lhs.element_type} and {rhs.element_type}"
+        )
+    batch = broadcast_batch(a[:-2], b[:-2], f"operands '{names[0]}' and '{names[1]}'")
+    return [*batch, a[-2], b[-1]]
+
+
+def check_batch_accumulator(acc: ShapedType, product: Sequence[Dim]) -> None:
+    """The accumulator of a batched matmul_acc has the product's shape: it is not broadcast."""
+    join_shapes(acc.get_shape(), product, "operand 'acc' and the product of 'lhs' and 'rhs'")
+
+
 def accumulator_element_type(element_type: Attribute) -> Attribute:
     """The element type of a matmul product (tensor and tile alike): the cube unit
     accumulates float inputs in f32 and integer inputs in i32."""

@@ -47,6 +47,8 @@ from pypto_xdsl.dialects.tensor_compute import (  # noqa: F401  (the tensor fami
     AbsOp,
     AddOp,
     AddsOp,
+    BatchMatmulAccOp,
+    BatchMatmulOp,
     CastOp,
     ColExpandAddOp,
     ColExpandDivOp,
@@ -613,5 +615,7 @@ TENSOR_OPS = [
     TransposeOp,
     ConcatOp,
     MatmulAccOp,
+    BatchMatmulOp,
+    BatchMatmulAccOp,
     *TENSOR_CMP_OPS,
 ]

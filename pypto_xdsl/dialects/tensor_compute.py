@@ -33,6 +33,8 @@ from pypto_xdsl.dialects.common import (
     RowExpandOpBase,
     RowReductionOpBase,
     accumulator_element_type,
+    batch_matmul_shape,
+    check_batch_accumulator,
     expect_type,
     join_shapes,
     matmul_shape,
@@ -189,6 +191,34 @@ class MatmulOp(MatmulOpBase):
     def _infer(lhs: Attribute, rhs: Attribute) -> TensorType:
         assert isinstance(lhs, TensorType) and isinstance(rhs, TensorType)
         return TensorType(matmul_shape(lhs, rhs), accumulator_element_type(lhs.element_type))
+
+    def infer_result_types(self) -> Sequence[Attribute]:
+        return (self._infer(self.lhs.type, self.rhs.type),)
+
+
+@pypto_op_definition
+class BatchMatmulOp(MatmulOpBase):
+    """`%c = pypto.tensor.batch_matmul %a, %b : A, B -> C`: a matmul per batch,
+    [*Ba, M, K] x [*Bb, K, N] -> [*B, M, N], where B broadcasts Ba and Bb (aligned at their
+    ends, a size-1 or missing dim repeated: PyPTO's `tensor.matmul` of rank > 2). The product
+    has the accumulator's element type, as `pypto.tensor.matmul`.
+    """
+
+    name = "pypto.tensor.batch_matmul"
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = _READS
+
+    def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation):
+        lhs, rhs = SSAValue.get(lhs), SSAValue.get(rhs)
+        result = self._infer(expect_type(lhs, TensorType, "operand 'lhs'"), expect_type(rhs, TensorType, "operand 'rhs'"))
+        super().__init__(operands=[lhs, rhs], result_types=[result])
+
+    @staticmethod
+    def _infer(lhs: Attribute, rhs: Attribute) -> TensorType:
+        assert isinstance(lhs, TensorType) and isinstance(rhs, TensorType)
+        return TensorType(batch_matmul_shape(lhs, rhs), accumulator_element_type(lhs.element_type))
 
     def infer_result_types(self) -> Sequence[Attribute]:
         return (self._infer(self.lhs.type, self.rhs.type),)
@@ -452,3 +482,32 @@ class MatmulAccOp(PyptoValueOp):
             )
         shape = join_shapes(acc.get_shape(), product.get_shape(), "operand 'acc' and the product of 'lhs' and 'rhs'")
         return (acc.with_shape(shape),)
+
+
+@pypto_op_definition
+class BatchMatmulAccOp(PyptoValueOp):
+    """`%d = pypto.tensor.batch_matmul_acc %acc, %a, %b : C, A, B`: a new tensor
+    `acc + a @ b` per batch; the batch dims of `a` and `b` broadcast (as
+    `pypto.tensor.batch_matmul`) to those of `%acc`, which is not broadcast."""
+
+    name = "pypto.tensor.batch_matmul_acc"
+    OPERANDS: ClassVar[tuple[str, ...]] = ("acc", "lhs", "rhs")
+    acc = operand_def(TensorType)
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = _READS
+
+    def __init__(self, acc: SSAValue | Operation, lhs: SSAValue | Operation, rhs: SSAValue | Operation):
+        super().__init__(operands=[acc, lhs, rhs], result_types=[SSAValue.get(acc).type])
+
+    def infer_result_types(self) -> Sequence[Attribute]:
+        acc, lhs, rhs = self.acc.type, self.lhs.type, self.rhs.type
+        assert isinstance(acc, TensorType) and isinstance(lhs, TensorType) and isinstance(rhs, TensorType)
+        product = BatchMatmulOp._infer(lhs, rhs)
+        if acc.element_type != product.element_type:
+            raise VerifyException(
+                f"operand 'acc' has element type {acc.element_type}, expected {product.element_type}"
+            )
+        check_batch_accumulator(acc, product.get_shape())
+        return (acc,)

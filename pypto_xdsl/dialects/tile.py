@@ -40,6 +40,8 @@ from pypto_xdsl.dialects.common import (
     MatmulOpBase,
     PyptoValueOp,
     accumulator_element_type,
+    batch_matmul_shape,
+    check_batch_accumulator,
     check_offsets,
     check_window,
     join_shapes,
@@ -472,6 +474,77 @@ class MatmulAccOp(PyptoValueOp):
         return (acc,)
 
 
+def _batch_accumulator_type(lhs: TileType, rhs: TileType) -> TileType:
+    return TileType(batch_matmul_shape(lhs, rhs), accumulator_element_type(lhs.element_type), MemorySpace.ACC)
+
+
+@pypto_op_definition
+class BatchMatmulOp(MatmulOpBase):
+    """`%c = pypto.tile.batch_matmul %a, %b : A, B -> C`: one cube matmul per batch into an
+    `acc` tile, [*Ba, M, K] (`left`) x [*Bb, K, N] (`right`) -> [*B, M, N], where B broadcasts
+    Ba and Bb (aligned at their ends, a size-1 or missing dim repeated: PyPTO's
+    `tile.batch_matmul`); the accumulator is f32 for float inputs, i32 for integers.
+    """
+
+    name = "pypto.tile.batch_matmul"
+    lhs = operand_def(TileType)
+    rhs = operand_def(TileType)
+    result = result_def(TileType)
+    traits = _PURE
+
+    def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation):
+        lhs, rhs = SSAValue.get(lhs), SSAValue.get(rhs)
+        super().__init__(operands=[lhs, rhs], result_types=[self.implied_result_type([lhs.type, rhs.type])])
+
+    @classmethod
+    def implied_result_type(cls, operand_types: Sequence[Attribute]) -> Attribute:
+        lhs, rhs = operand_types
+        if isinstance(lhs, TileType) and isinstance(rhs, TileType):
+            try:
+                return _batch_accumulator_type(lhs, rhs)
+            except VerifyException:
+                pass
+        return lhs
+
+    def infer_result_types(self) -> Sequence[Attribute]:
+        lhs, rhs = self.lhs.type, self.rhs.type
+        assert isinstance(lhs, TileType) and isinstance(rhs, TileType)
+        _check_cube_operands(lhs, rhs)
+        return (_batch_accumulator_type(lhs, rhs),)
+
+
+@pypto_op_definition
+class BatchMatmulAccOp(PyptoValueOp):
+    """`%c = pypto.tile.batch_matmul_acc %acc, %a, %b : C, A, B`: `acc += a @ b` per batch,
+    in place; the batch dims of `a` and `b` broadcast (as `pypto.tile.batch_matmul`) to those
+    of `%acc`, which is not broadcast."""
+
+    name = "pypto.tile.batch_matmul_acc"
+    OPERANDS: ClassVar[tuple[str, ...]] = ("acc", "lhs", "rhs")
+    acc = operand_def(TileType)
+    lhs = operand_def(TileType)
+    rhs = operand_def(TileType)
+    result = result_def(TileType)
+    traits = traits_def(MemoryWriteEffect(), ResultAliasesOperand(0))
+
+    def __init__(self, acc: SSAValue | Operation, lhs: SSAValue | Operation, rhs: SSAValue | Operation):
+        super().__init__(operands=[acc, lhs, rhs], result_types=[SSAValue.get(acc).type])
+
+    def infer_result_types(self) -> Sequence[Attribute]:
+        acc, lhs, rhs = self.acc.type, self.lhs.type, self.rhs.type
+        assert isinstance(acc, TileType) and isinstance(lhs, TileType) and isinstance(rhs, TileType)
+        _check_cube_operands(lhs, rhs)
+        if acc.space != MemorySpace.ACC:
+            raise VerifyException(f"operand 'acc' must be an 'acc' tile, got {acc}")
+        expected = _batch_accumulator_type(lhs, rhs)
+        if acc.element_type != expected.element_type:
+            raise VerifyException(
+                f"operand 'acc' has element type {acc.element_type}, expected {expected.element_type}"
+            )
+        check_batch_accumulator(acc, expected.get_shape())
+        return (acc,)
+
+
 @pypto_op_definition
 class MatmulBiasOp(PyptoValueOp):
     """`%c = pypto.tile.matmul_bias %a, %b, %bias : A, B, Bias`: `a @ b + bias` into a new
@@ -783,6 +856,8 @@ TILE_OPS = [
     MatmulOp,
     MatmulAccOp,
     MatmulBiasOp,
+    BatchMatmulOp,
+    BatchMatmulAccOp,
     GetBlockIdxOp,
     GetBlockNumOp,
     GetSubBlockIdxOp,

@@ -12,6 +12,12 @@ and `gemv_bias(lhs, rhs, bias, acc_phase=...)` are PyPTO's M == 1 matmuls: `lhs`
 [1, N] is the accumulator (i32 for int8, else f32). They lower to `tile.matmul`,
 `tile.matmul_acc` and `tile.matmul_bias`: `acc_phase` (`unspecified`, `partial`, `final`)
 only picks the hardware's instruction form and is checked, not kept.
+
+`pl.batch_matmul(lhs, rhs)` / `pl.tile.batch_matmul` and `pl.tile.batch_matmul_acc(acc, lhs,
+rhs)` are PyPTO's batched tile matmuls ([*B, M, K] x [*B, K, N], batch dims broadcast):
+`tile.batch_matmul` / `tile.batch_matmul_acc`, their `mat` operands moved to `left` / `right`
+as for `tile.matmul`. They take tiles only (PyPTO's rule): a batched tensor matmul is
+`pl.matmul` with an operand of rank > 2.
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Intege
 from xdsl.ir import SSAValue
 
 from pypto_xdsl.dialects import tile as tile_ops
-from pypto_xdsl.dialects.attributes import MemorySpace, TileType
+from pypto_xdsl.dialects.attributes import MemorySpace, TensorType, TileType
 from pypto_xdsl.frontend.ops import Args
 from pypto_xdsl.frontend.values import Const, describe
 
@@ -101,7 +107,33 @@ def _gemv_bias(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
     return fb.build_op(node, lambda: tile_ops.MatmulBiasOp(lhs, rhs, bias))
 
 
+def _tile_operand(a: Args, name: str) -> SSAValue:
+    v = a.value(name)
+    if isinstance(v, SSAValue) and isinstance(v.type, TensorType):
+        raise a.fb.error(
+            a.node_of(name),
+            f"{a.qual} takes tiles, got {describe(v)}; a tensor matmul with an operand of rank > 2 is "
+            "batched: use pl.matmul",
+        )
+    return a.tile(name)
+
+
+def _batch_matmul(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
+    a = Args(fb, node, qual, ["lhs", "rhs"], 2)
+    lhs, rhs = cube_operands(fb, node, _tile_operand(a, "lhs"), _tile_operand(a, "rhs"))
+    return fb.build_op(node, lambda: tile_ops.BatchMatmulOp(lhs, rhs))
+
+
+def _batch_matmul_acc(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
+    a = Args(fb, node, qual, ["acc", "lhs", "rhs"], 3)
+    acc = _tile_operand(a, "acc")
+    lhs, rhs = cube_operands(fb, node, _tile_operand(a, "lhs"), _tile_operand(a, "rhs"))
+    return fb.build_op(node, lambda: tile_ops.BatchMatmulAccOp(acc, lhs, rhs))
+
+
 def register(handlers: dict[tuple[str, str], Handler]) -> None:
+    handlers[("", "batch_matmul")] = handlers[("tile", "batch_matmul")] = _batch_matmul
+    handlers[("tile", "batch_matmul_acc")] = _batch_matmul_acc
     handlers[("tile", "gemv")] = _gemv
     handlers[("tile", "gemv_acc")] = _gemv_acc
     handlers[("tile", "gemv_bias")] = _gemv_bias

@@ -587,8 +587,9 @@ def cube_operands(fb: FunctionBuilder, node: ast.AST, lhs: SSAValue, rhs: SSAVal
 def _matmul(family: str | None):
     """`pl.matmul(lhs, rhs, out_dtype=None, a_trans=False, b_trans=False, c_matrix_nz=False)`.
 
-    On tensors a transposed operand is a `tensor.transpose` view and an `out_dtype` other than
-    the accumulator's a `tensor.cast` of the product; on tiles transposition is a type
+    On tensors a transposed operand is a `tensor.transpose` view (of its last two axes), an
+    operand of rank > 2 makes the product a `tensor.batch_matmul`, and an `out_dtype` other
+    than the accumulator's is a `tensor.cast` of the product; on tiles transposition is a type
     property (`pl.tile.transpose_view`) and `out_dtype` must be the accumulator's."""
 
     def handle(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
@@ -607,6 +608,8 @@ def _matmul(family: str | None):
             rhs = _maybe_transposed(fb, a, "b_trans", rhs)
             lhs, rhs = _promoted(fb, node, lhs, rhs)
         cls = op_class(fb, fam, "matmul", node)
+        if fam == "tensor" and _batched(lhs, rhs):
+            cls = tensor_ops.BatchMatmulOp  # rank > 2: PyPTO's batched tensor.matmul
         product = fb.build_op(node, lambda: cls(lhs, rhs))
         if "out_dtype" in a and a.value("out_dtype") is not None:
             want = a.dtype("out_dtype").to_ir()
@@ -618,6 +621,11 @@ def _matmul(family: str | None):
         return product
 
     return handle
+
+
+def _batched(*values: SSAValue) -> bool:
+    """A tensor matmul with an operand of rank > 2 is batched (`tensor.batch_matmul`)."""
+    return any(v.type.rank > 2 for v in values)  # type: ignore[attr-defined]
 
 
 def _promoted(fb: FunctionBuilder, node: ast.AST, lhs: SSAValue, rhs: SSAValue) -> tuple[SSAValue, SSAValue]:
@@ -661,7 +669,8 @@ def _matmul_acc(family: str | None):
         if fam == "tensor":
             lhs = _maybe_transposed(fb, a, "a_trans", lhs)
             rhs = _maybe_transposed(fb, a, "b_trans", rhs)
-            return fb.build_op(node, lambda: tensor_ops.MatmulAccOp(acc, lhs, rhs))
+            cls = tensor_ops.BatchMatmulAccOp if _batched(acc, lhs, rhs) else tensor_ops.MatmulAccOp
+            return fb.build_op(node, lambda: cls(acc, lhs, rhs))
         for flag in ("a_trans", "b_trans"):
             _flag(a, flag, False, "on tiles transposition is a type property")
         lhs, rhs = cube_operands(fb, node, lhs, rhs)  # mat operands moved to L0, as PyPTO does

@@ -124,6 +124,24 @@ def valid_product(interpreter: Interpreter, op: Operation, a: np.ndarray, b: np.
     return with_valid(out, (m, n))
 
 
+def batch_product(interpreter: Interpreter, op: Operation, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """`a @ b` per batch, the batch dims broadcast (numpy's matmul rule, PyPTO's batched
+    matmul). A partial tile operand is refused: the valid blocks of batched operands are not
+    defined here."""
+    for name, v in (("lhs", a), ("rhs", b)):
+        valid = valid_of(v)
+        if valid is not None and tuple(valid) != tuple(np.shape(v)):
+            raise fail(interpreter, op, f"operand '{name}' is partial (valid {list(valid)} of {list(np.shape(v))}); "
+                                        "a batched matmul multiplies whole tiles")
+    if a.ndim < 2 or b.ndim < 2 or a.shape[-1] != b.shape[-2]:
+        raise fail(interpreter, op, f"shape mismatch at run time: {list(a.shape)} x {list(b.shape)}")
+    try:
+        np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    except ValueError:
+        raise fail(interpreter, op, f"batch dims do not broadcast at run time: {list(a.shape)} x {list(b.shape)}") from None
+    return numerics.matmul(np.asarray(a), np.asarray(b), element_type(op))
+
+
 class ComputeFunctions(InterpreterFunctions):
     """Elementwise, row/column and matmul implementations shared by the tensor and tile
     families. Operands after the ones an op computes with (a tile op's `tmp` scratch) are
@@ -389,6 +407,20 @@ class TensorFunctions(ComputeFunctions):
                 f"shape mismatch at run time: acc {list(acc.shape)} + {list(a.shape)} x {list(b.shape)}",
             )
         return (coerce(acc + numerics.matmul(a, b, element_type(op)), element_type(op)),)
+
+    @pimpl(tensor.BatchMatmulOp)
+    def run_batch_matmul(self, interpreter: Interpreter, op: tensor.BatchMatmulOp, args: PythonValues):
+        a, b = args
+        return (batch_product(interpreter, op, a, b),)
+
+    @pimpl(tensor.BatchMatmulAccOp)
+    def run_batch_matmul_acc(self, interpreter: Interpreter, op: tensor.BatchMatmulAccOp, args: PythonValues):
+        acc, a, b = args
+        product = batch_product(interpreter, op, a, b)
+        if acc.shape != product.shape:
+            raise fail(interpreter, op,
+                       f"shape mismatch at run time: acc {list(acc.shape)} + {list(a.shape)} x {list(b.shape)}")
+        return (coerce(acc + product, element_type(op)),)
 
     @pimpl(tensor.ReinterpretViewOp)
     def run_reinterpret_view(self, interpreter: Interpreter, op: tensor.ReinterpretViewOp, args: PythonValues):

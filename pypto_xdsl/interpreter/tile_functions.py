@@ -26,6 +26,7 @@ from pypto_xdsl.interpreter.partial import (
 )
 from pypto_xdsl.interpreter.tensor_functions import (
     ComputeFunctions,
+    batch_product,
     compute_ops,
     element_type,
     install,
@@ -200,6 +201,22 @@ class TileFunctions(ComputeFunctions):
         else:  # a partial product accumulates into its valid block
             block = valid_block(valid)
             acc[block] = coerce(acc[block] + np.asarray(product)[block], element_type(op))
+        return (acc,)
+
+    @pimpl(tile.BatchMatmulOp)
+    def run_batch_matmul(self, interpreter: Interpreter, op: tile.BatchMatmulOp, args: PythonValues):
+        a, b = args
+        return (batch_product(interpreter, op, a, b),)
+
+    @pimpl(tile.BatchMatmulAccOp)
+    def run_batch_matmul_acc(self, interpreter: Interpreter, op: tile.BatchMatmulAccOp, args: PythonValues):
+        acc, a, b = args
+        product = batch_product(interpreter, op, a, b)
+        if acc.shape != product.shape or valid_of(acc) is not None:
+            raise fail(interpreter, op,
+                       f"shape mismatch at run time: acc {list(acc.shape)} += {list(a.shape)} x {list(b.shape)}"
+                       + (" (a partial acc)" if valid_of(acc) is not None else ""))
+        acc[...] = coerce(acc + product, element_type(op))
         return (acc,)
 
     @pimpl(tile.MatmulBiasOp)

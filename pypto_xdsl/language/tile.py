@@ -14,7 +14,7 @@ _NAMES = (
     "cmp cmps sel sels tri"
     " mgather gatherb mscatter"
 ).split()
-_NAMES += ["gemv", "gemv_acc", "gemv_bias"]  # frontend/ops_cube.py
+_NAMES += ["gemv", "gemv_acc", "gemv_bias", "batch_matmul", "batch_matmul_acc"]  # frontend/ops_cube.py
 
 for _n in _NAMES:
     globals()[_n] = OpStub("tile", _n)

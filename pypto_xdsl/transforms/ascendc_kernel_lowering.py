@@ -32,6 +32,8 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from pypto_xdsl.analysis.ascendc_kernel import (
+    BATCHED_MATMUL_REASON,
+    BATCHED_MATMULS,
     BLOCK_BYTES,
     KernelPlan,
     Layout,
@@ -461,6 +463,8 @@ class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLo
             return self.lower_gm_transpose(op)
         if isinstance(op, tensor.AssembleOp):
             return self.lower_gm_assemble(op)
+        if isinstance(op, BATCHED_MATMULS):
+            raise op_error(op, BATCHED_MATMUL_REASON)
         if op.name.startswith("pypto.tensor."):
             raise op_error(op, "tensor-level compute must be converted to tile ops first (convert-tensor-to-tile)")
         if isinstance(op, program.CallOp | program.SubmitOp):

@@ -327,6 +327,8 @@ def _why_not_converted(op: Operation) -> str:
     func = func_of(op)
     if isinstance(op, tensor.MatmulOp):
         return matmul_reason(op) or "it was not converted"
+    if isinstance(op, tensor.BatchMatmulOp | tensor.BatchMatmulAccOp):
+        return "batched matmuls (an operand of rank > 2) have no tile-level lowering here"
     if func is not None and func.func_kind not in CONVERTED_KINDS:
         return "tensor-level compute other than matmul is converted in incore/aiv functions only"
     if type(op) in FUSED_TYPES:

@@ -189,3 +189,27 @@ pypto.func aic @mat_window_rows(%a: !pypto.tensor<[32, 32], f16>, %b: !pypto.ten
   pypto.return %w : !pypto.tensor<[16, 16], f32>
 }
 // CHECK: ascendc: cannot lower 'pypto.tile.slice' in @mat_window_rows: a window !pypto.tile<[16, 32], f16, mat> of the mat tile !pypto.tile<[32, 32], f16, mat> must take all its rows, at a column offset that is a multiple of 16
+
+// -----
+
+// Batched matmuls: refused at the op (the backend's tensors and tiles are 1-D and 2-D).
+
+pypto.func incore @batched(%a: !pypto.tensor<[32, 16], f32>, %b: !pypto.tensor<[16, 16], f32>, out %o: !pypto.tensor<[32, 16], f32>) -> !pypto.tensor<[32, 16], f32> {
+  %a3 = pypto.tensor.reshape %a : !pypto.tensor<[32, 16], f32> -> !pypto.tensor<[2, 16, 16], f32>
+  %c = pypto.tensor.batch_matmul %a3, %b : !pypto.tensor<[2, 16, 16], f32>, !pypto.tensor<[16, 16], f32> -> !pypto.tensor<[2, 16, 16], f32>
+  pypto.return %o : !pypto.tensor<[32, 16], f32>
+}
+// CHECK: ascendc: cannot lower 'pypto.tensor.batch_matmul' in @batched: batched matmuls are not lowered by the Ascend C backend (its tensors and tiles are 1-D and 2-D): write a loop of 2-D matmuls over the batch
+
+// -----
+
+pypto.func aic @batched_tiles(%a: !pypto.tensor<[16, 16], f16>, %b: !pypto.tensor<[16, 16], f16>) {
+  %c0 = arith.constant 0 : index
+  %ta = pypto.tile.load %a[%c0, %c0] : !pypto.tensor<[16, 16], f16> -> !pypto.tile<[16, 16], f16, mat>
+  %tb = pypto.tile.load %b[%c0, %c0] : !pypto.tensor<[16, 16], f16> -> !pypto.tile<[16, 16], f16, mat>
+  %l = pypto.tile.move %ta : !pypto.tile<[16, 16], f16, mat> -> !pypto.tile<[16, 16], f16, left>
+  %r = pypto.tile.move %tb : !pypto.tile<[16, 16], f16, mat> -> !pypto.tile<[16, 16], f16, right>
+  %c = pypto.tile.batch_matmul %l, %r : !pypto.tile<[16, 16], f16, left>, !pypto.tile<[16, 16], f16, right>
+  pypto.return
+}
+// CHECK: ascendc: cannot lower 'pypto.tile.batch_matmul' in @batched_tiles: batched matmuls are not lowered by the Ascend C backend (its tensors and tiles are 1-D and 2-D): write a loop of 2-D matmuls over the batch
