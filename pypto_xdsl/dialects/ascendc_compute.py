@@ -70,7 +70,7 @@ FLOATS_I32 = ("f16", "f32", "i32")
 ARITH = ("f16", "f32", "i16", "i32")
 ALL_16_32 = ("f16", "bf16", "f32", "i16", "ui16", "i32", "ui32")
 _CXX = {"f16": "half", "bf16": "bfloat16_t", "f32": "float", "i16": "int16_t", "ui16": "uint16_t",
-        "i32": "int32_t", "ui32": "uint32_t", "i8": "int8_t", "ui8": "uint8_t"}
+        "i32": "int32_t", "ui32": "uint32_t", "i8": "int8_t", "ui8": "uint8_t", "ui64": "uint64_t"}
 
 
 def supported_elements_text(elements: tuple[str, ...]) -> str:
