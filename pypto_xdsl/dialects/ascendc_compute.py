@@ -45,6 +45,8 @@ from pypto_xdsl.dialects.ascendc_format import (
 from pypto_xdsl.dialects.ascendc_memory import Expression, ParamsOp, UsesReservedUb, _same_element
 from pypto_xdsl.dialects.ascendc_types import (
     ENUM_FIELDS,
+    CmpMode,
+    CmpModeAttr,
     GlobalTensorType,
     LocalTensorType,
     ParamsType,
@@ -52,8 +54,6 @@ from pypto_xdsl.dialects.ascendc_types import (
     ReduceOrderAttr,
     RoundMode,
     RoundModeAttr,
-    CmpMode,
-    CmpModeAttr,
     SelMode,
     SelModeAttr,
     TPosition,
