@@ -202,6 +202,19 @@ irdl.dialect @ascendc {
     irdl.parameters(value: %3)
   }
 
+  // `#ascendc<cmpmode LT>`
+  // MLIR syntax: #ascendc.cmpmode<"LT">
+  irdl.attribute @cmpmode {
+    %0 = irdl.is "LT"
+    %1 = irdl.is "GT"
+    %2 = irdl.is "EQ"
+    %3 = irdl.is "LE"
+    %4 = irdl.is "GE"
+    %5 = irdl.is "NE"
+    %6 = irdl.any_of(%0, %1, %2, %3, %4, %5)
+    irdl.parameters(value: %6)
+  }
+
   // `#ascendc.result<param 2>` (result written through parameter 2) or
   irdl.attribute @result {
     %0 = irdl.base "#builtin.string"
@@ -404,6 +417,15 @@ irdl.dialect @ascendc {
     irdl.operands(base: %2, indices: variadic %5)
     irdl.results(result: %8)
     irdl.attributes {"terms" = %9}
+  }
+
+  // ascendc.reinterpret_cast: `t.ReinterpretCast<U>()`: the local tensor `t` seen as elements of another type of the
+  //   traits: Expression, Pure
+  irdl.operation @reinterpret_cast {
+    %0 = irdl.base @ascendc::@local_tensor
+    %1 = irdl.base @ascendc::@local_tensor
+    irdl.operands(input: %0)
+    irdl.results(result: %1)
   }
 
   // ascendc.params: `Nd2NzParams name; name.ndNum = 1; ...`: a parameter struct variable with its fields
@@ -708,7 +730,7 @@ irdl.dialect @ascendc {
     irdl.attributes {"repeat" = %2, "params" = %3}
   }
 
-  // ascendc.select: `Select(dst, selMask, src0, src1, SELMODE::MODE, count)`. On dav-c220 it uses hidden UB
+  // ascendc.select: `Select(dst, selMask, src0, src1, SELMODE::MODE, count)` of two tensors (modes
   //   traits: UsesReservedUb
   //   memory effects: unknown
   irdl.operation @select {
@@ -720,6 +742,44 @@ irdl.dialect @ascendc {
     %5 = irdl.base "#builtin.integer"
     irdl.operands(dst: %0, sel_mask: %1, src0: %2, src1: %3)
     irdl.attributes {"mode" = %4, "count" = %5}
+  }
+
+  // ascendc.select_scalar: `Select(dst, selMask, src0, scalar, SELMODE::VSEL_TENSOR_SCALAR_MODE, count)`: src0
+  //   traits: UsesReservedUb
+  //   memory effects: unknown
+  irdl.operation @select_scalar {
+    %0 = irdl.base @ascendc::@local_tensor
+    %1 = irdl.base @ascendc::@local_tensor
+    %2 = irdl.base @ascendc::@local_tensor
+    %3 = irdl.any
+    %4 = irdl.base @ascendc::@selmode
+    %5 = irdl.base "#builtin.integer"
+    irdl.operands(dst: %0, sel_mask: %1, src0: %2, scalar: %3)
+    irdl.attributes {"mode" = %4, "count" = %5}
+  }
+
+  // ascendc.compare: `Compare(dst, src0, src1, CMPMODE::MODE, count)`; see `_CompareBase`.
+  //   memory effects: unknown
+  irdl.operation @compare {
+    %0 = irdl.base @ascendc::@local_tensor
+    %1 = irdl.base @ascendc::@local_tensor
+    %2 = irdl.base @ascendc::@local_tensor
+    %3 = irdl.base @ascendc::@cmpmode
+    %4 = irdl.base "#builtin.integer"
+    irdl.operands(dst: %0, src0: %1, src1: %2)
+    irdl.attributes {"mode" = %3, "count" = %4}
+  }
+
+  // ascendc.compares: `Compares(dst, src0, scalar, CMPMODE::MODE, count)` (the devkit's CompareScalar); the
+  //   memory effects: unknown
+  irdl.operation @compares {
+    %0 = irdl.base @ascendc::@local_tensor
+    %1 = irdl.base @ascendc::@local_tensor
+    %2 = irdl.any
+    %3 = irdl.base @ascendc::@cmpmode
+    %4 = irdl.base "#builtin.integer"
+    irdl.operands(dst: %0, src0: %1, scalar: %2)
+    irdl.attributes {"mode" = %3, "count" = %4}
   }
 
   // ascendc.sin

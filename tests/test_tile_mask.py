@@ -1,6 +1,7 @@
 """Comparisons, selections and triangles (`pl.tile.cmp` / `cmps` / `sel` / `sels` / `tri`,
-`pl.cmp` on tensors): the packed mask layout, numerics on the interpreter against numpy, a
-triangle of a constant diagonal on the sim, and the frontend's located errors."""
+`pl.cmp` on tensors): the packed mask layout, numerics on the interpreter and the sim
+(Ascend C Compare / Compares / Select) against numpy, a triangle of a constant diagonal on
+the sim, and the frontend's located errors."""
 
 from __future__ import annotations
 
@@ -67,12 +68,15 @@ def mask_program(cmp_type: int):
     return Masks
 
 
+@pytest.mark.parametrize("target", ["interpreter", pytest.param("sim", marks=needs_gxx)])
 @pytest.mark.parametrize("cmp_type", range(6))
-def test_cmp_packs_bits_and_sel_reads_them(cmp_type):
+def test_cmp_packs_bits_and_sel_reads_them(target, cmp_type):
+    """On the sim the 20-column rows are compared from padded copies: the padding bits and
+    bytes of the stored mask are 0 there too (the buffer it overwrites held 0x55)."""
     a, b = values((M, N), 0), values((M, N), 1)
     mask = np.full((M, 32), 0x55, np.uint8)
     sel, sels = np.zeros_like(a), np.zeros_like(a)
-    run(mask_program(cmp_type), a, b, mask, sel, sels, config=RunConfig(target="interpreter"))
+    run(mask_program(cmp_type), a, b, mask, sel, sels, config=RunConfig(target=target))
     rel = RELATIONS[cmp_type]
     expected = np.zeros((M, 32), np.uint8)
     expected[:, :3] = np.packbits(rel(a, b), axis=1, bitorder="little")  # bit j % 8 of byte j // 8
@@ -107,12 +111,14 @@ class SelsWideMask:
         return self.kernel(src, mask, out)
 
 
-def test_sels_reads_a_wide_carrier_little_endian():
+@pytest.mark.parametrize("target", ["interpreter", pytest.param("sim", marks=needs_gxx)])
+def test_sels_reads_a_wide_carrier_little_endian(target):
+    """On the sim: uint16 elements selected as half bits, the int16 carrier as uint16."""
     src = np.arange(32, dtype=np.uint16).reshape(2, 16) + 100
     mask = np.zeros((2, 16), np.int16)
     mask[:, 0] = np.int16(0x0102)  # bytes 0x02, 0x01: elements 1 and 8
     out = np.zeros_like(src)
-    run(SelsWideMask, src, mask, out, config=RunConfig(target="interpreter"))
+    run(SelsWideMask, src, mask, out, config=RunConfig(target=target))
     picked = np.zeros((2, 16), bool)
     picked[:, [1, 8]] = True
     np.testing.assert_array_equal(out, np.where(picked, src, np.uint16(0x8007)))
@@ -125,6 +131,34 @@ def test_sels_takes_a_signed_array_for_an_unsigned_parameter():
     out = np.zeros_like(src)
     run(SelsWideMask, src, mask, out, config=RunConfig(target="interpreter"))
     np.testing.assert_array_equal(out, src)
+
+
+@pl.program
+class IntEqMask:
+    """An int32 `eq`: the padded copies' tails hold `s ^ 1` (the only integer mode on dav-c220)."""
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(
+        self, a: pl.Tensor[[3, 40], pl.INT32], mask: pl.Out[pl.Tensor[[3, 32], pl.UINT8]]
+    ) -> pl.Tensor[[3, 32], pl.UINT8]:
+        x = pl.load(a, [0, 0], [3, 40])
+        return pl.store(pl.tile.cmps(x, 1, cmp_type=0), [0, 0], mask)
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(
+        self, a: pl.Tensor[[3, 40], pl.INT32], mask: pl.Out[pl.Tensor[[3, 32], pl.UINT8]]
+    ) -> pl.Tensor[[3, 32], pl.UINT8]:
+        return self.kernel(a, mask)
+
+
+@pytest.mark.parametrize("target", ["interpreter", pytest.param("sim", marks=needs_gxx)])
+def test_int32_eq_mask(target):
+    a = np.random.default_rng(3).integers(-2, 3, (3, 40)).astype(np.int32)
+    mask = np.full((3, 32), 0xFF, np.uint8)
+    run(IntEqMask, a, mask, config=RunConfig(target=target))
+    expected = np.zeros((3, 32), np.uint8)
+    expected[:, :5] = np.packbits(a == 1, axis=1, bitorder="little")
+    np.testing.assert_array_equal(mask, expected)
 
 
 def tri_program(diagonal: int, upper: bool, valid):

@@ -445,8 +445,36 @@ def is_dense(layout: Layout) -> bool:
 
 
 def _is_scratch_use(use) -> bool:
-    """The use is the optional `tmp` operand (always the last operand of the ops that take one)."""
-    return getattr(use.operation, "tmp", None) is not None and use.index == len(use.operation.operands) - 1
+    """The use is the op's `tmp` operand (the scratch tile PyPTO passes some ops)."""
+    tmp = getattr(use.operation, "tmp", None)
+    return isinstance(tmp, SSAValue) and use.operation.operands[use.index] is tmp
+
+
+COMPARE_SCRATCH_BYTES = 16384
+"""The most UB one operand's padded copy takes in a tile.cmp / tile.cmps (rows in chunks)."""
+
+
+@dataclass(frozen=True)
+class CompareForm:
+    """How tile.cmp / tile.cmps write their packed mask with Ascend C Compare(s), whose count
+    form compares whole 256-byte repeats and writes one bit per element, contiguously: a mask
+    row of `mask_row` bytes holds the bits of `width` = 8 * mask_row elements. `direct`: the
+    source rows are exactly that wide (N a multiple of 256), one Compare over the tile.
+    Otherwise each source row is copied into a scratch row of `width` elements whose tail is a
+    pad value the comparison is false for (the mask's padding bits stay 0), `chunk` rows at a
+    time, one Compare per chunk."""
+
+    direct: bool
+    width: int
+    chunk: int
+
+
+def compare_form(src: Layout, mask_row: int) -> CompareForm:
+    width = 8 * mask_row
+    if src.cols == width and (src.rows == 1 or src.ld == width):
+        return CompareForm(True, width, src.rows)
+    chunk = max(1, min(src.rows, COMPARE_SCRATCH_BYTES // (width * src.elem_bytes)))
+    return CompareForm(False, width, chunk)
 
 
 def _last_of(ops: list[Operation | None], block: Block) -> Operation | None:
@@ -647,6 +675,10 @@ class KernelPlan:
                 self._plan_gm_assemble(op)
             if isinstance(op, tile.TransposeOp | tile.TransposeViewOp) and op.results[0].type.space == MemorySpace.VEC:  # type: ignore[union-attr]
                 self._plan_transpose_scratch(op)
+            if isinstance(op, tile.CmpOp | tile.CmpsOp):
+                self._plan_compare_scratch(op)
+            if isinstance(op, tile.SelsOp):
+                self._plan_select_scratch(op)
 
     def _plan_tile(self, op: Operation, res: SSAValue) -> None:
         t = res.type
@@ -927,6 +959,35 @@ class KernelPlan:
                 f"{op.results[0].name_hint or 'tr'}_tmp", TPosition.VECCALC, TRANSPOSE_SCRATCH_BYTES,
                 f"%{op.results[0].name_hint or '?'}.scratch (16 x 16 blocks of a transpose)",
             )
+
+    def _plan_compare_scratch(self, op: tile.CmpOp | tile.CmpsOp) -> None:
+        """The padded copies of a cmp's operands (`compare_form`), one after the other."""
+        t, m = op.lhs.type, op.result.type
+        assert isinstance(t, TileType) and isinstance(m, TileType)
+        if t.rank not in (1, 2) or not t.is_static():
+            return  # refused where lowered
+        layout, mask = tile_layout(t, op), tile_layout(m, op)
+        form = compare_form(layout, mask.ld)
+        if form.direct:
+            return
+        operands = 2 if isinstance(op, tile.CmpOp) else 1
+        self.scratch[op] = self._new_buffer(
+            f"{op.result.name_hint or 'cmp'}_pad", TPosition.VECCALC, operands * form.chunk * form.width * layout.elem_bytes,
+            f"%{op.result.name_hint or '?'}.scratch (padded rows of a compare)",
+        )
+
+    def _plan_select_scratch(self, op: tile.SelsOp) -> None:
+        """A sels of other than half or float elements selects between the source and a row of
+        the scalar, as half or float bits (Select exists for half and float only)."""
+        t = op.src.type
+        assert isinstance(t, TileType)
+        if str(t.element_type) in ("f16", "f32") or t.rank not in (1, 2) or not t.is_static():
+            return
+        layout = tile_layout(t, op)
+        self.scratch[op] = self._new_buffer(
+            f"{op.result.name_hint or 'sel'}_row", TPosition.VECCALC, round_up(layout.cols * layout.elem_bytes, BLOCK_BYTES),
+            f"%{op.result.name_hint or '?'}.scratch (a row of the selected scalar)",
+        )
 
     def _plan_gm_assemble(self, op: tensor.AssembleOp) -> None:
         """The UB staging of a GM-to-GM assemble: the whole source when both staging buffers fit

@@ -80,7 +80,10 @@ def is_vector_instruction(op: Operation) -> bool:
 def element_offset(value: SSAValue) -> int | None:
     """Elements from the start of its buffer a (sub)tensor begins at (None: not constant)."""
     offset = 0
-    while isinstance(value.owner, M.AtOp):
+    while isinstance(value.owner, M.AtOp | M.ReinterpretCastOp):
+        if isinstance(value.owner, M.ReinterpretCastOp):  # same element width: same offsets
+            value = value.owner.input
+            continue
         for v, c in value.owner.term_list():
             if v is not None:
                 return None
@@ -217,7 +220,8 @@ def mte3_write(op: Operation) -> SSAValue | None:
 def is_transparent(op: Operation) -> bool:
     if isinstance(op, M.AllocTensorOp):
         return op.queue.type.pos != TPosition.VECIN  # type: ignore[union-attr]
-    return isinstance(op, M.GetBufOp | M.AtOp | M.ParamsOp | C.ScalarCastOp | C.UnaryMinusOp | arith.ConstantOp)
+    return isinstance(op, M.GetBufOp | M.AtOp | M.ReinterpretCastOp | M.ParamsOp | C.ScalarCastOp | C.UnaryMinusOp
+                      | arith.ConstantOp)
 
 
 def is_v_barrier(op: Operation) -> bool:

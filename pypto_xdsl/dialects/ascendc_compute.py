@@ -1,5 +1,5 @@
 """`ascendc` instructions: the vector unit (level-2 count form and level-0 repeat form),
-reductions, Brcb, Cast, Select, the cube (LoadData 2D and 3D v2, LoadDataWithTranspose, Mmad, Fixpipe) and the scalar
+reductions, Brcb, Cast, Select, Compare(s), the cube (LoadData 2D and 3D v2, LoadDataWithTranspose, Mmad, Fixpipe) and the scalar
 expressions (`GetBlockIdx()`, `GetBlockNum()`, unary minus).
 
 Vector instructions write their first operand (destination-passing, as in Ascend C):
@@ -45,6 +45,8 @@ from pypto_xdsl.dialects.ascendc_format import (
 from pypto_xdsl.dialects.ascendc_memory import Expression, ParamsOp, UsesReservedUb, _same_element
 from pypto_xdsl.dialects.ascendc_types import (
     ENUM_FIELDS,
+    CmpMode,
+    CmpModeAttr,
     GlobalTensorType,
     LocalTensorType,
     ParamsType,
@@ -68,7 +70,7 @@ FLOATS_I32 = ("f16", "f32", "i32")
 ARITH = ("f16", "f32", "i16", "i32")
 ALL_16_32 = ("f16", "bf16", "f32", "i16", "ui16", "i32", "ui32")
 _CXX = {"f16": "half", "bf16": "bfloat16_t", "f32": "float", "i16": "int16_t", "ui16": "uint16_t",
-        "i32": "int32_t", "ui32": "uint32_t", "i8": "int8_t", "ui8": "uint8_t"}
+        "i32": "int32_t", "ui32": "uint32_t", "i8": "int8_t", "ui8": "uint8_t", "ui64": "uint64_t"}
 
 
 def supported_elements_text(elements: tuple[str, ...]) -> str:
@@ -570,30 +572,173 @@ class BrcbOp(VectorOp):
         self._verify_elements()
 
 
+# Element types of Select, Compare and Compares on dav-c220 (the devkit's pages and the
+# `SupportType` / `CheckVcmpv*Dtype` checks of impl/basic_api/dav_c220/kernel_operator_vec_cmp*_impl.h).
+SELECT_ELEMENTS = FLOATS
+SELECT_MASKS = ("ui8", "ui16", "ui32", "ui64")
+COMPARE_ELEMENTS = ("f16", "f32", "i32")  # int32_t with CMPMODE::EQ only
+COMPARE_EQ_ONLY = ("i32",)
+
+
+class _SelectBase(VectorOp):
+    """`Select(dst, selMask, src0, src1, SELMODE::MODE, count)`: dst[k] is src0[k] where bit
+    `k` of selMask is set, else src1 (a tensor, or the scalar of VSEL_TENSOR_SCALAR_MODE).
+    VSEL_TENSOR_TENSOR_MODE and VSEL_TENSOR_SCALAR_MODE read the mask bits in order (bit k
+    for element k); VSEL_CMPMASK_SPR reads the first 256 / sizeof(T) bits again for every
+    256-byte repeat. Half and float elements, a uint8/16/32/64 mask (dav-c220). On dav-c220
+    the modes with a mask tensor use hidden UB scratch above TMP_UB_OFFSET, so a kernel
+    using it may plan only 184 KiB of UB."""
+
+    CXX_NAME: ClassVar[str] = "Select"
+    ELEMENTS: ClassVar[tuple[str, ...] | None] = SELECT_ELEMENTS
+    traits = traits_def(UsesReservedUb())
+    FORMAT_KEYWORDS: ClassVar[tuple] = (("mode", "mode", ENUM, SelModeAttr), ("count", "count", INT, None))
+
+    def _tensor_operands(self) -> list[SSAValue]:
+        return [v for v in self.operands if isinstance(v.type, LocalTensorType) and v is not self.sel_mask]  # type: ignore[attr-defined]
+
+    def verify_(self) -> None:
+        _check_ub(self, [v for v in self.operands if isinstance(v.type, LocalTensorType)])
+        _same_element(self, self._tensor_operands())
+        check_positive(self, "count")
+        mask = self.sel_mask.type.element_type  # type: ignore[attr-defined]
+        if str(mask) not in SELECT_MASKS:
+            raise VerifyException(f"the selMask of {self.name} is a LocalTensor of {supported_elements_text(SELECT_MASKS)} "
+                                  f"elements (dav-c220), not {mask}")
+        self._verify_elements()
+
+
 @irdl_op_definition
-class SelectOp(VectorOp):
-    """`Select(dst, selMask, src0, src1, SELMODE::MODE, count)`. On dav-c220 it uses hidden UB
-    scratch above TMP_UB_OFFSET, so a kernel using it may plan only 184 KiB of UB."""
+class SelectOp(_SelectBase):
+    """`Select(dst, selMask, src0, src1, SELMODE::MODE, count)` of two tensors (modes
+    VSEL_CMPMASK_SPR and VSEL_TENSOR_TENSOR_MODE); see `_SelectBase`."""
 
     name = "ascendc.select"
-    CXX_NAME: ClassVar[str] = "Select"
     dst = operand_def(LocalTensorType)
     sel_mask = operand_def(LocalTensorType)
     src0 = operand_def(LocalTensorType)
     src1 = operand_def(LocalTensorType)
     mode = prop_def(SelModeAttr)
     count = prop_def(IntegerAttr)
-    traits = traits_def(UsesReservedUb())
-    FORMAT_KEYWORDS: ClassVar[tuple] = (("mode", "mode", ENUM, SelModeAttr), ("count", "count", INT, None))
 
     def __init__(self, dst: SSAValue, sel_mask: SSAValue, src0: SSAValue, src1: SSAValue, mode: SelMode, count: int):
         IRDLOperation.__init__(self, operands=[dst, sel_mask, src0, src1],
                                properties={"mode": SelModeAttr(mode), "count": int_prop(count)})
 
     def verify_(self) -> None:
-        _check_ub(self, [self.dst, self.sel_mask, self.src0, self.src1])
-        _same_element(self, [self.dst, self.src0, self.src1])
+        if self.mode.data == SelMode.VSEL_TENSOR_SCALAR_MODE:
+            raise VerifyException(f"{self.name} selects between two tensors; VSEL_TENSOR_SCALAR_MODE takes a scalar "
+                                  "src1 (ascendc.select_scalar)")
+        super().verify_()
+
+
+@irdl_op_definition
+class SelectScalarOp(_SelectBase):
+    """`Select(dst, selMask, src0, scalar, SELMODE::VSEL_TENSOR_SCALAR_MODE, count)`: src0
+    where the mask bit is set, else the scalar; see `_SelectBase`."""
+
+    name = "ascendc.select_scalar"
+    dst = operand_def(LocalTensorType)
+    sel_mask = operand_def(LocalTensorType)
+    src0 = operand_def(LocalTensorType)
+    scalar = operand_def()
+    mode = prop_def(SelModeAttr)
+    count = prop_def(IntegerAttr)
+
+    def __init__(self, dst: SSAValue, sel_mask: SSAValue, src0: SSAValue, scalar: SSAValue, count: int):
+        IRDLOperation.__init__(self, operands=[dst, sel_mask, src0, scalar], properties={
+            "mode": SelModeAttr(SelMode.VSEL_TENSOR_SCALAR_MODE), "count": int_prop(count)})
+
+    def verify_(self) -> None:
+        if self.mode.data != SelMode.VSEL_TENSOR_SCALAR_MODE:
+            raise VerifyException(f"{self.name} selects between a tensor and a scalar: its mode is "
+                                  f"VSEL_TENSOR_SCALAR_MODE, got {self.mode.data.value}")
+        _check_scalar(self, self.scalar, self.dst.type.element_type)  # type: ignore[union-attr]
+        super().verify_()
+
+
+class _CompareBase(VectorOp):
+    """`Compare(dst, src0, src1, CMPMODE::MODE, count)` / `Compares(dst, src0, scalar, ...)`:
+    bit k of the uint8 dst (bit k % 8 of byte k / 8, least significant first) is `src0[k]
+    MODE src1[k]` (or the scalar) for the `count` elements; `count` elements span whole
+    256-byte repeats (the devkit: the rest of a repeat is not computed), so dst receives
+    count / 8 bytes. Half and float elements in every mode, int32 in EQ only (dav-c220).
+    The level-0 forms are not modelled: on dav-c220 their mask is a reserved parameter."""
+
+    ELEMENTS: ClassVar[tuple[str, ...] | None] = COMPARE_ELEMENTS
+    MASK_ELEMENTS: ClassVar[tuple[str, ...]] = ("ui8", "i8")
+    FORMAT_KEYWORDS: ClassVar[tuple] = (("mode", "mode", ENUM, CmpModeAttr), ("count", "count", INT, None))
+
+    def _tensor_operands(self) -> list[SSAValue]:
+        return [v for v in self.operands[1:] if isinstance(v.type, LocalTensorType)]
+
+    @classmethod
+    def mode_error(cls, elem: Attribute, mode: CmpMode) -> str | None:
+        """Why Compare(s) on `elem` elements in `mode` does not exist on dav-c220 (None: it does)."""
+        why = cls.element_error(elem)
+        if why is not None:
+            return why
+        if str(elem) in COMPARE_EQ_ONLY and mode != CmpMode.EQ:
+            return f"Ascend C {cls.CXX_NAME} compares {_CXX[str(elem)]} elements with CMPMODE::EQ only (dav-c220), not {mode.value}"
+        return None
+
+    def verify_(self) -> None:
+        tensors = self._tensor_operands()
+        _check_ub(self, [self.operands[0], *tensors])
+        _same_element(self, tensors)
         check_positive(self, "count")
+        dst = self.operands[0].type.element_type  # type: ignore[attr-defined]
+        if str(dst) not in self.MASK_ELEMENTS:
+            raise VerifyException(f"the dst of {self.name} is a LocalTensor of {supported_elements_text(self.MASK_ELEMENTS)} "
+                                  f"(the result bits), not {dst}")
+        src = tensors[0].type
+        why = self.mode_error(src.element_type, self.mode.data)  # type: ignore[attr-defined]
+        if why is not None:
+            raise VerifyException(f"{self.name}: {why}")
+        count = prop_int(self, "count")
+        if count is not None and (count * src.element_bytes) % REPEAT_BYTES:  # type: ignore[attr-defined]
+            raise VerifyException(f"{self.name}: count {count} of {src.element_type} elements is "  # type: ignore[attr-defined]
+                                  f"{count * src.element_bytes} bytes, not whole 256-byte repeats")  # type: ignore[attr-defined]
+
+
+@irdl_op_definition
+class CompareOp(_CompareBase):
+    """`Compare(dst, src0, src1, CMPMODE::MODE, count)`; see `_CompareBase`."""
+
+    name = "ascendc.compare"
+    CXX_NAME: ClassVar[str] = "Compare"
+    dst = operand_def(LocalTensorType)
+    src0 = operand_def(LocalTensorType)
+    src1 = operand_def(LocalTensorType)
+    mode = prop_def(CmpModeAttr)
+    count = prop_def(IntegerAttr)
+
+    def __init__(self, dst: SSAValue, src0: SSAValue, src1: SSAValue, mode: CmpMode, count: int):
+        IRDLOperation.__init__(self, operands=[dst, src0, src1],
+                               properties={"mode": CmpModeAttr(mode), "count": int_prop(count)})
+
+
+@irdl_op_definition
+class ComparesOp(_CompareBase):
+    """`Compares(dst, src0, scalar, CMPMODE::MODE, count)` (the devkit's CompareScalar); the
+    dst is uint8 only; see `_CompareBase`."""
+
+    name = "ascendc.compares"
+    CXX_NAME: ClassVar[str] = "Compares"
+    MASK_ELEMENTS: ClassVar[tuple[str, ...]] = ("ui8",)
+    dst = operand_def(LocalTensorType)
+    src0 = operand_def(LocalTensorType)
+    scalar = operand_def()
+    mode = prop_def(CmpModeAttr)
+    count = prop_def(IntegerAttr)
+
+    def __init__(self, dst: SSAValue, src0: SSAValue, scalar: SSAValue, mode: CmpMode, count: int):
+        IRDLOperation.__init__(self, operands=[dst, src0, scalar],
+                               properties={"mode": CmpModeAttr(mode), "count": int_prop(count)})
+
+    def verify_(self) -> None:
+        _check_scalar(self, self.scalar, self.src0.type.element_type)  # type: ignore[union-attr]
+        super().verify_()
 
 
 class AdvancedMathOp(VectorOp):
@@ -675,7 +820,7 @@ class TransposeOp(VectorOp):
 VECTOR_OPS = [
     AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, LnOp, SqrtOp, AbsOp, ReluOp, ReciprocalOp, RsqrtOp,
     AddsOp, MulsOp, MaxsOp, MinsOp, DuplicateOp, DuplicateBitsOp, CastOp, WholeReduceMaxOp, WholeReduceMinOp, WholeReduceSumOp,
-    BrcbOp, SelectOp, SinOp, CosOp, TransposeOp,
+    BrcbOp, SelectOp, SelectScalarOp, CompareOp, ComparesOp, SinOp, CosOp, TransposeOp,
 ]
 
 

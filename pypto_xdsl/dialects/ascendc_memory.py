@@ -2,8 +2,8 @@
 
 Declarations (at the top of a kernel, in this order when printed): `global_tensor`,
 `block_workspace`, `tpipe`, `tque`, `tbuf`, `init_buffer`. Local tensors: `alloc_tensor`,
-`get_buf`, `enque`, `deque`, `deque_head`, `free_tensor`, and `at` (`t[64]`, `x_gm[i * 128]`, a C++
-expression printed where it is used). Copies: `data_copy` (count, `DataCopyParams` or
+`get_buf`, `enque`, `deque`, `deque_head`, `free_tensor`, `at` (`t[64]`, `x_gm[i * 128]`, a C++
+expression printed where it is used) and `reinterpret_cast` (`t.ReinterpretCast<half>()`). Copies: `data_copy` (count, `DataCopyParams` or
 parameter-struct form) and `data_copy_pad`. Parameter structs: `params`.
 
 Ops that declare a C++ variable carry its `name` ("t" in `%t = ascendc.alloc_tensor "t" %q`):
@@ -620,10 +620,40 @@ class AtOp(IRDLOperation):
         printer.print_list([self.base.type, *(v.type for v in self.indices)], printer.print_attribute)
 
 
+@irdl_op_definition
+class ReinterpretCastOp(AscendCFormat, IRDLOperation):
+    """`t.ReinterpretCast<U>()`: the local tensor `t` seen as elements of another type of the
+    same width (`int16_t` as `half`, `uint32_t` as `float`: an instruction that exists for
+    one type only moving the bits of another). A C++ expression printed where it is used; the
+    view is its operand's buffer, at the same element offsets (analyses look through it as
+    through `ascendc.at`)."""
+
+    name = "ascendc.reinterpret_cast"
+    input = operand_def(LocalTensorType)
+    result = result_def(LocalTensorType)
+    traits = traits_def(Pure(), Expression())
+
+    def __init__(self, value: SSAValue, element_type: Attribute):
+        t = value.type
+        assert isinstance(t, LocalTensorType)
+        super().__init__(operands=[value], result_types=[LocalTensorType(element_type, t.pos)])
+
+    def verify_(self) -> None:
+        a, r = self.input.type, self.result.type
+        assert isinstance(a, LocalTensorType) and isinstance(r, LocalTensorType)
+        if a.pos != r.pos:
+            raise VerifyException(f"{self.name} keeps the position of its tensor ({a.pos.value}), got {r.pos.value}")
+        if a.element_bytes != r.element_bytes:
+            raise VerifyException(
+                f"{self.name} views elements of one width as another type of that width: "
+                f"{a.element_type} ({a.element_bytes} bytes) as {r.element_type} ({r.element_bytes} bytes)"
+            )
+
+
 def base_tensor(value: SSAValue) -> SSAValue:
-    """The tensor an `ascendc.at` chain starts from."""
-    while isinstance(value.owner, AtOp):
-        value = value.owner.base
+    """The tensor an `ascendc.at` (and `ascendc.reinterpret_cast`) chain starts from."""
+    while isinstance(value.owner, AtOp | ReinterpretCastOp):
+        value = value.owner.operands[0]
     return value
 
 
@@ -1038,5 +1068,5 @@ class SetAtomicNoneOp(IRDLOperation):
 
 
 DECLARATION_OPS = [GlobalTensorOp, BlockWorkspaceOp, PipeOp, TQueOp, TBufOp, InitBufferOp]
-TENSOR_OPS = [AllocTensorOp, GetBufOp, EnqueOp, DequeOp, DequeHeadOp, FreeTensorOp, AtOp, ParamsOp]
+TENSOR_OPS = [AllocTensorOp, GetBufOp, EnqueOp, DequeOp, DequeHeadOp, FreeTensorOp, AtOp, ReinterpretCastOp, ParamsOp]
 COPY_OPS = [DataCopyOp, DataCopyPadOp, SetAtomicAddOp, SetAtomicNoneOp]

@@ -190,6 +190,17 @@ class SelMode(StrEnum):
     VSEL_TENSOR_TENSOR_MODE = "VSEL_TENSOR_TENSOR_MODE"
 
 
+class CmpMode(StrEnum):
+    """Ascend C's `CMPMODE` (Compare / Compares): src0 LT / GT / EQ / LE / GE / NE src1."""
+
+    LT = "LT"
+    GT = "GT"
+    EQ = "EQ"
+    LE = "LE"
+    GE = "GE"
+    NE = "NE"
+
+
 @irdl_attr_definition
 class TPositionAttr(EnumAttribute[TPosition], SpacedOpaqueSyntaxAttribute):
     """`#ascendc<position VECIN>`"""
@@ -237,6 +248,13 @@ class SelModeAttr(EnumAttribute[SelMode], SpacedOpaqueSyntaxAttribute):
     """`#ascendc<selmode VSEL_TENSOR_TENSOR_MODE>`"""
 
     name = "ascendc.selmode"
+
+
+@irdl_attr_definition
+class CmpModeAttr(EnumAttribute[CmpMode], SpacedOpaqueSyntaxAttribute):
+    """`#ascendc<cmpmode LT>`"""
+
+    name = "ascendc.cmpmode"
 
 
 # --------------------------------------------------------------------------- types
@@ -516,4 +534,5 @@ class ParamsType(ParametrizedAttribute, TypeAttribute):
 TYPES = [GmAddrType, PipeType, GlobalTensorType, LocalTensorType, QueueType, BufferType, EventType, ParamsType]
 ENUM_ATTRIBUTES = [
     TPositionAttr, HardEventAttr, PipeAttr, KernelKindAttr, RoundModeAttr, ReduceOrderAttr, SelModeAttr,
+    CmpModeAttr,
 ]

@@ -18,6 +18,9 @@ block:
   `dValue` = the valid columns), its move to L0B and the matmuls taking it load and compute
   only the valid columns (rounded up to whole 16-column fractals), and the Fixpipe stores
   the valid columns (`nSize`);
+* a predicate mask (`tile.cmp` / `cmps`) of a partial tile is valid in its valid rows and
+  the `ceil(cols / 8)` bytes of its valid columns; a selection (`tile.sel` / `sels`) keeps
+  the valid shape of the tile it selects from (it computes every element);
 * a **fill** writes a pad value over the invalid part of a tile, in its own buffer (the
   invalid part is unspecified, so no reader of the tile can tell): `fillpad`, and a row
   reduction over a tile with invalid columns (its identity: 0 for a sum, -inf for a max,
@@ -163,6 +166,15 @@ def fold_partial_tiles(func: program.FuncOp) -> PartialTiles:
         elif isinstance(op, _KEEPS_VALID):
             if first in valid:
                 valid[op.results[0]] = valid[first]
+        elif isinstance(op, tile.CmpOp | tile.CmpsOp):
+            # the mask of a partial tile: its valid rows, the bytes of its valid columns
+            if first in valid:
+                rows, cols = valid[first]
+                valid[op.result] = (rows, _mask_bytes(op, cols))
+        elif isinstance(op, tile.SelOp | tile.SelsOp):
+            src = op.operands[1]  # the result keeps the valid shape of the selected tile
+            if src in valid:
+                valid[op.result] = valid[src]
         elif isinstance(op, tile.MoveOp) and op.result.type.space == MemorySpace.LEFT:  # type: ignore[union-attr]
             valid[op.result] = valid[first]  # type: ignore[index]
         elif (isinstance(op, tile.MoveOp) and op.result.type.space == MemorySpace.RIGHT  # type: ignore[union-attr]
@@ -199,6 +211,22 @@ def fold_partial_tiles(func: program.FuncOp) -> PartialTiles:
         if isinstance(load, tile.LoadOp) and load.is_partial and load.result in valid:
             out.loads[load] = valid[load.result]
     return out
+
+
+def _mask_bytes(op: Operation, cols: Extent) -> Extent:
+    """ceil(cols / 8), computed before `op` when `cols` is known at run time only."""
+    c = const_of(cols)
+    if c is not None:
+        return (c + 7) // 8
+    assert isinstance(cols, SSAValue)
+    seven, eight = (arith.ConstantOp(IntegerAttr(k, cols.type)) for k in (7, 8))
+    plus = arith.AddiOp(cols, seven.result)
+    share = arith.DivUIOp(plus.result, eight.result)
+    share.result.name_hint = "mask_bytes"
+    block = op.parent_block()
+    assert block is not None
+    block.insert_ops_before([seven, eight, plus, share], op)
+    return share.result
 
 
 def _window_share(load: tile.LoadOp, view: tensor.SetValidShapeOp) -> Valid:

@@ -132,7 +132,7 @@ def _users(value: SSAValue) -> list[Operation]:
         v = pending.pop()
         for use in v.uses:
             out.append(use.operation)
-            if isinstance(use.operation, M.AtOp | M.DequeOp):
+            if isinstance(use.operation, M.AtOp | M.ReinterpretCastOp | M.DequeOp):
                 pending.extend(use.operation.results)
     return out
 

@@ -14,17 +14,19 @@ a diagnostic naming the op and the element type.
 
 from __future__ import annotations
 
+import math
+
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IntegerType, Signedness
+from xdsl.dialects.builtin import Float16Type, Float32Type, FloatAttr, IntegerType, Signedness
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from pypto_xdsl.analysis.ascendc_kernel import BLOCK_BYTES, MAX_REPEAT, REPEAT_BYTES, tile_layout
+from pypto_xdsl.analysis.ascendc_kernel import BLOCK_BYTES, MAX_REPEAT, REPEAT_BYTES, compare_form, tile_layout
 from pypto_xdsl.analysis.cxx_names import op_error
 from pypto_xdsl.dialects import ascendc_compute as C
 from pypto_xdsl.dialects import ascendc_memory as M
 from pypto_xdsl.dialects import ascendc_scalar as X
 from pypto_xdsl.dialects import tile
-from pypto_xdsl.dialects.ascendc_types import ReduceOrder, RoundMode
+from pypto_xdsl.dialects.ascendc_types import CmpMode, ReduceOrder, RoundMode, SelMode
 from pypto_xdsl.dialects.attributes import MemorySpace, is_float_type
 from pypto_xdsl.transforms.ascendc_scalar_lowering import ScalarLowering
 
@@ -123,6 +125,10 @@ class VectorLowering(ScalarLowering):
             self._transpose(op)
         elif isinstance(op, tile.TriOp):
             self._tri(op)
+        elif isinstance(op, tile.CmpOp | tile.CmpsOp):
+            self._compare(op)
+        elif isinstance(op, tile.SelOp | tile.SelsOp):
+            self._select(op)
         else:
             return False
         return True
@@ -149,6 +155,121 @@ class VectorLowering(ScalarLowering):
             if n:
                 other = other or self.literal_as(prefix, t.elem)
                 self.vec(op, C.DuplicateOp(self.at_const(t.value, i * lay.ld), other, n))
+
+    # ---- predicate masks (dialects/tile_mask.py)
+
+    def _compare(self, op: tile.CmpOp | tile.CmpsOp) -> None:
+        """The packed mask of `a op b` with one Compare(s) over whole 256-byte repeats (see
+        `compare_form`): straight from the tile when its rows are as wide as a mask row's bits,
+        else from padded copies of `chunk` rows, the tail of each copied row holding a pad
+        value the comparison is false for, so that the mask's padding bits are 0 as the
+        dialect defines them."""
+        a = self.tile_of(op.lhs)
+        lay = a.layout
+        mode = CmpMode(op.cmp.data.value.upper())
+        fn = C.CompareOp if isinstance(op, tile.CmpOp) else C.ComparesOp
+        why = fn.mode_error(a.elem, mode)
+        if why is not None:
+            raise op_error(op, f"{why}; {op.name} cmp({op.cmp.data.value}) on {a.elem} tiles is not supported by the "
+                               "Ascend C backend")
+        b = self.tile_of(op.rhs) if isinstance(op, tile.CmpOp) else None
+        if b is not None and b.layout.ld != lay.ld:
+            raise op_error(op, "operands have different UB layouts")
+        scalar = None if b is not None else self.scalar_as(self.scalar(op.scalar), a.elem)  # type: ignore[union-attr]
+        form = compare_form(lay, tile_layout(op.result.type, op).ld)  # type: ignore[arg-type]
+
+        def compare(dst: SSAValue, x: SSAValue, y: SSAValue | None, count: int) -> None:
+            rhs = y if y is not None else scalar
+            assert rhs is not None
+            self._insert(fn(dst, x, rhs, mode, count))
+
+        if form.direct:
+            d = self.def_tile(op.result, op)
+            compare(d.value, a.value, b.value if b is not None else None, lay.rows * form.width)
+            return
+        chunk, width = form.chunk, form.width
+        pads = self._compare_pads(op, mode, a.elem, scalar)
+        # the scratch is taken before the mask, so that the next compare's scratch can share
+        # its buffer (ascendc-plan-buffers packs buffers in the order their tensors start)
+        scratch = self._scratch_bytes(op, a.elem)
+        copies = [self.at_const(scratch, k * chunk * width) for k in range(len(pads))]
+        for copy, pad in zip(copies, pads):
+            self.vec(op, C.DuplicateOp(copy, pad, chunk * width))
+        d = self.def_tile(op.result, op)
+        sources = [a] if b is None else [a, b]
+        for r0 in range(0, lay.rows, chunk):
+            n = min(chunk, lay.rows - r0)
+            for copy, src in zip(copies, sources):
+                self._copy_rows(op, copy, 0, width, src.value, r0 * lay.ld, lay.ld, n, lay.cols, a.elem, lay.elem_bytes)
+            compare(self.at_const(d.value, r0 * d.layout.ld), copies[0], copies[1] if b is not None else None, n * width)
+
+    def _compare_pads(self, op: Operation, mode: CmpMode, elem: Attribute, scalar: SSAValue | None) -> list[SSAValue]:
+        """Values of the padded copies' tails (lhs, and rhs of a cmp) for which `mode` is false."""
+        if scalar is None:  # two tiles: constants
+            lhs, rhs = {CmpMode.EQ: (0, 1), CmpMode.NE: (0, 0), CmpMode.LT: (0, 0), CmpMode.LE: (1, 0),
+                        CmpMode.GT: (0, 0), CmpMode.GE: (0, 1)}[mode]
+            return [self.literal_as(lhs, elem), self.literal_as(rhs, elem)]
+        if mode in (CmpMode.LT, CmpMode.GT, CmpMode.NE):
+            return [scalar]  # x < x, x > x, x != x are false
+        if is_float_type(elem):
+            return [self._insert(arith.ConstantOp(FloatAttr(math.nan, elem))).results[0]]  # NaN compares false
+        # an integer EQ (the only integer mode): anything else than the scalar
+        return [self._insert(arith.XOrIOp(scalar, self.constant(1, scalar.type))).results[0]]
+
+    def _select(self, op: tile.SelOp | tile.SelsOp) -> None:
+        """`a` where the mask bit is set, else `b` (or the scalar), with Select over half or
+        float elements (other 2- and 4-byte elements move as half / float bits, through
+        ReinterpretCast): one Select over the tile when its rows hold as many elements as the
+        mask rows hold bits, else one per row (Select consumes the mask bits contiguously). An
+        integer sels selects against a row of the scalar (Duplicate), Select's tensor-scalar
+        mode existing for half and float only."""
+        sels = isinstance(op, tile.SelsOp)
+        a = self.tile_of(op.src if sels else op.lhs)  # type: ignore[union-attr]
+        lay = a.layout
+        eb = lay.elem_bytes
+        native = str(a.elem) in C.SELECT_ELEMENTS
+        if not native and eb not in (2, 4):
+            raise op_error(op, f"Ascend C Select exists for half and float only (dav-c220), and {a.elem} elements are not "
+                               f"2 or 4 bytes wide to be selected as their bits; {op.name} on {a.elem} tiles is not "
+                               "supported by the Ascend C backend")
+        b = None if sels else self.tile_of(op.rhs)  # type: ignore[union-attr]
+        if b is not None and b.layout.ld != lay.ld:
+            raise op_error(op, "operands have different UB layouts")
+        m = self.tile_of(op.mask)
+        mrow = m.layout.ld * m.layout.elem_bytes  # bytes between mask rows
+        lanes = REPEAT_BYTES // eb
+        if lay.rows > 1 and (mrow % BLOCK_BYTES or -(-lay.cols // lanes) * lanes // 8 > mrow):
+            raise op_error(op, f"its mask {op.mask.type} has rows {mrow} bytes apart in UB; Select reads a row's bits from a "
+                               f"32-byte boundary, {-(-lay.cols // lanes) * lanes // 8} bytes for {lay.cols} {a.elem} elements")
+        d = self.def_tile(op.result, op)
+        view = a.elem if native else (Float16Type() if eb == 2 else Float32Type())
+        unsigned = IntegerType(m.layout.elem_bytes * 8, Signedness.UNSIGNED)
+
+        def as_view(v: SSAValue, t: Attribute) -> SSAValue:
+            return v if v.type.element_type == t else self._insert(M.ReinterpretCastOp(v, t)).results[0]  # type: ignore[attr-defined]
+
+        mask = as_view(m.value, unsigned)
+        dst, src = as_view(d.value, view), as_view(a.value, view)
+        other: SSAValue | None = None
+        if b is not None:
+            other = as_view(b.value, view)
+        elif not native:
+            row = self._scratch_bytes(op, a.elem)
+            self.vec(op, C.DuplicateOp(row, self.scalar_as(self.scalar(op.scalar), a.elem), lay.cols))  # type: ignore[union-attr]
+            other = as_view(row, view)
+        scalar = None if other is not None else self.scalar_as(self.scalar(op.scalar), a.elem)  # type: ignore[union-attr]
+        single = lay.rows == 1 or lay.ld == 8 * mrow
+        rows = [(0, lay.count)] if single else [(r, lay.cols) for r in range(lay.rows)]
+        for r, count in rows:
+            at = r * lay.ld
+            dr, sr = self.at_const(dst, at), self.at_const(src, at)
+            mr = self.at_const(mask, r * mrow // m.layout.elem_bytes)
+            if scalar is not None:
+                self.vec(op, C.SelectScalarOp(dr, mr, sr, scalar, count))
+            else:
+                assert other is not None
+                orow = other if b is None else self.at_const(other, at)  # the scalar row serves every row
+                self.vec(op, C.SelectOp(dr, mr, sr, orow, SelMode.VSEL_TENSOR_TENSOR_MODE, count))
 
     # ---- helpers
 
@@ -594,4 +715,5 @@ VECTOR_OPS = (
     *BINARY, *UNARY, tile.NegOp, tile.TanhOp, *SCALAR, tile.FullOp, tile.ExpandsOp, tile.CastOp, *ROW_REDUCE,
     *ROW_EXPAND, *COL_EXPAND, *COL_REDUCE, tile.ConcatOp, tile.SliceOp, tile.AssembleOp, tile.ReshapeOp, tile.CreateOp,
     *ADVANCED_MATH, tile.RowProdOp, tile.ReadOp, tile.WriteOp, tile.TransposeOp, tile.TransposeViewOp, tile.TriOp,
+    tile.CmpOp, tile.CmpsOp, tile.SelOp, tile.SelsOp,
 )

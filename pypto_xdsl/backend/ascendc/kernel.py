@@ -331,6 +331,10 @@ class KernelPrinter(CxxWriter):
                     parts.append(text if coeff == 1 else f"{text} * {coeff}")
             self.exprs[op.result] = Expr(f"{self._t(op.base)}[{' + '.join(parts)}]", self.expr(op.base).ctype)
             return
+        if isinstance(op, M.ReinterpretCastOp):
+            c = self._elem(op.result)
+            self.exprs[op.result] = Expr(f"{self._t(op.input)}.ReinterpretCast<{c}>()", "LocalTensor")
+            return
         if isinstance(op, M.ParamsOp):
             name = self._var(op)
             struct = op.struct if op.element is None else f"{op.struct}<{ctype(op.element)}>"
@@ -472,8 +476,10 @@ class KernelPrinter(CxxWriter):
             add(f"Brcb({operands}, {_int(op, 'repeat')}, BrcbRepeatParams({', '.join(map(str, _ints(op, 'params')))}));")
         elif isinstance(op, C.TransposeOp):
             add(f"Transpose({operands});")
-        elif isinstance(op, C.SelectOp):
+        elif isinstance(op, C.SelectOp | C.SelectScalarOp):
             add(f"Select({operands}, SELMODE::{op.mode.data.value}, {_int(op, 'count')});")
+        elif isinstance(op, C.CompareOp | C.ComparesOp):
+            add(f"{fn}({operands}, CMPMODE::{op.mode.data.value}, {_int(op, 'count')});")
         elif "count" in op.properties:
             add(f"{fn}({operands}, {_int(op, 'count')});")
         else:

@@ -365,8 +365,8 @@ ascendc.kernel vector @k() attributes {memory_plan = {UB = {capacity = 196608 : 
   %b = ascendc.tbuf "b" : !ascendc.buffer<VECCALC>
   ascendc.init_buffer %pipe, %b len 4096 : !ascendc.pipe, !ascendc.buffer<VECCALC>
   %t = ascendc.get_buf "t" %b : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<f32, VECCALC>
-  %m = ascendc.get_buf "m" %b : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<i8, VECCALC>
-  ascendc.select %t, %m, %t, %t mode VSEL_TENSOR_TENSOR_MODE count 64 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<i8, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>
+  %m = ascendc.get_buf "m" %b : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<ui8, VECCALC>
+  ascendc.select %t, %m, %t, %t mode VSEL_TENSOR_TENSOR_MODE count 64 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<ui8, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>
   ascendc.return
 }
 

@@ -227,7 +227,7 @@ ascendc.kernel vector @more(%x: !ascendc.gm_addr, %n: i64) attributes {arg_names
   %a = ascendc.alloc_tensor "a" %inQ : !ascendc.queue<VECIN, 1> -> !ascendc.local_tensor<f32, VECIN>
   ascendc.data_copy_pad %a, %x_gm ext(1, 400, 0, 0, 0) pad(false, 0, 0, 0) : !ascendc.local_tensor<f32, VECIN>, !ascendc.gm_tensor<f32>
   %d = ascendc.get_buf "d" %buf : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<f32, VECCALC>
-  %m = ascendc.get_buf "m" %mbuf : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<i8, VECCALC>
+  %m = ascendc.get_buf "m" %mbuf : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<ui8, VECCALC>
   %s = ascendc.scalar_cast %n : i64 -> f32
   ascendc.add %d, %a, %a count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECIN>, !ascendc.local_tensor<f32, VECIN>
   ascendc.mul %d, %d, %a count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECIN>
@@ -242,7 +242,7 @@ ascendc.kernel vector @more(%x: !ascendc.gm_addr, %n: i64) attributes {arg_names
   ascendc.rsqrt %d, %d count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>
   ascendc.maxs %d, %d, %s count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, f32
   ascendc.mins %d, %d, %s count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, f32
-  ascendc.select %d, %m, %d, %a mode VSEL_TENSOR_TENSOR_MODE count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<i8, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECIN>
+  ascendc.select %d, %m, %d, %a mode VSEL_TENSOR_TENSOR_MODE count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<ui8, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECIN>
   ascendc.free_tensor %inQ, %a : !ascendc.queue<VECIN, 1>, !ascendc.local_tensor<f32, VECIN>
   ascendc.return
 }
@@ -260,7 +260,7 @@ ascendc.kernel vector @more(%x: !ascendc.gm_addr, %n: i64) attributes {arg_names
 // CHECK-NEXT: %a = ascendc.alloc_tensor "a" %inQ : !ascendc.queue<VECIN, 1> -> !ascendc.local_tensor<f32, VECIN>
 // CHECK-NEXT: ascendc.data_copy_pad %a, %x_gm ext(1, 400, 0, 0, 0) pad(false, 0, 0, 0) : !ascendc.local_tensor<f32, VECIN>, !ascendc.gm_tensor<f32>
 // CHECK-NEXT: %d = ascendc.get_buf "d" %buf : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<f32, VECCALC>
-// CHECK-NEXT: %m = ascendc.get_buf "m" %mbuf : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<i8, VECCALC>
+// CHECK-NEXT: %m = ascendc.get_buf "m" %mbuf : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<ui8, VECCALC>
 // CHECK-NEXT: %s = ascendc.scalar_cast %n : i64 -> f32
 // CHECK-NEXT: ascendc.add %d, %a, %a count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECIN>, !ascendc.local_tensor<f32, VECIN>
 // CHECK-NEXT: ascendc.mul %d, %d, %a count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECIN>
@@ -275,14 +275,14 @@ ascendc.kernel vector @more(%x: !ascendc.gm_addr, %n: i64) attributes {arg_names
 // CHECK-NEXT: ascendc.rsqrt %d, %d count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>
 // CHECK-NEXT: ascendc.maxs %d, %d, %s count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, f32
 // CHECK-NEXT: ascendc.mins %d, %d, %s count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, f32
-// CHECK-NEXT: ascendc.select %d, %m, %d, %a mode VSEL_TENSOR_TENSOR_MODE count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<i8, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECIN>
+// CHECK-NEXT: ascendc.select %d, %m, %d, %a mode VSEL_TENSOR_TENSOR_MODE count 128 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<ui8, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECIN>
 // CHECK-NEXT: ascendc.free_tensor %inQ, %a : !ascendc.queue<VECIN, 1>, !ascendc.local_tensor<f32, VECIN>
 // CHECK-NEXT: ascendc.return
 // CHECK-NEXT: }
 // CHECK-NEXT: }
 // CHECK-GENERIC: "ascendc.data_copy_pad"(%a, %x_gm) <{ext = [1 : i64, 400 : i64, 0 : i64, 0 : i64, 0 : i64], pad = [false, 0 : i64, 0 : i64, 0 : i64]}> : (!ascendc.local_tensor<f32, VECIN>, !ascendc.gm_tensor<f32>) -> ()
 // CHECK-GENERIC: %s = "ascendc.scalar_cast"(%n) : (i64) -> f32
-// CHECK-GENERIC: "ascendc.select"(%d, %m, %d, %a) <{mode = #ascendc<selmode VSEL_TENSOR_TENSOR_MODE>, count = 128 : i64}> : (!ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<i8, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECIN>) -> ()
+// CHECK-GENERIC: "ascendc.select"(%d, %m, %d, %a) <{mode = #ascendc<selmode VSEL_TENSOR_TENSOR_MODE>, count = 128 : i64}> : (!ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<ui8, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECIN>) -> ()
 
 // -----
 

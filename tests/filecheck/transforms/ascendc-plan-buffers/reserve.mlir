@@ -14,9 +14,9 @@ ascendc.kernel vector @select() {
   ascendc.init_buffer %pipe, %m len 4096 : !ascendc.pipe, !ascendc.buffer<VECCALC>
   ascendc.init_buffer %pipe, %d len 4096 : !ascendc.pipe, !ascendc.buffer<VECCALC>
   %bt = ascendc.get_buf "bt" %b : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<f32, VECCALC>
-  %mt = ascendc.get_buf "mt" %m : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<i8, VECCALC>
+  %mt = ascendc.get_buf "mt" %m : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<ui8, VECCALC>
   %dt = ascendc.get_buf "dt" %d : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<f32, VECCALC>
-  ascendc.select %dt, %mt, %bt, %bt mode VSEL_TENSOR_TENSOR_MODE count 1024 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<i8, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>
+  ascendc.select %dt, %mt, %bt, %bt mode VSEL_TENSOR_TENSOR_MODE count 1024 : !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<ui8, VECCALC>, !ascendc.local_tensor<f32, VECCALC>, !ascendc.local_tensor<f32, VECCALC>
   ascendc.return
 }
 

@@ -105,3 +105,25 @@ pypto.func incore @unsplittable(%a: !pypto.tensor<[16, 16], f32>, out %o: !pypto
   pypto.return %o2 : !pypto.tensor<[16, 16], f32>
 }
 // CHECK: ascendc: cannot lower @unsplittable: it mixes cube and vector ops and expand-mixed-kernel cannot split it: 'pypto.tile.full' runs on the cube (AIC) core but uses %x
+
+// -----
+
+pypto.func incore @cmp_int_lt(%x: !pypto.tensor<[8, 64], i32>) {
+  %c0 = arith.constant 0 : index
+  %a = pypto.tile.load %x[%c0, %c0] : !pypto.tensor<[8, 64], i32> -> !pypto.tile<[8, 64], i32, vec>
+  %m = pypto.tile.cmp %a, %a cmp(lt) : !pypto.tile<[8, 64], i32, vec>, !pypto.tile<[8, 64], i32, vec>
+  pypto.return
+}
+// CHECK: convert-pypto-to-ascendc: cannot lower 'pypto.tile.cmp' in @cmp_int_lt: Ascend C Compare compares int32_t elements with CMPMODE::EQ only (dav-c220), not LT; pypto.tile.cmp cmp(lt) on i32 tiles is not supported by the Ascend C backend
+
+// -----
+
+pypto.func incore @sels_i8(%x: !pypto.tensor<[8, 64], i8>, %m: !pypto.tensor<[8, 32], ui8>, %s: i8) {
+  %c0 = arith.constant 0 : index
+  %a = pypto.tile.load %x[%c0, %c0] : !pypto.tensor<[8, 64], i8> -> !pypto.tile<[8, 64], i8, vec>
+  %k = pypto.tile.load %m[%c0, %c0] : !pypto.tensor<[8, 32], ui8> -> !pypto.tile<[8, 32], ui8, vec>
+  %t = pypto.tile.create : !pypto.tile<[1, 32], i8, vec>
+  %r = pypto.tile.sels %k, %a, %t, %s : !pypto.tile<[8, 32], ui8, vec>, !pypto.tile<[8, 64], i8, vec>, !pypto.tile<[1, 32], i8, vec>, i8
+  pypto.return
+}
+// CHECK: convert-pypto-to-ascendc: cannot lower 'pypto.tile.sels' in @sels_i8: Ascend C Select exists for half and float only (dav-c220), and i8 elements are not 2 or 4 bytes wide to be selected as their bits; pypto.tile.sels on i8 tiles is not supported by the Ascend C backend

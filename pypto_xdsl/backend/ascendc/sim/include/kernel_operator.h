@@ -269,6 +269,11 @@ class LocalTensor {
     return t;
   }
   uint32_t GetSize() const { return size_; }
+  // The same buffer seen as elements of another type (the devkit's ReinterpretCast).
+  template <typename U>
+  LocalTensor<U> ReinterpretCast() const {
+    return LocalTensor<U>(reinterpret_cast<U*>(ptr_), static_cast<uint32_t>((uint64_t)size_ * sizeof(T) / sizeof(U)), slot_);
+  }
   T GetValue(uint32_t i) const {
     check_live("GetValue");
     if (i >= size_) fail("GetValue(%u) on a LocalTensor of %u elements", i, size_);
@@ -1197,6 +1202,142 @@ void Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarV
           src.sim_ptr()[detail::l0_index<T>(r, e, p.srcBlkStride, p.srcRepStride)] * scalarValue;
   dst.mark_v_write();
   pypto_sim::cost::vector("Muls", sizeof(T), repeatTime, (uint64_t)repeatTime * mask);
+}
+
+// ------------------------------------------------------------------ compare and select
+
+enum class CMPMODE : uint8_t { LT = 0, GT, EQ, LE, GE, NE };
+enum class SELMODE : uint8_t { VSEL_CMPMASK_SPR = 0, VSEL_TENSOR_SCALAR_MODE, VSEL_TENSOR_TENSOR_MODE };
+
+namespace detail {
+inline const char* cmp_name(CMPMODE m) {
+  static const char* names[] = {"LT", "GT", "EQ", "LE", "GE", "NE"};
+  return static_cast<uint8_t>(m) < 6 ? names[static_cast<uint8_t>(m)] : "?";
+}
+template <typename T>
+bool cmp_holds(CMPMODE m, T a, T b) {
+  switch (m) {
+    case CMPMODE::LT: return a < b;
+    case CMPMODE::GT: return a > b;
+    case CMPMODE::EQ: return a == b;
+    case CMPMODE::LE: return a <= b;
+    case CMPMODE::GE: return a >= b;
+    case CMPMODE::NE: return a != b;
+  }
+  fail("Compare with an invalid CMPMODE %d", static_cast<int>(m));
+}
+// Compare / Compares (dav-c220, the count form): half and float in every mode, int32_t in EQ
+// only; `count` elements of whole 256-byte repeats; dst receives count / 8 bytes, bit k % 8 of
+// byte k / 8 (least significant first) for element k. count 0 is a NOP.
+template <typename T, typename U, typename F>
+void compare(const char* what, const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>* src1,
+             CMPMODE mode, uint32_t count, F rhs) {
+  static_assert(half_or_float<T>() || std::is_same<T, int32_t>::value,
+                "Compare/Compares exist for half, float and int32_t (CMPMODE::EQ) only (dav-c220)");
+  if (std::is_same<T, int32_t>::value && mode != CMPMODE::EQ)
+    fail("%s on int32_t elements with CMPMODE::%s: int32_t is compared with CMPMODE::EQ only (dav-c220)", what,
+         cmp_name(mode));
+  if (count == 0) return;
+  if ((uint64_t(count) * sizeof(T)) % pypto_sim::kRepeatBytes != 0)
+    fail("%s of %u elements (%llu bytes): count must span whole 256-byte repeats (the rest of a repeat is not "
+         "computed)", what, count, (unsigned long long)(uint64_t(count) * sizeof(T)));
+  const uint64_t out_bytes = count / 8;
+  src0.check_vec(what, count, true);
+  if (src1 != nullptr) src1->check_vec(what, count, true);
+  dst.check_vec(what, (out_bytes + sizeof(U) - 1) / sizeof(U), false);
+  uint8_t* d = reinterpret_cast<uint8_t*>(dst.sim_ptr());
+  const T* a = src0.sim_ptr();
+  for (uint64_t byte = 0; byte < out_bytes; ++byte) {
+    uint8_t bits = 0;
+    for (uint32_t k = 0; k < 8; ++k)
+      if (cmp_holds<T>(mode, a[byte * 8 + k], rhs(byte * 8 + k))) bits = static_cast<uint8_t>(bits | (1u << k));
+    d[byte] = bits;
+  }
+  dst.mark_v_write();
+  pypto_sim::cost::vector(what, sizeof(T), uint64_t(count) * sizeof(T) / pypto_sim::kRepeatBytes, count);
+}
+}  // namespace detail
+
+template <typename T, typename U>
+void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
+             uint32_t count) {
+  static_assert(std::is_same<U, uint8_t>::value || std::is_same<U, int8_t>::value,
+                "the dst of Compare is a LocalTensor<uint8_t> or LocalTensor<int8_t>");
+  const T* b = src1.sim_ptr();
+  detail::compare("Compare", dst, src0, &src1, cmpMode, count, [b](uint64_t k) { return b[k]; });
+}
+
+template <typename T, typename U>
+void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode,
+              uint32_t count) {
+  static_assert(std::is_same<U, uint8_t>::value, "the dst of Compares is a LocalTensor<uint8_t> (dav-c220)");
+  detail::compare<T, U>("Compares", dst, src0, nullptr, cmpMode, count, [src1Scalar](uint64_t) { return src1Scalar; });
+}
+
+namespace detail {
+// Select (dav-c220, the count form): half and float elements, a uint8/16/32/64 mask; the
+// tensor-tensor and tensor-scalar modes read mask bit k for element k, VSEL_CMPMASK_SPR the
+// first 256 / sizeof(T) bits again in every repeat. The mask is read in whole repeats. The
+// modes with a mask tensor use the UB from TMP_UB_OFFSET (184 KiB) as scratch, which no
+// operand may occupy.
+constexpr uint32_t kSelectScratchAt = 184 * 1024;
+template <typename T, typename U, typename F>
+void select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+            const LocalTensor<T>* src1, SELMODE mode, uint32_t count, F other) {
+  static_assert(half_or_float<T>(), "Select exists for half and float only (dav-c220)");
+  static_assert(std::is_same<U, uint8_t>::value || std::is_same<U, uint16_t>::value ||
+                    std::is_same<U, uint32_t>::value || std::is_same<U, uint64_t>::value,
+                "the selMask of Select is a LocalTensor of uint8_t, uint16_t, uint32_t or uint64_t");
+  if (count == 0) return;
+  constexpr uint32_t lanes = pypto_sim::kRepeatBytes / sizeof(T);
+  const uint64_t repeats = (count + lanes - 1) / lanes;
+  const uint64_t mask_bytes = mode == SELMODE::VSEL_CMPMASK_SPR ? lanes / 8 : repeats * lanes / 8;
+  selMask.check_vec("Select", (mask_bytes + sizeof(U) - 1) / sizeof(U), true);
+  src0.check_vec("Select", count, true);
+  if (src1 != nullptr) src1->check_vec("Select", count, true);
+  dst.check_vec("Select", count, false);
+  if (mode != SELMODE::VSEL_CMPMASK_SPR) {
+    const LocalTensor<T>* ops[] = {&dst, &src0, src1};
+    for (const LocalTensor<T>* t : ops) {
+      if (t == nullptr) continue;
+      const uint32_t at = pypto_sim::mem_offset(pypto_sim::Mem::UB, t->sim_ptr());
+      if (at + count * sizeof(T) > kSelectScratchAt)
+        fail("Select: an operand in buffer '%s' reaches UB byte %u; Select's hidden scratch starts at TMP_UB_OFFSET "
+             "(%u): plan at most 184 KiB of UB", t->sim_slot()->owner, (unsigned)(at + count * sizeof(T)),
+             kSelectScratchAt);
+    }
+  }
+  const uint8_t* m = reinterpret_cast<const uint8_t*>(selMask.sim_ptr());
+  // element by element through a copy of the bits (no conversion of the values)
+  std::vector<T> out(count);
+  for (uint32_t k = 0; k < count; ++k) {
+    const uint32_t bit = mode == SELMODE::VSEL_CMPMASK_SPR ? k % lanes : k;
+    const bool take = (m[bit / 8] >> (bit % 8)) & 1u;
+    std::memcpy(&out[k], take ? &src0.sim_ptr()[k] : other(k), sizeof(T));
+  }
+  std::memcpy(dst.sim_ptr(), out.data(), count * sizeof(T));
+  dst.mark_v_write();
+  pypto_sim::cost::vector("Select", sizeof(T), repeats, count);
+}
+}  // namespace detail
+
+template <typename T, typename U>
+void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+            const LocalTensor<T>& src1, SELMODE selMode, uint32_t count) {
+  if (selMode == SELMODE::VSEL_TENSOR_SCALAR_MODE)
+    fail("Select with two tensors in VSEL_TENSOR_SCALAR_MODE (that mode takes a scalar src1)");
+  const T* b = src1.sim_ptr();
+  detail::select(dst, selMask, src0, &src1, selMode, count, [b](uint32_t k) { return &b[k]; });
+}
+
+template <typename T, typename U>
+void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, T src1,
+            SELMODE selMode, uint32_t count) {
+  if (selMode != SELMODE::VSEL_TENSOR_SCALAR_MODE)
+    fail("Select with a scalar src1 takes VSEL_TENSOR_SCALAR_MODE");
+  const T s = src1;
+  detail::select(dst, selMask, src0, static_cast<const LocalTensor<T>*>(nullptr), selMode, count,
+                 [&s](uint32_t) { return &s; });
 }
 
 // ------------------------------------------------------------------ reductions
