@@ -2,8 +2,8 @@
 
 Declarations (at the top of a kernel, in this order when printed): `global_tensor`,
 `block_workspace`, `tpipe`, `tque`, `tbuf`, `init_buffer`. Local tensors: `alloc_tensor`,
-`get_buf`, `enque`, `deque`, `deque_head`, `free_tensor`, and `at` (`t[64]`, `x_gm[i * 128]`, a C++
-expression printed where it is used). Copies: `data_copy` (count, `DataCopyParams` or
+`get_buf`, `enque`, `deque`, `deque_head`, `free_tensor`, `at` (`t[64]`, `x_gm[i * 128]`) and
+`reinterpret_cast` (`t.ReinterpretCast<uint32_t>()`), C++ expressions printed where they are used. Copies: `data_copy` (count, `DataCopyParams` or
 parameter-struct form) and `data_copy_pad`. Parameter structs: `params`.
 
 Ops that declare a C++ variable carry its `name` ("t" in `%t = ascendc.alloc_tensor "t" %q`):
@@ -620,10 +620,35 @@ class AtOp(IRDLOperation):
         printer.print_list([self.base.type, *(v.type for v in self.indices)], printer.print_attribute)
 
 
+@irdl_op_definition
+class ReinterpretCastOp(AscendCFormat, IRDLOperation):
+    """`t.ReinterpretCast<U>()`: the local tensor `t` seen as `U` elements (the same address and
+    bytes; its size in bytes kept, so it holds `sizeof(T) * n / sizeof(U)` elements), a C++
+    expression printed where it is used. An instruction that exists for fewer element types
+    than the data has (Gatherb) takes its operands so."""
+
+    name = "ascendc.reinterpret_cast"
+    source = operand_def(LocalTensorType)
+    result = result_def(LocalTensorType)
+    traits = traits_def(Pure(), Expression())
+
+    def __init__(self, source: SSAValue, element_type: Attribute):
+        pos = source.type.pos  # type: ignore[attr-defined]
+        super().__init__(operands=[source], result_types=[LocalTensorType(element_type, pos)])
+
+    def verify_(self) -> None:
+        src, dst = self.source.type, self.result.type
+        assert isinstance(src, LocalTensorType) and isinstance(dst, LocalTensorType)
+        if src.pos != dst.pos:
+            raise VerifyException(f"ascendc.reinterpret_cast keeps the tensor's position {src.pos.value}, got {dst}")
+        if src.element_type == dst.element_type:
+            raise VerifyException(f"ascendc.reinterpret_cast to the element type the tensor has ({src.element_type})")
+
+
 def base_tensor(value: SSAValue) -> SSAValue:
-    """The tensor an `ascendc.at` chain starts from."""
-    while isinstance(value.owner, AtOp):
-        value = value.owner.base
+    """The tensor an `ascendc.at` / `ascendc.reinterpret_cast` chain starts from."""
+    while isinstance(value.owner, AtOp | ReinterpretCastOp):
+        value = value.owner.operands[0]
     return value
 
 
@@ -1038,5 +1063,5 @@ class SetAtomicNoneOp(IRDLOperation):
 
 
 DECLARATION_OPS = [GlobalTensorOp, BlockWorkspaceOp, PipeOp, TQueOp, TBufOp, InitBufferOp]
-TENSOR_OPS = [AllocTensorOp, GetBufOp, EnqueOp, DequeOp, DequeHeadOp, FreeTensorOp, AtOp, ParamsOp]
+TENSOR_OPS = [AllocTensorOp, GetBufOp, EnqueOp, DequeOp, DequeHeadOp, FreeTensorOp, AtOp, ReinterpretCastOp, ParamsOp]
 COPY_OPS = [DataCopyOp, DataCopyPadOp, SetAtomicAddOp, SetAtomicNoneOp]

@@ -160,6 +160,16 @@ def fold_partial_tiles(func: program.FuncOp) -> PartialTiles:
                 if root is not None:
                     out.before.setdefault(op, []).append(root)
             valid[op.results[0]] = (rows, 1)
+        elif isinstance(op, tile.GatherbOp):
+            # the source is read as bytes, valid or not (as the interpreter does); a partial
+            # offsets tile is zeroed past its valid block, so that every block Gatherb reads is
+            # the source's first, and the result is valid where the offsets are
+            if op.offsets in valid:
+                rows, cols = valid[op.offsets]
+                root = _request(out, valid, op.offsets, Fill(valid[op.offsets], PadValue.ZERO, op))
+                if root is not None:
+                    out.before.setdefault(op, []).append(root)
+                valid[op.result] = (rows, _scaled(op, cols, op.result.type.get_shape()[1] // op.offsets.type.get_shape()[1]))  # type: ignore[union-attr]
         elif isinstance(op, _KEEPS_VALID):
             if first in valid:
                 valid[op.results[0]] = valid[first]
@@ -199,6 +209,20 @@ def fold_partial_tiles(func: program.FuncOp) -> PartialTiles:
         if isinstance(load, tile.LoadOp) and load.is_partial and load.result in valid:
             out.loads[load] = valid[load.result]
     return out
+
+
+def _scaled(op: Operation, extent: Extent, factor: int) -> Extent:
+    """`extent * factor`, computed before `op` where it is a run-time value."""
+    c = const_of(extent)
+    if c is not None:
+        return c * factor
+    k = arith.ConstantOp(IntegerAttr(factor, IndexType()))
+    product = arith.MuliOp(extent, k.result)  # type: ignore[arg-type]
+    product.result.name_hint = "valid_cols"
+    block = op.parent_block()
+    assert block is not None
+    block.insert_ops_before([k, product], op)
+    return product.result
 
 
 def _window_share(load: tile.LoadOp, view: tensor.SetValidShapeOp) -> Valid:

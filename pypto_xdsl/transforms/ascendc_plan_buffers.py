@@ -125,14 +125,15 @@ def _ancestor_in(op: Operation, block: Block) -> Operation | None:
 
 
 def _users(value: SSAValue) -> list[Operation]:
-    """The ops using a local tensor, through `ascendc.at` subtensors and deque hand-overs."""
+    """The ops using a local tensor, through `ascendc.at` subtensors, reinterpret_cast views
+    and deque hand-overs."""
     out: list[Operation] = []
     pending = [value]
     while pending:
         v = pending.pop()
         for use in v.uses:
             out.append(use.operation)
-            if isinstance(use.operation, M.AtOp | M.DequeOp):
+            if isinstance(use.operation, M.AtOp | M.ReinterpretCastOp | M.DequeOp):
                 pending.extend(use.operation.results)
     return out
 
