@@ -622,10 +622,11 @@ class AtOp(IRDLOperation):
 
 @irdl_op_definition
 class ReinterpretCastOp(AscendCFormat, IRDLOperation):
-    """`t.ReinterpretCast<U>()`: the local tensor `t` seen as `U` elements (the same address and
-    bytes; its size in bytes kept, so it holds `sizeof(T) * n / sizeof(U)` elements), a C++
-    expression printed where it is used. An instruction that exists for fewer element types
-    than the data has (Gatherb) takes its operands so."""
+    """`t.ReinterpretCast<U>()`: the local tensor `t` seen as a tensor of `U` elements.
+
+    The same address and bytes (its size in bytes kept: `sizeof(T) * n / sizeof(U)` elements),
+    a C++ expression printed where it is used. An instruction that exists for fewer element
+    types than the data has (Gatherb) takes its operands so."""
 
     name = "ascendc.reinterpret_cast"
     source = operand_def(LocalTensorType)
