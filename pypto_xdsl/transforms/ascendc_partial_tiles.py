@@ -36,7 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, IntegerType
+from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, IntegerType, Signedness
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.traits import IsTerminator
 
@@ -285,11 +285,20 @@ def _request(out: PartialTiles, valid: dict[SSAValue, Valid], value: SSAValue, f
 
 
 def pad_scalar(pad: PadValue, elem) -> arith.ConstantOp:
-    """The pad value as a constant of the tile's element type."""
+    """The pad value as a constant of the tile's element type (of a signless integer type of
+    its width for an unsigned or signed one, which arith constants cannot have: the caller
+    casts it)."""
     if isinstance(elem, IntegerType):
         width = elem.width.data
-        lo, hi = -(1 << (width - 1)), (1 << (width - 1)) - 1
-        return arith.ConstantOp(IntegerAttr({PadValue.ZERO: 0, PadValue.MAX: hi, PadValue.MIN: lo}[pad], elem))
+        if elem.signedness.data == Signedness.UNSIGNED:
+            lo, hi = 0, (1 << width) - 1
+        else:
+            lo, hi = -(1 << (width - 1)), (1 << (width - 1)) - 1
+        value = {PadValue.ZERO: 0, PadValue.MAX: hi, PadValue.MIN: lo}[pad]
+        if elem.signedness.data != Signedness.SIGNLESS:
+            value = value - (1 << width) if value >= 1 << (width - 1) else value
+            elem = IntegerType(width)
+        return arith.ConstantOp(IntegerAttr(value, elem))
     value = {PadValue.ZERO: 0.0, PadValue.MAX: float("inf"), PadValue.MIN: float("-inf")}[pad]
     return arith.ConstantOp(FloatAttr(value, elem))
 
@@ -407,6 +416,8 @@ class PartialTileLowering:
     def _pad_value(self, pad: PadValue, elem) -> SSAValue:
         c = self._insert(pad_scalar(pad, elem))  # type: ignore[attr-defined]
         c.results[0].name_hint = f"pad_{pad.value}"
+        if c.results[0].type != elem:  # a signed / unsigned integer: static_cast<T>(the signless bits)
+            return self._insert(C.ScalarCastOp(c.results[0], elem)).results[0]  # type: ignore[attr-defined]
         return c.results[0]
 
     # ---- fills
