@@ -419,12 +419,12 @@ irdl.dialect @ascendc {
     irdl.attributes {"terms" = %9}
   }
 
-  // ascendc.reinterpret_cast: `t.ReinterpretCast<U>()`: the local tensor `t` seen as elements of another type of the
+  // ascendc.reinterpret_cast: `t.ReinterpretCast<U>()`: the local tensor `t` seen as a tensor of `U` elements.
   //   traits: Expression, Pure
   irdl.operation @reinterpret_cast {
     %0 = irdl.base @ascendc::@local_tensor
     %1 = irdl.base @ascendc::@local_tensor
-    irdl.operands(input: %0)
+    irdl.operands(source: %0)
     irdl.results(result: %1)
   }
 
@@ -810,6 +810,18 @@ irdl.dialect @ascendc {
     %0 = irdl.base @ascendc::@local_tensor
     %1 = irdl.base @ascendc::@local_tensor
     irdl.operands(dst: %0, src: %1)
+  }
+
+  // ascendc.gatherb: `Gatherb(dst, src, offset, repeatTime, GatherRepeatParams(dstBlkStride, dstRepStride))`
+  //   memory effects: unknown
+  irdl.operation @gatherb {
+    %0 = irdl.base @ascendc::@local_tensor
+    %1 = irdl.base @ascendc::@local_tensor
+    %2 = irdl.base @ascendc::@local_tensor
+    %3 = irdl.base "#builtin.integer"
+    %4 = irdl.any
+    irdl.operands(dst: %0, src: %1, offset: %2)
+    irdl.attributes {"repeat" = %3, "params" = %4}
   }
 
   // ascendc.load_data: `LoadData(dst, src, LoadData2DParams)`: L1 (A1/B1) -> L0A/L0B (A2/B2), one 512-byte

@@ -1,6 +1,7 @@
 """`pl.tile.mgather`, `pl.tile.gatherb`, `pl.tile.mscatter` (pypto_xdsl/dialects/tile_gather.py):
 the `pl` surface, the interpreter's numerics against numpy, its located errors for what the
-ops leave undefined, and the Ascend C backend's refusal."""
+ops leave undefined, gatherb on the simulation (Ascend C Gatherb, its checks) and the Ascend C
+backend's refusals."""
 
 from __future__ import annotations
 
@@ -219,6 +220,130 @@ def test_gatherb_offset_off_a_block_is_an_error():
     off[1, 2] = 36
     with pytest.raises(Exception, match=r"offset \[1, 2\] is byte 36: a 32-byte block of the 1024-byte source"):
         run(prog, np.zeros((1, src_cols), np.float32), off, np.zeros((4, out_cols), np.float32), config=INTERP)
+
+
+_BYTES = {pl.INT8: 1, pl.UINT8: 1, pl.INT16: 2, pl.UINT16: 2, pl.FP16: 2, pl.INT32: 4, pl.UINT32: 4, pl.FP32: 4}
+_NP = {
+    pl.INT8: np.int8,
+    pl.UINT8: np.uint8,
+    pl.INT16: np.int16,
+    pl.UINT16: np.uint16,
+    pl.FP16: np.float16,
+    pl.INT32: np.int32,
+    pl.UINT32: np.uint32,
+    pl.FP32: np.float32,
+}
+
+
+def _blocks_program(src_dtype, out_dtype, rows: int, blocks: int, src_blocks: int, valid):
+    """gatherb of a [1, src_blocks * 32 bytes] source by [rows, blocks] offsets valid in `valid`."""
+    src_cols = src_blocks * 32 // _BYTES[src_dtype]
+    out_cols = blocks * 32 // _BYTES[out_dtype]
+
+    @pl.program
+    class Blocks:
+        @pl.function(type=pl.FunctionType.InCore)
+        def kernel(
+            self,
+            src: pl.Tensor[[1, src_cols], src_dtype],
+            off: pl.Tensor[[rows, blocks], pl.UINT32],
+            out: pl.InOut[pl.Tensor[[rows, out_cols], out_dtype]],
+        ) -> pl.Tensor[[rows, out_cols], out_dtype]:
+            s = pl.load(src, [0, 0], [1, src_cols])
+            o = pl.load(off, [0, 0], [rows, blocks], valid_shape=valid)
+            return pl.store(pl.tile.gatherb(s, o, output_dtype=out_dtype), [0, 0], out)
+
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def main(
+            self,
+            src: pl.Tensor[[1, src_cols], src_dtype],
+            off: pl.Tensor[[rows, blocks], pl.UINT32],
+            out: pl.InOut[pl.Tensor[[rows, out_cols], out_dtype]],
+        ) -> pl.Tensor[[rows, out_cols], out_dtype]:
+            return self.kernel(src, off, out)
+
+    return Blocks, src_cols, out_cols
+
+
+def _run_blocks(src_dtype, out_dtype, rows, blocks, src_blocks, valid, off, config):
+    prog, src_cols, out_cols = _blocks_program(src_dtype, out_dtype, rows, blocks, src_blocks, valid)
+    source = (np.arange(src_cols) % 251).astype(_NP[src_dtype]).reshape(1, src_cols)
+    out = np.zeros((rows, out_cols), _NP[out_dtype])
+    run(prog, source, off, out, config=config)
+    want = np.zeros((rows, blocks * 32), np.uint8)
+    raw = source.view(np.uint8).reshape(-1)
+    for i in range(valid[0]):
+        for b in range(valid[1]):
+            want[i, b * 32 : b * 32 + 32] = raw[off[i, b] : off[i, b] + 32]
+    np.testing.assert_array_equal(out.view(np.uint8), want)
+
+
+@needs_gxx
+@pytest.mark.parametrize(
+    ("src", "dst", "shape", "valid"),
+    [
+        (pl.FP32, pl.FP32, (4, 8), (4, 8)),
+        (pl.INT16, pl.INT8, (4, 8), (3, 5)),
+        (pl.INT8, pl.UINT16, (4, 8), (1, 1)),
+        (pl.UINT32, pl.FP16, (2, 16), (2, 9)),
+    ],
+)
+def test_gatherb_on_the_simulation_is_ascend_c_gatherb(src, dst, shape, valid):
+    """Gatherb on uint16_t/uint32_t views of the tiles; a partial offsets tile zeroed past
+    its valid block (the result is compared where valid, zero elsewhere in `out`)."""
+    rows, blocks = shape
+    n = rows * blocks
+    off = (((np.arange(n) * 5 + 3) % n) * 32).astype(np.uint32).reshape(rows, blocks)
+    for target in ("interpreter", "sim"):
+        _run_blocks(src, dst, rows, blocks, n, list(valid), off, RunConfig(target=target))
+
+
+@needs_gxx
+def test_gatherb_of_more_than_255_repeats_is_several_calls():
+    """2560 offsets (320 repeats of 8) from a 4-block source: two Gatherb calls."""
+    off = ((np.arange(64 * 40) * 7 % 4) * 32).astype(np.uint32).reshape(64, 40)
+    _run_blocks(pl.INT16, pl.INT8, 64, 40, 4, [64, 40], off, RunConfig(target="sim"))
+
+
+@needs_gxx
+@pytest.mark.parametrize(
+    ("at", "value", "message"),
+    [
+        (10, 36, r"Gatherb: offset\[10\] is byte 36, not a multiple of 32"),
+        (3, 1024, r"Gatherb: offset\[3\] is byte 1024: its block is not inside src's 1024 bytes"),
+    ],
+)
+def test_the_simulation_checks_gatherb_offsets(at, value, message):
+    off = np.zeros((4, 8), np.uint32)
+    off.reshape(-1)[at] = value
+    with pytest.raises(Exception, match=message):
+        _run_blocks(pl.FP32, pl.FP32, 4, 8, 32, [4, 8], off, RunConfig(target="sim"))
+
+
+@needs_gxx
+def test_gatherb_of_a_source_with_padded_rows_is_refused():
+    prog = build(
+        """
+        @pl.program
+        class P:
+            @pl.function(type=pl.FunctionType.InCore)
+            def k(self, x: pl.Tensor[[2, 12], pl.FP32], o: pl.Tensor[[1, 8], pl.UINT32], out: pl.Out[pl.Tensor[[1, 64], pl.FP32]]) -> pl.Tensor[[1, 64], pl.FP32]:
+                s = pl.load(x, [0, 0], [2, 12])
+                t = pl.load(o, [0, 0], [1, 8])
+                return pl.store(pl.tile.gatherb(s, t), [0, 0], out)
+
+            @pl.function(type=pl.FunctionType.Orchestration)
+            def main(self, x: pl.Tensor[[2, 12], pl.FP32], o: pl.Tensor[[1, 8], pl.UINT32], out: pl.Out[pl.Tensor[[1, 64], pl.FP32]]) -> pl.Tensor[[1, 64], pl.FP32]:
+                return self.k(x, o, out)
+        """
+    )
+    args = (np.zeros((2, 12), np.float32), np.zeros((1, 8), np.uint32), np.zeros((1, 64), np.float32))
+    with pytest.raises(
+        ParserError,
+        match=r"<test>:\d+:\d+: .*cannot lower 'pypto.tile.gatherb' in @k: its source "
+        r"!pypto.tile<\[2, 12\], f32, vec> has rows of 48 bytes, padded to 64",
+    ):
+        run(prog, *args, config=RunConfig(target="sim"))
 
 
 @pl.program

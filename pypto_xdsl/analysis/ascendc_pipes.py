@@ -78,18 +78,18 @@ def is_vector_instruction(op: Operation) -> bool:
 
 
 def element_offset(value: SSAValue) -> int | None:
-    """Elements from the start of its buffer a (sub)tensor begins at (None: not constant)."""
-    offset = 0
+    """Elements (of `value`'s type) from the start of its buffer a (sub)tensor begins at,
+    through windows and reinterpret_cast views (None: not constant)."""
+    eb = value.type.element_bytes  # type: ignore[attr-defined]
+    offset = 0  # bytes
     while isinstance(value.owner, M.AtOp | M.ReinterpretCastOp):
-        if isinstance(value.owner, M.ReinterpretCastOp):  # same element width: same offsets
-            value = value.owner.input
-            continue
-        for v, c in value.owner.term_list():
-            if v is not None:
-                return None
-            offset += c
-        value = value.owner.base
-    return offset
+        if isinstance(value.owner, M.AtOp):
+            for v, c in value.owner.term_list():
+                if v is not None:
+                    return None
+                offset += c * value.type.element_bytes  # type: ignore[attr-defined]
+        value = value.owner.operands[0]
+    return offset // eb if offset % eb == 0 else None
 
 
 def _blocks(value: SSAValue, spans: list[tuple[int, int]]) -> frozenset[int] | None:
@@ -155,6 +155,17 @@ def _footprints(op: Operation) -> list[tuple[SSAValue, frozenset[int] | None, bo
             base = off * dst.type.element_bytes // 32  # type: ignore[attr-defined]
             dst_blocks = frozenset(_strided(base, repeat, 8, dst_blk, dst_rep))
         return [(dst, dst_blocks, True), (src, _blocks(src, [(0, 8 * repeat)]), False)]
+    if isinstance(op, C.GatherbOp):
+        # the blocks of src it reads depend on the offsets' values: all of src
+        dst_blk, dst_rep = ints("params")
+        repeat = num("repeat")
+        off = element_offset(op.dst)
+        dst_blocks = None
+        if off is not None and (off * op.dst.type.element_bytes) % 32 == 0:  # type: ignore[attr-defined]
+            base = off * op.dst.type.element_bytes // 32  # type: ignore[attr-defined]
+            dst_blocks = frozenset(_strided(base, repeat, 8, dst_blk or 1, dst_rep))
+        return [(op.dst, dst_blocks, True), (op.src, None, False),
+                (op.offset, _blocks(op.offset, [(0, 8 * repeat)]), False)]
     if isinstance(op, C.DuplicateOp) and op.extents:
         return [(op.dst, None, True)]  # a run-time extent: the whole buffer
     if "count" in props:

@@ -1,5 +1,5 @@
 """`ascendc` instructions: the vector unit (level-2 count form and level-0 repeat form),
-reductions, Brcb, Cast, Select, Compare(s), the cube (LoadData 2D and 3D v2, LoadDataWithTranspose, Mmad, Fixpipe) and the scalar
+reductions, Brcb, Cast, Select, Compare(s), Gatherb, the cube (LoadData 2D and 3D v2, LoadDataWithTranspose, Mmad, Fixpipe) and the scalar
 expressions (`GetBlockIdx()`, `GetBlockNum()`, unary minus).
 
 Vector instructions write their first operand (destination-passing, as in Ascend C):
@@ -42,7 +42,7 @@ from pypto_xdsl.dialects.ascendc_format import (
     ints_prop,
     prop_int,
 )
-from pypto_xdsl.dialects.ascendc_memory import Expression, ParamsOp, UsesReservedUb, _same_element
+from pypto_xdsl.dialects.ascendc_memory import Expression, ParamsOp, ReinterpretCastOp, UsesReservedUb, _same_element
 from pypto_xdsl.dialects.ascendc_types import (
     ENUM_FIELDS,
     CmpMode,
@@ -817,10 +817,58 @@ class TransposeOp(VectorOp):
             raise VerifyException(f"{self.name}: dst and src are two different 16 x 16 blocks (an out-of-place transpose)")
 
 
+@irdl_op_definition
+class GatherbOp(VectorOp):
+    """`Gatherb(dst, src, offset, repeatTime, GatherRepeatParams(dstBlkStride, dstRepStride))`
+    (basic API, `kernel_operator_vec_gather_intf.h`): 32-byte blocks (DataBlocks) of `src` by
+    byte offset. Repeat r reads the 8 uint32 offsets `offset[8 r .. 8 r + 7]`; block j of it is
+    the 32 bytes of `src` from byte `offset[8 r + j]` (counted from `src`'s start), written at
+    block `r * dstRepStride + j * dstBlkStride` of `dst` (a dstBlkStride of 0 counts as 1).
+    Every offset is a multiple of 32 bytes (the block's UB address stays 32-byte aligned) and
+    the block lies in the Unified Buffer; `dst` and `src` are different memory. On dav-c220 it
+    exists for uint16_t and uint32_t (`T` of dst and src); data of other types is passed as
+    `ascendc.reinterpret_cast` views (the same bytes)."""
+
+    name = "ascendc.gatherb"
+    CXX_NAME: ClassVar[str] = "Gatherb"
+    ELEMENTS: ClassVar[tuple[str, ...] | None] = ("ui16", "ui32")
+    BLOCKS_PER_REPEAT: ClassVar[int] = 8
+    dst = operand_def(LocalTensorType)
+    src = operand_def(LocalTensorType)
+    offset = operand_def(LocalTensorType)
+    repeat = prop_def(IntegerAttr)
+    params = prop_def()
+    FORMAT_KEYWORDS: ClassVar[tuple] = (("repeat", "repeat", INT, None), ("params", "params", INTS, None))
+
+    def __init__(self, dst: SSAValue, src: SSAValue, offset: SSAValue, repeat: int, params: tuple[int, int] = (1, 8)):
+        IRDLOperation.__init__(self, operands=[dst, src, offset],
+                               properties={"repeat": int_prop(repeat), "params": ints_prop(params)})
+
+    def verify_(self) -> None:
+        _check_ub(self, [self.dst, self.src, self.offset])
+        _same_element(self, [self.dst, self.src])
+        if str(self.offset.type.element_type) != "ui32":  # type: ignore[union-attr]
+            raise VerifyException(
+                f"the offset operand of {self.name} is a LocalTensor<uint32_t> of byte offsets, got {self.offset.type}"
+            )
+        check_positive(self, "repeat", MAX_REPEAT)
+        check_ints(self, "params", 2, 255, "GatherRepeatParams(dstBlkStride, dstRepStride)")
+        self._verify_elements()
+        if _viewed(self.dst) is _viewed(self.src):
+            raise VerifyException(f"{self.name}: dst and src are different memory (Gatherb does not work in place)")
+
+
+def _viewed(value: SSAValue) -> SSAValue:
+    """The tensor `value` is a reinterpret_cast view of (itself if none)."""
+    while isinstance(value.owner, ReinterpretCastOp):
+        value = value.owner.source
+    return value
+
+
 VECTOR_OPS = [
     AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, LnOp, SqrtOp, AbsOp, ReluOp, ReciprocalOp, RsqrtOp,
     AddsOp, MulsOp, MaxsOp, MinsOp, DuplicateOp, DuplicateBitsOp, CastOp, WholeReduceMaxOp, WholeReduceMinOp, WholeReduceSumOp,
-    BrcbOp, SelectOp, SelectScalarOp, CompareOp, ComparesOp, SinOp, CosOp, TransposeOp,
+    BrcbOp, SelectOp, SelectScalarOp, CompareOp, ComparesOp, SinOp, CosOp, TransposeOp, GatherbOp,
 ]
 
 

@@ -2,8 +2,8 @@
 
 Declarations (at the top of a kernel, in this order when printed): `global_tensor`,
 `block_workspace`, `tpipe`, `tque`, `tbuf`, `init_buffer`. Local tensors: `alloc_tensor`,
-`get_buf`, `enque`, `deque`, `deque_head`, `free_tensor`, `at` (`t[64]`, `x_gm[i * 128]`, a C++
-expression printed where it is used) and `reinterpret_cast` (`t.ReinterpretCast<half>()`). Copies: `data_copy` (count, `DataCopyParams` or
+`get_buf`, `enque`, `deque`, `deque_head`, `free_tensor`, `at` (`t[64]`, `x_gm[i * 128]`) and
+`reinterpret_cast` (`t.ReinterpretCast<uint32_t>()`), C++ expressions printed where they are used. Copies: `data_copy` (count, `DataCopyParams` or
 parameter-struct form) and `data_copy_pad`. Parameter structs: `params`.
 
 Ops that declare a C++ variable carry its `name` ("t" in `%t = ascendc.alloc_tensor "t" %q`):
@@ -622,36 +622,32 @@ class AtOp(IRDLOperation):
 
 @irdl_op_definition
 class ReinterpretCastOp(AscendCFormat, IRDLOperation):
-    """`t.ReinterpretCast<U>()`: the local tensor `t` seen as elements of another type of the
-    same width (`int16_t` as `half`, `uint32_t` as `float`: an instruction that exists for
-    one type only moving the bits of another). A C++ expression printed where it is used; the
-    view is its operand's buffer, at the same element offsets (analyses look through it as
-    through `ascendc.at`)."""
+    """`t.ReinterpretCast<U>()`: the local tensor `t` seen as a tensor of `U` elements.
+
+    The same address and bytes (its size in bytes kept: `sizeof(T) * n / sizeof(U)` elements),
+    a C++ expression printed where it is used. An instruction that exists for fewer element
+    types than the data has (Gatherb) takes its operands so."""
 
     name = "ascendc.reinterpret_cast"
-    input = operand_def(LocalTensorType)
+    source = operand_def(LocalTensorType)
     result = result_def(LocalTensorType)
     traits = traits_def(Pure(), Expression())
 
-    def __init__(self, value: SSAValue, element_type: Attribute):
-        t = value.type
-        assert isinstance(t, LocalTensorType)
-        super().__init__(operands=[value], result_types=[LocalTensorType(element_type, t.pos)])
+    def __init__(self, source: SSAValue, element_type: Attribute):
+        pos = source.type.pos  # type: ignore[attr-defined]
+        super().__init__(operands=[source], result_types=[LocalTensorType(element_type, pos)])
 
     def verify_(self) -> None:
-        a, r = self.input.type, self.result.type
-        assert isinstance(a, LocalTensorType) and isinstance(r, LocalTensorType)
-        if a.pos != r.pos:
-            raise VerifyException(f"{self.name} keeps the position of its tensor ({a.pos.value}), got {r.pos.value}")
-        if a.element_bytes != r.element_bytes:
-            raise VerifyException(
-                f"{self.name} views elements of one width as another type of that width: "
-                f"{a.element_type} ({a.element_bytes} bytes) as {r.element_type} ({r.element_bytes} bytes)"
-            )
+        src, dst = self.source.type, self.result.type
+        assert isinstance(src, LocalTensorType) and isinstance(dst, LocalTensorType)
+        if src.pos != dst.pos:
+            raise VerifyException(f"ascendc.reinterpret_cast keeps the tensor's position {src.pos.value}, got {dst}")
+        if src.element_type == dst.element_type:
+            raise VerifyException(f"ascendc.reinterpret_cast to the element type the tensor has ({src.element_type})")
 
 
 def base_tensor(value: SSAValue) -> SSAValue:
-    """The tensor an `ascendc.at` (and `ascendc.reinterpret_cast`) chain starts from."""
+    """The tensor an `ascendc.at` / `ascendc.reinterpret_cast` chain starts from."""
     while isinstance(value.owner, AtOp | ReinterpretCastOp):
         value = value.owner.operands[0]
     return value

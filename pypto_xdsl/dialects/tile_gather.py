@@ -205,8 +205,9 @@ class GatherbOp(PyptoValueOp):
     u32 byte offsets into them, its rows a multiple of 8 offsets (32 bytes). Block b of
     result row i is the 32 bytes of `%src` from byte `offsets[i, b]`: the result is
     [rows, cols * 32 / sizeof(R)] of any of the gathers' element types (the bytes are kept,
-    not converted), partial where `%offsets` is. An offset is a multiple of the source
-    element's size, and a block lies inside `%src`."""
+    not converted), partial where `%offsets` is. An offset is a multiple of 32 (a block starts
+    at a block boundary: the interpreter checks it, and Ascend C's Gatherb needs the block's UB
+    address 32-byte aligned), and a block lies inside `%src`."""
 
     name = "pypto.tile.gatherb"
     OPERANDS: ClassVar[tuple[str, ...]] = ("source", "offsets")

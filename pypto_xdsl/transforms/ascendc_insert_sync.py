@@ -132,7 +132,7 @@ def _hand_off_deferred(rewriter: PatternRewriter, queue: SSAValue, tensor: SSAVa
         return
     first = min(later, key=order.__getitem__)
     while first.prev_op is not None and first.prev_op is not producer and isinstance(
-        first.prev_op, M.AtOp | M.ParamsOp | arith.ConstantOp
+        first.prev_op, M.AtOp | M.ReinterpretCastOp | M.ParamsOp | arith.ConstantOp
     ):
         first = first.prev_op  # before the consumer's declarations and loop bounds
     enque = M.EnqueOp(queue, tensor)
@@ -189,7 +189,7 @@ class HandOffAfterProducer(RewritePattern):
 
 def _hoisted(op: Operation) -> Operation:
     point = op
-    while point.prev_op is not None and isinstance(point.prev_op, M.AtOp | M.ParamsOp | M.SetAtomicAddOp):
+    while point.prev_op is not None and isinstance(point.prev_op, M.AtOp | M.ReinterpretCastOp | M.ParamsOp | M.SetAtomicAddOp):
         point = point.prev_op
     return point
 

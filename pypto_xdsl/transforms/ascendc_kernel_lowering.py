@@ -680,7 +680,6 @@ def lower_kernel(func: program.FuncOp, workspace: WorkspaceLayout | None = None)
 _GATHER_REFUSALS = {
     tile.MgatherOp: "an indexed copy from global memory has no Ascend C lowering here (DataCopy moves "
                     "contiguous or strided blocks; Gather and Gatherb read the Unified Buffer)",
-    tile.GatherbOp: "Ascend C's Gatherb is not lowered by this backend yet",
     tile.MscatterOp: "an indexed copy into global memory has no Ascend C lowering here (PyPTO's MSCATTER "
                      "is an Ascend 950 instruction)",
 }

@@ -39,7 +39,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, IntegerType
+from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, IntegerType, Signedness
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.traits import IsTerminator
 
@@ -163,6 +163,16 @@ def fold_partial_tiles(func: program.FuncOp) -> PartialTiles:
                 if root is not None:
                     out.before.setdefault(op, []).append(root)
             valid[op.results[0]] = (rows, 1)
+        elif isinstance(op, tile.GatherbOp):
+            # the source is read as bytes, valid or not (as the interpreter does); a partial
+            # offsets tile is zeroed past its valid block, so that every block Gatherb reads is
+            # the source's first, and the result is valid where the offsets are
+            if op.offsets in valid:
+                rows, cols = valid[op.offsets]
+                root = _request(out, valid, op.offsets, Fill(valid[op.offsets], PadValue.ZERO, op))
+                if root is not None:
+                    out.before.setdefault(op, []).append(root)
+                valid[op.result] = (rows, _scaled(op, cols, op.result.type.get_shape()[1] // op.offsets.type.get_shape()[1]))  # type: ignore[union-attr]
         elif isinstance(op, _KEEPS_VALID):
             if first in valid:
                 valid[op.results[0]] = valid[first]
@@ -227,6 +237,18 @@ def _mask_bytes(op: Operation, cols: Extent) -> Extent:
     assert block is not None
     block.insert_ops_before([seven, eight, plus, share], op)
     return share.result
+def _scaled(op: Operation, extent: Extent, factor: int) -> Extent:
+    """`extent * factor`, computed before `op` where it is a run-time value."""
+    c = const_of(extent)
+    if c is not None:
+        return c * factor
+    k = arith.ConstantOp(IntegerAttr(factor, IndexType()))
+    product = arith.MuliOp(extent, k.result)  # type: ignore[arg-type]
+    product.result.name_hint = "valid_cols"
+    block = op.parent_block()
+    assert block is not None
+    block.insert_ops_before([k, product], op)
+    return product.result
 
 
 def _window_share(load: tile.LoadOp, view: tensor.SetValidShapeOp) -> Valid:
@@ -289,11 +311,20 @@ def _request(out: PartialTiles, valid: dict[SSAValue, Valid], value: SSAValue, f
 
 
 def pad_scalar(pad: PadValue, elem) -> arith.ConstantOp:
-    """The pad value as a constant of the tile's element type."""
+    """The pad value as a constant of the tile's element type (of a signless integer type of
+    its width for an unsigned or signed one, which arith constants cannot have: the caller
+    casts it)."""
     if isinstance(elem, IntegerType):
         width = elem.width.data
-        lo, hi = -(1 << (width - 1)), (1 << (width - 1)) - 1
-        return arith.ConstantOp(IntegerAttr({PadValue.ZERO: 0, PadValue.MAX: hi, PadValue.MIN: lo}[pad], elem))
+        if elem.signedness.data == Signedness.UNSIGNED:
+            lo, hi = 0, (1 << width) - 1
+        else:
+            lo, hi = -(1 << (width - 1)), (1 << (width - 1)) - 1
+        value = {PadValue.ZERO: 0, PadValue.MAX: hi, PadValue.MIN: lo}[pad]
+        if elem.signedness.data != Signedness.SIGNLESS:
+            value = value - (1 << width) if value >= 1 << (width - 1) else value
+            elem = IntegerType(width)
+        return arith.ConstantOp(IntegerAttr(value, elem))
     value = {PadValue.ZERO: 0.0, PadValue.MAX: float("inf"), PadValue.MIN: float("-inf")}[pad]
     return arith.ConstantOp(FloatAttr(value, elem))
 
@@ -411,6 +442,8 @@ class PartialTileLowering:
     def _pad_value(self, pad: PadValue, elem) -> SSAValue:
         c = self._insert(pad_scalar(pad, elem))  # type: ignore[attr-defined]
         c.results[0].name_hint = f"pad_{pad.value}"
+        if c.results[0].type != elem:  # a signed / unsigned integer: static_cast<T>(the signless bits)
+            return self._insert(C.ScalarCastOp(c.results[0], elem)).results[0]  # type: ignore[attr-defined]
         return c.results[0]
 
     # ---- fills

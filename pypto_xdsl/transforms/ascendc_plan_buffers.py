@@ -125,7 +125,8 @@ def _ancestor_in(op: Operation, block: Block) -> Operation | None:
 
 
 def _users(value: SSAValue) -> list[Operation]:
-    """The ops using a local tensor, through `ascendc.at` subtensors and deque hand-overs."""
+    """The ops using a local tensor, through `ascendc.at` subtensors, reinterpret_cast views
+    and deque hand-overs."""
     out: list[Operation] = []
     pending = [value]
     while pending:

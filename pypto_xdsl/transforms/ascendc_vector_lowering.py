@@ -115,6 +115,8 @@ class VectorLowering(ScalarLowering):
                 self.def_tile(op.result, op)  # contents unspecified: a buffer, no instruction
         elif kind in ADVANCED_MATH:
             self._advanced_math(op, ADVANCED_MATH[kind])
+        elif isinstance(op, tile.GatherbOp):
+            self._gatherb(op)
         elif isinstance(op, tile.RowProdOp):
             self._row_prod(op)
         elif isinstance(op, tile.ReadOp) and op.source.type.space == MemorySpace.VEC:  # type: ignore[union-attr]
@@ -563,6 +565,42 @@ class VectorLowering(ScalarLowering):
             n, src = half, scratch
         self.vec(op, C.MulsOp(d.value, scratch, one, count=lay.cols))
 
+    def _gatherb(self, op: tile.GatherbOp) -> None:
+        """`tile.gatherb` as Ascend C `Gatherb`: the offsets tile (rows of a multiple of 8 u32
+        offsets, so unpadded) is one run of repeats of 8 offsets, each writing 8 consecutive
+        32-byte blocks of the result (GatherRepeatParams(1, 8); the result's rows are
+        `8 * 32`-byte multiples, unpadded too), in calls of at most 255 repeats. Gatherb exists
+        for uint16_t/uint32_t: the tiles are passed as ReinterpretCast views (uint32_t for
+        4-byte source elements, else uint16_t), which keep the bytes, as the op does. The
+        offsets count bytes from the source's start, which are the tile's row-major bytes only
+        when its rows are not padded in the Unified Buffer. A partial offsets tile has its
+        invalid part zeroed first (fold_partial_tiles): those offsets name the source's first
+        block, a block inside it, where the result is unspecified anyway."""
+        s, o = self.tile_of(op.source), self.tile_of(op.offsets)
+        src, off = s.layout, o.layout
+        if src.rows > 1 and src.ld != src.cols:
+            raise op_error(op, f"its source {op.source.type} has rows of {src.cols * src.elem_bytes} bytes, padded to "
+                               f"{src.ld * src.elem_bytes} in the Unified Buffer; gatherb's byte offsets count the "
+                               "tile's row-major bytes, so the source rows must be whole 32-byte blocks")
+        assert off.rows == 1 or off.ld == off.cols, "rows of a multiple of 8 u32 offsets are whole blocks"
+        d = self.def_tile(op.result, op)
+        as_type = IntegerType(32 if src.elem_bytes == 4 else 16, Signedness.UNSIGNED)
+        dst, source = self._viewed_as(d.value, as_type), self._viewed_as(s.value, as_type)
+        per_repeat = C.GatherbOp.BLOCKS_PER_REPEAT
+        repeats = off.rows * off.cols // per_repeat
+        t_bytes = as_type.width.data // 8
+        for r0 in range(0, repeats, MAX_REPEAT):
+            repeat = min(MAX_REPEAT, repeats - r0)
+            into = self.at_const(dst, r0 * REPEAT_BYTES // t_bytes)
+            offsets = self.at_const(o.value, r0 * per_repeat)
+            self.vec(op, C.GatherbOp(into, source, offsets, repeat, (1, REPEAT_BYTES // BLOCK_BYTES)))
+
+    def _viewed_as(self, tensor: SSAValue, elem: Attribute) -> SSAValue:
+        """`tensor` as a LocalTensor of `elem` elements (a ReinterpretCast where it holds others)."""
+        if tensor.type.element_type == elem:  # type: ignore[attr-defined]
+            return tensor
+        return self._insert(M.ReinterpretCastOp(tensor, elem)).results[0]
+
     def _row_expand(self, op: Operation) -> None:
         """[R, C] op [R, 1] on the vector pipe: Brcb the row values into one 32-byte block per
         row (scratch), then level-0 instructions with one repeat per row whose second source
@@ -715,5 +753,5 @@ VECTOR_OPS = (
     *BINARY, *UNARY, tile.NegOp, tile.TanhOp, *SCALAR, tile.FullOp, tile.ExpandsOp, tile.CastOp, *ROW_REDUCE,
     *ROW_EXPAND, *COL_EXPAND, *COL_REDUCE, tile.ConcatOp, tile.SliceOp, tile.AssembleOp, tile.ReshapeOp, tile.CreateOp,
     *ADVANCED_MATH, tile.RowProdOp, tile.ReadOp, tile.WriteOp, tile.TransposeOp, tile.TransposeViewOp, tile.TriOp,
-    tile.CmpOp, tile.CmpsOp, tile.SelOp, tile.SelsOp,
+    tile.CmpOp, tile.CmpsOp, tile.SelOp, tile.SelsOp, tile.GatherbOp,
 )

@@ -332,8 +332,8 @@ class KernelPrinter(CxxWriter):
             self.exprs[op.result] = Expr(f"{self._t(op.base)}[{' + '.join(parts)}]", self.expr(op.base).ctype)
             return
         if isinstance(op, M.ReinterpretCastOp):
-            c = self._elem(op.result)
-            self.exprs[op.result] = Expr(f"{self._t(op.input)}.ReinterpretCast<{c}>()", "LocalTensor")
+            base = self.expr(op.source)
+            self.exprs[op.result] = Expr(f"{base.text}.ReinterpretCast<{self._elem(op.result)}>()", base.ctype)
             return
         if isinstance(op, M.ParamsOp):
             name = self._var(op)
@@ -474,6 +474,9 @@ class KernelPrinter(CxxWriter):
             add(f"{fn}({operands}, {_int(op, 'mask')}, {_int(op, 'repeat')}, {strides}{order});")
         elif isinstance(op, C.BrcbOp):
             add(f"Brcb({operands}, {_int(op, 'repeat')}, BrcbRepeatParams({', '.join(map(str, _ints(op, 'params')))}));")
+        elif isinstance(op, C.GatherbOp):
+            params = ", ".join(map(str, _ints(op, "params")))
+            add(f"Gatherb({operands}, {_int(op, 'repeat')}, GatherRepeatParams({params}));")
         elif isinstance(op, C.TransposeOp):
             add(f"Transpose({operands});")
         elif isinstance(op, C.SelectOp | C.SelectScalarOp):

@@ -117,22 +117,8 @@ ascendc.kernel vector @k(%s: f32, %n: i32) {
   %a = ascendc.get_buf "a" %buf : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<f32, VECCALC>
   %m = ascendc.get_buf "m" %buf : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<ui8, VECCALC>
   %i = ascendc.get_buf "i" %buf : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<i16, VECCALC>
-  %h = ascendc.reinterpret_cast %i : !ascendc.local_tensor<i16, VECCALC> -> !ascendc.local_tensor<f32, VECCALC>
-  ascendc.return
-}
-
-// CHECK: ascendc.reinterpret_cast views elements of one width as another type of that width: i16 (2 bytes) as f32 (4 bytes)
-
-// -----
-
-ascendc.kernel vector @k(%s: f32, %n: i32) {
-  %pipe = ascendc.tpipe "pipe"
-  %buf = ascendc.tbuf "buf" : !ascendc.buffer<VECCALC>
-  %a = ascendc.get_buf "a" %buf : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<f32, VECCALC>
-  %m = ascendc.get_buf "m" %buf : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<ui8, VECCALC>
-  %i = ascendc.get_buf "i" %buf : !ascendc.buffer<VECCALC> -> !ascendc.local_tensor<i16, VECCALC>
   %h = ascendc.reinterpret_cast %i : !ascendc.local_tensor<i16, VECCALC> -> !ascendc.local_tensor<f16, VECOUT>
   ascendc.return
 }
 
-// CHECK: ascendc.reinterpret_cast keeps the position of its tensor (VECCALC), got VECOUT
+// CHECK: ascendc.reinterpret_cast keeps the tensor's position VECCALC, got !ascendc.local_tensor<f16, VECOUT>

@@ -269,10 +269,15 @@ class LocalTensor {
     return t;
   }
   uint32_t GetSize() const { return size_; }
-  // The same buffer seen as elements of another type (the devkit's ReinterpretCast).
+  // The same bytes seen as U elements (ReinterpretCast): the size in bytes is kept.
   template <typename U>
   LocalTensor<U> ReinterpretCast() const {
-    return LocalTensor<U>(reinterpret_cast<U*>(ptr_), static_cast<uint32_t>((uint64_t)size_ * sizeof(T) / sizeof(U)), slot_);
+    LocalTensor<U> t;
+    t.ptr_ = reinterpret_cast<U*>(ptr_);
+    t.size_ = static_cast<uint32_t>((uint64_t)size_ * sizeof(T) / sizeof(U));
+    t.slot_ = slot_;
+    t.gen_ = gen_;
+    return t;
   }
   T GetValue(uint32_t i) const {
     check_live("GetValue");
@@ -335,6 +340,8 @@ class LocalTensor {
   }
 
  private:
+  template <typename U>
+  friend class LocalTensor;
   T* ptr_ = nullptr;
   uint32_t size_ = 0;
   Slot* slot_ = nullptr;
@@ -1173,6 +1180,84 @@ void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const int32_t r
     }
   dst.mark_v_write();
   pypto_sim::cost::vector("Brcb", sizeof(T), repeatTime, 8ull * repeatTime);
+}
+
+// ------------------------------------------------------------------ gather of 32-byte blocks by byte offset
+
+// include/basic_api/kernel_struct_gather.h: only dstBlkStride and dstRepStride are read (the
+// other fields are deprecated), in 32-byte blocks.
+struct GatherRepeatParams {
+  GatherRepeatParams() = default;
+  GatherRepeatParams(const uint8_t dstBlkStrideIn, const uint8_t dstRepStrideIn)
+      : dstRepStride(dstRepStrideIn), dstBlkStride(dstBlkStrideIn) {}
+  uint32_t blockNumber = 8;
+  uint16_t dstRepStride = 8;
+  uint8_t dstBlkStride = 1;
+  uint8_t src0BlkStride = 1, src1BlkStride = 1, src0RepStride = 8, src1RepStride = 8;
+  bool repeatStrideMode = false, strideSizeMode = false;
+};
+
+// Gatherb (kernel_operator_vec_gather_intf.h; dav-c220: uint16_t and uint32_t): repeat r reads
+// the 8 byte offsets offset[8 r .. 8 r + 7]; block j of it is the 32 bytes of src from byte
+// offset[8 r + j] (from src's start), written at block r * dstRepStride + j * dstBlkStride of dst
+// (a dstBlkStride of 0 counts as 1). repeatTime 0 is a no-op (Atlas A2). Checked: every offset
+// a multiple of 32 (the block's UB address 32-byte aligned), the block inside the Unified
+// Buffer, and, here, inside src's tensor (the hardware would read whatever UB holds there,
+// which no pypto-xdsl kernel means); dst not overlapping a block read (src and dst are
+// different memory). The repeat count is taken wider than the API's uint8_t, so that a count
+// above 255 fails here instead of wrapping.
+template <typename T>
+void Gatherb(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& offset,
+             const int32_t repeatTime, const GatherRepeatParams& p) {
+  static_assert(std::is_same<T, uint16_t>::value || std::is_same<T, uint32_t>::value,
+                "Gatherb exists for uint16_t and uint32_t on dav-c220 (ReinterpretCast other data)");
+  constexpr uint32_t per = pypto_sim::kBlockBytes / sizeof(T);
+  if (repeatTime < 0 || repeatTime > (int32_t)pypto_sim::kMaxRepeat) fail("Gatherb: repeatTime %d outside [0, 255]", repeatTime);
+  if (repeatTime == 0) return;
+  const uint32_t blk = p.dstBlkStride == 0 ? 1 : p.dstBlkStride;
+  if (p.dstRepStride == 0 && repeatTime > 1) fail("Gatherb: dstRepStride 0 with %d repeats (repeats would overwrite each other)", repeatTime);
+  const uint64_t n = 8ull * repeatTime;
+  offset.check_vec("Gatherb", n, true);
+  const uint64_t dst_elems = ((uint64_t)(repeatTime - 1) * p.dstRepStride + 7ull * blk + 1) * per;
+  dst.check_vec("Gatherb", dst_elems, false, false);
+  src.check_vec("Gatherb", 0, true, false);
+  const uint32_t src_at = pypto_sim::mem_offset(src.sim_slot()->mem, src.sim_ptr());
+  const uint64_t src_bytes = (uint64_t)src.GetSize() * sizeof(T);
+  const uint32_t ub = pypto_sim::mem_info(pypto_sim::Mem::UB).capacity;
+  const uint8_t* dst_lo = reinterpret_cast<const uint8_t*>(dst.sim_ptr());
+  const uint8_t* dst_hi = dst_lo + dst_elems * sizeof(T);
+  std::vector<uint32_t> read;
+  for (uint64_t k = 0; k < n; ++k) {
+    const uint32_t o = offset.sim_ptr()[k];
+    if (o % pypto_sim::kBlockBytes != 0)
+      fail("Gatherb: offset[%llu] is byte %u, not a multiple of 32 (the block's UB address must be 32-byte aligned)",
+           (unsigned long long)k, o);
+    if ((uint64_t)src_at + o + pypto_sim::kBlockBytes > ub)
+      fail("Gatherb: offset[%llu] (byte %u from src at UB byte %u) reaches past the %u-byte Unified Buffer",
+           (unsigned long long)k, o, src_at, ub);
+    if ((uint64_t)o + pypto_sim::kBlockBytes > src_bytes)
+      fail("Gatherb: offset[%llu] is byte %u: its block is not inside src's %llu bytes (buffer '%s')",
+           (unsigned long long)k, o, (unsigned long long)src_bytes, src.sim_slot()->owner);
+    const uint8_t* from = reinterpret_cast<const uint8_t*>(src.sim_ptr()) + o;
+    if (from < dst_hi && dst_lo < from + pypto_sim::kBlockBytes)
+      fail("Gatherb: offset[%llu] reads a block dst is written to, in buffer '%s' (src and dst must be different "
+           "memory)", (unsigned long long)k, dst.sim_slot()->owner);
+    read.push_back((src_at + o) / pypto_sim::kBlockBytes);
+  }
+  detail::v_blocks("Gatherb", src.sim_slot()->owner, src_at, src_at + static_cast<uint32_t>(src_bytes), false, read);
+  const uint32_t dst_at = pypto_sim::mem_offset(dst.sim_slot()->mem, dst.sim_ptr());
+  std::vector<uint32_t> written;
+  for (int32_t r = 0; r < repeatTime; ++r)
+    for (uint32_t j = 0; j < 8; ++j) written.push_back(dst_at / pypto_sim::kBlockBytes + r * p.dstRepStride + j * blk);
+  detail::v_blocks("Gatherb", dst.sim_slot()->owner, dst_at, dst_at + static_cast<uint32_t>(dst_elems * sizeof(T)), true, written);
+  for (int32_t r = 0; r < repeatTime; ++r)
+    for (uint32_t j = 0; j < 8; ++j) {
+      const uint8_t* from = reinterpret_cast<const uint8_t*>(src.sim_ptr()) + offset.sim_ptr()[(uint64_t)r * 8 + j];
+      uint8_t* to = reinterpret_cast<uint8_t*>(dst.sim_ptr() + ((uint64_t)r * p.dstRepStride + (uint64_t)j * blk) * per);
+      std::memcpy(to, from, pypto_sim::kBlockBytes);
+    }
+  dst.mark_v_write();
+  pypto_sim::cost::vector("Gatherb", sizeof(T), repeatTime, (uint64_t)repeatTime * 8 * per);
 }
 
 // Transpose(dst, src) (basic API): the 16 x 16 block of 2-byte elements at src (256

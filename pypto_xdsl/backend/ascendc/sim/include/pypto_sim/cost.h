@@ -520,12 +520,14 @@ inline void mmad(uint32_t m, uint32_t n, uint32_t k, uint32_t in_bytes) {
 
 // Cycles per 256-byte repeat for an instruction (devkit docs, "Vector指令理论性能汇总", Atlas A2):
 // most element-wise instructions do one repeat per cycle (64 f32 / 128 f16 lanes); Exp, Ln, Sqrt
-// and Div do 32 elements per cycle; ReduceRepeat (WholeReduceSum/Max) 64/7 f32, 128/7 f16.
+// and Div do 32 elements per cycle; ReduceRepeat (WholeReduceSum/Max) 64/7 f32, 128/7 f16;
+// Gatherb 42 uint16 / 21 uint32 elements (84 bytes) per cycle.
 inline double cycles_per_repeat(const char* op, uint32_t elem_bytes) {
   const double lanes = 256.0 / std::max<uint32_t>(1, elem_bytes);
   static const char* slow[] = {"Exp", "Ln", "Sqrt", "Div"};
   for (const char* s : slow)
     if (std::strcmp(op, s) == 0) return lanes / 32.0;
+  if (std::strcmp(op, "Gatherb") == 0) return 256.0 / 84.0;
   if (std::strncmp(op, "WholeReduce", 11) == 0) return 7.0;
   return 1.0;
 }
