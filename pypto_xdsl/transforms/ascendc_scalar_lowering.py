@@ -220,8 +220,8 @@ class ScalarLowering:
     def _is_written(self, value: SSAValue) -> bool:
         """Whether the kernel writes the storage `value` names anywhere (unknown: yes)."""
         root = self._storage(value)
-        if root is None:
-            return True
+        if root is None or getattr(root.owner, "name", "") == "pypto.dist.window_at":
+            return True  # unknown, or a communication window: other ranks write it at any time
         writers = (tile.StoreOp, tile.AtomicStoreOp, tensor.WriteOp, tensor.AssembleOp)
         return any(isinstance(w, writers) and self._storage(w.dest) in (root, None) for w in self.func.walk())  # type: ignore[attr-defined]
 
