@@ -2,9 +2,9 @@
 `include/adv_api/hccl/hccl.h`, class `AscendC::Hccl`):
 
     %h = ascendc.hccl "hccl"
-    %r = ascendc.hccl_rank_id %h : !ascendc.hccl
-    %n = ascendc.hccl_rank_dim %h : !ascendc.hccl
-    %w = ascendc.hccl_window "w_gm" %h, %off, %rank size 64 : !ascendc.hccl, i64, index -> !ascendc.gm_tensor<f32>
+    %r = ascendc.hccl_rank_id %h : !ascendc.hccl_client
+    %n = ascendc.hccl_rank_dim %h : !ascendc.hccl_client
+    %w = ascendc.hccl_window "w_gm" %h, %off, %rank size 64 : !ascendc.hccl_client, i64, index -> !ascendc.gm_tensor<f32>
 
 * `hccl` (a declaration): `Hccl<HcclServerType::HCCL_SERVER_TYPE_AICPU> hccl;
   hccl.Init(GetHcclContext<0>());` — the client of the communication domain the kernel's
@@ -42,9 +42,9 @@ HCCL_CLIENT = "AscendC::Hccl<AscendC::HcclServerType::HCCL_SERVER_TYPE_AICPU>"
 
 @irdl_attr_definition
 class HcclType(ParametrizedAttribute, TypeAttribute):
-    """`!ascendc.hccl`: an `AscendC::Hccl` client of the kernel's communication domain."""
+    """`!ascendc.hccl_client`: an `AscendC::Hccl` client of the kernel's communication domain."""
 
-    name = "ascendc.hccl"
+    name = "ascendc.hccl_client"
 
 
 @irdl_op_definition

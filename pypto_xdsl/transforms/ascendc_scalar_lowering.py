@@ -37,7 +37,11 @@ class ScalarLowering:
     # ---- element access (the scalar unit)
 
     def _event(self, event: HardEvent) -> None:
-        """SetFlag/WaitFlag<event> on a borrowed id: the waiting pipe waits for the setting one."""
+        """SetFlag/WaitFlag<event> on a borrowed id: the waiting pipe waits for the setting one.
+        None in a kernel without local buffers (no TPipe): it copies nothing, so no pipe but
+        the scalar unit's runs."""
+        if getattr(self, "pipe", None) is None:
+            return
         name = self.namer.fresh(f"event_{event.value.lower()}")
         fetch = self._insert(S.FetchEventIdOp(name, event, self.pipe))
         fetch.results[0].name_hint = name

@@ -261,8 +261,8 @@ def _localize(func: FuncOp) -> None:
     for arg in list(params):
         for use in list(arg.uses):
             op = use.operation
-            if op.parent is None:
-                continue
+            if op.parent is None or isinstance(op, WindowAtOp):
+                continue  # rewritten already (an op using two windows), or made by this pass
             localizer.rewrite(op)
 
 
