@@ -109,8 +109,11 @@ class HcclWindowOp(AscendCFormat, IRDLOperation):
     FORMAT_KEYWORDS: ClassVar[tuple] = (("size", "size", INT, None),)
 
     def __init__(self, name: str, hccl: SSAValue, offset: SSAValue, rank: SSAValue, element_type: Attribute, size: int):
-        super().__init__(operands=[hccl, offset, rank], properties={"name": StringAttr(name), "size": int_prop(size)},
-                         result_types=[GlobalTensorType(element_type)])
+        super().__init__(
+            operands=[hccl, offset, rank],
+            properties={"name": StringAttr(name), "size": int_prop(size)},
+            result_types=[GlobalTensorType(element_type)],
+        )
 
     def verify_(self) -> None:
         check_positive(self, "size")

@@ -66,18 +66,23 @@ class CommDomain:
 
     def region(self, rank: int) -> np.memmap:
         assert self.path is not None
-        return np.memmap(self.path, dtype=np.uint8, mode="r+", offset=HEADER_BYTES + rank * self.region_bytes,
-                         shape=(self.region_bytes,))
+        return np.memmap(
+            self.path,
+            dtype=np.uint8,
+            mode="r+",
+            offset=HEADER_BYTES + rank * self.region_bytes,
+            shape=(self.region_bytes,),
+        )
 
     def write(self, rank: int, offset: int, array: np.ndarray) -> None:
         data = np.ascontiguousarray(array).view(np.uint8).reshape(-1)
         region = self.region(rank)
-        region[offset:offset + data.size] = data
+        region[offset : offset + data.size] = data
         region.flush()
 
     def read(self, rank: int, offset: int, like: np.ndarray) -> np.ndarray:
         n = like.size * like.itemsize
-        raw = np.array(self.region(rank)[offset:offset + n])
+        raw = np.array(self.region(rank)[offset : offset + n])
         return raw.view(like.dtype).reshape(like.shape)
 
     def env(self, rank: int, last: bool) -> dict[str, str]:

@@ -46,7 +46,6 @@ from pypto_xdsl.dialects import ascendc_memory as M
 from pypto_xdsl.dialects import ascendc_sync as S
 from pypto_xdsl.dialects import cross_core, program, tensor, tile
 from pypto_xdsl.dialects.ascendc_kernel import KernelOp, KernelResultAttr, ReturnOp
-from pypto_xdsl.dialects.distributed_device import DEVICE_OPS, DeviceNranksOp, DeviceRankOp, WindowAtOp
 from pypto_xdsl.dialects.ascendc_types import (
     GmAddrType,
     KernelKind,
@@ -58,6 +57,7 @@ from pypto_xdsl.dialects.attributes import (
     TensorType,
     TileType,
 )
+from pypto_xdsl.dialects.distributed_device import DEVICE_OPS, DeviceNranksOp, DeviceRankOp, WindowAtOp
 from pypto_xdsl.transforms.ascendc_control_flow_lowering import ControlFlowLowering
 from pypto_xdsl.transforms.ascendc_cube_lowering import CubeLowering
 from pypto_xdsl.transforms.ascendc_gm_copy_lowering import GmCopyLowering

@@ -108,8 +108,9 @@ class _Localizer:
             count *= int(d)  # type: ignore[arg-type]
         if count * byte_width(t.element_type) > WHOLE_WINDOW_BYTES:
             raise OpVerifyException(
-                op, f"{op.name} copies the whole window {t} through one tile: at most {WHOLE_WINDOW_BYTES} bytes "
-                "on the sim target (use pld.tile.remote_load / remote_store of parts)"
+                op,
+                f"{op.name} copies the whole window {t} through one tile: at most {WHOLE_WINDOW_BYTES} bytes "
+                "on the sim target (use pld.tile.remote_load / remote_store of parts)",
             )
         return TileType(shape, t.element_type, MemorySpace.VEC)
 
@@ -233,14 +234,16 @@ class _Localizer:
             return
         if isinstance(op, DeferWaitOp):
             raise OpVerifyException(
-                op, f"pypto.system.defer_wait in @{self.func.sym_name.data}: a deferred completion needs the task "
-                "runtime of a device, which the sim target does not model; use pld.system.wait"
+                op,
+                f"pypto.system.defer_wait in @{self.func.sym_name.data}: a deferred completion needs the task "
+                "runtime of a device, which the sim target does not model; use pld.system.wait",
             )
         if op.name in ("pypto.call", "pypto.submit"):
             return  # the callee's window parameter is the offset too
         raise OpVerifyException(
-            op, f"{op.name} in @{self.func.sym_name.data} uses a window as a value: on a device a window is "
-            "reached through its rank's communication region, by the window ops of a core"
+            op,
+            f"{op.name} in @{self.func.sym_name.data} uses a window as a value: on a device a window is "
+            "reached through its rank's communication region, by the window ops of a core",
         )
 
 
