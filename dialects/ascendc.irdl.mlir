@@ -222,6 +222,10 @@ irdl.dialect @ascendc {
     irdl.parameters(kind: %0, value: %1)
   }
 
+  // `!ascendc.hccl_client`: an `AscendC::Hccl` client of the kernel's communication domain.
+  irdl.type @hccl_client {
+  }
+
   // ascendc.kernel: An Ascend C kernel: `extern "C" __global__ __aicore__ void name(GM_ADDR ..., scalars ...)`.
   //   traits: IsolatedFromAbove, SymbolOpInterface
   //   memory effects: unknown
@@ -1018,5 +1022,47 @@ irdl.dialect @ascendc {
   irdl.operation @data_cache_clean_and_invalid {
     %0 = irdl.base @ascendc::@gm_tensor
     irdl.operands(tensor: %0)
+  }
+
+  // ascendc.hccl: `Hccl<...> name; name.Init(AscendC::GetHcclContext<0>());`
+  //   traits: Declaration
+  //   memory effects: unknown
+  irdl.operation @hccl {
+    %0 = irdl.base @ascendc::@hccl_client
+    %1 = irdl.base "#builtin.string"
+    irdl.results(result: %0)
+    irdl.attributes {"name" = %1}
+  }
+
+  // ascendc.hccl_rank_id: `hccl.GetRankId()`: this rank.
+  //   traits: Expression, Pure
+  irdl.operation @hccl_rank_id {
+    %0 = irdl.base @ascendc::@hccl_client
+    %1 = irdl.is index
+    irdl.operands(hccl: %0)
+    irdl.results(result: %1)
+  }
+
+  // ascendc.hccl_rank_dim: `hccl.GetRankDim()`: the number of ranks of the domain.
+  //   traits: Expression, Pure
+  irdl.operation @hccl_rank_dim {
+    %0 = irdl.base @ascendc::@hccl_client
+    %1 = irdl.is index
+    irdl.operands(hccl: %0)
+    irdl.results(result: %1)
+  }
+
+  // ascendc.hccl_window: `GlobalTensor<T> name; name.SetGlobalBuffer((__gm__ T*)(hccl.GetWindowsInAddr(rank) + off), size);`
+  //   memory effects: unknown
+  irdl.operation @hccl_window {
+    %0 = irdl.base @ascendc::@hccl_client
+    %1 = irdl.base "!builtin.integer"
+    %2 = irdl.any
+    %3 = irdl.base @ascendc::@gm_tensor
+    %4 = irdl.base "#builtin.string"
+    %5 = irdl.base "#builtin.integer"
+    irdl.operands(hccl: %0, offset: %1, rank: %2)
+    irdl.results(result: %3)
+    irdl.attributes {"name" = %4, "size" = %5}
   }
 }

@@ -497,6 +497,30 @@ irdl.dialect @pypto {
     irdl.operands(signal: %0)
   }
 
+  // pypto.dist.window_at: `%w = pypto.dist.window_at %off [rank %peer] : i64[, index] -> !pypto.tensor<S, T>`.
+  //   memory effects: unknown
+  irdl.operation @dist_window_at {
+    %0 = irdl.base "!builtin.integer"
+    %1 = irdl.any
+    %2 = irdl.base @pypto::@tensor
+    irdl.operands(offset: %0, peer: optional %1)
+    irdl.results(result: %2)
+  }
+
+  // pypto.dist.device_rank: `%r = pypto.dist.device_rank : index`: this device's rank in its group.
+  //   memory effects: unknown
+  irdl.operation @dist_device_rank {
+    %0 = irdl.is index
+    irdl.results(result: %0)
+  }
+
+  // pypto.dist.device_nranks: `%n = pypto.dist.device_nranks : index`: the number of ranks of this device's group.
+  //   memory effects: unknown
+  irdl.operation @dist_device_nranks {
+    %0 = irdl.is index
+    irdl.results(result: %0)
+  }
+
   // pypto.task_ids.create: An array of task ids, every element "no task".
   //   memory effects: unknown
   irdl.operation @task_ids_create {

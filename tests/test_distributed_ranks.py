@@ -223,11 +223,32 @@ def test_each_rank_writes_its_own_window(target):
     np.testing.assert_array_equal(y, x + x)
 
 
-def test_sim_target_rejects_remote_access_at_the_op():
+@pytest.mark.parametrize("n", [2, 4])
+def test_sim_remote_store_and_signals_match_the_interpreter(n):
+    """Each rank a simulated device of its own, the group's windows shared: the ring's
+    remote_store + notify/wait give the interpreter's result on 2 and 4 ranks."""
+    x, y = _world(n)
+    want = np.zeros_like(y)
+    ring_all(x, want, config=group(n))
+    ring_all(x, y, config=sim_group(n))
+    np.testing.assert_array_equal(y, want)
+    np.testing.assert_array_equal(y, np.roll(x, 1, axis=0))
+
+
+def test_sim_barrier_and_get_match_the_interpreter():
+    """The builtin barrier (its [2, 1] signal: one row per rank) orders a get."""
     x, y = _world(2)
-    with pytest.raises(ParserError, match=r"pypto.dist.rank in @ring addresses the windows of other ranks") as info:
-        ring_all(x, y, config=sim_group(2))
-    assert "pld.rank(ctx)" in info.value.source_line and "module" not in str(info.value)
+    want = np.zeros_like(y)
+    pull_all(x, want, config=group(2))
+    pull_all(x, y, config=sim_group(2))
+    np.testing.assert_array_equal(y, want)
+
+
+def test_sim_wait_no_rank_satisfies_is_a_deadlock_diagnostic():
+    _, y = _world(2)
+    with pytest.raises(ParserError, match=r"the ranks deadlock, none can go on .*rank 0 waits, reading 0 at byte 0 "
+                       r"of window buffer 'stuck_rank.signal' of rank 0; rank 1 waits"):
+        stuck_all(y, config=sim_group(2))
 
 
 def test_sub_workers_are_reported():

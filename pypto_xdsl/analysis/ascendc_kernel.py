@@ -248,7 +248,7 @@ def storage_root(func: program.FuncOp, value: SSAValue) -> SSAValue | None:
                 continue
             return None
         op = value.owner
-        if isinstance(op, tensor.CreateOp):
+        if isinstance(op, tensor.CreateOp) or getattr(op, "name", "") == "pypto.dist.window_at":
             return value
         if isinstance(op, tile.StoreOp | tile.AtomicStoreOp | tile.MscatterOp | tensor.AssembleOp):
             value = op.dest

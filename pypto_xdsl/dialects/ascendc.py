@@ -25,6 +25,7 @@ from xdsl.ir import Dialect
 
 from pypto_xdsl.dialects import (
     ascendc_compute,
+    ascendc_hccl,
     ascendc_kernel,
     ascendc_memory,
     ascendc_scalar,
@@ -44,12 +45,14 @@ ASCENDC_OPS = [
     *ascendc_compute.EXPRESSION_OPS,
     *ascendc_sync.SYNC_OPS,
     *ascendc_scalar.SCALAR_OPS,
+    *ascendc_hccl.HCCL_OPS,
 ]
 
 ASCENDC_ATTRIBUTES = [
     *ascendc_types.TYPES,
     *ascendc_types.ENUM_ATTRIBUTES,
     ascendc_kernel.KernelResultAttr,
+    *ascendc_hccl.HCCL_TYPES,
 ]
 
 AscendC = Dialect("ascendc", ASCENDC_OPS, ASCENDC_ATTRIBUTES)

@@ -6,6 +6,7 @@ from pypto_xdsl.dialects import (
     attributes,
     distributed,
     distributed_comm,
+    distributed_device,
     distributed_host,
     program,
     task_arrays,
@@ -24,6 +25,7 @@ PROGRAM_OPS = [
     *distributed.SIGNAL_OPS,
     *distributed_host.HOST_OPS,
     *distributed_comm.COMM_OPS,
+    *distributed_device.DEVICE_OPS,
     *task_arrays.TASK_ARRAY_OPS,
 ]
 

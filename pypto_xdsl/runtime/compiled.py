@@ -82,6 +82,9 @@ class Compiled:
         """The key of the jit cache this specialisation is stored under."""
         self.group: Any = None
         """A host function's rank group (its DistributedConfig), None for one device."""
+        self.windows: dict[int, Any] = {}
+        """The entry's window parameters (index -> their `!pypto.dist_tensor` type) before
+        `localize-windows` made them byte offsets of the rank's communication region."""
 
     def __repr__(self) -> str:
         return f"<compiled {self.what} for the {self.target} target>"
@@ -150,21 +153,109 @@ class Compiled:
 
     # ---- the sim target
 
-    def _sim_dispatcher(self, config: RunConfig) -> Any:
+    def _sim_dispatcher(self, launches: list[tuple[str, int, tuple[Any, ...]]]) -> Any:
         """A host function on the sim target: the interpreter runs the host's code and each
-        dispatch runs the rank's `@pl.jit` function as its own simulated device, one rank
-        after another (its windows are that rank's arrays; see `localize-windows`)."""
-        sim_config = copy.copy(config)
-        sim_config.distributed_config = None
+        dispatch is recorded; the ranks then run together (`_run_group`), as they do at the
+        end of the host function on the interpreter."""
 
         def dispatch(callee: str, rank: int, args: tuple[Any, ...]) -> None:
-            fn = self.runtime.dispatched_function(callee)
-            try:
-                fn(*[np.asarray(a) if isinstance(a, np.ndarray) else a for a in args], config=sim_config)
-            except ParserError as e:  # located in the rank's function: out of the interpreter as it is
-                raise _RankFailed(e) from None
+            launches.append((callee, rank, args))
 
         return dispatch
+
+    def _run_group(self, launches: list[tuple[str, int, tuple[Any, ...]]], config: RunConfig) -> None:
+        """Every dispatched rank program as a simulated device of its own (a process of its
+        build), all at once, sharing the group's windows through one communication domain
+        (runtime/comm_domain.py); a rank's launches run one after another."""
+        from pypto_xdsl.backend.ascendc.sim import SimulationError
+        from pypto_xdsl.interpreter.ranks import WindowArray
+        from pypto_xdsl.runtime.comm_domain import CommDomain
+
+        if not launches:
+            return
+        sim_config = copy.copy(config)
+        sim_config.distributed_config = None
+        domain = CommDomain(self.group.world_size)
+        buffers: dict[int, Any] = {}
+        plans = []
+        for callee, rank, args in launches:
+            fn = self.runtime.dispatched_function(callee)
+            rt = fn.runtime()
+            windows = {rt.names[k]: a for k, a in enumerate(args) if isinstance(a, WindowArray) and a.buffer is not None}
+            plain = [np.asarray(a) if isinstance(a, np.ndarray) else a for a in args]
+            try:
+                binding, compiled = rt._sim_compiled(plain, {}, sim_config)
+            except ParserError as e:  # located in the rank's function
+                raise e from None
+            inputs: list[Any] = []
+            for i, p in enumerate(compiled.plans):
+                if i in compiled.windows:
+                    w = windows[p.name]
+                    buffers[id(w.buffer)] = w.buffer
+                    nbytes = w.buffer.arrays[0].nbytes
+                    inputs.append(domain.place(id(w.buffer), nbytes, f"{callee}.{p.name}"))
+                elif p.tensor:
+                    inputs.append(binding.arrays[p.name].array)
+                else:
+                    inputs.append(binding.scalars[p.name])
+            plans.append((rank, compiled, binding, inputs))
+        domain.create({rank for rank, *_ in plans})
+        try:
+            for buf in buffers.values():
+                for r, array in enumerate(buf.arrays):
+                    domain.write(r, domain.offsets[id(buf)], array)
+            self._run_ranks(plans, domain)
+            for buf in buffers.values():
+                for r, array in enumerate(buf.arrays):
+                    array[...] = domain.read(r, domain.offsets[id(buf)], array)
+        except SimulationError as e:
+            raise self.runtime.error_at_def(f"running {self.what} on the sim target: {e}") from None
+        finally:
+            domain.close()
+
+    @staticmethod
+    def _run_ranks(plans: list[tuple[int, Compiled, Any, list[Any]]], domain: Any) -> None:
+        """Start each rank's first program, then each one's next as the previous ends; the
+        first failure stops the others (a rank that waits for a failed one would wait on)."""
+        from pypto_xdsl.backend.ascendc.sim import SimulationError
+        from pypto_xdsl.runtime.simulate import start_build
+
+        queues: dict[int, list[tuple[Compiled, Any, list[Any]]]] = {}
+        for rank, compiled, binding, inputs in plans:
+            queues.setdefault(rank, []).append((compiled, binding, inputs))
+        running: dict[int, tuple[Any, Compiled, Any]] = {}
+
+        def start(rank: int) -> None:
+            compiled, binding, inputs = queues[rank].pop(0)
+            assert compiled.sim is not None
+            env = domain.env(rank, last=not queues[rank])
+            running[rank] = (start_build(compiled.sim, inputs, dims=binding.symbols, env=env), compiled, binding)
+
+        for rank in queues:
+            start(rank)
+        try:
+            while running:
+                finished = [r for r, (proc, _, _) in running.items() if proc.proc.poll() is not None]
+                if not finished:
+                    time.sleep(0.01)
+                    continue
+                for rank in finished:
+                    proc, compiled, binding = running.pop(rank)
+                    try:
+                        outputs = proc.finish()
+                    except SimulationError as e:
+                        raise SimulationError(f"rank {rank} ({compiled.what}): {e}") from None
+                    for p, out in zip(compiled.plans, outputs):
+                        if out is not None:
+                            a = binding.arrays[p.name]
+                            np.copyto(a.array, out, casting="unsafe")
+                            if a.write_back is not None:
+                                a.write_back(a.array)
+                    if queues[rank]:
+                        start(rank)
+        finally:
+            for proc, _, _ in running.values():
+                proc.stop()
 
     def _localize_windows(self) -> None:
         """A rank's program built as one device: its windows become its own global memory."""
@@ -178,6 +269,11 @@ class Compiled:
             for f in self.module.ops if isinstance(f, FuncOp) for t in f.function_type.inputs.data
         ):
             return
+        from pypto_xdsl.transforms.localize_windows import window_parameters
+
+        for f in self.module.ops:
+            if isinstance(f, FuncOp) and f.sym_name.data == self.entry:
+                self.windows = window_parameters(f)
         try:
             apply_passes(self.module, ["localize-windows"])
         except DiagnosticException as e:
@@ -248,10 +344,12 @@ class Compiled:
     def run(self, binding: Binding, config: RunConfig) -> Any:
         args = [binding.arrays[p.name] if p.tensor else _Scalar(binding.scalars[p.name]) for p in self.plans]
         if self.target == "sim" and self.group is not None:
+            launches: list[tuple[str, int, tuple[Any, ...]]] = []
             try:
-                results = self._run_interpreter(binding, args, dispatcher=self._sim_dispatcher(config))
+                results = self._run_interpreter(binding, args, dispatcher=self._sim_dispatcher(launches))
             except _RankFailed as failed:
                 raise failed.error from None
+            self._run_group(launches, config)
         elif self.target == "sim":
             results = self._run_sim(binding, args, config)
         else:
@@ -303,10 +401,30 @@ class Compiled:
             copies = [np.array(a.array, copy=True) if isinstance(a.array, np.ndarray) else a.array for a in args]
             interpret(self.module, self.entry, copies)
             reference = copies
+        inputs = [a.array for a in args]
+        domain = None
+        if self.windows:
+            # alone, the rank is rank 0 of a group of one: its windows, in its communication
+            # region, start as the arrays passed and are copied back (they are written in place)
+            from pypto_xdsl.runtime.comm_domain import CommDomain
+
+            domain = CommDomain(1)
+            for i in self.windows:
+                inputs[i] = domain.place(i, np.asarray(args[i].array).nbytes, self.plans[i].name)
+            domain.create({0})
+            for i in self.windows:
+                domain.write(0, domain.offsets[i], np.asarray(args[i].array))
         try:
-            outputs = run_build(self.sim, [a.array for a in args], dims=binding.symbols)
+            outputs = run_build(self.sim, inputs, dims=binding.symbols, env=domain.env(0, True) if domain else None)
+            if domain is not None:
+                for i in self.windows:
+                    arr = args[i].array
+                    np.copyto(arr, domain.read(0, domain.offsets[i], np.ascontiguousarray(arr)))
         except SimulationError as e:
             raise self.runtime.error_at_def(f"running {self.what} on the sim target: {e}") from None
+        finally:
+            if domain is not None:
+                domain.close()
         for a, p, out in zip(args, self.plans, outputs):
             if out is None:
                 continue

@@ -9,6 +9,7 @@ element type (`aclFloat16` for f16, raw bf16 bits for bf16, int64 for `index`).
 from __future__ import annotations
 
 import shutil
+import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -68,32 +69,77 @@ def describe_build(module: ModuleOp, entry: str, directory: Path, cached: bool) 
 
 
 def run_build(build: SimBuild, inputs: list[Any], keep: Path | None = None, timeout: float = 300.0,
-              dims: dict[str, int] | None = None) -> list[np.ndarray | None]:
+              dims: dict[str, int] | None = None, env: dict[str, str] | None = None) -> list[np.ndarray | None]:
     """Run the built program on `inputs` (one per entry parameter), its dynamic dimensions
     bound by `dims`; the out/inout results."""
+    running = start_build(build, inputs, keep, dims, env)
+    return running.finish(timeout)
+
+
+@dataclass
+class RunningBuild:
+    """A simulated program started on its inputs (`start_build`); `finish` waits for it."""
+
+    build: SimBuild
+    proc: Any
+    work: Path
+    keep: bool
+    dims: dict[str, int] | None
+
+    def finish(self, timeout: float = 300.0) -> list[np.ndarray | None]:
+        from pypto_xdsl.backend.ascendc import sim
+
+        try:
+            try:
+                out, err = self.proc.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.communicate()
+                raise sim.SimulationError(
+                    f"{self.build.exe} did not finish within {timeout:.0f} s (an endless loop, e.g. a loop step of 0?)"
+                ) from None
+            if self.proc.returncode != 0:
+                raise sim.SimulationError(
+                    f"the simulated program exited with status {self.proc.returncode}:\n{err}{out}".rstrip()
+                )
+            outputs: list[np.ndarray | None] = []
+            b = self.build
+            for name, t, d in zip(b.file_names, b.types, b.directions):
+                if isinstance(t, TensorType) and d != ParamDirection.IN:
+                    outputs.append(sim.read_parameter_file(self.work / "out" / f"{name}.bin", t, self.dims))
+                else:
+                    outputs.append(None)
+            return outputs
+        finally:
+            if not self.keep:
+                shutil.rmtree(self.work, ignore_errors=True)
+
+    def stop(self) -> None:
+        """End the program if it still runs (another rank of its group failed)."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.communicate()
+        if not self.keep:
+            shutil.rmtree(self.work, ignore_errors=True)
+
+
+def start_build(build: SimBuild, inputs: list[Any], keep: Path | None = None, dims: dict[str, int] | None = None,
+                env: dict[str, str] | None = None) -> RunningBuild:
+    """Write the inputs and start the built program (`env`: added to the environment, a
+    rank's communication domain)."""
+    import os
+
     from pypto_xdsl.backend.ascendc import sim
 
     work = Path(tempfile.mkdtemp(prefix="pypto-run-")) if keep is None else keep / "sim-run"
-    try:
-        in_dir, out_dir = work / "in", work / "out"
-        in_dir.mkdir(parents=True, exist_ok=True)
-        out_dir.mkdir(parents=True, exist_ok=True)
-        for name, t, value in zip(build.file_names, build.types, inputs):
-            sim.write_parameter_file(in_dir / f"{name}.bin", value, t)
-        extents = [f"{d}={(dims or {})[d]}" for d in build.symbols]
-        result = sim.run(build.exe, in_dir, out_dir, timeout=timeout, args=extents)
-        if result.returncode != 0:
-            raise sim.SimulationError(
-                f"the simulated program exited with status {result.returncode}:\n"
-                f"{result.stderr}{result.stdout}".rstrip()
-            )
-        outputs: list[np.ndarray | None] = []
-        for name, t, d in zip(build.file_names, build.types, build.directions):
-            if isinstance(t, TensorType) and d != ParamDirection.IN:
-                outputs.append(sim.read_parameter_file(out_dir / f"{name}.bin", t, dims))
-            else:
-                outputs.append(None)
-        return outputs
-    finally:
-        if keep is None:
-            shutil.rmtree(work, ignore_errors=True)
+    in_dir, out_dir = work / "in", work / "out"
+    in_dir.mkdir(parents=True, exist_ok=True)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for name, t, value in zip(build.file_names, build.types, inputs):
+        sim.write_parameter_file(in_dir / f"{name}.bin", value, t)
+    extents = [f"{d}={(dims or {})[d]}" for d in build.symbols]
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    proc = subprocess.Popen([str(build.exe), str(in_dir), str(out_dir), *extents], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=full_env)
+    return RunningBuild(build, proc, work, keep is not None, dims)

@@ -43,6 +43,7 @@ from pypto_xdsl.analysis.ascendc_kernel import (
 )
 from pypto_xdsl.analysis.cxx_names import BackendError, ctype, kernel_namer, name_original_op, op_error
 from pypto_xdsl.dialects import ascendc_compute as C
+from pypto_xdsl.dialects import ascendc_hccl as H
 from pypto_xdsl.dialects import ascendc_memory as M
 from pypto_xdsl.dialects import ascendc_sync as S
 from pypto_xdsl.dialects import cross_core, program, tensor, tile
@@ -58,6 +59,7 @@ from pypto_xdsl.dialects.attributes import (
     TensorType,
     TileType,
 )
+from pypto_xdsl.dialects.distributed_device import DEVICE_OPS, DeviceNranksOp, DeviceRankOp, WindowAtOp
 from pypto_xdsl.transforms.ascendc_control_flow_lowering import ControlFlowLowering
 from pypto_xdsl.transforms.ascendc_cube_lowering import CubeLowering
 from pypto_xdsl.transforms.ascendc_gm_copy_lowering import GmCopyLowering
@@ -201,6 +203,11 @@ class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLo
                 gt.result.name_hint = sig.gm[slot.value]
                 self.gm[slot.value] = gt.result
         self._declare_reshapes()
+        if any(isinstance(o, tuple(DEVICE_OPS)) for o in func.walk()):
+            # the client of the launch's communication domain: the rank, the group, the windows
+            h = self.builder.insert(H.HcclOp(self.namer.fresh("hccl")))
+            h.result.name_hint = h.var.data
+            self.hccl = h.result
         if not plan.buffers:
             return
         pipe = self.builder.insert(M.PipeOp("pipe"))
@@ -459,6 +466,8 @@ class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLo
             return
         if isinstance(op, tensor.ReadOp | tensor.WriteOp):
             return self.lower_gm_element(op)
+        if isinstance(op, WindowAtOp | DeviceRankOp | DeviceNranksOp):
+            return self._window_op(op)
         if isinstance(op, tensor.TransposeOp):
             return self.lower_gm_transpose(op)
         if isinstance(op, tensor.AssembleOp):
@@ -470,6 +479,22 @@ class KernelLowering(ControlFlowLowering, CubeLowering, GmCopyLowering, VectorLo
         if isinstance(op, program.CallOp | program.SubmitOp):
             raise op_error(op, "kernels cannot call functions (inline them first)")
         raise op_error(op, "this op is not supported by the Ascend C backend")
+
+    def _window_op(self, op: WindowAtOp | DeviceRankOp | DeviceNranksOp) -> None:
+        """A rank's window (its own or a peer's) as a GlobalTensor at its byte offset of that
+        rank's windows-in region; the rank queries as the HCCL client's."""
+        if isinstance(op, DeviceRankOp | DeviceNranksOp):
+            query = H.HcclRankIdOp if isinstance(op, DeviceRankOp) else H.HcclRankDimOp
+            self.values[op.result] = self._insert(query(self.hccl)).results[0]
+            return
+        t = op.result.type
+        assert isinstance(t, TensorType)
+        rank = self.scalar(op.peer) if op.peer is not None else self._insert(H.HcclRankIdOp(self.hccl)).results[0]
+        name = self.namer.fresh(f"{op.result.name_hint or 'window'}_gm")
+        gt = self._insert(H.HcclWindowOp(name, self.hccl, self.scalar(op.offset), rank, t.element_type, t.num_elements()))
+        gt.result.name_hint = name
+        self.gm[op.result] = gt.result
+        self.views[op.result] = View(op.result)
 
     def _check_return(self, op: program.ReturnOp) -> None:
         for v in op.arguments:

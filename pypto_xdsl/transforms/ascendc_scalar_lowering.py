@@ -37,7 +37,11 @@ class ScalarLowering:
     # ---- element access (the scalar unit)
 
     def _event(self, event: HardEvent) -> None:
-        """SetFlag/WaitFlag<event> on a borrowed id: the waiting pipe waits for the setting one."""
+        """SetFlag/WaitFlag<event> on a borrowed id: the waiting pipe waits for the setting one.
+        None in a kernel without local buffers (no TPipe): it copies nothing, so no pipe but
+        the scalar unit's runs."""
+        if getattr(self, "pipe", None) is None:
+            return
         name = self.namer.fresh(f"event_{event.value.lower()}")
         fetch = self._insert(S.FetchEventIdOp(name, event, self.pipe))
         fetch.results[0].name_hint = name
@@ -220,8 +224,8 @@ class ScalarLowering:
     def _is_written(self, value: SSAValue) -> bool:
         """Whether the kernel writes the storage `value` names anywhere (unknown: yes)."""
         root = self._storage(value)
-        if root is None:
-            return True
+        if root is None or getattr(root.owner, "name", "") == "pypto.dist.window_at":
+            return True  # unknown, or a communication window: other ranks write it at any time
         writers = (tile.StoreOp, tile.AtomicStoreOp, tensor.WriteOp, tensor.AssembleOp)
         return any(isinstance(w, writers) and self._storage(w.dest) in (root, None) for w in self.func.walk())  # type: ignore[attr-defined]
 

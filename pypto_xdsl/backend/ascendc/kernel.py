@@ -30,6 +30,7 @@ from pypto_xdsl.analysis.ascendc_kernel import (  # noqa: F401  (re-exported for
 from pypto_xdsl.analysis.cxx_names import KERNEL_RESERVED, kernel_cxx_name, param_names  # noqa: F401
 from pypto_xdsl.backend.ascendc.cxx import BackendError, CxxWriter, Expr, Namer, ctype, op_error
 from pypto_xdsl.dialects import ascendc_compute as C
+from pypto_xdsl.dialects import ascendc_hccl as H
 from pypto_xdsl.dialects import ascendc_memory as M
 from pypto_xdsl.dialects import ascendc_scalar as X
 from pypto_xdsl.dialects import ascendc_sync as S
@@ -215,7 +216,10 @@ class KernelPrinter(CxxWriter):
     def _advanced_headers(self) -> list[str]:
         """The advanced-API headers the kernel's calls need (on the devkit's include path
         `include/adv_api`, as bisheng_intf.cmake passes it)."""
-        return sorted({op.HEADER for op in self.kernel.walk() if isinstance(op, C.AdvancedMathOp)})
+        headers = {op.HEADER for op in self.kernel.walk() if isinstance(op, C.AdvancedMathOp)}
+        if any(isinstance(op, H.HcclOp) for op in self.kernel.walk()):
+            headers.add("hccl/hccl.h")
+        return sorted(headers)
 
     def _plan_line(self) -> str:
         plan = self.kernel.memory()
@@ -262,6 +266,11 @@ class KernelPrinter(CxxWriter):
             block = _block_index(op)
             add(f"GM_ADDR {name} = {self.expr(op.workspace).text} + {block} * {nbytes};")
             self.exprs[op.result] = Expr(name, "GM_ADDR")
+        elif isinstance(op, H.HcclOp):
+            name = self._var(op)
+            add(f"{H.HCCL_CLIENT} {name};  // the launch's communication domain")
+            add(f"{name}.Init(AscendC::GetHcclContext<0>());")
+            self.exprs[op.result] = Expr(name, "Hccl")
         elif isinstance(op, M.PipeOp):
             add(f"TPipe {self._var(op)};")
             self.exprs[op.result] = Expr(self._var(op), "TPipe")
@@ -422,6 +431,18 @@ class KernelPrinter(CxxWriter):
             return
         if isinstance(op, C.GetBlockIdxOp):
             self.exprs[op.result] = Expr(_block_index(op), "int64_t")
+            return
+        if isinstance(op, H.HcclRankIdOp | H.HcclRankDimOp):
+            fn = "GetRankId" if isinstance(op, H.HcclRankIdOp) else "GetRankDim"
+            self.exprs[op.result] = Expr(f"static_cast<int64_t>({self._t(op.hccl)}.{fn}())", "int64_t")
+            return
+        if isinstance(op, H.HcclWindowOp):
+            name, c = self._var(op), ctype(op.result.type.element_type)
+            rank = f"static_cast<uint32_t>({self._t(op.rank)})"
+            add(f"GlobalTensor<{c}> {name};  // a window of rank {self._t(op.rank)}: its windows-in region + {self._t(op.offset)}")
+            add(f"{name}.SetGlobalBuffer((__gm__ {c}*)({self._t(op.hccl)}.GetWindowsInAddr({rank}) + {self._t(op.offset)}), "
+                f"{op.size.value.data});")
+            self.exprs[op.result] = Expr(name, "GlobalTensor")
             return
         if isinstance(op, C.GetBlockNumOp | C.GetSubBlockIdxOp):
             fn = "GetBlockNum" if isinstance(op, C.GetBlockNumOp) else "GetSubBlockIdx"

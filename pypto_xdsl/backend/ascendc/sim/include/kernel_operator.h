@@ -228,8 +228,21 @@ class GlobalTensor {
     t.declared_ = declared_ > offset ? declared_ - offset : 0;
     return t;
   }
-  T GetValue(uint64_t i) const { check(i, 1, "GetValue"); return ptr_[i]; }
-  void SetValue(uint64_t i, T v) { check(i, 1, "SetValue", true); ptr_[i] = v; }
+  T GetValue(uint64_t i) const {
+    check(i, 1, "GetValue");
+    const T v = ptr_[i];
+    if (pypto_sim::comm::contains(ptr_ + i, sizeof(T))) pypto_sim::comm::poll(ptr_ + i, static_cast<int32_t>(v));
+    return v;
+  }
+  void SetValue(uint64_t i, T v) {
+    check(i, 1, "SetValue", true);
+    if (pypto_sim::comm::contains(ptr_ + i, sizeof(T))) {
+      pypto_sim::comm::Lock lock;  // a window: other ranks read and write it at the same time
+      ptr_[i] = v;
+      return;
+    }
+    ptr_[i] = v;
+  }
   // simulation helpers
   T* sim_ptr() const { return ptr_; }
   // elements [first, first + count) are in bounds; logged as read or written (an atomic add
@@ -248,6 +261,8 @@ class GlobalTensor {
                                      : pypto_sim::launch_state().atomic_add != nullptr ? pypto_sim::GmAccess::Atomic
                                                                                        : pypto_sim::GmAccess::Write;
     pypto_sim::log_gm_access(ptr_ + first, count * sizeof(T), kind, what);
+    if (std::strcmp(what, "GetValue") != 0 && pypto_sim::comm::contains(ptr_ + first, count * sizeof(T)))
+      pypto_sim::comm::running();
   }
 
  private:
@@ -694,7 +709,7 @@ const void* type_tag() {
 }
 // n elements into global memory: overwritten, or added under SetAtomicAdd<T>
 template <typename T>
-void gm_write(T* dst, const T* src, uint64_t n, const char* what) {
+void gm_write_local(T* dst, const T* src, uint64_t n, const char* what) {
   const pypto_sim::LaunchState& s = pypto_sim::launch_state();
   if (s.atomic_add == nullptr) {
     std::memcpy(dst, src, n * sizeof(T));
@@ -703,6 +718,17 @@ void gm_write(T* dst, const T* src, uint64_t n, const char* what) {
   if (s.atomic_add != type_tag<T>())
     fail("%s copies %u-byte elements under SetAtomicAdd of another element type (%u-byte)", what, (unsigned)sizeof(T), s.atomic_bytes);
   for (uint64_t i = 0; i < n; ++i) dst[i] = static_cast<T>(dst[i] + src[i]);
+}
+// A write into a window of the communication domain holds its lock: another rank may add
+// to the same elements at the same time (pypto_sim/comm.h).
+template <typename T>
+void gm_write(T* dst, const T* src, uint64_t n, const char* what) {
+  if (n > 0 && pypto_sim::comm::contains(dst, n * sizeof(T))) {
+    pypto_sim::comm::Lock lock;
+    gm_write_local(dst, src, n, what);
+    return;
+  }
+  gm_write_local(dst, src, n, what);
 }
 }  // namespace detail
 

@@ -18,6 +18,8 @@
 #include <mutex>
 #include <vector>
 
+#include "pypto_sim/comm.h"
+
 // The core types (impl/utils/sys_constants.h) and the core a thread runs (g_coreType, which
 // ASCEND_IS_AIC/ASCEND_IS_AIV test; thread-local: a MIX kernel's cores are threads).
 namespace AscendC {
@@ -134,6 +136,7 @@ inline std::map<const uint8_t*, size_t>& device_allocs() {
 }
 // [p, p+n) lies in one live device allocation.
 inline bool device_range(const void* p, size_t n) {
+  if (comm::contains(p, n)) return true;  // a window of the communication domain (pypto_sim/comm.h)
   const uint8_t* b = static_cast<const uint8_t*>(p);
   auto it = device_allocs().upper_bound(b);
   if (it == device_allocs().begin()) return false;
@@ -143,6 +146,7 @@ inline bool device_range(const void* p, size_t n) {
 
 // The bytes from p to the end of the live device allocation holding it (0: p is in none).
 inline size_t device_bytes_from(const void* p) {
+  if (const size_t w = comm::bytes_from(p)) return w;
   const uint8_t* b = static_cast<const uint8_t*>(p);
   auto it = device_allocs().upper_bound(b);
   if (it == device_allocs().begin()) return 0;
