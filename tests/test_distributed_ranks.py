@@ -331,3 +331,73 @@ def test_host_level_program_functions_are_located():
 
         @pl.function(level=pl.Level.HOST, role=pl.Role.SubWorker)
         def callback(f: pl.Tensor[[8, 8], pl.FP32]): ...
+
+
+# --------------------------------------------------------------------------- localized rank programs
+
+
+def _localized_ring():
+    from pathlib import Path
+
+    from pypto_xdsl.tools.pypto_compile import apply_pipeline, parse_program
+
+    text = (Path(__file__).parent / "filecheck" / "backend" / "remote_windows.mlir").read_text()
+    module = parse_program(text)
+    apply_pipeline(module, "localize-windows")
+    return module
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_localized_ring_on_the_interpreter_matches_the_windows_form(n):
+    """localize-windows keeps a rank program's meaning: the ring (remote store, atomic notify,
+    wait) run as devices (each rank's program on a thread of its own, its windows byte offsets
+    of shared regions) gives what the windows form gives on a group of ranks."""
+    import threading
+
+    from pypto_xdsl.interpreter.api import run
+    from pypto_xdsl.interpreter.ranks import DeviceWindows
+
+    module = _localized_ring()
+    x, want = _world(n)
+    ring_all(x, want, config=group(n))
+    dst, sig = 0, 512  # the windows' byte offsets in every rank's region
+    regions = [np.zeros(1024, dtype=np.uint8) for _ in range(n)]
+    y = np.zeros_like(want)
+    errors: list[BaseException] = []
+
+    def rank_program(r: int) -> None:
+        try:
+            run(module, "ring", [x[r], y[r], dst, sig], device=DeviceWindows(r, regions), max_steps=2_000_000)
+        except BaseException as e:  # noqa: BLE001 - reported by the test below
+            errors.append(e)
+
+    threads = [threading.Thread(target=rank_program, args=(r,)) for r in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert not errors, errors
+    np.testing.assert_array_equal(y, want)
+    np.testing.assert_array_equal(regions[1][:256].view(np.float32), x[0].reshape(-1))
+    assert all(r[sig : sig + 4].view(np.int32)[0] == 1 for r in regions)
+
+
+def test_localized_window_needs_a_device():
+    from pypto_xdsl.interpreter.api import run
+    from pypto_xdsl.interpreter.values import PyptoInterpretationError
+
+    x, y = _world(1)
+    with pytest.raises(PyptoInterpretationError, match=r"pypto.dist.window_at reaches a window by its byte offset .*"
+                       r"device=DeviceWindows\(rank, regions\)"):
+        run(_localized_ring(), "ring", [x[0], y[0], 0, 512])
+
+
+def test_localized_window_outside_its_region_is_located():
+    from pypto_xdsl.interpreter.api import run
+    from pypto_xdsl.interpreter.ranks import DeviceWindows
+    from pypto_xdsl.interpreter.values import PyptoInterpretationError
+
+    x, y = _world(1)
+    regions = [np.zeros(600, dtype=np.uint8)]
+    with pytest.raises(PyptoInterpretationError, match=r"the window of 256 bytes at byte 512 is outside rank 0's region of 600 bytes"):
+        run(_localized_ring(), "ring", [x[0], y[0], 512, 0], device=DeviceWindows(0, regions))

@@ -296,6 +296,7 @@ def run(
     max_steps: int | None = None,
     world_size: int | None = None,
     dispatcher: Any = None,
+    device: Any = None,
 ) -> tuple[Any, ...]:
     """Run `@entry` and return its results.
 
@@ -307,7 +308,9 @@ def run(
     of ops executed; `world_size` is the number of ranks a host function dispatches to (they
     run to their end before `run` returns, see `interpreter.ranks`); a `dispatcher(callee,
     rank, args)` runs each dispatch itself instead, when it is made (one rank after
-    another: a simulated device per rank). Runs on a deep stack
+    another: a simulated device per rank); `device` (`interpreter.ranks.DeviceWindows`) is
+the rank and windows-in regions a program localized by `localize-windows` reaches its
+windows through. Runs on a deep stack
     (`pypto_xdsl.utils.deep_stack`).
     """
     if inputs is None:
@@ -317,6 +320,7 @@ def run(
         module, block_idx=block_idx, block_num=block_num, check_directions=check_directions,
         max_steps=max_steps,
     )
+    state(interpreter).device = device
     group = None
     if world_size is not None:
         from pypto_xdsl.interpreter.ranks import RankGroup

@@ -6,6 +6,8 @@ A host function runs with a `RankGroup` of `world_size` ranks (`run(..., world_s
 their end when the host function ends. Every rank has its own global memory: tensors the
 host passes are shared storage, as the host's arrays are on every device here, and the
 windows are a `WindowBuffer` (an array per rank) each rank sees through a `WindowArray`.
+A program `localize-windows` made a device's runs on a `DeviceWindows` (`run(device=...)`):
+its windows are views of the byte regions at the offsets it is given.
 """
 
 from __future__ import annotations
@@ -27,10 +29,11 @@ from pypto_xdsl.dialects.distributed_comm import (
     RemoteLoadOp,
     RemoteStoreOp,
 )
+from pypto_xdsl.dialects.distributed_device import DeviceNranksOp, DeviceRankOp, WindowAtOp
 from pypto_xdsl.dialects.distributed_host import AllocWindowOp, DispatchOp, WindowOp, WorldSizeOp
 from pypto_xdsl.dialects.functions import FuncOp
 from pypto_xdsl.interpreter.functions import check_write, fail, pimpl, state
-from pypto_xdsl.interpreter.ranks import RankGroup, RanksDeadlocked, WindowArray, WindowBuffer
+from pypto_xdsl.interpreter.ranks import DeviceWindows, RankGroup, RanksDeadlocked, WindowArray, WindowBuffer
 from pypto_xdsl.interpreter.values import PyptoInterpretationError, Unwinding, numpy_dtype
 
 
@@ -73,6 +76,18 @@ def _window_box(interpreter: Interpreter, op: Any, array: np.ndarray, offsets: A
             f"{op.name}: the window {list(shape)} at {list(index)} is outside the window of shape {list(array.shape)}",
         )
     return tuple(slice(i, i + n) for i, n in zip(index, shape))
+
+
+def device_of(interpreter: Interpreter, op: Any) -> DeviceWindows:
+    device = state(interpreter).device
+    if device is None:
+        raise fail(
+            interpreter, op,
+            f"{op.name} reaches a window by its byte offset in a device's communication region: "
+            f"run this localized rank program with device=DeviceWindows(rank, regions) "
+            f"(or run the program before localize-windows)",
+        )
+    return device
 
 
 def block(interpreter: Interpreter, op: Any, group: RankGroup, ready: Any, where: str) -> None:
@@ -202,3 +217,36 @@ class DistributedFunctions(InterpreterFunctions):
         name = op.signal.name_hint or "signal"
         block(interpreter, op, group, ready, f"pld.tensor.barrier on %{name}")
         return ()
+
+    @pimpl(DeviceRankOp)
+    def run_device_rank(self, interpreter: Interpreter, op: DeviceRankOp, args: PythonValues):
+        device = state(interpreter).device
+        return (0 if device is None else device.rank,)  # a device alone is rank 0 of a group of one
+
+    @pimpl(DeviceNranksOp)
+    def run_device_nranks(self, interpreter: Interpreter, op: DeviceNranksOp, args: PythonValues):
+        device = state(interpreter).device
+        return (1 if device is None else len(device.regions),)
+
+    @pimpl(WindowAtOp)
+    def run_window_at(self, interpreter: Interpreter, op: WindowAtOp, args: PythonValues):
+        device = device_of(interpreter, op)
+        offset = int(args[0])
+        rank = device.rank if op.peer is None else int(args[1])
+        size = len(device.regions)
+        if not 0 <= rank < size:
+            raise fail(interpreter, op, f"{op.name}: rank {rank} is not a rank of the group of {size} (0..{size - 1})")
+        t = op.result.type
+        shape = tuple(int(d) for d in t.get_shape())
+        dtype = numpy_dtype(t.element_type)
+        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        region = device.regions[rank]
+        if offset < 0 or offset + nbytes > region.size:
+            raise fail(
+                interpreter, op,
+                f"{op.name}: the window of {nbytes} bytes at byte {offset} is outside rank {rank}'s region "
+                f"of {region.size} bytes",
+            )
+        if offset % dtype.itemsize:
+            raise fail(interpreter, op, f"{op.name}: byte offset {offset} is not aligned to its {dtype} elements")
+        return (region[offset : offset + nbytes].view(dtype).reshape(shape),)

@@ -102,6 +102,8 @@ class InterpState:
     """The ranks a host function dispatches to (`interpreter.ranks.RankGroup`), or None."""
     dispatcher: Callable[[str, int, tuple[Any, ...]], None] | None = None
     """Runs a dispatch in place of the interpreter (the sim target's per-rank devices)."""
+    device: Any = None
+    """The device a localized rank program runs on (`interpreter.ranks.DeviceWindows`), or None."""
 
     @property
     def frame(self) -> Frame:

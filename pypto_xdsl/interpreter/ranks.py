@@ -9,6 +9,11 @@ last reports it, naming where every rank waits.
 A window buffer (`WindowBuffer`) is one zeroed array per rank; a rank's view of it is a
 `WindowArray`, an ndarray over the rank's own array that also knows the buffer, so remote
 ops reach another rank's array.
+
+After `localize-windows` a rank's program is a device's: its windows are byte offsets of
+the group's *windows in* regions. `DeviceWindows` is what such a program runs on: its
+rank, and one byte array per rank of the group (plain arrays, or the sim runtime's shared
+`CommDomain.region`s).
 """
 
 from __future__ import annotations
@@ -30,6 +35,22 @@ class GroupAborted(Exception):
 
 class RanksDeadlocked(Exception):
     """No rank of the group can go on (the message names where each one waits)."""
+
+
+@dataclass(eq=False)
+class DeviceWindows:
+    """The device a localized rank program runs on: its `rank` and the windows-in region of
+    every rank of the group (1-D uint8 arrays, `regions[r]` rank r's)."""
+
+    rank: int
+    regions: list[np.ndarray]
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.rank < len(self.regions):
+            raise ValueError(f"rank {self.rank} is not a rank of the group of {len(self.regions)}")
+        for r, region in enumerate(self.regions):
+            if region.dtype != np.uint8 or region.ndim != 1 or not region.flags.c_contiguous:
+                raise ValueError(f"the region of rank {r} is not a contiguous 1-D uint8 array")
 
 
 class WindowBuffer:
