@@ -361,3 +361,14 @@ def barrier_point(instruction: Operation) -> Operation:
 
 def global_tensor_type(value: SSAValue) -> bool:
     return isinstance(value.type, GlobalTensorType)
+
+
+def enclosing_loops(op: Operation) -> list[Operation]:
+    """The `scf.for` / `scf.while` loops around `op`, innermost first."""
+    loops: list[Operation] = []
+    parent = op.parent_op()
+    while parent is not None:
+        if isinstance(parent, scf.ForOp | scf.WhileOp):
+            loops.append(parent)
+        parent = parent.parent_op()
+    return loops

@@ -21,6 +21,7 @@ _PASSES: dict[str, tuple[str, str]] = {
     "expand-mixed-kernel": ("expand_mixed_kernel", "ExpandMixedKernelPass"),
     "verify-expand-mixed-kernel": ("expand_mixed_kernel", "VerifyMixedKernelExpandedPass"),
     "hoist-cube-loads": ("hoist_cube_loads", "HoistCubeLoadsPass"),
+    "pair-cube-blocks": ("pair_cube_blocks", "PairCubeBlocksPass"),
     "pipeline-cross-core-loops": ("pipeline_cross_core_loops", "PipelineCrossCoreLoopsPass"),
     "lower-cross-core-rings": ("lower_cross_core_rings", "LowerCrossCoreRingsPass"),
     "split-vector-member": ("split_vector_member", "SplitVectorMemberPass"),

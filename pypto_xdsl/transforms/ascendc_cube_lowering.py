@@ -29,35 +29,61 @@ else:
     _Base = object
 
 
-def chunked_panel_loop(load: tile.LoadOp) -> tuple[scf.ForOp, tile.SliceOp] | None:
-    """The loop (and the window) for copying the resident L1 panel `load` fills in K chunks,
-    each just before its first use, instead of in one copy ahead of everything else: the
-    panel's only use is one `tile.slice` of whole rows at `[0, k]` in a K loop `0..K step
-    kb` (kb the window's columns) directly in the body of an `scf.for` that follows the load
-    in its block. That loop's first iteration then runs every K step, so chunk k is copied
-    there, just before the B tile of the same step, and later iterations find the panel
-    complete. None when the panel is not of that form (it is copied whole)."""
+def chunked_panel_loop(load: tile.LoadOp) -> tuple[scf.ForOp, list[tile.SliceOp]] | None:
+    """The loop (and the windows) for copying the resident L1 panel `load` fills in K chunks,
+    each just before its first use, instead of in one copy ahead of everything else. The
+    panel's uses are `tile.slice` windows of whole rows, `kb` columns wide; those in the first
+    `scf.for` after the load (the N loop) are a K loop `0..ub step kb` directly in its body
+    (window at `[0, k]`) and windows at constant columns directly in its body (pair-cube-blocks'
+    peeled last step; not alone: a single K step's panel is one copy), which together take every chunk of the panel once; the other uses come
+    after that loop. Its first iteration then runs every chunk, so chunk k is copied there, just
+    before the B tile of the same step, and later uses find the panel complete. None when the
+    panel is not of that form (it is copied whole)."""
     t = load.result.type
     if not isinstance(t, TileType) or t.space != MemorySpace.MAT or load.is_partial or len(load.offsets) != 2:
         return None
     rows, cols = t.get_shape()
     if not isinstance(rows, int) or not isinstance(cols, int) or const_of(load.offsets[1]) != 0:
         return None
-    uses = list(load.result.uses)
-    if len(uses) != 1 or not isinstance(window := uses[0].operation, tile.SliceOp):
+    windows: list[tile.SliceOp] = []
+    for use in load.result.uses:
+        window = use.operation
+        w = window.result.type if isinstance(window, tile.SliceOp) else None
+        if (not isinstance(w, TileType) or w.space != MemorySpace.MAT or w.get_shape()[0] != rows
+                or const_of(window.offsets[0]) != 0):  # type: ignore[union-attr]
+            return None
+        windows.append(window)  # type: ignore[arg-type]
+    kb = windows[0].result.type.get_shape()[1] if windows else None  # type: ignore[attr-defined]
+    if not isinstance(kb, int) or kb <= 0 or cols % kb or any(w.result.type.get_shape()[1] != kb for w in windows):  # type: ignore[attr-defined]
         return None
-    w = window.result.type
-    if not isinstance(w, TileType) or w.space != MemorySpace.MAT or w.get_shape()[0] != rows or const_of(window.offsets[0]) != 0:
+    block = load.parent_block()
+    n_loop = next((op for op in block.ops if isinstance(op, scf.ForOp) and load.is_before_in_block(op)), None) if block else None
+    if n_loop is None:
         return None
-    k_loop = window.parent_op()
-    if not isinstance(k_loop, scf.ForOp) or window.offsets[1] is not k_loop.body.block.args[0]:
+    inside: list[tile.SliceOp] = []
+    for window in windows:
+        ancestor = block.find_ancestor_op_in_block(window)
+        if ancestor is n_loop:
+            inside.append(window)
+        elif ancestor is None or not n_loop.is_before_in_block(ancestor):
+            return None
+    chunks: list[int] = []
+    looped = False
+    for window in inside:
+        parent = window.parent_op()
+        if parent is n_loop and (col := const_of(window.offsets[1])) is not None:
+            chunks.append(col)
+            continue
+        if not isinstance(parent, scf.ForOp) or parent.parent_op() is not n_loop or window.offsets[1] is not parent.body.block.args[0]:
+            return None
+        lb, ub, step = const_of(parent.lb), const_of(parent.ub), const_of(parent.step)
+        if lb != 0 or step != kb or ub is None:
+            return None
+        chunks.extend(range(0, ub, kb))
+        looped = True
+    if not looped or sorted(chunks) != list(range(0, cols, kb)):
         return None
-    if (const_of(k_loop.lb), const_of(k_loop.ub), const_of(k_loop.step)) != (0, cols, w.get_shape()[1]):
-        return None
-    n_loop = k_loop.parent_op()
-    if not isinstance(n_loop, scf.ForOp) or n_loop.parent_block() is not load.parent_block():
-        return None
-    return n_loop, window
+    return n_loop, inside
 
 
 class CubeLowering(_Base):
@@ -122,7 +148,8 @@ class CubeLowering(_Base):
         d = self.def_tile(op.result, op)
         chunked = chunked_panel_loop(op)
         if chunked is not None and d.buffer.position == TPosition.A1:
-            self.panel_chunks[chunked[1]] = (op, view, chunked[0])  # copied by `_panel_chunk`
+            for window in chunked[1]:
+                self.panel_chunks[window] = (op, view, chunked[0])  # copied by `_panel_chunk`
             return
         gm = self._gm_at(view, op.offsets)
         lay = d.layout

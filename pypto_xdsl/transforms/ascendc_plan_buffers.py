@@ -9,6 +9,8 @@ kernel without a `memory_plan` this pass:
   tile's TBuf goes, the instruction computes in place (`Add(a, a, b)`; a row broadcast's
   level-0 instructions each over their own elements, `Sub(x[64], x[64], brcb, ...)`), and
   the source's FreeTensor moves after the result's last use;
+* shares cube queues used in turn: L1, L0A/L0B and L0C queues of one type whose uses follow
+  each other (pair-cube-blocks' peeled K step, the odd block after the pairs) become one;
 * shares a tail's queues: a VECIN/VECOUT queue used only in top-level branches after a loop
   (a partial tail) takes a same-position queue of the loop whose uses have all ended;
 * shares TBufs: VECCALC buffers (not `fixed`, i.e. not holding a tile carried through a loop
@@ -44,7 +46,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
-from pypto_xdsl.analysis.ascendc_pipes import element_offset
+from pypto_xdsl.analysis.ascendc_pipes import element_offset, enclosing_loops
 from pypto_xdsl.analysis.cxx_names import BackendError, Namer, kernel_namer
 from pypto_xdsl.dialects import ascendc_compute as C
 from pypto_xdsl.dialects import ascendc_memory as M
@@ -484,6 +486,69 @@ def share_queues(kernel: KernelOp, buffers: KernelBuffers) -> None:
             buffers.decls.remove(m)
 
 
+_CUBE_QUEUE_POSITIONS = (TPosition.A1, TPosition.B1, TPosition.A2, TPosition.B2, TPosition.CO1)
+
+
+def _in_turn(first: list[Operation], then: list[Operation]) -> bool:
+    """Whether every tensor of a queue used by `first` is freed before `then` allocates one of
+    another, every time they run: in a loop around both, both run wholly inside it, and no
+    local tensor is carried from one iteration to the next (which could outlive its span)."""
+    loops = [set(enclosing_loops(op)) for op in (*first, *then)]
+    around = set.intersection(*loops)
+    first_loops = set.union(*loops[: len(first)])
+    then_loops = set.union(*loops[len(first) :])
+    if (first_loops & then_loops) - around:
+        return False
+    for loop in around:
+        carried = loop.body.block.args[1:] if isinstance(loop, scf.ForOp) else loop.before_region.block.args
+        if any(isinstance(a.type, LocalTensorType) for a in carried):
+            return False
+    return True
+
+
+def share_sequential_cube_queues(kernel: KernelOp, buffers: KernelBuffers) -> None:
+    """Cube queues (L1, L0A/L0B, L0C) of one type used one after the other share one queue.
+
+    pair-cube-blocks peels the last K step of a pair of blocks and leaves an odd block to the
+    original loop: each has its own L0A, L0B, L1 and L0C tiles, used in spans that follow each
+    other in program order. Their queues become one (its buffers reused in turn, double-buffered
+    as its loop members ask, by `fit`) when every use of one precedes every use of the other
+    and `_in_turn` holds; a straight-line use that overlaps another's span keeps its own."""
+    spans = _spans(kernel)
+    users: dict[M.TQueOp, list[Operation]] = {}
+    for d in buffers.decls:
+        if isinstance(d, M.TQueOp) and d.result.type.pos in _CUBE_QUEUE_POSITIONS:  # type: ignore[union-attr]
+            ops = [u.operation for u in d.result.uses if not isinstance(u.operation, M.InitBufferOp)]
+            if ops:
+                users[d] = ops
+    span = {d: (min(spans[o][0] for o in ops), max(spans[o][1] for o in ops)) for d, ops in users.items()}
+    pools: list[list[M.TQueOp]] = []
+    for d in sorted(span, key=lambda d: span[d][0]):
+        for pool in pools:
+            if pool[0].result.type == d.result.type and all(
+                span[m][1] < span[d][0] and _in_turn(users[m], users[d]) for m in pool
+            ):
+                pool.append(d)
+                break
+        else:
+            pools.append([d])
+    for keep, *others in pools:
+        for other in others:
+            _fold_queue(buffers, keep, other)
+
+
+def _fold_queue(buffers: KernelBuffers, keep: M.TQueOp, other: M.TQueOp) -> None:
+    """`other` becomes `keep`: its tiles, its uses, the larger of the two buffer sizes."""
+    size = max(buffers.init[keep.result].bytes_per_buffer, buffers.init[other.result].bytes_per_buffer)
+    keep.properties["values"] = ArrayAttr([StringAttr(v) for v in dict.fromkeys(keep.held_values + other.held_values)])
+    buffers.init[keep.result].properties["len"] = IntegerAttr(size, i64)
+    rewriter = Rewriter()
+    rewriter.erase_op(buffers.init.pop(other.result))
+    other.result.replace_all_uses_with(keep.result)
+    rewriter.erase_op(other)
+    buffers.decls.remove(other)
+
+
 def _branch_of(users: list[Operation]) -> tuple[scf.IfOp, int] | None:
     """The innermost branch (an `scf.if` and its region's index) holding every op of `users`."""
     first = users[0]
@@ -511,7 +576,6 @@ def share_exclusive_queues(kernel: KernelOp, buffers: KernelBuffers) -> None:
         where = _branch_of(users) if users else None
         if where is not None:
             sides.setdefault(where[0], ([], []))[where[1]].append(d)
-    rewriter = Rewriter()
     for then_side, else_side in sides.values():
         taken: set[M.TQueOp] = set()
         for keep in sorted(then_side, key=lambda d: -buffers.init[d.result].bytes_per_buffer):
@@ -520,15 +584,7 @@ def share_exclusive_queues(kernel: KernelOp, buffers: KernelBuffers) -> None:
                 continue
             other = max(same, key=lambda d: buffers.init[d.result].bytes_per_buffer)
             taken.add(other)
-            size = max(buffers.init[keep.result].bytes_per_buffer, buffers.init[other.result].bytes_per_buffer)
-            keep.properties["values"] = ArrayAttr(
-                [StringAttr(v) for v in dict.fromkeys(keep.held_values + other.held_values)]
-            )
-            buffers.init[keep.result].properties["len"] = IntegerAttr(size, i64)
-            rewriter.erase_op(buffers.init.pop(other.result))
-            other.result.replace_all_uses_with(keep.result)
-            rewriter.erase_op(other)
-            buffers.decls.remove(other)
+            _fold_queue(buffers, keep, other)
 
 
 def fit(
@@ -596,6 +652,7 @@ def _fits_as_planned(kernel: KernelOp, capacities: Capacities) -> bool:
     options ask for (double-buffered by default; tried on a copy)."""
     trial = kernel.clone()
     buffers = KernelBuffers(trial)
+    share_sequential_cube_queues(trial, buffers)  # first: within a branch, then across
     share_exclusive_queues(trial, buffers)
     share_queues(trial, buffers)
     share_tbufs(trial, buffers, kernel_names(trial))
@@ -614,6 +671,7 @@ def plan_kernel(kernel: KernelOp, capacities: Capacities | None = None) -> None:
     buffers = KernelBuffers(kernel)
     if capacities.in_place == "always" or (capacities.in_place == "auto" and not _fits_as_planned(kernel, capacities)):
         compute_in_place(kernel, buffers)
+    share_sequential_cube_queues(kernel, buffers)  # first: within a branch, then across
     share_exclusive_queues(kernel, buffers)
     share_queues(kernel, buffers)
     share_tbufs(kernel, buffers, kernel_names(kernel))

@@ -18,7 +18,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -29,6 +28,7 @@ from pypto_xdsl.analysis.ascendc_pipes import (
     VectorOrder,
     add,
     conflicts,
+    enclosing_loops,
     guarded_instruction,
     mte2_read,
     mte3_write,
@@ -41,16 +41,6 @@ from pypto_xdsl.dialects.ascendc_types import HardEvent
 
 def _preorder(kernel: KernelOp) -> dict[Operation, int]:
     return {op: k for k, op in enumerate(kernel.walk())}
-
-
-def _loops(op: Operation) -> list[Operation]:
-    out = []
-    p = op.parent_op()
-    while p is not None and not isinstance(p, KernelOp):
-        if isinstance(p, scf.ForOp | scf.WhileOp):
-            out.append(p)
-        p = p.parent_op()
-    return out
 
 
 def _stores_before(set_flag: S.SetFlagOp) -> set[SSAValue]:
@@ -80,11 +70,11 @@ def redundant_flags(kernel: KernelOp) -> list[S.SetFlagOp]:
         stored = _stores_before(op)
         if not stored:
             continue  # orders something we cannot see: keep
-        loops = set(_loops(op))
+        loops = set(enclosing_loops(op))
         needed = False
         for root in stored:
             for load in reads.get(root, ()):
-                if order[load] > order[op] or loops & set(_loops(load)):
+                if order[load] > order[op] or loops & set(enclosing_loops(load)):
                     needed = True
         if not needed:
             out.append(op)

@@ -234,11 +234,15 @@ def lower_module(module: ModuleOp) -> None:
     kernel (its members' rings lowered first: lower-cross-core-rings) and their launches to
     ascendc.launch (raises BackendError)."""
     from pypto_xdsl.transforms.ascendc_mix_lowering import lower_groups
+    from pypto_xdsl.transforms.pair_cube_blocks import pair_cube_blocks
 
     check_dynamic_extents(module)
     groups = lower_groups(module)
     members = {m for g in groups for m in g.members}
     kernels = [f for f in program.func_ops(module) if f.is_incore and f not in members]
+    for f in kernels:
+        if f.func_kind == FuncKind.AIC:
+            pair_cube_blocks(f)  # a no-op once it ran (pypto-ascendc runs it by name)
     lowered = [(f, lower_kernel(f)) for f in kernels]
     for g in groups:
         lowered.append((g.func, g.kernel))

@@ -30,6 +30,7 @@ DEFAULT_PIPELINE: tuple[str, ...] = (
 # interpreter's division), so it is opt-in, run by name before ascendc-plan-buffers.
 ASCENDC_PIPELINE: tuple[str, ...] = DEFAULT_PIPELINE + (
     "hoist-cube-loads",
+    "pair-cube-blocks",
     "pipeline-cross-core-loops",
     "lower-cross-core-rings",
     "split-vector-member",

@@ -2,6 +2,7 @@
 // Cube path: C[64, 64] = A[64, 128] @ B[128, 64] in f16 with an f32 accumulator, K split in two
 // 64-wide steps: Nd2Nz DataCopy GM -> L1 (A1/B1), one LoadData (LoadData3DParamsV2) per operand L1 -> L0A/L0B, Mmad into L0C (the
 // second step accumulates in place through the scf.for-carried accumulator), Fixpipe L0C -> GM.
+// The first step's tiles and the loop's are used in turn: they share their queues (ascendc-plan-buffers).
 
 pypto.func aic @matmul_kernel(%a: !pypto.tensor<[64, 128], f16>, %b: !pypto.tensor<[128, 64], f16>, out %c: !pypto.tensor<[64, 64], f32>) -> !pypto.tensor<[64, 64], f32> {
   %c0 = arith.constant 0 : index
@@ -30,7 +31,7 @@ pypto.func orchestration @main(%a: !pypto.tensor<[64, 128], f16>, %b: !pypto.ten
 }
 
 // CHECK-LABEL: // ===== file: kernels/matmul_kernel.cpp =====
-// CHECK: // Cube (AIC) kernel. Buffer plan (bytes): L1 81920 of 524288, L0A 24576 of 65536, L0B 24576 of 65536, L0C 16384 of 131072.
+// CHECK: // Cube (AIC) kernel. Buffer plan (bytes): L1 65536 of 524288, L0A 16384 of 65536, L0B 16384 of 65536, L0C 16384 of 131072.
 // CHECK: extern "C" __global__ __aicore__ void matmul_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR c) {
 // CHECK-NEXT: KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
 // CHECK-NEXT: GlobalTensor<half> a_gm;
@@ -40,24 +41,16 @@ pypto.func orchestration @main(%a: !pypto.tensor<[64, 128], f16>, %b: !pypto.ten
 // CHECK-NEXT: GlobalTensor<float> c_gm;
 // CHECK-NEXT: c_gm.SetGlobalBuffer((__gm__ float*)c, 4096);
 // CHECK-NEXT: TPipe pipe;
-// CHECK-NEXT: TQue<TPosition::A1, 1> qA1_a0m;  // %a0m !pypto.tile<[64, 64], f16, mat>
-// CHECK-NEXT: TQue<TPosition::B1, 1> qB1_b0m;  // %b0m !pypto.tile<[64, 64], f16, mat>
-// CHECK-NEXT: TQue<TPosition::A2, 1> qA2_a0;  // %a0 !pypto.tile<[64, 64], f16, left>
-// CHECK-NEXT: TQue<TPosition::B2, 1> qB2_b0;  // %b0 !pypto.tile<[64, 64], f16, right>
+// CHECK-NEXT: TQue<TPosition::A1, 4> qA1_a0m;  // %a0m, %am (disjoint live ranges)
+// CHECK-NEXT: TQue<TPosition::B1, 4> qB1_b0m;  // %b0m, %bm (disjoint live ranges)
+// CHECK-NEXT: TQue<TPosition::A2, 2> qA2_a0;  // %a0, %al (disjoint live ranges)
+// CHECK-NEXT: TQue<TPosition::B2, 2> qB2_b0;  // %b0, %br (disjoint live ranges)
 // CHECK-NEXT: TQue<TPosition::CO1, 1> qCO1_acc0;  // %acc0 !pypto.tile<[64, 64], f32, acc>
-// CHECK-NEXT: TQue<TPosition::A1, 4> qA1_am;  // %am !pypto.tile<[64, 64], f16, mat>
-// CHECK-NEXT: TQue<TPosition::B1, 4> qB1_bm;  // %bm !pypto.tile<[64, 64], f16, mat>
-// CHECK-NEXT: TQue<TPosition::A2, 2> qA2_al;  // %al !pypto.tile<[64, 64], f16, left>
-// CHECK-NEXT: TQue<TPosition::B2, 2> qB2_br;  // %br !pypto.tile<[64, 64], f16, right>
-// CHECK-NEXT: pipe.InitBuffer(qA1_a0m, 1, 8192);
-// CHECK-NEXT: pipe.InitBuffer(qB1_b0m, 1, 8192);
-// CHECK-NEXT: pipe.InitBuffer(qA2_a0, 1, 8192);
-// CHECK-NEXT: pipe.InitBuffer(qB2_b0, 1, 8192);
+// CHECK-NEXT: pipe.InitBuffer(qA1_a0m, 4, 8192);
+// CHECK-NEXT: pipe.InitBuffer(qB1_b0m, 4, 8192);
+// CHECK-NEXT: pipe.InitBuffer(qA2_a0, 2, 8192);
+// CHECK-NEXT: pipe.InitBuffer(qB2_b0, 2, 8192);
 // CHECK-NEXT: pipe.InitBuffer(qCO1_acc0, 1, 16384);
-// CHECK-NEXT: pipe.InitBuffer(qA1_am, 4, 8192);
-// CHECK-NEXT: pipe.InitBuffer(qB1_bm, 4, 8192);
-// CHECK-NEXT: pipe.InitBuffer(qA2_al, 2, 8192);
-// CHECK-NEXT: pipe.InitBuffer(qB2_br, 2, 8192);
 // CHECK-EMPTY:
 // CHECK-NEXT: LocalTensor<half> a0m = qA1_a0m.AllocTensor<half>();
 // CHECK-NEXT: Nd2NzParams a0m_nd2nz;
@@ -118,7 +111,7 @@ pypto.func orchestration @main(%a: !pypto.tensor<[64, 128], f16>, %b: !pypto.ten
 // CHECK-NEXT: qA2_a0.FreeTensor(a0);
 // CHECK-NEXT: qB2_b0.FreeTensor(b0);
 // CHECK-NEXT: for (int64_t k = 64; k < 128; k += 64) {
-// CHECK-NEXT: LocalTensor<half> am = qA1_am.AllocTensor<half>();
+// CHECK-NEXT: LocalTensor<half> am = qA1_a0m.AllocTensor<half>();
 // CHECK-NEXT: Nd2NzParams am_nd2nz;
 // CHECK-NEXT: am_nd2nz.ndNum = 1;
 // CHECK-NEXT: am_nd2nz.nValue = 64;
@@ -129,8 +122,8 @@ pypto.func orchestration @main(%a: !pypto.tensor<[64, 128], f16>, %b: !pypto.ten
 // CHECK-NEXT: am_nd2nz.dstNzNStride = 1;
 // CHECK-NEXT: am_nd2nz.dstNzMatrixStride = 0;
 // CHECK-NEXT: DataCopy(am, a_gm[k], am_nd2nz);
-// CHECK-NEXT: qA1_am.EnQue(am);
-// CHECK-NEXT: LocalTensor<half> bm = qB1_bm.AllocTensor<half>();
+// CHECK-NEXT: qA1_a0m.EnQue(am);
+// CHECK-NEXT: LocalTensor<half> bm = qB1_b0m.AllocTensor<half>();
 // CHECK-NEXT: Nd2NzParams bm_nd2nz;
 // CHECK-NEXT: bm_nd2nz.ndNum = 1;
 // CHECK-NEXT: bm_nd2nz.nValue = 64;
@@ -141,9 +134,9 @@ pypto.func orchestration @main(%a: !pypto.tensor<[64, 128], f16>, %b: !pypto.ten
 // CHECK-NEXT: bm_nd2nz.dstNzNStride = 1;
 // CHECK-NEXT: bm_nd2nz.dstNzMatrixStride = 0;
 // CHECK-NEXT: DataCopy(bm, b_gm[k * 64], bm_nd2nz);
-// CHECK-NEXT: qB1_bm.EnQue(bm);
-// CHECK-NEXT: LocalTensor<half> al = qA2_al.AllocTensor<half>();
-// CHECK-NEXT: am = qA1_am.DeQue<half>();
+// CHECK-NEXT: qB1_b0m.EnQue(bm);
+// CHECK-NEXT: LocalTensor<half> al = qA2_a0.AllocTensor<half>();
+// CHECK-NEXT: am = qA1_a0m.DeQue<half>();
 // CHECK-NEXT: LoadData3DParamsV2<half> al_load;
 // CHECK-NEXT: al_load.l1H = 1;
 // CHECK-NEXT: al_load.l1W = 64;
@@ -151,10 +144,10 @@ pypto.func orchestration @main(%a: !pypto.tensor<[64, 128], f16>, %b: !pypto.ten
 // CHECK-NEXT: al_load.kExtension = 64;
 // CHECK-NEXT: al_load.mExtension = 64;
 // CHECK-NEXT: LoadData(al, am, al_load);
-// CHECK-NEXT: qA2_al.EnQue(al);
-// CHECK-NEXT: qA1_am.FreeTensor(am);
-// CHECK-NEXT: LocalTensor<half> br = qB2_br.AllocTensor<half>();
-// CHECK-NEXT: bm = qB1_bm.DeQue<half>();
+// CHECK-NEXT: qA2_a0.EnQue(al);
+// CHECK-NEXT: qA1_a0m.FreeTensor(am);
+// CHECK-NEXT: LocalTensor<half> br = qB2_b0.AllocTensor<half>();
+// CHECK-NEXT: bm = qB1_b0m.DeQue<half>();
 // CHECK-NEXT: LoadData3DParamsV2<half> br_load;
 // CHECK-NEXT: br_load.l1H = 1;
 // CHECK-NEXT: br_load.l1W = 64;
@@ -163,18 +156,18 @@ pypto.func orchestration @main(%a: !pypto.tensor<[64, 128], f16>, %b: !pypto.ten
 // CHECK-NEXT: br_load.mExtension = 64;
 // CHECK-NEXT: br_load.enTranspose = true;
 // CHECK-NEXT: LoadData(br, bm, br_load);
-// CHECK-NEXT: qB2_br.EnQue(br);
-// CHECK-NEXT: qB1_bm.FreeTensor(bm);
-// CHECK-NEXT: al = qA2_al.DeQue<half>();
-// CHECK-NEXT: br = qB2_br.DeQue<half>();
+// CHECK-NEXT: qB2_b0.EnQue(br);
+// CHECK-NEXT: qB1_b0m.FreeTensor(bm);
+// CHECK-NEXT: al = qA2_a0.DeQue<half>();
+// CHECK-NEXT: br = qB2_b0.DeQue<half>();
 // CHECK-NEXT: MmadParams acc0_mmad_1;
 // CHECK-NEXT: acc0_mmad_1.m = 64;
 // CHECK-NEXT: acc0_mmad_1.n = 64;
 // CHECK-NEXT: acc0_mmad_1.k = 64;
 // CHECK-NEXT: acc0_mmad_1.cmatrixInitVal = false;
 // CHECK-NEXT: Mmad(acc0, al, br, acc0_mmad_1);
-// CHECK-NEXT: qA2_al.FreeTensor(al);
-// CHECK-NEXT: qB2_br.FreeTensor(br);
+// CHECK-NEXT: qA2_a0.FreeTensor(al);
+// CHECK-NEXT: qB2_b0.FreeTensor(br);
 // CHECK-NEXT: }
 // CHECK-NEXT: qCO1_acc0.EnQue(acc0);
 // CHECK-NEXT: acc0 = qCO1_acc0.DeQue<float>();
