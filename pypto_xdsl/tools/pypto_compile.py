@@ -465,8 +465,33 @@ def _print_profile(report: SimulationReport, module: ModuleOp, args, out_dir: Pa
         func = choose_entry(module, args.entry)
         # the run's --dim extents size the dynamic tensors (without them there is no minimum)
         min_bytes = prof.program_min_bytes(func, report.dims) if func is not None else None
-        print(prof.format_report(kernels, min_bytes))
-        prof.annotate_kernel_sources(out_dir, kernels)
+        static = static_metric_lines(module)
+        print(prof.format_report(kernels, min_bytes, static=static))
+        prof.annotate_kernel_sources(out_dir, kernels, static)
+
+
+def static_metric_lines(module: ModuleOp) -> dict[str, list[str]]:
+    """Each kernel's static counts (`analysis.kernel_metrics`), by kernel name; a MIX kernel's
+    are its members' (the simulation reports a MIX launch under the MIX kernel's name)."""
+    from pypto_xdsl.analysis.kernel_metrics import kernel_metrics
+    from pypto_xdsl.dialects.ascendc_kernel import CoreCallOp, KernelOp
+    from pypto_xdsl.dialects.ascendc_types import KernelKind
+    from pypto_xdsl.transforms.pipelines import lower_for_ascendc
+
+    kernels = {k.sym_name.data: k for k in lower_for_ascendc(module).body.block.ops if isinstance(k, KernelOp)}
+    out: dict[str, list[str]] = {}
+    for name, kernel in kernels.items():
+        if kernel.kernel_kind != KernelKind.MIX:
+            out[name] = kernel_metrics(kernel).lines()
+            continue
+        lines = []
+        for call in kernel.body.block.ops:
+            member = kernels.get(call.callee.string_value()) if isinstance(call, CoreCallOp) else None
+            if member is not None:
+                lines.append(f"member {call.core.data} @{member.sym_name.data}:")
+                lines.extend("  " + line for line in kernel_metrics(member).lines())
+        out[name] = lines
+    return out
 
 
 def comparison_tolerances(

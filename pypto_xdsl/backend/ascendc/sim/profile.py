@@ -239,8 +239,12 @@ def report_lines(k: KernelProfile, min_bytes: int | None = None) -> list[str]:
     return lines
 
 
-def format_report(kernels: Mapping[str, KernelProfile], min_bytes: int | None = None, indent: str = "  ") -> str:
-    """Per kernel: GM traffic against what it touched, memory use, DMA and vector work, sync."""
+def format_report(
+    kernels: Mapping[str, KernelProfile], min_bytes: int | None = None, indent: str = "  ",
+    static: Mapping[str, list[str]] | None = None,
+) -> str:
+    """Per kernel: GM traffic against what it touched, memory use, DMA and vector work, sync;
+    `static`: each kernel's static counts (`analysis.kernel_metrics`), printed after them."""
     if not kernels:
         return f"{indent}(no kernel was launched)"
     lines = [f"{indent}metrics (dynamic counts of the simulated run, all blocks and launches)"]
@@ -248,14 +252,18 @@ def format_report(kernels: Mapping[str, KernelProfile], min_bytes: int | None = 
     for k in kernels.values():
         lines.append(f"{indent}kernel {k.kernel}:")
         lines.extend(indent * 2 + s for s in report_lines(k, min_bytes if only else None))
+        lines.extend(indent * 2 + s for s in (static or {}).get(k.kernel, []))
     return "\n".join(lines)
 
 
 _HEADER_BEGIN = "// Cost-model metrics of the simulated run (pypto-compile --report):"
 
 
-def annotate_kernel_sources(out_dir: Path, kernels: Mapping[str, KernelProfile]) -> list[Path]:
-    """Add each launched kernel's metrics to the header comment of `kernels/<name>.cpp`."""
+def annotate_kernel_sources(
+    out_dir: Path, kernels: Mapping[str, KernelProfile], static: Mapping[str, list[str]] | None = None
+) -> list[Path]:
+    """Add each launched kernel's metrics (and its static counts, `static`) to the header
+    comment of `kernels/<name>.cpp`."""
     changed = []
     for k in kernels.values():
         path = Path(out_dir) / "kernels" / f"{k.kernel}.cpp"
@@ -277,6 +285,7 @@ def annotate_kernel_sources(out_dir: Path, kernels: Mapping[str, KernelProfile])
             f"//   {k.cycles:,.0f} cycles estimated, bound by {k.bounding_pipe}; "
             + ", ".join(f"{p} {util[p] * 100:.0f}%" for p in ordered_resources(util)),
             *("//   " + s for s in report_lines(k)),
+            *("//   " + s for s in (static or {}).get(k.kernel, [])),
         ]
         lines[at:at] = block
         path.write_text("\n".join(lines) + "\n")
