@@ -239,8 +239,11 @@ def _scalar(name: str, family: str):
 
 def _unary(name: str, family: str | None):
     """`pl.exp(input)`, `pl.tile.exp(tile)`, `pl.tensor.exp(input)`; `log`, `recip` and (not on
-    tiles) `rsqrt` take `high_precision=` (only False: one precision here); `pl.tile.rsqrt`
-    takes a scratch `tmp=` tile."""
+    tiles) `rsqrt` take PyPTO's `high_precision=` (PTOAS's precision mode): a bool literal,
+    either value the one implementation here, which computes the f32 function correctly
+    rounded (the interpreter; the simulation's `Ln` / `Reciprocal` / `Rsqrt`), as
+    `_division_precision` says of `div`; `pl.tile.rsqrt` takes a scratch `tmp=` tile (PyPTO's
+    high-precision tile form), which it needs no more than that."""
     first = "tile" if family == "tile" else "input"
     params = [first]
     if name == "rsqrt" and family == "tile":
@@ -252,8 +255,8 @@ def _unary(name: str, family: str | None):
         a = Args(fb, node, qual, params, 1, aliases={"input": first} if first != "input" else None)
         if "high_precision" in a:
             hp = a.value("high_precision")
-            if not (isinstance(hp, Const) and hp.value is False):
-                raise fb.error(a.node_of("high_precision"), f"{qual}: high_precision=True is not supported (one precision here)")
+            if not (isinstance(hp, Const) and isinstance(hp.value, bool)):
+                raise fb.error(a.node_of("high_precision"), f"'high_precision' of {qual} must be True or False, got {describe(hp)}")
         if "tmp" in a:
             value = a.shaped(first)
             cls = op_class(fb, "tile", name, node)
