@@ -395,6 +395,26 @@ def test_parallel_and_pipeline_are_for_loops_with_a_kind_attribute():
     np.testing.assert_allclose(P.run(x, np.zeros_like(x), passes=["pypto-default"]), want, rtol=1e-6)
 
 
+def test_unroll_is_a_for_loop_over_constants_whose_rebound_names_are_carried():
+    """PyPTO's `pl.unroll` (unrolled at compile time there): the same iterations as pl.range,
+    tagged `unroll`; names rebound in it (PyPTO's unrolled copies) are carried."""
+
+    @pl.program
+    class P:
+        @pl.function(type=pl.FunctionType.InCore)
+        def main(self, v: pl.Tensor[[6], pl.FP32], t: pl.InOut[pl.Tensor[[3, 2], pl.FP32]]) -> pl.Tensor[[3, 2], pl.FP32]:
+            for k in pl.unroll(2):
+                for r in pl.unroll(0, 3, 1):
+                    val = pl.read(v, [k * 3 + r])
+                    t = pl.write(t, [r, k], val)
+            return t
+
+    loops = ops_of(funcs(P)["main"], scf.ForOp)
+    assert [loop.attributes.get("pypto.loop_kind") for loop in loops] == [StringAttr("unroll")] * 2
+    v = np.arange(6, dtype=np.float32)
+    np.testing.assert_array_equal(P.run(v, np.zeros((3, 2), np.float32)), v.reshape(2, 3).T)
+
+
 @pytest.mark.parametrize(
     ("body", "message"),
     [
@@ -402,6 +422,9 @@ def test_parallel_and_pipeline_are_for_loops_with_a_kind_attribute():
         ("for i in pl.pipeline():\n    pass", "pl.pipeline takes 1 to 3 arguments"),
         ("y = pl.parallel(3)", "pl.parallel is only allowed as the iterable of a 'for' loop"),
         ("for i in pl.tile.load(x, [0, 0], [8, 8]):\n    pass", "loops must iterate over pl.range"),
+        ("for i, (a,) in pl.unroll(2, init_values=(x,)):\n    pass", "pl.unroll does not accept 'init_values'"),
+        ("n = pl.tensor.dim(x, 0)\nfor i in pl.unroll(n):\n    pass", "the bounds of pl.unroll are compile-time int constants"),
+        ("y = pl.unroll(3)", "pl.unroll is only allowed as the iterable of a 'for' loop"),
     ],
 )
 def test_parallel_diagnostics(tmp_path, body, message):

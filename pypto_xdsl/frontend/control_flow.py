@@ -28,7 +28,7 @@ from pypto_xdsl.frontend.values import Const, Undefined, Value, describe
 from pypto_xdsl.language import types as T
 from pypto_xdsl.language.ops import OpStub
 
-LOOP_KINDS = ("range", "parallel", "pipeline")
+LOOP_KINDS = ("range", "parallel", "pipeline", "unroll")
 LOOP_KIND_ATTR = "pypto.loop_kind"
 """Discardable attribute of an `scf.for` from `pl.parallel` / `pl.pipeline` (PyPTO's ForKind)."""
 PIPELINE_STAGE_ATTR = "pypto.pipeline_stage"
@@ -135,7 +135,7 @@ class ControlFlowMixin:
             callee is builtins.range
             or (isinstance(callee, OpStub) and callee.family == "" and callee.op in LOOP_KINDS)
         ):
-            raise self.error(it, "loops must iterate over pl.range(...), pl.parallel(...) or pl.pipeline(...)")
+            raise self.error(it, "loops must iterate over pl.range(...), pl.parallel(...), pl.pipeline(...) or pl.unroll(...)")
         assert isinstance(it, ast.Call)
         kind = "range" if callee is builtins.range else callee.op  # type: ignore[union-attr]
         qual = "range" if callee is builtins.range else f"pl.{kind}"
@@ -148,12 +148,18 @@ class ControlFlowMixin:
                     raise self.error(kw.value, f"'stage' of pl.pipeline must be a positive integer constant, got {describe(value)}")
                 stage = value.value
                 continue
-            if kw.arg != "init_values" or callee is builtins.range:
+            if kw.arg != "init_values" or callee is builtins.range or kind == "unroll":
                 raise self.error(kw, f"{qual} does not accept '{kw.arg}'")
             init_node = kw.value
         if not 1 <= len(it.args) <= 3:
             raise self.error(it, f"{qual} takes 1 to 3 arguments (stop | start, stop[, step])")
         values = [self.expr(a) for a in it.args]
+        if kind == "unroll":
+            # PyPTO unrolls at compile time: its bounds are int literals (the loop stays an
+            # scf.for tagged "unroll"; rebinding names in it carries them, as in pl.range)
+            for v, a in zip(values, it.args):
+                if not (isinstance(v, Const) and type(v.value) is int):
+                    raise self.error(a, f"the bounds of pl.unroll are compile-time int constants, got {describe(v)}")
         if len(values) == 3 and isinstance(values[2], Const) and values[2].value <= 0:
             raise self.error(it.args[2], f"{qual} needs a positive step, got {values[2].value}")
         bounds = [self.index(v, a) for v, a in zip(values, it.args)]

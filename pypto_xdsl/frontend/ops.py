@@ -519,7 +519,7 @@ HANDLERS[("", "cast")] = _cast(None)
 HANDLERS[("tensor", "cast")] = _cast("tensor")
 HANDLERS[("tile", "cast")] = _cast("tile")
 HANDLERS[("", "submit")] = _submit
-for _n in ("range", "parallel", "pipeline"):
+for _n in ("range", "parallel", "pipeline", "unroll"):
     HANDLERS[("", _n)] = _misplaced("is only allowed as the iterable of a 'for' loop")
 HANDLERS[("", "at")] = _misplaced("is only allowed in a 'with' statement")
 HANDLERS[("", "manual_scope")] = _misplaced("is only allowed in a 'with' statement")

@@ -123,6 +123,7 @@ read = _stub("read")
 range = _stub("range")  # noqa: A001
 parallel = _stub("parallel")
 pipeline = _stub("pipeline")
+unroll = _stub("unroll")
 at = _stub("at")
 split = _stub("split")  # pl.at(..., optimizations=[pl.split(pl.SplitMode.UP_DOWN)])
 spmd = _stub("spmd")  # for i in pl.spmd(4, name_hint="rows"): / with pl.spmd(4) [as tid]:
