@@ -351,12 +351,32 @@ def test_scalar_cast_and_flat_read():
     np.testing.assert_array_equal(out, np.array([9.0, 3.0, 2.0], np.float32))
 
 
+def test_a_tile_window_past_the_tensor_end_reads_only_its_valid_block():
+    """PyPTO's `pl.load(t, [0, 0], [64, 64], valid_shape=[48, 64])` of a [48, 64] tensor (the
+    reference's test_fillpad): a partial load of the valid block, padded by fillpad."""
+    prog = build("""
+    @pl.program
+    class P:
+        @pl.function(type=pl.FunctionType.InCore)
+        def main(self, x: pl.Tensor[[6, 8], pl.FP32], y: pl.Out[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
+            t = pl.load(x, offsets=[0, 0], shapes=[8, 8], valid_shape=[6, 8])
+            p = pl.fillpad(t, pad_value=pl.PadValue.max)
+            return pl.store(p, offsets=[0, 0], output_tensor=y)
+    """)
+    assert "valid[" in ir(prog)
+    x = rnd((6, 8))
+    want = np.full((8, 8), np.inf, np.float32)
+    want[:6] = x
+    np.testing.assert_array_equal(prog.run(x, np.zeros((8, 8), np.float32)), want)
+
+
 # --------------------------------------------------------------------------- located errors
 
 
 @pytest.mark.parametrize("body, message", [
     ("y = pl.row_max(x, x)", "pl.row_max takes no tmp_tile for a tensor"),
     ("y = pl.rsqrt(x, high_precision=1)", "'high_precision' of pl.rsqrt must be True or False, got"),
+    ("t = pl.load(x, [0, 0], [16, 8], valid_shape=[12, 8])", r"valid block \(12 at 0 on axis 0\) runs past the end of"),
     ("y = pl.transpose(x, 1, -1)", "axis1 and axis2 name the same axis 1"),
     ("y = pl.reshape(x, [3, 5])", "reshape changes the element count"),
     ("y = pl.cast(pl.read(x, [0, 0]), pl.INT32, mode='floor')", "scalar inputs take the default mode only"),

@@ -106,7 +106,8 @@ def _load(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
     """`pl.load(tensor, offsets, shapes, valid_shape=None, target_memory=Vec, clamp=False)`.
 
     With `valid_shape`, the tile is loaded whole and marked partial (`tile.set_validshape`):
-    only the valid block is real data until `pl.tile.fillpad`. With `clamp=True` the window
+    only the valid block is real data until `pl.tile.fillpad`; when the window runs past the
+    tensor's end, only the valid block is read (a partial `tile.load ... valid[...]`). With `clamp=True` the window
     may run off the end of the tensor: the valid block, cut back to the tensor's edge, is
     all that is read (a partial `tile.load ... valid[...]`, see `_clamped_extents`)."""
     params = ["tensor", "offsets", "shapes", "valid_shape", "target_memory", "clamp"]
@@ -123,10 +124,41 @@ def _load(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
         extents = _clamped_extents(fb, a, src, offsets, shape)
         if extents is not None:
             return fb.build_op(node, lambda: tile_ops.LoadOp(src, offsets, result, extents))
+    if "valid_shape" in a and a.value("valid_shape") is not None and _runs_past_the_end(src, offsets, shape):
+        # PyPTO reads only the valid block: a window past the tensor's end (a [64, 64] tile of
+        # a [48, 64] tensor, valid [48, 64]) is a partial load of that block, which must fit
+        extents = _valid_extents(fb, a, src, offsets, shape)
+        return fb.build_op(node, lambda: tile_ops.LoadOp(src, offsets, result, extents))
     loaded = fb.build_op(node, lambda: tile_ops.LoadOp(src, offsets, result))
     if "valid_shape" not in a or a.value("valid_shape") is None:
         return loaded
     return _mark_valid(fb, a, "valid_shape", loaded, shape)
+
+
+def _runs_past_the_end(src: SSAValue, offsets: list[SSAValue], shape: list) -> bool:
+    """Whether the window at static offsets ends past a static extent of the tensor."""
+    dims = src.type.get_shape()  # type: ignore[union-attr]
+    if len(dims) != len(shape):
+        return False
+    return any(
+        isinstance(d, int) and isinstance(w, int) and isinstance(o := _static_or(off), int) and o + w > d
+        for d, w, off in zip(dims, shape, offsets)
+    )
+
+
+def _valid_extents(fb: FunctionBuilder, a: Args, src: SSAValue, offsets: list[SSAValue], shape: list) -> list[SSAValue]:
+    """The `valid_shape` of a load as index values; a static one must fit in the tensor."""
+    values, vnode = a.value("valid_shape"), a.node_of("valid_shape")
+    if not isinstance(values, list | tuple) or len(values) != len(shape):
+        raise fb.error(vnode, f"'valid_shape' of {a.qual} needs {len(shape)} entries, got {describe(values)}")
+    nodes = vnode.elts if isinstance(vnode, ast.List | ast.Tuple) else [vnode] * len(shape)
+    extents = [_as_index(fb, v, n) for v, n in zip(values, nodes)]
+    for axis, (e, off, dim, n) in enumerate(zip(extents, offsets, src.type.get_shape(), nodes)):  # type: ignore[union-attr]
+        e_c, off_c = _static_or(e), _static_or(off)
+        if isinstance(e_c, int) and isinstance(off_c, int) and isinstance(dim, int) and off_c + e_c > dim:
+            raise fb.error(n, f"{a.qual}: the valid block ({e_c} at {off_c} on axis {axis}) runs past the end of "
+                              f"{src.type} (extent {dim}); pass clamp=True to cut it at the edge")
+    return extents
 
 
 def _clamp_flag(a: Args) -> bool:
