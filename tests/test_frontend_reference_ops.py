@@ -351,6 +351,23 @@ def test_scalar_cast_and_flat_read():
     np.testing.assert_array_equal(out, np.array([9.0, 3.0, 2.0], np.float32))
 
 
+def test_typed_constants():
+    """`pl.const(value, dtype)`: PyPTO's typed scalar constant."""
+    prog = build("""
+    @pl.program
+    class P:
+        @pl.function
+        def main(self, x: pl.Tensor[[2], pl.INT64]) -> pl.Tensor[[2], pl.INT64]:
+            one = pl.const(1, pl.INT64)
+            pl.write(x, [0], one)
+            pl.write(x, [1], pl.cast(pl.const(2.0, pl.FP32), pl.INT64))
+            return x
+    """)
+    text = ir(prog)
+    assert "arith.constant 1 : i64" in text and "arith.constant 2.000000e+00 : f32" in text
+    np.testing.assert_array_equal(prog.run(np.zeros(2, np.int64)), np.array([1, 2], np.int64))
+
+
 def test_a_tile_window_past_the_tensor_end_reads_only_its_valid_block():
     """PyPTO's `pl.load(t, [0, 0], [64, 64], valid_shape=[48, 64])` of a [48, 64] tensor (the
     reference's test_fillpad): a partial load of the valid block, padded by fillpad."""
@@ -375,6 +392,7 @@ def test_a_tile_window_past_the_tensor_end_reads_only_its_valid_block():
 
 @pytest.mark.parametrize("body, message", [
     ("y = pl.row_max(x, x)", "pl.row_max takes no tmp_tile for a tensor"),
+    ("c = pl.const(x, pl.INT32)", "the value of pl.const must be an int or float literal"),
     ("y = pl.rsqrt(x, high_precision=1)", "'high_precision' of pl.rsqrt must be True or False, got"),
     ("t = pl.load(x, [0, 0], [16, 8], valid_shape=[12, 8])", r"valid block \(12 at 0 on axis 0\) runs past the end of"),
     ("y = pl.transpose(x, 1, -1)", "axis1 and axis2 name the same axis 1"),

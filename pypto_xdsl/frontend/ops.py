@@ -516,6 +516,19 @@ HANDLERS[("", "matmul")] = _matmul(None)
 HANDLERS[("tensor", "matmul")] = _matmul("tensor")
 HANDLERS[("tile", "matmul")] = _matmul("tile")
 HANDLERS[("", "cast")] = _cast(None)
+
+
+def _const(fb: FunctionBuilder, node: ast.Call, qual: str) -> SSAValue:
+    """`pl.const(value, dtype)`: a scalar constant of an explicit dtype (PyPTO's typed
+    ConstInt / ConstFloat): `value` an int or float literal."""
+    a = Args(fb, node, qual, ["value", "dtype"], 2)
+    value = a.value("value")
+    if not (isinstance(value, Const) and type(value.value) in (int, float)):
+        raise fb.error(a.node_of("value"), f"the value of {qual} must be an int or float literal, got {describe(value)}")
+    return fb.materialize(value, a.dtype("dtype").to_ir(), a.node_of("value"))
+
+
+HANDLERS[("", "const")] = _const
 HANDLERS[("tensor", "cast")] = _cast("tensor")
 HANDLERS[("tile", "cast")] = _cast("tile")
 HANDLERS[("", "submit")] = _submit

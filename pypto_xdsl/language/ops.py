@@ -70,6 +70,7 @@ matmul_acc = _stub("matmul_acc")
 matmul_bias = _stub("matmul_bias")
 batch_matmul = _stub("batch_matmul")  # tiles only, as in PyPTO (frontend/ops_cube.py)
 cast = _stub("cast")
+const = _stub("const")  # pl.const(0, pl.INT32): a typed scalar constant
 row_max = _stub("row_max")
 row_sum = _stub("row_sum")
 row_expand_sub = _stub("row_expand_sub")
