@@ -368,6 +368,32 @@ def test_typed_constants():
     np.testing.assert_array_equal(prog.run(np.zeros(2, np.int64)), np.array([1, 2], np.int64))
 
 
+def test_a_scalar_of_another_dtype_is_converted_to_the_operands():
+    """PyPTO's `pl.tile.subs(f32_tile, pl.const(2, pl.INT32))` subtracts 2.0 (the scalar
+    converted as pl.cast converts: sitofp; fptosi truncates toward zero)."""
+    prog = build("""
+    @pl.program
+    class P:
+        @pl.function(type=pl.FunctionType.InCore)
+        def main(self, x: pl.Tensor[[8, 8], pl.FP32], y: pl.Out[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
+            t = pl.load(x, [0, 0], [8, 8])
+            r = pl.tile.subs(t, pl.const(2, pl.INT32))
+            return pl.store(r, [0, 0], y)
+    """)
+    assert "arith.sitofp" in ir(prog)
+    x = rnd((8, 8))
+    np.testing.assert_array_equal(prog.run(x, np.zeros((8, 8), np.float32)), x - 2.0)
+    ints = build("""
+    @pl.program
+    class P:
+        @pl.function
+        def main(self, x: pl.Tensor[[4, 8], pl.INT16]) -> pl.Tensor[[4, 8], pl.INT16]:
+            return pl.tensor.subs(x, pl.const(2.7, pl.FP32))
+    """)
+    x16 = np.arange(32, dtype=np.int16).reshape(4, 8)
+    np.testing.assert_array_equal(ints.run(x16), x16 - 2)
+
+
 def test_a_tile_window_past_the_tensor_end_reads_only_its_valid_block():
     """PyPTO's `pl.load(t, [0, 0], [64, 64], valid_shape=[48, 64])` of a [48, 64] tensor (the
     reference's test_fillpad): a partial load of the valid block, padded by fillpad."""

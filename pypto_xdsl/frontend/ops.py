@@ -10,13 +10,13 @@ import ast
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from xdsl.dialects.builtin import IndexType, IntegerType
-from xdsl.ir import SSAValue
+from xdsl.dialects.builtin import IndexType, IntegerType, Signedness
+from xdsl.ir import Attribute, SSAValue
 
 from pypto_xdsl.analysis.target_cores import AIV_CORES, CORE_GROUPS
 from pypto_xdsl.dialects import tensor as tensor_ops
 from pypto_xdsl.dialects import tile as tile_ops
-from pypto_xdsl.dialects.attributes import TensorType, TileType
+from pypto_xdsl.dialects.attributes import TensorType, TileType, is_float_type
 from pypto_xdsl.frontend.values import Const, describe
 from pypto_xdsl.language import types as T
 from pypto_xdsl.language.ops import OpStub
@@ -99,11 +99,24 @@ def scalar(fb: FunctionBuilder, name: str, lhs: SSAValue, rhs: Any, node: ast.AS
     element = lhs.type.element_type  # type: ignore[union-attr]
     if not isinstance(rhs, SSAValue | Const):
         raise fb.error(node, f"the second operand of {qual} must be a scalar, got {describe(rhs)}")
+    if isinstance(rhs, SSAValue) and rhs.type != element and _plain_number(rhs.type) and _plain_number(element):
+        # PyPTO converts a scalar of another dtype to the tile's (`subs(f32_tile,
+        # pl.const(2, pl.INT32))`: the scalar 2.0), as pl.cast would
+        from pypto_xdsl.frontend.ops_shapes import convert_scalar
+
+        rhs = convert_scalar(fb, rhs, element, node) or rhs
     s = fb.materialize(rhs, element, node)
     if s.type != element:
         raise fb.error(node, f"the scalar operand of {qual} must be {element}, got {s.type}")
     cls = op_class(fb, fam, name, node)
     return fb.build_op(node, lambda: cls(lhs, s))
+
+
+def _plain_number(t: Attribute) -> bool:
+    """A float or signless integer type (arith converts between them; not index, not i1)."""
+    if isinstance(t, IntegerType):
+        return t.signedness.data == Signedness.SIGNLESS and t.width.data > 1
+    return is_float_type(t)
 
 
 def unary(fb: FunctionBuilder, name: str, value: Any, node: ast.AST, family: str | None) -> SSAValue:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import Float32Type, IndexType, IntegerType
-from xdsl.ir import SSAValue
+from xdsl.ir import Attribute, SSAValue
 
 from pypto_xdsl.dialects import tensor as tensor_ops
 from pypto_xdsl.dialects import tile as tile_ops
@@ -750,8 +750,16 @@ def _cast(family: str | None):
 
 def _scalar_cast(fb: FunctionBuilder, value: Any, dtype: T.DataType, value_node: ast.AST, node: ast.AST) -> SSAValue:
     """A scalar conversion with arith: index_cast, sitofp/fptosi, extf/truncf, extsi/trunci."""
-    want = dtype.to_ir()
     v = fb.materialize(value, None, value_node)
+    converted = convert_scalar(fb, v, dtype.to_ir(), node)
+    if converted is None:
+        raise fb.error(node, f"pl.cast cannot convert {describe(v)} to {dtype!r}")
+    return converted
+
+
+def convert_scalar(fb: FunctionBuilder, v: SSAValue, want: Attribute, node: ast.AST) -> SSAValue | None:
+    """`v` converted to the scalar type `want` as pl.cast converts (index_cast, sitofp /
+    fptosi, extf / truncf, extsi / trunci); None when there is no such conversion."""
     have = v.type
     if have == want:
         return v
@@ -773,7 +781,7 @@ def _scalar_cast(fb: FunctionBuilder, value: Any, dtype: T.DataType, value_node:
     if is_float_type(have) and is_float_type(want):
         wider = _float_width(want) > _float_width(have)
         return fb.build_op(node, lambda: (arith.ExtFOp if wider else arith.TruncFOp)(v, want))
-    raise fb.error(node, f"pl.cast cannot convert {describe(v)} to {dtype!r}")
+    return None
 
 
 def _float_width(t) -> int:
