@@ -108,8 +108,8 @@ def kernel_metrics(kernel: KernelOp) -> KernelMetrics:
 
     def visit(op: Operation, times: int) -> bool:
         """Count `op` run `times` times; whether it holds an instruction."""
-        counted = bool(_category(op))
-        for name in _category(op):
+        names = _category(op)
+        for name in names:
             metrics.counts[name] += times
         inner, data_dependent = times, isinstance(op, scf.WhileOp | scf.IfOp)
         if isinstance(op, scf.ForOp):
@@ -125,7 +125,7 @@ def kernel_metrics(kernel: KernelOp) -> KernelMetrics:
                     holds = visit(nested, inner) or holds
         if holds and data_dependent:
             metrics.exact = False  # only instructions under data-dependent control make counts uncertain
-        return counted or holds
+        return bool(names) or holds
 
     for op in kernel.body.block.ops:
         visit(op, 1)

@@ -489,15 +489,19 @@ def share_queues(kernel: KernelOp, buffers: KernelBuffers) -> None:
 _CUBE_QUEUE_POSITIONS = (TPosition.A1, TPosition.B1, TPosition.A2, TPosition.B2, TPosition.CO1)
 
 
-def _in_turn(first: list[Operation], then: list[Operation]) -> bool:
-    """Whether every tensor of a queue used by `first` is freed before `then` allocates one of
-    another, every time they run: in a loop around both, both run wholly inside it, and no
-    local tensor is carried from one iteration to the next (which could outlive its span)."""
-    loops = [set(enclosing_loops(op)) for op in (*first, *then)]
-    around = set.intersection(*loops)
-    first_loops = set.union(*loops[: len(first)])
-    then_loops = set.union(*loops[len(first) :])
-    if (first_loops & then_loops) - around:
+def _loops_of(users: list[Operation]) -> tuple[set[Operation], set[Operation]]:
+    """The loops around some of `users`, and those around all of them."""
+    loops = [set(enclosing_loops(op)) for op in users]
+    return set.union(*loops), set.intersection(*loops)
+
+
+def _in_turn(first: tuple[set[Operation], set[Operation]], then: tuple[set[Operation], set[Operation]]) -> bool:
+    """Whether every tensor of a queue whose users are in the loops `first` (`_loops_of`) is
+    freed before one of `then`'s allocates, every time they run: in a loop around both, both
+    run wholly inside it, and no local tensor is carried from one iteration to the next
+    (which could outlive its span)."""
+    around = first[1] & then[1]
+    if (first[0] & then[0]) - around:
         return False
     for loop in around:
         carried = loop.body.block.args[1:] if isinstance(loop, scf.ForOp) else loop.before_region.block.args
@@ -522,11 +526,12 @@ def share_sequential_cube_queues(kernel: KernelOp, buffers: KernelBuffers) -> No
             if ops:
                 users[d] = ops
     span = {d: (min(spans[o][0] for o in ops), max(spans[o][1] for o in ops)) for d, ops in users.items()}
+    loops = {d: _loops_of(ops) for d, ops in users.items()}
     pools: list[list[M.TQueOp]] = []
     for d in sorted(span, key=lambda d: span[d][0]):
         for pool in pools:
             if pool[0].result.type == d.result.type and all(
-                span[m][1] < span[d][0] and _in_turn(users[m], users[d]) for m in pool
+                span[m][1] < span[d][0] and _in_turn(loops[m], loops[d]) for m in pool
             ):
                 pool.append(d)
                 break

@@ -190,38 +190,36 @@ def _look(mapping: Mapping, value: SSAValue) -> SSAValue:
 
 
 class _Cloner:
-    """Clones ops of the original loop for the two blocks of a pair, into one block."""
+    """Clones ops of the original loop for the two blocks of a pair."""
 
-    def __init__(self, rewriter: PatternRewriter, block: Block, shape: _BlockLoop):
-        self.rewriter, self.block, self.shape = rewriter, block, shape
-        k_arg = shape.k_loop.body.block.args[1]
-        # the ops of a K step that depend on the block (through %j or the accumulator)
+    def __init__(self, rewriter: PatternRewriter, shape: _BlockLoop):
+        self.rewriter = rewriter
+        self.step_ops = list(shape.k_loop.body.block.ops)[:-1]
+        # the ops that depend on the block (through %j or the accumulator); a K step's others
+        # (A's window and its move to L0A) are the same for both blocks
         self.per_block: set[Operation] = set()
-        depends: set[SSAValue] = {shape.loop.body.block.args[0], k_arg}
-        for op in (*shape.prefix, *shape.k_loop.body.block.ops):
+        depends: set[SSAValue] = {shape.loop.body.block.args[0], shape.k_loop.body.block.args[1]}
+        for op in (*shape.prefix, *self.step_ops):
             if any(v in depends for v in _operands_within(op)):
                 self.per_block.add(op)
                 depends.update(op.results)
 
-    def clone(self, op: Operation, mapping: Mapping) -> Operation:
-        new = op.clone(mapping)
-        self.rewriter.insert(new, InsertPoint.at_end(self.block))
-        return new
+    def clone(self, op: Operation, mapping: Mapping, block: Block) -> None:
+        self.rewriter.insert(op.clone(mapping), InsertPoint.at_end(block))
 
-    def k_step(self, first: Mapping, second: Mapping | None) -> None:
-        """One K step of the first block (all of it), then what the second block adds (its
-        block-dependent ops; the shared ones map to the first block's)."""
-        ops = list(self.shape.k_loop.body.block.ops)[:-1]
-        for op in ops:
-            self.clone(op, first)
-        if second is None:
-            return
-        for op in ops:
-            if op in self.per_block:
-                self.clone(op, second)
-            else:
+    def first_step(self, first: Mapping, second: Mapping, block: Block) -> None:
+        """A K step of the first block, all of it; the second block takes its shared ops."""
+        for op in self.step_ops:
+            self.clone(op, first, block)
+            if op not in self.per_block:
                 for old in op.results:
                     second[old] = first[old]
+
+    def second_step(self, second: Mapping, block: Block) -> None:
+        """What a K step of the second block adds: its block-dependent ops."""
+        for op in self.step_ops:
+            if op in self.per_block:
+                self.clone(op, second, block)
 
 
 class PairBlockLoop(RewritePattern):
@@ -243,42 +241,32 @@ class PairBlockLoop(RewritePattern):
         pair_body = Block(arg_types=[a.type for a in body.args])
         paired = scf.ForOp(lb, ub, step, list(op.iter_args), Region(pair_body))
         rewriter.insert(paired, before)
-        cloner = _Cloner(rewriter, pair_body, shape)
+        cloner = _Cloner(rewriter, shape)
         here = InsertPoint.at_end(pair_body)
         second_j = arith.AddiOp(pair_body.args[0], _index(rewriter, shape.step, here))
         rewriter.insert(second_j, here)
         iv = body.args[0].name_hint or "j"
         pair_body.args[0].name_hint, second_j.result.name_hint = iv, f"{iv}_second"
 
-        first, second = {}, {}
-        for old, new in zip(body.args, pair_body.args):
-            first[old] = new
-        second[body.args[0]] = second_j.result
-        for ops_of, mapping in ((shape.prefix, first), (shape.prefix, second)):
-            for prefix_op in ops_of:
-                cloner.clone(prefix_op, mapping)
+        first: Mapping = dict(zip(body.args, pair_body.args))
+        second: Mapping = {body.args[0]: second_j.result}
+        for mapping in (first, second):
+            for prefix_op in shape.prefix:
+                cloner.clone(prefix_op, mapping, pair_body)
 
         # the K steps but the last, both accumulators carried
         k_args = k_loop.body.block.args
         steps_body = Block(arg_types=[k_args[0].type, k_args[1].type, k_args[1].type])
+        for new_arg, old_arg in zip(steps_body.args, (k_args[0], k_args[1], k_args[1])):
+            new_arg.name_hint = old_arg.name_hint
         k_inits = [first[k_loop.iter_args[0]], second[k_loop.iter_args[0]]]
         k_ub_peeled = _index(rewriter, last_k_value, here)
         steps = scf.ForOp(_look(first, k_loop.lb), k_ub_peeled, _look(first, k_loop.step), k_inits, Region(steps_body))
         rewriter.insert(steps, here)
-        step_first, step_second = {}, {}
-        for m in (step_first, step_second):
-            for old, new in first.items():
-                m[old] = new
-        for old, new in second.items():
-            step_second[old] = new
-        step_first[k_args[0]] = steps_body.args[0]
-        step_second[k_args[0]] = steps_body.args[0]
-        step_first[k_args[1]] = steps_body.args[1]
-        step_second[k_args[1]] = steps_body.args[2]
-        for new_arg, old_arg in zip(steps_body.args, (k_args[0], k_args[1], k_args[1])):
-            new_arg.name_hint = old_arg.name_hint
-        steps_cloner = _Cloner(rewriter, steps_body, shape)
-        steps_cloner.k_step(step_first, step_second)
+        step_first: Mapping = {**first, k_args[0]: steps_body.args[0], k_args[1]: steps_body.args[1]}
+        step_second: Mapping = {**first, **second, k_args[0]: steps_body.args[0], k_args[1]: steps_body.args[2]}
+        cloner.first_step(step_first, step_second, steps_body)
+        cloner.second_step(step_second, steps_body)
         k_yield = k_loop.body.block.last_op
         assert isinstance(k_yield, scf.YieldOp)
         rewriter.insert(
@@ -288,28 +276,20 @@ class PairBlockLoop(RewritePattern):
 
         # the last K step peeled: the first block's Mmad and store, then the second block's
         last_k = _index(rewriter, last_k_value, here)
-        first[k_args[0]] = last_k
-        second[k_args[0]] = last_k
-        first[k_args[1]] = steps.results[0]
-        second[k_args[1]] = steps.results[1]
-        for k_op in list(k_loop.body.block.ops)[:-1]:
-            new = cloner.clone(k_op, first)
-            if k_op not in cloner.per_block:
-                for old, result in zip(k_op.results, new.results):
-                    second[old] = result
+        first |= {k_args[0]: last_k, k_args[1]: steps.results[0]}
+        second |= {k_args[0]: last_k, k_args[1]: steps.results[1]}
+        cloner.first_step(first, second, pair_body)
         first[k_loop.results[0]] = first[k_yield.operands[0]]
         for epilogue_op in shape.epilogue:
-            cloner.clone(epilogue_op, first)
+            cloner.clone(epilogue_op, first, pair_body)
         n_yield = body.last_op
         assert isinstance(n_yield, scf.YieldOp)
         for old, value in zip(body.args[1:], n_yield.operands):
             second[old] = _look(first, value)
-        for k_op in list(k_loop.body.block.ops)[:-1]:
-            if k_op in cloner.per_block:
-                cloner.clone(k_op, second)
+        cloner.second_step(second, pair_body)
         second[k_loop.results[0]] = second[k_yield.operands[0]]
         for epilogue_op in shape.epilogue:
-            cloner.clone(epilogue_op, second)
+            cloner.clone(epilogue_op, second, pair_body)
         rewriter.insert(scf.YieldOp(*(_look(second, v) for v in n_yield.operands)), here)
 
         if shape.trips % 2 == 0:
