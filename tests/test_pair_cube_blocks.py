@@ -94,6 +94,10 @@ def test_a_paired_kernel_matches_the_interpreter_in_the_simulation(tmp_path):
     order = "".join("M" if "Mmad(" in line else "F" for line in kernel.splitlines()
                     if re.match(r"\s*(Mmad|Fixpipe)\(", line))
     assert order == "MM" + "MFMF" + "MF"
-    # the peeled step's and the odd block's tiles use the pair's queues: one queue per position
-    # but the two accumulators and the pair's two B tiles
-    assert kernel.count("TQue<TPosition::A2") == 1 and kernel.count("TQue<TPosition::CO1") == 2
+    # the peeled step's and the odd block's tiles use the pair's queues: one queue per position,
+    # the two accumulators (live together) two buffers of one
+    assert kernel.count("TQue<TPosition::A2") == 1 and kernel.count("TQue<TPosition::B1") == 1
+    assert kernel.count("TQue<TPosition::CO1, 2>") == 1 and kernel.count("TQue<TPosition::CO1") == 1
+    # the pair's two B tiles of a K step are one copy of [128, 256] (dValue: 128 + the second's width)
+    copies = re.findall(r"DataCopy\((bv_mat\w*)\[?", kernel)
+    assert "bv_mat_pair" in copies and re.search(r"bv_mat_pair_nd2nz\.dValue = ", kernel)

@@ -297,6 +297,19 @@ def returned_params(func: program.FuncOp) -> list[int | None]:
 # ---------------------------------------------------------------------------- kernel checks
 
 
+_WINDOW_USES = "a window of a mat tile is only moved, all to left or all to right (%{} is used otherwise)"
+
+
+def _window_target(window: tile.SliceOp) -> MemorySpace | None:
+    """The L0 side (left or right) every use of a window of a mat tile moves it to; None when
+    it has no use, another use, or uses on both sides."""
+    spaces = {u.operation.result.type.space if isinstance(u.operation, tile.MoveOp) else None for u in window.result.uses}
+    if len(spaces) != 1:
+        return None
+    (space,) = spaces
+    return space if space in (MemorySpace.LEFT, MemorySpace.RIGHT) else None
+
+
 def const_value(v: SSAValue) -> int | None:
     """The value of an `arith.constant` integer/index operand (None: a run-time value)."""
     owner = v.owner
@@ -769,9 +782,9 @@ class KernelPlan:
             if rows != src.get_shape()[0] or row_off != 0 or (col_off is not None and col_off % c0):
                 raise op_error(op, f"a window {t} of the mat tile {src} must take all its rows, at a column "
                                    f"offset that is a multiple of {c0}")
-            if not res.uses or any(not isinstance(u.operation, tile.MoveOp)
-                                   or u.operation.result.type.space != MemorySpace.LEFT for u in res.uses):
-                raise op_error(op, f"a window of a mat tile is only moved to left (got %{res.name_hint or '?'} used otherwise)")
+            # (a window of a right operand's L1 tile: pair-cube-blocks' two B tiles of one copy)
+            if _window_target(op) is None:
+                raise op_error(op, _WINDOW_USES.format(res.name_hint or "?"))
             self.aliases[res] = op.source
             return
         if isinstance(op, tile.TransposeViewOp) and space == MemorySpace.MAT:
@@ -790,7 +803,10 @@ class KernelPlan:
             moves = [u.operation for u in res.uses if isinstance(u.operation, tile.MoveOp)]
             windows = [u.operation for u in res.uses if isinstance(u.operation, tile.SliceOp)]
             views = [u.operation for u in res.uses if isinstance(u.operation, tile.TransposeViewOp)]
-            targets = ({m.result.type.space for m in moves} | ({MemorySpace.LEFT} if windows else set())
+            for w in windows:
+                if _window_target(w) is None:
+                    raise op_error(w, _WINDOW_USES.format(w.result.name_hint or "?"))
+            targets = ({m.result.type.space for m in moves} | {_window_target(w) for w in windows}
                        | ({MemorySpace.RIGHT} if views else set()))
             if len(targets) != 1 or len(list(res.uses)) != len(moves) + len(windows) + len(views):
                 raise op_error(op, f"mat tile %{res.name_hint or '?'} must only be moved to one of left or right")

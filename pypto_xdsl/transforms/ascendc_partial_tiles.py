@@ -173,6 +173,9 @@ def fold_partial_tiles(func: program.FuncOp) -> PartialTiles:
                 if root is not None:
                     out.before.setdefault(op, []).append(root)
                 valid[op.result] = (rows, _scaled(op, cols, op.result.type.get_shape()[1] // op.offsets.type.get_shape()[1]))  # type: ignore[union-attr]
+        elif (isinstance(op, tile.SliceOp) and op.result.type.space == MemorySpace.MAT  # type: ignore[union-attr]
+              and op.result.uses and all(isinstance(u.operation, tile.SetValidShapeOp) for u in op.result.uses)):
+            pass  # a window of a partial L1 tile whose uses say its valid shape (pair-cube-blocks' B halves)
         elif isinstance(op, _KEEPS_VALID):
             if first in valid:
                 valid[op.results[0]] = valid[first]

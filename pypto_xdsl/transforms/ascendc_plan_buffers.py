@@ -10,7 +10,9 @@ kernel without a `memory_plan` this pass:
   level-0 instructions each over their own elements, `Sub(x[64], x[64], brcb, ...)`), and
   the source's FreeTensor moves after the result's last use;
 * shares cube queues used in turn: L1, L0A/L0B and L0C queues of one type whose uses follow
-  each other (pair-cube-blocks' peeled K step, the odd block after the pairs) become one;
+  each other (pair-cube-blocks' peeled K steps, the odd block after the pairs) become one,
+  and so do tiles live at once in the same loops (the peeled steps' A tiles, the pair's
+  accumulators), the queue keeping a buffer for each;
 * shares a tail's queues: a VECIN/VECOUT queue used only in top-level branches after a loop
   (a partial tail) takes a same-position queue of the loop whose uses have all ended;
 * shares TBufs: VECCALC buffers (not `fixed`, i.e. not holding a tile carried through a loop
@@ -170,6 +172,9 @@ class KernelBuffers:
         self.kernel = kernel
         self.decls: list[M.TQueOp | M.TBufOp] = []
         self.init: dict[SSAValue, M.InitBufferOp] = {}
+        # queues some of whose tensors are live at once outside any loop of their own (two
+        # L0A tiles of a pair's peeled K steps): the buffers `fit` must give them at least
+        self.min_depth: dict[M.TQueOp, int] = {}
         for op in kernel.body.block.ops:
             if isinstance(op, M.TQueOp | M.TBufOp):
                 self.decls.append(op)
@@ -513,11 +518,15 @@ def _in_turn(first: tuple[set[Operation], set[Operation]], then: tuple[set[Opera
 def share_sequential_cube_queues(kernel: KernelOp, buffers: KernelBuffers) -> None:
     """Cube queues (L1, L0A/L0B, L0C) of one type used one after the other share one queue.
 
-    pair-cube-blocks peels the last K step of a pair of blocks and leaves an odd block to the
+    pair-cube-blocks peels the last K steps of a pair of blocks and leaves an odd block to the
     original loop: each has its own L0A, L0B, L1 and L0C tiles, used in spans that follow each
     other in program order. Their queues become one (its buffers reused in turn, double-buffered
     as its loop members ask, by `fit`) when every use of one precedes every use of the other
-    and `_in_turn` holds; a straight-line use that overlaps another's span keeps its own."""
+    and `_in_turn` holds. Tiles of one size whose spans overlap join too when all their queue
+    operations sit in the same loops and their EnQue..DeQue spans do not interleave (the pair's
+    peeled steps hold two A tiles at once, each used by both blocks; the pair's two
+    accumulators): the queue keeps at least as many buffers as are live at once, the bytes of
+    one queue each."""
     spans = _spans(kernel)
     users: dict[M.TQueOp, list[Operation]] = {}
     for d in buffers.decls:
@@ -527,24 +536,53 @@ def share_sequential_cube_queues(kernel: KernelOp, buffers: KernelBuffers) -> No
                 users[d] = ops
     span = {d: (min(spans[o][0] for o in ops), max(spans[o][1] for o in ops)) for d, ops in users.items()}
     loops = {d: _loops_of(ops) for d, ops in users.items()}
+
+    def straight(d: M.TQueOp) -> bool:  # all its users inside the same loops
+        return loops[d][0] == loops[d][1]
+
+    def size(d: M.TQueOp) -> int:
+        return buffers.init[d.result].bytes_per_buffer
+
+    def in_flight(d: M.TQueOp) -> tuple[int, int]:
+        """From its first EnQue to its last DeQue: a FIFO queue hands two queues' tensors back
+        in their order only if these do not interleave."""
+        marks = [spans[o][0] for o in users[d] if isinstance(o, M.EnqueOp | M.DequeOp | M.DequeHeadOp)]
+        return (min(marks), max(marks)) if marks else (span[d][0], span[d][0])
+
+    def disjoint(a: tuple[int, int], b: tuple[int, int]) -> bool:
+        return a[1] < b[0] or b[1] < a[0]
+
     pools: list[list[M.TQueOp]] = []
+    live: dict[M.TQueOp, int] = {}  # by the pool's first queue: the most of its tensors live at once
     for d in sorted(span, key=lambda d: span[d][0]):
         for pool in pools:
-            if pool[0].result.type == d.result.type and all(
-                span[m][1] < span[d][0] and _in_turn(loops[m], loops[d]) for m in pool
-            ):
-                pool.append(d)
-                break
+            if pool[0].result.type != d.result.type or not all(_in_turn(loops[m], loops[d]) for m in pool):
+                continue
+            # the pool's members are sorted by start: those overlapping d all hold d's start
+            overlapping = [m for m in pool if span[m][1] >= span[d][0]]
+            # tensors live at once join only when none rotates inside a loop the other spans
+            # (a product per iteration of a loop an accumulator spans keeps its own buffers)
+            if overlapping and not (straight(d) and all(
+                loops[m] == loops[d] and size(m) == size(d) and disjoint(in_flight(m), in_flight(d)) for m in overlapping
+            )):
+                continue
+            pool.append(d)
+            live[pool[0]] = max(live.get(pool[0], 1), 1 + len(overlapping))
+            break
         else:
             pools.append([d])
     for keep, *others in pools:
         for other in others:
             _fold_queue(buffers, keep, other)
+        if live.get(keep, 1) > 1:
+            buffers.min_depth[keep] = max(buffers.min_depth.get(keep, 1), live[keep])
 
 
 def _fold_queue(buffers: KernelBuffers, keep: M.TQueOp, other: M.TQueOp) -> None:
     """`other` becomes `keep`: its tiles, its uses, the larger of the two buffer sizes."""
     size = max(buffers.init[keep.result].bytes_per_buffer, buffers.init[other.result].bytes_per_buffer)
+    if other in buffers.min_depth:
+        buffers.min_depth[keep] = max(buffers.min_depth.get(keep, 1), buffers.min_depth.pop(other))
     keep.properties["values"] = ArrayAttr([StringAttr(v) for v in dict.fromkeys(keep.held_values + other.held_values)])
     buffers.init[keep.result].properties["len"] = IntegerAttr(size, i64)
     rewriter = Rewriter()
@@ -617,7 +655,7 @@ def fit(
             tries = tries[-1:]
         for loop_depth in (*tries, 1):
             for d in decls:
-                depth[d] = loop_depth if in_loop[d] else 1
+                depth[d] = max(loop_depth if in_loop[d] else 1, buffers.min_depth.get(d, 1))
             total = sum(buffers.init[d.result].bytes_per_buffer * depth[d] for d in decls)
             if total <= capacity or (loop_depth == tries[-1] and not fallback):
                 break

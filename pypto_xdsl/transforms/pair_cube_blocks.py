@@ -16,11 +16,13 @@ column blocks of one row panel:
     }
 
 becomes one loop over pairs `%j, %j + s` whose K loop carries both accumulators, the ops of
-a K step that do not depend on the block (A's window and its move to L0A) once for both, and
-the last K step peeled so that the first block's store (its Fixpipe) is issued before the
-second block's last Mmad and runs while it computes; an odd trip count leaves the original
+a K step that do not depend on the block (A's window and its move to L0A) once for both, the
+two blocks' B tiles of a step as one load when the second's columns provably follow the
+first's, and the last K steps (two, when there are three or more and two A tiles fit L0A)
+peeled block by block so that the first block's store (its Fixpipe) is issued before the
+second block's last Mmads and runs while they compute; an odd trip count leaves the original
 loop for the last block. In the cost model the A reads of a K step are shared by two Mmads
-(docs/performance.md, phase 13).
+and the B reads take half the bursts (docs/performance.md, phases 13 and 14).
 
 The loop is paired when: it is in an `aic` function, its bounds are constants with at least
 two iterations; its body holds one K loop from a zero accumulator (`zero_accumulator_loop`)
@@ -54,10 +56,11 @@ from xdsl.rewriter import InsertPoint
 from xdsl.traits import is_side_effect_free
 
 from pypto_xdsl.analysis.ascendc_kernel import byte_width, const_value, quantised_accumulator, zero_accumulator_loop
+from pypto_xdsl.analysis.index_forms import IndexForms, LinearForm
 from pypto_xdsl.analysis.symbols import invalidate
 from pypto_xdsl.dialects import tensor, tile
 from pypto_xdsl.dialects.ascendc_types import MEMORY_BYTES, Memory
-from pypto_xdsl.dialects.attributes import FuncKind, TileType
+from pypto_xdsl.dialects.attributes import FuncKind, MemorySpace, TileType
 from pypto_xdsl.dialects.program import FuncOp, func_ops
 
 _K_STEP_OPS = (tile.SliceOp, tile.LoadOp, tile.MoveOp, tile.MatmulAccOp)
@@ -222,6 +225,103 @@ class _Cloner:
                 self.clone(op, second, block)
 
 
+def _position(load: tile.LoadOp, forms: IndexForms) -> tuple[SSAValue, list[SSAValue], LinearForm, LinearForm]:
+    """The tensor a 2-D load reads (through at most one view), the view's offsets in it (none
+    without a view) and the load's first row and column in it."""
+    source, view_offsets = load.source, []
+    rows, cols = (forms.form(v) for v in load.offsets)
+    if isinstance(source.owner, tensor.SliceOp) and not source.owner.sizes:
+        view = source.owner
+        view_offsets = list(view.offsets)
+        rows, cols = rows + forms.form(view.offsets[0]), cols + forms.form(view.offsets[1])
+        source = view.source
+    return source, view_offsets, rows, cols
+
+
+def _merge_adjacent_loads(
+    rewriter: PatternRewriter, first: tile.LoadOp, second: tile.LoadOp, forms: IndexForms, view_point: InsertPoint,
+) -> None:
+    """The two blocks' B tiles of a K step as one copy when the second block's columns start
+    where the first's window ends: one [Kb, 2 Nb] load (half the DMA bursts, 512-byte rows for
+    f16 blocks of 128) and a window of each half, valid as each load was. In the cost model the
+    1024^3 f16 matmul goes from 14,614 to 14,182 cycles (docs/performance.md, phase 14)."""
+    t = first.result.type
+    if not (isinstance(t, TileType) and t == second.result.type and t.space == MemorySpace.MAT and t.is_static()
+            and t.rank == 2 and len(first.offsets) == 2 and len(second.offsets) == 2):
+        return
+    if not all(isinstance(u.operation, tile.MoveOp) and u.operation.result.type.space == MemorySpace.RIGHT
+               for load in (first, second) for u in load.result.uses):
+        return
+    kb, nb = t.get_shape()
+    source, view_offsets, rows, cols = _position(first, forms)
+    source_2, view_offsets_2, rows_2, cols_2 = _position(second, forms)
+    if source is not source_2 or rows != rows_2 or (cols_2 - cols).constant != nb:
+        return
+    if bool(view_offsets) != bool(view_offsets_2) or first.is_partial != second.is_partial:
+        return
+    valid = [list(first.valid_shape), list(second.valid_shape)]
+    if first.is_partial and (len(valid[0]) != 2 or forms.form(valid[0][0]) != forms.form(valid[1][0])):
+        return
+    merged_type = t.with_shape([kb, 2 * nb])
+    load_source = first.source
+    if view_offsets:
+        view = first.source.owner
+        assert isinstance(view, tensor.SliceOp)
+        view_type = view.result.type
+        view_type_2 = second.source.owner.result.type  # type: ignore[union-attr]
+        delta = (forms.form(view_offsets_2[1]) - forms.form(view_offsets[1])).constant
+        if view_type != view_type_2 or delta is None or delta < 0 or not view_type.is_static():
+            return
+        view_rows, view_cols = view_type.get_shape()
+        merged_view = tensor.SliceOp(view.source, view_offsets, view_type.with_shape([view_rows, view_cols + delta]))
+        merged_view.result.name_hint = view.result.name_hint
+        rewriter.insert(merged_view, view_point)
+        load_source = merged_view.result
+    here = InsertPoint.before(first)
+    merged_valid: list[SSAValue] = []
+    if first.is_partial:
+        width = arith.AddiOp(_index(rewriter, nb, here), valid[1][1])
+        rewriter.insert(width, here)
+        merged_valid = [valid[0][0], width.result]
+    merged = tile.LoadOp(load_source, list(first.offsets), merged_type, merged_valid)
+    merged.result.name_hint = f"{first.result.name_hint or 'b'}_pair"
+    rewriter.insert(merged, here)
+    zero, half = _index(rewriter, 0, here), _index(rewriter, nb, here)
+    halves: list[tuple[tile.LoadOp, SSAValue]] = []
+    for load, column, extents in ((first, zero, valid[0]), (second, half, valid[1])):
+        window = tile.SliceOp(merged.result, [zero, column], t)
+        window.result.name_hint = load.result.name_hint
+        rewriter.insert(window, here)
+        result = window.result
+        if extents:
+            marked = tile.SetValidShapeOp(result, extents[0], extents[1])
+            marked.result.name_hint = load.result.name_hint
+            rewriter.insert(marked, here)
+            result = marked.result
+        halves.append((load, result))
+    for load, result in halves:
+        rewriter.replace(load, [], [result])
+
+
+def _peeled_steps(k_trips: int, cloner: _Cloner) -> int:
+    """K steps taken block by block at the end of a pair: two when the loop keeps at least
+    one jammed step and two of a step's shared L0A tiles fit L0A at once (the second block's
+    two Mmads then cover the first block's Fixpipe), else one."""
+    left = [
+        result.type
+        for op in cloner.step_ops
+        if op not in cloner.per_block
+        for result in op.results
+        if isinstance(result.type, TileType) and result.type.space == MemorySpace.LEFT
+    ]
+    if not left or not all(t.is_static() for t in left):
+        return 1
+    shared_left = sum(t.num_elements() * byte_width(t.element_type) for t in left)
+    if k_trips >= 3 and 2 * shared_left <= MEMORY_BYTES[Memory.L0A]:
+        return 2
+    return 1
+
+
 class PairBlockLoop(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: scf.ForOp, rewriter: PatternRewriter) -> None:
@@ -235,7 +335,6 @@ class PairBlockLoop(RewritePattern):
         k_loop = shape.k_loop
         k_lb, k_ub, k_step = const_value(k_loop.lb), const_value(k_loop.ub), const_value(k_loop.step)
         assert k_lb is not None and k_ub is not None and k_step is not None
-        last_k_value = k_lb + (_trips(k_lb, k_ub, k_step) - 1) * k_step  # where the last K step starts
         lb, ub, step = (_index(rewriter, v, before) for v in (shape.lb, pair_ub, 2 * shape.step))
 
         pair_body = Block(arg_types=[a.type for a in body.args])
@@ -254,13 +353,16 @@ class PairBlockLoop(RewritePattern):
             for prefix_op in shape.prefix:
                 cloner.clone(prefix_op, mapping, pair_body)
 
-        # the K steps but the last, both accumulators carried
+        # the K steps but the peeled ones, both accumulators carried
+        k_trips = _trips(k_lb, k_ub, k_step)
+        peeled = _peeled_steps(k_trips, cloner)
+        first_peeled = k_lb + (k_trips - peeled) * k_step  # where the first peeled K step starts
         k_args = k_loop.body.block.args
         steps_body = Block(arg_types=[k_args[0].type, k_args[1].type, k_args[1].type])
         for new_arg, old_arg in zip(steps_body.args, (k_args[0], k_args[1], k_args[1])):
             new_arg.name_hint = old_arg.name_hint
         k_inits = [first[k_loop.iter_args[0]], second[k_loop.iter_args[0]]]
-        k_ub_peeled = _index(rewriter, last_k_value, here)
+        k_ub_peeled = _index(rewriter, first_peeled, here)
         steps = scf.ForOp(_look(first, k_loop.lb), k_ub_peeled, _look(first, k_loop.step), k_inits, Region(steps_body))
         rewriter.insert(steps, here)
         step_first: Mapping = {**first, k_args[0]: steps_body.args[0], k_args[1]: steps_body.args[1]}
@@ -273,21 +375,37 @@ class PairBlockLoop(RewritePattern):
             scf.YieldOp(step_first[k_yield.operands[0]], step_second[k_yield.operands[0]]),
             InsertPoint.at_end(steps_body),
         )
+        forms = IndexForms({pair_body.args[0]: (shape.lb, shape.lb + 2 * shape.step * (pairs - 1))})
+        for old in cloner.step_ops:
+            if isinstance(old, tile.LoadOp) and old in cloner.per_block:
+                first_load, second_load = step_first[old.result].owner, step_second[old.result].owner
+                assert isinstance(first_load, tile.LoadOp) and isinstance(second_load, tile.LoadOp)
+                _merge_adjacent_loads(rewriter, first_load, second_load, forms, InsertPoint.before(steps))
 
-        # the last K step peeled: the first block's Mmad and store, then the second block's
-        last_k = _index(rewriter, last_k_value, here)
-        first |= {k_args[0]: last_k, k_args[1]: steps.results[0]}
-        second |= {k_args[0]: last_k, k_args[1]: steps.results[1]}
-        cloner.first_step(first, second, pair_body)
-        first[k_loop.results[0]] = first[k_yield.operands[0]]
+        # the peeled K steps block by block: the first block's Mmads and store, then the
+        # second block's Mmads on the same A tiles, which run while the store does
+        shared_steps: list[Mapping] = []
+        acc_first = steps.results[0]
+        for value in range(first_peeled, k_ub, k_step):
+            k_value = _index(rewriter, value, here)
+            step_first = {**first, k_args[0]: k_value, k_args[1]: acc_first}
+            shared: Mapping = {k_args[0]: k_value}
+            cloner.first_step(step_first, shared, pair_body)
+            acc_first = step_first[k_yield.operands[0]]
+            shared_steps.append(shared)
+        first[k_loop.results[0]] = acc_first
         for epilogue_op in shape.epilogue:
             cloner.clone(epilogue_op, first, pair_body)
         n_yield = body.last_op
         assert isinstance(n_yield, scf.YieldOp)
         for old, value in zip(body.args[1:], n_yield.operands):
             second[old] = _look(first, value)
-        cloner.second_step(second, pair_body)
-        second[k_loop.results[0]] = second[k_yield.operands[0]]
+        acc_second = steps.results[1]
+        for shared in shared_steps:
+            step_second = {**second, **shared, k_args[1]: acc_second}
+            cloner.second_step(step_second, pair_body)
+            acc_second = step_second[k_yield.operands[0]]
+        second[k_loop.results[0]] = acc_second
         for epilogue_op in shape.epilogue:
             cloner.clone(epilogue_op, second, pair_body)
         rewriter.insert(scf.YieldOp(*(_look(second, v) for v in n_yield.operands)), here)

@@ -213,3 +213,17 @@ pypto.func aic @batched_tiles(%a: !pypto.tensor<[16, 16], f16>, %b: !pypto.tenso
   pypto.return
 }
 // CHECK: ascendc: cannot lower 'pypto.tile.batch_matmul' in @batched_tiles: batched matmuls are not lowered by the Ascend C backend (its tensors and tiles are 1-D and 2-D): write a loop of 2-D matmuls over the batch
+
+// -----
+
+// A window of a mat tile is read in place by the LoadData that moves it: all its moves go to
+// one side (left, or right: pair-cube-blocks' halves of a merged B tile).
+pypto.func aic @window_both_sides(%a: !pypto.tensor<[32, 64], f16>) {
+  %c0 = arith.constant 0 : index
+  %m = pypto.tile.load %a[%c0, %c0] : !pypto.tensor<[32, 64], f16> -> !pypto.tile<[32, 64], f16, mat>
+  %w = pypto.tile.slice %m[%c0, %c0] : !pypto.tile<[32, 64], f16, mat> -> !pypto.tile<[32, 32], f16, mat>
+  %l = pypto.tile.move %w : !pypto.tile<[32, 32], f16, mat> -> !pypto.tile<[32, 32], f16, left>
+  %r = pypto.tile.move %w : !pypto.tile<[32, 32], f16, mat> -> !pypto.tile<[32, 32], f16, right>
+  pypto.return
+}
+// CHECK: ascendc: cannot lower 'pypto.tile.slice' in @window_both_sides: a window of a mat tile is only moved, all to left or all to right (%w is used otherwise)

@@ -37,12 +37,17 @@ pypto.func aic @three(%a: !pypto.tensor<[32, 256], f16>, %b: !pypto.tensor<[256,
 // CHECK:           %[[ACC1:.*]] = pypto.tile.full
 // CHECK:           %[[K_UB:.*]] = arith.constant 128 : index
 // CHECK:           %[[SUM0:.*]], %[[SUM1:.*]] = scf.for %[[K:.*]] = %c0{{.*}} to %[[K_UB]] step %c128{{.*}} iter_args(%[[P0:.*]] = %[[ACC0]], %[[P1:.*]] = %[[ACC1]])
+// The second block's B columns start where the first's end: one [128, 256] load, a window
+// of each half.
 // CHECK-NEXT:        %[[AM:.*]] = pypto.tile.slice %panel[%{{.*}}, %[[K]]]
-// CHECK-NEXT:        %[[BM0:.*]] = pypto.tile.load %b[%[[K]], %[[J]]]
+// CHECK-NEXT:        %[[BPAIR:.*]] = pypto.tile.load %b[%[[K]], %[[J]]] : !pypto.tensor<[256, 384], f16> -> !pypto.tile<[128, 256], f16, mat>
+// CHECK-NEXT:        %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-NEXT:        %[[HALF:.*]] = arith.constant 128 : index
+// CHECK-NEXT:        %[[BM0:.*]] = pypto.tile.slice %[[BPAIR]][%[[ZERO]], %[[ZERO]]] : !pypto.tile<[128, 256], f16, mat> -> !pypto.tile<[128, 128], f16, mat>
+// CHECK-NEXT:        %[[BM1:.*]] = pypto.tile.slice %[[BPAIR]][%[[ZERO]], %[[HALF]]] : !pypto.tile<[128, 256], f16, mat> -> !pypto.tile<[128, 128], f16, mat>
 // CHECK-NEXT:        %[[AL:.*]] = pypto.tile.move %[[AM]]
 // CHECK-NEXT:        %[[BR0:.*]] = pypto.tile.move %[[BM0]]
 // CHECK-NEXT:        %[[N0:.*]] = pypto.tile.matmul_acc %[[P0]], %[[AL]], %[[BR0]]
-// CHECK-NEXT:        %[[BM1:.*]] = pypto.tile.load %b[%[[K]], %[[J1]]]
 // CHECK-NEXT:        %[[BR1:.*]] = pypto.tile.move %[[BM1]]
 // CHECK-NEXT:        %[[N1:.*]] = pypto.tile.matmul_acc %[[P1]], %[[AL]], %[[BR1]]
 // CHECK-NEXT:        scf.yield %[[N0]], %[[N1]]
@@ -98,10 +103,8 @@ pypto.func aic @two(%a: !pypto.tensor<[32, 256], f16>, %b: !pypto.tensor<[256, 2
 // A's tile of a K step is loaded once for both blocks
 // CHECK:           scf.for %k = {{.*}} iter_args(%part = %acc, %part_1 = %acc_1)
 // CHECK-NEXT:        pypto.tile.load %a[%c0, %k]
-// CHECK-NEXT:        pypto.tile.load %b[%k, %n]
-// CHECK-NOT:         pypto.tile.load %a
-// CHECK:             pypto.tile.load %b[%k, %n_second]
-// CHECK-NOT:         pypto.tile.load %a
+// CHECK-NEXT:        pypto.tile.load %b[%k, %n] : {{.*}} -> !pypto.tile<[128, 256], f16, mat>
+// CHECK-NOT:         pypto.tile.load
 // CHECK:             scf.yield
 // CHECK:           pypto.tile.store
 // CHECK:           pypto.tile.store
@@ -113,8 +116,8 @@ pypto.func aic @two(%a: !pypto.tensor<[32, 256], f16>, %b: !pypto.tensor<[256, 2
 
 // 352 columns in blocks of 128: three blocks, the last 96 wide (its valid width computed from
 // %n): the pair takes columns 0..255 and the original loop the ragged block from 256. The K
-// loop runs 0..300 in steps of 128: the peeled step is the one at 256 (its load of the last
-// 44 rows is the user's, as before).
+// loop runs 0..300 in steps of 128: the peeled steps are the ones at 128 and 256 (the last
+// one's load is the user's, as before).
 
 pypto.func aic @ragged(%a: !pypto.tensor<[32, 384], f16>, %b: !pypto.tensor<[384, 352], f16>, out %c: !pypto.tensor<[32, 352], f16>) -> !pypto.tensor<[32, 352], f16> {
   %c0 = arith.constant 0 : index
@@ -149,10 +152,31 @@ pypto.func aic @ragged(%a: !pypto.tensor<[32, 384], f16>, %b: !pypto.tensor<[384
 // CHECK-NEXT:    %[[UB:.*]] = arith.constant 256 : index
 // CHECK-NEXT:    %[[STEP:.*]] = arith.constant 256 : index
 // CHECK-NEXT:    %[[PAIRS:.*]] = scf.for %n = %[[LB]] to %[[UB]] step %[[STEP]]
-// CHECK:           %[[K_UB:.*]] = arith.constant 256 : index
+// CHECK:           %[[W0:.*]] = arith.minsi
+// CHECK:           %[[W1:.*]] = arith.minsi
+// CHECK:           %[[K_UB:.*]] = arith.constant 128 : index
 // CHECK-NEXT:      scf.for %k = %c0 to %[[K_UB]] step %c128
-// CHECK:           %[[LAST:.*]] = arith.constant 256 : index
-// CHECK-NEXT:      pypto.tile.load %a[%c0, %[[LAST]]]
+// The pair's B tiles in one load whose valid width is the first's 128 and the second's own;
+// each half keeps its block's valid width.
+// CHECK:             %[[WIDTH:.*]] = arith.addi %{{.*}}, %[[W1]] : index
+// CHECK-NEXT:        %[[BPAIR:.*]] = pypto.tile.load %b[%k, %n] valid[%c128, %[[WIDTH]]] : {{.*}} -> !pypto.tile<[128, 256], f16, mat>
+// CHECK:             %[[BM0:.*]] = pypto.tile.slice %[[BPAIR]]
+// CHECK-NEXT:        pypto.tile.set_validshape %[[BM0]], %c128, %[[W0]]
+// CHECK-NEXT:        %[[BM1:.*]] = pypto.tile.slice %[[BPAIR]]
+// CHECK-NEXT:        pypto.tile.set_validshape %[[BM1]], %c128, %[[W1]]
+// The last two K steps (128 and 256) block by block: the first block's two matmuls and store,
+// then the second block's two on the same A tiles.
+// CHECK:           %[[K1:.*]] = arith.constant 128 : index
+// CHECK-NEXT:      %[[A1:.*]] = pypto.tile.load %a[%c0, %[[K1]]]
+// CHECK:           %[[K2:.*]] = arith.constant 256 : index
+// CHECK-NEXT:      %[[A2:.*]] = pypto.tile.load %a[%c0, %[[K2]]]
+// CHECK:           %[[AL2:.*]] = pypto.tile.move %[[A2]]
+// CHECK:           pypto.tile.store %{{.*}}, %{{.*}}[%c0, %n]
+// CHECK-NOT:       pypto.tile.load %a
+// CHECK:           pypto.tile.load %b[%[[K1]], %n_second]
+// CHECK:           pypto.tile.load %b[%[[K2]], %n_second]
+// CHECK:           pypto.tile.matmul_acc %{{.*}}, %[[AL2]],
+// CHECK:           pypto.tile.store %{{.*}}, %{{.*}}[%c0, %n_second]
 // CHECK:         %[[REST:.*]] = arith.constant 256 : index
 // CHECK-NEXT:    %r = scf.for %{{.*}} = %[[REST]] to %c352 step %c128 iter_args(%cn = %[[PAIRS]])
 
