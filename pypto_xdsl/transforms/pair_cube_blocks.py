@@ -169,7 +169,8 @@ def _block_loop(loop: scf.ForOp) -> _BlockLoop | None:
     if not stores or not all(quantised_accumulator(op.tile) for op in stores):
         # an f32 product's Fixpipe (64 KiB of a 128 x 128 block at the core's HBM share) is
         # as long as ~3 K steps: paired, both L0C buffers stay busy until the second one ends
-        # and the next block waits (in the cost model 17,719 -> 18,347 cycles for 1024^3)
+        # and the next block waits (in the cost model 17,719 -> 18,347 cycles for 1024^3 with
+        # one peeled step, -> 18,008 with two and the merged B copies)
         return None
     loaded = {_root(op.source) for op in (*prefix, *k_body) if isinstance(op, tile.LoadOp)}
     stored = {_root(op.dest) for op in epilogue if isinstance(op, tile.StoreOp)}
