@@ -13,7 +13,7 @@ from pypto_xdsl.analysis.kernel_metrics import COUNTERS, kernel_metrics
 from pypto_xdsl.backend.ascendc.sim import compiler
 from pypto_xdsl.backend.ascendc.sim import profile as prof
 from pypto_xdsl.dialects.ascendc_kernel import KernelOp
-from pypto_xdsl.tools.pypto_compile import main, parse_program, simulate
+from pypto_xdsl.tools.pypto_compile import apply_pipeline, main, parse_program, simulate
 from pypto_xdsl.transforms.pipelines import lower_for_ascendc
 
 PROGRAMS = Path(__file__).parent / "filecheck" / "backend"
@@ -40,6 +40,9 @@ def test_exact_static_counts_are_the_simulations(tmp_path, name, exact):
         dynamic = {c: run.counters.get(c, 0) for c in COUNTERS}
         if metrics.exact:
             assert counted == dynamic, kernel
+            # the GM side too: bytes, bursts and their sizes, read off the copies' parameters
+            assert counted["gm_read"] + counted["gm_written"] > 0 and metrics.gm_runtime == 0
+            assert metrics.bursts == (run.counters["dma_min_burst"], run.counters["dma_max_burst"]), kernel
         else:
             # the panel's chunk copies are guarded by `n == 0`: counted in every N block
             assert counted["dma"] > dynamic["dma"] and counted["set_flags"] > dynamic["set_flags"]
@@ -62,3 +65,19 @@ def test_report_prints_and_annotates_the_static_counts(tmp_path, capsys):
     assert "DMA 5 (of which Fixpipe 1), vector 0, Mmad 2, LoadData 4" in printed
     header = (out / "kernels" / "matmul_kernel.cpp").read_text()
     assert "//   static counts (per block):" in header
+
+
+def test_gm_bytes_and_bursts_of_a_kernel_and_copies_of_run_time_size():
+    (metrics,) = _static(parse_program((PROGRAMS / "matmul.mlir").read_text())).values()
+    c = metrics.counts
+    # A [64, 128] and B [128, 64] f16 in two K steps of 64: four Nd2Nz copies of 64 rows of
+    # 128 bytes; C [64, 64] f32 out through one Fixpipe: 64 rows of 256 bytes
+    assert (c["gm_read"], c["gm_written"], c["dma_bursts"]) == (4 * 64 * 128, 64 * 256, 4 * 64 + 64)
+    assert metrics.bursts == (128, 256)
+    assert "  GM: read 32.00 KiB, written 16.00 KiB, 320 bursts, burst 128..256 B (mean 154 B)" in metrics.lines()
+    # a right operand of run-time valid width: its Nd2Nz dValue and Fixpipe nSize are run-time
+    module = parse_program((PROGRAMS / "matmul_valid_width.mlir").read_text())
+    apply_pipeline(module, "convert-tensor-to-tile")  # as its RUN line
+    ragged = _static(module)
+    assert any(m.gm_runtime > 0 for m in ragged.values())
+    assert any("DMA of run-time size not counted" in line for m in ragged.values() for line in m.lines())

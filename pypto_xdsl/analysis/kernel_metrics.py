@@ -9,9 +9,13 @@ either way: a run-time loop may run zero or many times).
 The categories are the simulation's counters (`sim/include/pypto_sim/cost.h`) so that the
 two can be compared: DMA instructions (GM <-> local copies and Fixpipes), vector
 instructions (`ascendc.*` vector ops and local copies on the vector unit), Mmads, L1 -> L0
-loads, Fixpipes, PIPE_V and PIPE_ALL barriers, SetFlag / WaitFlag, EnQue / DeQue, and the
-on-chip memory the plan uses. Bytes, bursts and repeats, which depend on the parameter
-structs, are the simulation's only (docs/performance.md).
+loads, Fixpipes, PIPE_V and PIPE_ALL barriers, SetFlag / WaitFlag, EnQue / DeQue, the
+on-chip memory the plan uses, and the GM side of every DMA: bytes read and written and
+bursts (rows) with their sizes, read off the copy's parameters (`DataCopyParams`,
+`DataCopyExtParams`, `Nd2NzParams`, `FixpipeParamsV220`; one burst for a counted copy), as
+the simulation counts them. A copy whose rows or row length are known only at run time (a
+partial tile's valid extent) is counted apart (`gm_runtime`), its bytes not included. Vector
+repeats are the simulation's only (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from xdsl.dialects import scf
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 
 from pypto_xdsl.analysis.ascendc_kernel import const_value
 from pypto_xdsl.analysis.ascendc_pipes import is_vector_instruction, mte2_read, mte3_write
@@ -33,6 +37,7 @@ from pypto_xdsl.dialects.ascendc_types import Pipe
 COUNTERS = (
     "dma", "vec", "mmad", "mte1", "fixpipe", "barriers_v", "barriers_all",
     "set_flags", "wait_flags", "enques", "deques", "cross_sets", "cross_waits",
+    "gm_read", "gm_written", "dma_bursts",
 )
 """The counters, named as the simulation's (`KernelProfile.counters`)."""
 
@@ -46,6 +51,10 @@ class KernelMetrics:
     exact: bool = True
     memory: dict[str, tuple[int, int]] = field(default_factory=dict)
     """memory -> (bytes used, capacity), from the kernel's buffer plan."""
+    bursts: tuple[int, int] | None = None
+    """The smallest and largest DMA burst (bytes) of the copies of static size."""
+    gm_runtime: int = 0
+    """DMA instructions whose size is known only at run time (not in the byte counts)."""
 
     def lines(self) -> list[str]:
         c = self.counts
@@ -56,6 +65,14 @@ class KernelMetrics:
                 f"{m} {used}/{cap} ({used / cap * 100:.0f}%)" for m, (used, cap) in self.memory.items()))
         lines.append(f"  DMA {c['dma']} (of which Fixpipe {c['fixpipe']}), vector {c['vec']}, "
                      f"Mmad {c['mmad']}, LoadData {c['mte1']}")
+        if c["dma"]:
+            sizes = f", burst {self.bursts[0]}..{self.bursts[1]} B" if self.bursts else ""
+            mean = (c["gm_read"] + c["gm_written"]) / c["dma_bursts"] if c["dma_bursts"] else 0
+            lines.append(
+                f"  GM: read {_fmt_bytes(c['gm_read'])}, written {_fmt_bytes(c['gm_written'])}, "
+                f"{c['dma_bursts']} bursts{sizes} (mean {mean:.0f} B)"
+                + (f"; {self.gm_runtime} DMA of run-time size not counted" if self.gm_runtime else "")
+            )
         lines.append(
             f"  sync: {c['barriers_v']} PipeBarrier<PIPE_V>, {c['barriers_all']} PipeBarrier<PIPE_ALL>, "
             f"{c['set_flags']} SetFlag / {c['wait_flags']} WaitFlag, {c['enques']} EnQue / {c['deques']} DeQue"
@@ -95,6 +112,52 @@ def _category(op: Operation) -> tuple[str, ...]:
     return ()
 
 
+def _fmt_bytes(n: float) -> str:
+    for unit, size in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= size:
+            return f"{n / size:.2f} {unit}"
+    return f"{n:.0f} B"
+
+
+def _static(value: object) -> int | None:
+    if isinstance(value, SSAValue):
+        return const_value(value)
+    return int(value)  # type: ignore[call-overload]
+
+
+def gm_transfer(op: Operation) -> tuple[bool, int | None, int | None] | None:
+    """A DMA's GM side: (whether it reads GM, bursts, bytes per burst), as the simulation
+    counts them; None for an op that moves nothing to or from GM; None counts for a field
+    known only at run time."""
+    if isinstance(op, C.FixpipeOp):
+        struct = op.params.owner
+        assert isinstance(struct, M.ParamsOp)
+        f = dict(struct.all_items())
+        m, n = _static(f.get("mSize", 0)), _static(f.get("nSize", 0))
+        return False, m, None if n is None else n * op.dst.type.element_bytes  # type: ignore[union-attr]
+    read = mte2_read(op) is not None
+    if not read and mte3_write(op) is None:
+        return None
+    if isinstance(op, M.DataCopyPadOp):
+        ext = [v.value.data for v in op.ext.data]
+        runtime = op.runtime_fields
+        count = const_value(runtime["blockCount"]) if "blockCount" in runtime else ext[0]
+        length = const_value(runtime["blockLen"]) if "blockLen" in runtime else ext[1]
+        return read, count, length
+    assert isinstance(op, M.DataCopyOp)
+    eb = op.dst.type.element_bytes  # type: ignore[union-attr]
+    if op.count is not None:
+        return read, 1, op.count.value.data * eb
+    if op.params is not None:
+        count, length = (v.value.data for v in op.params.data[:2])
+        return read, count, length * 32
+    struct = op.struct_params.owner if op.struct_params is not None else None
+    assert isinstance(struct, M.ParamsOp)  # Nd2NzParams: ndNum matrices of nValue rows of dValue elements
+    f = dict(struct.all_items())
+    nd, rows, cols = (_static(f.get(k, 1 if k == "ndNum" else 0)) for k in ("ndNum", "nValue", "dValue"))
+    return read, None if nd is None or rows is None else nd * rows, None if cols is None else cols * eb
+
+
 def _trips(loop: scf.ForOp) -> int | None:
     lb, ub, step = const_value(loop.lb), const_value(loop.ub), const_value(loop.step)
     if lb is None or ub is None or step is None or step <= 0:
@@ -111,6 +174,16 @@ def kernel_metrics(kernel: KernelOp) -> KernelMetrics:
         names = _category(op)
         for name in names:
             metrics.counts[name] += times
+        transfer = gm_transfer(op) if "dma" in names else None
+        if transfer is not None:
+            read, bursts, size = transfer
+            if bursts is None or size is None:
+                metrics.gm_runtime += times
+            elif bursts and size:  # a copy of size 0 is the NOP its page documents
+                metrics.counts["gm_read" if read else "gm_written"] += times * bursts * size
+                metrics.counts["dma_bursts"] += times * bursts
+                low, high = metrics.bursts or (size, size)
+                metrics.bursts = (min(low, size), max(high, size))
         inner, data_dependent = times, isinstance(op, scf.WhileOp | scf.IfOp)
         if isinstance(op, scf.ForOp):
             trips = _trips(op)
@@ -132,4 +205,4 @@ def kernel_metrics(kernel: KernelOp) -> KernelMetrics:
     return metrics
 
 
-__all__ = ["COUNTERS", "KernelMetrics", "kernel_metrics"]
+__all__ = ["COUNTERS", "KernelMetrics", "gm_transfer", "kernel_metrics"]
