@@ -1,7 +1,8 @@
 """Static kernel metrics (`analysis.kernel_metrics`): one block's instruction counts on the
 ascendc IR. Where no instruction is under data-dependent control they are exact, and equal
-the simulation's dynamic counters of the same kernel (divided by its blocks); a kernel whose
-copies are guarded by a run-time test says its counts are not exact."""
+the simulation's dynamic counters of the same kernel (divided by its blocks): instructions,
+sync, GM bytes and bursts, vector repeats; a kernel whose copies are guarded by a run-time
+test says its counts are not exact."""
 
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ def _static(module) -> dict[str, object]:
 @pytest.mark.skipif(compiler() is None, reason="needs g++ for the simulation")
 @pytest.mark.parametrize("name,exact", [("matmul", {"matmul_kernel": True}),
                                         ("matmul_panel", {"k": False, "one_step": True}),
-                                        ("scalar_ops", {"scalar_kernel": True})])
+                                        ("scalar_ops", {"scalar_kernel": True}),
+                                        ("row_broadcast", dict.fromkeys(("wide", "tall", "halves", "ints"), True))])
 def test_exact_static_counts_are_the_simulations(tmp_path, name, exact):
     module = parse_program((PROGRAMS / f"{name}.mlir").read_text())
     static = _static(module)
@@ -43,6 +45,8 @@ def test_exact_static_counts_are_the_simulations(tmp_path, name, exact):
             # the GM side too: bytes, bursts and their sizes, read off the copies' parameters
             assert counted["gm_read"] + counted["gm_written"] > 0 and metrics.gm_runtime == 0
             assert metrics.bursts == (run.counters["dma_min_burst"], run.counters["dma_max_burst"]), kernel
+            # and every vector instruction's repeats (level 0, level 2, reductions, Brcb)
+            assert metrics.vec_runtime == 0 and (counted["vec"] == 0 or counted["vec_repeats"] > 0), kernel
         else:
             # the panel's chunk copies are guarded by `n == 0`: counted in every N block
             assert counted["dma"] > dynamic["dma"] and counted["set_flags"] > dynamic["set_flags"]

@@ -15,7 +15,10 @@ bursts (rows) with their sizes, read off the copy's parameters (`DataCopyParams`
 `DataCopyExtParams`, `Nd2NzParams`, `FixpipeParamsV220`; one burst for a counted copy), as
 the simulation counts them. A copy whose rows or row length are known only at run time (a
 partial tile's valid extent) is counted apart (`gm_runtime`), its bytes not included. Vector
-repeats are the simulation's only (docs/performance.md).
+repeats are read off each vector instruction as the simulation counts them: a static
+`repeat` (level 0, reductions, Brcb), else a level-2 `count` in 256-byte repeats (a Cast in
+those of its wider type); an instruction of another form (run-time repeats, a select, a
+compare) is counted apart (`vec_runtime`).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from xdsl.dialects import scf
+from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Operation, SSAValue
 
 from pypto_xdsl.analysis.ascendc_kernel import const_value
@@ -32,12 +36,13 @@ from pypto_xdsl.dialects import ascendc_compute as C
 from pypto_xdsl.dialects import ascendc_memory as M
 from pypto_xdsl.dialects import ascendc_sync as S
 from pypto_xdsl.dialects.ascendc_kernel import KernelOp
+from pypto_xdsl.dialects.ascendc_types import LocalTensorType
 from pypto_xdsl.dialects.ascendc_types import Pipe
 
 COUNTERS = (
     "dma", "vec", "mmad", "mte1", "fixpipe", "barriers_v", "barriers_all",
     "set_flags", "wait_flags", "enques", "deques", "cross_sets", "cross_waits",
-    "gm_read", "gm_written", "dma_bursts",
+    "gm_read", "gm_written", "dma_bursts", "vec_repeats",
 )
 """The counters, named as the simulation's (`KernelProfile.counters`)."""
 
@@ -55,6 +60,8 @@ class KernelMetrics:
     """The smallest and largest DMA burst (bytes) of the copies of static size."""
     gm_runtime: int = 0
     """DMA instructions whose size is known only at run time (not in the byte counts)."""
+    vec_runtime: int = 0
+    """Vector instructions whose repeats are not read statically (not in `vec_repeats`)."""
 
     def lines(self) -> list[str]:
         c = self.counts
@@ -73,6 +80,9 @@ class KernelMetrics:
                 f"{c['dma_bursts']} bursts{sizes} (mean {mean:.0f} B)"
                 + (f"; {self.gm_runtime} DMA of run-time size not counted" if self.gm_runtime else "")
             )
+        if c["vec"]:
+            lines.append(f"  vector repeats {c['vec_repeats']}"
+                         + (f" ({self.vec_runtime} instructions of other forms not counted)" if self.vec_runtime else ""))
         lines.append(
             f"  sync: {c['barriers_v']} PipeBarrier<PIPE_V>, {c['barriers_all']} PipeBarrier<PIPE_ALL>, "
             f"{c['set_flags']} SetFlag / {c['wait_flags']} WaitFlag, {c['enques']} EnQue / {c['deques']} DeQue"
@@ -158,6 +168,23 @@ def gm_transfer(op: Operation) -> tuple[bool, int | None, int | None] | None:
     return read, None if nd is None or rows is None else nd * rows, None if cols is None else cols * eb
 
 
+def vector_repeats(op: Operation) -> int | None:
+    """A vector instruction's repeats as the simulation counts them, None when not static or
+    of another form."""
+    props = op.properties
+    if isinstance(op, M.DataCopyOp):  # UB -> UB on the vector unit
+        count = op.count.value.data if op.count is not None else None
+        return None if count is None else -(-count * op.dst.type.element_bytes // 256)  # type: ignore[union-attr]
+    repeat, count = props.get("repeat"), props.get("count")
+    if isinstance(repeat, IntegerAttr):  # level 0, a reduction, a broadcast: its repeat times
+        return repeat.value.data
+    if isinstance(count, IntegerAttr) and op.operands:
+        widths = [v.type.element_bytes for v in op.operands if isinstance(v.type, LocalTensorType)]
+        eb = max(widths) if isinstance(op, C.CastOp) else op.operands[0].type.element_bytes  # type: ignore[attr-defined]
+        return -(-count.value.data * eb // 256)
+    return None
+
+
 def _trips(loop: scf.ForOp) -> int | None:
     lb, ub, step = const_value(loop.lb), const_value(loop.ub), const_value(loop.step)
     if lb is None or ub is None or step is None or step <= 0:
@@ -174,6 +201,12 @@ def kernel_metrics(kernel: KernelOp) -> KernelMetrics:
         names = _category(op)
         for name in names:
             metrics.counts[name] += times
+        if "vec" in names:
+            repeats = vector_repeats(op)
+            if repeats is None:
+                metrics.vec_runtime += times
+            else:
+                metrics.counts["vec_repeats"] += times * repeats
         transfer = gm_transfer(op) if "dma" in names else None
         if transfer is not None:
             read, bursts, size = transfer
