@@ -36,8 +36,7 @@ from pypto_xdsl.dialects import ascendc_compute as C
 from pypto_xdsl.dialects import ascendc_memory as M
 from pypto_xdsl.dialects import ascendc_sync as S
 from pypto_xdsl.dialects.ascendc_kernel import KernelOp
-from pypto_xdsl.dialects.ascendc_types import LocalTensorType
-from pypto_xdsl.dialects.ascendc_types import Pipe
+from pypto_xdsl.dialects.ascendc_types import LocalTensorType, Pipe
 
 COUNTERS = (
     "dma", "vec", "mmad", "mte1", "fixpipe", "barriers_v", "barriers_all",
