@@ -803,10 +803,11 @@ class KernelPlan:
             moves = [u.operation for u in res.uses if isinstance(u.operation, tile.MoveOp)]
             windows = [u.operation for u in res.uses if isinstance(u.operation, tile.SliceOp)]
             views = [u.operation for u in res.uses if isinstance(u.operation, tile.TransposeViewOp)]
-            for w in windows:
-                if _window_target(w) is None:
+            window_targets = {w: _window_target(w) for w in windows}
+            for w, target in window_targets.items():
+                if target is None:
                     raise op_error(w, _WINDOW_USES.format(w.result.name_hint or "?"))
-            targets = ({m.result.type.space for m in moves} | {_window_target(w) for w in windows}
+            targets = ({m.result.type.space for m in moves} | set(window_targets.values())
                        | ({MemorySpace.RIGHT} if views else set()))
             if len(targets) != 1 or len(list(res.uses)) != len(moves) + len(windows) + len(views):
                 raise op_error(op, f"mat tile %{res.name_hint or '?'} must only be moved to one of left or right")

@@ -75,7 +75,7 @@ class KernelMetrics:
             sizes = f", burst {self.bursts[0]}..{self.bursts[1]} B" if self.bursts else ""
             mean = (c["gm_read"] + c["gm_written"]) / c["dma_bursts"] if c["dma_bursts"] else 0
             lines.append(
-                f"  GM: read {_fmt_bytes(c['gm_read'])}, written {_fmt_bytes(c['gm_written'])}, "
+                f"  GM: read {format_bytes(c['gm_read'])}, written {format_bytes(c['gm_written'])}, "
                 f"{c['dma_bursts']} bursts{sizes} (mean {mean:.0f} B)"
                 + (f"; {self.gm_runtime} DMA of run-time size not counted" if self.gm_runtime else "")
             )
@@ -121,11 +121,12 @@ def _category(op: Operation) -> tuple[str, ...]:
     return ()
 
 
-def _fmt_bytes(n: float) -> str:
-    for unit, size in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+def format_bytes(n: float) -> str:
+    """`n` bytes in the largest binary unit it fills (the metrics' and profile reports' form)."""
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
         if n >= size:
             return f"{n / size:.2f} {unit}"
-    return f"{n:.0f} B"
+    return f"{int(n)} B"
 
 
 def _static(value: object) -> int | None:
@@ -237,4 +238,4 @@ def kernel_metrics(kernel: KernelOp) -> KernelMetrics:
     return metrics
 
 
-__all__ = ["COUNTERS", "KernelMetrics", "gm_transfer", "kernel_metrics"]
+__all__ = ["COUNTERS", "KernelMetrics", "format_bytes", "gm_transfer", "kernel_metrics"]

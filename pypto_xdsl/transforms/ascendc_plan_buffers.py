@@ -543,11 +543,13 @@ def share_sequential_cube_queues(kernel: KernelOp, buffers: KernelBuffers) -> No
     def size(d: M.TQueOp) -> int:
         return buffers.init[d.result].bytes_per_buffer
 
-    def in_flight(d: M.TQueOp) -> tuple[int, int]:
-        """From its first EnQue to its last DeQue: a FIFO queue hands two queues' tensors back
-        in their order only if these do not interleave."""
+    def hand_overs(d: M.TQueOp) -> tuple[int, int]:
         marks = [spans[o][0] for o in users[d] if isinstance(o, M.EnqueOp | M.DequeOp | M.DequeHeadOp)]
         return (min(marks), max(marks)) if marks else (span[d][0], span[d][0])
+
+    # from each queue's first EnQue to its last DeQue: a FIFO queue hands two queues' tensors
+    # back in their order only if these do not interleave
+    in_flight = {d: hand_overs(d) for d in users}
 
     def disjoint(a: tuple[int, int], b: tuple[int, int]) -> bool:
         return a[1] < b[0] or b[1] < a[0]
@@ -563,7 +565,7 @@ def share_sequential_cube_queues(kernel: KernelOp, buffers: KernelBuffers) -> No
             # tensors live at once join only when none rotates inside a loop the other spans
             # (a product per iteration of a loop an accumulator spans keeps its own buffers)
             if overlapping and not (straight(d) and all(
-                loops[m] == loops[d] and size(m) == size(d) and disjoint(in_flight(m), in_flight(d)) for m in overlapping
+                loops[m] == loops[d] and size(m) == size(d) and disjoint(in_flight[m], in_flight[d]) for m in overlapping
             )):
                 continue
             pool.append(d)

@@ -308,6 +308,8 @@ def _peeled_steps(k_trips: int, cloner: _Cloner) -> int:
     """K steps taken block by block at the end of a pair: two when the loop keeps at least
     one jammed step and two of a step's shared L0A tiles fit L0A at once (the second block's
     two Mmads then cover the first block's Fixpipe), else one."""
+    if k_trips < 3:
+        return 1
     left = [
         result.type
         for op in cloner.step_ops
@@ -318,9 +320,7 @@ def _peeled_steps(k_trips: int, cloner: _Cloner) -> int:
     if not left or not all(t.is_static() for t in left):
         return 1
     shared_left = sum(t.num_elements() * byte_width(t.element_type) for t in left)
-    if k_trips >= 3 and 2 * shared_left <= MEMORY_BYTES[Memory.L0A]:
-        return 2
-    return 1
+    return 2 if 2 * shared_left <= MEMORY_BYTES[Memory.L0A] else 1
 
 
 class PairBlockLoop(RewritePattern):

@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pypto_xdsl.analysis.kernel_metrics import format_bytes
+
 PIPES = ("MTE2", "MTE3", "V", "S", "M", "MTE1", "FIX")
 """Pipes in the order profiles list them (GM bandwidth is listed with them as `GM`)."""
 
@@ -157,13 +159,6 @@ def program_min_bytes(func, dims: dict[str, int] | None = None) -> int | None:
     return total
 
 
-def _fmt_bytes(n: float) -> str:
-    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if n >= size:
-            return f"{n / size:.2f} {unit}"
-    return f"{int(n)} B"
-
-
 def format_profile(kernels: Mapping[str, KernelProfile], indent: str = "  ") -> str:
     """Per kernel: estimated cycles, bounding pipe, utilisation per pipe."""
     if not kernels:
@@ -199,12 +194,12 @@ def report_lines(k: KernelProfile, min_bytes: int | None = None) -> list[str]:
     read, written = c.get("gm_read", 0), c.get("gm_written", 0)
     uread, uwritten = c.get("gm_read_unique", 0), c.get("gm_written_unique", 0)
     lines = [
-        f"GM read {_fmt_bytes(read)} ({_fmt_bytes(uread)} distinct, ratio {read / max(uread, 1):.2f}), "
-        f"written {_fmt_bytes(written)} ({_fmt_bytes(uwritten)} distinct, ratio {written / max(uwritten, 1):.2f})"
-        + (f"; L2 hits {_fmt_bytes(c['l2_hit_bytes'])}" if c.get("l2_hit_bytes") else "")
+        f"GM read {format_bytes(read)} ({format_bytes(uread)} distinct, ratio {read / max(uread, 1):.2f}), "
+        f"written {format_bytes(written)} ({format_bytes(uwritten)} distinct, ratio {written / max(uwritten, 1):.2f})"
+        + (f"; L2 hits {format_bytes(c['l2_hit_bytes'])}" if c.get("l2_hit_bytes") else "")
     ]
     if min_bytes is not None:
-        lines.append(f"GM traffic vs the program's minimum {_fmt_bytes(min_bytes)}: {(read + written) / max(min_bytes, 1):.2f}x")
+        lines.append(f"GM traffic vs the program's minimum {format_bytes(min_bytes)}: {(read + written) / max(min_bytes, 1):.2f}x")
     mems = []
     for mem, cap in MEMORY_CAPACITY.items():
         used = k.mem_used.get(mem, 0)
@@ -215,7 +210,7 @@ def report_lines(k: KernelProfile, min_bytes: int | None = None) -> list[str]:
     if dma:
         bursts = c.get("dma_bursts", 0)
         lines.append(
-            f"DMA: {dma} instructions, {bursts} bursts, {_fmt_bytes((read + written) / dma)} per instruction, "
+            f"DMA: {dma} instructions, {bursts} bursts, {format_bytes((read + written) / dma)} per instruction, "
             f"burst {c.get('dma_min_burst', 0)}..{c.get('dma_max_burst', 0)} B (mean {(read + written) / max(bursts, 1):.0f} B)"
             + (f", {c['dma_misaligned']} bursts not 512-byte aligned in GM" if c.get("dma_misaligned") else "")
         )
